@@ -1,0 +1,56 @@
+"""mathhammer: exact probability distributions for wargame attack sequences.
+
+Examples
+--------
+>>> import mathhammer as mh
+>>> bolter = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> marines = mh.Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2)
+>>> res = mh.attack([(bolter, 10)], marines)
+>>> round(res.killed.mean(), 3), round(res.p_destroyed, 4)
+(2.34, 0.0201)
+"""
+
+from __future__ import annotations
+
+from .abilities import UnsupportedAbilityWarning
+from .attack import attack
+from .dice import Dice, parse_dice
+from .dist import Dist
+from .errors import (
+    AllocationOrderError,
+    DiceSyntaxError,
+    DistributionError,
+    MathhammerError,
+    ProfileError,
+    RulesError,
+)
+from .montecarlo import simulate
+from .profiles import ModelGroup, Pool, Unit, Weapon, gather_pools
+from .result import AttackResult, GroupResult, PoolResult, SimulationResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AllocationOrderError",
+    "AttackResult",
+    "Dice",
+    "DiceSyntaxError",
+    "Dist",
+    "DistributionError",
+    "GroupResult",
+    "MathhammerError",
+    "ModelGroup",
+    "Pool",
+    "PoolResult",
+    "ProfileError",
+    "RulesError",
+    "SimulationResult",
+    "Unit",
+    "UnsupportedAbilityWarning",
+    "Weapon",
+    "__version__",
+    "attack",
+    "gather_pools",
+    "parse_dice",
+    "simulate",
+]

@@ -1,0 +1,112 @@
+"""The exact engine: a unit's pools of attacks, in order, against one target unit."""
+
+from __future__ import annotations
+
+from functools import partial
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from .abilities import warn_unsupported
+from .allocation import Layout, resolve_saves, unsaved_distribution
+from .dist import Dist
+from .profiles import Pool, Unit, gather_pools
+from .result import AttackResult, GroupResult, PoolResult
+from .rules import get_ruleset
+from .rules.common import FACES
+from .steps import hit_and_wound
+from .errors import ProfileError, field_error
+
+__all__ = ["attack", "pool_saves"]
+
+
+def pool_saves(pool: Pool, target: Unit, ruleset: ModuleType) -> tuple[np.ndarray, list[Dist]]:
+    """Which faces each group saves against the pool, and each group's wounds lost per unsaved attack.
+
+    Feel No Pain is rolled for every wound that would be lost: each is prevented with
+    probability P(roll >= FNP), so the wounds lost are a binomial thinning of D.
+    """
+    weapon = pool.weapon
+    faces = np.asarray(FACES)
+    saved = np.array(
+        [ruleset.save_outcome(faces, weapon.ap, g.save, g.invuln) for g in target.groups],
+        dtype=bool,
+    )
+    damage = weapon.damage.dist  # type: ignore[union-attr]
+    effective = []
+    for g in target.groups:
+        if g.fnp is None:
+            effective.append(damage)
+        else:
+            p_lost = float(np.mean(~ruleset.fnp_outcome(faces, g.fnp)))
+            effective.append(damage.thin(p_lost))
+    return saved, effective
+
+
+def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
+    """The exact distributions of a unit's attacks against one target unit.
+
+    Parameters
+    ----------
+    weapons : Weapon, list of Weapon, or list of (Weapon, count)
+        The attacking unit's weapons. Identical attacks (same BS/WS, S, AP, D and
+        abilities) are pooled; pools resolve in the order first declared, each one
+        changing the target's state (wounded models carry over between pools).
+    target : Unit
+        The target, its groups in allocation order.
+    rules : str
+        The ruleset: ``"11e"``.
+
+    Returns
+    -------
+    AttackResult
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> bolter = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> marines = mh.Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2)
+    >>> res = mh.attack([(bolter, 10)], marines)
+    >>> round(res.damage.mean(), 4), round(res.killed.at_least(2), 4)
+    (5.0751, 0.7327)
+    """
+    if not isinstance(target, Unit):
+        raise field_error(ProfileError, "target", "a Unit", target)
+    ruleset = get_ruleset(rules)
+    pools = gather_pools(weapons)
+    layout = Layout(target)
+    state = layout.initial_state()
+    pool_results = []
+    for pool in pools:
+        warn_unsupported(pool.weapon.name, pool.weapon.ability_tokens)
+        steps = hit_and_wound(pool, target, ruleset)
+        save_dice = Dist._trusted(steps.to_save[:, 0])
+        saved, effective = pool_saves(pool, target, ruleset)
+        before = state
+        state = resolve_saves(layout, before, save_dice, saved, effective)
+        pool_results.append(
+            PoolResult(
+                label=pool.label,
+                weapons=pool.weapons,
+                attacks=steps.attacks,
+                hits=steps.hits,
+                wounds=steps.wounds,
+                killed=layout.distribution(state, layout.killed),
+                unsaved_source=partial(
+                    unsaved_distribution, layout, before, save_dice, saved, effective
+                ),
+            )
+        )
+    groups = tuple(
+        GroupResult(g, layout.distribution(state, layout.killed_in_group(i)))
+        for i, g in enumerate(target.groups)
+    )
+    return AttackResult(
+        target=target,
+        rules=ruleset.NAME,
+        killed=layout.distribution(state, layout.killed),
+        damage=layout.distribution(state, layout.damage),
+        groups=groups,
+        pools=tuple(pool_results),
+    )

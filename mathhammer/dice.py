@@ -1,0 +1,162 @@
+"""Dice expressions as datasheets print them: ``"3"``, ``"D3"``, ``"2D6"``, ``"D6+1"``, ``"2D3+2"``.
+
+A :class:`Dice` keeps its source text for display and gives its exact
+distribution as a :class:`~mathhammer.dist.Dist`. The Monte Carlo rolls the
+same expression face by face from ``count``, ``sides`` and ``bonus``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .dist import Dist
+from .errors import DiceSyntaxError, ProfileError, field_error
+
+__all__ = ["Dice", "parse_dice"]
+
+_TOKEN = re.compile(r"\s*(?:(\d+)?\s*[dD]\s*(\d+)|(\d+))\s*")
+_BONUS = re.compile(r"\+\s*(\d+)\s*")
+#: Dice with more sides than this are almost certainly a typo ("D66" is not a D6).
+MAX_SIDES = 20
+
+
+@dataclass(frozen=True, eq=True)
+class Dice:
+    """A dice expression ``count`` D ``sides`` + ``bonus`` (``sides == 0`` for a constant).
+
+    Equality ignores the spelling: ``Dice.parse("d6+1") == Dice.parse("D6 + 1")``.
+
+    Examples
+    --------
+    >>> d = Dice.parse("2D3+2")
+    >>> d.text, d.min, d.max, d.mean
+    ('2D3+2', 4, 8, 6.0)
+    >>> Dice.parse(3).dist.pmf.tolist()
+    [0.0, 0.0, 0.0, 1.0]
+    """
+
+    count: int
+    sides: int
+    bonus: int
+    text: str = field(compare=False)
+
+    @staticmethod
+    def parse(value: str | int | Dice) -> Dice:
+        """Read an int or a dice expression; see :func:`parse_dice`."""
+        return parse_dice(value)
+
+    @property
+    def is_constant(self) -> bool:
+        """True when no die is rolled."""
+        return self.count == 0 or self.sides == 0
+
+    @property
+    def min(self) -> int:
+        """The smallest possible value."""
+        return self.bonus if self.is_constant else self.count + self.bonus
+
+    @property
+    def max(self) -> int:
+        """The largest possible value."""
+        return self.bonus if self.is_constant else self.count * self.sides + self.bonus
+
+    @property
+    def mean(self) -> float:
+        """The expected value."""
+        return self.bonus if self.is_constant else self.count * (self.sides + 1) / 2 + self.bonus
+
+    @cached_property
+    def dist(self) -> Dist:
+        """The exact distribution of the expression's value."""
+        if self.is_constant:
+            return Dist.constant(self.bonus)
+        return Dist.uniform(1, self.sides).repeat(self.count) + self.bonus
+
+    def roll(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+        """Roll the expression ``size`` times, die by die."""
+        if self.is_constant:
+            return np.full(size, self.bonus, dtype=np.int64)
+        shape = (size,) if isinstance(size, int) else tuple(size)
+        faces = rng.integers(1, self.sides + 1, size=(*shape, self.count))
+        return faces.sum(axis=-1) + self.bonus
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __int__(self) -> int:
+        if not self.is_constant:
+            raise TypeError(f"{self.text!r} is random; it has no single integer value")
+        return self.bonus
+
+
+def parse_dice(value: str | int | Dice) -> Dice:
+    """Read a dice expression: an integer, or ``[N]D<sides>[+M]``.
+
+    Parameters
+    ----------
+    value : str or int or Dice
+        ``3``, ``"3"``, ``"D3"``, ``"D6"``, ``"2D6"``, ``"D6+1"``, ``"2D3+2"``, ``"D3+3"``.
+        Case and spaces do not matter.
+
+    Raises
+    ------
+    DiceSyntaxError
+        Naming the text and the position of the first character that cannot be read.
+
+    Examples
+    --------
+    >>> parse_dice("D6+1").dist.mean()
+    4.5
+    >>> parse_dice("2D")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.DiceSyntaxError: cannot read dice expression '2D' at position 2: ...
+    """
+    if isinstance(value, Dice):
+        return value
+    if isinstance(value, bool):
+        raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
+    if isinstance(value, int | np.integer):
+        if value < 0:
+            raise field_error(ProfileError, "dice", "an integer >= 0", value)
+        return Dice(0, 0, int(value), str(int(value)))
+    if not isinstance(value, str):
+        raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
+    text = value
+    if not text.strip():
+        raise DiceSyntaxError(text, 0, "the expression is empty")
+    m = _TOKEN.match(text)
+    if m is None:
+        pos = len(text) - len(text.lstrip())
+        raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
+    count_s, sides_s, const_s = m.groups()
+    pos = m.end()
+    if const_s is not None:
+        if pos < len(text) and text[pos] in "dD":
+            raise DiceSyntaxError(text, pos + 1, "expected the number of sides after 'D'")
+        if pos != len(text):
+            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r} after a number")
+        return Dice(0, 0, int(const_s), text.strip().upper())
+    count = int(count_s) if count_s is not None else 1
+    sides = int(sides_s)
+    if count < 1:
+        raise DiceSyntaxError(text, m.start(1), "the number of dice must be at least 1")
+    if not 2 <= sides <= MAX_SIDES:
+        raise DiceSyntaxError(
+            text, m.start(2), f"a die must have between 2 and {MAX_SIDES} sides; got {sides}"
+        )
+    bonus = 0
+    if pos < len(text):
+        b = _BONUS.match(text, pos)
+        if b is None:
+            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}; only '+N' may follow")
+        bonus = int(b.group(1))
+        pos = b.end()
+        if pos != len(text):
+            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
+    canonical = f"{count if count > 1 else ''}D{sides}" + (f"+{bonus}" if bonus else "")
+    return Dice(count, sides, bonus, canonical)

@@ -1,0 +1,431 @@
+"""Immutable probability distributions over the integers 0..n.
+
+:class:`Dist` is the currency of the whole library: attack dice, hits, wounds,
+models destroyed and wounds lost are all ``Dist`` objects. Methods keep the
+meanings users know from :mod:`scipy.stats` (``sf(k)`` is P(X > k)); the
+wargamer's question gets its own name, ``at_least(k)`` = P(X >= k).
+
+Every operation returns a new instance; the probability array is read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, overload
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .errors import DistributionError, field_error
+
+__all__ = ["Dist", "binomial_table"]
+
+#: Largest deviation of the total probability from 1 accepted on construction.
+MASS_TOLERANCE = 1e-9
+#: Slack used when comparing a cdf with a requested quantile, so that rounding
+#: noise of the last bit does not move a median from 2 to 3.
+_QUANTILE_SLACK = 1e-12
+
+FloatArray = NDArray[np.float64]
+
+
+@lru_cache(maxsize=512)
+def _binomial_table_cached(nmax: int, p: float) -> FloatArray:
+    table = np.zeros((nmax + 1, nmax + 1))
+    table[0, 0] = 1.0
+    q = 1.0 - p
+    for n in range(1, nmax + 1):
+        prev = table[n - 1, :n]
+        table[n, :n] = q * prev
+        table[n, 1 : n + 1] += p * prev
+    table.flags.writeable = False
+    return table
+
+
+def binomial_table(nmax: int, p: float) -> FloatArray:
+    """Return ``B`` with ``B[n, k]`` = P(Binomial(n, p) = k) for 0 <= k, n <= nmax.
+
+    Built by the Pascal recurrence (no cancellation, no special functions), cached,
+    and read-only.
+
+    Examples
+    --------
+    >>> B = binomial_table(2, 0.5)
+    >>> B[2].tolist()
+    [0.25, 0.5, 0.25]
+    """
+    if not 0.0 <= p <= 1.0:
+        raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
+    if nmax < 0:
+        raise field_error(DistributionError, "nmax", "an integer >= 0", nmax)
+    # Bucket the size so that repeated calls with slowly growing nmax share a table.
+    size = max(16, 1 << (int(nmax) - 1).bit_length()) if nmax > 0 else 16
+    return _binomial_table_cached(size, float(p))[: nmax + 1, : nmax + 1]
+
+
+def _as_count(value: object, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise field_error(DistributionError, field, "an integer >= 0", value)
+    if value < 0:
+        raise field_error(DistributionError, field, "an integer >= 0", value)
+    return int(value)
+
+
+def _as_probability(value: object, field: str) -> float:
+    try:
+        p = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise field_error(DistributionError, field, "a probability in [0, 1]", value) from None
+    if not 0.0 <= p <= 1.0:
+        raise field_error(DistributionError, field, "a probability in [0, 1]", value)
+    return p
+
+
+class Dist:
+    """A probability distribution over the integers ``0..n``.
+
+    Parameters
+    ----------
+    pmf : array_like
+        ``pmf[k]`` is P(X = k). Non-negative, finite, summing to 1 (within 1e-9).
+
+    Examples
+    --------
+    >>> d = Dist([0.25, 0.5, 0.25])
+    >>> d.mean(), d.at_least(1), d.sf(1)
+    (1.0, 0.75, 0.25)
+    >>> (d + d).pmf.tolist()
+    [0.0625, 0.25, 0.375, 0.25, 0.0625]
+    """
+
+    __slots__ = ("_pmf",)
+
+    def __init__(self, pmf: ArrayLike) -> None:
+        try:
+            arr = np.array(pmf, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise field_error(DistributionError, "pmf", "an array of probabilities", pmf) from None
+        if arr.ndim != 1 or arr.size == 0:
+            raise field_error(DistributionError, "pmf", "a non-empty one-dimensional array", pmf)
+        if not np.all(np.isfinite(arr)):
+            raise field_error(DistributionError, "pmf", "finite", pmf)
+        if np.any(arr < 0):
+            raise field_error(DistributionError, "pmf", "non-negative", pmf)
+        total = float(arr.sum())
+        if abs(total - 1.0) > MASS_TOLERANCE:
+            raise field_error(DistributionError, "sum of pmf", "1", total)
+        arr.flags.writeable = False
+        self._pmf = arr
+
+    @classmethod
+    def _trusted(cls, arr: FloatArray) -> Dist:
+        """Wrap an array produced by the library's own exact operations (no re-validation)."""
+        out = object.__new__(cls)
+        arr = np.asarray(arr, dtype=np.float64)
+        arr.flags.writeable = False
+        out._pmf = arr
+        return out
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def constant(cls, k: int) -> Dist:
+        """The distribution that is ``k`` with certainty.
+
+        Examples
+        --------
+        >>> Dist.constant(2).pmf.tolist()
+        [0.0, 0.0, 1.0]
+        """
+        k = _as_count(k, "k")
+        arr = np.zeros(k + 1)
+        arr[k] = 1.0
+        return cls._trusted(arr)
+
+    @classmethod
+    def uniform(cls, low: int, high: int) -> Dist:
+        """Uniform on ``low..high`` inclusive: one die is ``Dist.uniform(1, 6)``.
+
+        Examples
+        --------
+        >>> Dist.uniform(1, 3).mean()
+        2.0
+        """
+        low, high = _as_count(low, "low"), _as_count(high, "high")
+        if high < low:
+            raise field_error(DistributionError, "high", f"an integer >= low ({low})", high)
+        arr = np.zeros(high + 1)
+        arr[low:] = 1.0 / (high - low + 1)
+        return cls._trusted(arr)
+
+    @classmethod
+    def binomial(cls, n: int, p: float) -> Dist:
+        """Binomial(n, p): the number of successes among ``n`` independent trials.
+
+        Examples
+        --------
+        >>> Dist.binomial(2, 0.5).pmf.tolist()
+        [0.25, 0.5, 0.25]
+        """
+        n, p = _as_count(n, "n"), _as_probability(p, "p")
+        return cls._trusted(binomial_table(n, p)[n].copy())
+
+    @classmethod
+    def from_samples(cls, samples: ArrayLike, minlength: int = 0) -> Dist:
+        """The empirical distribution of non-negative integer samples.
+
+        Examples
+        --------
+        >>> Dist.from_samples([0, 1, 1, 3]).pmf.tolist()
+        [0.25, 0.5, 0.0, 0.25]
+        """
+        arr = np.asarray(samples)
+        if arr.size == 0:
+            raise field_error(DistributionError, "samples", "non-empty", samples)
+        if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0:
+            raise field_error(DistributionError, "samples", "non-negative integers", arr.dtype)
+        counts = np.bincount(arr.ravel(), minlength=minlength)
+        return cls._trusted(counts / arr.size)
+
+    @staticmethod
+    def mixture(weights: ArrayLike, dists: Sequence[Dist]) -> Dist:
+        """The mixture ``sum(w_i * dists[i])`` with weights summing to 1.
+
+        Examples
+        --------
+        >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).pmf.tolist()
+        [0.5, 0.0, 0.5]
+        """
+        w = np.asarray(weights, dtype=np.float64)
+        if w.ndim != 1 or len(w) != len(dists) or len(w) == 0:
+            raise field_error(
+                DistributionError, "weights", f"one weight per distribution ({len(dists)})", w
+            )
+        if np.any(w < 0) or abs(float(w.sum()) - 1.0) > MASS_TOLERANCE:
+            raise field_error(DistributionError, "weights", "non-negative and summing to 1", w)
+        size = max(d.n for d in dists) + 1
+        out = np.zeros(size)
+        for wi, d in zip(w, dists, strict=True):
+            out[: d.n + 1] += wi * d._pmf
+        return Dist._trusted(out)
+
+    # ------------------------------------------------------------------ basic access
+    @property
+    def pmf(self) -> FloatArray:
+        """Read-only array: ``pmf[k]`` = P(X = k) for k = 0..n."""
+        return self._pmf
+
+    @property
+    def n(self) -> int:
+        """The largest value the array covers (its probability may be 0)."""
+        return len(self._pmf) - 1
+
+    @overload
+    def prob(self, k: int) -> float: ...
+    @overload
+    def prob(self, k: ArrayLike) -> FloatArray: ...
+    def prob(self, k: Any) -> Any:
+        """P(X = k); 0 outside 0..n. Accepts an int or an array of ints."""
+        ks = np.asarray(k)
+        idx = np.clip(ks, 0, self.n).astype(np.intp)
+        out = np.where((ks >= 0) & (ks <= self.n) & (ks == np.floor(ks)), self._pmf[idx], 0.0)
+        return float(out) if out.ndim == 0 else out
+
+    def _cumulative(self) -> FloatArray:
+        return np.cumsum(self._pmf)
+
+    def _tail(self) -> FloatArray:
+        # Summed from the top so that small upper tails keep full relative precision.
+        return np.cumsum(self._pmf[::-1])[::-1]
+
+    def cdf(self, k: Any = None) -> Any:
+        """P(X <= k). With no argument, the whole cdf array over 0..n.
+
+        Examples
+        --------
+        >>> Dist([0.5, 0.25, 0.25]).cdf(1)
+        0.75
+        """
+        cum = np.minimum(self._cumulative(), 1.0)
+        if k is None:
+            return cum
+        ks = np.floor(np.asarray(k, dtype=np.float64))
+        idx = np.clip(ks, 0, self.n).astype(np.intp)
+        out = np.where(ks < 0, 0.0, np.where(ks >= self.n, 1.0, cum[idx]))
+        return float(out) if out.ndim == 0 else out
+
+    def sf(self, k: Any = None) -> Any:
+        """The survival function P(X > k), as in :mod:`scipy.stats`.
+
+        Examples
+        --------
+        >>> Dist([0.5, 0.25, 0.25]).sf(0)
+        0.5
+        """
+        tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
+        if k is None:
+            return tail
+        ks = np.floor(np.asarray(k, dtype=np.float64))
+        idx = np.clip(ks, 0, self.n).astype(np.intp)
+        out = np.where(ks < 0, 1.0, np.where(ks >= self.n, 0.0, tail[idx]))
+        return float(out) if out.ndim == 0 else out
+
+    def at_least(self, k: Any) -> Any:
+        """P(X >= k): "the chance to kill at least k models".
+
+        Examples
+        --------
+        >>> Dist([0.5, 0.25, 0.25]).at_least(1)
+        0.5
+        """
+        return self.sf(np.asarray(k) - 1)
+
+    def at_most(self, k: Any) -> Any:
+        """P(X <= k), the same as :meth:`cdf`."""
+        return self.cdf(k)
+
+    # ------------------------------------------------------------------ moments
+    def mean(self) -> float:
+        """The expected value."""
+        return float(np.dot(np.arange(len(self._pmf)), self._pmf))
+
+    def var(self) -> float:
+        """The variance."""
+        k = np.arange(len(self._pmf))
+        mu = self.mean()
+        return float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
+
+    def std(self) -> float:
+        """The standard deviation."""
+        return float(np.sqrt(self.var()))
+
+    def ppf(self, q: Any) -> Any:
+        """The quantile function: the smallest k with P(X <= k) >= q.
+
+        Examples
+        --------
+        >>> Dist([0.5, 0.25, 0.25]).ppf([0.5, 0.6, 1.0]).tolist()
+        [0, 1, 2]
+        """
+        qs = np.asarray(q, dtype=np.float64)
+        if np.any((qs < 0) | (qs > 1) | ~np.isfinite(qs)):
+            raise field_error(DistributionError, "q", "a probability in [0, 1]", q)
+        cum = self._cumulative()
+        out = np.searchsorted(cum, qs - _QUANTILE_SLACK, side="left")
+        out = np.minimum(out, self.n)
+        # never return a value of zero probability at the bottom (q = 0)
+        out = np.maximum(out, self.support()[0])
+        return int(out) if out.ndim == 0 else out.astype(np.int64)
+
+    def quantile(self, q: Any) -> Any:
+        """Alias of :meth:`ppf`."""
+        return self.ppf(q)
+
+    def median(self) -> int:
+        """The median, ``ppf(0.5)``."""
+        return int(self.ppf(0.5))
+
+    def mode(self) -> int:
+        """The most likely value (the smallest one on ties)."""
+        return int(np.argmax(self._pmf))
+
+    def support(self) -> tuple[int, int]:
+        """The smallest and largest values with non-zero probability.
+
+        Examples
+        --------
+        >>> Dist([0.0, 0.5, 0.5, 0.0]).support()
+        (1, 2)
+        """
+        nz = np.flatnonzero(self._pmf)
+        return int(nz[0]), int(nz[-1])
+
+    def trim(self) -> Dist:
+        """The same distribution with trailing zero probabilities removed."""
+        hi = self.support()[1]
+        return Dist._trusted(self._pmf[: hi + 1].copy())
+
+    # ------------------------------------------------------------------ algebra
+    def convolve(self, other: Dist | int) -> Dist:
+        """The distribution of ``X + Y`` for independent ``X`` (self) and ``Y``.
+
+        An int is a constant shift.
+        """
+        if isinstance(other, Dist):
+            return Dist._trusted(np.convolve(self._pmf, other._pmf))
+        shift = _as_count(other, "shift")
+        return Dist._trusted(np.concatenate([np.zeros(shift), self._pmf]))
+
+    def __add__(self, other: Dist | int) -> Dist:
+        return self.convolve(other)
+
+    __radd__ = __add__
+
+    def repeat(self, times: int) -> Dist:
+        """The sum of ``times`` independent copies (the n-fold convolution).
+
+        Examples
+        --------
+        >>> Dist.uniform(1, 3).repeat(2).pmf.tolist()[2:]  # doctest: +ELLIPSIS
+        [0.111..., 0.222..., 0.333..., 0.222..., 0.111...]
+        """
+        times = _as_count(times, "times")
+        result = np.ones(1)
+        base = self._pmf
+        while times:
+            if times & 1:
+                result = np.convolve(result, base)
+            times >>= 1
+            if times:
+                base = np.convolve(base, base)
+        return Dist._trusted(result)
+
+    def compound(self, count: Dist) -> Dist:
+        """The sum of a random number ``N ~ count`` of independent copies of self.
+
+        Examples
+        --------
+        >>> Dist.constant(2).compound(Dist([0.5, 0.5])).pmf.tolist()
+        [0.5, 0.0, 0.5]
+        """
+        out = np.zeros(count.n * self.n + 1)
+        power = np.ones(1)
+        for n, weight in enumerate(count._pmf):
+            if n:
+                power = np.convolve(power, self._pmf)
+            if weight:
+                out[: len(power)] += weight * power
+        return Dist._trusted(out)
+
+    def thin(self, p: float) -> Dist:
+        """Binomial thinning: each of the X items survives independently with probability p.
+
+        Examples
+        --------
+        >>> Dist.constant(2).thin(0.5).pmf.tolist()
+        [0.25, 0.5, 0.25]
+        """
+        p = _as_probability(p, "p")
+        return Dist._trusted(self._pmf @ binomial_table(self.n, p))
+
+    # ------------------------------------------------------------------ comparison
+    def allclose(self, other: Dist, atol: float = 1e-12) -> bool:
+        """True if both pmfs agree within ``atol`` (missing entries count as 0)."""
+        size = max(self.n, other.n) + 1
+        a = np.zeros(size)
+        b = np.zeros(size)
+        a[: self.n + 1] = self._pmf
+        b[: other.n + 1] = other._pmf
+        return bool(np.all(np.abs(a - b) <= atol))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return bool(np.array_equal(self._pmf, other._pmf))
+
+    def __hash__(self) -> int:
+        return hash(self._pmf.tobytes())
+
+    def __repr__(self) -> str:
+        lo, hi = self.support()
+        return f"Dist(mean={self.mean():.4g}, std={self.std():.4g}, support={lo}..{hi})"

@@ -1,0 +1,455 @@
+"""Profiles: frozen, self-validating descriptions of weapons, model groups and units.
+
+Thresholds are ints meaning "N+" (``skill=3`` is BS 3+); AP is stored as printed
+(``ap=-1``); attacks and damage take an int or a dice expression (``"D6+1"``).
+Every invalid field raises :class:`~mathhammer.errors.ProfileError`, which is also
+a ``ValueError``, worded ``"<field> must be <constraint>; got <value>"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .abilities import split_abilities
+from .dice import Dice, parse_dice
+from .errors import AllocationOrderError, DiceSyntaxError, ProfileError, field_error
+
+__all__ = ["ModelGroup", "Pool", "Unit", "Weapon", "gather_pools", "normalise_keywords"]
+
+#: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
+NO_SAVE = 7
+
+
+def _int_field(
+    owner: str, name: str, value: Any, low: int | None = None, high: int | None = None
+) -> int:
+    """Validate an integer field, with the range in the message."""
+    if low is not None and high is not None:
+        constraint = f"an integer from {low} to {high}"
+    elif low is not None:
+        constraint = f"an integer >= {low}"
+    elif high is not None:
+        constraint = f"an integer <= {high}"
+    else:
+        constraint = "an integer"
+    hint = ""
+    if isinstance(value, str) and value.strip().endswith("+"):
+        hint = f"give {value.strip()[:-1]} for {value.strip()}; thresholds are ints meaning N+"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+    return int(value)
+
+
+def _threshold_or_none(owner: str, name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    return _int_field(owner, name, value, 2, 6)
+
+
+def _dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:
+    try:
+        dice = parse_dice(value)
+    except DiceSyntaxError as exc:
+        raise ProfileError(f"{owner}.{name}: {exc}") from None
+    except ProfileError:
+        raise field_error(
+            ProfileError, f"{owner}.{name}", "an integer or a dice expression like 'D6+1'", value
+        ) from None
+    if dice.min < minimum:
+        raise field_error(
+            ProfileError, f"{owner}.{name}", f"at least {minimum} on every roll", dice.text
+        )
+    return dice
+
+
+def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:
+    """Keywords as an upper-case tuple; a string is split on commas.
+
+    Examples
+    --------
+    >>> normalise_keywords("Infantry, imperium")
+    ('INFANTRY', 'IMPERIUM')
+    """
+    if isinstance(keywords, str):
+        items: Iterable[str] = keywords.split(",")
+    else:
+        items = keywords
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise field_error(ProfileError, "keywords", "strings", item)
+        word = " ".join(item.split()).upper()
+        if word and word not in out:
+            out.append(word)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One weapon profile.
+
+    Parameters
+    ----------
+    name : str
+        For display only; it never affects pooling.
+    attacks : int or str
+        The A characteristic: ``2`` or a dice expression such as ``"D6"`` (rolled per weapon).
+    skill : int
+        BS or WS as "N+": ``3`` means 3+. From 2 to 6.
+    strength : int
+        S, at least 1.
+    ap : int
+        AP as printed: ``0``, ``-1``, ``-2`` ...
+    damage : int or str
+        The D characteristic: ``1`` or a dice expression such as ``"D3+1"`` (rolled per attack).
+    abilities : str
+        Ability text as printed, e.g. ``"[ASSAULT], [HEAVY]"``.
+
+    Examples
+    --------
+    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> w.attacks.text, w.damage.mean
+    ('2', 1)
+    >>> Weapon("x", attacks=1, skill=7, strength=4, ap=0, damage=1)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: Weapon.skill must be an integer from 2 to 6; got 7
+    """
+
+    name: str
+    attacks: Dice | int | str
+    skill: int
+    strength: int
+    ap: int
+    damage: Dice | int | str
+    abilities: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise field_error(ProfileError, "Weapon.name", "a string", self.name)
+        object.__setattr__(self, "attacks", _dice_field("Weapon", "attacks", self.attacks, 1))
+        _int_field("Weapon", "skill", self.skill, 2, 6)
+        _int_field("Weapon", "strength", self.strength, 1)
+        if isinstance(self.ap, int | np.integer) and not isinstance(self.ap, bool) and self.ap > 0:
+            raise field_error(
+                ProfileError, "Weapon.ap", "an integer <= 0", self.ap, f"AP is as printed: {-self.ap}"
+            )
+        _int_field("Weapon", "ap", self.ap, high=0)
+        object.__setattr__(self, "damage", _dice_field("Weapon", "damage", self.damage, 1))
+        if isinstance(self.abilities, str):
+            text = self.abilities
+        elif isinstance(self.abilities, Iterable):
+            text = ", ".join(str(a) for a in self.abilities)
+        else:
+            raise field_error(ProfileError, "Weapon.abilities", "a string", self.abilities)
+        object.__setattr__(self, "abilities", text)
+        for name in ("skill", "strength", "ap"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+
+    @property
+    def ability_tokens(self) -> tuple[str, ...]:
+        """The abilities as normalised tokens, e.g. ``('ASSAULT', 'HEAVY')``."""
+        return split_abilities(self.abilities)
+
+    @property
+    def pool_key(self) -> tuple[Any, ...]:
+        """What makes two attacks identical (seed 002): BS/WS, S, AP, D and the abilities.
+
+        The name and the attacks characteristic are not part of it.
+        """
+        assert isinstance(self.damage, Dice)
+        return (self.skill, self.strength, self.ap, self.damage, tuple(sorted(self.ability_tokens)))
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """A set of models sharing Wounds, Save and Invulnerable Save: one allocation group.
+
+    Parameters
+    ----------
+    count : int
+        Models in the group (exactly 1 for a CHARACTER).
+    toughness, save, wounds : int
+        T; Sv as "N+" (7 means no armour save); W.
+    invuln : int, optional
+        Invulnerable save as "N+", unaffected by AP.
+    fnp : int, optional
+        Feel No Pain as "N+", rolled for each wound that would be lost.
+    character : bool
+        A CHARACTER model: its own group, allocated after every non-CHARACTER group.
+    name : str
+        Display name, e.g. ``"Captain"``; used to look the group up in results.
+    wounds_lost : int
+        Wounds already lost by one model of the group (at most one model of a group is
+        ever wounded, because a wounded model must take the next attack).
+
+    Examples
+    --------
+    >>> ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain")
+    ModelGroup(count=1, toughness=4, save=2, wounds=5, invuln=4, fnp=None, character=True, name='Captain', wounds_lost=0)
+    """
+
+    count: int
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None = None
+    fnp: int | None = None
+    character: bool = False
+    name: str = ""
+    wounds_lost: int = 0
+
+    def __post_init__(self) -> None:
+        _int_field("ModelGroup", "count", self.count, 1)
+        _int_field("ModelGroup", "toughness", self.toughness, 1)
+        _int_field("ModelGroup", "save", self.save, 2, NO_SAVE)
+        _int_field("ModelGroup", "wounds", self.wounds, 1)
+        for name in ("count", "toughness", "save", "wounds"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "invuln", _threshold_or_none("ModelGroup", "invuln", self.invuln))
+        object.__setattr__(self, "fnp", _threshold_or_none("ModelGroup", "fnp", self.fnp))
+        if not isinstance(self.character, bool | np.bool_):
+            raise field_error(ProfileError, "ModelGroup.character", "True or False", self.character)
+        object.__setattr__(self, "character", bool(self.character))
+        if not isinstance(self.name, str):
+            raise field_error(ProfileError, "ModelGroup.name", "a string", self.name)
+        if self.character and self.count != 1:
+            raise field_error(
+                ProfileError,
+                "ModelGroup.count",
+                "1 for a CHARACTER group",
+                self.count,
+                "each CHARACTER model is its own allocation group",
+            )
+        lost = _int_field("ModelGroup", "wounds_lost", self.wounds_lost, 0, self.wounds - 1)
+        object.__setattr__(self, "wounds_lost", lost)
+
+    @property
+    def label(self) -> str:
+        """The name, or a description such as ``"10x W1 Sv3+"`` when unnamed."""
+        if self.name:
+            return self.name
+        inv = f" InSv{self.invuln}+" if self.invuln else ""
+        sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
+        return f"{self.count}x W{self.wounds} {sv}{inv}"
+
+    @property
+    def total_wounds(self) -> int:
+        """Wounds the group has left: the sum over its models."""
+        return self.count * self.wounds - self.wounds_lost
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A target unit: allocation groups in allocation order, plus keywords.
+
+    The order must follow the allocation-order rules (seed 000):
+
+    1. a non-CHARACTER group holding a wounded model goes first;
+    2. no CHARACTER group precedes a non-CHARACTER group;
+    3. CHARACTER groups with a wounded model precede those without.
+
+    Models sharing W, Sv and InSv form one group, so two non-CHARACTER groups must
+    differ in one of them.
+
+    Examples
+    --------
+    >>> guard = ModelGroup(4, toughness=4, save=3, wounds=2, name="Bodyguard")
+    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain")
+    >>> unit = Unit("Command squad", [guard, boss], keywords="INFANTRY")
+    >>> unit.models, unit.total_wounds, unit.toughness
+    (5, 13, 4)
+    >>> Unit("Bad", [boss, guard])
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.AllocationOrderError: Unit.groups must put every non-CHARACTER group before the CHARACTER groups; got CHARACTER group 'Captain' at position 1 before non-CHARACTER group 'Bodyguard' at position 2
+    """
+
+    name: str
+    groups: Sequence[ModelGroup]
+    keywords: tuple[str, ...] | str = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise field_error(ProfileError, "Unit.name", "a string", self.name)
+        if isinstance(self.groups, ModelGroup):
+            groups: tuple[ModelGroup, ...] = (self.groups,)
+        else:
+            try:
+                groups = tuple(self.groups)
+            except TypeError:
+                raise field_error(
+                    ProfileError, "Unit.groups", "a sequence of ModelGroup", self.groups
+                ) from None
+        if not groups:
+            raise field_error(ProfileError, "Unit.groups", "at least one ModelGroup", self.groups)
+        for g in groups:
+            if not isinstance(g, ModelGroup):
+                raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
+        _check_allocation_order(groups)
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        models: int,
+        toughness: int,
+        save: int,
+        wounds: int,
+        invuln: int | None = None,
+        fnp: int | None = None,
+        keywords: str | Iterable[str] = (),
+    ) -> Unit:
+        """A unit of identical models: the common case in one call.
+
+        Examples
+        --------
+        >>> Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2).total_wounds
+        10
+        """
+        group = ModelGroup(models, toughness, save, wounds, invuln=invuln, fnp=fnp)
+        return cls(name, (group,), tuple(normalise_keywords(keywords)))
+
+    @property
+    def models(self) -> int:
+        """The number of models in the unit."""
+        return sum(g.count for g in self.groups)
+
+    @property
+    def total_wounds(self) -> int:
+        """The wounds the unit has left."""
+        return sum(g.total_wounds for g in self.groups)
+
+    @property
+    def toughness(self) -> int:
+        """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
+        bodies = [g.toughness for g in self.groups if not g.character]
+        return max(bodies or [g.toughness for g in self.groups])
+
+    def has_keyword(self, keyword: str) -> bool:
+        """True if the unit has the keyword (case-insensitive)."""
+        return keyword.strip().upper() in self.keywords
+
+    def group_index(self, key: int | str) -> int:
+        """The position of a group given its index or its label."""
+        if isinstance(key, int | np.integer) and not isinstance(key, bool):
+            if not 0 <= key < len(self.groups):
+                raise field_error(
+                    ProfileError, "group", f"an index from 0 to {len(self.groups) - 1}", key
+                )
+            return int(key)
+        labels = [g.label for g in self.groups]
+        if key in labels:
+            return labels.index(key)
+        raise field_error(ProfileError, "group", f"one of {labels}", key)
+
+
+def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
+    def where(i: int) -> str:
+        return f"{'CHARACTER' if groups[i].character else 'non-CHARACTER'} group {groups[i].label!r} at position {i + 1}"
+
+    wounded_bodies = [i for i, g in enumerate(groups) if not g.character and g.wounds_lost]
+    if len(wounded_bodies) > 1:
+        raise AllocationOrderError(
+            "Unit.groups must hold at most one non-CHARACTER group with a wounded model, "
+            f"because such a group must go first; got {len(wounded_bodies)}: "
+            + ", ".join(where(i) for i in wounded_bodies)
+        )
+    if wounded_bodies and wounded_bodies[0] != 0:
+        raise AllocationOrderError(
+            "Unit.groups must put a non-CHARACTER group holding a wounded model first; "
+            f"got {where(wounded_bodies[0])}"
+        )
+    for i in range(len(groups) - 1):
+        if groups[i].character and not groups[i + 1].character:
+            raise AllocationOrderError(
+                "Unit.groups must put every non-CHARACTER group before the CHARACTER groups; "
+                f"got {where(i)} before {where(i + 1)}"
+            )
+        if (
+            groups[i].character
+            and groups[i + 1].character
+            and not groups[i].wounds_lost
+            and groups[i + 1].wounds_lost
+        ):
+            raise AllocationOrderError(
+                "Unit.groups must put wounded CHARACTER groups before unwounded ones; "
+                f"got {where(i)} (unwounded) before {where(i + 1)} (wounded)"
+            )
+    seen: dict[tuple[int, int, int | None], int] = {}
+    for i, g in enumerate(groups):
+        if g.character:
+            continue
+        key = (g.wounds, g.save, g.invuln)
+        if key in seen:
+            raise AllocationOrderError(
+                "Unit.groups must not split models sharing W, Sv and InSv into two groups; "
+                f"got {where(seen[key])} and {where(i)} (merge them into one group)"
+            )
+        seen[key] = i
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Identical attacks gathered into one pool of dice (seed 002).
+
+    ``weapons`` holds ``(weapon, count)`` pairs sharing one :attr:`Weapon.pool_key`;
+    each weapon rolls its own attacks, then the dice are resolved together.
+    """
+
+    weapons: tuple[tuple[Weapon, int], ...]
+
+    @property
+    def weapon(self) -> Weapon:
+        """The profile every attack of the pool shares (the first weapon gathered)."""
+        return self.weapons[0][0]
+
+    @property
+    def label(self) -> str:
+        """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``."""
+        return " + ".join(f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons)
+
+
+def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int]]:
+    expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
+    if isinstance(weapons, Weapon):
+        return [(weapons, 1)]
+    if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
+        raise field_error(ProfileError, "weapons", expected, weapons)
+    entries = []
+    for item in weapons:
+        if isinstance(item, Weapon):
+            entries.append((item, 1))
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
+            count = _int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
+            entries.append((item[0], count))
+        else:
+            raise field_error(ProfileError, f"weapons[{len(entries)}]", expected, item)
+    if not entries:
+        raise field_error(ProfileError, "weapons", f"non-empty: {expected}", weapons)
+    return entries
+
+
+def gather_pools(weapons: Any) -> tuple[Pool, ...]:
+    """Gather weapons into pools of identical attacks, in the order first declared.
+
+    Examples
+    --------
+    >>> bolt = Weapon("Bolt rifle", 2, 3, 4, -1, 1)
+    >>> sarge = Weapon("Sergeant's bolt rifle", 3, 3, 4, -1, 1)
+    >>> plasma = Weapon("Plasma", 1, 3, 7, -2, 2)
+    >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
+    ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
+    """
+    pools: dict[tuple[Any, ...], list[tuple[Weapon, int]]] = {}
+    for weapon, count in _weapon_entries(weapons):
+        pools.setdefault(weapon.pool_key, []).append((weapon, count))
+    return tuple(Pool(tuple(entries)) for entries in pools.values())
