@@ -6,8 +6,8 @@ Examples
 >>> bolter = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
 >>> marines = mh.Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2)
 >>> res = mh.attack([(bolter, 10)], marines)
->>> round(res.killed.mean(), 3), round(res.p_destroyed, 4)
-(2.34, 0.0201)
+>>> round(res.killed.mean(), 3), round(res.killed.at_least(1), 3)
+(1.417, 0.87)
 """
 
 from __future__ import annotations

@@ -1,0 +1,197 @@
+"""Dist: constructors, scipy-style accessors, algebra checked against brute force."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from mathhammer import Dist, DistributionError
+from mathhammer.dist import binomial_table
+
+ATOL = 1e-12
+
+
+def brute_sum(dists: list[Dist]) -> np.ndarray:
+    """The distribution of a sum by enumerating every combination of values."""
+    size = sum(d.n for d in dists) + 1
+    out = np.zeros(size)
+    for values in itertools.product(*(range(d.n + 1) for d in dists)):
+        out[sum(values)] += np.prod([d.pmf[v] for d, v in zip(dists, values, strict=True)])
+    return out
+
+
+pmfs = st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6).filter(lambda x: sum(x) > 0.1)
+
+
+def normalised(weights: list[float]) -> Dist:
+    arr = np.array(weights)
+    return Dist(arr / arr.sum())
+
+
+def test_accessors_on_a_small_distribution() -> None:
+    d = Dist([0.125, 0.375, 0.375, 0.125])  # Binomial(3, 1/2)
+    assert d.mean() == 1.5
+    assert d.var() == 0.75
+    assert d.std() == pytest.approx(np.sqrt(0.75), abs=ATOL)
+    assert d.cdf(1) == 0.5
+    assert d.sf(1) == 0.5
+    assert d.at_least(1) == 0.875
+    assert d.at_most(0) == 0.125
+    assert d.cdf(-1) == 0.0 and d.cdf(10) == 1.0
+    assert d.sf(-1) == 1.0 and d.sf(3) == 0.0
+    assert d.at_least(0) == 1.0 and d.at_least(4) == 0.0
+    assert d.median() == 1
+    assert d.mode() == 1
+    assert d.support() == (0, 3)
+    assert d.prob(2) == 0.375 and d.prob(7) == 0.0 and d.prob(-1) == 0.0
+    np.testing.assert_array_equal(d.cdf(), [0.125, 0.5, 0.875, 1.0])
+    np.testing.assert_array_equal(d.sf(), [0.875, 0.5, 0.125, 0.0])
+
+
+def test_matches_scipy_binomial() -> None:
+    d = Dist.binomial(12, 0.3)
+    ref = stats.binom(12, 0.3)
+    k = np.arange(13)
+    np.testing.assert_allclose(d.pmf, ref.pmf(k), atol=ATOL)
+    np.testing.assert_allclose(d.cdf(k), ref.cdf(k), atol=ATOL)
+    np.testing.assert_allclose(d.sf(k), ref.sf(k), atol=ATOL)
+    assert d.mean() == pytest.approx(ref.mean(), abs=ATOL)
+    assert d.var() == pytest.approx(ref.var(), abs=ATOL)
+    q = np.array([0.0, 0.01, 0.25, 0.5, 0.75, 0.99, 1.0])
+    np.testing.assert_array_equal(d.ppf(q[1:]), ref.ppf(q[1:]).astype(int))
+
+
+def test_ppf_at_the_edges() -> None:
+    d = Dist([0.0, 0.5, 0.5])
+    assert d.ppf(0.0) == 1  # never a value of probability zero
+    assert d.ppf(0.5) == 1
+    assert d.ppf(0.5000001) == 2
+    assert d.ppf(1.0) == 2
+    assert d.quantile(0.75) == 2
+    with pytest.raises(DistributionError, match="q must be a probability"):
+        d.ppf(1.5)
+
+
+def test_uniform_and_constant() -> None:
+    die = Dist.uniform(1, 6)
+    assert die.mean() == pytest.approx(3.5, abs=ATOL)
+    assert die.pmf[0] == 0.0
+    assert Dist.constant(3).support() == (3, 3)
+
+
+def test_from_samples() -> None:
+    d = Dist.from_samples(np.array([2, 2, 0, 1]), minlength=5)
+    np.testing.assert_array_equal(d.pmf, [0.25, 0.25, 0.5, 0.0, 0.0])
+
+
+def test_two_d6() -> None:
+    two = Dist.uniform(1, 6).repeat(2)
+    exact = [F(0), F(0)] + [F(6 - abs(7 - s), 36) for s in range(2, 13)]
+    np.testing.assert_allclose(two.pmf, [float(x) for x in exact], atol=ATOL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pmfs, pmfs, st.integers(0, 4))
+def test_convolution_and_repeat_match_enumeration(a: list[float], b: list[float], n: int) -> None:
+    x, y = normalised(a), normalised(b)
+    np.testing.assert_allclose((x + y).pmf, brute_sum([x, y]), atol=ATOL)
+    np.testing.assert_allclose(x.repeat(n).pmf, brute_sum([x] * n) if n else [1.0], atol=ATOL)
+    assert (x + 2).pmf[2:].tolist() == x.pmf.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(pmfs, pmfs)
+def test_compound_matches_enumeration(items: list[float], counts: list[float]) -> None:
+    x, n = normalised(items), normalised(counts)
+    want = np.zeros(x.n * n.n + 1)
+    for k, weight in enumerate(n.pmf):
+        part = brute_sum([x] * k) if k else np.array([1.0])
+        want[: len(part)] += weight * part
+    np.testing.assert_allclose(x.compound(n).pmf, want, atol=ATOL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pmfs, st.floats(0.0, 1.0))
+def test_thinning_matches_enumeration(counts: list[float], p: float) -> None:
+    n = normalised(counts)
+    want = np.zeros(n.n + 1)
+    for k, weight in enumerate(n.pmf):
+        for kept in itertools.product([0, 1], repeat=k):
+            want[sum(kept)] += weight * np.prod([p if s else 1 - p for s in kept])
+    np.testing.assert_allclose(n.thin(p).pmf, want, atol=ATOL)
+    assert n.thin(p).mean() == pytest.approx(p * n.mean(), abs=1e-12)
+
+
+def test_mixture() -> None:
+    m = Dist.mixture([0.25, 0.75], [Dist.constant(0), Dist.uniform(1, 2)])
+    np.testing.assert_allclose(m.pmf, [0.25, 0.375, 0.375], atol=ATOL)
+    with pytest.raises(DistributionError, match="weights must be non-negative and summing to 1"):
+        Dist.mixture([0.5, 0.6], [Dist.constant(0), Dist.constant(1)])
+
+
+def test_binomial_table_rows_are_binomials() -> None:
+    table = binomial_table(30, 1 / 3)
+    for n in (0, 1, 7, 30):
+        np.testing.assert_allclose(table[n, : n + 1], stats.binom(n, 1 / 3).pmf(range(n + 1)),
+                                   atol=ATOL)
+    with pytest.raises(ValueError):
+        table[0, 0] = 2.0  # read-only: a cached table cannot be corrupted
+
+
+def test_immutable() -> None:
+    d = Dist([0.5, 0.5])
+    with pytest.raises(ValueError):
+        d.pmf[0] = 1.0
+
+
+@pytest.mark.parametrize(
+    ("pmf", "message"),
+    [
+        ([], "pmf must be a non-empty one-dimensional array"),
+        ([[0.5, 0.5]], "pmf must be a non-empty one-dimensional array"),
+        ([0.5, np.nan], "pmf must be finite"),
+        ([1.5, -0.5], "pmf must be non-negative"),
+        ([0.5, 0.4], "sum of pmf must be 1; got 0.9"),
+        (["a"], "pmf must be an array of probabilities"),
+    ],
+)
+def test_invalid_pmf(pmf: object, message: str) -> None:
+    with pytest.raises(DistributionError, match=message.replace("(", r"\(")):
+        Dist(pmf)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Dist.binomial(-1, 0.5), "n must be an integer >= 0; got -1"),
+        (lambda: Dist.binomial(2, 1.5), "p must be a probability in"),
+        (lambda: Dist.binomial(2.5, 0.5), "n must be an integer >= 0; got 2.5"),
+        (lambda: Dist.uniform(3, 1), "high must be an integer >= low"),
+        (lambda: Dist([1.0]).repeat(-2), "times must be an integer >= 0"),
+        (lambda: Dist([1.0]).thin("x"), "p must be a probability in"),
+        (lambda: Dist.from_samples([-1, 2]), "samples must be non-negative integers"),
+    ],
+)
+def test_invalid_arguments(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(DistributionError, match=message.replace("(", r"\(")):
+        call()
+
+
+def test_errors_are_value_errors() -> None:
+    with pytest.raises(ValueError):
+        Dist([0.2])
+
+
+def test_equality_and_allclose() -> None:
+    a = Dist([0.5, 0.5])
+    assert a == Dist([0.5, 0.5])
+    assert a != Dist([0.5, 0.5, 0.0])
+    assert a.allclose(Dist([0.5, 0.5, 0.0]))
+    assert hash(a) == hash(Dist([0.5, 0.5]))
+    assert "mean=0.5" in repr(a)
