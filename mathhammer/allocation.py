@@ -143,14 +143,10 @@ class Layout:
         return Dist._trusted(np.bincount(values, weights=state, minlength=int(values.max()) + 1))
 
 
-def damage_matrix(layout: Layout, effective_damage: Sequence[Dist]) -> sp.csr_matrix:
-    """The one-attack damage transition: the current model loses ``E`` wounds, no spill-over.
-
-    ``effective_damage[g]`` is the wounds an unsaved attack takes from a model of group
-    ``g`` after damage modifiers and Feel No Pain. A model with ``r`` wounds left that
-    would lose ``E >= r`` is destroyed and the next model becomes current; the excess
-    is lost.
-    """
+def _damage_entries(
+    layout: Layout, effective_damage: Sequence[Dist]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(from, to, probability) of the one-attack damage transition, destroyed state included."""
     rows, cols, vals = [], [], []
     alive = np.arange(layout.destroyed)
     r = layout.wounds_left[:-1]
@@ -160,38 +156,59 @@ def damage_matrix(layout: Layout, effective_damage: Sequence[Dist]) -> sp.csr_ma
         states = alive[groups == g]
         if states.size == 0:
             continue
-        rg, ng = r[states], nxt[states]
+        rg = r[states]
         pmf = dmg.pmf
         for j in range(min(len(pmf), int(rg.max()))):
-            keep = (rg > j) & (pmf[j] > 0)
+            keep = rg > j
             rows.append(states[keep])
             cols.append(states[keep] + j)
             vals.append(np.full(int(keep.sum()), pmf[j]))
-        # P(E >= r): the model is destroyed
-        tail = np.concatenate([dmg.sf(np.arange(int(rg.max()))), [0.0]])  # tail[r-1] = P(E >= r)
-        p_kill = tail[rg - 1]
-        rows.append(states)
-        cols.append(ng)
-        vals.append(p_kill)
+        rows.append(states)  # E >= r: the model is destroyed and the next one is current
+        cols.append(nxt[states])
+        vals.append(dmg.sf(rg - 1))
     rows.append(np.array([layout.destroyed]))
     cols.append(np.array([layout.destroyed]))
     vals.append(np.array([1.0]))
-    m = sp.coo_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-        shape=(layout.size, layout.size),
-    )
-    return m.tocsr()
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+
+
+def damage_matrix(
+    layout: Layout, effective_damage: Sequence[Dist], *, sparse: bool = False
+) -> np.ndarray | sp.csr_matrix:
+    """The one-attack damage transition: the current model loses ``E`` wounds, no spill-over.
+
+    ``effective_damage[g]`` is the wounds an unsaved attack takes from a model of group
+    ``g`` after damage modifiers and Feel No Pain. A model with ``r`` wounds left that
+    would lose ``E >= r`` is destroyed and the next model becomes current; the excess
+    is lost. Dense for small units unless ``sparse`` is set.
+    """
+    rows, cols, vals = _damage_entries(layout, effective_damage)
+    if sparse or layout.size > DENSE_LIMIT:
+        return sp.csr_matrix((vals, (rows, cols)), shape=(layout.size, layout.size))
+    out = np.zeros((layout.size, layout.size))
+    np.add.at(out, (rows, cols), vals)
+    return out
 
 
 class Transition:
     """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors."""
 
-    def __init__(self, matrix: sp.spmatrix) -> None:
-        self.dense = matrix.shape[0] <= DENSE_LIMIT
-        if self.dense:
-            self._m: np.ndarray | sp.csr_matrix = np.asarray(matrix.toarray())
-        else:
-            self._m = sp.csr_matrix(matrix.T)  # applied as (T^t @ x^t)^t
+    def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
+        self.dense = isinstance(matrix, np.ndarray)
+        # a sparse T is stored transposed and applied as (T^t @ x^t)^t
+        self._m = matrix if self.dense else sp.csr_matrix(matrix.T)
+
+    @classmethod
+    def with_saves(cls, damage: np.ndarray | sp.csr_matrix, saving: np.ndarray) -> Transition:
+        """The damage transition with the rows of ``saving`` states replaced by "stay"."""
+        if isinstance(damage, np.ndarray):
+            m = damage.copy()
+            m[saving] = 0.0
+            idx = np.flatnonzero(saving)
+            m[idx, idx] = 1.0
+            return cls(m)
+        keep = sp.diags((~saving).astype(float))
+        return cls(keep @ damage + sp.diags(saving.astype(float)))
 
     def apply(self, x: FloatArray) -> FloatArray:
         """``x @ T`` for a vector or for a stack of row vectors."""
@@ -225,13 +242,12 @@ def save_blocks(
     return blocks
 
 
-def _block_transition(layout: Layout, damage: sp.csr_matrix, pattern: np.ndarray) -> Transition:
-    saving = np.zeros(layout.size, dtype=bool)
-    saving[-1] = True  # leftover dice against a destroyed unit change nothing
+def _saving_states(layout: Layout, pattern: np.ndarray) -> np.ndarray:
+    """States whose current model saves the block's faces; leftover dice against a
+    destroyed unit change nothing, so the destroyed state "saves" too."""
+    saving = np.ones(layout.size, dtype=bool)
     saving[:-1] = pattern[layout.state_group[:-1]]
-    keep = sp.diags((~saving).astype(float))
-    ident = sp.diags(saving.astype(float))
-    return Transition(keep @ damage + ident)
+    return saving
 
 
 def _chain(
@@ -263,12 +279,12 @@ def _chain(
 
 
 def _blocks_for(
-    layout: Layout, saved: np.ndarray, damage: sp.csr_matrix
+    layout: Layout, saved: np.ndarray, damage: np.ndarray | sp.csr_matrix
 ) -> list[tuple[float, Transition | None]]:
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         p = n / (7 - lo)
-        t = None if pattern.all() else _block_transition(layout, damage, pattern)
+        t = None if pattern.all() else Transition.with_saves(damage, _saving_states(layout, pattern))
         out.append((p, t))
     return out
 
@@ -314,7 +330,7 @@ def unsaved_distribution(
     """
     kmax = save_dice.n
     counter = kmax + 1
-    damage = damage_matrix(layout, effective_damage)
+    damage = damage_matrix(layout, effective_damage, sparse=True)
     shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(
         ([1.0], ([kmax], [kmax])), shape=(counter, counter)
     )
@@ -324,9 +340,7 @@ def unsaved_distribution(
         if pattern.all():
             blocks.append((p, None))
             continue
-        saving = np.zeros(layout.size, dtype=bool)
-        saving[-1] = True
-        saving[:-1] = pattern[layout.state_group[:-1]]
+        saving = _saving_states(layout, pattern)
         fail = sp.diags((~saving).astype(float)) @ damage
         aug = sp.kron(sp.diags(saving.astype(float)), sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
