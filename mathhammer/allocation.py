@@ -140,7 +140,8 @@ class Layout:
 
     def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:
         """The distribution of a per-state integer quantity under a state distribution."""
-        return Dist._trusted(np.bincount(values, weights=state, minlength=int(values.max()) + 1))
+        counts = np.bincount(values, weights=state, minlength=int(values.max()) + 1)
+        return Dist._trusted(counts.astype(np.float64))
 
 
 def _damage_entries(
@@ -250,9 +251,7 @@ def _saving_states(layout: Layout, pattern: np.ndarray) -> np.ndarray:
     return saving
 
 
-def _chain(
-    joint: FloatArray, blocks: list[tuple[float, Transition | None]]
-) -> FloatArray:
+def _chain(joint: FloatArray, blocks: list[tuple[float, Transition | None]]) -> FloatArray:
     """Apply sorted blocks of dice to ``joint[n, s]`` (n dice left); return the state pmf."""
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
@@ -284,7 +283,11 @@ def _blocks_for(
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         p = n / (7 - lo)
-        t = None if pattern.all() else Transition.with_saves(damage, _saving_states(layout, pattern))
+        t = (
+            None
+            if pattern.all()
+            else Transition.with_saves(damage, _saving_states(layout, pattern))
+        )
         out.append((p, t))
     return out
 

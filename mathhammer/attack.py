@@ -11,18 +11,18 @@ import numpy as np
 from .abilities import warn_unsupported
 from .allocation import Layout, resolve_saves, unsaved_distribution
 from .dist import Dist
+from .errors import ProfileError, field_error
 from .profiles import Pool, Unit, gather_pools
 from .result import AttackResult, GroupResult, PoolResult
 from .rules import get_ruleset
 from .rules.common import FACES
 from .steps import hit_and_wound
-from .errors import ProfileError, field_error
 
 __all__ = ["attack", "pool_saves"]
 
 
 def pool_saves(pool: Pool, target: Unit, ruleset: ModuleType) -> tuple[np.ndarray, list[Dist]]:
-    """Which faces each group saves against the pool, and each group's wounds lost per unsaved attack.
+    """Per group: the faces that save against the pool, and the wounds lost per unsaved attack.
 
     Feel No Pain is rolled for every wound that would be lost: each is prevented with
     probability P(roll >= FNP), so the wounds lost are a binomial thinning of D.

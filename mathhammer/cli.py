@@ -24,18 +24,23 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"{example.name}: {example.description}")
         print(f"  exact ({elapsed:.1f} ms): {exact._headline()}")
         for group in exact.groups if len(exact.groups) > 1 else ():
-            print(f"    {group.label}: mean killed {group.killed.mean():.3f}, "
-                  f"P(all destroyed) {group.p_destroyed:.4f}")
+            print(
+                f"    {group.label}: mean killed {group.killed.mean():.3f}, "
+                f"P(all destroyed) {group.p_destroyed:.4f}"
+            )
         k = exact.killed
         lo, hi = k.support()
         cells = [f"{j}:{k.at_least(j):.3f}" for j in range(max(lo, 1), min(hi, lo + 12) + 1)]
         print("  P(killed >= k): " + "  ".join(cells))
         if args.trials:
-            sim = simulate(example.weapons, example.target, trials=args.trials, rng=args.seed,
-                           rules=args.rules)
+            sim = simulate(
+                example.weapons, example.target, trials=args.trials, rng=args.seed, rules=args.rules
+            )
             z = (sim.killed.mean() - k.mean()) / (k.std() / sim.trials**0.5 or 1.0)
-            print(f"  Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
-                  f"+/- {sim.killed_se:.3f} (z = {z:+.2f} against exact)")
+            print(
+                f"  Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
+                f"+/- {sim.killed_se:.3f} (z = {z:+.2f} against exact)"
+            )
         print()
     return 0
 
@@ -55,8 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
         "against the Monte Carlo.",
         epilog="example: mathhammer demo --trials 200000 --seed 7",
     )
-    demo.add_argument("--trials", type=int, default=100_000,
-                      help="Monte Carlo trials per example (0 to skip; default 100000)")
+    demo.add_argument(
+        "--trials",
+        type=int,
+        default=100_000,
+        help="Monte Carlo trials per example (0 to skip; default 100000)",
+    )
     demo.add_argument("--seed", type=int, default=1, help="Monte Carlo seed (default 1)")
     demo.add_argument("--rules", default="11e", help="ruleset (default 11e)")
     demo.set_defaults(run=_demo)

@@ -44,14 +44,17 @@ EXAMPLES: tuple[Example, ...] = (
     ),
     Example(
         "heavy-vs-led-unit",
-        "60 attacks BS3+ S5 AP-1 DD6 against 10x W2 Sv3+, 10x W1 Sv4+ and a CHARACTER W5 Sv2+ InSv4+",
+        "60 attacks BS3+ S5 AP-1 DD6 against 10x W2 Sv3+, 10x W1 Sv4+ "
+        "and a CHARACTER W5 Sv2+ InSv4+",
         [(_HEAVY, 60)],
         Unit(
             "Led unit",
             [
                 ModelGroup(10, toughness=4, save=3, wounds=2, name="Veterans"),
                 ModelGroup(10, toughness=4, save=4, wounds=1, name="Troopers"),
-                ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain"),
+                ModelGroup(
+                    1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain"
+                ),
             ],
             keywords="INFANTRY",
         ),

@@ -9,7 +9,7 @@ a ``ValueError``, worded ``"<field> must be <constraint>; got <value>"``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -138,7 +138,11 @@ class Weapon:
         _int_field("Weapon", "strength", self.strength, 1)
         if isinstance(self.ap, int | np.integer) and not isinstance(self.ap, bool) and self.ap > 0:
             raise field_error(
-                ProfileError, "Weapon.ap", "an integer <= 0", self.ap, f"AP is as printed: {-self.ap}"
+                ProfileError,
+                "Weapon.ap",
+                "an integer <= 0",
+                self.ap,
+                f"AP is as printed: {-self.ap}",
             )
         _int_field("Weapon", "ap", self.ap, high=0)
         object.__setattr__(self, "damage", _dice_field("Weapon", "damage", self.damage, 1))
@@ -191,8 +195,9 @@ class ModelGroup:
 
     Examples
     --------
-    >>> ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain")
-    ModelGroup(count=1, toughness=4, save=2, wounds=5, invuln=4, fnp=None, character=True, name='Captain', wounds_lost=0)
+    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True)
+    >>> boss.label, boss.total_wounds
+    ('1x W5 Sv2+ InSv4+', 5)
     """
 
     count: int
@@ -261,14 +266,15 @@ class Unit:
     Examples
     --------
     >>> guard = ModelGroup(4, toughness=4, save=3, wounds=2, name="Bodyguard")
-    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain")
+    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, character=True, name="Captain")
     >>> unit = Unit("Command squad", [guard, boss], keywords="INFANTRY")
     >>> unit.models, unit.total_wounds, unit.toughness
     (5, 13, 4)
     >>> Unit("Bad", [boss, guard])
     Traceback (most recent call last):
     ...
-    mathhammer.errors.AllocationOrderError: Unit.groups must put every non-CHARACTER group before the CHARACTER groups; got CHARACTER group 'Captain' at position 1 before non-CHARACTER group 'Bodyguard' at position 2
+    mathhammer.errors.AllocationOrderError: Unit.groups must put every non-CHARACTER group
+    before the CHARACTER groups; got CHARACTER group 'Captain' at position 1 before ...
     """
 
     name: str
@@ -354,7 +360,8 @@ class Unit:
 
 def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
     def where(i: int) -> str:
-        return f"{'CHARACTER' if groups[i].character else 'non-CHARACTER'} group {groups[i].label!r} at position {i + 1}"
+        kind = "CHARACTER" if groups[i].character else "non-CHARACTER"
+        return f"{kind} group {groups[i].label!r} at position {i + 1}"
 
     wounded_bodies = [i for i, g in enumerate(groups) if not g.character and g.wounds_lost]
     if len(wounded_bodies) > 1:

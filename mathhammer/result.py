@@ -178,7 +178,10 @@ class SimulationResult(AttackResult):
         return float(np.sqrt(p * (1.0 - p) / self.trials))
 
     def __repr__(self) -> str:
-        return super().__repr__()[:-1] + f"; {self.trials} trials, se(mean killed) {self.killed_se:.2g}>"
+        return (
+            super().__repr__()[:-1]
+            + f"; {self.trials} trials, se(mean killed) {self.killed_se:.2g}>"
+        )
 
 
 def _se(samples: Any) -> float:

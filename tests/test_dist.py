@@ -138,8 +138,9 @@ def test_mixture() -> None:
 def test_binomial_table_rows_are_binomials() -> None:
     table = binomial_table(30, 1 / 3)
     for n in (0, 1, 7, 30):
-        np.testing.assert_allclose(table[n, : n + 1], stats.binom(n, 1 / 3).pmf(range(n + 1)),
-                                   atol=ATOL)
+        np.testing.assert_allclose(
+            table[n, : n + 1], stats.binom(n, 1 / 3).pmf(range(n + 1)), atol=ATOL
+        )
     with pytest.raises(ValueError):
         table[0, 0] = 2.0  # read-only: a cached table cannot be corrupted
 

@@ -60,8 +60,17 @@ def test_weapon_normalises_dice() -> None:
 def test_pool_key_ignores_name_and_attacks() -> None:
     assert weapon(name="a", attacks=1).pool_key == weapon(name="b", attacks="D6").pool_key
     assert weapon(damage=1).pool_key == weapon(damage="1").pool_key
-    assert weapon(abilities="[HEAVY], [ASSAULT]").pool_key == weapon(abilities="assault, heavy").pool_key
-    for change in ({"skill": 4}, {"strength": 5}, {"ap": 0}, {"damage": 2}, {"abilities": "ASSAULT"}):
+    assert (
+        weapon(abilities="[HEAVY], [ASSAULT]").pool_key
+        == weapon(abilities="assault, heavy").pool_key
+    )
+    for change in (
+        {"skill": 4},
+        {"strength": 5},
+        {"ap": 0},
+        {"damage": 2},
+        {"abilities": "ASSAULT"},
+    ):
         assert weapon(**change).pool_key != weapon().pool_key
 
 
@@ -90,8 +99,16 @@ def test_model_group_validation(changes: dict[str, object], message: str) -> Non
 
 
 def test_unit_of_and_properties() -> None:
-    u = Unit.of("Marines", models=5, toughness=4, save=3, wounds=2, invuln=5, fnp=6,
-                keywords="infantry, Imperium")
+    u = Unit.of(
+        "Marines",
+        models=5,
+        toughness=4,
+        save=3,
+        wounds=2,
+        invuln=5,
+        fnp=6,
+        keywords="infantry, Imperium",
+    )
     assert u.models == 5 and u.total_wounds == 10 and u.toughness == 4
     assert u.keywords == ("INFANTRY", "IMPERIUM") and u.has_keyword("infantry")
     assert u.groups[0].invuln == 5 and u.groups[0].fnp == 6
@@ -99,8 +116,10 @@ def test_unit_of_and_properties() -> None:
 
 
 def test_unit_toughness_is_highest_non_character() -> None:
-    u = Unit("u", [ModelGroup(3, 5, 3, 2), ModelGroup(2, 4, 4, 1),
-                   ModelGroup(1, 6, 2, 5, character=True)])
+    u = Unit(
+        "u",
+        [ModelGroup(3, 5, 3, 2), ModelGroup(2, 4, 4, 1), ModelGroup(1, 6, 2, 5, character=True)],
+    )
     assert u.toughness == 5
     only_characters = Unit("c", [ModelGroup(1, 6, 2, 5, character=True)])
     assert only_characters.toughness == 6
@@ -161,7 +180,9 @@ def test_unit_validation(groups: object, message: str) -> None:
 def test_group_lookup() -> None:
     u = Unit("u", [GUARD, BOSS])
     assert u.group_index("Boss") == 1 and u.group_index(0) == 0
-    with pytest.raises(ProfileError, match=re.escape("group must be one of ['Guard', 'Boss']; got 'X'")):
+    with pytest.raises(
+        ProfileError, match=re.escape("group must be one of ['Guard', 'Boss']; got 'X'")
+    ):
         u.group_index("X")
     with pytest.raises(ProfileError, match="group must be an index from 0 to 1; got 2"):
         u.group_index(2)
