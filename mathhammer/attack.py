@@ -11,14 +11,37 @@ import numpy as np
 from .abilities import warn_unsupported
 from .allocation import Layout, resolve_saves, unsaved_distribution
 from .dist import Dist
-from .errors import ProfileError, field_error
+from .errors import LimitError, ProfileError, field_error
 from .profiles import Pool, Unit, gather_pools
 from .result import AttackResult, GroupResult, PoolResult
 from .rules import get_ruleset
 from .rules.common import FACES
 from .steps import hit_and_wound
 
-__all__ = ["attack", "pool_saves"]
+__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "pool_saves"]
+
+#: The most attack dice one pool may roll in the exact engine.
+MAX_POOL_DICE = 2000
+#: The most wounds a target unit may have in the exact engine.
+MAX_UNIT_WOUNDS = 5000
+
+
+def _check_sizes(pools: tuple[Pool, ...], target: Unit) -> None:
+    hint = "use mathhammer.simulate for larger attacks"
+    if target.total_wounds > MAX_UNIT_WOUNDS:
+        raise field_error(
+            LimitError, "target wounds", f"at most {MAX_UNIT_WOUNDS}", target.total_wounds, hint
+        )
+    for pool in pools:
+        dice = sum(n * w.attacks.max for w, n in pool.weapons)  # type: ignore[union-attr]
+        if dice > MAX_POOL_DICE:
+            raise field_error(
+                LimitError,
+                f"attack dice of pool {pool.label!r}",
+                f"at most {MAX_POOL_DICE}",
+                dice,
+                hint,
+            )
 
 
 def pool_saves(pool: Pool, target: Unit, ruleset: ModuleType) -> tuple[np.ndarray, list[Dist]]:
@@ -79,6 +102,7 @@ def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
         raise field_error(ProfileError, "target", "a Unit", target)
     ruleset = get_ruleset(rules)
     pools = gather_pools(weapons)
+    _check_sizes(pools, target)
     layout = Layout(target)
     state = layout.initial_state()
     pool_results = []

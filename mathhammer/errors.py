@@ -14,6 +14,7 @@ __all__ = [
     "AllocationOrderError",
     "DiceSyntaxError",
     "DistributionError",
+    "LimitError",
     "MathhammerError",
     "ProfileError",
     "RulesError",
@@ -57,6 +58,10 @@ class DiceSyntaxError(MathhammerError, ValueError):
 
 class DistributionError(MathhammerError, ValueError):
     """An invalid probability distribution or distribution argument."""
+
+
+class LimitError(MathhammerError, ValueError):
+    """An input beyond the sizes the exact engine handles (the Monte Carlo has no such limit)."""
 
 
 class RulesError(MathhammerError, ValueError):

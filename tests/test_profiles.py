@@ -228,3 +228,13 @@ def test_abilities_not_yet_applied_warn() -> None:
     unit = Unit.of("t", 5, 4, 3, 1)
     with pytest.warns(mh.UnsupportedAbilityWarning, match="LETHAL HITS"):
         mh.attack(weapon(abilities="[ASSAULT], [LETHAL HITS]"), unit)
+
+
+def test_exact_engine_size_limits() -> None:
+    big = Weapon("w", attacks=3000, skill=3, strength=4, ap=0, damage=1)
+    with pytest.raises(
+        mh.LimitError, match="attack dice of pool 'w' must be at most 2000; got 3000"
+    ):
+        mh.attack(big, Unit.of("t", 5, 4, 3, 1))
+    with pytest.raises(mh.LimitError, match="target wounds must be at most 5000; got 6000"):
+        mh.attack(weapon(), Unit.of("t", 1000, 4, 3, 6))
