@@ -251,22 +251,36 @@ def _saving_states(layout: Layout, pattern: np.ndarray) -> np.ndarray:
     return saving
 
 
-def _chain(joint: FloatArray, blocks: list[tuple[float, Transition | None]]) -> FloatArray:
-    """Apply sorted blocks of dice to ``joint[n, s]`` (n dice left); return the state pmf."""
+def _chain(
+    count: FloatArray, state: FloatArray, blocks: list[tuple[float, Transition | None]]
+) -> FloatArray:
+    """Resolve ``count`` (a pmf of dice) sorted save dice from ``state``; return the state pmf.
+
+    The joint distribution ``joint[n, s]`` of dice left and state starts as the outer
+    product of ``count`` and ``state``, and stays factored while only one block acts.
+    """
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
-        return joint.sum(axis=0)
+        return state.copy()
     last = active[-1]
-    kmax = joint.shape[0] - 1
+    kmax = len(count) - 1
+    joint: FloatArray | None = None
     for i, (p, t) in enumerate(blocks[: last + 1]):
         table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
         if i == last:
             assert t is not None
-            coeffs = table.T @ joint  # coeffs[j] = sum_n P(j in block, n) * state_n
+            # coeffs[j] = sum_n P(n dice left, j of them in this block) * state_n
+            if joint is None:
+                weights = count @ table
+                coeffs = weights[:, None] * state
+            else:
+                coeffs = table.T @ joint
             result = coeffs[kmax].copy()
             for j in range(kmax - 1, -1, -1):
                 result = t.apply(result) + coeffs[j]
             return result
+        if joint is None:
+            joint = np.outer(count, state)
         out = np.zeros_like(joint)
         stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
         for j in range(kmax + 1):
@@ -315,8 +329,7 @@ def resolve_saves(
         Wounds lost per unsaved attack by a model of each group (after FNP).
     """
     blocks = _blocks_for(layout, saved, damage_matrix(layout, effective_damage))
-    joint = np.outer(save_dice.pmf, state)
-    return _chain(joint, blocks)
+    return _chain(save_dice.pmf, state, blocks)
 
 
 def unsaved_distribution(
@@ -349,6 +362,5 @@ def unsaved_distribution(
         blocks.append((p, Transition(sp.csr_matrix(aug))))
     start = np.zeros((layout.size, counter))
     start[:, 0] = state
-    joint = np.outer(save_dice.pmf, start.ravel())
-    final = _chain(joint, blocks).reshape(layout.size, counter)
+    final = _chain(save_dice.pmf, start.ravel(), blocks).reshape(layout.size, counter)
     return Dist._trusted(final.sum(axis=0))
