@@ -12,8 +12,10 @@ Examples
 
 from __future__ import annotations
 
-from .abilities import UnsupportedAbilityWarning
+from . import abilities
+from .abilities import UnknownAbilityWarning
 from .attack import attack
+from .context import Context, Modifiers
 from .dice import Dice, parse_dice
 from .dist import Dist
 from .errors import (
@@ -26,7 +28,7 @@ from .errors import (
     RulesError,
 )
 from .montecarlo import simulate
-from .profiles import ModelGroup, Pool, Unit, Weapon, gather_pools
+from .profiles import ModelGroup, MortalWounds, Pool, Unit, Weapon, gather_pools
 from .result import AttackResult, GroupResult, PoolResult, SimulationResult
 
 __version__ = "0.1.0"
@@ -34,6 +36,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AllocationOrderError",
     "AttackResult",
+    "Context",
     "Dice",
     "DiceSyntaxError",
     "Dist",
@@ -42,15 +45,18 @@ __all__ = [
     "LimitError",
     "MathhammerError",
     "ModelGroup",
+    "Modifiers",
+    "MortalWounds",
     "Pool",
     "PoolResult",
     "ProfileError",
     "RulesError",
     "SimulationResult",
     "Unit",
-    "UnsupportedAbilityWarning",
+    "UnknownAbilityWarning",
     "Weapon",
     "__version__",
+    "abilities",
     "attack",
     "gather_pools",
     "parse_dice",

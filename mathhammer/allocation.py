@@ -6,134 +6,218 @@ allocation order may have different Sv and InSv, so which die meets which model
 matters, and the chain tracks it exactly.
 
 States
-    With the allocation order fixed, at most one model is ever wounded (the one
-    being allocated to) and every model before it is destroyed. So a state is
-    (current model, wounds it has left), laid out on a line of
-    ``sum of the models' wounds`` states, plus an absorbing "unit destroyed" state
-    at the end. A model that starts the attack wounded simply starts with fewer
-    wounds on that line.
+    Within a group, models are destroyed one after another and only the model being
+    allocated to is ever wounded, so a group's condition is one number: the wounds it
+    has lost since the attack began (0..its wounds left). A unit state is that number
+    for every group. Without [PRECISION] the groups are used up in allocation order,
+    and the reachable states form one line of ``sum of wounds + 1`` states, ending in
+    "unit destroyed". [PRECISION] can wound a CHARACTER while its bodyguard lives, so
+    then the CHARACTER groups' numbers vary freely beside the bodyguard's line.
+
+Current model
+    The first group not yet destroyed in allocation order, except that a wounded
+    CHARACTER is allocated to before unwounded CHARACTERs (the seed's ordering rules,
+    applied again as the unit changes), and that a pool with [PRECISION] may make a
+    CHARACTER group current while it lives.
 
 Sorted dice
     The faces 1..6 are split into *blocks* of consecutive faces that every group
     treats alike (saved by the same groups). Of ``n`` dice still unresolved, all
-    showing at least the block's lowest face ``v``, the number in a block of
-    ``b`` faces is Binomial(n, b / (7 - v)); the rest stay uniform above it. The
-    ``k`` dice of a block are applied one at a time with the block's one-die
-    transition ``T``: saved (stay) or damage (the damage matrix). Dice left when
-    the unit is destroyed stay in the absorbing state: leftover attacks are lost.
-    When a single block is not saved by everybody (every group saves the same
-    faces), the chain reduces to ``sum_j P(j unsaved) * state @ M**j``, evaluated
-    by Horner's scheme.
+    showing at least the block's lowest face ``v``, the number in a block of ``b``
+    faces is Binomial(n, b / (7 - v)); the rest stay uniform above it. The ``k``
+    dice of a block are applied one at a time with the block's one-die transition
+    ``T``: saved (stay) or damage (the damage matrix). Dice left when the unit is
+    destroyed change nothing: leftover attacks are lost. While a single block acts
+    the chain reduces to ``sum_j P(j dice in it) * state @ T**j``, evaluated by
+    Horner's scheme.
+
+Mortal wounds
+    Devastating wounds are applied after the pool's save dice, one critical wound at a
+    time, each damaging at most one model (the damage matrix without saves). Mortal
+    wounds from other sources are applied one wound at a time and spill over.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from .dist import Dist, FloatArray, binomial_table
-from .profiles import Unit
+from .errors import LimitError
+from .profiles import ModelGroup, Unit
 from .rules.common import FACES
 
-__all__ = ["Layout", "Transition", "damage_matrix", "resolve_saves", "unsaved_distribution"]
+__all__ = [
+    "Layout",
+    "Transition",
+    "damage_matrix",
+    "resolve_pool",
+    "spill_mortal_wounds",
+    "unsaved_distribution",
+]
 
 #: Up to this many states the transition matrices are dense (faster for small units).
 DENSE_LIMIT = 320
+#: The most states a unit's layout may have.
+MAX_STATES = 200_000
 
 
-@dataclass(frozen=True)
+class _GroupLine:
+    """One group's condition as wounds lost since the attack began, 0..its wounds left."""
+
+    def __init__(self, group: ModelGroup) -> None:
+        starts = np.full(group.count, group.wounds)
+        starts[0] -= group.wounds_lost
+        self.size = int(starts.sum())  # the position at which the group is destroyed
+        offsets = np.concatenate([[0], np.cumsum(starts)])
+        position = np.arange(self.size + 1)
+        model = np.searchsorted(offsets, position, side="right") - 1
+        #: models destroyed at each position
+        self.killed = model
+        #: wounds left on the group's current model at each position (0 when destroyed)
+        self.left = np.where(
+            model < group.count, starts[np.minimum(model, group.count - 1)] - (position - offsets[model]), 0
+        )
+        self.character = group.character
+        self.wounded_at_start = group.wounds_lost > 0
+
+
 class Layout:
-    """The state space of a target unit with its allocation order.
+    """The reachable states of a target unit, and what each state means.
+
+    Parameters
+    ----------
+    unit : Unit
+        The target, its groups in allocation order.
+    focus : iterable of int
+        CHARACTER groups that some pool may make current ([PRECISION]).
 
     Examples
     --------
     >>> from mathhammer.profiles import ModelGroup, Unit
     >>> unit = Unit("u", [ModelGroup(2, 4, 3, 2), ModelGroup(1, 4, 2, 3, character=True)])
     >>> layout = Layout(unit)
-    >>> layout.size, layout.wounds_left.tolist()
-    (8, [2, 1, 2, 1, 3, 2, 1, 0])
-    >>> layout.killed.tolist()
-    [0, 0, 1, 1, 2, 2, 2, 3]
+    >>> layout.size, layout.killed.tolist()
+    (8, [0, 0, 1, 1, 2, 2, 2, 3])
+    >>> Layout(unit, focus=[1]).size  # the CHARACTER's wounds vary beside the bodyguard's
+    20
     """
 
-    unit: Unit
+    def __init__(self, unit: Unit, focus: Sequence[int] = ()) -> None:
+        self.unit = unit
+        self.lines = [_GroupLine(g) for g in unit.groups]
+        self.focus = tuple(sorted(set(focus)))
+        radix = np.array([line.size + 1 for line in self.lines], dtype=np.int64)
+        if float(np.prod(radix.astype(float))) >= 2**62:
+            raise LimitError("the target has too many allocation groups for the exact engine")
+        self._stride = np.concatenate([[1], np.cumprod(radix[:-1])]).astype(np.int64)
+        positions = self._reachable()
+        codes = positions @ self._stride
+        order = np.argsort(codes)
+        #: positions[s, g]: wounds group g has lost in state s
+        self.positions = positions[order]
+        self._codes = codes[order]
+        if len(self._codes) > MAX_STATES:
+            raise LimitError(f"the target needs {len(self._codes)} states; at most {MAX_STATES}")
 
-    @cached_property
-    def _models(self) -> tuple[np.ndarray, np.ndarray]:
-        group_of, start_wounds = [], []
-        for gi, g in enumerate(self.unit.groups):
-            for k in range(g.count):
-                group_of.append(gi)
-                start_wounds.append(g.wounds - g.wounds_lost if k == 0 else g.wounds)
-        return np.array(group_of), np.array(start_wounds)
-
-    @property
-    def model_group(self) -> np.ndarray:
-        """The group index of each model in allocation order."""
-        return self._models[0]
-
-    @property
-    def model_start_wounds(self) -> np.ndarray:
-        """Each model's wounds at the start of the attack."""
-        return self._models[1]
-
-    @cached_property
-    def model_offset(self) -> np.ndarray:
-        """The state at which each model becomes current (one extra entry: destroyed)."""
-        return np.concatenate([[0], np.cumsum(self.model_start_wounds)])
-
-    @property
-    def destroyed(self) -> int:
-        """The index of the absorbing "unit destroyed" state."""
-        return int(self.model_offset[-1])
+    def _reachable(self) -> np.ndarray:
+        """A superset of the states the allocation rules can reach."""
+        groups = self.unit.groups
+        free = [g for g in self.focus if groups[g].character]
+        ordered = [g for g in range(len(groups)) if g not in free]
+        # the groups used up in order form a line ...
+        rows = []
+        for k, g in enumerate(ordered):
+            for i in range(self.lines[g].size):
+                row = np.zeros(len(groups), dtype=np.int64)
+                row[ordered[:k]] = [self.lines[h].size for h in ordered[:k]]
+                row[g] = i
+                rows.append(row)
+        end = np.zeros(len(groups), dtype=np.int64)
+        end[ordered] = [self.lines[h].size for h in ordered]
+        rows.append(end)
+        line = np.array(rows)
+        # ... and CHARACTERs that Precision can reach vary freely beside it
+        for g in free:
+            values = np.arange(self.lines[g].size + 1)
+            line = np.repeat(line, len(values), axis=0)
+            line[:, g] = np.tile(values, len(line) // len(values))
+        return line
 
     @property
     def size(self) -> int:
-        """The number of states, the destroyed state included."""
-        return self.destroyed + 1
+        """The number of states."""
+        return len(self._codes)
 
     @cached_property
-    def state_model(self) -> np.ndarray:
-        """The current model of each state (the model count for the destroyed state)."""
-        return np.searchsorted(self.model_offset, np.arange(self.size), side="right") - 1
+    def destroyed(self) -> np.ndarray:
+        """True for the state in which the unit is destroyed."""
+        return self.alive.sum(axis=1) == 0
 
     @cached_property
-    def state_group(self) -> np.ndarray:
-        """The group of each state's current model (-1 for the destroyed state)."""
-        out = np.full(self.size, -1)
-        out[:-1] = self.model_group[self.state_model[:-1]]
-        return out
-
-    @cached_property
-    def wounds_left(self) -> np.ndarray:
-        """Wounds left on the current model in each state (0 when destroyed)."""
-        out = np.zeros(self.size, dtype=np.int64)
-        m = self.state_model[:-1]
-        out[:-1] = self.model_start_wounds[m] - (np.arange(self.destroyed) - self.model_offset[m])
-        return out
+    def alive(self) -> np.ndarray:
+        """alive[s, g]: group g has models left in state s."""
+        sizes = np.array([line.size for line in self.lines])
+        return self.positions < sizes
 
     @cached_property
     def killed(self) -> np.ndarray:
         """Models destroyed in each state."""
-        return self.state_model.copy()
+        return sum(self.killed_in_group(g) for g in range(len(self.lines)))  # type: ignore[return-value]
+
+    def killed_in_group(self, group: int) -> np.ndarray:
+        """Models of one group destroyed in each state."""
+        return self.lines[group].killed[self.positions[:, group]]
 
     @cached_property
     def damage(self) -> np.ndarray:
         """Wounds lost in each state, counted from the start of the attack."""
-        return np.arange(self.size)
+        return self.positions.sum(axis=1)
 
-    def killed_in_group(self, group: int) -> np.ndarray:
-        """Models of one group destroyed in each state."""
-        first = int(np.searchsorted(self.model_group, group, side="left"))
-        count = self.unit.groups[group].count
-        return np.clip(self.state_model - first, 0, count)
+    def current_group(self, focus: int | None = None) -> np.ndarray:
+        """The group of the current model in each state (-1 when destroyed).
+
+        The first group alive in allocation order; among CHARACTER groups, wounded ones
+        come first; with ``focus`` ([PRECISION]), that CHARACTER group while it lives.
+        """
+        alive = self.alive
+        wounded = np.array(
+            [
+                (self.positions[:, g] > 0) | line.wounded_at_start
+                for g, line in enumerate(self.lines)
+            ]
+        ).T
+        character = np.array([line.character for line in self.lines])
+        tiers = [alive & ~character, alive & character & wounded, alive & character]
+        out = np.full(self.size, -1)
+        for tier in reversed(tiers):
+            has = tier.any(axis=1)
+            out[has] = np.argmax(tier[has], axis=1)
+        if focus is not None:
+            out[alive[:, focus]] = focus
+        return out
+
+    def wounds_left(self, current: np.ndarray) -> np.ndarray:
+        """Wounds left on the current model in each state (0 when destroyed)."""
+        out = np.zeros(self.size, dtype=np.int64)
+        for g, line in enumerate(self.lines):
+            here = current == g
+            out[here] = line.left[self.positions[here, g]]
+        return out
+
+    def index(self, codes: np.ndarray) -> np.ndarray:
+        """State indices of state codes."""
+        return np.searchsorted(self._codes, codes)
+
+    def step(self, states: np.ndarray, group: np.ndarray, amount: np.ndarray) -> np.ndarray:
+        """The states reached from ``states`` when ``group`` loses ``amount`` more wounds."""
+        return self.index(self._codes[states] + self._stride[group] * amount)
 
     def initial_state(self) -> FloatArray:
-        """The state distribution before any attack: the first model, unharmed."""
+        """The state distribution before any attack: no wounds lost."""
         out = np.zeros(self.size)
         out[0] = 1.0
         return out
@@ -144,37 +228,12 @@ class Layout:
         return Dist._trusted(counts.astype(np.float64))
 
 
-def _damage_entries(
-    layout: Layout, effective_damage: Sequence[Dist]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(from, to, probability) of the one-attack damage transition, destroyed state included."""
-    rows, cols, vals = [], [], []
-    alive = np.arange(layout.destroyed)
-    r = layout.wounds_left[:-1]
-    nxt = layout.model_offset[layout.state_model[:-1] + 1]
-    groups = layout.state_group[:-1]
-    for g, dmg in enumerate(effective_damage):
-        states = alive[groups == g]
-        if states.size == 0:
-            continue
-        rg = r[states]
-        pmf = dmg.pmf
-        for j in range(min(len(pmf), int(rg.max()))):
-            keep = rg > j
-            rows.append(states[keep])
-            cols.append(states[keep] + j)
-            vals.append(np.full(int(keep.sum()), pmf[j]))
-        rows.append(states)  # E >= r: the model is destroyed and the next one is current
-        cols.append(nxt[states])
-        vals.append(dmg.sf(rg - 1))
-    rows.append(np.array([layout.destroyed]))
-    cols.append(np.array([layout.destroyed]))
-    vals.append(np.array([1.0]))
-    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-
-
 def damage_matrix(
-    layout: Layout, effective_damage: Sequence[Dist], *, sparse: bool = False
+    layout: Layout,
+    effective_damage: Sequence[Dist],
+    *,
+    focus: int | None = None,
+    sparse: bool = False,
 ) -> np.ndarray | sp.csr_matrix:
     """The one-attack damage transition: the current model loses ``E`` wounds, no spill-over.
 
@@ -183,11 +242,33 @@ def damage_matrix(
     would lose ``E >= r`` is destroyed and the next model becomes current; the excess
     is lost. Dense for small units unless ``sparse`` is set.
     """
-    rows, cols, vals = _damage_entries(layout, effective_damage)
+    current = layout.current_group(focus)
+    left = layout.wounds_left(current)
+    states = np.arange(layout.size)
+    rows, cols, vals = [], [], []
+    for g, dmg in enumerate(effective_damage):
+        here = states[current == g]
+        if here.size == 0:
+            continue
+        r = left[here]
+        pmf = dmg.pmf
+        for j in range(min(len(pmf), int(r.max()))):
+            keep = r > j
+            rows.append(here[keep])
+            cols.append(layout.step(here[keep], current[here[keep]], j))
+            vals.append(np.full(int(keep.sum()), pmf[j]))
+        rows.append(here)  # E >= r: the model is destroyed; the excess is lost
+        cols.append(layout.step(here, current[here], r))
+        vals.append(dmg.sf(r - 1))
+    gone = states[current < 0]
+    rows.append(gone)
+    cols.append(gone)
+    vals.append(np.ones(gone.size))
+    r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
     if sparse or layout.size > DENSE_LIMIT:
-        return sp.csr_matrix((vals, (rows, cols)), shape=(layout.size, layout.size))
+        return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
     out = np.zeros((layout.size, layout.size))
-    np.add.at(out, (rows, cols), vals)
+    np.add.at(out, (r_, c_), v_)
     return out
 
 
@@ -212,15 +293,21 @@ class Transition:
         return cls(keep @ damage + sp.diags(saving.astype(float)))
 
     def apply(self, x: FloatArray) -> FloatArray:
-        """``x @ T`` for a vector or for a stack of row vectors."""
+        """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
         if self.dense:
             return x @ self._m
-        return np.asarray((self._m @ x.T).T)
+        flat = x.reshape(-1, x.shape[-1])
+        return np.asarray((self._m @ flat.T).T).reshape(x.shape)
+
+    def power_series(self, coeffs: FloatArray) -> FloatArray:
+        """``sum_j coeffs[j] @ T**j`` by Horner's scheme (``coeffs`` stacked on axis 0)."""
+        result = coeffs[-1].copy()
+        for j in range(len(coeffs) - 2, -1, -1):
+            result = self.apply(result) + coeffs[j]
+        return result
 
 
-def save_blocks(
-    saved: np.ndarray,
-) -> list[tuple[int, int, np.ndarray]]:
+def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     """Split the faces 1..6 into runs of consecutive faces with the same per-group result.
 
     ``saved[g, f - 1]`` tells whether group ``g`` saves a natural ``f``. Returns
@@ -243,77 +330,71 @@ def save_blocks(
     return blocks
 
 
-def _saving_states(layout: Layout, pattern: np.ndarray) -> np.ndarray:
+def _saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
     """States whose current model saves the block's faces; leftover dice against a
     destroyed unit change nothing, so the destroyed state "saves" too."""
-    saving = np.ones(layout.size, dtype=bool)
-    saving[:-1] = pattern[layout.state_group[:-1]]
-    return saving
+    return np.where(current >= 0, pattern[np.maximum(current, 0)], True)
 
 
 def _chain(
     count: FloatArray, state: FloatArray, blocks: list[tuple[float, Transition | None]]
 ) -> FloatArray:
-    """Resolve ``count`` (a pmf of dice) sorted save dice from ``state``; return the state pmf.
+    """Resolve sorted save dice from ``state``; return ``result[m, s]``.
 
-    The joint distribution ``joint[n, s]`` of dice left and state starts as the outer
-    product of ``count`` and ``state``, and stays factored while only one block acts.
+    ``count[n, m]`` is the joint pmf of save dice ``n`` and of a passenger count ``m``
+    (the pool's devastating wounds) that the save dice do not touch. The joint
+    ``joint[n, m, s]`` starts as ``count`` times ``state`` and stays factored while
+    only one block acts.
     """
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
-        return state.copy()
+        return count.sum(axis=0)[:, None] * state
     last = active[-1]
-    kmax = len(count) - 1
+    kmax = count.shape[0] - 1
     joint: FloatArray | None = None
     for i, (p, t) in enumerate(blocks[: last + 1]):
         table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
         if i == last:
             assert t is not None
-            # coeffs[j] = sum_n P(n dice left, j of them in this block) * state_n
+            # coeffs[j, m] = sum_n P(n dice left, j of them in this block, m) * state_n
             if joint is None:
-                weights = count @ table
-                coeffs = weights[:, None] * state
+                coeffs = (table.T @ count)[:, :, None] * state
             else:
-                coeffs = table.T @ joint
-            result = coeffs[kmax].copy()
-            for j in range(kmax - 1, -1, -1):
-                result = t.apply(result) + coeffs[j]
-            return result
+                coeffs = np.tensordot(table.T, joint, axes=1)
+            return t.power_series(coeffs)
         if joint is None:
-            joint = np.outer(count, state)
+            joint = count[:, :, None] * state
         out = np.zeros_like(joint)
         stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
         for j in range(kmax + 1):
-            out[: kmax + 1 - j] += table[j:, j, None] * stack[j:]
+            out[: kmax + 1 - j] += table[j:, j, None, None] * stack[j:]
             if j < kmax and t is not None:
                 stack[j + 1 :] = t.apply(stack[j + 1 :])
         joint = out
     raise AssertionError("unreachable")
 
 
-def _blocks_for(
-    layout: Layout, saved: np.ndarray, damage: np.ndarray | sp.csr_matrix
+def _blocks(
+    saved: np.ndarray, current: np.ndarray, damage: np.ndarray | sp.csr_matrix
 ) -> list[tuple[float, Transition | None]]:
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         p = n / (7 - lo)
-        t = (
-            None
-            if pattern.all()
-            else Transition.with_saves(damage, _saving_states(layout, pattern))
-        )
+        t = None if pattern.all() else Transition.with_saves(damage, _saving_states(current, pattern))
         out.append((p, t))
     return out
 
 
-def resolve_saves(
+def resolve_pool(
     layout: Layout,
     state: FloatArray,
-    save_dice: Dist,
+    to_save: FloatArray,
     saved: np.ndarray,
     effective_damage: Sequence[Dist],
+    mortal_damage: Sequence[Dist],
+    focus: int | None = None,
 ) -> FloatArray:
-    """The state distribution after a pool's save dice are resolved lowest to highest.
+    """The state distribution after a pool's save dice and devastating wounds.
 
     Parameters
     ----------
@@ -321,32 +402,56 @@ def resolve_saves(
         The target's state space.
     state : ndarray
         The state distribution before the pool.
-    save_dice : Dist
-        The number of the pool's attacks that reach the save step.
+    to_save : ndarray
+        ``to_save[k, m]``: P(k attacks reach the save step and m are devastating wounds).
     saved : ndarray of bool, shape (groups, 6)
         ``saved[g, f - 1]``: group ``g`` saves a natural ``f`` against this pool.
     effective_damage : sequence of Dist
         Wounds lost per unsaved attack by a model of each group (after FNP).
+    mortal_damage : sequence of Dist
+        Wounds lost per devastating wound by a model of each group (after FNP).
+    focus : int, optional
+        The CHARACTER group [PRECISION] makes current.
     """
-    blocks = _blocks_for(layout, saved, damage_matrix(layout, effective_damage))
-    return _chain(save_dice.pmf, state, blocks)
+    damage = damage_matrix(layout, effective_damage, focus=focus)
+    blocks = _blocks(saved, layout.current_group(focus), damage)
+    after_saves = _chain(to_save, state, blocks)  # [m, s]
+    if after_saves.shape[0] == 1:
+        return after_saves[0]
+    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus))
+    return devastating.power_series(after_saves)
+
+
+def spill_mortal_wounds(
+    layout: Layout, state: FloatArray, count: Dist, wound_lost: Sequence[float]
+) -> FloatArray:
+    """Apply ``count`` mortal wounds one at a time; they spill over to the next model.
+
+    ``wound_lost[g]`` is P(a mortal wound is not prevented by the FNP of group ``g``).
+    """
+    one = [Dist._trusted(np.array([1.0 - p, p])) for p in wound_lost]
+    t = Transition(damage_matrix(layout, one))
+    return t.power_series(count.pmf[:, None] * state)
 
 
 def unsaved_distribution(
     layout: Layout,
     state: FloatArray,
-    save_dice: Dist,
+    to_save: FloatArray,
     saved: np.ndarray,
     effective_damage: Sequence[Dist],
+    focus: int | None = None,
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
-    The same chain as :func:`resolve_saves` on states augmented with a counter of
+    The same chain as :func:`resolve_pool` on states augmented with a counter of
     failed saves, which moves up by one with every damaging die.
     """
-    kmax = save_dice.n
+    count = to_save.sum(axis=1, keepdims=True)  # devastating wounds are not save dice
+    kmax = count.shape[0] - 1
     counter = kmax + 1
-    damage = damage_matrix(layout, effective_damage, sparse=True)
+    damage = damage_matrix(layout, effective_damage, focus=focus, sparse=True)
+    current = layout.current_group(focus)
     shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(
         ([1.0], ([kmax], [kmax])), shape=(counter, counter)
     )
@@ -356,11 +461,11 @@ def unsaved_distribution(
         if pattern.all():
             blocks.append((p, None))
             continue
-        saving = _saving_states(layout, pattern)
+        saving = _saving_states(current, pattern)
         fail = sp.diags((~saving).astype(float)) @ damage
         aug = sp.kron(sp.diags(saving.astype(float)), sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
     start = np.zeros((layout.size, counter))
     start[:, 0] = state
-    final = _chain(save_dice.pmf, start.ravel(), blocks).reshape(layout.size, counter)
+    final = _chain(count, start.ravel(), blocks)[0].reshape(layout.size, counter)
     return Dist._trusted(final.sum(axis=0))

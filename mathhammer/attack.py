@@ -8,17 +8,17 @@ from typing import Any
 
 import numpy as np
 
-from .abilities import warn_unsupported
-from .allocation import Layout, resolve_saves, unsaved_distribution
+from .allocation import Layout, resolve_pool, spill_mortal_wounds, unsaved_distribution
+from .context import Context, Modifiers
 from .dist import Dist
 from .errors import LimitError, ProfileError, field_error
-from .profiles import Pool, Unit, gather_pools
+from .profiles import ModelGroup, MortalWounds, Pool, Unit, gather_pools
 from .result import AttackResult, GroupResult, PoolResult
 from .rules import get_ruleset
-from .rules.common import FACES
+from .rules.common import FACES, PoolRules
 from .steps import hit_and_wound
 
-__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "pool_saves"]
+__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
 
 #: The most attack dice one pool may roll in the exact engine.
 MAX_POOL_DICE = 2000
@@ -26,13 +26,15 @@ MAX_POOL_DICE = 2000
 MAX_UNIT_WOUNDS = 5000
 
 
-def _check_sizes(pools: tuple[Pool, ...], target: Unit) -> None:
+def _check_sizes(pools: tuple[Pool | MortalWounds, ...], target: Unit) -> None:
     hint = "use mathhammer.simulate for larger attacks"
     if target.total_wounds > MAX_UNIT_WOUNDS:
         raise field_error(
             LimitError, "target wounds", f"at most {MAX_UNIT_WOUNDS}", target.total_wounds, hint
         )
     for pool in pools:
+        if isinstance(pool, MortalWounds):
+            continue
         dice = sum(n * w.attacks.max for w, n in pool.weapons)  # type: ignore[union-attr]
         if dice > MAX_POOL_DICE:
             raise field_error(
@@ -44,30 +46,62 @@ def _check_sizes(pools: tuple[Pool, ...], target: Unit) -> None:
             )
 
 
-def pool_saves(pool: Pool, target: Unit, ruleset: ModuleType) -> tuple[np.ndarray, list[Dist]]:
-    """Per group: the faces that save against the pool, and the wounds lost per unsaved attack.
+def _wound_lost(group: ModelGroup, ruleset: ModuleType) -> float:
+    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
+    if group.fnp is None:
+        return 1.0
+    return float(np.mean(~ruleset.fnp_outcome(np.asarray(FACES), group.fnp)))
 
-    Feel No Pain is rolled for every wound that would be lost: each is prevented with
-    probability P(roll >= FNP), so the wounds lost are a binomial thinning of D.
+
+def group_damage(rules: PoolRules, target: Unit, ruleset: ModuleType) -> tuple[list[Dist], list[Dist]]:
+    """Per group: wounds lost to one unsaved attack, and to one devastating wound.
+
+    The Damage characteristic is set, multiplied and added to by the attacker ([MELTA]
+    adds), then halved and reduced by the defender (fractions round up, minimum 1);
+    Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
+    A devastating wound deals mortal wounds equal to the attacker's D: the defender's
+    halving and reduction apply to attacks' damage, not to mortal wounds [DECISION].
     """
-    weapon = pool.weapon
+    base = rules.damage.dist.map(
+        lambda d: int(ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add))
+    )
+    if rules.melta is not None:
+        base = base + rules.melta.dist
+    attacks, mortals = [], []
+    for g in target.groups:
+        lost = _wound_lost(g, ruleset)
+        per_attack = base.map(
+            lambda d, g=g: int(ruleset.modified_damage(d, 1, 0, g.halve_damage, g.damage_reduction))
+        )
+        attacks.append(per_attack.thin(lost))
+        mortals.append(base.thin(lost))
+    return attacks, mortals
+
+
+def _saved_faces(rules: PoolRules, target: Unit, ruleset: ModuleType) -> np.ndarray:
     faces = np.asarray(FACES)
-    saved = np.array(
-        [ruleset.save_outcome(faces, weapon.ap, g.save, g.invuln) for g in target.groups],
+    return np.array(
+        [ruleset.save_outcome(faces, rules.ap, g.save, g.invuln) for g in target.groups],
         dtype=bool,
     )
-    damage = weapon.damage.dist  # type: ignore[union-attr]
-    effective = []
-    for g in target.groups:
-        if g.fnp is None:
-            effective.append(damage)
-        else:
-            p_lost = float(np.mean(~ruleset.fnp_outcome(faces, g.fnp)))
-            effective.append(damage.thin(p_lost))
-    return saved, effective
 
 
-def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
+def _hazard(pool: Pool, context: Context, ruleset: ModuleType) -> Dist:
+    """Mortal wounds to the attacker: one hazard roll per weapon, failing on 1-2."""
+    rolls = sum(count for _, count in pool.weapons)
+    fails = Dist.binomial(rolls, float(np.mean(ruleset.hazard_fails(np.asarray(FACES)))))
+    per_fail = 3 if context.attacker_monster_or_vehicle else 1
+    return fails.map(lambda k: k * per_fail)
+
+
+def attack(
+    weapons: Any,
+    target: Unit,
+    *,
+    rules: str = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> AttackResult:
     """The exact distributions of a unit's attacks against one target unit.
 
     Parameters
@@ -76,10 +110,16 @@ def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
         The attacking unit's weapons. Identical attacks (same BS/WS, S, AP, D and
         abilities) are pooled; pools resolve in the order first declared, each one
         changing the target's state (wounded models carry over between pools).
+        :class:`~mathhammer.profiles.MortalWounds` entries are resolved where they stand.
     target : Unit
         The target, its groups in allocation order.
     rules : str
         The ruleset: ``"11e"``.
+    context : Context, optional
+        What happened on the table (half range, stationary, charged, cover, ...).
+    modifiers : Modifiers, optional
+        Roll modifiers, characteristic changes, critical thresholds and re-rolls that
+        apply to every pool.
 
     Returns
     -------
@@ -100,30 +140,58 @@ def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
     """
     if not isinstance(target, Unit):
         raise field_error(ProfileError, "target", "a Unit", target)
+    context = Context() if context is None else context
+    modifiers = Modifiers() if modifiers is None else modifiers
+    if not isinstance(context, Context):
+        raise field_error(ProfileError, "context", "a Context", context)
+    if not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
     ruleset = get_ruleset(rules)
-    pools = gather_pools(weapons)
-    _check_sizes(pools, target)
-    layout = Layout(target)
+    steps = gather_pools(weapons)
+    _check_sizes(steps, target)
+    resolved = [
+        None if isinstance(p, MortalWounds) else ruleset.resolve_pool(p.weapon, target, context, modifiers)
+        for p in steps
+    ]
+    focus = [None if r is None else r.precision_group for r in resolved]
+    layout = Layout(target, focus=[f for f in focus if f is not None])
     state = layout.initial_state()
-    pool_results = []
-    for pool in pools:
-        warn_unsupported(pool.weapon.name, pool.weapon.ability_tokens)
-        steps = hit_and_wound(pool, target, ruleset)
-        save_dice = Dist._trusted(steps.to_save[:, 0])
-        saved, effective = pool_saves(pool, target, ruleset)
+    results = []
+    hazardous = Dist.constant(0)
+    for step, pool_rules, pool_focus in zip(steps, resolved, focus, strict=True):
         before = state
-        state = resolve_saves(layout, before, save_dice, saved, effective)
-        pool_results.append(
+        if isinstance(step, MortalWounds):
+            count = step.amount.dist  # type: ignore[union-attr]
+            lost = [_wound_lost(g, ruleset) for g in target.groups]
+            state = spill_mortal_wounds(layout, before, count, lost)
+            results.append(
+                PoolResult(step.label, (), count, count, count,
+                           layout.distribution(state, layout.killed), count)
+            )
+            continue
+        assert pool_rules is not None
+        stages = hit_and_wound(step, pool_rules, ruleset)
+        saved = _saved_faces(pool_rules, target, ruleset)
+        per_attack, per_mortal = group_damage(pool_rules, target, ruleset)
+        state = resolve_pool(
+            layout, before, stages.to_save, saved, per_attack, per_mortal, pool_focus
+        )
+        if pool_rules.hazardous:
+            hazardous = hazardous + _hazard(step, context, ruleset)
+        results.append(
             PoolResult(
-                label=pool.label,
-                weapons=pool.weapons,
-                attacks=steps.attacks,
-                hits=steps.hits,
-                wounds=steps.wounds,
+                label=step.label,
+                weapons=step.weapons,
+                attacks=stages.attacks,
+                hits=stages.hits,
+                wounds=stages.wounds,
                 killed=layout.distribution(state, layout.killed),
                 unsaved_source=partial(
-                    unsaved_distribution, layout, before, save_dice, saved, effective
+                    unsaved_distribution, layout, before, stages.to_save, saved, per_attack,
+                    pool_focus,
                 ),
+                devastating=Dist._trusted(stages.to_save.sum(axis=0)),
+                abilities=pool_rules.used,
             )
         )
     groups = tuple(
@@ -136,5 +204,6 @@ def attack(weapons: Any, target: Unit, *, rules: str = "11e") -> AttackResult:
         killed=layout.distribution(state, layout.killed),
         damage=layout.distribution(state, layout.damage),
         groups=groups,
-        pools=tuple(pool_results),
+        pools=tuple(results),
+        hazardous=hazardous,
     )

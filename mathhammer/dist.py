@@ -408,6 +408,21 @@ class Dist:
         p = _as_probability(p, "p")
         return Dist._trusted(self._pmf @ binomial_table(self.n, p))
 
+    def map(self, func: Any) -> Dist:
+        """The distribution of ``func(X)`` for an integer-valued ``func`` >= 0.
+
+        Examples
+        --------
+        >>> Dist.uniform(1, 3).map(lambda d: max(d - 1, 1)).pmf.tolist()
+        [0.0, 0.6666666666666666, 0.3333333333333333]
+        """
+        values = [int(func(k)) for k in range(len(self._pmf))]
+        if min(values) < 0:
+            raise field_error(DistributionError, "func(k)", "an integer >= 0", min(values))
+        out = np.zeros(max(values) + 1)
+        np.add.at(out, values, self._pmf)
+        return Dist._trusted(out)
+
     # ------------------------------------------------------------------ comparison
     def allclose(self, other: Dist, atol: float = 1e-12) -> bool:
         """True if both pmfs agree within ``atol`` (missing entries count as 0)."""

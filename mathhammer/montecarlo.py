@@ -1,25 +1,27 @@
 """The Monte Carlo cross-check: roll real dice, for every trial at once.
 
-This module shares nothing derived with the exact engine. It reads the profiles,
-applies the ruleset's literal checks to the faces it rolls, sorts each trial's
-save dice and allocates them one at a time, all trials in one vectorised step per
-die. The distributions it returns are empirical (``Dist.from_samples``).
+This module shares nothing derived with the exact engine. It reads the profiles and
+the ruleset's resolved thresholds, applies the ruleset's literal checks to the faces
+it rolls (re-rolling the dice a re-roll selects), sorts each trial's save dice and
+allocates them one at a time, all trials in one vectorised step per die. The
+distributions it returns are empirical (``Dist.from_samples``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from .abilities import warn_unsupported
+from .context import Context, Modifiers
+from .dice import Dice
 from .dist import Dist
 from .errors import ProfileError, field_error
-from .profiles import Pool, Unit, Weapon, gather_pools
+from .profiles import MortalWounds, Pool, Unit, gather_pools
 from .result import GroupResult, PoolResult, SimulationResult
 from .rules import get_ruleset
+from .rules.common import CRITICAL, SUCCESS, PoolRules, reroll_mask
 
 __all__ = ["simulate"]
 
@@ -29,113 +31,238 @@ CHUNK = 50_000
 _NO_DIE = 7
 
 
-@dataclass
 class _Target:
-    """Per-trial state of the target unit: the current model and its wounds left."""
+    """Per-trial state of the target: models destroyed and the wounded model's loss, per group."""
 
-    unit: Unit
-    model: np.ndarray
-    left: np.ndarray
+    def __init__(self, unit: Unit, trials: int) -> None:
+        self.unit = unit
+        self.count = np.array([g.count for g in unit.groups])
+        self.wounds = np.array([g.wounds for g in unit.groups])
+        self.character = np.array([g.character for g in unit.groups])
+        self.dead = np.zeros((trials, len(unit.groups)), dtype=np.int64)
+        self.hurt = np.tile([g.wounds_lost for g in unit.groups], (trials, 1)).astype(np.int64)
 
-    @classmethod
-    def fresh(cls, unit: Unit, trials: int) -> _Target:
-        first = unit.groups[0]
-        return cls(
-            unit,
-            np.zeros(trials, dtype=np.int64),
-            np.full(trials, first.wounds - first.wounds_lost, dtype=np.int64),
-        )
+    def current(self, focus: int | None) -> np.ndarray:
+        """Each trial's current group: the first alive in allocation order, wounded
+        CHARACTERs before unwounded ones, or the [PRECISION] group while it lives."""
+        alive = self.dead < self.count
+        tiers = [
+            alive & ~self.character,
+            alive & self.character & (self.hurt > 0),
+            alive & self.character,
+        ]
+        out = np.full(len(self.dead), -1)
+        for tier in reversed(tiers):
+            for g in reversed(range(len(self.count))):
+                out[tier[:, g]] = g
+        if focus is not None:
+            out[alive[:, focus]] = focus
+        return out
+
+    def lose(self, trials: np.ndarray, group: np.ndarray, wounds: np.ndarray) -> None:
+        """The current models of ``trials`` lose ``wounds``; a model at 0 is destroyed and
+        the excess is lost (no spill-over)."""
+        hurt = self.hurt[trials, group] + wounds
+        dies = hurt >= self.wounds[group]
+        self.dead[trials[dies], group[dies]] += 1
+        self.hurt[trials, group] = np.where(dies, 0, hurt)
+
+    @property
+    def killed(self) -> np.ndarray:
+        return self.dead.sum(axis=1)
+
+    def damage(self) -> np.ndarray:
+        start = self.count * self.wounds - np.array([g.wounds_lost for g in self.unit.groups])
+        left = np.where(self.dead < self.count, (self.count - self.dead) * self.wounds - self.hurt, 0)
+        return (start - left).sum(axis=1)
 
 
-def _model_tables(unit: Unit) -> tuple[np.ndarray, np.ndarray]:
-    """Each model's group and starting wounds, in allocation order."""
-    group_of, start = [], []
-    for gi, g in enumerate(unit.groups):
-        for k in range(g.count):
-            group_of.append(gi)
-            start.append(g.wounds - g.wounds_lost if k == 0 else g.wounds)
-    return np.array(group_of + [-1]), np.array(start + [0])
-
-
-def _roll_count(rng: np.random.Generator, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _roll(rng: np.random.Generator, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Roll ``counts[t]`` D6 for each trial; return the faces and a mask of real dice."""
     width = int(counts.max()) if counts.size else 0
     faces = rng.integers(1, 7, size=(counts.size, width), dtype=np.int8)
-    valid = np.arange(width) < counts[:, None]
-    return faces, valid
+    return faces, np.arange(width) < counts[:, None]
 
 
-def _attack_dice(rng: np.random.Generator, pool: Pool, trials: int) -> np.ndarray:
-    total = np.zeros(trials, dtype=np.int64)
-    for weapon, count in pool.weapons:
-        total += weapon.attacks.roll(rng, (trials, count)).sum(axis=1)  # type: ignore[union-attr]
-    return total
+def _roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.ndarray:
+    """The sum of ``counts[t]`` independent rolls of a dice expression, per trial."""
+    width = int(counts.max()) if counts.size else 0
+    if width == 0:
+        return np.zeros(counts.size, dtype=np.int64)
+    rolls = dice.roll(rng, (counts.size, width))
+    return np.where(np.arange(width) < counts[:, None], rolls, 0).sum(axis=1)
 
 
-def _resolve_saves(
-    rng: np.random.Generator,
-    ruleset: ModuleType,
-    weapon: Weapon,
-    target: _Target,
-    wounds: np.ndarray,
+def _categorise(
+    rng: np.random.Generator, counts: np.ndarray, check: Any, reroll: str | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Roll, re-roll what the policy selects (once), and count successes and criticals."""
+    faces, valid = _roll(rng, counts)
+    categories = check(faces)
+    again = reroll_mask(faces, categories, reroll) & valid
+    if again.any():
+        faces = np.where(again, rng.integers(1, 7, size=faces.shape, dtype=np.int8), faces)
+        categories = check(faces)
+    success = ((categories == SUCCESS) & valid).sum(axis=1)
+    critical = ((categories == CRITICAL) & valid).sum(axis=1)
+    return success, critical
+
+
+def _damage_roll(
+    rng: np.random.Generator, rules: PoolRules, ruleset: ModuleType, size: int
+) -> np.ndarray:
+    """The attacker's damage per attack: set, multiplied, added to, plus [MELTA]."""
+    d = rules.damage.roll(rng, size)
+    d = ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add)
+    if rules.melta is not None:
+        d = d + rules.melta.roll(rng, size)
+    return d
+
+
+def _fnp(rng: np.random.Generator, ruleset: ModuleType, unit: Unit, group: np.ndarray,
+         wounds: np.ndarray) -> np.ndarray:
+    """Roll Feel No Pain for each wound; return the wounds not prevented."""
+    out = wounds.copy()
+    for gi, g in enumerate(unit.groups):
+        here = np.flatnonzero(group == gi)
+        if g.fnp is None or here.size == 0:
+            continue
+        faces, valid = _roll(rng, wounds[here])
+        out[here] -= (ruleset.fnp_outcome(faces, g.fnp) & valid).sum(axis=1)
+    return out
+
+
+def _saves(
+    rng: np.random.Generator, ruleset: ModuleType, rules: PoolRules, target: _Target,
+    count: np.ndarray,
 ) -> np.ndarray:
     """Allocate each trial's save dice, lowest first; return the failed saves per trial."""
     unit = target.unit
-    group_of, start = _model_tables(unit)
-    models = unit.models
-    faces, valid = _roll_count(rng, wounds)
+    faces, valid = _roll(rng, count)
     faces = np.sort(np.where(valid, faces, _NO_DIE), axis=1)
-    unsaved = np.zeros(wounds.size, dtype=np.int64)
+    unsaved = np.zeros(count.size, dtype=np.int64)
     for column in range(faces.shape[1]):
         die = faces[:, column]
-        live = (die != _NO_DIE) & (target.model < models)
+        group = target.current(rules.precision_group)
+        live = (die != _NO_DIE) & (group >= 0)
         if not live.any():
             break
-        group = group_of[target.model]
-        saved = np.zeros(die.size, dtype=bool)
+        failed = np.zeros(die.size, dtype=bool)
         for gi, g in enumerate(unit.groups):
             here = live & (group == gi)
-            saved[here] = ruleset.save_outcome(die[here], weapon.ap, g.save, g.invuln)
-        failed = live & ~saved
+            failed[here] = ~ruleset.save_outcome(die[here], rules.ap, g.save, g.invuln)
         unsaved += failed
-        lost = weapon.damage.roll(rng, die.size)  # type: ignore[union-attr]
-        for gi, g in enumerate(unit.groups):
-            if g.fnp is None:
-                continue
-            here = failed & (group == gi)
-            rolls, mask = _roll_count(rng, lost[here])
-            lost[here] -= (ruleset.fnp_outcome(rolls, g.fnp) & mask).sum(axis=1)
-        target.left = np.where(failed, target.left - lost, target.left)
-        dead = failed & (target.left <= 0)  # excess damage is lost: no spill-over
-        target.model = target.model + dead
-        target.left = np.where(dead, start[target.model], target.left)
+        trials = np.flatnonzero(failed)
+        if trials.size == 0:
+            continue
+        d = _damage_roll(rng, rules, ruleset, trials.size)
+        groups = group[trials]
+        halve = np.array([g.halve_damage for g in unit.groups])[groups]
+        reduce = np.array([g.damage_reduction for g in unit.groups])[groups]
+        d = np.where(halve, -(-d // 2), d)
+        d = np.maximum(d - reduce, 1)
+        target.lose(trials, groups, _fnp(rng, ruleset, unit, groups, d))
     return unsaved
 
 
-def _simulate_chunk(
-    rng: np.random.Generator, ruleset: ModuleType, pools: tuple[Pool, ...], unit: Unit, trials: int
-) -> dict[str, Any]:
-    target = _Target.fresh(unit, trials)
-    stages: list[dict[str, np.ndarray]] = []
-    for pool in pools:
-        weapon = pool.weapon
-        attacks = _attack_dice(rng, pool, trials)
-        faces, valid = _roll_count(rng, attacks)
-        hits = ((ruleset.hit_outcome(faces, weapon.skill) > 0) & valid).sum(axis=1)
-        needed = ruleset.wound_needed(weapon.strength, unit.toughness)
-        faces, valid = _roll_count(rng, hits)
-        wounds = ((ruleset.wound_outcome(faces, needed) > 0) & valid).sum(axis=1)
-        unsaved = _resolve_saves(rng, ruleset, weapon, target, wounds)
-        stages.append(
-            {
-                "attacks": attacks,
-                "hits": hits,
-                "wounds": wounds,
-                "unsaved": unsaved,
-                "killed": np.minimum(target.model, unit.models),
-            }
+def _devastating(
+    rng: np.random.Generator, ruleset: ModuleType, rules: PoolRules, target: _Target,
+    count: np.ndarray,
+) -> None:
+    """Each critical wound: mortal wounds equal to D, damaging at most one model."""
+    for k in range(int(count.max()) if count.size else 0):
+        group = target.current(rules.precision_group)
+        trials = np.flatnonzero((k < count) & (group >= 0))
+        if trials.size == 0:
+            break
+        d = _damage_roll(rng, rules, ruleset, trials.size)
+        groups = group[trials]
+        target.lose(trials, groups, _fnp(rng, ruleset, target.unit, groups, d))
+
+
+def _mortal_wounds(
+    rng: np.random.Generator, ruleset: ModuleType, step: MortalWounds, target: _Target
+) -> np.ndarray:
+    count = step.amount.roll(rng, len(target.dead))  # type: ignore[union-attr]
+    for k in range(int(count.max())):
+        group = target.current(None)
+        trials = np.flatnonzero((k < count) & (group >= 0))
+        if trials.size == 0:
+            break
+        groups = group[trials]
+        left = _fnp(rng, ruleset, target.unit, groups, np.ones(trials.size, dtype=np.int64))
+        target.lose(trials, groups, left)  # one wound at a time: it spills over
+    return count
+
+
+def _pool(
+    rng: np.random.Generator, ruleset: ModuleType, pool: Pool, rules: PoolRules,
+    target: _Target, context: Context,
+) -> dict[str, np.ndarray]:
+    trials = len(target.dead)
+    attacks = np.zeros(trials, dtype=np.int64)
+    for weapon, count in pool.weapons:
+        per_weapon = weapon.attacks.roll(rng, (trials, count))  # type: ignore[union-attr]
+        for extra in rules.bonus_attacks:
+            per_weapon = per_weapon + extra.roll(rng, (trials, count))
+        attacks += per_weapon.sum(axis=1)
+    if rules.torrent:
+        hits, crits = attacks, np.zeros(trials, dtype=np.int64)
+    else:
+        hits, crits = _categorise(
+            rng, attacks,
+            lambda f: ruleset.hit_outcome(
+                f, rules.skill, rules.hit_modifier, rules.critical_hit, rules.hit_fail_at_most
+            ),
+            rules.reroll_hits,
         )
-    return {"stages": stages, "model": target.model.copy(), "left": target.left.copy()}
+    extra = _roll_sum(rng, rules.sustained, crits) if rules.sustained is not None else 0 * crits
+    automatic = crits if rules.lethal else 0 * crits
+    to_wound = hits + extra + (0 * crits if rules.lethal else crits)
+    wounds, critical_wounds = _categorise(
+        rng, to_wound,
+        lambda f: ruleset.wound_outcome(
+            f, rules.wound_needed, rules.wound_modifier, rules.critical_wound
+        ),
+        rules.reroll_wounds,
+    )
+    devastating = critical_wounds if rules.devastating else 0 * critical_wounds
+    save_dice = wounds + automatic + (critical_wounds - devastating)
+    unsaved = _saves(rng, ruleset, rules, target, save_dice)
+    _devastating(rng, ruleset, rules, target, devastating)
+    hazard = np.zeros(trials, dtype=np.int64)
+    if rules.hazardous:
+        rolls = sum(count for _, count in pool.weapons)
+        faces = rng.integers(1, 7, size=(trials, rolls))
+        per_fail = 3 if context.attacker_monster_or_vehicle else 1
+        hazard = ruleset.hazard_fails(faces).sum(axis=1) * per_fail
+    return {
+        "attacks": attacks,
+        "hits": hits + crits + extra,
+        "wounds": wounds + critical_wounds + automatic,
+        "unsaved": unsaved,
+        "devastating": devastating,
+        "killed": target.killed,
+        "hazard": hazard,
+    }
+
+
+def _chunk(
+    rng: np.random.Generator, ruleset: ModuleType, steps: tuple[Pool | MortalWounds, ...],
+    resolved: list[PoolRules | None], unit: Unit, trials: int, context: Context,
+) -> tuple[list[dict[str, np.ndarray]], _Target]:
+    target = _Target(unit, trials)
+    stages = []
+    for step, rules in zip(steps, resolved, strict=True):
+        if isinstance(step, MortalWounds):
+            count = _mortal_wounds(rng, ruleset, step, target)
+            zero = np.zeros(trials, dtype=np.int64)
+            stages.append({"attacks": count, "hits": count, "wounds": count, "unsaved": count,
+                           "devastating": zero, "killed": target.killed, "hazard": zero})
+        else:
+            assert rules is not None
+            stages.append(_pool(rng, ruleset, step, rules, target, context))
+    return stages, target
 
 
 def simulate(
@@ -145,7 +272,9 @@ def simulate(
     trials: int = 100_000,
     rng: Any = None,
     rules: str = "11e",
-) -> Any:
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> SimulationResult:
     """Estimate the attack's distributions by rolling real dice.
 
     Same arguments and result shape as :func:`mathhammer.attack`, plus standard
@@ -153,7 +282,7 @@ def simulate(
 
     Parameters
     ----------
-    weapons, target, rules
+    weapons, target, rules, context, modifiers
         As for :func:`mathhammer.attack`.
     trials : int
         The number of simulated attacks, at least 2.
@@ -174,68 +303,71 @@ def simulate(
         raise field_error(ProfileError, "target", "a Unit", target)
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 2:
         raise field_error(ProfileError, "trials", "an integer >= 2", trials)
+    context = Context() if context is None else context
+    modifiers = Modifiers() if modifiers is None else modifiers
+    if not isinstance(context, Context):
+        raise field_error(ProfileError, "context", "a Context", context)
+    if not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
     ruleset = get_ruleset(rules)
-    pools = gather_pools(weapons)
-    for pool in pools:
-        warn_unsupported(pool.weapon.name, pool.weapon.ability_tokens)
+    steps = gather_pools(weapons)
+    resolved = [
+        None if isinstance(s, MortalWounds) else ruleset.resolve_pool(s.weapon, target, context, modifiers)
+        for s in steps
+    ]
     generator = np.random.default_rng(rng)
     chunks = []
     done = 0
     while done < trials:
-        size = min(CHUNK, trials - done)
-        chunks.append(_simulate_chunk(generator, ruleset, pools, target, size))
+        size = min(CHUNK, int(trials) - done)
+        chunks.append(_chunk(generator, ruleset, steps, resolved, target, size, context))
         done += size
-    model = np.concatenate([c["model"] for c in chunks])
-    left = np.concatenate([c["left"] for c in chunks])
-    return _assemble(target, ruleset.NAME, pools, chunks, model, left, int(trials))
+    return _assemble(target, ruleset.NAME, steps, resolved, chunks, int(trials))
 
 
 def _assemble(
     unit: Unit,
     rules: str,
-    pools: tuple[Pool, ...],
-    chunks: list[dict[str, Any]],
-    model: np.ndarray,
-    left: np.ndarray,
+    steps: tuple[Pool | MortalWounds, ...],
+    resolved: list[PoolRules | None],
+    chunks: list[tuple[list[dict[str, np.ndarray]], _Target]],
     trials: int,
 ) -> SimulationResult:
-    group_of, start = _model_tables(unit)
     models = unit.models
-    killed = np.minimum(model, models)
-    # wounds left: the current model's, plus every later model's starting wounds
-    later = np.concatenate([np.cumsum(start[::-1])[::-1][1:], [0]])
-    remaining = np.where(model < models, left + later[np.minimum(model, models)], 0)
-    damage = unit.total_wounds - remaining
-    pool_results = []
-    for i, pool in enumerate(pools):
-        s = {
-            key: np.concatenate([c["stages"][i][key] for c in chunks])
-            for key in chunks[0]["stages"][i]
-        }
-        pool_results.append(
+    dead = np.concatenate([t.dead for _, t in chunks])
+    killed = dead.sum(axis=1)
+    damage = np.concatenate([t.damage() for _, t in chunks])
+    pools = []
+    hazard = np.zeros(trials, dtype=np.int64)
+    for i, step in enumerate(steps):
+        s = {key: np.concatenate([c[0][i][key] for c in chunks]) for key in chunks[0][0][i]}
+        hazard += s["hazard"]
+        pool_rules = resolved[i]
+        pools.append(
             PoolResult(
-                label=pool.label,
-                weapons=pool.weapons,
+                label=step.label,
+                weapons=() if isinstance(step, MortalWounds) else step.weapons,
                 attacks=Dist.from_samples(s["attacks"]),
                 hits=Dist.from_samples(s["hits"]),
                 wounds=Dist.from_samples(s["wounds"]),
                 killed=Dist.from_samples(s["killed"], minlength=models + 1),
                 unsaved_source=Dist.from_samples(s["unsaved"]),
+                devastating=Dist.from_samples(s["devastating"]),
+                abilities=() if pool_rules is None else pool_rules.used,
             )
         )
-    groups = []
-    first = 0
-    for g in unit.groups:
-        in_group = np.clip(killed - first, 0, g.count)
-        groups.append(GroupResult(g, Dist.from_samples(in_group, minlength=g.count + 1)))
-        first += g.count
+    groups = tuple(
+        GroupResult(g, Dist.from_samples(dead[:, i], minlength=g.count + 1))
+        for i, g in enumerate(unit.groups)
+    )
     return SimulationResult(
         target=unit,
         rules=rules,
         killed=Dist.from_samples(killed, minlength=models + 1),
         damage=Dist.from_samples(damage, minlength=unit.total_wounds + 1),
-        groups=tuple(groups),
-        pools=tuple(pool_results),
+        groups=groups,
+        pools=tuple(pools),
+        hazardous=Dist.from_samples(hazard),
         trials=trials,
         killed_samples=killed,
         damage_samples=damage,

@@ -9,16 +9,24 @@ a ``ValueError``, worded ``"<field> must be <constraint>; got <value>"``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .abilities import split_abilities
+from .abilities import Ability, parse_abilities, warn_unknown
 from .dice import Dice, parse_dice
 from .errors import AllocationOrderError, DiceSyntaxError, ProfileError, field_error
 
-__all__ = ["ModelGroup", "Pool", "Unit", "Weapon", "gather_pools", "normalise_keywords"]
+__all__ = [
+    "ModelGroup",
+    "MortalWounds",
+    "Pool",
+    "Unit",
+    "Weapon",
+    "gather_pools",
+    "normalise_keywords",
+]
 
 #: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
 NO_SAVE = 7
@@ -108,8 +116,11 @@ class Weapon:
         AP as printed: ``0``, ``-1``, ``-2`` ...
     damage : int or str
         The D characteristic: ``1`` or a dice expression such as ``"D3+1"`` (rolled per attack).
-    abilities : str
-        Ability text as printed, e.g. ``"[ASSAULT], [HEAVY]"``.
+    abilities : str or sequence
+        Ability text as printed, e.g. ``"[ASSAULT], [HEAVY]"``, or a list of tokens or
+        typed abilities (``[mh.abilities.SustainedHits(1)]``). Stored as a tuple of
+        typed abilities; tokens that are not core weapon abilities warn once and are
+        kept in ``unknown_abilities``.
 
     Examples
     --------
@@ -128,7 +139,8 @@ class Weapon:
     strength: int
     ap: int
     damage: Dice | int | str
-    abilities: str = ""
+    abilities: Any = ()
+    unknown_abilities: tuple[str, ...] = field(default=(), init=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -146,20 +158,23 @@ class Weapon:
             )
         _int_field("Weapon", "ap", self.ap, high=0)
         object.__setattr__(self, "damage", _dice_field("Weapon", "damage", self.damage, 1))
-        if isinstance(self.abilities, str):
-            text = self.abilities
-        elif isinstance(self.abilities, Iterable):
-            text = ", ".join(str(a) for a in self.abilities)
-        else:
-            raise field_error(ProfileError, "Weapon.abilities", "a string", self.abilities)
-        object.__setattr__(self, "abilities", text)
+        if isinstance(self.abilities, Ability):
+            object.__setattr__(self, "abilities", (self.abilities,))
+        if not isinstance(self.abilities, str | Iterable):
+            raise field_error(
+                ProfileError, "Weapon.abilities", "a string or a list of abilities", self.abilities
+            )
+        found, unknown = parse_abilities(self.abilities)
+        object.__setattr__(self, "abilities", found)
+        object.__setattr__(self, "unknown_abilities", unknown)
+        warn_unknown(self.name, unknown)
         for name in ("skill", "strength", "ap"):
             object.__setattr__(self, name, int(getattr(self, name)))
 
     @property
-    def ability_tokens(self) -> tuple[str, ...]:
-        """The abilities as normalised tokens, e.g. ``('ASSAULT', 'HEAVY')``."""
-        return split_abilities(self.abilities)
+    def abilities_text(self) -> str:
+        """The abilities as printed, e.g. ``"[ASSAULT], [HEAVY]"``."""
+        return ", ".join(str(a) for a in self.abilities)
 
     @property
     def pool_key(self) -> tuple[Any, ...]:
@@ -168,7 +183,8 @@ class Weapon:
         The name and the attacks characteristic are not part of it.
         """
         assert isinstance(self.damage, Dice)
-        return (self.skill, self.strength, self.ap, self.damage, tuple(sorted(self.ability_tokens)))
+        abilities = tuple(sorted(str(a) for a in self.abilities))
+        return (self.skill, self.strength, self.ap, self.damage, abilities)
 
 
 @dataclass(frozen=True)
@@ -192,6 +208,10 @@ class ModelGroup:
     wounds_lost : int
         Wounds already lost by one model of the group (at most one model of a group is
         ever wounded, because a wounded model must take the next attack).
+    damage_reduction : int
+        Subtracted from the Damage of each attack (after halving; minimum 1).
+    halve_damage : bool
+        Halve the Damage of each attack, rounding up (before subtracting).
 
     Examples
     --------
@@ -209,6 +229,8 @@ class ModelGroup:
     character: bool = False
     name: str = ""
     wounds_lost: int = 0
+    damage_reduction: int = 0
+    halve_damage: bool = False
 
     def __post_init__(self) -> None:
         _int_field("ModelGroup", "count", self.count, 1)
@@ -234,6 +256,13 @@ class ModelGroup:
             )
         lost = _int_field("ModelGroup", "wounds_lost", self.wounds_lost, 0, self.wounds - 1)
         object.__setattr__(self, "wounds_lost", lost)
+        reduction = _int_field("ModelGroup", "damage_reduction", self.damage_reduction, 0, 10)
+        object.__setattr__(self, "damage_reduction", reduction)
+        if not isinstance(self.halve_damage, bool | np.bool_):
+            raise field_error(
+                ProfileError, "ModelGroup.halve_damage", "True or False", self.halve_damage
+            )
+        object.__setattr__(self, "halve_damage", bool(self.halve_damage))
 
     @property
     def label(self) -> str:
@@ -280,6 +309,7 @@ class Unit:
     name: str
     groups: Sequence[ModelGroup]
     keywords: tuple[str, ...] | str = ()
+    stealth: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -300,6 +330,9 @@ class Unit:
                 raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
+        if not isinstance(self.stealth, bool | np.bool_):
+            raise field_error(ProfileError, "Unit.stealth", "True or False", self.stealth)
+        object.__setattr__(self, "stealth", bool(self.stealth))
         _check_allocation_order(groups)
 
     @classmethod
@@ -313,6 +346,10 @@ class Unit:
         invuln: int | None = None,
         fnp: int | None = None,
         keywords: str | Iterable[str] = (),
+        *,
+        stealth: bool = False,
+        damage_reduction: int = 0,
+        halve_damage: bool = False,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
 
@@ -321,8 +358,11 @@ class Unit:
         >>> Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2).total_wounds
         10
         """
-        group = ModelGroup(models, toughness, save, wounds, invuln=invuln, fnp=fnp)
-        return cls(name, (group,), tuple(normalise_keywords(keywords)))
+        group = ModelGroup(
+            models, toughness, save, wounds, invuln=invuln, fnp=fnp,
+            damage_reduction=damage_reduction, halve_damage=halve_damage,
+        )
+        return cls(name, (group,), tuple(normalise_keywords(keywords)), stealth=stealth)
 
     @property
     def models(self) -> int:
@@ -425,15 +465,42 @@ class Pool:
         return " + ".join(f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons)
 
 
-def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int]]:
+@dataclass(frozen=True)
+class MortalWounds:
+    """Mortal wounds from a source other than a weapon's attacks, resolved in sequence.
+
+    Put it in a weapons list where it happens; mortal wounds are allocated one at a
+    time, Feel No Pain is rolled for each, and they spill over to the next model.
+
+    Examples
+    --------
+    >>> MortalWounds("D3").amount.max
+    3
+    """
+
+    amount: Dice | int | str
+    name: str = "Mortal wounds"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", _dice_field("MortalWounds", "amount", self.amount, 0))
+
+    @property
+    def label(self) -> str:
+        """E.g. ``"Mortal wounds D3"``."""
+        return f"{self.name} {self.amount}"
+
+
+def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int] | MortalWounds]:
     expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
-    if isinstance(weapons, Weapon):
-        return [(weapons, 1)]
+    if isinstance(weapons, Weapon | MortalWounds):
+        weapons = [weapons]
     if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
         raise field_error(ProfileError, "weapons", expected, weapons)
-    entries = []
+    entries: list[tuple[Weapon, int] | MortalWounds] = []
     for item in weapons:
-        if isinstance(item, Weapon):
+        if isinstance(item, MortalWounds):
+            entries.append(item)
+        elif isinstance(item, Weapon):
             entries.append((item, 1))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
             count = _int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
@@ -445,8 +512,10 @@ def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int]]:
     return entries
 
 
-def gather_pools(weapons: Any) -> tuple[Pool, ...]:
+def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
     """Gather weapons into pools of identical attacks, in the order first declared.
+
+    :class:`MortalWounds` entries stay where they are, as steps of their own.
 
     Examples
     --------
@@ -456,7 +525,14 @@ def gather_pools(weapons: Any) -> tuple[Pool, ...]:
     >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
     ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
     """
-    pools: dict[tuple[Any, ...], list[tuple[Weapon, int]]] = {}
-    for weapon, count in _weapon_entries(weapons):
-        pools.setdefault(weapon.pool_key, []).append((weapon, count))
-    return tuple(Pool(tuple(entries)) for entries in pools.values())
+    pools: dict[Any, list[tuple[Weapon, int]] | MortalWounds] = {}
+    for entry in _weapon_entries(weapons):
+        if isinstance(entry, MortalWounds):
+            pools[("mortal", len(pools))] = entry
+        else:
+            gathered = pools.setdefault(entry[0].pool_key, [])
+            assert isinstance(gathered, list)
+            gathered.append(entry)
+    return tuple(
+        step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in pools.values()
+    )

@@ -33,6 +33,10 @@ class PoolResult:
         (critical and automatic wounds included).
     killed : Dist
         Models destroyed so far: by this pool and the pools before it.
+    devastating : Dist
+        Critical wounds of a [DEVASTATING WOUNDS] weapon, which skip the save step.
+    abilities : tuple of str
+        The abilities applied against this target, as printed (duplicates resolved).
     unsaved : Dist
         Save dice that inflicted damage (saves failed before the unit was destroyed;
         leftover attacks are not counted). Computed on first access by the exact engine.
@@ -45,6 +49,8 @@ class PoolResult:
     wounds: Dist
     killed: Dist
     unsaved_source: Dist | Callable[[], Dist] = field(repr=False, compare=False)
+    devastating: Dist = field(default_factory=lambda: Dist.constant(0))
+    abilities: tuple[str, ...] = ()
 
     @property
     def unsaved(self) -> Dist:
@@ -102,6 +108,8 @@ class AttackResult:
         Per allocation group, in allocation order.
     pools : tuple of PoolResult
         Per pool, in resolution order.
+    hazardous : Dist
+        Mortal wounds the attacking unit suffers from its [HAZARDOUS] weapons.
     """
 
     target: Unit
@@ -110,6 +118,7 @@ class AttackResult:
     damage: Dist
     groups: tuple[GroupResult, ...]
     pools: tuple[PoolResult, ...]
+    hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
 
     @property
     def p_destroyed(self) -> float:

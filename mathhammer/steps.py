@@ -23,8 +23,8 @@ import numpy as np
 from scipy.signal import convolve2d
 
 from .dist import Dist, FloatArray, binomial_table
-from .profiles import Pool, Unit
-from .rules.common import CRITICAL, FACES, FAIL, SUCCESS, Outcome
+from .profiles import Pool
+from .rules.common import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, reroll_mask
 
 __all__ = [
     "PoolSteps",
@@ -32,27 +32,44 @@ __all__ = [
     "category_probabilities",
     "compound_kernel",
     "hit_and_wound",
+    "hit_kernel",
     "kernel",
     "thin_by_kernel",
+    "wound_kernel",
 ]
 
 
-def category_probabilities(outcome: Callable[[np.ndarray], np.ndarray]) -> FloatArray:
+def category_probabilities(
+    outcome: Callable[[np.ndarray], np.ndarray], reroll: str | None = None
+) -> FloatArray:
     """P(fail), P(success), P(critical) of one D6, from a ruleset's check on every face.
+
+    With a re-roll policy, the dice it selects are rolled once more and the second
+    result stands (a die is re-rolled at most once).
 
     Examples
     --------
     >>> from mathhammer.rules import eleventh
     >>> (category_probabilities(lambda f: eleventh.hit_outcome(f, skill=3)) * 6).tolist()
     [2.0, 3.0, 1.0]
+    >>> probs = category_probabilities(lambda f: eleventh.hit_outcome(f, skill=3), "ones")
+    >>> (probs * 36).round(6).tolist()  # a 1 is re-rolled: 1/6 of the single-roll odds
+    [8.0, 21.0, 7.0]
     """
-    categories = np.asarray(outcome(np.asarray(FACES)))
-    counts = np.bincount(categories, minlength=len(Outcome))
-    return counts / len(FACES)
+    faces = np.asarray(FACES)
+    categories = np.asarray(outcome(faces))
+    once = np.bincount(categories, minlength=len(Outcome)) / len(FACES)
+    if reroll is None:
+        return once
+    again = reroll_mask(faces, categories, reroll)
+    kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
+    return kept + again.mean() * once
 
 
-def kernel(probabilities: FloatArray, mapping: Mapping[Outcome, tuple[int, int]]) -> FloatArray:
-    """The per-die kernel: ``kernel[x, y]`` sums the probabilities of categories mapped to (x, y).
+def kernel(probabilities: FloatArray, mapping: Mapping[Outcome, FloatArray]) -> FloatArray:
+    """The per-die kernel: the mixture over categories of what each category contributes.
+
+    ``mapping[c]`` is a small 2-D pmf (or an ``(x, y)`` pair for a certain outcome).
 
     Examples
     --------
@@ -60,15 +77,29 @@ def kernel(probabilities: FloatArray, mapping: Mapping[Outcome, tuple[int, int]]
     array([[0.5 , 0.25],
            [0.25, 0.  ]])
     """
-    shape = (max(x for x, _ in mapping.values()) + 1, max(y for _, y in mapping.values()) + 1)
+    parts = {c: _as_pmf2(v) for c, v in mapping.items()}
+    shape = (max(p.shape[0] for p in parts.values()), max(p.shape[1] for p in parts.values()))
     out = np.zeros(shape)
-    for category, (x, y) in mapping.items():
-        out[x, y] += probabilities[category]
+    for category, pmf in parts.items():
+        out[: pmf.shape[0], : pmf.shape[1]] += probabilities[category] * pmf
     return out
 
 
-#: The plain mapping: a success or a critical counts once in the first coordinate.
-PLAIN: Mapping[Outcome, tuple[int, int]] = {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: (1, 0)}
+def _as_pmf2(value: FloatArray | tuple[int, int]) -> FloatArray:
+    if isinstance(value, tuple):
+        out = np.zeros((value[0] + 1, value[1] + 1))
+        out[value] = 1.0
+        return out
+    return np.asarray(value, dtype=np.float64)
+
+
+def _shifted(extra: Dist, base: int, axis_y: int) -> FloatArray:
+    """The 2-D pmf of (base + extra, axis_y)."""
+    out = np.zeros((base + extra.n + 1, axis_y + 1))
+    out[base:, axis_y] = extra.pmf
+    return out
+
+
 
 
 def _is_bernoulli(k: FloatArray) -> bool:
@@ -119,12 +150,48 @@ def _antidiagonal_sums(m: FloatArray) -> FloatArray:
     return out
 
 
-def attack_dice(pool: Pool) -> Dist:
-    """The number of attack dice in a pool: each weapon rolls its own A, then all are pooled."""
+def attack_dice(pool: Pool, rules: PoolRules) -> Dist:
+    """The number of attack dice in a pool: each weapon rolls its own A (plus any bonus
+    attacks from [BLAST], [CLEAVE] or [RAPID FIRE]), then all are pooled."""
+    bonus = Dist.constant(0)
+    for extra in rules.bonus_attacks:
+        bonus = bonus + extra.dist
     total = Dist.constant(0)
     for weapon, count in pool.weapons:
-        total = total + weapon.attacks.dist.repeat(count)  # type: ignore[union-attr]
+        total = total + (weapon.attacks.dist + bonus).repeat(count)  # type: ignore[union-attr]
     return total
+
+
+def hit_kernel(rules: PoolRules, ruleset: ModuleType) -> FloatArray:
+    """Per attack die: ``kernel[x, y]`` with x hits that roll to wound, y automatic wounds.
+
+    [TORRENT] hits automatically and never critically. A Critical Hit scores the
+    [SUSTAINED HITS] extra hits (never critical themselves) and, with [LETHAL HITS],
+    wounds automatically instead of rolling.
+    """
+    if rules.torrent:
+        return _as_pmf2((1, 0))
+    probs = category_probabilities(
+        lambda f: ruleset.hit_outcome(
+            f, rules.skill, rules.hit_modifier, rules.critical_hit, rules.hit_fail_at_most
+        ),
+        rules.reroll_hits,
+    )
+    extra = rules.sustained.dist if rules.sustained is not None else Dist.constant(0)
+    critical = _shifted(extra, 0, 1) if rules.lethal else _shifted(extra, 1, 0)
+    return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
+
+
+def wound_kernel(rules: PoolRules, ruleset: ModuleType) -> FloatArray:
+    """Per hit: ``kernel[x, y]`` with x wounds that go to saves, y devastating wounds."""
+    probs = category_probabilities(
+        lambda f: ruleset.wound_outcome(
+            f, rules.wound_needed, rules.wound_modifier, rules.critical_wound
+        ),
+        rules.reroll_wounds,
+    )
+    critical = (0, 1) if rules.devastating else (1, 0)
+    return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
 
 
 @dataclass(frozen=True)
@@ -134,10 +201,10 @@ class PoolSteps:
     Attributes
     ----------
     attacks, hits, wounds : Dist
-        Attack dice rolled; successful hits (critical ones included); successful
-        wounds (critical and automatic ones included).
+        Attack dice rolled; successful hits (critical and extra hits included);
+        successful wounds (critical, devastating and automatic wounds included).
     to_save : ndarray
-        ``to_save[k, m]``: P(k attacks go to the save step and m wounds skip it).
+        ``to_save[k, m]``: P(k attacks go to the save step and m are devastating wounds).
     """
 
     attacks: Dist
@@ -146,15 +213,11 @@ class PoolSteps:
     to_save: FloatArray
 
 
-def hit_and_wound(pool: Pool, target: Unit, ruleset: ModuleType) -> PoolSteps:
-    """Resolve the hit and wound steps of a pool against a target."""
-    weapon = pool.weapon
-    attacks = attack_dice(pool)
-    hit_probs = category_probabilities(lambda f: ruleset.hit_outcome(f, weapon.skill))
-    hits_joint = compound_kernel(attacks, kernel(hit_probs, PLAIN))
-    needed = ruleset.wound_needed(weapon.strength, target.toughness)
-    wound_probs = category_probabilities(lambda f: ruleset.wound_outcome(f, needed))
-    wounds_joint = thin_by_kernel(hits_joint, kernel(wound_probs, PLAIN))
+def hit_and_wound(pool: Pool, rules: PoolRules, ruleset: ModuleType) -> PoolSteps:
+    """Resolve the hit and wound steps of a pool."""
+    attacks = attack_dice(pool, rules)
+    hits_joint = compound_kernel(attacks, hit_kernel(rules, ruleset))
+    wounds_joint = thin_by_kernel(hits_joint, wound_kernel(rules, ruleset))
     return PoolSteps(
         attacks=attacks,
         hits=Dist._trusted(_antidiagonal_sums(hits_joint)),

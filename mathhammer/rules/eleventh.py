@@ -11,19 +11,41 @@ from typing import Any
 
 import numpy as np
 
-from .common import CRITICAL, FAIL, SUCCESS
+from ..abilities import resolve
+from ..context import Context, Modifiers
+from ..dice import Dice, parse_dice
+from ..errors import ProfileError, field_error
+from ..profiles import Unit, Weapon
+from .common import CRITICAL, FAIL, SUCCESS, PoolRules
 
-__all__ = ["NAME", "fnp_outcome", "hit_outcome", "save_outcome", "wound_needed", "wound_outcome"]
+__all__ = [
+    "NAME",
+    "PoolRules",
+    "fnp_outcome",
+    "hit_outcome",
+    "modified_damage",
+    "resolve_pool",
+    "save_outcome",
+    "wound_needed",
+    "wound_outcome",
+]
 
 NAME = "11e"
 #: The natural roll that is a Critical Hit / Critical Wound unless a rule widens it.
 CRITICAL_ROLL = 6
 
 
-def hit_outcome(natural: Any, skill: int, modifier: int = 0, critical: int = CRITICAL_ROLL) -> Any:
+def hit_outcome(
+    natural: Any,
+    skill: int,
+    modifier: int = 0,
+    critical: int = CRITICAL_ROLL,
+    fail_at_most: int = 1,
+) -> Any:
     """Categorise hit rolls: FAIL, SUCCESS (a hit) or CRITICAL (a Critical Hit).
 
-    First match: an unmodified 1 fails; an unmodified roll of ``critical`` or more
+    First match: an unmodified 1 fails (1 to ``fail_at_most``: [INDIRECT FIRE] fails
+    unmodified 1-5, or 1-3 when spotted); an unmodified roll of ``critical`` or more
     (6 by default) is a Critical Hit; a modified result >= BS/WS hits; else it fails.
     A 5 modified to 6 is a hit, not a Critical Hit.
 
@@ -38,7 +60,7 @@ def hit_outcome(natural: Any, skill: int, modifier: int = 0, critical: int = CRI
     modifier = max(-1, min(1, modifier))  # the net hit-roll modifier is capped at +/-1
     out = np.where(roll + modifier >= skill, SUCCESS, FAIL)
     out = np.where(roll >= critical, CRITICAL, out)
-    out = np.where(roll == 1, FAIL, out)
+    out = np.where(roll <= fail_at_most, FAIL, out)
     return out
 
 
@@ -118,3 +140,150 @@ def fnp_outcome(natural: Any, fnp: int) -> Any:
     [False, False, False, False, True, True]
     """
     return np.asarray(natural) >= fnp
+
+
+def modified_damage(
+    damage: Any,
+    multiply: int = 1,
+    add: Any = 0,
+    halve: bool = False,
+    subtract: int = 0,
+) -> Any:
+    """Apply damage modifiers in the 11e order: set, multiply, add, halve, subtract.
+
+    ``damage`` is the (already set) Damage value; fractions round up; the result is
+    at least 1.
+
+    Examples
+    --------
+    >>> modified_damage(np.array([1, 2, 3, 6]), halve=True, subtract=1).tolist()
+    [1, 1, 1, 2]
+    >>> int(modified_damage(3, multiply=2, add=1, halve=True))  # ceil(7 / 2)
+    4
+    """
+    value = np.asarray(damage) * multiply + np.asarray(add)
+    if halve:
+        value = -(-value // 2)
+    return np.maximum(value - subtract, 1)
+
+
+def _precision_group(target: Unit, context: Context) -> int | None:
+    """The CHARACTER group [PRECISION] makes current: the one the context names, or the
+    first CHARACTER group; None when the target has no CHARACTER."""
+    characters = [i for i, g in enumerate(target.groups) if g.character]
+    if context.precision_group is None:
+        return characters[0] if characters else None
+    index = target.group_index(context.precision_group)
+    if index not in characters:
+        raise field_error(
+            ProfileError,
+            "Context.precision_group",
+            "a CHARACTER group of the target",
+            context.precision_group,
+        )
+    return index
+
+
+def _stronger_reroll(a: str | None, b: str | None) -> str | None:
+    order = (None, "ones", "failures", "non_critical")
+    return a if order.index(a) >= order.index(b) else b
+
+
+def resolve_pool(
+    weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+) -> PoolRules:
+    """Resolve a pool's abilities, context and modifiers into thresholds and switches.
+
+    Duplicated abilities are resolved to the best instance that applies against the
+    target; ``used`` lists the instances applied, as printed.
+    """
+    found = resolve(weapon.abilities, target.keywords)  # type: ignore[arg-type]
+    has = found.__contains__
+    ranged = not context.melee
+    models = target.models
+    bonus: list[Dice] = []
+    if has("BLAST"):
+        bonus.append(parse_dice(found["BLAST"].value * (models // 5)))  # type: ignore[attr-defined]
+    if has("CLEAVE") and context.melee and context.single_target:
+        bonus.append(parse_dice(found["CLEAVE"].value * (models // 5)))  # type: ignore[attr-defined]
+    if has("RAPID FIRE") and context.half_range:
+        bonus.append(found["RAPID FIRE"].value)  # type: ignore[attr-defined]
+
+    indirect = has("INDIRECT FIRE") and ranged
+    cover = ranged and not has("IGNORES COVER") and (
+        context.target_in_cover or target.stealth or indirect
+    )
+    # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
+    skill = min(6, max(2, weapon.skill + modifiers.skill + (1 if cover else 0)))
+    hit_mod = modifiers.hit + (1 if has("HEAVY") and ranged and context.heavy_eligible else 0)
+    reroll_hits = None if indirect else modifiers.reroll_hits
+    fail_at_most = 1
+    if indirect:
+        fail_at_most = 3 if context.remained_stationary and context.spotted else 5
+
+    strength = max(1, weapon.strength + modifiers.strength)
+    wound_mod = modifiers.wound + (1 if has("LANCE") and context.charged else 0)
+    critical_wound = modifiers.critical_wound
+    if has("ANTI"):
+        critical_wound = min(critical_wound, found["ANTI"].threshold)  # type: ignore[attr-defined]
+    reroll_wounds = modifiers.reroll_wounds
+    if has("TWIN-LINKED"):
+        reroll_wounds = _stronger_reroll(reroll_wounds, context.reroll_policy)
+
+    melta = found["MELTA"].value if has("MELTA") and context.half_range else None  # type: ignore[attr-defined]
+    base = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
+    effective = {
+        "BLAST": True,
+        "CLEAVE": context.melee and context.single_target,
+        "RAPID FIRE": context.half_range,
+        "MELTA": context.half_range,
+        "HEAVY": ranged and context.heavy_eligible,
+        "LANCE": context.charged,
+        "INDIRECT FIRE": ranged,
+        "LETHAL HITS": not has("TORRENT"),
+        "SUSTAINED HITS": not has("TORRENT"),
+    }
+    used = tuple(str(a) for k, a in found.items() if effective.get(k, True) and k in _MATHS)
+    return PoolRules(
+        bonus_attacks=tuple(bonus),
+        torrent=has("TORRENT"),
+        skill=skill,
+        hit_modifier=max(-1, min(1, hit_mod)),
+        critical_hit=modifiers.critical_hit,
+        hit_fail_at_most=fail_at_most,
+        reroll_hits=reroll_hits,
+        sustained=found["SUSTAINED HITS"].value if has("SUSTAINED HITS") else None,  # type: ignore[attr-defined]
+        lethal=has("LETHAL HITS") and context.lethal_hits == "auto",
+        wound_needed=wound_needed(strength, target.toughness),
+        wound_modifier=max(-1, min(1, wound_mod)),
+        critical_wound=critical_wound,
+        reroll_wounds=reroll_wounds,
+        devastating=has("DEVASTATING WOUNDS"),
+        ap=min(0, weapon.ap + modifiers.ap),
+        damage=base,  # type: ignore[arg-type]
+        damage_multiply=modifiers.damage_multiply,
+        damage_add=modifiers.damage_add,
+        melta=melta,
+        precision_group=_precision_group(target, context) if has("PRECISION") else None,
+        hazardous=has("HAZARDOUS"),
+        used=used,
+    )
+
+
+#: Ability kinds that change the attack maths (the rest are selection rules).
+_MATHS = frozenset({
+    "SUSTAINED HITS", "LETHAL HITS", "DEVASTATING WOUNDS", "ANTI", "TWIN-LINKED", "TORRENT",
+    "BLAST", "CLEAVE", "RAPID FIRE", "MELTA", "HEAVY", "LANCE", "IGNORES COVER", "PRECISION",
+    "HAZARDOUS", "INDIRECT FIRE",
+})
+
+
+def hazard_fails(natural: Any) -> Any:
+    """True where a [HAZARDOUS] roll fails: a 1 or 2.
+
+    Examples
+    --------
+    >>> hazard_fails(np.arange(1, 7)).tolist()
+    [True, True, False, False, False, False]
+    """
+    return np.asarray(natural) <= 2

@@ -1,0 +1,177 @@
+"""The explicit inputs an attack needs besides the profiles: its context and its modifiers.
+
+:class:`Context` says what happened on the table (within half range, remained
+stationary, charged, target in cover, ...); abilities read it. :class:`Modifiers`
+holds the buffs and debuffs in play: roll modifiers (the net modifier to a hit or a
+wound roll is capped at +/-1), characteristic changes (BS/WS, S, AP, D, which are
+not roll modifiers), critical thresholds and re-rolls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .dice import Dice, parse_dice
+from .errors import ProfileError, field_error
+
+__all__ = ["REROLLS", "Context", "Modifiers"]
+
+#: Re-roll policies: natural 1s, failed results, or every non-critical result
+#: ("fishing" for critical hits or wounds).
+REROLLS = ("ones", "failures", "non_critical")
+
+
+def _flag(owner: str, name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise field_error(ProfileError, f"{owner}.{name}", "True or False", value)
+
+
+def _int(owner: str, name: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise field_error(ProfileError, f"{owner}.{name}", f"an integer from {low} to {high}", value)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What happened on the table, as the abilities need it.
+
+    Parameters
+    ----------
+    half_range : bool
+        The target is within half range ([RAPID FIRE], [MELTA]).
+    remained_stationary : bool
+        The attacking unit remained stationary ([HEAVY]; [INDIRECT FIRE] with a spotter).
+    moved_at_most_3 : bool
+        The attacking unit moved no more than 3" ([HEAVY]); implied by ``remained_stationary``.
+    set_up_this_turn, engaged : bool
+        [HEAVY] needs the unit unengaged and not set up this turn.
+    charged : bool
+        The attacking unit charged this turn ([LANCE]).
+    melee : bool
+        Melee attacks: cover does not apply, [CLEAVE] may. Ranged by default.
+    single_target : bool
+        All the weapon's attacks target one unit ([CLEAVE]).
+    target_in_cover : bool
+        The target has the benefit of cover (ranged attacks only).
+    spotted : bool
+        A friendly unit sees the target ([INDIRECT FIRE] hits on 4+ instead of 6+ when
+        the attacking unit also remained stationary).
+    lethal_hits : {"auto", "roll"}
+        11e lets the attacker roll to wound a Critical Hit instead of wounding
+        automatically (to fish for Critical Wounds); ``"auto"`` is the default.
+    reroll_policy : {"failures", "non_critical"}
+        What a granted re-roll ([TWIN-LINKED]) re-rolls: failed results (default) or
+        every non-critical result.
+    precision_group : int or str, optional
+        The CHARACTER group that [PRECISION] makes the current allocation group;
+        the first CHARACTER group of the target by default.
+    attacker_monster_or_vehicle : bool
+        Every model of the attacking unit is a MONSTER or VEHICLE ([HAZARDOUS] deals 3
+        mortal wounds instead of 1).
+
+    Examples
+    --------
+    >>> Context(half_range=True).heavy_eligible
+    False
+    >>> Context(remained_stationary=True).heavy_eligible
+    True
+    """
+
+    half_range: bool = False
+    remained_stationary: bool = False
+    moved_at_most_3: bool = False
+    set_up_this_turn: bool = False
+    engaged: bool = False
+    charged: bool = False
+    melee: bool = False
+    single_target: bool = True
+    target_in_cover: bool = False
+    spotted: bool = False
+    lethal_hits: str = "auto"
+    reroll_policy: str = "failures"
+    precision_group: int | str | None = None
+    attacker_monster_or_vehicle: bool = False
+
+    def __post_init__(self) -> None:
+        for name in (
+            "half_range", "remained_stationary", "moved_at_most_3", "set_up_this_turn",
+            "engaged", "charged", "melee", "single_target", "target_in_cover", "spotted",
+            "attacker_monster_or_vehicle",
+        ):
+            _flag("Context", name, getattr(self, name))
+        if self.lethal_hits not in ("auto", "roll"):
+            raise field_error(ProfileError, "Context.lethal_hits", "'auto' or 'roll'",
+                              self.lethal_hits)
+        if self.reroll_policy not in ("failures", "non_critical"):
+            raise field_error(ProfileError, "Context.reroll_policy",
+                              "'failures' or 'non_critical'", self.reroll_policy)
+
+    @property
+    def heavy_eligible(self) -> bool:
+        """[HEAVY] applies: unengaged, not set up this turn, moved no more than 3"."""
+        moved_little = self.remained_stationary or self.moved_at_most_3
+        return moved_little and not self.engaged and not self.set_up_this_turn
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """Buffs and debuffs on the attacks.
+
+    Parameters
+    ----------
+    hit, wound : int
+        Roll modifiers; the net modifier of each roll, abilities included, is capped
+        at +/-1.
+    skill : int
+        A change to the BS/WS threshold: ``+1`` worsens 3+ to 4+ (as cover does),
+        ``-1`` improves it. The result stays within 2+..6+.
+    strength, ap : int
+        Added to S (minimum 1) and to AP (``ap=-1`` improves AP by one; AP stays <= 0).
+    damage_set : int or str, optional
+        Sets the Damage characteristic (applied first).
+    damage_multiply : int
+        Multiplies damage (after setting).
+    damage_add : int
+        Added to damage (after multiplying); [MELTA] adds here too.
+    critical_hit, critical_wound : int
+        The unmodified roll from which a hit or wound is critical (6 by default; 5
+        means 5+).
+    reroll_hits, reroll_wounds : {"ones", "failures", "non_critical"}, optional
+        Re-rolls of the hit and wound rolls. A die is re-rolled at most once.
+
+    Examples
+    --------
+    >>> Modifiers(hit=1, reroll_wounds="ones").reroll_wounds
+    'ones'
+    """
+
+    hit: int = 0
+    wound: int = 0
+    skill: int = 0
+    strength: int = 0
+    ap: int = 0
+    damage_set: Dice | int | str | None = None
+    damage_multiply: int = 1
+    damage_add: int = 0
+    critical_hit: int = 6
+    critical_wound: int = 6
+    reroll_hits: str | None = None
+    reroll_wounds: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("hit", "wound", "skill", "strength", "ap", "damage_add"):
+            _int("Modifiers", name, getattr(self, name), -20, 20)
+        _int("Modifiers", "damage_multiply", self.damage_multiply, 1, 10)
+        _int("Modifiers", "critical_hit", self.critical_hit, 2, 6)
+        _int("Modifiers", "critical_wound", self.critical_wound, 2, 6)
+        for name in ("reroll_hits", "reroll_wounds"):
+            value = getattr(self, name)
+            if value is not None and value not in REROLLS:
+                raise field_error(ProfileError, f"Modifiers.{name}",
+                                  f"None or one of {list(REROLLS)}", value)
+        if self.damage_set is not None:
+            dice = parse_dice(self.damage_set)
+            if dice.min < 1:
+                raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
+            object.__setattr__(self, "damage_set", dice)
