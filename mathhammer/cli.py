@@ -29,8 +29,9 @@ def _demo(args: argparse.Namespace) -> int:
                 f"P(all destroyed) {group.p_destroyed:.4f}"
             )
         k = exact.killed
-        lo, hi = k.support()
-        cells = [f"{j}:{k.at_least(j):.3f}" for j in range(max(lo, 1), min(hi, lo + 12) + 1)]
+        lo = max(int(k.ppf(0.005)), 1)
+        hi = min(int(k.ppf(0.995)), lo + 11)
+        cells = [f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1)]
         print("  P(killed >= k): " + "  ".join(cells))
         if args.trials:
             sim = simulate(
@@ -81,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MathhammerError as exc:
         print(f"mathhammer: error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,231 @@
+"""Monte Carlo vs the exact engine, over every scenario of the registry.
+
+The Monte Carlo (``mh.simulate``) rolls real dice and shares no derived probability with
+the exact engine (DESIGN.md section 1), so agreement is evidence that the exact
+distributions are right.
+
+Tolerances (fixed; no retries, no re-seeding)
+---------------------------------------------
+* Seed: ``zlib.crc32(scenario name)`` (``zlib.crc32(name + ":slow")`` for the slow run),
+  stable across runs and Python versions. ``TRIALS = 100_000`` trials by default,
+  ``SLOW_TRIALS = 1_000_000`` for the ``slow`` run.
+* Means: ``|mean_MC - mean_exact| <= 5 sigma`` with ``sigma = std_exact / sqrt(trials)``, the
+  standard deviation taken from the *exact* distribution. A quantity that is constant under the
+  exact distribution must be reproduced to 1e-9. Checked for models destroyed and wounds lost,
+  for the models destroyed in each allocation group (mixed units), and for every per-pool stage
+  (attacks, hits, wounds, unsaved, killed).
+* Distributions: the Dvoretzky-Kiefer-Wolfowitz band at ``alpha = 1e-6``:
+  ``sup_k |F_n(k) - F(k)| <= sqrt(ln(2 / alpha) / (2 n))`` (0.0085 at n = 100_000). Checked for
+  models destroyed and wounds lost, and (an extra check) for each group and each pool stage.
+  DKW is conservative for integer-valued distributions, so the band holds with probability at
+  least 1 - alpha per check.
+
+With roughly 400 checks per run, the chance that a correct engine fails one of them by bad luck
+is below 1e-3 (5 sigma is 5.7e-7 two-sided per check, normal approximation).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from functools import cache
+
+import numpy as np
+import pytest
+from scenarios import SCENARIOS, scenario_ids
+
+import mathhammer as mh
+
+TRIALS = 100_000
+SLOW_TRIALS = 1_000_000
+Z_MAX = 5.0
+ALPHA = 1e-6
+STAGES = ("attacks", "hits", "wounds", "unsaved", "killed")
+
+
+def seed_for(name: str, salt: str = "") -> int:
+    """A stable seed from the scenario name (``zlib.crc32``, not the salted ``hash``)."""
+    return zlib.crc32(f"{name}{salt}".encode())
+
+
+def dkw_bound(n: int, alpha: float = ALPHA) -> float:
+    """The DKW half-width: P(sup |F_n - F| > bound) <= alpha."""
+    return math.sqrt(math.log(2.0 / alpha) / (2.0 * n))
+
+
+def z_score(exact: mh.Dist, mc_mean: float, trials: int) -> float:
+    """(MC mean - exact mean) in units of the exact standard error ``std / sqrt(trials)``."""
+    diff = mc_mean - exact.mean()
+    sd = exact.std()
+    if sd < 1e-12:  # a constant: the simulation must reproduce it
+        return 0.0 if abs(diff) <= 1e-9 else math.inf
+    return diff / (sd / math.sqrt(trials))
+
+
+def ks_distance(exact: mh.Dist, empirical_pmf: np.ndarray) -> float:
+    """``sup_k |F_n(k) - F(k)|`` over every integer k (beyond both supports both cdfs are 1)."""
+    size = max(exact.n, len(empirical_pmf) - 1) + 1
+    f = np.ones(size)
+    f[: exact.n + 1] = np.cumsum(exact.pmf)
+    fn = np.ones(size)
+    fn[: len(empirical_pmf)] = np.cumsum(empirical_pmf)
+    return float(np.max(np.abs(fn - f)))
+
+
+def empirical(samples: np.ndarray) -> np.ndarray:
+    """The empirical pmf of integer samples."""
+    return np.bincount(np.asarray(samples)) / len(samples)
+
+
+@cache
+def exact_result(name: str) -> mh.AttackResult:
+    return SCENARIOS[name].attack()
+
+
+@cache
+def sim_result(name: str) -> mh.SimulationResult:
+    return SCENARIOS[name].simulate(TRIALS, seed_for(name))
+
+
+def mean_checks(res: mh.AttackResult, sim: mh.SimulationResult) -> list[tuple[str, mh.Dist, float]]:
+    """Every (label, exact distribution, MC mean) pair the mean test covers."""
+    out = [
+        ("killed", res.killed, float(np.mean(sim.killed_samples))),
+        ("damage", res.damage, float(np.mean(sim.damage_samples))),
+    ]
+    if len(res.groups) > 1:
+        for g, gs in zip(res.groups, sim.groups, strict=True):
+            out.append((f"group {g.label} killed", g.killed, gs.killed.mean()))
+    for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
+        for stage in STAGES:
+            out.append((f"pool {j} {stage}", getattr(p, stage), getattr(ps, stage).mean()))
+    return out
+
+
+def dkw_checks(
+    res: mh.AttackResult, sim: mh.SimulationResult
+) -> list[tuple[str, mh.Dist, np.ndarray]]:
+    """Every (label, exact distribution, empirical pmf) pair the DKW test covers."""
+    out = [
+        ("killed", res.killed, empirical(sim.killed_samples)),
+        ("damage", res.damage, empirical(sim.damage_samples)),
+    ]
+    for g, gs in zip(res.groups, sim.groups, strict=True):
+        out.append((f"group {g.label} killed", g.killed, np.asarray(gs.killed.pmf)))
+    for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
+        for stage in STAGES:
+            out.append((f"pool {j} {stage}", getattr(p, stage), np.asarray(getattr(ps, stage).pmf)))
+    return out
+
+
+def _groups_params() -> list:
+    params = []
+    for name, s in SCENARIOS.items():
+        if s.mixed:
+            for i, g in enumerate(s.target.groups):
+                params.append(pytest.param(name, i, id=f"{name}-{g.label}"))
+    return params
+
+
+def _stage_params() -> list:
+    params = []
+    for name, s in SCENARIOS.items():
+        for j, _pool in enumerate(mh.gather_pools(s.weapons)):
+            for stage in STAGES:
+                params.append(pytest.param(name, j, stage, id=f"{name}-pool{j}-{stage}"))
+    return params
+
+
+# ------------------------------------------------------------------------ (a) means
+@pytest.mark.parametrize("quantity", ["killed", "damage"])
+@pytest.mark.parametrize("name", scenario_ids())
+def test_mean_within_5_sigma(name: str, quantity: str) -> None:
+    res, sim = exact_result(name), sim_result(name)
+    assert sim.trials == TRIALS
+    samples = sim.killed_samples if quantity == "killed" else sim.damage_samples
+    assert len(samples) == TRIALS
+    exact = getattr(res, quantity)
+    z = z_score(exact, float(np.mean(samples)), TRIALS)
+    assert abs(z) <= Z_MAX, (
+        f"{name}: MC mean {quantity} {np.mean(samples):.5f} "
+        f"vs exact {exact.mean():.5f} (z = {z:.2f})"
+    )
+
+
+@pytest.mark.parametrize("name", scenario_ids())
+def test_standard_errors_match_exact_sigma(name: str) -> None:
+    # the reported standard errors estimate std_exact / sqrt(trials): within 5 % at 1e5 trials
+    res, sim = exact_result(name), sim_result(name)
+    for se, dist in ((sim.killed_se, res.killed), (sim.damage_se, res.damage)):
+        expected = dist.std() / math.sqrt(TRIALS)
+        assert se == pytest.approx(expected, rel=0.05, abs=1e-12)
+
+
+# ------------------------------------------------------------------------ (b) DKW band
+@pytest.mark.parametrize("quantity", ["killed", "damage"])
+@pytest.mark.parametrize("name", scenario_ids())
+def test_cdf_within_dkw_band(name: str, quantity: str) -> None:
+    res, sim = exact_result(name), sim_result(name)
+    samples = sim.killed_samples if quantity == "killed" else sim.damage_samples
+    d = ks_distance(getattr(res, quantity), empirical(samples))
+    assert d <= dkw_bound(TRIALS), f"{name}: sup|F_n - F| of {quantity} = {d:.5f}"
+
+
+# ------------------------------------------------------------------------ (c) groups
+@pytest.mark.parametrize(("name", "group"), _groups_params())
+def test_group_killed_mean_within_5_sigma(name: str, group: int) -> None:
+    res, sim = exact_result(name), sim_result(name)
+    exact = res.groups[group].killed
+    mc = sim.groups[group].killed
+    z = z_score(exact, mc.mean(), TRIALS)
+    assert abs(z) <= Z_MAX, (
+        f"{name} {res.groups[group].label}: {mc.mean():.5f} vs {exact.mean():.5f}"
+    )
+    assert ks_distance(exact, np.asarray(mc.pmf)) <= dkw_bound(TRIALS)
+
+
+# ------------------------------------------------------------------------ (d) pool stages
+@pytest.mark.parametrize(("name", "pool", "stage"), _stage_params())
+def test_pool_stage_mean_within_5_sigma(name: str, pool: int, stage: str) -> None:
+    res, sim = exact_result(name), sim_result(name)
+    exact = getattr(res.pools[pool], stage)
+    mc = getattr(sim.pools[pool], stage)
+    z = z_score(exact, mc.mean(), TRIALS)
+    assert abs(z) <= Z_MAX, f"{name} pool {pool} {stage}: {mc.mean():.5f} vs {exact.mean():.5f}"
+    d = ks_distance(exact, np.asarray(mc.pmf))
+    assert d <= dkw_bound(TRIALS), f"{name} pool {pool} {stage}: sup|F_n - F| = {d:.5f}"
+
+
+def test_simulation_is_reproducible_with_a_fixed_seed() -> None:
+    s = SCENARIOS["retinue_three_pools"]
+    a = s.simulate(2_000, 123)
+    b = s.simulate(2_000, 123)
+    np.testing.assert_array_equal(a.killed_samples, b.killed_samples)
+    np.testing.assert_array_equal(a.damage_samples, b.damage_samples)
+
+
+def test_seeds_are_stable() -> None:
+    # crc32 of the name does not depend on PYTHONHASHSEED or the Python version
+    assert seed_for("geq_lasguns") == zlib.crc32(b"geq_lasguns")
+    assert len({seed_for(n) for n in SCENARIOS}) == len(SCENARIOS)
+
+
+# ------------------------------------------------------------------------ slow: 1e6 trials
+@pytest.mark.slow
+@pytest.mark.parametrize("name", scenario_ids())
+def test_large_sample_agreement(name: str) -> None:
+    res = exact_result(name)
+    sim = SCENARIOS[name].simulate(SLOW_TRIALS, seed_for(name, ":slow"))
+    bound = dkw_bound(SLOW_TRIALS)
+    failures = []
+    for label, exact, mc_mean in mean_checks(res, sim):
+        z = z_score(exact, mc_mean, SLOW_TRIALS)
+        if abs(z) > Z_MAX:
+            failures.append(
+                f"mean {label}: MC {mc_mean:.5f} vs exact {exact.mean():.5f}, z={z:.2f}"
+            )
+    for label, exact, pmf in dkw_checks(res, sim):
+        d = ks_distance(exact, pmf)
+        if d > bound:
+            failures.append(f"cdf {label}: sup|F_n - F| = {d:.5f} > {bound:.5f}")
+    assert not failures, f"{name}: " + "; ".join(failures)
