@@ -413,9 +413,7 @@ def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
         )
 
 
-def resolve(
-    abilities: Iterable[Ability], target_keywords: Iterable[str]
-) -> dict[str, Ability]:
+def resolve(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> dict[str, Ability]:
     """The abilities that apply against the target: the best instance of each kind.
 
     Examples

@@ -40,7 +40,7 @@ Mortal wounds
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import scipy.sparse as sp
@@ -79,7 +79,9 @@ class _GroupLine:
         self.killed = model
         #: wounds left on the group's current model at each position (0 when destroyed)
         self.left = np.where(
-            model < group.count, starts[np.minimum(model, group.count - 1)] - (position - offsets[model]), 0
+            model < group.count,
+            starts[np.minimum(model, group.count - 1)] - (position - offsets[model]),
+            0,
         )
         self.character = group.character
         self.wounded_at_start = group.wounds_lost > 0
@@ -129,23 +131,24 @@ class Layout:
         free = [g for g in self.focus if groups[g].character]
         ordered = [g for g in range(len(groups)) if g not in free]
         # the groups used up in order form a line ...
-        rows = []
-        for k, g in enumerate(ordered):
-            for i in range(self.lines[g].size):
-                row = np.zeros(len(groups), dtype=np.int64)
-                row[ordered[:k]] = [self.lines[h].size for h in ordered[:k]]
-                row[g] = i
-                rows.append(row)
-        end = np.zeros(len(groups), dtype=np.int64)
-        end[ordered] = [self.lines[h].size for h in ordered]
-        rows.append(end)
-        line = np.array(rows)
+        sizes = np.array([self.lines[g].size for g in ordered])
+        total = int(sizes.sum())
+        progress = np.arange(total + 1)  # wounds lost along the line
+        before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        line = np.zeros((total + 1, len(groups)), dtype=np.int64)
+        line[:, ordered] = np.clip(progress[:, None] - before, 0, sizes)
         # ... and CHARACTERs that Precision can reach vary freely beside it
         for g in free:
             values = np.arange(self.lines[g].size + 1)
             line = np.repeat(line, len(values), axis=0)
             line[:, g] = np.tile(values, len(line) // len(values))
         return line
+
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def of(unit: Unit, focus: tuple[int, ...] = ()) -> Layout:
+        """A shared (cached) layout: layouts are immutable once built."""
+        return Layout(unit, focus)
 
     @property
     def size(self) -> int:
@@ -183,6 +186,13 @@ class Layout:
         The first group alive in allocation order; among CHARACTER groups, wounded ones
         come first; with ``focus`` ([PRECISION]), that CHARACTER group while it lives.
         """
+        cache = self.__dict__.setdefault("_current", {})
+        if focus not in cache:
+            cache[focus] = self._current_group(focus)
+            cache[focus].flags.writeable = False
+        return cache[focus]  # type: ignore[no-any-return]
+
+    def _current_group(self, focus: int | None) -> np.ndarray:
         alive = self.alive
         wounded = np.array(
             [
@@ -380,7 +390,11 @@ def _blocks(
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         p = n / (7 - lo)
-        t = None if pattern.all() else Transition.with_saves(damage, _saving_states(current, pattern))
+        t = (
+            None
+            if pattern.all()
+            else Transition.with_saves(damage, _saving_states(current, pattern))
+        )
         out.append((p, t))
     return out
 

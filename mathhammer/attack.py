@@ -53,7 +53,9 @@ def _wound_lost(group: ModelGroup, ruleset: ModuleType) -> float:
     return float(np.mean(~ruleset.fnp_outcome(np.asarray(FACES), group.fnp)))
 
 
-def group_damage(rules: PoolRules, target: Unit, ruleset: ModuleType) -> tuple[list[Dist], list[Dist]]:
+def group_damage(
+    rules: PoolRules, target: Unit, ruleset: ModuleType
+) -> tuple[list[Dist], list[Dist]]:
     """Per group: wounds lost to one unsaved attack, and to one devastating wound.
 
     The Damage characteristic is set, multiplied and added to by the attacker ([MELTA]
@@ -150,11 +152,13 @@ def attack(
     steps = gather_pools(weapons)
     _check_sizes(steps, target)
     resolved = [
-        None if isinstance(p, MortalWounds) else ruleset.resolve_pool(p.weapon, target, context, modifiers)
+        None
+        if isinstance(p, MortalWounds)
+        else ruleset.resolve_pool(p.weapon, target, context, modifiers)
         for p in steps
     ]
     focus = [None if r is None else r.precision_group for r in resolved]
-    layout = Layout(target, focus=[f for f in focus if f is not None])
+    layout = Layout.of(target, tuple(sorted({f for f in focus if f is not None})))
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
@@ -165,8 +169,15 @@ def attack(
             lost = [_wound_lost(g, ruleset) for g in target.groups]
             state = spill_mortal_wounds(layout, before, count, lost)
             results.append(
-                PoolResult(step.label, (), count, count, count,
-                           layout.distribution(state, layout.killed), count)
+                PoolResult(
+                    step.label,
+                    (),
+                    count,
+                    count,
+                    count,
+                    layout.distribution(state, layout.killed),
+                    count,
+                )
             )
             continue
         assert pool_rules is not None
@@ -187,7 +198,12 @@ def attack(
                 wounds=stages.wounds,
                 killed=layout.distribution(state, layout.killed),
                 unsaved_source=partial(
-                    unsaved_distribution, layout, before, stages.to_save, saved, per_attack,
+                    unsaved_distribution,
+                    layout,
+                    before,
+                    stages.to_save,
+                    saved,
+                    per_attack,
                     pool_focus,
                 ),
                 devastating=Dist._trusted(stages.to_save.sum(axis=0)),

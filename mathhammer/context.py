@@ -29,7 +29,9 @@ def _flag(owner: str, name: str, value: Any) -> None:
 
 def _int(owner: str, name: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise field_error(ProfileError, f"{owner}.{name}", f"an integer from {low} to {high}", value)
+        raise field_error(
+            ProfileError, f"{owner}.{name}", f"an integer from {low} to {high}", value
+        )
 
 
 @dataclass(frozen=True)
@@ -95,17 +97,30 @@ class Context:
 
     def __post_init__(self) -> None:
         for name in (
-            "half_range", "remained_stationary", "moved_at_most_3", "set_up_this_turn",
-            "engaged", "charged", "melee", "single_target", "target_in_cover", "spotted",
+            "half_range",
+            "remained_stationary",
+            "moved_at_most_3",
+            "set_up_this_turn",
+            "engaged",
+            "charged",
+            "melee",
+            "single_target",
+            "target_in_cover",
+            "spotted",
             "attacker_monster_or_vehicle",
         ):
             _flag("Context", name, getattr(self, name))
         if self.lethal_hits not in ("auto", "roll"):
-            raise field_error(ProfileError, "Context.lethal_hits", "'auto' or 'roll'",
-                              self.lethal_hits)
+            raise field_error(
+                ProfileError, "Context.lethal_hits", "'auto' or 'roll'", self.lethal_hits
+            )
         if self.reroll_policy not in ("failures", "non_critical"):
-            raise field_error(ProfileError, "Context.reroll_policy",
-                              "'failures' or 'non_critical'", self.reroll_policy)
+            raise field_error(
+                ProfileError,
+                "Context.reroll_policy",
+                "'failures' or 'non_critical'",
+                self.reroll_policy,
+            )
 
     @property
     def heavy_eligible(self) -> bool:
@@ -168,8 +183,9 @@ class Modifiers:
         for name in ("reroll_hits", "reroll_wounds"):
             value = getattr(self, name)
             if value is not None and value not in REROLLS:
-                raise field_error(ProfileError, f"Modifiers.{name}",
-                                  f"None or one of {list(REROLLS)}", value)
+                raise field_error(
+                    ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
+                )
         if self.damage_set is not None:
             dice = parse_dice(self.damage_set)
             if dice.min < 1:

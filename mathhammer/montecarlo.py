@@ -73,7 +73,9 @@ class _Target:
 
     def damage(self) -> np.ndarray:
         start = self.count * self.wounds - np.array([g.wounds_lost for g in self.unit.groups])
-        left = np.where(self.dead < self.count, (self.count - self.dead) * self.wounds - self.hurt, 0)
+        left = np.where(
+            self.dead < self.count, (self.count - self.dead) * self.wounds - self.hurt, 0
+        )
         return (start - left).sum(axis=1)
 
 
@@ -119,8 +121,9 @@ def _damage_roll(
     return d
 
 
-def _fnp(rng: np.random.Generator, ruleset: ModuleType, unit: Unit, group: np.ndarray,
-         wounds: np.ndarray) -> np.ndarray:
+def _fnp(
+    rng: np.random.Generator, ruleset: ModuleType, unit: Unit, group: np.ndarray, wounds: np.ndarray
+) -> np.ndarray:
     """Roll Feel No Pain for each wound; return the wounds not prevented."""
     out = wounds.copy()
     for gi, g in enumerate(unit.groups):
@@ -133,7 +136,10 @@ def _fnp(rng: np.random.Generator, ruleset: ModuleType, unit: Unit, group: np.nd
 
 
 def _saves(
-    rng: np.random.Generator, ruleset: ModuleType, rules: PoolRules, target: _Target,
+    rng: np.random.Generator,
+    ruleset: ModuleType,
+    rules: PoolRules,
+    target: _Target,
     count: np.ndarray,
 ) -> np.ndarray:
     """Allocate each trial's save dice, lowest first; return the failed saves per trial."""
@@ -166,7 +172,10 @@ def _saves(
 
 
 def _devastating(
-    rng: np.random.Generator, ruleset: ModuleType, rules: PoolRules, target: _Target,
+    rng: np.random.Generator,
+    ruleset: ModuleType,
+    rules: PoolRules,
+    target: _Target,
     count: np.ndarray,
 ) -> None:
     """Each critical wound: mortal wounds equal to D, damaging at most one model."""
@@ -196,8 +205,12 @@ def _mortal_wounds(
 
 
 def _pool(
-    rng: np.random.Generator, ruleset: ModuleType, pool: Pool, rules: PoolRules,
-    target: _Target, context: Context,
+    rng: np.random.Generator,
+    ruleset: ModuleType,
+    pool: Pool,
+    rules: PoolRules,
+    target: _Target,
+    context: Context,
 ) -> dict[str, np.ndarray]:
     trials = len(target.dead)
     attacks = np.zeros(trials, dtype=np.int64)
@@ -210,7 +223,8 @@ def _pool(
         hits, crits = attacks, np.zeros(trials, dtype=np.int64)
     else:
         hits, crits = _categorise(
-            rng, attacks,
+            rng,
+            attacks,
             lambda f: ruleset.hit_outcome(
                 f, rules.skill, rules.hit_modifier, rules.critical_hit, rules.hit_fail_at_most
             ),
@@ -220,7 +234,8 @@ def _pool(
     automatic = crits if rules.lethal else 0 * crits
     to_wound = hits + extra + (0 * crits if rules.lethal else crits)
     wounds, critical_wounds = _categorise(
-        rng, to_wound,
+        rng,
+        to_wound,
         lambda f: ruleset.wound_outcome(
             f, rules.wound_needed, rules.wound_modifier, rules.critical_wound
         ),
@@ -248,8 +263,13 @@ def _pool(
 
 
 def _chunk(
-    rng: np.random.Generator, ruleset: ModuleType, steps: tuple[Pool | MortalWounds, ...],
-    resolved: list[PoolRules | None], unit: Unit, trials: int, context: Context,
+    rng: np.random.Generator,
+    ruleset: ModuleType,
+    steps: tuple[Pool | MortalWounds, ...],
+    resolved: list[PoolRules | None],
+    unit: Unit,
+    trials: int,
+    context: Context,
 ) -> tuple[list[dict[str, np.ndarray]], _Target]:
     target = _Target(unit, trials)
     stages = []
@@ -257,8 +277,17 @@ def _chunk(
         if isinstance(step, MortalWounds):
             count = _mortal_wounds(rng, ruleset, step, target)
             zero = np.zeros(trials, dtype=np.int64)
-            stages.append({"attacks": count, "hits": count, "wounds": count, "unsaved": count,
-                           "devastating": zero, "killed": target.killed, "hazard": zero})
+            stages.append(
+                {
+                    "attacks": count,
+                    "hits": count,
+                    "wounds": count,
+                    "unsaved": count,
+                    "devastating": zero,
+                    "killed": target.killed,
+                    "hazard": zero,
+                }
+            )
         else:
             assert rules is not None
             stages.append(_pool(rng, ruleset, step, rules, target, context))
@@ -312,7 +341,9 @@ def simulate(
     ruleset = get_ruleset(rules)
     steps = gather_pools(weapons)
     resolved = [
-        None if isinstance(s, MortalWounds) else ruleset.resolve_pool(s.weapon, target, context, modifiers)
+        None
+        if isinstance(s, MortalWounds)
+        else ruleset.resolve_pool(s.weapon, target, context, modifiers)
         for s in steps
     ]
     generator = np.random.default_rng(rng)

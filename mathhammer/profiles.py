@@ -359,8 +359,14 @@ class Unit:
         10
         """
         group = ModelGroup(
-            models, toughness, save, wounds, invuln=invuln, fnp=fnp,
-            damage_reduction=damage_reduction, halve_damage=halve_damage,
+            models,
+            toughness,
+            save,
+            wounds,
+            invuln=invuln,
+            fnp=fnp,
+            damage_reduction=damage_reduction,
+            halve_damage=halve_damage,
         )
         return cls(name, (group,), tuple(normalise_keywords(keywords)), stealth=stealth)
 

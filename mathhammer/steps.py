@@ -100,8 +100,6 @@ def _shifted(extra: Dist, base: int, axis_y: int) -> FloatArray:
     return out
 
 
-
-
 def _is_bernoulli(k: FloatArray) -> bool:
     return k.shape == (2, 1)
 

@@ -75,10 +75,23 @@ def test_layout_of_a_wounded_unit() -> None:
     )
     layout = Layout(unit)
     # model 0 starts on 2 wounds, model 1 on 3, the character on 2, then destroyed
-    assert layout.wounds_left.tolist() == [2, 1, 3, 2, 1, 2, 1, 0]
+    assert layout.wounds_left(layout.current_group()).tolist() == [2, 1, 3, 2, 1, 2, 1, 0]
+    assert layout.current_group().tolist() == [0, 0, 0, 0, 0, 1, 1, -1]
     assert layout.killed.tolist() == [0, 0, 1, 1, 1, 2, 2, 3]
     assert layout.killed_in_group(1).tolist() == [0, 0, 0, 0, 0, 0, 0, 1]
     assert layout.damage.tolist() == list(range(8))
+
+
+def test_layout_with_precision_lets_the_character_vary() -> None:
+    unit = mh.Unit(
+        "u", [mh.ModelGroup(2, 4, 3, 1), mh.ModelGroup(1, 4, 2, 2, character=True, name="C")]
+    )
+    layout = Layout(unit, focus=[1])
+    assert layout.positions.tolist() == [[i, j] for j in range(3) for i in range(3)]
+    # normally the bodyguard is current while it lives; a wounded CHARACTER is still
+    # allocated to only when the bodyguard is gone
+    assert layout.current_group().tolist() == [0, 0, 1, 0, 0, 1, 0, 0, -1]
+    assert layout.current_group(focus=1).tolist() == [1, 1, 1, 1, 1, 1, 0, 0, -1]
 
 
 def test_damage_matrix_rows_are_distributions() -> None:
@@ -86,10 +99,11 @@ def test_damage_matrix_rows_are_distributions() -> None:
     layout = Layout(unit)
     d6 = mh.parse_dice("D6").dist
     m = damage_matrix(layout, [d6, d6.thin(2 / 3)])
+    assert isinstance(m, np.ndarray)
     np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=ATOL)
     assert np.all(np.triu(m) == m)  # damage only ever moves forward along the line
     sparse = damage_matrix(layout, [d6, d6.thin(2 / 3)], sparse=True)
-    np.testing.assert_allclose(sparse.toarray(), m, atol=0)
+    np.testing.assert_allclose(sparse.toarray(), m, atol=0)  # type: ignore[union-attr]
 
 
 def test_save_blocks_merge_faces_treated_alike() -> None:

@@ -35,7 +35,7 @@ def weapon(**changes: object) -> Weapon:
         ({"damage": 0}, "Weapon.damage must be at least 1 on every roll; got '0'"),
         ({"damage": "D6-1"}, "Weapon.damage: cannot read dice expression 'D6-1' at position 2"),
         ({"name": 3}, "Weapon.name must be a string; got 3"),
-        ({"abilities": 3}, "Weapon.abilities must be a string; got 3"),
+        ({"abilities": 3}, "Weapon.abilities must be a string or a list of abilities; got 3"),
     ],
 )
 def test_weapon_validation(changes: dict[str, object], message: str) -> None:
@@ -52,7 +52,7 @@ def test_weapon_normalises_dice() -> None:
     w = weapon(attacks="d6", damage="D3+1")
     assert w.attacks == mh.parse_dice("D6") and w.attacks.text == "D6"
     assert w.damage.text == "D3+1"
-    assert weapon(abilities=["ASSAULT", "HEAVY"]).abilities == "ASSAULT, HEAVY"
+    assert weapon(abilities=["ASSAULT", "HEAVY"]).abilities_text == "[ASSAULT], [HEAVY]"
     with pytest.raises(AttributeError):
         w.skill = 2  # type: ignore[misc]
 
@@ -224,10 +224,12 @@ def test_bad_target_rules_and_trials() -> None:
         mh.simulate(weapon(), Unit.of("t", 5, 4, 3, 1), trials=0)
 
 
-def test_abilities_not_yet_applied_warn() -> None:
-    unit = Unit.of("t", 5, 4, 3, 1)
-    with pytest.warns(mh.UnsupportedAbilityWarning, match="LETHAL HITS"):
-        mh.attack(weapon(abilities="[ASSAULT], [LETHAL HITS]"), unit)
+def test_unknown_abilities_warn_once_and_are_kept() -> None:
+    with pytest.warns(mh.UnknownAbilityWarning, match="'SNAGGED'") as record:
+        w = weapon(abilities="[ASSAULT], [SNAGGED], [LETHAL HITS]")
+    assert len(record) == 1
+    assert w.unknown_abilities == ("SNAGGED",)
+    assert w.abilities_text == "[ASSAULT], [LETHAL HITS]"
 
 
 def test_exact_engine_size_limits() -> None:

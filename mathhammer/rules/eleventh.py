@@ -189,9 +189,7 @@ def _stronger_reroll(a: str | None, b: str | None) -> str | None:
     return a if order.index(a) >= order.index(b) else b
 
 
-def resolve_pool(
-    weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
-) -> PoolRules:
+def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers) -> PoolRules:
     """Resolve a pool's abilities, context and modifiers into thresholds and switches.
 
     Duplicated abilities are resolved to the best instance that applies against the
@@ -210,8 +208,10 @@ def resolve_pool(
         bonus.append(found["RAPID FIRE"].value)  # type: ignore[attr-defined]
 
     indirect = has("INDIRECT FIRE") and ranged
-    cover = ranged and not has("IGNORES COVER") and (
-        context.target_in_cover or target.stealth or indirect
+    cover = (
+        ranged
+        and not has("IGNORES COVER")
+        and (context.target_in_cover or target.stealth or indirect)
     )
     # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
     skill = min(6, max(2, weapon.skill + modifiers.skill + (1 if cover else 0)))
@@ -271,11 +271,26 @@ def resolve_pool(
 
 
 #: Ability kinds that change the attack maths (the rest are selection rules).
-_MATHS = frozenset({
-    "SUSTAINED HITS", "LETHAL HITS", "DEVASTATING WOUNDS", "ANTI", "TWIN-LINKED", "TORRENT",
-    "BLAST", "CLEAVE", "RAPID FIRE", "MELTA", "HEAVY", "LANCE", "IGNORES COVER", "PRECISION",
-    "HAZARDOUS", "INDIRECT FIRE",
-})
+_MATHS = frozenset(
+    {
+        "SUSTAINED HITS",
+        "LETHAL HITS",
+        "DEVASTATING WOUNDS",
+        "ANTI",
+        "TWIN-LINKED",
+        "TORRENT",
+        "BLAST",
+        "CLEAVE",
+        "RAPID FIRE",
+        "MELTA",
+        "HEAVY",
+        "LANCE",
+        "IGNORES COVER",
+        "PRECISION",
+        "HAZARDOUS",
+        "INDIRECT FIRE",
+    }
+)
 
 
 def hazard_fails(natural: Any) -> Any:
