@@ -49,9 +49,11 @@ CASE_NAMES: dict[str, str] = {
     "b": "heavy-vs-elite",
     "c": "heavy-vs-horde",
     "d": "heavy-vs-led-unit",
+    "e": "sustained-lethal-vs-elite",
+    "f": "devastating-anti-vs-led-unit",
 }
 #: Goal for the median time of ``mh.attack``, in milliseconds.
-ATTACK_GOAL_MS: dict[str, float] = {"a": 0.5, "b": 2.0, "c": 20.0, "d": 5.0}
+ATTACK_GOAL_MS: dict[str, float] = {"a": 0.5, "b": 2.0, "c": 20.0, "d": 5.0, "e": 2.0, "f": 5.0}
 #: Goal for ``mh.simulate`` throughput, in trials per second (only case (a) has one).
 SIMULATE_GOAL_TPS: dict[str, float] = {"a": 1_000_000.0}
 #: Relative difference of two means below which the peer is said to agree.
@@ -262,7 +264,7 @@ def peer_profiles(ws: ModuleType, example: Example) -> PeerProfiles | str:
         return "several weapon profiles (no shared target state between them)"
     pool = pools[0]
     weapon = pool.weapon
-    if weapon.ability_tokens:
+    if any(not isinstance(a, mh.abilities.NoEffect) for a in weapon.abilities):
         return "weapon abilities are not translated"
     groups = example.target.groups
     if len(groups) != 1:

@@ -22,6 +22,23 @@ class Example:
 
 _BOLTER = Weapon("Bolter", attacks=1, skill=3, strength=4, ap=0, damage=1)
 _HEAVY = Weapon("Heavy gun", attacks=1, skill=3, strength=5, ap=-1, damage="D6")
+_CHAIN = Weapon(
+    "Chain gun", attacks=1, skill=3, strength=4, ap=0, damage=1,
+    abilities="[SUSTAINED HITS 1], [LETHAL HITS]",
+)
+_NEEDLE = Weapon(
+    "Needle rifle", attacks=1, skill=3, strength=4, ap=-1, damage=2,
+    abilities="[ANTI-INFANTRY 4+], [DEVASTATING WOUNDS]",
+)
+_LED_UNIT = Unit(
+    "Led unit",
+    [
+        ModelGroup(10, toughness=4, save=3, wounds=2, name="Veterans"),
+        ModelGroup(10, toughness=4, save=4, wounds=1, name="Troopers"),
+        ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain"),
+    ],
+    keywords="INFANTRY",
+)
 
 EXAMPLES: tuple[Example, ...] = (
     Example(
@@ -47,16 +64,19 @@ EXAMPLES: tuple[Example, ...] = (
         "60 attacks BS3+ S5 AP-1 DD6 against 10x W2 Sv3+, 10x W1 Sv4+ "
         "and a CHARACTER W5 Sv2+ InSv4+",
         [(_HEAVY, 60)],
-        Unit(
-            "Led unit",
-            [
-                ModelGroup(10, toughness=4, save=3, wounds=2, name="Veterans"),
-                ModelGroup(10, toughness=4, save=4, wounds=1, name="Troopers"),
-                ModelGroup(
-                    1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain"
-                ),
-            ],
-            keywords="INFANTRY",
-        ),
+        _LED_UNIT,
+    ),
+    Example(
+        "sustained-lethal-vs-elite",
+        "20 attacks BS3+ S4 AP0 D1 [SUSTAINED HITS 1], [LETHAL HITS] against 5x T4 Sv3+ W2",
+        [(_CHAIN, 20)],
+        Unit.of("Elite squad", models=5, toughness=4, save=3, wounds=2, keywords="INFANTRY"),
+    ),
+    Example(
+        "devastating-anti-vs-led-unit",
+        "20 attacks BS3+ S4 AP-1 D2 [ANTI-INFANTRY 4+], [DEVASTATING WOUNDS] against the "
+        "led unit",
+        [(_NEEDLE, 20)],
+        _LED_UNIT,
     ),
 )
