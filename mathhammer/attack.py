@@ -64,20 +64,26 @@ def group_damage(
     A devastating wound deals mortal wounds equal to the attacker's D: the defender's
     halving and reduction apply to attacks' damage, not to mortal wounds [DECISION].
     """
-    base = rules.damage.dist.map(
-        lambda d: int(ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add))
-    )
-    if rules.melta is not None:
-        base = base + rules.melta.dist
+    # every (rolled D, rolled MELTA X) pair, with its probability
+    d_values = np.arange(rules.damage.dist.n + 1)
+    melta = rules.melta.dist if rules.melta is not None else Dist.constant(0)
+    x_values = np.arange(melta.n + 1)
+    weights = np.outer(rules.damage.dist.pmf, melta.pmf).ravel()
+    d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
+    mortal = ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add + x)
     attacks, mortals = [], []
     for g in target.groups:
         lost = _wound_lost(g, ruleset)
-        per_attack = base.map(
-            lambda d, g=g: int(ruleset.modified_damage(d, 1, 0, g.halve_damage, g.damage_reduction))
+        value = ruleset.modified_damage(
+            d, rules.damage_multiply, rules.damage_add + x, g.halve_damage, g.damage_reduction
         )
-        attacks.append(per_attack.thin(lost))
-        mortals.append(base.thin(lost))
+        attacks.append(_pmf_of(value, weights).thin(lost))
+        mortals.append(_pmf_of(mortal, weights).thin(lost))
     return attacks, mortals
+
+
+def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
+    return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
 
 
 def _saved_faces(rules: PoolRules, target: Unit, ruleset: ModuleType) -> np.ndarray:

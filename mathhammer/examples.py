@@ -23,11 +23,21 @@ class Example:
 _BOLTER = Weapon("Bolter", attacks=1, skill=3, strength=4, ap=0, damage=1)
 _HEAVY = Weapon("Heavy gun", attacks=1, skill=3, strength=5, ap=-1, damage="D6")
 _CHAIN = Weapon(
-    "Chain gun", attacks=1, skill=3, strength=4, ap=0, damage=1,
+    "Chain gun",
+    attacks=1,
+    skill=3,
+    strength=4,
+    ap=0,
+    damage=1,
     abilities="[SUSTAINED HITS 1], [LETHAL HITS]",
 )
 _NEEDLE = Weapon(
-    "Needle rifle", attacks=1, skill=3, strength=4, ap=-1, damage=2,
+    "Needle rifle",
+    attacks=1,
+    skill=3,
+    strength=4,
+    ap=-1,
+    damage=2,
     abilities="[ANTI-INFANTRY 4+], [DEVASTATING WOUNDS]",
 )
 _LED_UNIT = Unit(
@@ -74,8 +84,7 @@ EXAMPLES: tuple[Example, ...] = (
     ),
     Example(
         "devastating-anti-vs-led-unit",
-        "20 attacks BS3+ S4 AP-1 D2 [ANTI-INFANTRY 4+], [DEVASTATING WOUNDS] against the "
-        "led unit",
+        "20 attacks BS3+ S4 AP-1 D2 [ANTI-INFANTRY 4+], [DEVASTATING WOUNDS] against the led unit",
         [(_NEEDLE, 20)],
         _LED_UNIT,
     ),

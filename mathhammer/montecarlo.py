@@ -111,14 +111,14 @@ def _categorise(
 
 
 def _damage_roll(
-    rng: np.random.Generator, rules: PoolRules, ruleset: ModuleType, size: int
-) -> np.ndarray:
-    """The attacker's damage per attack: set, multiplied, added to, plus [MELTA]."""
+    rng: np.random.Generator, rules: PoolRules, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Roll the attacker's D and [MELTA] X: the (d, add) to pass to ``modified_damage``."""
     d = rules.damage.roll(rng, size)
-    d = ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add)
+    add = np.full(size, rules.damage_add)
     if rules.melta is not None:
-        d = d + rules.melta.roll(rng, size)
-    return d
+        add = add + rules.melta.roll(rng, size)
+    return d, add
 
 
 def _fnp(
@@ -161,12 +161,14 @@ def _saves(
         trials = np.flatnonzero(failed)
         if trials.size == 0:
             continue
-        d = _damage_roll(rng, rules, ruleset, trials.size)
+        rolled, add = _damage_roll(rng, rules, trials.size)
         groups = group[trials]
-        halve = np.array([g.halve_damage for g in unit.groups])[groups]
-        reduce = np.array([g.damage_reduction for g in unit.groups])[groups]
-        d = np.where(halve, -(-d // 2), d)
-        d = np.maximum(d - reduce, 1)
+        d = np.zeros(trials.size, dtype=np.int64)
+        for gi, g in enumerate(unit.groups):
+            here = groups == gi
+            d[here] = ruleset.modified_damage(
+                rolled[here], rules.damage_multiply, add[here], g.halve_damage, g.damage_reduction
+            )
         target.lose(trials, groups, _fnp(rng, ruleset, unit, groups, d))
     return unsaved
 
@@ -184,7 +186,8 @@ def _devastating(
         trials = np.flatnonzero((k < count) & (group >= 0))
         if trials.size == 0:
             break
-        d = _damage_roll(rng, rules, ruleset, trials.size)
+        rolled, add = _damage_roll(rng, rules, trials.size)
+        d = ruleset.modified_damage(rolled, rules.damage_multiply, add)
         groups = group[trials]
         target.lose(trials, groups, _fnp(rng, ruleset, target.unit, groups, d))
 

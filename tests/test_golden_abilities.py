@@ -281,6 +281,16 @@ def test_damage_modifier_order() -> None:
         one_damage(gun(sure, strength=8, damage="D6"), halved),
         [F(1, 6), F(5, 6) * F(4, 6), F(5, 6) * F(2, 6)],
     )
+    # MELTA is part of the add step: D1 - 2 + 2 = 1 (raising D to 1 before adding X would give 3)
+    pmf_close(
+        one_damage(
+            gun(sure + ", MELTA 2", strength=8),
+            BIG,
+            context=C(half_range=True),
+            modifiers=M(damage_add=-2),
+        ),
+        [F(1, 6), F(5, 6)],
+    )
     # a damage reduction of 1 cannot take D1 below 1
     reduced = mh.ModelGroup(1, 4, 7, 30, damage_reduction=1)
     pmf_close(one_damage(gun(sure, strength=8), reduced), [F(1, 6), F(5, 6)])

@@ -151,8 +151,8 @@ def modified_damage(
 ) -> Any:
     """Apply damage modifiers in the 11e order: set, multiply, add, halve, subtract.
 
-    ``damage`` is the (already set) Damage value; fractions round up; the result is
-    at least 1.
+    ``damage`` is the (already set) Damage value; ``add`` includes [MELTA]'s X;
+    fractions round up; only the final result is raised to at least 1.
 
     Examples
     --------
