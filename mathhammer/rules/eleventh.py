@@ -242,6 +242,7 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         "INDIRECT FIRE": ranged,
         "LETHAL HITS": not has("TORRENT"),
         "SUSTAINED HITS": not has("TORRENT"),
+        "PRECISION": any(g.character for g in target.groups),
     }
     used = tuple(str(a) for k, a in found.items() if effective.get(k, True) and k in _MATHS)
     return PoolRules(
