@@ -1,26 +1,45 @@
-"""A brute-force oracle for the 11e attack sequence (RULES.md sections 1 and 2).
+"""A brute-force oracle for the 11e attack sequence, abilities included.
 
-Every die face is enumerated with :func:`itertools.product` and weighted with an exact
-:class:`~fractions.Fraction`; the rules are applied literally, one die at a time. It is
-deliberately slow and simple: use it only for tiny cases (a handful of dice per stage).
+Every die face is enumerated and weighted with an exact :class:`~fractions.Fraction`;
+the rules are applied literally, one die at a time. It is deliberately slow and simple:
+use it only for tiny cases (a handful of dice per stage).
 
-Nothing from the exact engine is used: only the public profile classes are read
-(``Weapon``, ``ModelGroup``, ``Unit``), through their plain fields.
+Nothing from the exact engine is used: only the public inputs are read (``Weapon``,
+``ModelGroup``, ``Unit``, ``MortalWounds``, ``Context``, ``Modifiers`` and the typed
+abilities of ``Weapon.abilities``), through their plain fields. The rules below are
+this module's own reading of RULES.md and of the project's decisions, written
+independently of ``mathhammer.rules``, ``mathhammer.steps`` and ``mathhammer.allocation``.
 
 The walk is stage by stage, each stage a ``dict`` from outcome to probability:
 
-1. attacks: every weapon copy rolls its own A; identical weapons pool their dice;
-2. hits: one D6 per attack (unmodified 1 fails, unmodified 6 is a critical hit, else
-   a roll >= BS/WS hits);
-3. wounds: one D6 per hit against the S-vs-T ladder (natural 1 fails, natural 6 wounds);
+1. attacks: every weapon copy rolls its own A, plus [BLAST]/[CLEAVE] dice per full five
+   models of the target and [RAPID FIRE] dice within half range; identical weapons pool
+   their dice;
+2. hits: one D6 per attack, re-rolled at most once (before modifiers), then read by the
+   first matching line: unmodified <= ``fail_at_most`` fails (1; [INDIRECT FIRE] 1-5, or
+   1-3 when stationary and spotted), unmodified >= the critical threshold is a Critical
+   Hit, modified >= BS/WS hits. [TORRENT] hits automatically, never critically.
+   A Critical Hit scores X extra (non-critical) hits with [SUSTAINED HITS X] and wounds
+   automatically with [LETHAL HITS] (a normal wound, never a Critical Wound);
+3. wounds: one D6 per remaining hit, re-rolled at most once: natural 1 fails, natural >=
+   the critical threshold (lowered by [ANTI-KW X+]) is a Critical Wound, modified >= the
+   S-vs-T ladder wounds. With [DEVASTATING WOUNDS] a Critical Wound skips the save;
 4. saves: one D6 per wound, all rolled at once, then **sorted from lowest to highest**
-   and resolved one at a time against the current model (first group with models left;
-   within it the wounded model if there is one);
-5. damage: the damage dice are rolled per unsaved attack; Feel No Pain is one D6 per
-   wound of that attack; the model loses min(wounds left, unprevented wounds); excess
-   is lost, and so are save dice left over once the unit is destroyed.
+   and resolved one at a time against the current model (the [PRECISION] group while its
+   model lives; otherwise the first non-CHARACTER group with models left, then wounded
+   CHARACTER groups before unwounded ones; within a group the wounded model);
+5. damage: the damage dice are rolled per unsaved attack and modified (set, multiply,
+   add, [MELTA], then the defender's halving and reduction; at least 1); Feel No Pain is
+   one D6 per wound of that attack; the model loses min(wounds left, unprevented wounds);
+   excess is lost, and so are save dice left over once the unit is destroyed;
+6. devastating wounds: after the save dice, each Critical Wound of a [DEVASTATING
+   WOUNDS] pool deals mortal wounds equal to the attacker's modified D to the current
+   model only (FNP per wound; excess lost).
 
-Pools resolve in order of first declaration and the unit's state carries over.
+Pools resolve in order of first declaration and the unit's state carries over;
+``MortalWounds`` steps resolve where they stand, one wound at a time, spilling over.
+[HAZARDOUS] rolls one D6 per weapon of the pool; 1-2 costs the attacker 1 mortal wound
+(3 for a MONSTER/VEHICLE attacker).
 
 Examples
 --------
@@ -32,34 +51,66 @@ P(kill) = 4/6 * 3/6 * 3/6 = 1/6.
 >>> target = Unit("one", [ModelGroup(1, toughness=4, save=4, wounds=1)])
 >>> oracle_attack(gun, target).killed
 {0: Fraction(5, 6), 1: Fraction(1, 6)}
+
+With [SUSTAINED HITS 1] a natural 6 scores two hits:
+
+>>> sustained = Weapon("gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS 1]")
+>>> oracle_attack(sustained, target).pools[0].hits
+{0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
 """
 
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+import math
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from mathhammer import ModelGroup, Unit, Weapon
+from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
+from mathhammer.abilities import (
+    Anti,
+    Blast,
+    Cleave,
+    DevastatingWounds,
+    ExtraAttacks,
+    Hazardous,
+    Heavy,
+    IgnoresCover,
+    IndirectFire,
+    Lance,
+    LethalHits,
+    Melta,
+    NoEffect,
+    Precision,
+    RapidFire,
+    SustainedHits,
+    Torrent,
+    TwinLinked,
+)
 
 __all__ = [
     "OracleResult",
     "PoolOutcome",
+    "Profile",
     "gather_entries",
     "oracle_attack",
     "oracle_pools",
+    "pool_profile",
     "wound_target",
 ]
 
 D6 = tuple(range(1, 7))
-#: Abilities that only govern weapon selection; anything else is out of the oracle's scope.
-NO_EFFECT = frozenset({"ASSAULT", "PISTOL", "CLOSE-QUARTERS", "PSYCHIC", "ONE SHOT"})
+#: Re-roll policies from the weakest to the strongest.
+REROLL_STRENGTH = {None: 0, "ones": 1, "failures": 2, "non_critical": 3}
+FAIL, HIT, CRIT = 0, 1, 2
 
 Entry = tuple[Weapon, int]
+Step = list[Entry] | MortalWounds
+DiceT = tuple[int, int, int]  # (count, sides, bonus)
 # One group's state: the remaining wounds of each model still alive, sorted ascending so
 # that equal states compare equal.  The unit's state is one such tuple per group.
 State = tuple[tuple[int, ...], ...]
@@ -69,17 +120,15 @@ PMF = dict[int, Fraction]
 # --------------------------------------------------------------------------- inputs
 
 
-def _ability_tokens(weapon: Weapon) -> tuple[str, ...]:
-    text = weapon.abilities_text.replace("[", " ").replace("]", " ")
-    tokens = tuple(sorted(" ".join(t.split()).upper() for t in text.split(",") if t.strip()))
-    unknown = [t for t in tokens if t not in NO_EFFECT]
-    if unknown:
-        raise NotImplementedError(f"the oracle does not model abilities {unknown}")
-    return tokens
-
-
-def _dice_tuple(dice: Any) -> tuple[int, int, int]:
+def _dice_tuple(dice: Any) -> DiceT:
     return (dice.count, dice.sides, dice.bonus)
+
+
+def _dice_mean(dice: Any) -> Fraction:
+    count, sides, bonus = _dice_tuple(dice)
+    if count == 0 or sides == 0:
+        return Fraction(bonus)
+    return Fraction(count * (sides + 1), 2) + bonus
 
 
 def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
@@ -89,30 +138,40 @@ def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
         weapon.strength,
         weapon.ap,
         _dice_tuple(weapon.damage),
-        _ability_tokens(weapon),
+        tuple(sorted(str(a) for a in weapon.abilities)),
     )
 
 
-def _entries(weapons: Any) -> list[Entry]:
-    """The three accepted forms: a Weapon, a list of Weapons, a list of (Weapon, count)."""
-    if isinstance(weapons, Weapon):
-        return [(weapons, 1)]
-    out = []
+def _entries(weapons: Any) -> list[Entry | MortalWounds]:
+    """The accepted forms: a Weapon, or a list of Weapons, (Weapon, count) and MortalWounds."""
+    if isinstance(weapons, Weapon | MortalWounds):
+        weapons = [weapons]
+    out: list[Entry | MortalWounds] = []
     for item in weapons:
         if isinstance(item, Weapon):
             out.append((item, 1))
+        elif isinstance(item, MortalWounds):
+            out.append(item)
         else:
             weapon, count = item
             out.append((weapon, count))
     return out
 
 
-def gather_entries(weapons: Any) -> list[list[Entry]]:
-    """Weapons gathered into pools of identical attacks, in order of first declaration."""
-    pools: dict[tuple[Any, ...], list[Entry]] = {}
-    for weapon, count in _entries(weapons):
-        pools.setdefault(_pool_key(weapon), []).append((weapon, count))
-    return list(pools.values())
+def gather_entries(weapons: Any) -> list[Step]:
+    """Weapons gathered into pools of identical attacks, in order of first declaration.
+
+    ``MortalWounds`` entries stay where they stand, as steps of their own.
+    """
+    steps: dict[Any, Step] = {}
+    for entry in _entries(weapons):
+        if isinstance(entry, MortalWounds):
+            steps[("mortal", len(steps))] = entry
+        else:
+            pool = steps.setdefault(_pool_key(entry[0]), [])
+            assert isinstance(pool, list)
+            pool.append(entry)
+    return list(steps.values())
 
 
 def _toughness(unit: Unit) -> int:
@@ -140,29 +199,198 @@ def wound_target(strength: int, toughness: int) -> int:
     return 5
 
 
+# --------------------------------------------------------------------------- abilities
+
+
+def _applies(ability: Any, keywords: set[str]) -> bool:
+    """``[ABILITY: KW1/KW2]`` needs one of the keywords; ``[ANTI-KW X+]`` needs KW."""
+    if ability.keywords and not keywords & {k.upper() for k in ability.keywords}:
+        return False
+    if isinstance(ability, Anti):
+        return ability.keyword.upper() in keywords
+    return True
+
+
+def _better(new: Any, old: Any) -> bool:
+    """Of two duplicates, is ``new`` the better one? Lower Anti threshold, higher X."""
+    if isinstance(new, Anti):
+        return new.threshold < old.threshold
+    if isinstance(new, Blast | Cleave):
+        return new.value > old.value
+    if isinstance(new, SustainedHits | RapidFire | Melta):
+        return _dice_mean(new.value) > _dice_mean(old.value)
+    return False
+
+
+def _chosen(weapon: Weapon, keywords: set[str]) -> dict[type, Any]:
+    """One instance per ability type: the best of those applying against the target."""
+    best: dict[type, Any] = {}
+    for ability in weapon.abilities:
+        if isinstance(ability, NoEffect | ExtraAttacks) or not _applies(ability, keywords):
+            continue  # selection rules only
+        kind = type(ability)
+        if kind not in best or _better(ability, best[kind]):
+            best[kind] = ability
+    return best
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def _stronger(a: str | None, b: str | None) -> str | None:
+    return a if REROLL_STRENGTH[a] >= REROLL_STRENGTH[b] else b
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What one pool's attacks do against this target in this context."""
+
+    bonus_attacks: tuple[DiceT, ...]  # extra attack dice per weapon copy
+    torrent: bool
+    skill: int
+    hit_modifier: int
+    fail_at_most: int
+    critical_hit: int
+    reroll_hits: str | None
+    sustained: DiceT | None
+    lethal: bool
+    wound_needed: int
+    wound_modifier: int
+    critical_wound: int
+    reroll_wounds: str | None
+    devastating: bool
+    ap: int
+    damage: DiceT
+    multiply: int
+    add: int
+    melta: DiceT | None
+    precision: int | None  # the CHARACTER group that is current while it lives
+    hazardous: bool
+    used: tuple[str, ...]  # the abilities in effect, as printed, in printed order
+
+
+def _precision_group(unit: Unit, context: Context) -> int | None:
+    key = context.precision_group
+    if key is None:
+        characters = [i for i, g in enumerate(unit.groups) if g.character]
+        return characters[0] if characters else None
+    if isinstance(key, int):
+        return key
+    labels = [g.label for g in unit.groups]
+    return labels.index(key)
+
+
+def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifiers) -> Profile:
+    """Read the weapon, the target, the context and the modifiers into one pool profile."""
+    ranged = not context.melee
+    chosen = _chosen(weapon, set(unit.keywords))
+
+    def has(kind: type) -> bool:
+        return kind in chosen
+
+    moved_little = context.remained_stationary or context.moved_at_most_3
+    heavy = (
+        has(Heavy)
+        and ranged
+        and moved_little
+        and not context.engaged
+        and not context.set_up_this_turn
+    )
+    lance = has(Lance) and context.charged
+    indirect = has(IndirectFire) and ranged
+    cover = (
+        ranged and not has(IgnoresCover) and (context.target_in_cover or unit.stealth or indirect)
+    )
+    per_five = unit.models // 5
+    bonus: list[DiceT] = []
+    if has(Blast):
+        bonus.append((0, 0, chosen[Blast].value * per_five))
+    cleave = has(Cleave) and context.melee and context.single_target
+    if cleave:
+        bonus.append((0, 0, chosen[Cleave].value * per_five))
+    if has(RapidFire) and context.half_range:
+        bonus.append(_dice_tuple(chosen[RapidFire].value))
+    melta = _dice_tuple(chosen[Melta].value) if has(Melta) and context.half_range else None
+
+    fail_at_most = 1  # an unmodified 1 fails; [INDIRECT FIRE]: 1-5, or 1-3 when spotted
+    if indirect:
+        fail_at_most = 3 if context.remained_stationary and context.spotted else 5
+    critical_wound = modifiers.critical_wound
+    if has(Anti):
+        critical_wound = min(critical_wound, chosen[Anti].threshold)
+    reroll_wounds = modifiers.reroll_wounds
+    if has(TwinLinked):
+        reroll_wounds = _stronger(reroll_wounds, context.reroll_policy)
+    damage = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
+    strength = max(1, weapon.strength + modifiers.strength)
+
+    precision = _precision_group(unit, context) if has(Precision) else None
+    # Reported as used: the chosen instances whose condition holds in this context.
+    # [TORRENT] makes no hit roll, so no Critical Hit can trigger [SUSTAINED HITS] or
+    # [LETHAL HITS], and [HEAVY] or [INDIRECT FIRE] change nothing; [LETHAL HITS] is not
+    # used when the attacker chooses to roll; [PRECISION] needs a CHARACTER in the target.
+    in_effect = {
+        Heavy: heavy and not has(Torrent),
+        Lance: lance,
+        IndirectFire: indirect and not has(Torrent),
+        Cleave: cleave,
+        RapidFire: has(RapidFire) and context.half_range,
+        Melta: melta is not None,
+        SustainedHits: not has(Torrent),
+        LethalHits: not has(Torrent) and context.lethal_hits == "auto",
+        Precision: precision is not None,
+    }
+    used = tuple(str(a) for a in chosen.values() if in_effect.get(type(a), True))
+    printed = [str(a) for a in weapon.abilities]
+    return Profile(
+        bonus_attacks=tuple(bonus),
+        torrent=has(Torrent),
+        skill=_clamp(weapon.skill + modifiers.skill + (1 if cover else 0), 2, 6),
+        hit_modifier=_clamp(modifiers.hit + (1 if heavy else 0), -1, 1),
+        fail_at_most=fail_at_most,
+        critical_hit=modifiers.critical_hit,
+        reroll_hits=None if indirect else modifiers.reroll_hits,
+        sustained=_dice_tuple(chosen[SustainedHits].value) if has(SustainedHits) else None,
+        lethal=has(LethalHits) and context.lethal_hits == "auto",
+        wound_needed=wound_target(strength, _toughness(unit)),
+        wound_modifier=_clamp(modifiers.wound + (1 if lance else 0), -1, 1),
+        critical_wound=critical_wound,
+        reroll_wounds=reroll_wounds,
+        devastating=has(DevastatingWounds),
+        ap=min(0, weapon.ap + modifiers.ap),
+        damage=_dice_tuple(damage),
+        multiply=modifiers.damage_multiply,
+        add=modifiers.damage_add,
+        melta=melta,
+        precision=precision,
+        hazardous=has(Hazardous),
+        used=tuple(sorted(used, key=printed.index)),
+    )
+
+
 # --------------------------------------------------------------------------- dice
 
 
-def _faces(dice: tuple[int, int, int]) -> Iterator[tuple[int, Fraction]]:
+def _faces(dice: DiceT) -> list[tuple[int, Fraction]]:
     """Every outcome of ``count``D``sides``+``bonus``, face by face, with its probability."""
     count, sides, bonus = dice
     if sides == 0 or count == 0:
-        yield bonus, Fraction(1)
-        return
+        return [(bonus, Fraction(1))]
     weight = Fraction(1, sides**count)
-    for roll in itertools.product(range(1, sides + 1), repeat=count):
-        yield sum(roll) + bonus, weight
+    return [
+        (sum(roll) + bonus, weight) for roll in itertools.product(range(1, sides + 1), repeat=count)
+    ]
 
 
 def _add(pmf: dict[Any, Fraction], key: Any, p: Fraction) -> None:
     pmf[key] = pmf.get(key, Fraction(0)) + p
 
 
-def _attack_pmf(entries: Sequence[Entry]) -> PMF:
-    """Attack dice in the pool: every weapon copy rolls its own A, then they are summed."""
-    copies = [_dice_tuple(w.attacks) for w, n in entries for _ in range(n)]
+def _sum_of(dice: Sequence[DiceT]) -> PMF:
+    """The sum of independent dice expressions, every combination of faces enumerated."""
     pmf: PMF = {}
-    for combo in itertools.product(*(list(_faces(d)) for d in copies)):
+    for combo in itertools.product(*(_faces(d) for d in dice)):
         p = Fraction(1)
         for _, q in combo:
             p *= q
@@ -170,43 +398,74 @@ def _attack_pmf(entries: Sequence[Entry]) -> PMF:
     return pmf
 
 
-def _hit_passes(face: int, skill: int) -> bool:
-    """Hit roll, first match: unmodified 1 fails; unmodified 6 is a Critical Hit (a hit)."""
-    if face == 1:
-        return False
-    if face == 6:
-        return True
-    return face >= skill
+def _attack_pmf(entries: Sequence[Entry], bonus: Sequence[DiceT]) -> PMF:
+    """Attack dice in the pool: every weapon copy rolls its own A plus its bonus dice."""
+    copies = [d for w, n in entries for _ in range(n) for d in (_dice_tuple(w.attacks), *bonus)]
+    return _sum_of(copies)
 
 
-def _wound_passes(face: int, required: int) -> bool:
-    """Wound roll, first match: natural 1 fails; natural 6 is a Critical Wound (a wound)."""
-    if face == 1:
-        return False
-    if face == 6:
-        return True
-    return face >= required
+def _rerolled(policy: str | None, face: int, result: int) -> bool:
+    """Is this die re-rolled? ``ones``: a natural 1; ``failures``: a failed result;
+    ``non_critical``: any result that is not critical."""
+    if policy == "ones":
+        return face == 1
+    if policy == "failures":
+        return result == FAIL
+    if policy == "non_critical":
+        return result != CRIT
+    return False
 
 
-_RULES = {"hit": _hit_passes, "wound": _wound_passes}
+def _one_die(read: Callable[[int], int], policy: str | None) -> tuple[tuple[int, Fraction], ...]:
+    """One D6, re-rolled at most once under the policy: result -> probability."""
+    out: dict[int, Fraction] = {}
+    for face in D6:
+        result = read(face)
+        if _rerolled(policy, face, result):
+            for again in D6:
+                _add(out, read(again), Fraction(1, 36))
+        else:
+            _add(out, result, Fraction(1, 6))
+    return tuple(sorted(out.items()))
 
 
 @cache
-def _successes(n: int, rule: str, threshold: int) -> tuple[tuple[int, Fraction], ...]:
-    """Roll n D6 at once; the distribution of how many pass the rule."""
-    passes = _RULES[rule]
-    counts: Counter[int] = Counter(
-        sum(passes(face, threshold) for face in roll) for roll in itertools.product(D6, repeat=n)
-    )
-    return tuple((k, Fraction(c, 6**n)) for k, c in sorted(counts.items()))
+def _roll(n: int, die: tuple[tuple[int, Fraction], ...]) -> dict[tuple[int, int], Fraction]:
+    """n such dice rolled at once: (successes, criticals) -> probability, die by die."""
+    pmf: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    for _ in range(n):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (ok, crit), p in pmf.items():
+            for result, q in die:
+                _add(nxt, (ok + (result != FAIL), crit + (result == CRIT)), p * q)
+        pmf = nxt
+    return pmf
 
 
-def _thin(pmf: PMF, rule: str, threshold: int) -> PMF:
-    out: PMF = {}
-    for n, p in pmf.items():
-        for k, q in _successes(n, rule, threshold):
-            _add(out, k, p * q)
-    return out
+def _hit_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+    def read(face: int) -> int:
+        if face <= prof.fail_at_most:
+            return FAIL
+        if face >= prof.critical_hit:
+            return CRIT
+        if face + prof.hit_modifier >= prof.skill:
+            return HIT
+        return FAIL
+
+    return _one_die(read, prof.reroll_hits)
+
+
+def _wound_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+    def read(face: int) -> int:
+        if face == 1:
+            return FAIL
+        if face >= prof.critical_wound:
+            return CRIT
+        if face + prof.wound_modifier >= prof.wound_needed:
+            return HIT
+        return FAIL
+
+    return _one_die(read, prof.reroll_wounds)
 
 
 # --------------------------------------------------------------------------- saves and damage
@@ -222,14 +481,29 @@ def _initial_state(unit: Unit) -> State:
     return tuple(state)
 
 
-def _current(groups: Sequence[ModelGroup], state: State) -> tuple[int, int] | None:
-    """(group, model) to allocate to: first group with models left, its wounded model first."""
-    for gi, models in enumerate(state):
-        if not models:
-            continue
-        wounded = [mi for mi, left in enumerate(models) if left < groups[gi].wounds]
-        return gi, (wounded[0] if wounded else 0)
-    return None  # the unit is destroyed
+def _model(group: ModelGroup, models: tuple[int, ...]) -> int:
+    """Within a group, the model that has lost wounds must be chosen."""
+    wounded = [mi for mi, left in enumerate(models) if left < group.wounds]
+    return wounded[0] if wounded else 0
+
+
+def _current(
+    groups: Sequence[ModelGroup], state: State, focus: int | None = None
+) -> tuple[int, int] | None:
+    """(group, model) to allocate to, or None once the unit is destroyed.
+
+    The ``focus`` ([PRECISION]) group while its model lives; otherwise the first
+    non-CHARACTER group with models left; otherwise a wounded CHARACTER group before
+    unwounded ones, each in declared order.
+    """
+    if focus is not None and state[focus]:
+        return focus, _model(groups[focus], state[focus])
+    alive = [gi for gi, models in enumerate(state) if models]
+    bodies = [gi for gi in alive if not groups[gi].character]
+    wounded = [gi for gi in alive if groups[gi].character and state[gi][0] < groups[gi].wounds]
+    for gi in bodies + wounded + alive:
+        return gi, _model(groups[gi], state[gi])
+    return None
 
 
 def _saved(face: int, ap: int, group: ModelGroup) -> bool:
@@ -243,18 +517,20 @@ def _saved(face: int, ap: int, group: ModelGroup) -> bool:
 
 @cache
 def _wounds_lost(damage: int, left: int, fnp: int | None) -> tuple[tuple[int, Fraction], ...]:
-    """Wounds the model loses from one attack of ``damage``: FNP is a D6 per wound.
-
-    Every FNP roll is enumerated; the result is cached because it depends only on the
-    arguments.
-    """
+    """Wounds a model with ``left`` wounds loses to ``damage``: FNP is a D6 per wound."""
     if fnp is None:
         return ((min(left, damage), Fraction(1)),)
-    counts: Counter[int] = Counter()
-    for rolls in itertools.product(D6, repeat=damage):
-        prevented = sum(r >= fnp for r in rolls)
-        counts[min(left, damage - prevented)] += 1
-    return tuple((lost, Fraction(c, 6**damage)) for lost, c in sorted(counts.items()))
+    through: dict[int, Fraction] = {0: Fraction(1)}  # wounds not prevented so far
+    for _ in range(damage):
+        nxt: dict[int, Fraction] = {}
+        for k, p in through.items():
+            for face in D6:
+                _add(nxt, k + (face < fnp), p / 6)
+        through = nxt
+    out: dict[int, Fraction] = {}
+    for k, p in through.items():
+        _add(out, min(left, k), p)
+    return tuple(sorted(out.items()))
 
 
 def _apply(state: State, gi: int, mi: int, lost: int) -> State:
@@ -267,46 +543,122 @@ def _apply(state: State, gi: int, mi: int, lost: int) -> State:
     return tuple(new)
 
 
-class _Resolver:
-    """Save resolution for one pool profile against one unit, memoised on (state, dice)."""
+def _attacker_damage(prof: Profile) -> PMF:
+    """The attacker's D: set (or printed), multiplied, added to, plus [MELTA] X."""
+    pmf: PMF = {}
+    for d, p in _faces(prof.damage):
+        for m, q in _faces(prof.melta or (0, 0, 0)):
+            _add(pmf, d * prof.multiply + prof.add + m, p * q)
+    return pmf
 
-    def __init__(self, groups: Sequence[ModelGroup], ap: int, damage: tuple[int, int, int]):
+
+def _defender_damage(attacker: PMF, group: ModelGroup) -> PMF:
+    """Then the defender's group: halve (rounding up), subtract; at least 1."""
+    pmf: PMF = {}
+    for d, p in attacker.items():
+        if group.halve_damage:
+            d = -(-d // 2)
+        _add(pmf, max(1, d - group.damage_reduction), p)
+    return pmf
+
+
+class _Resolver:
+    """Save dice then devastating wounds for one pool against one unit, memoised."""
+
+    def __init__(
+        self,
+        groups: Sequence[ModelGroup],
+        ap: int,
+        per_attack: Sequence[PMF],
+        per_mortal: PMF,
+        focus: int | None,
+    ):
         self.groups = groups
         self.ap = ap
-        self.damage = damage
+        self.per_attack = per_attack  # per group
+        self.per_mortal = per_mortal
+        self.focus = focus
         self.memo: dict[tuple[State, tuple[int, ...]], dict[tuple[State, int], Fraction]] = {}
+        self.mortal_memo: dict[tuple[State, int], dict[State, Fraction]] = {}
 
-    def resolve(self, state: State, dice: tuple[int, ...]) -> dict[tuple[State, int], Fraction]:
+    def saves(self, state: State, dice: tuple[int, ...]) -> dict[tuple[State, int], Fraction]:
         """Resolve ``dice`` in the given order: (final state, failed saves) -> probability."""
         key = (state, dice)
         if key in self.memo:
             return self.memo[key]
         out: dict[tuple[State, int], Fraction] = {}
-        where = _current(self.groups, state)
+        where = _current(self.groups, state, self.focus)
         if not dice or where is None:
             out[(state, 0)] = Fraction(1)  # done, or leftover dice lost on a destroyed unit
         else:
             gi, mi = where
             group = self.groups[gi]
             if _saved(dice[0], self.ap, group):
-                out = dict(self.resolve(state, dice[1:]))
+                out = dict(self.saves(state, dice[1:]))
             else:
                 left = state[gi][mi]
-                for dmg, p in _faces(self.damage):
+                for dmg, p in self.per_attack[gi].items():
                     for lost, q in _wounds_lost(dmg, left, group.fnp):
                         after = _apply(state, gi, mi, lost)
-                        for (final, unsaved), r in self.resolve(after, dice[1:]).items():
+                        for (final, unsaved), r in self.saves(after, dice[1:]).items():
                             _add(out, (final, unsaved + 1), p * q * r)
         self.memo[key] = out
         return out
 
+    def mortal(self, state: State, count: int) -> dict[State, Fraction]:
+        """``count`` devastating wounds, each damaging the current model only."""
+        key = (state, count)
+        if key in self.mortal_memo:
+            return self.mortal_memo[key]
+        where = _current(self.groups, state, self.focus)
+        out: dict[State, Fraction] = {}
+        if count == 0 or where is None:
+            out[state] = Fraction(1)
+        else:
+            gi, mi = where
+            left = state[gi][mi]
+            for dmg, p in self.per_mortal.items():
+                for lost, q in _wounds_lost(dmg, left, self.groups[gi].fnp):
+                    for final, r in self.mortal(_apply(state, gi, mi, lost), count - 1).items():
+                        _add(out, final, p * q * r)
+        self.mortal_memo[key] = out
+        return out
 
-def _save_rolls(n: int, sort: bool) -> dict[tuple[int, ...], Fraction]:
-    """All n save dice rolled at once; sorted lowest to highest unless ``sort`` is False."""
-    counts = Counter(
-        tuple(sorted(roll)) if sort else roll for roll in itertools.product(D6, repeat=n)
-    )
-    return {dice: Fraction(c, 6**n) for dice, c in counts.items()}
+
+@cache
+def _save_rolls(n: int, sort: bool) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """All n save dice rolled at once; sorted lowest to highest unless ``sort`` is False.
+
+    Sorted, each multiset of faces is listed once with its multinomial weight.
+    """
+    if not sort:
+        return tuple((roll, Fraction(1, 6**n)) for roll in itertools.product(D6, repeat=n))
+    out = []
+    for dice in itertools.combinations_with_replacement(D6, n):
+        ways = math.factorial(n)
+        for face in set(dice):
+            ways //= math.factorial(dice.count(face))
+        out.append((dice, Fraction(ways, 6**n)))
+    return tuple(out)
+
+
+def _mortal_wounds(groups: Sequence[ModelGroup], state: State, count: int) -> dict[State, Fraction]:
+    """``count`` mortal wounds one at a time to the current model, FNP each, spilling over."""
+    states = {state: Fraction(1)}
+    for _ in range(count):
+        nxt: dict[State, Fraction] = defaultdict(Fraction)
+        for s, p in states.items():
+            where = _current(groups, s)
+            if where is None:
+                nxt[s] += p
+                continue
+            gi, mi = where
+            fnp = groups[gi].fnp
+            for face in D6:
+                prevented = fnp is not None and face >= fnp
+                nxt[s if prevented else _apply(s, gi, mi, 1)] += p / 6
+        states = dict(nxt)
+    return states
 
 
 # --------------------------------------------------------------------------- the sequence
@@ -321,6 +673,8 @@ class PoolOutcome:
     wounds: PMF
     unsaved: PMF
     killed: PMF  # models destroyed so far, cumulative over the pools
+    devastating: PMF  # critical wounds of a [DEVASTATING WOUNDS] pool
+    abilities: tuple[str, ...] = ()  # abilities in effect, as printed
 
 
 @dataclass(frozen=True)
@@ -332,6 +686,7 @@ class OracleResult:
     groups: tuple[PMF, ...]  # models destroyed in each allocation group
     pools: tuple[PoolOutcome, ...]
     states: dict[State, Fraction]
+    hazardous: PMF  # mortal wounds suffered by the attacker
 
     @property
     def p_destroyed(self) -> Fraction:
@@ -346,17 +701,79 @@ def _marginal(states: dict[State, Fraction], stat: Any) -> PMF:
     return dict(sorted(out.items()))
 
 
+def _sorted(pmf: dict[int, Fraction]) -> PMF:
+    return dict(sorted(pmf.items()))
+
+
+def _convolve(a: PMF, b: PMF) -> PMF:
+    out: PMF = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            _add(out, x + y, p * q)
+    return out
+
+
+def _hazard(weapons: int, per_fail: int) -> PMF:
+    """One D6 per Hazardous weapon; each 1-2 costs ``per_fail`` mortal wounds."""
+    pmf: PMF = {0: Fraction(1)}
+    for _ in range(weapons):
+        one: PMF = {}
+        for face in D6:
+            _add(one, per_fail if face <= 2 else 0, Fraction(1, 6))
+        pmf = _convolve(pmf, one)
+    return pmf
+
+
+def _roll_pool(
+    entries: Sequence[Entry], prof: Profile
+) -> tuple[PMF, PMF, PMF, PMF, dict[tuple[int, int], Fraction]]:
+    """Attacks, hits, wounds and devastating pmfs, and the joint (save dice, devastating)."""
+    attacks = _attack_pmf(entries, prof.bonus_attacks)
+    hit_die = _hit_die(prof)
+    # (hits in all, dice rolling to wound, automatic wounds)
+    hit_stage: dict[tuple[int, int, int], Fraction] = {}
+    for n, p in attacks.items():
+        rolled = {(n, 0): Fraction(1)} if prof.torrent else _roll(n, hit_die)
+        for (hits, crits), q in rolled.items():
+            extra = _sum_of([prof.sustained] * crits) if prof.sustained else {0: Fraction(1)}
+            auto = crits if prof.lethal else 0
+            for x, r in extra.items():
+                _add(hit_stage, (hits + x, hits + x - auto, auto), p * q * r)
+    wound_die = _wound_die(prof)
+    hits_pmf: PMF = {}
+    wounds_pmf: PMF = {}
+    dev_pmf: PMF = {}
+    to_save: dict[tuple[int, int], Fraction] = {}
+    for (hits, rolling, auto), p in hit_stage.items():
+        _add(hits_pmf, hits, p)
+        for (wounds, crits), q in _roll(rolling, wound_die).items():
+            dev = crits if prof.devastating else 0
+            _add(wounds_pmf, wounds + auto, p * q)
+            _add(dev_pmf, dev, p * q)
+            _add(to_save, (wounds + auto - dev, dev), p * q)
+    return attacks, _sorted(hits_pmf), _sorted(wounds_pmf), _sorted(dev_pmf), to_save
+
+
 def oracle_pools(
-    pools: Sequence[Sequence[Entry]], unit: Unit, *, sort_saves: bool = True
+    pools: Sequence[Step],
+    unit: Unit,
+    *,
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    sort_saves: bool = True,
+    devastating_first: bool = False,
 ) -> OracleResult:
-    """Resolve the given pools in order, against the unit.
+    """Resolve the given pools (and MortalWounds steps) in order, against the unit.
 
     ``pools`` is taken as given (no gathering), so splitting identical attacks into
     several pools can be studied.  ``sort_saves=False`` resolves each pool's save dice
-    in the order rolled (i.e. a random order) instead of lowest to highest.
+    in the order rolled (i.e. a random order) instead of lowest to highest, and
+    ``devastating_first=True`` resolves devastating wounds before the save dice instead
+    of after them: both are wrong readings, kept to show that the order matters.
     """
+    context = Context() if context is None else context
+    modifiers = Modifiers() if modifiers is None else modifiers
     groups = unit.groups
-    toughness = _toughness(unit)
     start = _initial_state(unit)
     initial_models = [len(m) for m in start]
     initial_wounds = sum(sum(m) for m in start)
@@ -365,34 +782,68 @@ def oracle_pools(
         return sum(initial_models) - sum(len(m) for m in state)
 
     states: dict[State, Fraction] = {start: Fraction(1)}
+    hazardous: PMF = {0: Fraction(1)}
     outcomes = []
-    for entries in pools:
-        weapon = entries[0][0]
-        keys = {_pool_key(w) for w, _ in entries}
+    for step in pools:
+        after: dict[State, Fraction] = defaultdict(Fraction)
+        if isinstance(step, MortalWounds):
+            amount = _sorted(_sum_of([_dice_tuple(step.amount)]))
+            for state, p in states.items():
+                for k, q in amount.items():
+                    for final, r in _mortal_wounds(groups, state, k).items():
+                        after[final] += p * q * r
+            states = dict(after)
+            outcomes.append(
+                PoolOutcome(
+                    amount, amount, amount, amount, _marginal(states, killed), {0: Fraction(1)}
+                )
+            )
+            continue
+        weapon = step[0][0]
+        keys = {_pool_key(w) for w, _ in step}
         if len(keys) != 1:
             raise ValueError(f"a pool must hold identical attacks; got {len(keys)} profiles")
-        attacks = _attack_pmf(entries)
-        hits = _thin(attacks, "hit", weapon.skill)
-        wounds = _thin(hits, "wound", wound_target(weapon.strength, toughness))
-        resolver = _Resolver(groups, weapon.ap, _dice_tuple(weapon.damage))
-        after: dict[State, Fraction] = defaultdict(Fraction)
+        prof = pool_profile(weapon, unit, context, modifiers)
+        attacks, hits, wounds, devastating, to_save = _roll_pool(step, prof)
+        attacker = _attacker_damage(prof)
+        resolver = _Resolver(
+            groups,
+            prof.ap,
+            [_defender_damage(attacker, g) for g in groups],
+            {max(1, d): p for d, p in attacker.items()},
+            prof.precision,
+        )
         unsaved: PMF = defaultdict(Fraction)
-        for n, p_n in wounds.items():
+        for (n, dev), p_n in to_save.items():
             rolls = _save_rolls(n, sort_saves)
             for state, p_s in states.items():
-                for dice, p_d in rolls.items():
-                    for (final, failed), p_f in resolver.resolve(state, dice).items():
-                        p = p_n * p_s * p_d * p_f
-                        after[final] += p
-                        unsaved[failed] += p
+                first = resolver.mortal(state, dev) if devastating_first else {state: Fraction(1)}
+                for mid, p_m in first.items():
+                    for dice, p_d in rolls:
+                        for (saved_state, failed), p_f in resolver.saves(mid, dice).items():
+                            last = (
+                                {saved_state: Fraction(1)}
+                                if devastating_first
+                                else resolver.mortal(saved_state, dev)
+                            )
+                            for final, p_v in last.items():
+                                p = p_n * p_s * p_m * p_d * p_f * p_v
+                                after[final] += p
+                                unsaved[failed] += p
         states = dict(after)
+        if prof.hazardous:
+            per_fail = 3 if context.attacker_monster_or_vehicle else 1
+            weapons = sum(n for _, n in step)
+            hazardous = _convolve(hazardous, _hazard(weapons, per_fail))
         outcomes.append(
             PoolOutcome(
-                attacks=dict(sorted(attacks.items())),
-                hits=dict(sorted(hits.items())),
-                wounds=dict(sorted(wounds.items())),
-                unsaved=dict(sorted(unsaved.items())),
+                attacks=_sorted(attacks),
+                hits=hits,
+                wounds=wounds,
+                unsaved=_sorted(unsaved),
                 killed=_marginal(states, killed),
+                devastating=devastating,
+                abilities=prof.used,
             )
         )
     per_group = tuple(
@@ -405,12 +856,28 @@ def oracle_pools(
         groups=per_group,
         pools=tuple(outcomes),
         states=states,
+        hazardous=_sorted(hazardous),
     )
 
 
-def oracle_attack(weapons: Any, unit: Unit, *, sort_saves: bool = True) -> OracleResult:
+def oracle_attack(
+    weapons: Any,
+    unit: Unit,
+    *,
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    sort_saves: bool = True,
+    devastating_first: bool = False,
+) -> OracleResult:
     """The whole attack: gather identical weapons into pools, then resolve them in order."""
-    return oracle_pools(gather_entries(weapons), unit, sort_saves=sort_saves)
+    return oracle_pools(
+        gather_entries(weapons),
+        unit,
+        context=context,
+        modifiers=modifiers,
+        sort_saves=sort_saves,
+        devastating_first=devastating_first,
+    )
 
 
 def total(pmf: PMF) -> Fraction:

@@ -237,10 +237,10 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         "CLEAVE": context.melee and context.single_target,
         "RAPID FIRE": context.half_range,
         "MELTA": context.half_range,
-        "HEAVY": ranged and context.heavy_eligible,
+        "HEAVY": ranged and context.heavy_eligible and not has("TORRENT"),
         "LANCE": context.charged,
-        "INDIRECT FIRE": ranged,
-        "LETHAL HITS": not has("TORRENT"),
+        "INDIRECT FIRE": ranged and not has("TORRENT"),
+        "LETHAL HITS": not has("TORRENT") and context.lethal_hits == "auto",
         "SUSTAINED HITS": not has("TORRENT"),
         "PRECISION": any(g.character for g in target.groups),
     }
