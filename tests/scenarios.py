@@ -14,6 +14,23 @@ target unit. Together they cover (11th-edition core rules, RULES.md sections 1-2
 * hit rolls on 2+ and 6+, every wound rung (2+ .. 6+), AP 0 to -4;
 * leftover attacks (big weapons against a few small models).
 
+Ability scenarios (RULES.md section 3) add an optional :class:`mathhammer.Context` and
+:class:`mathhammer.Modifiers`:
+
+* Sustained Hits 1, 2 and D3 (and a keyword-restricted duplicate), Lethal Hits, both together;
+* Devastating Wounds with Anti-X, with D3 damage against W2, against Feel No Pain, with
+  Precision, and with Lethal Hits automatic or rolled (``lethal_hits="roll"``);
+* Anti-X applying and not applying by keyword; Twin-linked re-rolling failures and every
+  non-critical result; critical hits on 5+ with non-critical re-rolls; Lance with re-rolls;
+* Torrent (in cover), Blast against 10 and 20 models, Rapid Fire within and beyond half range,
+  Cleave; Melta within half range (and with -1 damage: Melta is part of the add step); Heavy
+  while stationary against cover; Ignores Cover against cover and Stealth (and Stealth
+  without it); Indirect Fire with and without a spotter;
+* Precision against a bodyguard with a CHARACTER (alone, then followed by a normal pool);
+* Hazardous weapons on a MONSTER attacker;
+* roll modifiers and their cap, BS/S/AP changes, damage set/multiply/add, halved damage and
+  damage reduction; mortal-wound steps before and after a pool against Feel No Pain.
+
 Every scenario runs the exact engine (``unsaved`` included) in a few milliseconds,
 well under 50 ms.
 """
@@ -30,25 +47,70 @@ __all__ = ["SCENARIOS", "Scenario", "scenario_ids", "scenarios"]
 
 @dataclass(frozen=True)
 class Scenario:
-    """One attack: ``mh.attack(weapons, target)``."""
+    """One attack: ``mh.attack(weapons, target, context=..., modifiers=...)``."""
 
     name: str
     weapons: Any
     target: mh.Unit
     note: str = ""
+    context: mh.Context | None = None
+    modifiers: mh.Modifiers | None = None
 
     @property
     def mixed(self) -> bool:
         """True when the target has more than one allocation group."""
         return len(self.target.groups) > 1
 
+    @property
+    def steps(self) -> tuple[mh.Pool | mh.MortalWounds, ...]:
+        """The pools (and mortal-wound steps) in resolution order."""
+        return mh.gather_pools(self.weapons)
+
+    def kinds(self, step: int) -> frozenset[str]:
+        """The ability kinds of one step's weapon that apply against the target, read
+        from the profiles (not from the engine's result); ``{"MORTAL WOUNDS"}`` for a
+        mortal-wound step. Context conditions (half range, charged, ...) are not applied."""
+        pool = self.steps[step]
+        if isinstance(pool, mh.MortalWounds):
+            return frozenset({"MORTAL WOUNDS"})
+        return frozenset(mh.abilities.resolve(pool.weapon.abilities, self.target.keywords))
+
+    def uses(self, kind: str) -> bool:
+        """True if some step has the ability kind (see :meth:`kinds`)."""
+        return any(kind in self.kinds(j) for j in range(len(self.steps)))
+
+    @property
+    def plain(self) -> bool:
+        """The core attack sequence only (RULES.md sections 1-2): no weapon ability with an
+        effect (whether or not it applies to the target), no mortal-wound step, no context,
+        no modifiers, and no defensive rule (Stealth, halved or reduced damage)."""
+        weapons_plain = all(
+            isinstance(p, mh.Pool) and all(a.kind in _NO_MATHS for a in p.weapon.abilities)
+            for p in self.steps
+        )
+        defence = self.target.stealth or any(
+            g.halve_damage or g.damage_reduction for g in self.target.groups
+        )
+        return weapons_plain and not defence and self.context is None and self.modifiers is None
+
     def attack(self) -> mh.AttackResult:
         """The exact result."""
-        return mh.attack(self.weapons, self.target)
+        return mh.attack(self.weapons, self.target, context=self.context, modifiers=self.modifiers)
 
     def simulate(self, trials: int, seed: int) -> mh.SimulationResult:
         """A Monte Carlo estimate."""
-        return mh.simulate(self.weapons, self.target, trials=trials, rng=seed)
+        return mh.simulate(
+            self.weapons,
+            self.target,
+            trials=trials,
+            rng=seed,
+            context=self.context,
+            modifiers=self.modifiers,
+        )
+
+
+#: Ability kinds with no effect on the maths (selection rules only).
+_NO_MATHS = frozenset(mh.abilities.NO_EFFECT | {"EXTRA ATTACKS"})
 
 
 # --------------------------------------------------------------------------- weapons
@@ -138,6 +200,268 @@ SQUAD_WITH_SERGEANT = mh.Unit(
 LONE_CHARACTER = mh.Unit("Lone captain", [CAPTAIN])
 FEW_GEQ = mh.Unit.of("Three guardsmen", models=3, toughness=3, save=5, wounds=1)
 TWO_MEQ = mh.Unit.of("Two intercessors", models=2, toughness=4, save=3, wounds=2)
+
+# --------------------------------------------------------------------------- ability weapons
+SH1_BOLT = mh.Weapon(
+    "Bolt rifle (sustained)",
+    attacks=2,
+    skill=3,
+    strength=4,
+    ap=-1,
+    damage=1,
+    abilities="[SUSTAINED HITS 1]",
+)
+SH2_HEAVY_BOLTER = mh.Weapon(
+    "Heavy bolter (sustained 2)",
+    attacks=3,
+    skill=4,
+    strength=5,
+    ap=-1,
+    damage=2,
+    abilities="[SUSTAINED HITS 2]",
+)
+SHD3_STORM_BOLTER = mh.Weapon(
+    "Storm bolter (sustained D3)",
+    attacks=2,
+    skill=3,
+    strength=4,
+    ap=0,
+    damage=1,
+    abilities="[SUSTAINED HITS D3]",
+)
+LETHAL_AUTOCANNON = mh.Weapon(
+    "Autocannon (lethal)",
+    attacks=2,
+    skill=4,
+    strength=9,
+    ap=-1,
+    damage=3,
+    abilities="[LETHAL HITS]",
+)
+GAUSS_FLAYER = mh.Weapon(
+    "Gauss flayer",
+    attacks=3,
+    skill=3,
+    strength=5,
+    ap=-1,
+    damage=1,
+    abilities="[SUSTAINED HITS 1], [LETHAL HITS]",
+)
+ANTI_INFANTRY_DW = mh.Weapon(
+    "Toxin rifle",
+    attacks=2,
+    skill=3,
+    strength=4,
+    ap=-1,
+    damage=2,
+    abilities="[ANTI-INFANTRY 4+], [DEVASTATING WOUNDS]",
+)
+DW_SNIPER = mh.Weapon(
+    "Exitus rifle",
+    attacks=1,
+    skill=2,
+    strength=5,
+    ap=-2,
+    damage="D3",
+    abilities="[DEVASTATING WOUNDS]",
+)
+DW_BLIGHT = mh.Weapon(
+    "Blight launcher (devastating)",
+    attacks=2,
+    skill=3,
+    strength=6,
+    ap=-1,
+    damage="D3",
+    abilities="[DEVASTATING WOUNDS]",
+)
+HAYWIRE = mh.Weapon(
+    "Haywire blaster",
+    attacks=2,
+    skill=3,
+    strength=5,
+    ap=0,
+    damage=2,
+    abilities="[ANTI-VEHICLE 2+]",
+)
+TWIN_HEAVY_BOLTER = mh.Weapon(
+    "Twin heavy bolter",
+    attacks=3,
+    skill=3,
+    strength=5,
+    ap=-1,
+    damage=2,
+    abilities="[TWIN-LINKED]",
+)
+TWIN_DW_LASCANNON = mh.Weapon(
+    "Twin lascannon (devastating)",
+    attacks=2,
+    skill=3,
+    strength=8,
+    ap=-2,
+    damage=2,
+    abilities="[TWIN-LINKED], [DEVASTATING WOUNDS]",
+)
+TORRENT_FLAMER = mh.Weapon(
+    "Flamer",
+    attacks="D6",
+    skill=4,
+    strength=4,
+    ap=0,
+    damage=1,
+    abilities="[TORRENT], [SUSTAINED HITS 1]",
+)
+BLAST_FRAG = mh.Weapon(
+    "Frag missile", attacks="D6", skill=4, strength=4, ap=0, damage=1, abilities="[BLAST]"
+)
+RAPID_FIRE_BOLTER = mh.Weapon(
+    "Boltgun (rapid fire D3)",
+    attacks=1,
+    skill=3,
+    strength=4,
+    ap=0,
+    damage=1,
+    abilities="[RAPID FIRE D3]",
+)
+MELTAGUN = mh.Weapon(
+    "Meltagun", attacks=1, skill=3, strength=9, ap=-4, damage="D6", abilities="[MELTA 2]"
+)
+HEAVY_LASCANNON = mh.Weapon(
+    "Lascannon (heavy)",
+    attacks=1,
+    skill=4,
+    strength=12,
+    ap=-3,
+    damage="D6+1",
+    abilities="[HEAVY]",
+)
+LANCE = mh.Weapon(
+    "Power lance", attacks=3, skill=3, strength=6, ap=-2, damage=2, abilities="[LANCE]"
+)
+IGNORES_COVER_RIFLE = mh.Weapon(
+    "Burst cannon (ignores cover)",
+    attacks=3,
+    skill=4,
+    strength=5,
+    ap=0,
+    damage=1,
+    abilities="[IGNORES COVER]",
+)
+BURST_CANNON = mh.Weapon("Burst cannon", attacks=3, skill=4, strength=5, ap=0, damage=1)
+MORTAR = mh.Weapon(
+    "Mortar",
+    attacks="D6",
+    skill=4,
+    strength=5,
+    ap=0,
+    damage=1,
+    abilities="[INDIRECT FIRE], [BLAST]",
+)
+PRECISION_SNIPER = mh.Weapon(
+    "Sniper rifle (precision)",
+    attacks=1,
+    skill=2,
+    strength=5,
+    ap=-2,
+    damage=3,
+    abilities="[PRECISION]",
+)
+PRECISION_DW = mh.Weapon(
+    "Assassin's pistol",
+    attacks=2,
+    skill=2,
+    strength=4,
+    ap=-1,
+    damage=2,
+    abilities="[PRECISION], [DEVASTATING WOUNDS]",
+)
+HAZARDOUS_PLASMA = mh.Weapon(
+    "Plasma cannon (hazardous)",
+    attacks=1,
+    skill=3,
+    strength=8,
+    ap=-3,
+    damage=2,
+    abilities="[HAZARDOUS]",
+)
+LETHAL_DW_GAUSS = mh.Weapon(
+    "Gauss cannon",
+    attacks=2,
+    skill=3,
+    strength=5,
+    ap=-1,
+    damage=2,
+    abilities="[LETHAL HITS], [DEVASTATING WOUNDS]",
+)
+CLEAVE_AXE = mh.Weapon(
+    "Great axe", attacks=3, skill=3, strength=5, ap=-1, damage=1, abilities="[CLEAVE 1]"
+)
+KEYWORD_SUSTAINED = mh.Weapon(
+    "Tank hunter bolter",
+    attacks=3,
+    skill=3,
+    strength=6,
+    ap=-1,
+    damage=2,
+    abilities="[SUSTAINED HITS 1], [SUSTAINED HITS 2: VEHICLE]",
+)
+HEAVY_BOLTER_HEAVY = mh.Weapon(
+    "Heavy bolter (heavy)",
+    attacks=3,
+    skill=4,
+    strength=5,
+    ap=-1,
+    damage=2,
+    abilities="[HEAVY]",
+)
+AUTOCANNON_D3 = mh.Weapon("Autocannon (D3)", attacks=2, skill=3, strength=9, ap=-1, damage="D3")
+
+# --------------------------------------------------------------------------- ability targets
+CONSCRIPTS = mh.Unit.of("Conscripts", models=20, toughness=3, save=5, wounds=1, keywords="INFANTRY")
+LIGHT_TANKS = mh.Unit.of(
+    "Light tanks", models=2, toughness=10, save=3, wounds=6, keywords="VEHICLE"
+)
+MONSTERS = mh.Unit.of("Monsters", models=2, toughness=9, save=3, wounds=6, keywords="MONSTER")
+MEQ_STEALTH = mh.Unit.of(
+    "Infiltrators", models=5, toughness=4, save=3, wounds=2, keywords="INFANTRY", stealth=True
+)
+HALVING_VEHICLE = mh.Unit.of(
+    "Ceramite walker",
+    models=1,
+    toughness=10,
+    save=3,
+    wounds=6,
+    keywords="VEHICLE",
+    halve_damage=True,
+)
+GRAVIS = mh.Unit.of(
+    "Gravis (-1 damage)",
+    models=3,
+    toughness=6,
+    save=3,
+    wounds=3,
+    keywords="INFANTRY",
+    damage_reduction=1,
+)
+ARMOURED_OGRYNS = mh.Unit.of(
+    "Bullgryns (halve, -1 damage)",
+    models=3,
+    toughness=6,
+    save=2,
+    wounds=3,
+    halve_damage=True,
+    damage_reduction=1,
+)
+PLAGUE_MARINES_INF = mh.Unit.of(
+    "Plague marines (infantry)",
+    models=6,
+    toughness=5,
+    save=4,
+    wounds=2,
+    fnp=5,
+    keywords="INFANTRY",
+)
+
+RANGED_STATIONARY = mh.Context(remained_stationary=True)
 
 
 _ALL = [
@@ -240,6 +564,283 @@ _ALL = [
         "6 D6+1 attacks vs 3 W1 models: leftover attacks are lost",
     ),
     Scenario("two_meq_multi_melta", [(MULTI_MELTA, 4)], TWO_MEQ, "8 D6 attacks vs 2 W2 models"),
+    # ================================================================ abilities (RULES.md 3)
+    # ---------------------------------------------------------------- Sustained / Lethal
+    Scenario("sustained_1_geq", [(SH1_BOLT, 10)], GEQ, "[SUSTAINED HITS 1]: a 6 scores 2 hits"),
+    Scenario("sustained_2_meq", [(SH2_HEAVY_BOLTER, 4)], MEQ, "[SUSTAINED HITS 2]; D2 on W2"),
+    Scenario(
+        "sustained_d3_meq",
+        [(SHD3_STORM_BOLTER, 5)],
+        MEQ,
+        "[SUSTAINED HITS D3]: the extra hits are random; wound 4+",
+    ),
+    Scenario(
+        "sustained_keyword_vehicle",
+        [(KEYWORD_SUSTAINED, 4)],
+        LIGHT_TANKS,
+        "[SUSTAINED HITS 1] and [SUSTAINED HITS 2: VEHICLE] vs a VEHICLE: the best (2) applies",
+    ),
+    Scenario(
+        "sustained_keyword_infantry",
+        [(KEYWORD_SUSTAINED, 4)],
+        GEQ,
+        "the same weapon vs INFANTRY: only [SUSTAINED HITS 1] applies",
+    ),
+    Scenario(
+        "lethal_hits_vehicle",
+        [(LETHAL_AUTOCANNON, 5)],
+        LIGHT_TANKS,
+        "[LETHAL HITS]: a 6 to hit skips the 5+ wound roll",
+    ),
+    Scenario(
+        "sustained_lethal_meq",
+        [(GAUSS_FLAYER, 5)],
+        MEQ,
+        "[SUSTAINED HITS 1] + [LETHAL HITS]: a 6 auto-wounds and scores an extra hit",
+    ),
+    # ---------------------------------------------------------------- Devastating / Anti
+    Scenario(
+        "devastating_anti_infantry_meq",
+        [(ANTI_INFANTRY_DW, 5)],
+        MEQ,
+        "[ANTI-INFANTRY 4+] + [DEVASTATING WOUNDS] on S4 vs T4: every wound is devastating",
+    ),
+    Scenario(
+        "devastating_d3_vs_w2",
+        [(DW_SNIPER, 6)],
+        MEQ,
+        "[DEVASTATING WOUNDS] D3 vs W2: a 3 damages one model only",
+    ),
+    Scenario(
+        "devastating_vs_fnp",
+        [(DW_BLIGHT, 4)],
+        PLAGUE_MARINES,
+        "[DEVASTATING WOUNDS] D3 vs FNP 5+ W2: FNP is rolled for each mortal wound",
+    ),
+    Scenario(
+        "anti_vehicle_applies",
+        [(HAYWIRE, 6)],
+        LIGHT_TANKS,
+        "[ANTI-VEHICLE 2+] vs a VEHICLE: S5 vs T10 wounds on 2+ (critical)",
+    ),
+    Scenario(
+        "anti_vehicle_does_not_apply",
+        [(HAYWIRE, 6)],
+        MONSTERS,
+        "[ANTI-VEHICLE 2+] vs a MONSTER: not applied, S5 vs T9 wounds on 5+",
+    ),
+    # ---------------------------------------------------------------- re-rolls
+    Scenario(
+        "twin_linked_failures",
+        [(TWIN_HEAVY_BOLTER, 3)],
+        MEQ,
+        "[TWIN-LINKED]: failed wound rolls are re-rolled",
+    ),
+    Scenario(
+        "twin_linked_non_critical_devastating",
+        [(TWIN_DW_LASCANNON, 3)],
+        TEQ,
+        "[TWIN-LINKED] re-rolling every non-critical wound, fishing for [DEVASTATING WOUNDS]",
+        context=mh.Context(reroll_policy="non_critical"),
+    ),
+    Scenario(
+        "crit_5_non_critical_rerolls",
+        [(SH1_BOLT, 5)],
+        GEQ,
+        "critical hits on 5+, every non-critical hit re-rolled, [SUSTAINED HITS 1]",
+        modifiers=mh.Modifiers(critical_hit=5, reroll_hits="non_critical"),
+    ),
+    Scenario(
+        "lance_charged_melee_rerolls",
+        [(LANCE, 3)],
+        TEQ,
+        "[LANCE] charged: +1 to wound (3+ -> 2+); re-roll hit and wound 1s",
+        context=mh.Context(melee=True, charged=True),
+        modifiers=mh.Modifiers(reroll_hits="ones", reroll_wounds="ones"),
+    ),
+    # ---------------------------------------------------------------- attack count
+    Scenario(
+        "torrent_flamers_in_cover",
+        [(TORRENT_FLAMER, 3)],
+        GEQ,
+        "[TORRENT]: every attack hits, never critically (no sustained hits); cover is moot",
+        context=mh.Context(target_in_cover=True),
+    ),
+    Scenario("blast_vs_10", [(BLAST_FRAG, 2)], GEQ, "[BLAST] vs 10 models: +2 attacks each"),
+    Scenario("blast_vs_20", [(BLAST_FRAG, 2)], CONSCRIPTS, "[BLAST] vs 20 models: +4 attacks each"),
+    Scenario(
+        "rapid_fire_half_range",
+        [(RAPID_FIRE_BOLTER, 5)],
+        GEQ,
+        "[RAPID FIRE D3] within half range: +D3 attacks per weapon",
+        context=mh.Context(half_range=True),
+    ),
+    Scenario(
+        "rapid_fire_long_range",
+        [(RAPID_FIRE_BOLTER, 5)],
+        GEQ,
+        "[RAPID FIRE D3] beyond half range: no bonus",
+    ),
+    Scenario(
+        "cleave_melee_geq",
+        [(CLEAVE_AXE, 2)],
+        GEQ,
+        "[CLEAVE 1] in melee vs 10 models: +2 attacks each",
+        context=mh.Context(melee=True),
+    ),
+    # ---------------------------------------------------------------- range, movement, cover
+    Scenario(
+        "melta_half_range_vehicle",
+        [(MELTAGUN, 3)],
+        VEHICLE,
+        "[MELTA 2] within half range: D6+2 damage on W12",
+        context=mh.Context(half_range=True),
+    ),
+    Scenario(
+        "melta_minus_1_damage",
+        [(MELTAGUN, 3)],
+        VEHICLE,
+        "[MELTA 2] is part of the add step: D6 - 1 + 2 = D6 + 1 (D >= 1 only at the end)",
+        context=mh.Context(half_range=True),
+        modifiers=mh.Modifiers(damage_add=-1),
+    ),
+    Scenario(
+        "heavy_stationary_in_cover",
+        [(HEAVY_LASCANNON, 4)],
+        VEHICLE,
+        "[HEAVY] stationary (+1 to hit) vs cover (BS 4+ -> 5+): hits on a natural 4+",
+        context=mh.Context(remained_stationary=True, target_in_cover=True),
+    ),
+    Scenario(
+        "ignores_cover_vs_cover",
+        [(IGNORES_COVER_RIFLE, 4)],
+        MEQ,
+        "[IGNORES COVER] vs a target in cover: BS stays 4+",
+        context=mh.Context(target_in_cover=True),
+    ),
+    Scenario(
+        "ignores_cover_vs_stealth",
+        [(IGNORES_COVER_RIFLE, 4)],
+        MEQ_STEALTH,
+        "[IGNORES COVER] vs Stealth: BS stays 4+",
+    ),
+    Scenario(
+        "stealth_without_ignores_cover",
+        [(BURST_CANNON, 4)],
+        MEQ_STEALTH,
+        "Stealth gives cover: BS 4+ -> 5+",
+    ),
+    Scenario(
+        "indirect_fire_unspotted",
+        [(MORTAR, 3)],
+        GEQ,
+        "[INDIRECT FIRE] + [BLAST]: cover (BS 5+) and natural 1-5 fail: only 6s hit",
+    ),
+    Scenario(
+        "indirect_fire_spotted",
+        [(MORTAR, 3)],
+        GEQ,
+        "[INDIRECT FIRE] stationary and spotted: 1-3 fail; BS 5+ from cover: 5s and 6s hit",
+        context=mh.Context(remained_stationary=True, spotted=True),
+        modifiers=mh.Modifiers(reroll_hits="failures"),
+    ),
+    # ---------------------------------------------------------------- Precision
+    Scenario(
+        "precision_vs_command_squad",
+        [(PRECISION_SNIPER, 5)],
+        COMMAND_SQUAD,
+        "[PRECISION]: the Captain is the current model while he lives",
+    ),
+    Scenario(
+        "precision_then_normal_pool",
+        [(PRECISION_SNIPER, 3), (BOLT_RIFLE, 10)],
+        COMMAND_SQUAD,
+        "a [PRECISION] pool wounds the Captain, then bolt rifles go to the bodyguard first",
+    ),
+    Scenario(
+        "precision_devastating_wounded_lord",
+        [(PRECISION_DW, 3)],
+        WOUNDED_COMMAND,
+        "[PRECISION] + [DEVASTATING WOUNDS] vs a wounded Lord behind a wounded bodyguard",
+    ),
+    # ---------------------------------------------------------------- Hazardous
+    Scenario(
+        "hazardous_monster_attacker",
+        [(HAZARDOUS_PLASMA, 3)],
+        MEQ,
+        "[HAZARDOUS] x3 weapons: each roll of 1-2 deals 3 mortal wounds to a MONSTER",
+        context=mh.Context(attacker_monster_or_vehicle=True),
+    ),
+    # ---------------------------------------------------------------- modifiers
+    Scenario(
+        "hit_minus_1_in_cover",
+        [(BOLT_RIFLE, 10)],
+        MEQ,
+        "cover (BS 3+ -> 4+) and -1 to hit: natural 5+ hits",
+        context=mh.Context(target_in_cover=True),
+        modifiers=mh.Modifiers(hit=-1),
+    ),
+    Scenario(
+        "modifier_caps_heavy_wound_plus_1",
+        [(HEAVY_BOLTER_HEAVY, 4)],
+        OGRYNS,
+        "+1 to hit and [HEAVY] capped at +1; +1 to wound (5+ -> 4+)",
+        context=RANGED_STATIONARY,
+        modifiers=mh.Modifiers(hit=1, wound=1),
+    ),
+    Scenario(
+        "strength_ap_skill_changes",
+        [(BOLT_RIFLE, 8)],
+        MEQ,
+        "BS 3+ -> 2+, S4 -> S6 (wound 3+), AP -1 -> -2 (a 3+ save needs a 5)",
+        modifiers=mh.Modifiers(skill=-1, strength=2, ap=-1),
+    ),
+    Scenario(
+        "halve_damage_vehicle",
+        [(MULTI_MELTA, 5)],
+        HALVING_VEHICLE,
+        "halved damage: D6 -> 1,1,2,2,3,3 on W6",
+    ),
+    Scenario(
+        "damage_reduction_gravis",
+        [(AUTOCANNON_D3, 4)],
+        GRAVIS,
+        "-1 damage: D3 -> 1,1,2 on W3",
+    ),
+    Scenario(
+        "damage_set_and_add",
+        [(HEAVY_BOLTER, 4)],
+        TEQ,
+        "damage set to D3, then +1: 2-4 on W3",
+        modifiers=mh.Modifiers(damage_set="D3", damage_add=1),
+    ),
+    Scenario(
+        "damage_multiply_halve_reduce",
+        [(AUTOCANNON_D3, 4)],
+        ARMOURED_OGRYNS,
+        "D3 x2 -> 2,4,6, halved -> 1,2,3, -1 -> 1,1,2 on W3",
+        modifiers=mh.Modifiers(damage_multiply=2),
+    ),
+    # ---------------------------------------------------------------- mortal wounds
+    Scenario(
+        "mortal_wounds_around_a_pool_fnp",
+        [mh.MortalWounds("D3"), (BOLT_RIFLE, 5), mh.MortalWounds(2, name="Psychic")],
+        PLAGUE_MARINES,
+        "D3 mortal wounds, a pool, then 2 mortal wounds; FNP 5+ on each; spill-over",
+    ),
+    Scenario(
+        "lethal_roll_devastating",
+        [(LETHAL_DW_GAUSS, 4)],
+        MEQ,
+        "[LETHAL HITS] rolled (lethal_hits='roll') with [DEVASTATING WOUNDS]",
+        context=mh.Context(lethal_hits="roll"),
+    ),
+    Scenario(
+        "lethal_auto_devastating",
+        [(LETHAL_DW_GAUSS, 4)],
+        MEQ,
+        "[LETHAL HITS] automatic: a 6 to hit wounds but is not a Critical Wound",
+    ),
 ]
 
 #: Scenarios by name, in a stable order.

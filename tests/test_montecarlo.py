@@ -12,16 +12,21 @@ Tolerances (fixed; no retries, no re-seeding)
 * Means: ``|mean_MC - mean_exact| <= 5 sigma`` with ``sigma = std_exact / sqrt(trials)``, the
   standard deviation taken from the *exact* distribution. A quantity that is constant under the
   exact distribution must be reproduced to 1e-9. Checked for models destroyed and wounds lost,
-  for the models destroyed in each allocation group (mixed units), and for every per-pool stage
-  (attacks, hits, wounds, unsaved, killed).
+  for the models destroyed in each allocation group (mixed units), for every per-pool stage
+  (attacks, hits, wounds, unsaved, devastating wounds, killed; mortal-wound steps included) and
+  for the mortal wounds the attacker suffers from [HAZARDOUS] weapons.
 * Distributions: the Dvoretzky-Kiefer-Wolfowitz band at ``alpha = 1e-6``:
   ``sup_k |F_n(k) - F(k)| <= sqrt(ln(2 / alpha) / (2 n))`` (0.0085 at n = 100_000). Checked for
-  models destroyed and wounds lost, and (an extra check) for each group and each pool stage.
-  DKW is conservative for integer-valued distributions, so the band holds with probability at
-  least 1 - alpha per check.
+  models destroyed and wounds lost, and (an extra check) for each group, each pool stage and the
+  hazardous mortal wounds. DKW is conservative for integer-valued distributions, so the band
+  holds with probability at least 1 - alpha per check.
 
-With roughly 400 checks per run, the chance that a correct engine fails one of them by bad luck
-is below 1e-3 (5 sigma is 5.7e-7 two-sided per check, normal approximation).
+Every scenario of the registry, ability scenarios included, runs ``TRIALS`` trials (the ability
+scenarios simulate as fast as the others, so no scenario needs fewer).
+
+With roughly 735 mean checks and 800 DKW checks per run (74 scenarios), the chance that a
+correct engine fails one of them by bad luck is below 2e-3 (5 sigma is 5.7e-7 two-sided per
+check, normal approximation; DKW at most 1e-6 per check).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ TRIALS = 100_000
 SLOW_TRIALS = 1_000_000
 Z_MAX = 5.0
 ALPHA = 1e-6
-STAGES = ("attacks", "hits", "wounds", "unsaved", "killed")
+STAGES = ("attacks", "hits", "wounds", "unsaved", "devastating", "killed")
 
 
 def seed_for(name: str, salt: str = "") -> int:
@@ -99,6 +104,7 @@ def mean_checks(res: mh.AttackResult, sim: mh.SimulationResult) -> list[tuple[st
     for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
         for stage in STAGES:
             out.append((f"pool {j} {stage}", getattr(p, stage), getattr(ps, stage).mean()))
+    out.append(("hazardous", res.hazardous, sim.hazardous.mean()))
     return out
 
 
@@ -115,6 +121,7 @@ def dkw_checks(
     for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
         for stage in STAGES:
             out.append((f"pool {j} {stage}", getattr(p, stage), np.asarray(getattr(ps, stage).pmf)))
+    out.append(("hazardous", res.hazardous, np.asarray(sim.hazardous.pmf)))
     return out
 
 
@@ -130,7 +137,7 @@ def _groups_params() -> list:
 def _stage_params() -> list:
     params = []
     for name, s in SCENARIOS.items():
-        for j, _pool in enumerate(mh.gather_pools(s.weapons)):
+        for j, _step in enumerate(s.steps):
             for stage in STAGES:
                 params.append(pytest.param(name, j, stage, id=f"{name}-pool{j}-{stage}"))
     return params
@@ -194,6 +201,17 @@ def test_pool_stage_mean_within_5_sigma(name: str, pool: int, stage: str) -> Non
     assert abs(z) <= Z_MAX, f"{name} pool {pool} {stage}: {mc.mean():.5f} vs {exact.mean():.5f}"
     d = ks_distance(exact, np.asarray(mc.pmf))
     assert d <= dkw_bound(TRIALS), f"{name} pool {pool} {stage}: sup|F_n - F| = {d:.5f}"
+
+
+# ------------------------------------------------------------------------ (e) hazardous
+@pytest.mark.parametrize("name", scenario_ids())
+def test_hazardous_mortal_wounds_within_5_sigma(name: str) -> None:
+    res, sim = exact_result(name), sim_result(name)
+    exact, mc = res.hazardous, sim.hazardous
+    z = z_score(exact, mc.mean(), TRIALS)
+    assert abs(z) <= Z_MAX, f"{name} hazardous: {mc.mean():.5f} vs {exact.mean():.5f}"
+    d = ks_distance(exact, np.asarray(mc.pmf))
+    assert d <= dkw_bound(TRIALS), f"{name} hazardous: sup|F_n - F| = {d:.5f}"
 
 
 def test_simulation_is_reproducible_with_a_fixed_seed() -> None:

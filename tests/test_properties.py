@@ -23,6 +23,20 @@ Pooling
     it does not: sorting the pooled dice sends the lowest one to the first group (a
     hand-derived example at the end).
 
+Abilities, context and modifiers (RULES.md section 3), by the same coupling
+    * [SUSTAINED HITS X] adds extra hits to a Critical Hit and changes nothing else: extra
+      dice are inserted, so kills never go down.
+    * [LETHAL HITS] replaces the wound roll of a Critical Hit by an automatic wound: the set
+      of wounds only grows. (Not with [DEVASTATING WOUNDS]: an automatic wound is not a
+      Critical Wound, so it goes to the save step instead of skipping it, and kills can go
+      down; the property is only asserted without it.) Declining it
+      (``lethal_hits="roll"``) is the same as not having it.
+    * Re-rolling natural 1s or failed results only turns failures into successes (a die is
+      re-rolled at most once), and +1 to hit or to wound only adds faces that succeed: kills
+      never go down. (Re-rolling every non-critical result can turn a success into a failure,
+      so it is not asserted.)
+    * Cover (or Stealth) worsens BS by one: a subset of faces hit, so kills never go up.
+
 Tolerances: 1e-9 for inequalities, 1e-10 for identities between two exact computations.
 """
 
@@ -291,3 +305,98 @@ def test_pooling_matters_for_a_mixed_unit() -> None:
     body_dies = float(p * Fraction(1, 6) * 2 - p**2 * Fraction(1, 36))
     assert abs(pooled.killed_in("Bodyguard").at_least(1) - body_dies) <= 1e-12
     assert abs(split.killed_in("Bodyguard").at_least(1) - body_dies) <= 1e-12
+
+
+# --------------------------------------------------------------------------- abilities
+SUSTAINED = st.sampled_from(["1", "2", "D3"])
+
+
+@SETTINGS
+@given(unit=UNITS, w=weapons(), n=st.integers(1, 3), x=SUSTAINED, lethal=st.booleans())
+def test_sustained_hits_never_lower_kills(
+    unit: mh.Unit, w: mh.Weapon, n: int, x: str, lethal: bool
+) -> None:
+    base = "[LETHAL HITS]" if lethal else ""
+    plain = dataclasses.replace(w, abilities=base)
+    sustained = dataclasses.replace(w, abilities=f"{base}, [SUSTAINED HITS {x}]")
+    assert_not_more(mh.attack([(plain, n)], unit), mh.attack([(sustained, n)], unit))
+
+
+@SETTINGS
+@given(
+    unit=UNITS,
+    w=weapons(),
+    n=st.integers(1, 3),
+    other=st.sampled_from(["", "[SUSTAINED HITS 1]", "[TWIN-LINKED]", "[ANTI-INFANTRY 4+]"]),
+    infantry=st.booleans(),
+)
+def test_lethal_hits_never_lower_kills_without_devastating_wounds(
+    unit: mh.Unit, w: mh.Weapon, n: int, other: str, infantry: bool
+) -> None:
+    if infantry:
+        unit = dataclasses.replace(unit, keywords=("INFANTRY",))
+    plain = dataclasses.replace(w, abilities=other)
+    lethal = dataclasses.replace(w, abilities=f"{other}, [LETHAL HITS]")
+    assert_not_more(mh.attack([(plain, n)], unit), mh.attack([(lethal, n)], unit))
+    # declining Lethal Hits is not having it
+    declined = mh.attack([(lethal, n)], unit, context=mh.Context(lethal_hits="roll"))
+    assert_same(declined, mh.attack([(plain, n)], unit))
+
+
+def test_lethal_hits_can_lower_kills_with_devastating_wounds() -> None:
+    # why the property above excludes [DEVASTATING WOUNDS]: S4 vs T4, one W1 model with a 2+
+    # save. Rolled, a 6 to hit then a 6 to wound is a mortal wound; automatic, it faces the
+    # save. One attack hitting on 6+ only (BS 6+ with a critical on 6): P(kill) =
+    # rolled: 1/6 * (1/6 + 2/6 * 1/6) = 1/27; automatic: 1/6 * 1/6 (a natural 1 fails the
+    # save) = 1/36.
+    target = mh.Unit.of("Lone hero", models=1, toughness=4, save=2, wounds=1)
+    w = mh.Weapon(
+        "Gauss",
+        attacks=1,
+        skill=6,
+        strength=4,
+        ap=0,
+        damage=1,
+        abilities="[LETHAL HITS], [DEVASTATING WOUNDS]",
+    )
+    rolled = mh.attack(w, target, context=mh.Context(lethal_hits="roll"))
+    automatic = mh.attack(w, target)
+    assert abs(rolled.killed.at_least(1) - float(Fraction(1, 27))) <= 1e-12
+    assert abs(automatic.killed.at_least(1) - float(Fraction(1, 36))) <= 1e-12
+
+
+REROLLS = st.sampled_from([None, "ones", "failures"])
+
+
+@SETTINGS
+@given(unit=UNITS, ws=weapon_lists(), hits=REROLLS, wounds=REROLLS)
+def test_rerolling_failures_never_lowers_kills(
+    unit: mh.Unit, ws: list, hits: str | None, wounds: str | None
+) -> None:
+    rerolled = mh.Modifiers(reroll_hits=hits, reroll_wounds=wounds)
+    assert_not_more(mh.attack(ws, unit), mh.attack(ws, unit, modifiers=rerolled))
+
+
+@SETTINGS
+@given(
+    unit=UNITS, ws=weapon_lists(), roll=st.sampled_from(["hit", "wound"]), base=st.integers(-1, 0)
+)
+def test_plus_one_to_hit_or_wound_never_lowers_kills(
+    unit: mh.Unit, ws: list, roll: str, base: int
+) -> None:
+    worse = mh.Modifiers(**{roll: base})
+    better = mh.Modifiers(**{roll: base + 1})
+    assert_not_more(mh.attack(ws, unit, modifiers=worse), mh.attack(ws, unit, modifiers=better))
+
+
+@SETTINGS
+@given(unit=UNITS, ws=weapon_lists(), stealth=st.booleans())
+def test_cover_never_raises_kills(unit: mh.Unit, ws: list, stealth: bool) -> None:
+    if stealth:
+        covered = mh.attack(ws, dataclasses.replace(unit, stealth=True))
+    else:
+        covered = mh.attack(ws, unit, context=mh.Context(target_in_cover=True))
+    assert_not_more(covered, mh.attack(ws, unit))
+    # in melee, cover does not apply
+    melee = mh.Context(melee=True, target_in_cover=True)
+    assert_same(mh.attack(ws, unit, context=melee), mh.attack(ws, unit))
