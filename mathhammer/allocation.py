@@ -222,7 +222,7 @@ class Layout:
         """State indices of state codes."""
         return np.searchsorted(self._codes, codes)
 
-    def step(self, states: np.ndarray, group: np.ndarray, amount: np.ndarray) -> np.ndarray:
+    def step(self, states: np.ndarray, group: np.ndarray, amount: np.ndarray | int) -> np.ndarray:
         """The states reached from ``states`` when ``group`` loses ``amount`` more wounds."""
         return self.index(self._codes[states] + self._stride[group] * amount)
 

@@ -35,7 +35,7 @@ def _check_sizes(pools: tuple[Pool | MortalWounds, ...], target: Unit) -> None:
     for pool in pools:
         if isinstance(pool, MortalWounds):
             continue
-        dice = sum(n * w.attacks.max for w, n in pool.weapons)  # type: ignore[union-attr]
+        dice = sum(n * w.attacks.max for w, n in pool.weapons)  # type: ignore[union-attr,misc]
         if dice > MAX_POOL_DICE:
             raise field_error(
                 LimitError,

@@ -219,8 +219,8 @@ def _pool(
     attacks = np.zeros(trials, dtype=np.int64)
     for weapon, count in pool.weapons:
         per_weapon = weapon.attacks.roll(rng, (trials, count))  # type: ignore[union-attr]
-        for extra in rules.bonus_attacks:
-            per_weapon = per_weapon + extra.roll(rng, (trials, count))
+        for bonus in rules.bonus_attacks:
+            per_weapon = per_weapon + bonus.roll(rng, (trials, count))
         attacks += per_weapon.sum(axis=1)
     if rules.torrent:
         hits, crits = attacks, np.zeros(trials, dtype=np.int64)

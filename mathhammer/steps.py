@@ -66,7 +66,9 @@ def category_probabilities(
     return kept + again.mean() * once
 
 
-def kernel(probabilities: FloatArray, mapping: Mapping[Outcome, FloatArray]) -> FloatArray:
+def kernel(
+    probabilities: FloatArray, mapping: Mapping[Outcome, FloatArray | tuple[int, int]]
+) -> FloatArray:
     """The per-die kernel: the mixture over categories of what each category contributes.
 
     ``mapping[c]`` is a small 2-D pmf (or an ``(x, y)`` pair for a certain outcome).
