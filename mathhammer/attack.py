@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from .allocation import Layout, resolve_pool, spill_mortal_wounds, unsaved_distribution
-from .context import Context, Modifiers
+from .context import Context, Modifiers, check_inputs
 from .dist import Dist
-from .errors import LimitError, ProfileError, field_error
+from .errors import LimitError, field_error
 from .profiles import ModelGroup, MortalWounds, Pool, Unit, gather_pools
 from .result import AttackResult, GroupResult, PoolResult
 from .rules import get_ruleset
@@ -146,14 +146,7 @@ def attack(
     >>> round(res.damage.mean(), 4), round(res.killed.at_least(2), 4)
     (3.3332, 0.4335)
     """
-    if not isinstance(target, Unit):
-        raise field_error(ProfileError, "target", "a Unit", target)
-    context = Context() if context is None else context
-    modifiers = Modifiers() if modifiers is None else modifiers
-    if not isinstance(context, Context):
-        raise field_error(ProfileError, "context", "a Context", context)
-    if not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
+    context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     steps = gather_pools(weapons)
     _check_sizes(steps, target)

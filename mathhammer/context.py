@@ -14,8 +14,9 @@ from typing import Any
 
 from .dice import Dice, parse_dice
 from .errors import ProfileError, field_error
+from .profiles import Unit
 
-__all__ = ["REROLLS", "Context", "Modifiers"]
+__all__ = ["REROLLS", "Context", "Modifiers", "check_inputs"]
 
 #: Re-roll policies: natural 1s, failed results, or every non-critical result
 #: ("fishing" for critical hits or wounds).
@@ -191,3 +192,18 @@ class Modifiers:
             if dice.min < 1:
                 raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
             object.__setattr__(self, "damage_set", dice)
+
+
+def check_inputs(
+    target: Any, context: Context | None, modifiers: Modifiers | None
+) -> tuple[Context, Modifiers]:
+    """Validate an attack's target, context and modifiers; fill in the defaults."""
+    if not isinstance(target, Unit):
+        raise field_error(ProfileError, "target", "a Unit", target)
+    context = Context() if context is None else context
+    modifiers = Modifiers() if modifiers is None else modifiers
+    if not isinstance(context, Context):
+        raise field_error(ProfileError, "context", "a Context", context)
+    if not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
+    return context, modifiers

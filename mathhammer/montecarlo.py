@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .context import Context, Modifiers
+from .context import Context, Modifiers, check_inputs
 from .dice import Dice
 from .dist import Dist
 from .errors import ProfileError, field_error
@@ -331,16 +331,9 @@ def simulate(
     >>> abs(sim.damage.mean() - exact.damage.mean()) < 5 * sim.damage_se
     True
     """
-    if not isinstance(target, Unit):
-        raise field_error(ProfileError, "target", "a Unit", target)
+    context, modifiers = check_inputs(target, context, modifiers)
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 2:
         raise field_error(ProfileError, "trials", "an integer >= 2", trials)
-    context = Context() if context is None else context
-    modifiers = Modifiers() if modifiers is None else modifiers
-    if not isinstance(context, Context):
-        raise field_error(ProfileError, "context", "a Context", context)
-    if not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
     ruleset = get_ruleset(rules)
     steps = gather_pools(weapons)
     resolved = [
