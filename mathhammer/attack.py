@@ -86,12 +86,9 @@ def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
     return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
 
 
-def _saved_faces(rules: PoolRules, target: Unit, ruleset: ModuleType) -> np.ndarray:
+def _saved_faces(rules: PoolRules, target: Unit) -> np.ndarray:
     faces = np.asarray(FACES)
-    return np.array(
-        [ruleset.save_outcome(faces, rules.ap, g.save, g.invuln) for g in target.groups],
-        dtype=bool,
-    )
+    return np.array([rules.saves(faces, g) for g in target.groups], dtype=bool)
 
 
 def _hazard(pool: Pool, context: Context, ruleset: ModuleType) -> Dist:
@@ -180,8 +177,8 @@ def attack(
             )
             continue
         assert pool_rules is not None
-        stages = hit_and_wound(step, pool_rules, ruleset)
-        saved = _saved_faces(pool_rules, target, ruleset)
+        stages = hit_and_wound(step, pool_rules)
+        saved = _saved_faces(pool_rules, target)
         per_attack, per_mortal = group_damage(pool_rules, target, ruleset)
         state = resolve_pool(
             layout, before, stages.to_save, saved, per_attack, per_mortal, pool_focus

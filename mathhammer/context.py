@@ -72,6 +72,9 @@ class Context:
     attacker_monster_or_vehicle : bool
         Every model of the attacking unit is a MONSTER or VEHICLE ([HAZARDOUS] deals 3
         mortal wounds instead of 1).
+    strict_save : bool
+        Classic ruleset only: read the save literally, saved on a roll *higher than* Sv
+        (the default saves on a roll equal to or higher than Sv).
 
     Examples
     --------
@@ -95,6 +98,7 @@ class Context:
     reroll_policy: str = "failures"
     precision_group: int | str | None = None
     attacker_monster_or_vehicle: bool = False
+    strict_save: bool = False
 
     def __post_init__(self) -> None:
         for name in (
@@ -109,6 +113,7 @@ class Context:
             "target_in_cover",
             "spotted",
             "attacker_monster_or_vehicle",
+            "strict_save",
         ):
             _flag("Context", name, getattr(self, name))
         if self.lethal_hits not in ("auto", "roll"):

@@ -21,7 +21,7 @@ from .errors import ProfileError, field_error
 from .profiles import MortalWounds, Pool, Unit, gather_pools
 from .result import GroupResult, PoolResult, SimulationResult
 from .rules import get_ruleset
-from .rules.common import CRITICAL, SUCCESS, PoolRules, reroll_mask
+from .rules.common import CRITICAL, SUCCESS, PoolRules, RollCheck
 
 __all__ = ["simulate"]
 
@@ -96,15 +96,16 @@ def _roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.nd
 
 
 def _categorise(
-    rng: np.random.Generator, counts: np.ndarray, check: Any, reroll: str | None
+    rng: np.random.Generator, counts: np.ndarray, check: RollCheck
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Roll, re-roll what the policy selects (once), and count successes and criticals."""
+    """Roll, re-roll what the check selects (once), and count successes and criticals."""
     faces, valid = _roll(rng, counts)
-    categories = check(faces)
-    again = reroll_mask(faces, categories, reroll) & valid
-    if again.any():
-        faces = np.where(again, rng.integers(1, 7, size=faces.shape, dtype=np.int8), faces)
-        categories = check(faces)
+    categories = check.first(faces)
+    if check.reroll is not None:
+        again = np.asarray(check.reroll(faces, categories), dtype=bool) & valid
+        if again.any():
+            rerolled = rng.integers(1, 7, size=faces.shape, dtype=np.int8)
+            categories = np.where(again, check.again(rerolled), categories)
     success = ((categories == SUCCESS) & valid).sum(axis=1)
     critical = ((categories == CRITICAL) & valid).sum(axis=1)
     return success, critical
@@ -156,7 +157,7 @@ def _saves(
         failed = np.zeros(die.size, dtype=bool)
         for gi, g in enumerate(unit.groups):
             here = live & (group == gi)
-            failed[here] = ~ruleset.save_outcome(die[here], rules.ap, g.save, g.invuln)
+            failed[here] = ~rules.saves(die[here], g)
         unsaved += failed
         trials = np.flatnonzero(failed)
         if trials.size == 0:
@@ -222,28 +223,14 @@ def _pool(
         for bonus in rules.bonus_attacks:
             per_weapon = per_weapon + bonus.roll(rng, (trials, count))
         attacks += per_weapon.sum(axis=1)
-    if rules.torrent:
+    if rules.hit is None:  # every attack hits automatically, never critically
         hits, crits = attacks, np.zeros(trials, dtype=np.int64)
     else:
-        hits, crits = _categorise(
-            rng,
-            attacks,
-            lambda f: ruleset.hit_outcome(
-                f, rules.skill, rules.hit_modifier, rules.critical_hit, rules.hit_fail_at_most
-            ),
-            rules.reroll_hits,
-        )
+        hits, crits = _categorise(rng, attacks, rules.hit)
     extra = _roll_sum(rng, rules.sustained, crits) if rules.sustained is not None else 0 * crits
     automatic = crits if rules.lethal else 0 * crits
     to_wound = hits + extra + (0 * crits if rules.lethal else crits)
-    wounds, critical_wounds = _categorise(
-        rng,
-        to_wound,
-        lambda f: ruleset.wound_outcome(
-            f, rules.wound_needed, rules.wound_modifier, rules.critical_wound
-        ),
-        rules.reroll_wounds,
-    )
+    wounds, critical_wounds = _categorise(rng, to_wound, rules.wound)
     devastating = critical_wounds if rules.devastating else 0 * critical_wounds
     save_dice = wounds + automatic + (critical_wounds - devastating)
     unsaved = _saves(rng, ruleset, rules, target, save_dice)

@@ -109,7 +109,7 @@ class Weapon:
     attacks : int or str
         The A characteristic: ``2`` or a dice expression such as ``"D6"`` (rolled per weapon).
     skill : int
-        BS or WS as "N+": ``3`` means 3+. From 2 to 6.
+        11th edition: BS or WS as "N+": ``3`` means 3+. From 2 to 6.
     strength : int
         S, at least 1.
     ap : int
@@ -121,6 +121,9 @@ class Weapon:
         typed abilities (``[mh.abilities.SustainedHits(1)]``). Stored as a tuple of
         typed abilities; tokens that are not core weapon abilities warn once and are
         kept in ``unknown_abilities``.
+    bs : int
+        The classic ruleset's Ballistic Skill *characteristic*, from 1 to 10 (BS 4 hits
+        on 3+), given instead of ``skill``.
 
     Examples
     --------
@@ -131,22 +134,38 @@ class Weapon:
     Traceback (most recent call last):
     ...
     mathhammer.errors.ProfileError: Weapon.skill must be an integer from 2 to 6; got 7
+    >>> Weapon("Lasgun", attacks=1, bs=3, strength=3).bs  # a classic-ruleset weapon
+    3
     """
 
     name: str
     attacks: Dice | int | str
-    skill: int
-    strength: int
-    ap: int
-    damage: Dice | int | str
+    skill: int | None = None
+    strength: int | None = None
+    ap: int = 0
+    damage: Dice | int | str = 1
     abilities: Any = ()
+    bs: int | None = None
     unknown_abilities: tuple[str, ...] = field(default=(), init=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise field_error(ProfileError, "Weapon.name", "a string", self.name)
         object.__setattr__(self, "attacks", _dice_field("Weapon", "attacks", self.attacks, 1))
-        _int_field("Weapon", "skill", self.skill, 2, 6)
+        if self.skill is None and self.bs is None:
+            raise ProfileError(
+                "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
+                "Ballistic Skill characteristic, 1 to 10); got neither"
+            )
+        if self.skill is not None and self.bs is not None:
+            raise ProfileError(
+                "Weapon takes skill= (11th edition) or bs= (classic), not both; "
+                f"got skill={self.skill!r} and bs={self.bs!r}"
+            )
+        if self.skill is not None:
+            object.__setattr__(self, "skill", _int_field("Weapon", "skill", self.skill, 2, 6))
+        if self.bs is not None:
+            object.__setattr__(self, "bs", _int_field("Weapon", "bs", self.bs, 1, 10))
         _int_field("Weapon", "strength", self.strength, 1)
         if isinstance(self.ap, int | np.integer) and not isinstance(self.ap, bool) and self.ap > 0:
             raise field_error(
@@ -168,7 +187,7 @@ class Weapon:
         object.__setattr__(self, "abilities", found)
         object.__setattr__(self, "unknown_abilities", unknown)
         warn_unknown(self.name, unknown)
-        for name in ("skill", "strength", "ap"):
+        for name in ("strength", "ap"):
             object.__setattr__(self, name, int(getattr(self, name)))
 
     @property
@@ -184,7 +203,7 @@ class Weapon:
         """
         assert isinstance(self.damage, Dice)
         abilities = tuple(sorted(str(a) for a in self.abilities))
-        return (self.skill, self.strength, self.ap, self.damage, abilities)
+        return (self.skill, self.bs, self.strength, self.ap, self.damage, abilities)
 
 
 @dataclass(frozen=True)
@@ -292,6 +311,19 @@ class Unit:
     Models sharing W, Sv and InSv form one group, so two non-CHARACTER groups must
     differ in one of them.
 
+    Parameters
+    ----------
+    name : str
+        For display.
+    groups : sequence of ModelGroup
+        The allocation groups, in allocation order.
+    keywords : str or sequence of str
+        E.g. ``"INFANTRY, IMPERIUM"``; keyword-restricted abilities read them.
+    stealth : bool
+        The unit has Stealth: the benefit of cover against ranged attacks.
+    leadership : int, optional
+        The Ld characteristic (classic ruleset: the Panic Test passes on 2D6 <= Ld).
+
     Examples
     --------
     >>> guard = ModelGroup(4, toughness=4, save=3, wounds=2, name="Bodyguard")
@@ -310,6 +342,7 @@ class Unit:
     groups: Sequence[ModelGroup]
     keywords: tuple[str, ...] | str = ()
     stealth: bool = False
+    leadership: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -333,6 +366,9 @@ class Unit:
         if not isinstance(self.stealth, bool | np.bool_):
             raise field_error(ProfileError, "Unit.stealth", "True or False", self.stealth)
         object.__setattr__(self, "stealth", bool(self.stealth))
+        if self.leadership is not None:
+            ld = _int_field("Unit", "leadership", self.leadership, 1, 12)
+            object.__setattr__(self, "leadership", ld)
         _check_allocation_order(groups)
 
     @classmethod
@@ -350,6 +386,7 @@ class Unit:
         stealth: bool = False,
         damage_reduction: int = 0,
         halve_damage: bool = False,
+        leadership: int | None = None,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
 
@@ -368,7 +405,13 @@ class Unit:
             damage_reduction=damage_reduction,
             halve_damage=halve_damage,
         )
-        return cls(name, (group,), tuple(normalise_keywords(keywords)), stealth=stealth)
+        return cls(
+            name,
+            (group,),
+            tuple(normalise_keywords(keywords)),
+            stealth=stealth,
+            leadership=leadership,
+        )
 
     @property
     def models(self) -> int:

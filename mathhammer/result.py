@@ -110,6 +110,9 @@ class AttackResult:
         Per pool, in resolution order.
     hazardous : Dist
         Mortal wounds the attacking unit suffers from its [HAZARDOUS] weapons.
+    p_panic_test, p_panic_fail : float or None
+        Classic ruleset: P(the target must take a Panic Test) and P(it takes one and
+        fails it). None under rulesets without Panic Tests.
     """
 
     target: Unit
@@ -119,6 +122,8 @@ class AttackResult:
     groups: tuple[GroupResult, ...]
     pools: tuple[PoolResult, ...]
     hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
+    p_panic_test: float | None = None
+    p_panic_fail: float | None = None
 
     @property
     def p_destroyed(self) -> float:

@@ -15,16 +15,15 @@ random number of dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from types import ModuleType
 
 import numpy as np
 from scipy.signal import convolve2d
 
 from .dist import Dist, FloatArray, binomial_table
 from .profiles import Pool
-from .rules.common import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, reroll_mask
+from .rules.common import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, RollCheck
 
 __all__ = [
     "PoolSteps",
@@ -39,31 +38,32 @@ __all__ = [
 ]
 
 
-def category_probabilities(
-    outcome: Callable[[np.ndarray], np.ndarray], reroll: str | None = None
-) -> FloatArray:
-    """P(fail), P(success), P(critical) of one D6, from a ruleset's check on every face.
+def category_probabilities(check: RollCheck) -> FloatArray:
+    """P(fail), P(success), P(critical) of one D6 read by a ruleset's check.
 
-    With a re-roll policy, the dice it selects are rolled once more and the second
-    result stands (a die is re-rolled at most once).
+    The check is applied to every face; dice its re-roll selects are rolled once
+    more and the re-roll's result stands (a die is re-rolled at most once).
 
     Examples
     --------
     >>> from mathhammer.rules import eleventh
-    >>> (category_probabilities(lambda f: eleventh.hit_outcome(f, skill=3)) * 6).tolist()
+    >>> from mathhammer.rules.common import RollCheck, reroll_mask
+    >>> bs3 = lambda f: eleventh.hit_outcome(f, skill=3)
+    >>> (category_probabilities(RollCheck(bs3)) * 6).tolist()
     [2.0, 3.0, 1.0]
-    >>> probs = category_probabilities(lambda f: eleventh.hit_outcome(f, skill=3), "ones")
-    >>> (probs * 36).round(6).tolist()  # a 1 is re-rolled: 1/6 of the single-roll odds
+    >>> ones = RollCheck(bs3, reroll=lambda f, c: reroll_mask(f, c, "ones"))
+    >>> (category_probabilities(ones) * 36).round(6).tolist()  # a 1 is re-rolled
     [8.0, 21.0, 7.0]
     """
     faces = np.asarray(FACES)
-    categories = np.asarray(outcome(faces))
+    categories = np.asarray(check.first(faces))
     once = np.bincount(categories, minlength=len(Outcome)) / len(FACES)
-    if reroll is None:
+    if check.reroll is None:
         return once
-    again = reroll_mask(faces, categories, reroll)
+    again = np.asarray(check.reroll(faces, categories), dtype=bool)
     kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
-    return kept + again.mean() * once
+    second = np.bincount(np.asarray(check.again(faces)), minlength=len(Outcome)) / len(FACES)
+    return kept + again.mean() * second
 
 
 def kernel(
@@ -162,34 +162,24 @@ def attack_dice(pool: Pool, rules: PoolRules) -> Dist:
     return total
 
 
-def hit_kernel(rules: PoolRules, ruleset: ModuleType) -> FloatArray:
+def hit_kernel(rules: PoolRules) -> FloatArray:
     """Per attack die: ``kernel[x, y]`` with x hits that roll to wound, y automatic wounds.
 
     [TORRENT] hits automatically and never critically. A Critical Hit scores the
     [SUSTAINED HITS] extra hits (never critical themselves) and, with [LETHAL HITS],
     wounds automatically instead of rolling.
     """
-    if rules.torrent:
+    if rules.hit is None:
         return _as_pmf2((1, 0))
-    probs = category_probabilities(
-        lambda f: ruleset.hit_outcome(
-            f, rules.skill, rules.hit_modifier, rules.critical_hit, rules.hit_fail_at_most
-        ),
-        rules.reroll_hits,
-    )
+    probs = category_probabilities(rules.hit)
     extra = rules.sustained.dist if rules.sustained is not None else Dist.constant(0)
     critical = _shifted(extra, 0, 1) if rules.lethal else _shifted(extra, 1, 0)
     return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
 
 
-def wound_kernel(rules: PoolRules, ruleset: ModuleType) -> FloatArray:
+def wound_kernel(rules: PoolRules) -> FloatArray:
     """Per hit: ``kernel[x, y]`` with x wounds that go to saves, y devastating wounds."""
-    probs = category_probabilities(
-        lambda f: ruleset.wound_outcome(
-            f, rules.wound_needed, rules.wound_modifier, rules.critical_wound
-        ),
-        rules.reroll_wounds,
-    )
+    probs = category_probabilities(rules.wound)
     critical = (0, 1) if rules.devastating else (1, 0)
     return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
 
@@ -213,11 +203,11 @@ class PoolSteps:
     to_save: FloatArray
 
 
-def hit_and_wound(pool: Pool, rules: PoolRules, ruleset: ModuleType) -> PoolSteps:
+def hit_and_wound(pool: Pool, rules: PoolRules) -> PoolSteps:
     """Resolve the hit and wound steps of a pool."""
     attacks = attack_dice(pool, rules)
-    hits_joint = compound_kernel(attacks, hit_kernel(rules, ruleset))
-    wounds_joint = thin_by_kernel(hits_joint, wound_kernel(rules, ruleset))
+    hits_joint = compound_kernel(attacks, hit_kernel(rules))
+    wounds_joint = thin_by_kernel(hits_joint, wound_kernel(rules))
     return PoolSteps(
         attacks=attacks,
         hits=Dist._trusted(_antidiagonal_sums(hits_joint)),

@@ -12,6 +12,7 @@ from mathhammer import allocation
 from mathhammer.allocation import Layout, damage_matrix, save_blocks
 from mathhammer.dist import Dist
 from mathhammer.rules import eleventh
+from mathhammer.rules.common import RollCheck
 from mathhammer.steps import category_probabilities, compound_kernel, thin_by_kernel
 
 ATOL = 1e-12
@@ -64,7 +65,7 @@ def test_thin_by_kernel_matches_enumeration() -> None:
 
 
 def test_category_probabilities_of_the_ruleset() -> None:
-    probs = category_probabilities(lambda f: eleventh.wound_outcome(f, needed=2))
+    probs = category_probabilities(RollCheck(lambda f: eleventh.wound_outcome(f, needed=2)))
     np.testing.assert_allclose(probs * 6, [1, 4, 1], atol=ATOL)
 
 

@@ -1,7 +1,8 @@
-"""Outcome categories shared by every ruleset's roll checks."""
+"""What every ruleset gives both engines: outcome categories, roll checks, pool rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -10,7 +11,16 @@ import numpy as np
 
 from ..dice import Dice
 
-__all__ = ["CRITICAL", "FACES", "FAIL", "SUCCESS", "Outcome", "PoolRules", "reroll_mask"]
+__all__ = [
+    "CRITICAL",
+    "FACES",
+    "FAIL",
+    "SUCCESS",
+    "Outcome",
+    "PoolRules",
+    "RollCheck",
+    "reroll_mask",
+]
 
 
 class Outcome(IntEnum):
@@ -54,25 +64,41 @@ def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
 
 
 @dataclass(frozen=True)
-class PoolRules:
-    """Every threshold and switch of one pool against one target, abilities resolved.
+class RollCheck:
+    """How one die of a step is read: the literal check of a roll, and any re-roll.
 
-    Both engines read these; neither shares the other's probability maths.
+    ``first(faces)`` categorises natural results; ``reroll(faces, categories)`` selects
+    the dice rolled again (at most once); ``second(faces)`` categorises the re-rolls
+    (the same check as the first roll unless a rule says otherwise). Every function
+    takes numpy arrays of natural results, so the exact engine applies them to the six
+    faces and the Monte Carlo to the dice it rolls.
+    """
+
+    first: Callable[[np.ndarray], np.ndarray]
+    reroll: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    second: Callable[[np.ndarray], np.ndarray] | None = None
+
+    def again(self, faces: np.ndarray) -> np.ndarray:
+        """The categories of re-rolled dice."""
+        return (self.second or self.first)(faces)
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """Every check and switch of one pool against one target, abilities resolved.
+
+    A ruleset builds these; both engines read them, and neither shares the other's
+    probability maths. ``hit`` is None when every attack hits automatically
+    ([TORRENT]); ``saves(faces, group)`` tells which natural save rolls save for a
+    model of ``group``.
     """
 
     bonus_attacks: tuple[Dice, ...]
-    torrent: bool
-    skill: int
-    hit_modifier: int
-    critical_hit: int
-    hit_fail_at_most: int
-    reroll_hits: str | None
+    hit: RollCheck | None
     sustained: Dice | None
     lethal: bool
-    wound_needed: int
-    wound_modifier: int
-    critical_wound: int
-    reroll_wounds: str | None
+    wound: RollCheck
+    saves: Callable[[np.ndarray, Any], np.ndarray]
     devastating: bool
     ap: int
     damage: Dice

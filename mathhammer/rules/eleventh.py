@@ -14,9 +14,9 @@ import numpy as np
 from ..abilities import resolve
 from ..context import Context, Modifiers
 from ..dice import Dice, parse_dice
-from ..errors import ProfileError, field_error
+from ..errors import ProfileError, RulesError, field_error
 from ..profiles import Unit, Weapon
-from .common import CRITICAL, FAIL, SUCCESS, PoolRules
+from .common import CRITICAL, FAIL, SUCCESS, PoolRules, RollCheck, reroll_mask
 
 __all__ = [
     "NAME",
@@ -213,6 +213,14 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         and not has("IGNORES COVER")
         and (context.target_in_cover or target.stealth or indirect)
     )
+    if weapon.skill is None:
+        raise RulesError(
+            f"rules='11e' needs Weapon(skill=...), BS/WS as N+ from 2 to 6; weapon "
+            f"{weapon.name!r} has bs={weapon.bs}, the classic Ballistic Skill characteristic "
+            "(use rules='classic')"
+        )
+    if context.strict_save:
+        raise RulesError("Context.strict_save applies to rules='classic' only")
     # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
     skill = min(6, max(2, weapon.skill + modifiers.skill + (1 if cover else 0)))
     hit_mod = modifiers.hit + (1 if has("HEAVY") and ranged and context.heavy_eligible else 0)
@@ -221,7 +229,7 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
     if indirect:
         fail_at_most = 3 if context.remained_stationary and context.spotted else 5
 
-    strength = max(1, weapon.strength + modifiers.strength)
+    strength = max(1, int(weapon.strength or 1) + modifiers.strength)
     wound_mod = modifiers.wound + (1 if has("LANCE") and context.charged else 0)
     critical_wound = modifiers.critical_wound
     if has("ANTI"):
@@ -245,22 +253,27 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         "PRECISION": any(g.character for g in target.groups),
     }
     used = tuple(str(a) for k, a in found.items() if effective.get(k, True) and k in _MATHS)
+    hit_modifier = max(-1, min(1, hit_mod))
+    hit = RollCheck(
+        first=lambda f: hit_outcome(f, skill, hit_modifier, modifiers.critical_hit, fail_at_most),
+        reroll=None if reroll_hits is None else lambda f, c: reroll_mask(f, c, reroll_hits),
+    )
+    needed = wound_needed(strength, target.toughness)
+    wound_modifier = max(-1, min(1, wound_mod))
+    wound = RollCheck(
+        first=lambda f: wound_outcome(f, needed, wound_modifier, critical_wound),
+        reroll=None if reroll_wounds is None else lambda f, c: reroll_mask(f, c, reroll_wounds),
+    )
+    ap = min(0, weapon.ap + modifiers.ap)
     return PoolRules(
         bonus_attacks=tuple(bonus),
-        torrent=has("TORRENT"),
-        skill=skill,
-        hit_modifier=max(-1, min(1, hit_mod)),
-        critical_hit=modifiers.critical_hit,
-        hit_fail_at_most=fail_at_most,
-        reroll_hits=reroll_hits,
+        hit=None if has("TORRENT") else hit,
         sustained=found["SUSTAINED HITS"].value if has("SUSTAINED HITS") else None,  # type: ignore[attr-defined]
         lethal=has("LETHAL HITS") and context.lethal_hits == "auto",
-        wound_needed=wound_needed(strength, target.toughness),
-        wound_modifier=max(-1, min(1, wound_mod)),
-        critical_wound=critical_wound,
-        reroll_wounds=reroll_wounds,
+        wound=wound,
+        saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln),
         devastating=has("DEVASTATING WOUNDS"),
-        ap=min(0, weapon.ap + modifiers.ap),
+        ap=ap,
         damage=base,  # type: ignore[arg-type]
         damage_multiply=modifiers.damage_multiply,
         damage_add=modifiers.damage_add,
