@@ -444,3 +444,133 @@ class Dist:
     def __repr__(self) -> str:
         lo, hi = self.support()
         return f"Dist(mean={self.mean():.4g}, std={self.std():.4g}, support={lo}..{hi})"
+
+    # ------------------------------------------------------------------ presentation
+    def thresholds(self, top: int | None = None) -> list[int]:
+        """The values k for which P(X >= k) is worth showing.
+
+        Every k from 1 to ``top`` when that is at most 10; otherwise 1, 2, 3 and the
+        quarters of ``top``. Without ``top`` (a unit's model count, say), the range the
+        distribution actually covers decides: 1 to its 99.9% quantile, or the quantiles
+        from 10% to 90% when that is wide.
+
+        Examples
+        --------
+        >>> Dist.binomial(20, 0.5).thresholds(top=5)
+        [1, 2, 3, 4, 5]
+        >>> Dist.binomial(20, 0.5).thresholds(top=20)
+        [1, 2, 3, 5, 10, 15, 20]
+        >>> Dist.binomial(100, 0.5).thresholds()
+        [1, 44, 47, 50, 53, 56]
+        """
+        if top is not None:
+            top = max(_as_count(top, "top"), 1)
+            if top <= 10:
+                return list(range(1, top + 1))
+            return sorted({1, 2, 3, *(-(-top * q // 4) for q in (1, 2, 3, 4))})
+        high = max(int(self.ppf(0.999)), 1)
+        if high <= 10:
+            return list(range(1, high + 1))
+        quantiles = self.ppf([0.1, 0.25, 0.5, 0.75, 0.9]).tolist()
+        return sorted({1, *(int(k) for k in quantiles if k >= 1)})
+
+    def describe(self, at_least: Sequence[int] | None = None) -> dict[str, float]:
+        """The key numbers as a plain dict: mean, sd, median, mode and P(X >= k).
+
+        This is the one place these numbers are computed for display:
+        :meth:`summary`, the HTML view and :meth:`AttackResult.summary
+        <mathhammer.result.AttackResult.summary>` all read it.
+
+        Parameters
+        ----------
+        at_least : sequence of int, optional
+            The k of the ``"P(>=k)"`` entries; :meth:`thresholds` by default.
+
+        Examples
+        --------
+        >>> Dist([0.25, 0.5, 0.25]).describe()
+        {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1, 'mode': 1, 'P(>=1)': 0.75,
+         'P(>=2)': 0.25}
+        """
+        ks = self.thresholds() if at_least is None else [_as_count(k, "k") for k in at_least]
+        out: dict[str, float] = {
+            "mean": self.mean(),
+            "sd": self.std(),
+            "median": self.median(),
+            "mode": self.mode(),
+        }
+        for k in ks:
+            out[f"P(>={k})"] = float(self.at_least(k))
+        return out
+
+    def summary(self, at_least: Sequence[int] | None = None) -> Any:
+        """The key numbers as a :class:`pandas.Series` (see :meth:`describe`).
+
+        Examples
+        --------
+        >>> Dist([0.25, 0.5, 0.25]).summary()
+        mean      1.000000
+        sd        0.707107
+        median    1.000000
+        mode      1.000000
+        P(>=1)    0.750000
+        P(>=2)    0.250000
+        dtype: float64
+        """
+        import pandas as pd
+
+        return pd.Series(self.describe(at_least), dtype=np.float64)
+
+    def to_frame(self) -> Any:
+        """A tidy :class:`pandas.DataFrame`: one row per value with pmf, cdf and at_least.
+
+        Examples
+        --------
+        >>> Dist([0.25, 0.5, 0.25]).to_frame()
+           value   pmf   cdf  at_least
+        0      0  0.25  0.25      1.00
+        1      1  0.50  0.75      0.75
+        2      2  0.25  1.00      0.25
+        """
+        import pandas as pd
+
+        values = np.arange(self.n + 1)
+        return pd.DataFrame(
+            {
+                "value": values,
+                "pmf": self._pmf,
+                "cdf": self.cdf(values),
+                "at_least": self.at_least(values),
+            }
+        )
+
+    def plot(self, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
+        """Plot the distribution with matplotlib; return the Axes.
+
+        Parameters
+        ----------
+        kind : {"pmf", "at_least", "cdf"}
+            Bars of P(X = k), the curve of P(X >= k), or the step curve of P(X <= k).
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure by default.
+        **kwargs
+            ``label``, ``xlabel``, ``title``, ``marks`` (mark the mean and the median) and
+            any matplotlib style argument: see :func:`mathhammer.plots.plot_dist`.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> ax = Dist([0.25, 0.5, 0.25]).plot("at_least")
+        >>> ax.get_ylabel()
+        'P(X >= k)'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from .plots import plot_dist
+
+        return plot_dist(self, kind=kind, ax=ax, **kwargs)
+
+    def _repr_html_(self) -> str:
+        from .display import dist_html
+
+        return dist_html(self, self.summary())

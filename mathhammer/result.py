@@ -6,7 +6,7 @@ fill them without depending on each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,6 +145,157 @@ class AttackResult:
             f"P(>=1) {k.at_least(1):.3f}, P(destroyed) {self.p_destroyed:.3f}; "
             f"damage mean {self.damage.mean():.3g}"
         )
+
+    # ------------------------------------------------------------------ presentation
+    def distributions(self) -> dict[str, Dist]:
+        """Every distribution of the result, by stage name, in sequence order.
+
+        The stages of each pool (``"attacks"``, ``"hits"``, ``"wounds"``, ``"unsaved"``,
+        and ``"devastating"`` when a pool can score devastating wounds), prefixed by
+        the pool's label when there are several pools; ``"mortal wounds"`` for a
+        :class:`~mathhammer.profiles.MortalWounds` step; ``"hazardous"`` when the
+        attacker risks mortal wounds; then ``"damage"``, ``"killed"`` and, for a unit
+        of several groups, ``"killed: <group>"``.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
+        >>> res = mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1))
+        >>> list(res.distributions())
+        ['attacks', 'hits', 'wounds', 'unsaved', 'damage', 'killed']
+        """
+        out: dict[str, Dist] = {}
+        for pool in self.pools:
+            prefix = f"{pool.label}: " if len(self.pools) > 1 else ""
+            if not pool.weapons:
+                out[f"{prefix}mortal wounds"] = pool.attacks
+                continue
+            for stage, dist in pool.stages().items():
+                out[prefix + stage] = dist
+            if pool.devastating.n > 0 and pool.devastating.mean() > 0:
+                out[prefix + "devastating"] = pool.devastating
+        if self.hazardous.mean() > 0:
+            out["hazardous"] = self.hazardous
+        out["damage"] = self.damage
+        out["killed"] = self.killed
+        if len(self.groups) > 1:
+            for g in self.groups:
+                out[f"killed: {g.label}"] = g.killed
+        return out
+
+    def summary(self, at_least: Sequence[int] | None = None) -> Any:
+        """The key numbers of every stage as a :class:`pandas.DataFrame`.
+
+        One row per stage (see :meth:`distributions`); columns ``mean``, ``sd``,
+        ``median``, ``mode``, ``P(>=k)`` for each k of ``at_least`` and
+        ``P(destroyed)`` (for the unit and for each group; empty on other rows).
+        The HTML view of the result is rendered from this table.
+
+        Parameters
+        ----------
+        at_least : sequence of int, optional
+            The k of the ``P(>=k)`` columns. By default every k up to the unit's
+            model count, or 1, 2, 3 and its quarters for a unit of more than 10.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> bolter = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+        >>> marines = mh.Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2)
+        >>> table = mh.attack([(bolter, 10)], marines).summary()
+        >>> table.round(3).loc[["damage", "killed"], ["mean", "median", "P(>=1)", "P(destroyed)"]]
+                 mean  median  P(>=1)  P(destroyed)
+        stage
+        damage  3.333       3   0.974           NaN
+        killed  1.417       1   0.870         0.001
+        """
+        import pandas as pd
+
+        if at_least is None:
+            at_least = self.killed.thresholds(top=self.target.models)
+        destroyed = {"killed": self.p_destroyed} | {
+            f"killed: {g.label}": g.p_destroyed for g in self.groups
+        }
+        rows = []
+        for stage, dist in self.distributions().items():
+            row = dist.describe(at_least)
+            row["P(destroyed)"] = destroyed.get(stage, float("nan"))
+            rows.append(row)
+        index = pd.Index(list(self.distributions()), name="stage")
+        return pd.DataFrame(rows, index=index)
+
+    def to_frame(self) -> Any:
+        """Every distribution as one tidy :class:`pandas.DataFrame`.
+
+        Columns ``stage``, ``value``, ``pmf``, ``cdf`` (P(X <= value)) and
+        ``at_least`` (P(X >= value)); the stages are those of :meth:`distributions`.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-3, damage=1)
+        >>> frame = mh.attack(gun, mh.Unit.of("Pair", 2, 4, 3, 1)).to_frame()
+        >>> frame[frame.stage == "killed"].round(4)
+             stage  value     pmf     cdf  at_least
+        11  killed      0  0.4213  0.4213    1.0000
+        12  killed      1  0.5787  1.0000    0.5787
+        13  killed      2  0.0000  1.0000    0.0000
+        """
+        import pandas as pd
+
+        frames = [d.to_frame().assign(stage=s) for s, d in self.distributions().items()]
+        frame = pd.concat(frames, ignore_index=True)
+        return frame[["stage", "value", "pmf", "cdf", "at_least"]]
+
+    def plot(self, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
+        """Models destroyed and wounds lost side by side, the mean and median marked.
+
+        Parameters
+        ----------
+        kind : {"pmf", "at_least", "cdf"}
+            As for :meth:`Dist.plot <mathhammer.dist.Dist.plot>`.
+        ax : pair of matplotlib Axes, optional
+            Where to draw; a new figure with two panels by default.
+        **kwargs
+            Passed on to :func:`mathhammer.plots.plot_dist` for both panels.
+
+        Returns
+        -------
+        numpy.ndarray of two Axes
+            The killed panel and the damage panel.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
+        >>> axes = mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1)).plot()
+        >>> [a.get_title() for a in axes]
+        ['Squad: models destroyed', 'Squad: wounds lost']
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
+        from .plots import plot_result
+
+        return plot_result(self, kind=kind, ax=ax, **kwargs)
+
+    def _repr_html_(self) -> str:
+        from .display import result_html
+
+        frame = self.summary()
+        killed = frame.loc["killed"]
+        headline = (
+            f"models destroyed: mean {killed['mean']:.3f} (sd {killed['sd']:.3f}), "
+            f"median {int(killed['median'])}, P(at least 1) {killed['P(>=1)']:.3f}, "
+            f"P(destroyed) {killed['P(destroyed)']:.3f}; "
+            f"wounds lost: mean {frame.loc['damage', 'mean']:.3f}"
+        )
+        pools = " + ".join(p.label for p in self.pools)
+        t = self.target
+        details = f"{t.models} models, {t.total_wounds} wounds; rules {self.rules}"
+        charts = [(self.killed, "models destroyed"), (self.damage, "wounds lost")]
+        return result_html(f"{pools} → {t.name}", details, headline, charts, frame)
 
     def __repr__(self) -> str:
         pools = ", ".join(p.label for p in self.pools)
