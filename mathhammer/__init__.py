@@ -12,9 +12,10 @@ Examples
 
 from __future__ import annotations
 
-from . import abilities
+from . import abilities, plots, targets
 from .abilities import UnknownAbilityWarning
 from .attack import attack
+from .compare import Loadout, compare
 from .context import Context, Modifiers
 from .dice import Dice, parse_dice
 from .dist import Dist
@@ -28,8 +29,10 @@ from .errors import (
     RulesError,
 )
 from .montecarlo import simulate
+from .plots import plot_at_least, plot_compare
 from .profiles import ModelGroup, MortalWounds, Pool, Unit, Weapon, gather_pools
 from .result import AttackResult, GroupResult, PoolResult, SimulationResult
+from .targets import Target
 
 __version__ = "0.1.0"
 
@@ -43,6 +46,7 @@ __all__ = [
     "DistributionError",
     "GroupResult",
     "LimitError",
+    "Loadout",
     "MathhammerError",
     "ModelGroup",
     "Modifiers",
@@ -52,13 +56,19 @@ __all__ = [
     "ProfileError",
     "RulesError",
     "SimulationResult",
+    "Target",
     "Unit",
     "UnknownAbilityWarning",
     "Weapon",
     "__version__",
     "abilities",
     "attack",
+    "compare",
     "gather_pools",
     "parse_dice",
+    "plot_at_least",
+    "plot_compare",
+    "plots",
     "simulate",
+    "targets",
 ]

@@ -1,0 +1,235 @@
+"""Loadouts against targets: every pairing attacked exactly, as one tidy DataFrame.
+
+Examples
+--------
+>>> import mathhammer as mh
+>>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> plasma = mh.Weapon("Plasma gun", attacks=1, skill=3, strength=7, ap=-2, damage=2)
+>>> frame = mh.compare({"bolters": [(bolt, 10)], "plasma": [(plasma, 10)]},
+...                    ["Horde infantry", "Line infantry"])
+>>> frame[["loadout", "target", "mean_killed", "p_at_least_half"]].round(3)
+   loadout          target  mean_killed  p_at_least_half
+0  bolters  Horde infantry        7.407            0.166
+1  bolters   Line infantry        1.417            0.001
+2   plasma  Horde infantry        5.556            0.003
+3   plasma   Line infantry        2.963            0.144
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import targets as suite
+from .attack import attack
+from .context import Context, Modifiers
+from .errors import ProfileError, field_error
+from .profiles import Unit, Weapon, gather_pools
+from .targets import Target
+
+__all__ = ["COLUMNS", "Loadout", "compare"]
+
+#: The columns every comparison has, in order; points columns follow when points are known.
+COLUMNS = (
+    "loadout",
+    "target",
+    "mean_killed",
+    "sd_killed",
+    "p_at_least_1",
+    "p_at_least_half",
+    "p_destroyed",
+    "mean_damage",
+)
+
+
+@dataclass(frozen=True)
+class Loadout:
+    """A named set of weapons for one attacking unit, with its points.
+
+    Parameters
+    ----------
+    name : str
+        The row label in a comparison.
+    weapons : Weapon, list of Weapon or list of (Weapon, count)
+        As for :func:`mathhammer.attack`.
+    points : int, optional
+        What the loadout costs: enables the "per 100 points" columns.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> Loadout("bolters", [(bolt, 10)], points=160).points
+    160
+    """
+
+    name: str
+    weapons: Any
+    points: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise field_error(ProfileError, "Loadout.name", "a non-empty string", self.name)
+        gather_pools(self.weapons)  # validates the weapons now rather than mid-comparison
+        if self.points is not None and (
+            isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1
+        ):
+            raise field_error(ProfileError, "Loadout.points", "an integer >= 1", self.points)
+
+
+def _loadout(name: str, value: Any) -> Loadout:
+    if isinstance(value, Loadout):
+        return value if value.name == name else Loadout(name, value.weapons, value.points)
+    if isinstance(value, tuple) and len(value) == 2:
+        if isinstance(value[0], Weapon):
+            return Loadout(name, [value])  # one (Weapon, count) pair
+        if isinstance(value[1], int) and not isinstance(value[1], bool):
+            return Loadout(name, value[0], value[1])  # (weapons, points)
+    return Loadout(name, value)
+
+
+def _loadouts(loadouts: Any) -> list[Loadout]:
+    expected = "a dict of name -> weapons, (weapons, points) or Loadout, or a list of Loadouts"
+    if isinstance(loadouts, Loadout):
+        out = [loadouts]
+    elif isinstance(loadouts, Mapping):
+        out = [_loadout(str(name), value) for name, value in loadouts.items()]
+    elif isinstance(loadouts, Iterable) and not isinstance(loadouts, str):
+        out = list(loadouts)
+        for item in out:
+            if not isinstance(item, Loadout):
+                raise field_error(ProfileError, "loadouts", expected, item)
+    else:
+        raise field_error(ProfileError, "loadouts", expected, loadouts)
+    if not out:
+        raise field_error(ProfileError, "loadouts", f"non-empty: {expected}", loadouts)
+    _check_unique("loadout names", [x.name for x in out])
+    return out
+
+
+def _target(value: Any, name: str | None = None) -> Target:
+    if isinstance(value, str):
+        target = suite.get(value)
+    elif isinstance(value, Unit):
+        target = Target(value)
+    elif isinstance(value, Target):
+        target = value
+    else:
+        raise field_error(ProfileError, "targets", "Units, Targets or standard target names", value)
+    if name is not None and name != target.name:
+        target = replace(target, unit=replace(target.unit, name=name))
+    return target
+
+
+def _targets(targets: Any) -> list[Target]:
+    if isinstance(targets, Unit | Target | str):
+        out = [_target(targets)]
+    elif isinstance(targets, Mapping):
+        out = [_target(value, str(name)) for name, value in targets.items()]
+    elif isinstance(targets, Iterable):
+        out = [_target(value) for value in targets]
+    else:
+        raise field_error(
+            ProfileError, "targets", "a Unit, a Target, a name, or a list or dict of them", targets
+        )
+    if not out:
+        raise field_error(ProfileError, "targets", "non-empty", targets)
+    _check_unique("target names", [t.name for t in out])
+    return out
+
+
+def _check_unique(field: str, values: list[str]) -> None:
+    duplicates = sorted({v for v in values if values.count(v) > 1})
+    if duplicates:
+        raise field_error(ProfileError, field, "unique", duplicates, "give each a distinct name")
+
+
+def compare(
+    loadouts: Any,
+    targets: Any,
+    *,
+    rules: str = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> Any:
+    """Attack every target with every loadout; one row per pairing.
+
+    Parameters
+    ----------
+    loadouts : dict or list
+        ``{name: weapons}``, ``{name: (weapons, points)}`` or ``{name: Loadout}``, or a
+        list of :class:`Loadout`. ``weapons`` is anything :func:`mathhammer.attack` takes.
+    targets : Unit, Target, str, or a list or dict of them
+        Units; :class:`~mathhammer.targets.Target` records (with points); names from the
+        standard suite; or the suite itself, ``mathhammer.targets.STANDARD``. A dict
+        names each target by its key.
+    rules, context, modifiers
+        As for :func:`mathhammer.attack`, applied to every pairing.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``loadout``, ``target``, ``mean_killed``, ``sd_killed``,
+        ``p_at_least_1``, ``p_at_least_half`` (P(at least half the unit's models,
+        rounded up)), ``p_destroyed`` and ``mean_damage``. When loadouts have points:
+        ``loadout_points`` and ``killed_per_100_points``. When targets have points:
+        ``target_points`` and ``points_destroyed`` (expected, each model at its own
+        group's price). When both do: ``points_destroyed_per_100_points``. A missing
+        price gives NaN.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> frame = mh.compare({"bolters": ([(bolt, 10)], 160)}, mh.targets.STANDARD)
+    >>> frame.shape
+    (9, 13)
+    >>> row = frame.set_index("target").loc["Horde infantry"]
+    >>> round(float(row.mean_killed), 3), round(float(row.points_destroyed_per_100_points), 3)
+    (7.407, 27.778)
+    """
+    import numpy as np
+    import pandas as pd
+
+    chosen, against = _loadouts(loadouts), _targets(targets)
+    rows = []
+    for loadout in chosen:
+        for target in against:
+            res = attack(
+                loadout.weapons, target.unit, rules=rules, context=context, modifiers=modifiers
+            )
+            half = -(-target.unit.models // 2)
+            destroyed = target.points_destroyed(res)
+            rows.append(
+                {
+                    "loadout": loadout.name,
+                    "target": target.name,
+                    "mean_killed": res.killed.mean(),
+                    "sd_killed": res.killed.std(),
+                    "p_at_least_1": float(res.killed.at_least(1)),
+                    "p_at_least_half": float(res.killed.at_least(half)),
+                    "p_destroyed": res.p_destroyed,
+                    "mean_damage": res.damage.mean(),
+                    "loadout_points": loadout.points,
+                    "target_points": target.points,
+                    "points_destroyed": destroyed,
+                }
+            )
+    frame = pd.DataFrame(rows)
+    columns = list(COLUMNS)
+    has_loadout_points = any(x.points is not None for x in chosen)
+    has_target_points = any(t.points is not None for t in against)
+    for column in ("loadout_points", "target_points", "points_destroyed"):
+        frame[column] = frame[column].astype(np.float64)
+    if has_loadout_points:
+        frame["killed_per_100_points"] = 100.0 * frame.mean_killed / frame.loadout_points
+        columns += ["loadout_points", "killed_per_100_points"]
+    if has_target_points:
+        columns += ["target_points", "points_destroyed"]
+    if has_loadout_points and has_target_points:
+        frame["points_destroyed_per_100_points"] = (
+            100.0 * frame.points_destroyed / frame.loadout_points
+        )
+        columns.append("points_destroyed_per_100_points")
+    return frame[columns]
