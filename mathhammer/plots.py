@@ -87,7 +87,7 @@ def plot_dist(
     if kind == "pmf":
         ax.bar(ks, pmf[lo : hi + 1], width=0.8, label=label, **kwargs)
     elif kind == "at_least":
-        ks = np.arange(lo, hi + 2)
+        ks = np.arange(lo, min(hi + 1, len(pmf) - 1) + 1)  # down to P = 0 where possible
         tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
         values = np.where(ks < len(tail), tail[np.minimum(ks, len(tail) - 1)], 0.0)
         kwargs.setdefault("marker", "o")
@@ -281,13 +281,13 @@ def plot_compare(
     if ax is None:
         import matplotlib.pyplot as plt
 
-        size = (1.6 + 1.1 * len(targets), 1.2 + 0.55 * len(loadouts))
+        size = (2.0 + 1.0 * len(targets), 2.2 + 0.5 * len(loadouts))
         _, ax = plt.subplots(figsize=size, layout="constrained")
     image = ax.imshow(values, cmap=cmap, aspect="auto")
     ax.set_xticks(range(len(targets)), [str(t) for t in targets], rotation=35, ha="right")
     ax.set_yticks(range(len(loadouts)), [str(name) for name in loadouts])
-    ax.set_title(metric)
-    ax.figure.colorbar(image, ax=ax, label=metric)
+    ax.set_title(metric.replace("_", " "))
+    ax.figure.colorbar(image, ax=ax)
     if annotate:
         finite = values[np.isfinite(values)]
         middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
