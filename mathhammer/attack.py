@@ -210,12 +210,33 @@ def attack(
         GroupResult(g, layout.distribution(state, layout.killed_in_group(i)))
         for i, g in enumerate(target.groups)
     )
+    killed = layout.distribution(state, layout.killed)
+    p_test, p_fail = _panic(ruleset, target, killed)
     return AttackResult(
         target=target,
         rules=ruleset.NAME,
-        killed=layout.distribution(state, layout.killed),
+        killed=killed,
         damage=layout.distribution(state, layout.damage),
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,
+        p_panic_test=p_test,
+        p_panic_fail=p_fail,
     )
+
+
+def _panic(ruleset: ModuleType, target: Unit, killed: Dist) -> tuple[float | None, float | None]:
+    """P(the target must take a Panic Test) and P(it fails one), after all the attacks.
+
+    The test is taken when at least a quarter of the models (rounded up) were slain and
+    the unit still has models; it fails when 2D6 rolls higher than Ld.
+    """
+    if not ruleset.PANIC_TESTS:
+        return None, None
+    if not ruleset.takes_panic_tests(target):
+        return 0.0, 0.0
+    threshold = ruleset.panic_threshold(target.models)
+    p_test = float(killed.pmf[threshold : target.models].sum())
+    two_dice = np.add.outer(FACES, FACES)
+    p_fails = float(np.mean(ruleset.panic_fails(two_dice, target.leadership)))
+    return p_test, p_test * p_fails
