@@ -15,6 +15,16 @@ from __future__ import annotations
 from . import abilities
 from .abilities import UnknownAbilityWarning
 from .attack import attack
+from .attacking import (
+    Attacker,
+    Models,
+    UnitAttackResult,
+    UnitSimulationResult,
+    Use,
+    best_splits,
+    resolve,
+    simulate_uses,
+)
 from .context import Context, Modifiers
 from .dice import Dice, parse_dice
 from .dist import Dist
@@ -36,6 +46,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AllocationOrderError",
     "AttackResult",
+    "Attacker",
     "Context",
     "Dice",
     "DiceSyntaxError",
@@ -45,6 +56,7 @@ __all__ = [
     "LimitError",
     "MathhammerError",
     "ModelGroup",
+    "Models",
     "Modifiers",
     "MortalWounds",
     "Pool",
@@ -53,12 +65,18 @@ __all__ = [
     "RulesError",
     "SimulationResult",
     "Unit",
+    "UnitAttackResult",
+    "UnitSimulationResult",
     "UnknownAbilityWarning",
+    "Use",
     "Weapon",
     "__version__",
     "abilities",
     "attack",
+    "best_splits",
     "gather_pools",
     "parse_dice",
+    "resolve",
     "simulate",
+    "simulate_uses",
 ]
