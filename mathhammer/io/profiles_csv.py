@@ -261,7 +261,7 @@ def _weapon(reader: _Reader, line: int, row: dict[str, str], rules: str) -> Weap
     except DiceSyntaxError as exc:
         raise reader.error(line, None, str(exc).splitlines()[0]) from None
     except ProfileError as exc:
-        column = _COLUMN_OF.get(str(exc).split(" ", 1)[0], None)
+        column = _COLUMN_OF.get(str(exc).split(" ", 1)[0])
         raise reader.error(line, column, str(exc)) from None
 
 
@@ -295,7 +295,7 @@ def read_targets(path: str | Path) -> list[TargetUnit]:
                 name=row["group"],
             )
         except ProfileError as exc:
-            column = _COLUMN_OF.get(str(exc).split(" ", 1)[0], None)
+            column = _COLUMN_OF.get(str(exc).split(" ", 1)[0])
             raise reader.error(line, column, str(exc)) from None
         keywords = row["keywords"]
         leadership = reader.value(line, row, "Ld", _optional_int)
