@@ -134,7 +134,7 @@ class _Reader:
 
     def error(self, line: int, column: str | None, problem: str) -> CsvError:
         where = f"{self.name}:{line}: " + (f"column {column!r}: " if column else "")
-        return CsvError(where + problem)
+        return CsvError(where + problem.splitlines()[0])  # one line, always
 
     def value(
         self, line: int, row: dict[str, str], column: str, parse: Callable[[str], Any]
