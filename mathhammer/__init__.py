@@ -15,6 +15,16 @@ from __future__ import annotations
 from . import abilities, plots, targets
 from .abilities import UnknownAbilityWarning
 from .attack import attack
+from .attacking import (
+    Attacker,
+    Models,
+    UnitAttackResult,
+    UnitSimulationResult,
+    Use,
+    best_splits,
+    resolve,
+    simulate_uses,
+)
 from .compare import Loadout, compare
 from .context import Context, Modifiers
 from .dice import Dice, parse_dice
@@ -39,6 +49,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AllocationOrderError",
     "AttackResult",
+    "Attacker",
     "Context",
     "Dice",
     "DiceSyntaxError",
@@ -49,6 +60,7 @@ __all__ = [
     "Loadout",
     "MathhammerError",
     "ModelGroup",
+    "Models",
     "Modifiers",
     "MortalWounds",
     "Pool",
@@ -58,17 +70,23 @@ __all__ = [
     "SimulationResult",
     "Target",
     "Unit",
+    "UnitAttackResult",
+    "UnitSimulationResult",
     "UnknownAbilityWarning",
+    "Use",
     "Weapon",
     "__version__",
     "abilities",
     "attack",
+    "best_splits",
     "compare",
     "gather_pools",
     "parse_dice",
     "plot_at_least",
     "plot_compare",
     "plots",
+    "resolve",
     "simulate",
+    "simulate_uses",
     "targets",
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "IndirectFire",
     "Lance",
     "LethalHits",
+    "Linked",
     "Melta",
     "NoEffect",
     "Precision",
@@ -264,6 +265,16 @@ class ExtraAttacks(Ability):
 
 
 @dataclass(frozen=True)
+class Linked(Ability):
+    """Classic ruleset: re-roll every missed hit roll (hitting on the chart's first number).
+
+    It has no effect under the 11th edition, where no core ability of that name exists.
+    """
+
+    NAME = "LINKED"
+
+
+@dataclass(frozen=True)
 class NoEffect(Ability):
     """An ability with no effect on the attack maths: ASSAULT, PISTOL, CLOSE-QUARTERS, ..."""
 
@@ -291,6 +302,7 @@ _FLAGS: dict[str, type[Ability]] = {
         Hazardous,
         IndirectFire,
         ExtraAttacks,
+        Linked,
     )
 }
 _DICE_VALUED: dict[str, type[_WithDice]] = {

@@ -119,7 +119,9 @@ def attack(
     target : Unit
         The target, its groups in allocation order.
     rules : str
-        The ruleset: ``"11e"``.
+        The ruleset: ``"11e"`` (default) or ``"classic"`` (weapons take ``bs=``, the
+        Ballistic Skill characteristic; the target needs ``leadership=``; the result
+        carries the Panic Test probabilities).
     context : Context, optional
         What happened on the table (half range, stationary, charged, cover, ...).
     modifiers : Modifiers, optional
@@ -142,6 +144,18 @@ def attack(
 
     >>> round(res.damage.mean(), 4), round(res.killed.at_least(2), 4)
     (3.3332, 0.4335)
+
+    The classic ruleset: BS 3 hits on 4+, S3 vs T3 wounds on 4+, a 5+ save fails on 1-4.
+
+    >>> lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+    >>> troops = mh.Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7)
+    >>> res = mh.attack([(lasgun, 6)], troops, rules="classic")
+    >>> round(res.killed.mean(), 4)  # 6 * 1/2 * 1/2 * 4/6
+    1.0
+    >>> round(res.p_panic_test, 4)  # P(3 of 10 slain) = P(Binomial(6, 1/6) >= 3)
+    0.0623
+    >>> round(res.p_panic_fail / res.p_panic_test, 4)  # P(2D6 > 7) = 15/36
+    0.4167
     """
     context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
@@ -210,12 +224,33 @@ def attack(
         GroupResult(g, layout.distribution(state, layout.killed_in_group(i)))
         for i, g in enumerate(target.groups)
     )
+    killed = layout.distribution(state, layout.killed)
+    p_test, p_fail = _panic(ruleset, target, killed)
     return AttackResult(
         target=target,
         rules=ruleset.NAME,
-        killed=layout.distribution(state, layout.killed),
+        killed=killed,
         damage=layout.distribution(state, layout.damage),
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,
+        p_panic_test=p_test,
+        p_panic_fail=p_fail,
     )
+
+
+def _panic(ruleset: ModuleType, target: Unit, killed: Dist) -> tuple[float | None, float | None]:
+    """P(the target must take a Panic Test) and P(it fails one), after all the attacks.
+
+    The test is taken when at least a quarter of the models (rounded up) were slain and
+    the unit still has models; it fails when 2D6 rolls higher than Ld.
+    """
+    if not ruleset.PANIC_TESTS:
+        return None, None
+    if not ruleset.takes_panic_tests(target):
+        return 0.0, 0.0
+    threshold = ruleset.panic_threshold(target.models)
+    p_test = float(killed.pmf[threshold : target.models].sum())
+    two_dice = np.add.outer(FACES, FACES)
+    p_fails = float(np.mean(ruleset.panic_fails(two_dice, target.leadership)))
+    return p_test, p_test * p_fails

@@ -9,6 +9,7 @@ distributions it returns are empirical (``Dist.from_samples``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -336,7 +337,23 @@ def simulate(
         size = min(CHUNK, int(trials) - done)
         chunks.append(_chunk(generator, ruleset, steps, resolved, target, size, context))
         done += size
-    return _assemble(target, ruleset.NAME, steps, resolved, chunks, int(trials))
+    result = _assemble(target, ruleset.NAME, steps, resolved, chunks, int(trials))
+    if not ruleset.PANIC_TESTS:
+        return result
+    p_test, p_fail = _panic(generator, ruleset, target, result.killed_samples)
+    return replace(result, p_panic_test=p_test, p_panic_fail=p_fail)
+
+
+def _panic(
+    rng: np.random.Generator, ruleset: ModuleType, unit: Unit, killed: np.ndarray
+) -> tuple[float, float]:
+    """Roll each trial's Panic Test: taken when a quarter of the models (rounded up) were
+    slain and some remain; failed when 2D6 rolls higher than Ld."""
+    takes = ruleset.takes_panic_tests(unit)
+    test = takes & (killed >= ruleset.panic_threshold(unit.models)) & (killed < unit.models)
+    roll = rng.integers(1, 7, size=(killed.size, 2)).sum(axis=1)
+    fail = test & ruleset.panic_fails(roll, unit.leadership)
+    return float(test.mean()), float(fail.mean())
 
 
 def _assemble(

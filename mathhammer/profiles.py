@@ -124,6 +124,8 @@ class Weapon:
     bs : int
         The classic ruleset's Ballistic Skill *characteristic*, from 1 to 10 (BS 4 hits
         on 3+), given instead of ``skill``.
+    melee : bool
+        A melee weapon (used when fighting); ranged by default.
 
     Examples
     --------
@@ -146,6 +148,7 @@ class Weapon:
     damage: Dice | int | str = 1
     abilities: Any = ()
     bs: int | None = None
+    melee: bool = False
     unknown_abilities: tuple[str, ...] = field(default=(), init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -166,6 +169,9 @@ class Weapon:
             object.__setattr__(self, "skill", _int_field("Weapon", "skill", self.skill, 2, 6))
         if self.bs is not None:
             object.__setattr__(self, "bs", _int_field("Weapon", "bs", self.bs, 1, 10))
+        if not isinstance(self.melee, bool | np.bool_):
+            raise field_error(ProfileError, "Weapon.melee", "True or False", self.melee)
+        object.__setattr__(self, "melee", bool(self.melee))
         _int_field("Weapon", "strength", self.strength, 1)
         if isinstance(self.ap, int | np.integer) and not isinstance(self.ap, bool) and self.ap > 0:
             raise field_error(
@@ -203,7 +209,7 @@ class Weapon:
         """
         assert isinstance(self.damage, Dice)
         abilities = tuple(sorted(str(a) for a in self.abilities))
-        return (self.skill, self.bs, self.strength, self.ap, self.damage, abilities)
+        return (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage, abilities)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,12 @@ class Scenario:
     note: str = ""
     context: mh.Context | None = None
     modifiers: mh.Modifiers | None = None
+    rules: str = "11e"
+
+    @property
+    def classic(self) -> bool:
+        """True for the classic ruleset (seed 001)."""
+        return self.rules == "classic"
 
     @property
     def mixed(self) -> bool:
@@ -91,11 +97,18 @@ class Scenario:
         defence = self.target.stealth or any(
             g.halve_damage or g.damage_reduction for g in self.target.groups
         )
-        return weapons_plain and not defence and self.context is None and self.modifiers is None
+        no_context = self.context is None and self.modifiers is None
+        return weapons_plain and not defence and no_context and not self.classic
 
     def attack(self) -> mh.AttackResult:
         """The exact result."""
-        return mh.attack(self.weapons, self.target, context=self.context, modifiers=self.modifiers)
+        return mh.attack(
+            self.weapons,
+            self.target,
+            rules=self.rules,
+            context=self.context,
+            modifiers=self.modifiers,
+        )
 
     def simulate(self, trials: int, seed: int) -> mh.SimulationResult:
         """A Monte Carlo estimate."""
@@ -106,6 +119,7 @@ class Scenario:
             rng=seed,
             context=self.context,
             modifiers=self.modifiers,
+            rules=self.rules,
         )
 
 
@@ -840,6 +854,105 @@ _ALL = [
         [(LETHAL_DW_GAUSS, 4)],
         MEQ,
         "[LETHAL HITS] automatic: a 6 to hit wounds but is not a Critical Wound",
+    ),
+]
+
+# --------------------------------------------------------------------------- classic
+C_LASGUN = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+C_BOLTER = mh.Weapon("Bolter", attacks=2, bs=4, strength=4)
+C_VETERAN = mh.Weapon("Veteran's pistol", attacks=2, bs=7, strength=4)
+C_TWIN = mh.Weapon("Twin heavy stubber", attacks=3, bs=4, strength=4, abilities="[LINKED]")
+C_HERO = mh.Weapon("Hero's linked rifle", attacks=2, bs=8, strength=5, abilities="[LINKED]")
+C_HEAVY = mh.Weapon("Heavy gun", attacks="D6", bs=5, strength=6)
+C_STORM = mh.Weapon("Storm gun", attacks="2D6", bs=2, strength=8)
+C_PEASHOOTER = mh.Weapon("Peashooter", attacks=4, bs=10, strength=2)
+
+C_TROOPS = mh.Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7)
+C_ELITES = mh.Unit.of("Elites", 5, 4, 3, 1, keywords="INFANTRY", leadership=8)
+C_BRUTES = mh.Unit.of("Brutes", 5, 4, 4, 2, keywords="INFANTRY", leadership=8)
+C_MIXED = mh.Unit(
+    "Mob with nobs",
+    [mh.ModelGroup(5, 4, 4, 1, name="Boys"), mh.ModelGroup(2, 4, 4, 3, name="Nobs")],
+    keywords="INFANTRY",
+    leadership=9,
+)
+C_LED = mh.Unit(
+    "Squad with a hero",
+    [
+        mh.ModelGroup(4, 4, 3, 1, name="Squad"),
+        mh.ModelGroup(1, 4, 3, 3, character=True, name="Hero"),
+    ],
+    keywords="INFANTRY",
+    leadership=9,
+)
+C_WOUNDED = mh.Unit(
+    "Hurt brutes", [mh.ModelGroup(3, 4, 4, 3, wounds_lost=2)], keywords="INFANTRY", leadership=6
+)
+C_TOUGH = mh.Unit.of("Tough ones", 4, 6, 2, 2, keywords="INFANTRY", leadership=10)
+
+_ALL += [
+    Scenario(
+        "classic_lasguns", [(C_LASGUN, 20)], C_TROOPS, "classic: BS3 hits on 4+", rules="classic"
+    ),
+    Scenario(
+        "classic_bs7_reroll",
+        [(C_VETERAN, 3)],
+        C_ELITES,
+        "classic: BS7 re-rolls a 1, hitting on 5+",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_linked",
+        [(C_TWIN, 2)],
+        C_BRUTES,
+        "classic: [LINKED] re-rolls misses",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_linked_bs8",
+        [(C_HERO, 2)],
+        C_ELITES,
+        "classic: [LINKED] takes precedence at BS8: the re-roll hits on 2+",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_strict_save",
+        [(C_BOLTER, 5)],
+        C_BRUTES,
+        "classic: the literal save, higher than Sv",
+        rules="classic",
+        context=mh.Context(strict_save=True),
+    ),
+    Scenario(
+        "classic_mixed_wounds",
+        [(C_HEAVY, 3)],
+        C_MIXED,
+        "classic: one wound per unsaved wound across groups of W1 and W3",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_character",
+        [(C_BOLTER, 4)],
+        C_LED,
+        "classic: bodyguard then a CHARACTER",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_random_attacks", [C_STORM], C_TROOPS, "classic: 2D6 shots at 2+", rules="classic"
+    ),
+    Scenario(
+        "classic_wounded_first",
+        [(C_BOLTER, 2), (C_LASGUN, 4)],
+        C_WOUNDED,
+        "classic: a wounded model takes the next wound; two pools",
+        rules="classic",
+    ),
+    Scenario(
+        "classic_weak_shots",
+        [(C_PEASHOOTER, 3)],
+        C_TOUGH,
+        "classic: S2 vs T6 wounds only on 6s; BS10 re-roll on 2+",
+        rules="classic",
     ),
 ]
 

@@ -36,7 +36,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_rules_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--trials", "0", "--rules", "9e"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["mathhammer: error: rules must be one of ['11e']; got '9e'"]
+    assert err == ["mathhammer: error: rules must be one of ['11e', 'classic']; got '9e'"]
 
 
 def test_module_entry_point_and_version() -> None:

@@ -428,7 +428,7 @@ HAND_MEANS: dict[str, list[Means]] = {
 
 
 def test_every_ability_scenario_has_hand_means() -> None:
-    assert set(HAND_MEANS) == {n for n, s in SCENARIOS.items() if not s.plain}
+    assert set(HAND_MEANS) == {n for n, s in SCENARIOS.items() if not s.plain and not s.classic}
     for name, means in HAND_MEANS.items():
         assert len(means) == len(SCENARIOS[name].steps), name
 
@@ -674,7 +674,7 @@ HAND_PMFS: dict[str, tuple[int, int, list[Events]]] = {
 
 
 def test_every_homogeneous_ability_scenario_has_hand_pmfs() -> None:
-    want = {n for n, s in SCENARIOS.items() if not s.plain and not s.mixed}
+    want = {n for n, s in SCENARIOS.items() if not s.plain and not s.mixed and not s.classic}
     assert set(HAND_PMFS) == want
     for name, (models, wounds, _) in HAND_PMFS.items():
         group = SCENARIOS[name].target.groups[0]

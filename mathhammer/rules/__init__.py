@@ -11,13 +11,22 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..errors import RulesError, field_error
-from . import eleventh
+from . import classic, eleventh
 from .common import CRITICAL, FAIL, SUCCESS, Outcome
 
-__all__ = ["CRITICAL", "FAIL", "RULESETS", "SUCCESS", "Outcome", "eleventh", "get_ruleset"]
+__all__ = [
+    "CRITICAL",
+    "FAIL",
+    "RULESETS",
+    "SUCCESS",
+    "Outcome",
+    "classic",
+    "eleventh",
+    "get_ruleset",
+]
 
 #: Ruleset modules by name.
-RULESETS: dict[str, ModuleType] = {eleventh.NAME: eleventh}
+RULESETS: dict[str, ModuleType] = {eleventh.NAME: eleventh, classic.NAME: classic}
 
 
 def get_ruleset(name: str) -> ModuleType:

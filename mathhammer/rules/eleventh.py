@@ -31,6 +31,8 @@ __all__ = [
 ]
 
 NAME = "11e"
+#: The 11th edition has no Panic Tests.
+PANIC_TESTS = False
 #: The natural roll that is a Critical Hit / Critical Wound unless a rule widens it.
 CRITICAL_ROLL = 6
 

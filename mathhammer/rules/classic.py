@@ -1,0 +1,252 @@
+"""The classic ruleset ("8.5 - Attack Sequence", seed 001) as literal, vectorised checks.
+
+A different game system from the 11th edition: Ballistic Skill is a characteristic
+from 1 to 10 read off a chart (not an "N+" threshold), the wound roll depends on
+S - T, every unsaved wound removes one wound, and a unit that loses a quarter of its
+models takes a Panic Test. The decisions RULES.md §4 takes are noted where they apply.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..abilities import Linked, NoEffect
+from ..context import Context, Modifiers
+from ..dice import parse_dice
+from ..errors import RulesError
+from ..profiles import Unit, Weapon
+from .common import FAIL, SUCCESS, PoolRules, RollCheck
+
+__all__ = [
+    "BS_CHART",
+    "NAME",
+    "PANIC_EXEMPT",
+    "REFUSED_TARGETS",
+    "fnp_outcome",
+    "hit_outcome",
+    "modified_damage",
+    "panic_fails",
+    "panic_threshold",
+    "resolve_pool",
+    "save_outcome",
+    "takes_panic_tests",
+    "wound_needed",
+    "wound_outcome",
+]
+
+NAME = "classic"
+#: A unit that loses a quarter of its models takes a Panic Test.
+PANIC_TESTS = True
+
+#: Ballistic Skill -> (roll to hit, roll to hit with the compulsory re-roll of a 1).
+BS_CHART: dict[int, tuple[int, int | None]] = {
+    1: (6, None),
+    2: (5, None),
+    3: (4, None),
+    4: (3, None),
+    5: (2, None),
+    6: (2, 6),
+    7: (2, 5),
+    8: (2, 4),
+    9: (2, 3),
+    10: (2, 2),
+}
+
+#: Target types whose wound roll the seed defers to a section it does not include.
+REFUSED_TARGETS = ("VEHICLE", "KNIGHT", "TITAN", "AIRCRAFT", "FORTIFICATION")
+#: Target types that never take Panic Tests from shooting.
+PANIC_EXEMPT = ("VEHICLE", "AIRCRAFT", "FORTIFICATION", "KNIGHT", "TITAN")
+
+
+def hit_outcome(natural: Any, needed: int) -> Any:
+    """SUCCESS where the roll is equal to or greater than the chart's number, else FAIL.
+
+    Examples
+    --------
+    >>> hit_outcome(np.arange(1, 7), needed=BS_CHART[4][0]).tolist()  # BS 4 hits on 3+
+    [0, 0, 1, 1, 1, 1]
+    """
+    return np.where(np.asarray(natural) >= needed, SUCCESS, FAIL)
+
+
+def hit_check(bs: int, linked: bool) -> RollCheck:
+    """The hit roll for a Ballistic Skill, with its re-rolls.
+
+    With BS 6 or more an unmodified 1 must be re-rolled, and the re-roll hits on the
+    chart's second number. A special-rule re-roll such as [LINKED] (re-roll every miss)
+    takes precedence: the re-roll then hits on the first number. A die is re-rolled at
+    most once.
+
+    Examples
+    --------
+    >>> from mathhammer.steps import category_probabilities
+    >>> float(category_probabilities(hit_check(7, linked=False))[1] * 36)  # 30 + 1 * 2
+    32.0
+    """
+    first, second = BS_CHART[bs]
+    if linked:
+        return RollCheck(
+            first=lambda f: hit_outcome(f, first),
+            reroll=lambda f, c: np.asarray(c) == FAIL,
+        )
+    if second is not None:
+        return RollCheck(
+            first=lambda f: hit_outcome(f, first),
+            reroll=lambda f, c: np.asarray(f) == 1,
+            second=lambda f: hit_outcome(f, second),
+        )
+    return RollCheck(first=lambda f: hit_outcome(f, first))
+
+
+def wound_needed(strength: int, toughness: int) -> int:
+    """The wound roll needed by S - T: +2 or more 2+, +1 3+, 0 4+, -1 5+, -2 or less 6+.
+
+    Examples
+    --------
+    >>> [wound_needed(s, 4) for s in (7, 6, 5, 4, 3, 2, 1)]
+    [2, 2, 3, 4, 5, 6, 6]
+    """
+    return min(6, max(2, 4 - (strength - toughness)))
+
+
+def wound_outcome(natural: Any, needed: int) -> Any:
+    """SUCCESS or FAIL: an unmodified 1 always fails, an unmodified 6 always wounds.
+
+    Examples
+    --------
+    >>> wound_outcome(np.arange(1, 7), needed=6).tolist()
+    [0, 0, 0, 0, 0, 1]
+    """
+    roll = np.asarray(natural)
+    out = np.where(roll >= needed, SUCCESS, FAIL)
+    out = np.where(roll == 6, SUCCESS, out)
+    return np.where(roll == 1, FAIL, out)
+
+
+def save_outcome(
+    natural: Any, ap: int, save: int, invuln: int | None = None, strict: bool = False
+) -> Any:
+    """True where the save roll saves.
+
+    The seed says a roll *higher than* Sv saves. [DECISION] By default a roll equal to
+    or greater than Sv saves (the same text uses "equal to or greater" for hits, and the
+    strict reading makes a 6+ save impossible); ``strict=True`` gives the literal
+    reading. There is no natural-1 rule; AP and an invulnerable save apply only if given.
+
+    Examples
+    --------
+    >>> save_outcome(np.arange(1, 7), ap=0, save=4).tolist()
+    [False, False, False, True, True, True]
+    >>> save_outcome(np.arange(1, 7), ap=0, save=4, strict=True).tolist()
+    [False, False, False, False, True, True]
+    """
+    roll = np.asarray(natural)
+    saved = roll + ap > save if strict else roll + ap >= save
+    if invuln is not None:
+        saved = saved | ((roll > invuln) if strict else (roll >= invuln))
+    return saved
+
+
+def fnp_outcome(natural: Any, fnp: int) -> Any:
+    """True where a Feel No Pain roll prevents the wound: a result >= FNP (if given)."""
+    return np.asarray(natural) >= fnp
+
+
+def modified_damage(
+    damage: Any, multiply: int = 1, add: Any = 0, halve: bool = False, subtract: int = 0
+) -> Any:
+    """Every unsaved wound removes exactly one wound: damage modifiers do not exist here."""
+    return np.ones_like(np.asarray(damage))
+
+
+def panic_threshold(models: int) -> int:
+    """Models that must be slain for a Panic Test: 25% of the unit, rounded up.
+
+    Examples
+    --------
+    >>> [panic_threshold(n) for n in (1, 4, 5, 10, 20)]
+    [1, 1, 2, 3, 5]
+    """
+    return math.ceil(models / 4)
+
+
+def takes_panic_tests(unit: Unit) -> bool:
+    """Vehicle, Aircraft, Fortification, Knight and Titan units never take Panic Tests."""
+    return not any(unit.has_keyword(k) for k in PANIC_EXEMPT)
+
+
+def panic_fails(roll: Any, leadership: int) -> Any:
+    """True where a Panic Test (2D6) fails: a roll higher than Ld.
+
+    Examples
+    --------
+    >>> panic_fails(np.arange(2, 13), leadership=7).sum()  # 8, 9, 10, 11, 12
+    np.int64(5)
+    """
+    return np.asarray(roll) > leadership
+
+
+def _refuse(message: str) -> RulesError:
+    return RulesError(f"rules='classic': {message}")
+
+
+def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers) -> PoolRules:
+    """The checks of one pool against one target under the classic ruleset."""
+    if weapon.bs is None:
+        raise _refuse(
+            f"weapon {weapon.name!r} needs bs=, the Ballistic Skill characteristic from 1 to 10; "
+            f"it has skill={weapon.skill}, an 11th-edition 'N+' threshold (use rules='11e')"
+        )
+    if modifiers != Modifiers():
+        raise _refuse("the seed defines no modifiers or re-rolls; give modifiers=None")
+    if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr,arg-type]
+        raise _refuse(
+            f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one wound"
+        )
+    refused = [k for k in REFUSED_TARGETS if target.has_keyword(k)]
+    if refused:
+        raise _refuse(
+            f"target {target.name!r} is a {refused[0]}: its wound roll is in a section (8.5.1) "
+            "the rules do not include"
+        )
+    saves = {(g.save, g.invuln) for g in target.groups}
+    if len(saves) > 1:
+        raise _refuse(
+            f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
+            "the save roll is against the unit's Sv"
+        )
+    if target.leadership is None:
+        raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
+    linked = any(isinstance(a, Linked) for a in weapon.abilities)
+    ignored = [str(a) for a in weapon.abilities if not isinstance(a, Linked | NoEffect)]
+    if ignored:
+        warnings.warn(
+            f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part of "
+            "this ruleset and are ignored",
+            UserWarning,
+            stacklevel=4,
+        )
+    needed = wound_needed(int(weapon.strength or 1), target.toughness)
+    strict = context.strict_save
+    ap = weapon.ap
+    return PoolRules(
+        bonus_attacks=(),
+        hit=hit_check(weapon.bs, linked),
+        sustained=None,
+        lethal=False,
+        wound=RollCheck(first=lambda f: wound_outcome(f, needed)),
+        saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln, strict),
+        devastating=False,
+        ap=ap,
+        damage=parse_dice(1),
+        damage_multiply=1,
+        damage_add=0,
+        melta=None,
+        precision_group=None,
+        hazardous=False,
+        used=("[LINKED]",) if linked else (),
+    )
