@@ -176,7 +176,8 @@ def compare(
         ``loadout_points`` and ``killed_per_100_points``. When targets have points:
         ``target_points`` and ``points_destroyed`` (expected, each model at its own
         group's price). When both do: ``points_destroyed_per_100_points``. A missing
-        price gives NaN.
+        price gives NaN. Under a ruleset with Panic Tests, ``p_panic_test`` and
+        ``p_panic_fail`` follow ``mean_damage``.
 
     Examples
     --------
@@ -214,10 +215,14 @@ def compare(
                     "loadout_points": loadout.points,
                     "target_points": target.points,
                     "points_destroyed": destroyed,
+                    "p_panic_test": res.p_panic_test,
+                    "p_panic_fail": res.p_panic_fail,
                 }
             )
     frame = pd.DataFrame(rows)
     columns = list(COLUMNS)
+    if frame.p_panic_test.notna().any():
+        columns += ["p_panic_test", "p_panic_fail"]
     has_loadout_points = any(x.points is not None for x in chosen)
     has_target_points = any(t.points is not None for t in against)
     for column in ("loadout_points", "target_points", "points_destroyed"):

@@ -190,7 +190,9 @@ class AttackResult:
         One row per stage (see :meth:`distributions`); columns ``mean``, ``sd``,
         ``median``, ``mode``, ``P(>=k)`` for each k of ``at_least`` and
         ``P(destroyed)`` (for the unit and for each group; empty on other rows).
-        The HTML view of the result is rendered from this table.
+        Under a ruleset with Panic Tests, ``P(panic test)`` and ``P(panic test failed)``
+        follow, on the ``killed`` row. The HTML view of the result is rendered from this
+        table.
 
         Parameters
         ----------
@@ -217,10 +219,15 @@ class AttackResult:
         destroyed = {"killed": self.p_destroyed} | {
             f"killed: {g.label}": g.p_destroyed for g in self.groups
         }
+        panic: dict[str, float | None] = {}
+        if self.p_panic_test is not None:
+            panic = {"P(panic test)": self.p_panic_test, "P(panic test failed)": self.p_panic_fail}
         rows = []
         for stage, dist in self.distributions().items():
             row = dist.describe(at_least)
             row["P(destroyed)"] = destroyed.get(stage, float("nan"))
+            for column, value in panic.items():
+                row[column] = value if stage == "killed" and value is not None else float("nan")
             rows.append(row)
         index = pd.Index(list(self.distributions()), name="stage")
         return pd.DataFrame(rows, index=index)
@@ -291,6 +298,11 @@ class AttackResult:
             f"P(destroyed) {killed['P(destroyed)']:.3f}; "
             f"wounds lost: mean {frame.loc['damage', 'mean']:.3f}"
         )
+        if "P(panic test)" in frame.columns:
+            headline += (
+                f"; P(Panic Test) {killed['P(panic test)']:.3f}, "
+                f"P(Panic Test failed) {killed['P(panic test failed)']:.3f}"
+            )
         pools = " + ".join(p.label for p in self.pools)
         t = self.target
         details = f"{t.models} models, {t.total_wounds} wounds; rules {self.rules}"

@@ -180,3 +180,16 @@ def test_loadout_validates_itself() -> None:
         Loadout("", [(BOLT, 1)])
     with pytest.raises(mh.ProfileError, match="Loadout.points must be an integer >= 1; got True"):
         Loadout("x", [(BOLT, 1)], True)  # type: ignore[arg-type]
+
+
+def test_panic_columns_under_the_classic_rules() -> None:
+    lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+    troops = mh.Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7)
+    frame = mh.compare({"lasguns": [(lasgun, 20)]}, troops, rules="classic")
+    assert list(frame.columns) == [*COLUMNS, "p_panic_test", "p_panic_fail"]
+    res = mh.attack([(lasgun, 20)], troops, rules="classic")
+    assert frame.loc[0, "p_panic_test"] == res.p_panic_test
+    assert frame.loc[0, "p_panic_fail"] == res.p_panic_fail
+    assert frame.loc[0, "mean_killed"] == res.killed.mean()
+    with pytest.raises(mh.RulesError, match="needs leadership= for its Panic Test"):
+        mh.compare({"lasguns": [(lasgun, 20)]}, "Line infantry", rules="classic")

@@ -213,3 +213,24 @@ def test_bar_chart_draws_one_bar_per_value_scaled_to_the_tallest() -> None:
     assert heights[1] == pytest.approx(60 - 18 - 16) and heights[0] == pytest.approx(heights[1] / 4)
     assert "<title>killed: P(X = k) for k = 0..1</title>" in svg
     assert "mean 0.8" in svg
+
+
+# --------------------------------------------------------------------------- classic rules
+LASGUN = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+TROOPS = mh.Unit.of(
+    "Troops", models=10, toughness=3, save=5, wounds=1, keywords="INFANTRY", leadership=7
+)
+
+
+def test_panic_tests_join_the_summary_and_the_html_under_the_classic_rules() -> None:
+    res = mh.attack([(LASGUN, 20)], TROOPS, rules="classic")
+    table = res.summary()
+    assert list(table.columns[-3:]) == ["P(destroyed)", "P(panic test)", "P(panic test failed)"]
+    assert table.loc["killed", "P(panic test)"] == res.p_panic_test
+    assert table.loc["killed", "P(panic test failed)"] == res.p_panic_fail
+    assert table["P(panic test)"].drop("killed").isna().all()
+    page = res._repr_html_()
+    assert f"P(Panic Test failed) {res.p_panic_fail:.3f}" in page
+    assert "rules classic" in page
+    eleventh = mh.attack([(BOLT, 10)], MARINES).summary()
+    assert "P(panic test)" not in eleventh.columns
