@@ -218,7 +218,9 @@ def test_bad_weapon_lists(weapons: object, message: str) -> None:
 def test_bad_target_rules_and_trials() -> None:
     with pytest.raises(ProfileError, match="target must be a Unit"):
         mh.attack(weapon(), "marines")
-    with pytest.raises(mh.RulesError, match=re.escape("rules must be one of ['11e', 'classic']; got '9e'")):
+    with pytest.raises(
+        mh.RulesError, match=re.escape("rules must be one of ['11e', 'classic']; got '9e'")
+    ):
         mh.attack(weapon(), Unit.of("t", 5, 4, 3, 1), rules="9e")
     with pytest.raises(ProfileError, match="trials must be an integer >= 2; got 0"):
         mh.simulate(weapon(), Unit.of("t", 5, 4, 3, 1), trials=0)
