@@ -318,15 +318,32 @@ class UnitAttackResult:
             {
                 "target": name,
                 "models": r.target.models,
-                "mean killed": r.killed.mean(),
-                "sd killed": r.killed.std(),
-                "P(>=1 killed)": r.killed.at_least(1),
-                "P(destroyed)": r.p_destroyed,
-                "mean damage": r.damage.mean(),
+                "mean_killed": r.killed.mean(),
+                "sd_killed": r.killed.std(),
+                "p_at_least_1": r.killed.at_least(1),
+                "p_destroyed": r.p_destroyed,
+                "mean_damage": r.damage.mean(),
             }
             for name, r in self.results.items()
         ]
         return pd.DataFrame(rows).set_index("target")
+
+    def _repr_html_(self) -> str:
+        from .display import result_html
+
+        charts = [(r.killed, f"{name}: models destroyed") for name, r in self.results.items()]
+        headline = (
+            f"P(every target destroyed) {self.p_all_destroyed:.3f}, "
+            f"P(at least one destroyed) {self.p_any_destroyed:.3f}; "
+            f"models destroyed in all {self.expected_killed:.3f} on average"
+        )
+        return result_html(
+            self.attacker.name,
+            "against " + ", ".join(self.targets),
+            headline,
+            charts,
+            self.summary(),
+        )
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{n}: {r.killed.mean():.3g} killed" for n, r in self.results.items())

@@ -228,7 +228,9 @@ def test_summary_table() -> None:
     res = mh.resolve(SQUAD, [mh.Use("Troopers", "Bolter", A), mh.Use("Leader", "Plasma", B)])
     table = res.summary()
     assert list(table.index) == ["A", "B"]
-    assert table.loc["A", "mean killed"] == pytest.approx(res["A"].killed.mean(), abs=ATOL)
+    assert table.loc["A", "mean_killed"] == pytest.approx(res["A"].killed.mean(), abs=ATOL)
+    html = res._repr_html_()
+    assert "<svg" in html and f"{res['A'].killed.mean():.3f}" in html
     assert "P(all destroyed)" in repr(res)
 
 
