@@ -27,3 +27,13 @@ def test_readme_opens_with_the_two_setup_commands() -> None:
     commands = re.findall(r"```bash\n(.*?)```", README.read_text(), re.S)[:2]
     assert "pip install ." in commands[0] and "mathhammer" in commands[0]
     assert 'pip install ".[test]"' in commands[1] and "pytest" in commands[1]
+
+
+def test_readme_csv_examples_read(tmp_path: Path) -> None:
+    from mathhammer.io import read_attackers, read_targets
+
+    attackers, targets = re.findall(r"```csv\n(.*?)```", README.read_text(), re.S)
+    (tmp_path / "a.csv").write_text(attackers)
+    (tmp_path / "t.csv").write_text(targets)
+    assert [u.name for u in read_attackers(tmp_path / "a.csv")] == ["Squad", "Flamers"]
+    assert [t.unit.name for t in read_targets(tmp_path / "t.csv")] == ["Marines", "Horde"]
