@@ -81,6 +81,7 @@ def _report(args: argparse.Namespace) -> int:
                 "mean_killed",
                 "p_at_least_1",
                 "p_destroyed",
+                "p_panic_fail",
                 "points_destroyed_per_100_points",
                 "mc_z",
             )
