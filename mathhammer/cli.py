@@ -18,6 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import __version__
 from .attack import attack
 from .context import Context
@@ -96,19 +98,27 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _save_heatmap(frame: Any, path: str, metric: str) -> None:
+def _save_plot(draw: Any, path: str) -> None:
+    """Draw off-screen with ``draw()`` (returning Axes) and save the figure to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    axes = draw()
+    figure = (axes[0] if isinstance(axes, Sequence | np.ndarray) else axes).figure
+    try:
+        figure.savefig(path, dpi=120, bbox_inches="tight")
+    finally:
+        plt.close(figure)
+
+
+def _save_heatmap(frame: Any, path: str, metric: str) -> None:
     from .plots import plot_compare
 
     if metric not in frame.columns:
         raise MathhammerError(f"--metric must be one of {list(frame.columns[2:])}; got {metric!r}")
-    ax = plot_compare(frame, metric=metric)
-    ax.figure.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(ax.figure)
+    _save_plot(lambda: plot_compare(frame, metric=metric), path)
 
 
 # --------------------------------------------------------------------------- attack
@@ -180,15 +190,7 @@ def _attack(args: argparse.Namespace) -> int:
             f"+/- {sim.killed_se:.3f}"
         )
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        axes = result.plot()
-        figure = axes[0].figure
-        figure.savefig(args.plot, dpi=120, bbox_inches="tight")
-        plt.close(figure)
+        _save_plot(result.plot, args.plot)
         print(f"plot written to {args.plot}")
     return 0
 
