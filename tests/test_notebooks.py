@@ -24,6 +24,7 @@ NAMES = [
     "02_compare_loadouts.ipynb",
     "03_allocation_and_characters.ipynb",
     "04_exact_vs_monte_carlo.ipynb",
+    "05_multiple_targets.ipynb",
 ]
 #: Decimal numbers and percentages in prose (integers such as "3+" or "10 rifles" are inputs).
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
@@ -146,16 +147,99 @@ def exact_vs_monte_carlo() -> dict[str, str]:
     }
 
 
+def multiple_targets() -> dict[str, str]:
+    rifle = mh.Weapon("Rifle", 2, 3, 4, -1, 1)
+    pistol = mh.Weapon("Plasma pistol", 1, 3, 7, -2, 2, "[PISTOL]")
+    heavy = mh.Weapon("Heavy gun", 3, 4, 5, -1, 2, "[SUSTAINED HITS 1]")
+    knife = mh.Weapon("Knife", 1, 3, 4, 0, 1, melee=True)
+    blade = mh.Weapon("Great blade", 6, 2, 6, -2, 2, melee=True)
+    champion = mh.Models(1, [rifle, pistol, blade], name="Champion")
+    squad = mh.Attacker(
+        "Strike squad",
+        [
+            mh.Models(7, [rifle, knife], name="Troopers"),
+            mh.Models(2, [heavy, knife], name="Gunners"),
+            champion,
+        ],
+    )
+    grunts = mh.Unit.of("Grunts", 5, 4, 4, 1, keywords="INFANTRY")
+    brute = mh.Unit.of("Brute", 1, 5, 3, 4, keywords="MONSTER")
+    scouts = mh.Unit.of("Scouts", 2, 3, 6, 1, keywords="INFANTRY")
+
+    volley = [
+        mh.Use("Troopers", "Rifle", grunts),
+        mh.Use("Champion", "Rifle", grunts),
+        mh.Use("Gunners", "Heavy gun", brute),
+    ]
+    shots = mh.resolve(squad, volley)
+    assert [p.label for p in shots["Grunts"].pools] == ["Rifle x7 + Rifle"]  # one pool of 16
+    p = [shots[t].p_destroyed for t in shots.targets]
+    assert shots.p_all_destroyed == pytest.approx(p[0] * p[1], abs=1e-15)
+    assert shots.p_any_destroyed == pytest.approx(1 - (1 - p[0]) * (1 - p[1]), abs=1e-15)
+    alternative = mh.resolve(
+        squad,
+        [
+            mh.Use("Troopers", "Rifle", grunts),
+            mh.Use("Champion", "Plasma pistol", brute),
+            mh.Use("Gunners", "Heavy gun", brute),
+        ],
+    )
+    with pytest.raises(mh.ProfileError, match=r"either its \[PISTOL\].*not both"):
+        mh.resolve(squad, [*volley, mh.Use("Champion", "Plasma pistol", brute)])
+
+    brawl = [
+        mh.Use("Troopers", "Knife", grunts),
+        mh.Use("Gunners", "Knife", grunts),
+        mh.Use("Champion", "Great blade", split={grunts: 4, brute: 2}),
+    ]
+    fight = mh.resolve(squad, brawl, phase="fight")
+    assert fight["Brute"].p_destroyed == pytest.approx((5 / 6 * 2 / 3 * 2 / 3) ** 2)
+
+    def best(targets: list[mh.Unit], metric: str) -> tuple[tuple[int, ...], float, float]:
+        top = mh.best_splits(champion, "Great blade", targets, metric=metric).iloc[0]
+        split = tuple(int(top[t.name]) for t in targets)
+        return split, float(top["expected killed"]), float(top["P(destroyed) Brute"])
+
+    kills_2 = best([grunts, brute], "expected killed")
+    brute_2 = best([grunts, brute], "P(destroyed) Brute")
+    kills_3 = best([grunts, scouts, brute], "expected killed")
+    brute_3 = best([grunts, scouts, brute], "P(destroyed) Brute")
+    # the splits the prose names (Grunts / Brute, then Grunts / Scouts / Brute)
+    splits = (kills_2[0], brute_2[0], kills_3[0], brute_3[0])
+    assert splits == ((5, 1), (1, 5), (3, 2, 1), (1, 1, 4))
+    # a blade attack kills a Grunt with probability 25/54 and a Scout with 25/36
+    assert kills_2[1] == pytest.approx(5 * 25 / 54)
+    assert kills_3[1] == pytest.approx(3 * 25 / 54 + 2 * 25 / 36)
+    return {
+        "Grunts mean killed": f"{shots['Grunts'].killed.mean():.2f}",
+        "P(Grunts destroyed)": pct(shots["Grunts"].p_destroyed),
+        "P(Brute destroyed)": pct(shots["Brute"].p_destroyed),
+        "P(all destroyed)": pct(shots.p_all_destroyed),
+        "P(any destroyed)": pct(shots.p_any_destroyed),
+        "pistol: P(Brute destroyed)": pct(alternative["Brute"].p_destroyed),
+        "pistol: P(any destroyed)": pct(alternative.p_any_destroyed),
+        "pistol: P(Grunts destroyed)": pct(alternative["Grunts"].p_destroyed),
+        "pistol: P(all destroyed)": pct(alternative.p_all_destroyed),
+        "split: P(Brute destroyed)": pct(fight["Brute"].p_destroyed),
+        "best of 2 for kills": f"{kills_2[1]:.2f}",
+        "best of 2 for the Brute": pct(brute_2[2]),
+        "best of 2 for the Brute, kills": f"{brute_2[1]:.2f}",
+        "best of 3 for kills": f"{kills_3[1]:.2f}",
+        "best of 3 for the Brute": pct(brute_3[2]),
+    }
+
+
 CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_compare_loadouts.ipynb": compare_loadouts,
     "03_allocation_and_characters.ipynb": allocation,
     "04_exact_vs_monte_carlo.ipynb": exact_vs_monte_carlo,
+    "05_multiple_targets.ipynb": multiple_targets,
 }
 
 
 # --------------------------------------------------------------------------- tests
-def test_the_notebooks_are_the_four_documented_ones() -> None:
+def test_the_notebooks_are_the_five_documented_ones() -> None:
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == NAMES
 
 
