@@ -30,8 +30,12 @@ _QUANTILE_SLACK = 1e-12
 FloatArray = NDArray[np.float64]
 
 
-@lru_cache(maxsize=512)
-def _binomial_table_cached(nmax: int, p: float) -> FloatArray:
+#: Tables up to this size are cached (at most 512 of them: under 300 MB in the worst case);
+#: larger ones, for pools of hundreds of dice, are rebuilt when needed.
+_CACHED_SIZE = 256
+
+
+def _binomial_table_build(nmax: int, p: float) -> FloatArray:
     table = np.zeros((nmax + 1, nmax + 1))
     table[0, 0] = 1.0
     q = 1.0 - p
@@ -41,6 +45,9 @@ def _binomial_table_cached(nmax: int, p: float) -> FloatArray:
         table[n, 1 : n + 1] += p * prev
     table.flags.writeable = False
     return table
+
+
+_binomial_table_cached = lru_cache(maxsize=512)(_binomial_table_build)
 
 
 def binomial_table(nmax: int, p: float) -> FloatArray:
@@ -61,6 +68,8 @@ def binomial_table(nmax: int, p: float) -> FloatArray:
         raise field_error(DistributionError, "nmax", "an integer >= 0", nmax)
     # Bucket the size so that repeated calls with slowly growing nmax share a table.
     size = max(16, 1 << (int(nmax) - 1).bit_length()) if nmax > 0 else 16
+    if size > _CACHED_SIZE:
+        return _binomial_table_build(int(nmax), float(p))
     return _binomial_table_cached(size, float(p))[: nmax + 1, : nmax + 1]
 
 
