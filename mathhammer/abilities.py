@@ -114,6 +114,13 @@ class _WithDice(Ability):
 class _WithNumber(Ability):
     value: int = 1
 
+    def __post_init__(self) -> None:
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise field_error(
+                ProfileError, f"{type(self).__name__}.value", "an integer >= 1", value
+            )
+
     def strength(self) -> tuple[float, ...]:
         return (self.value,)
 

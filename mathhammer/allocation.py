@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -63,6 +64,8 @@ __all__ = [
 DENSE_LIMIT = 320
 #: The most states a unit's layout may have.
 MAX_STATES = 200_000
+#: The most entries of a pool's joint (dice left, devastating wounds, state) distribution.
+MAX_JOINT = 20_000_000
 
 
 class _GroupLine:
@@ -373,6 +376,11 @@ def _chain(
                 coeffs = np.tensordot(table.T, joint, axes=1)
             return t.power_series(coeffs)
         if joint is None:
+            if count.size * state.size > MAX_JOINT:
+                raise LimitError(
+                    f"this pool's save chain needs {count.size * state.size:,} entries (at most "
+                    f"{MAX_JOINT:,}); use mathhammer.simulate for it"
+                )
             joint = count[:, :, None] * state
         out = np.zeros_like(joint)
         stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
@@ -448,6 +456,25 @@ def spill_mortal_wounds(
     return t.power_series(count.pmf[:, None] * state)
 
 
+def _unsaved_by_survival(
+    layout: Layout, state: FloatArray, save_dice: Dist, faces: int, damage: Any
+) -> Dist:
+    unsaved = save_dice.thin(faces / 6)
+    t = Transition(damage)
+    alive = np.empty(unsaved.n + 1)  # alive[k] = P(T > k): not destroyed after k dice
+    v = state
+    for k in range(unsaved.n + 1):
+        alive[k] = 1.0 - float(v[layout.destroyed].sum())
+        v = t.apply(v)
+    # P(min(U, T) >= k) = P(U >= k) * P(T >= k), and P(T >= k) = alive[k - 1]
+    at_least = np.append(
+        np.concatenate([[1.0], unsaved.sf(np.arange(unsaved.n))])
+        * np.concatenate([[1.0], alive[:-1]]),
+        0.0,
+    )
+    return Dist._trusted(np.maximum(at_least[:-1] - at_least[1:], 0.0))
+
+
 def unsaved_distribution(
     layout: Layout,
     state: FloatArray,
@@ -458,12 +485,29 @@ def unsaved_distribution(
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
-    The same chain as :func:`resolve_pool` on states augmented with a counter of
-    failed saves, which moves up by one with every damaging die.
+    When every group fails the same faces and saves the rest, the failed saves are
+    ``U ~ thin(save dice, faces failed / 6)`` and they are resolved first, so the count
+    is ``min(U, T)`` with ``T`` the damaging die that destroys the unit, independent of
+    ``U``: ``P(min >= k) = P(U >= k) P(T >= k)``. Otherwise the chain of
+    :func:`resolve_pool` runs on states augmented with a counter of failed saves.
     """
     count = to_save.sum(axis=1, keepdims=True)  # devastating wounds are not save dice
     kmax = count.shape[0] - 1
+    patterns = [(n, pattern) for _, n, pattern in save_blocks(saved) if not pattern.all()]
+    if len(patterns) == 1 and not patterns[0][1].any():
+        return _unsaved_by_survival(
+            layout,
+            state,
+            Dist._trusted(count[:, 0]),
+            patterns[0][0],
+            damage_matrix(layout, effective_damage, focus=focus),
+        )
     counter = kmax + 1
+    if layout.size * counter > MAX_STATES * 10:
+        raise LimitError(
+            f"the failed-saves stage of this pool needs {layout.size * counter} states; "
+            "use mathhammer.simulate for it"
+        )
     damage = damage_matrix(layout, effective_damage, focus=focus, sparse=True)
     current = layout.current_group(focus)
     shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(

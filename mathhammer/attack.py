@@ -26,16 +26,19 @@ MAX_POOL_DICE = 2000
 MAX_UNIT_WOUNDS = 5000
 
 
-def _check_sizes(pools: tuple[Pool | MortalWounds, ...], target: Unit) -> None:
+def _check_sizes(
+    pools: tuple[Pool | MortalWounds, ...], resolved: list[PoolRules | None], target: Unit
+) -> None:
     hint = "use mathhammer.simulate for larger attacks"
     if target.total_wounds > MAX_UNIT_WOUNDS:
         raise field_error(
             LimitError, "target wounds", f"at most {MAX_UNIT_WOUNDS}", target.total_wounds, hint
         )
-    for pool in pools:
-        if isinstance(pool, MortalWounds):
+    for pool, rules in zip(pools, resolved, strict=True):
+        if isinstance(pool, MortalWounds) or rules is None:
             continue
-        dice = sum(n * w.attacks.max for w, n in pool.weapons)  # type: ignore[union-attr,misc]
+        bonus = sum(extra.max for extra in rules.bonus_attacks)
+        dice = sum(n * (w.attacks.max + bonus) for w, n in pool.weapons)  # type: ignore[union-attr,misc]
         if dice > MAX_POOL_DICE:
             raise field_error(
                 LimitError,
@@ -159,14 +162,15 @@ def attack(
     """
     context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
+    ruleset.check_target(target)
     steps = gather_pools(weapons)
-    _check_sizes(steps, target)
     resolved = [
         None
         if isinstance(p, MortalWounds)
         else ruleset.resolve_pool(p.weapon, target, context, modifiers)
         for p in steps
     ]
+    _check_sizes(steps, resolved, target)
     focus = [None if r is None else r.precision_group for r in resolved]
     layout = Layout.of(target, tuple(sorted({f for f in focus if f is not None})))
     state = layout.initial_state()

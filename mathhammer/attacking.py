@@ -27,7 +27,7 @@ from .abilities import Cleave, ExtraAttacks, NoEffect
 from .attack import attack
 from .context import Context, Modifiers
 from .errors import ProfileError, field_error
-from .montecarlo import simulate
+from .montecarlo import generator_from, simulate
 from .profiles import Unit, Weapon, normalise_keywords
 from .result import AttackResult, SimulationResult
 
@@ -439,7 +439,7 @@ def simulate_uses(
     """The Monte Carlo estimate of :func:`resolve`, rolling every target's dice."""
     context = Context() if context is None else context
     context = replace(context, melee=phase == "fight")
-    generator = np.random.default_rng(rng)
+    generator = generator_from(rng)
     results: dict[str, SimulationResult] = {}
     for name, (target, weapons) in _per_target(attacker, list(uses), phase).items():
         results[name] = simulate(

@@ -83,7 +83,7 @@ def _loadout(name: str, value: Any) -> Loadout:
         return value if value.name == name else Loadout(name, value.weapons, value.points)
     if isinstance(value, tuple) and len(value) == 2:
         if isinstance(value[0], Weapon):
-            return Loadout(name, [value])  # one (Weapon, count) pair
+            return Loadout(name, [value])  # one (Weapon, count) pair, as attack() reads it
         if isinstance(value[1], int) and not isinstance(value[1], bool):
             return Loadout(name, value[0], value[1])  # (weapons, points)
     return Loadout(name, value)
@@ -159,7 +159,9 @@ def compare(
     ----------
     loadouts : dict or list
         ``{name: weapons}``, ``{name: (weapons, points)}`` or ``{name: Loadout}``, or a
-        list of :class:`Loadout`. ``weapons`` is anything :func:`mathhammer.attack` takes.
+        list of :class:`Loadout`. ``weapons`` is anything :func:`mathhammer.attack` takes;
+        a ``(Weapon, n)`` pair means n of the weapon, as in ``attack``, so give points
+        with a list: ``{name: ([weapon], points)}`` or ``{name: ([(weapon, n)], points)}``.
     targets : Unit, Target, str, or a list or dict of them
         Units; :class:`~mathhammer.targets.Target` records (with points); names from the
         standard suite; or the suite itself, ``mathhammer.targets.STANDARD``. A dict

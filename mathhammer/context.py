@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .dice import Dice, parse_dice
 from .errors import ProfileError, field_error
 from .profiles import Unit
@@ -23,16 +25,26 @@ __all__ = ["REROLLS", "Context", "Modifiers", "check_inputs"]
 REROLLS = ("ones", "failures", "non_critical")
 
 
-def _flag(owner: str, name: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise field_error(ProfileError, f"{owner}.{name}", "True or False", value)
+def _flag(owner: Any, name: str) -> None:
+    """Check a True/False field (numpy booleans too) and store it as a bool."""
+    value = getattr(owner, name)
+    if not isinstance(value, bool | np.bool_):
+        raise field_error(ProfileError, f"{type(owner).__name__}.{name}", "True or False", value)
+    object.__setattr__(owner, name, bool(value))
 
 
-def _int(owner: str, name: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+def _int(owner: Any, name: str, low: int, high: int) -> None:
+    """Check an integer field (numpy integers too) and store it as an int."""
+    value = getattr(owner, name)
+    ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+    if not ok or not low <= value <= high:
         raise field_error(
-            ProfileError, f"{owner}.{name}", f"an integer from {low} to {high}", value
+            ProfileError,
+            f"{type(owner).__name__}.{name}",
+            f"an integer from {low} to {high}",
+            value,
         )
+    object.__setattr__(owner, name, int(value))
 
 
 @dataclass(frozen=True)
@@ -115,7 +127,7 @@ class Context:
             "attacker_monster_or_vehicle",
             "strict_save",
         ):
-            _flag("Context", name, getattr(self, name))
+            _flag(self, name)
         if self.lethal_hits not in ("auto", "roll"):
             raise field_error(
                 ProfileError, "Context.lethal_hits", "'auto' or 'roll'", self.lethal_hits
@@ -182,10 +194,10 @@ class Modifiers:
 
     def __post_init__(self) -> None:
         for name in ("hit", "wound", "skill", "strength", "ap", "damage_add"):
-            _int("Modifiers", name, getattr(self, name), -20, 20)
-        _int("Modifiers", "damage_multiply", self.damage_multiply, 1, 10)
-        _int("Modifiers", "critical_hit", self.critical_hit, 2, 6)
-        _int("Modifiers", "critical_wound", self.critical_wound, 2, 6)
+            _int(self, name, -20, 20)
+        _int(self, "damage_multiply", 1, 10)
+        _int(self, "critical_hit", 2, 6)
+        _int(self, "critical_wound", 2, 6)
         for name in ("reroll_hits", "reroll_wounds"):
             value = getattr(self, name)
             if value is not None and value not in REROLLS:

@@ -73,6 +73,17 @@ def binomial_table(nmax: int, p: float) -> FloatArray:
     return _binomial_table_cached(size, float(p))[: nmax + 1, : nmax + 1]
 
 
+def _points(k: Any) -> FloatArray:
+    """Values at which to evaluate a cdf or sf: finite numbers."""
+    try:
+        ks = np.asarray(k, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise field_error(DistributionError, "k", "a number or an array of numbers", k) from None
+    if np.any(np.isnan(ks)):
+        raise field_error(DistributionError, "k", "a number, not NaN", k)
+    return ks
+
+
 def _as_count(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise field_error(DistributionError, field, "an integer >= 0", value)
@@ -258,7 +269,7 @@ class Dist:
         cum = np.minimum(self._cumulative(), 1.0)
         if k is None:
             return cum
-        ks = np.floor(np.asarray(k, dtype=np.float64))
+        ks = np.floor(_points(k))
         idx = np.clip(ks, 0, self.n).astype(np.intp)
         out = np.where(ks < 0, 0.0, np.where(ks >= self.n, 1.0, cum[idx]))
         return float(out) if out.ndim == 0 else out
@@ -274,7 +285,7 @@ class Dist:
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
         if k is None:
             return tail
-        ks = np.floor(np.asarray(k, dtype=np.float64))
+        ks = np.floor(_points(k))
         idx = np.clip(ks, 0, self.n).astype(np.intp)
         out = np.where(ks < 0, 1.0, np.where(ks >= self.n, 0.0, tail[idx]))
         return float(out) if out.ndim == 0 else out

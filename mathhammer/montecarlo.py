@@ -285,6 +285,16 @@ def _chunk(
     return stages, target
 
 
+def generator_from(rng: Any) -> np.random.Generator:
+    """``numpy.random.default_rng(rng)``, with a clear error for what it cannot take."""
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise field_error(
+            ProfileError, "rng", "None, an integer, a SeedSequence or a numpy Generator", rng
+        ) from None
+
+
 def simulate(
     weapons: Any,
     target: Unit,
@@ -323,6 +333,7 @@ def simulate(
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 2:
         raise field_error(ProfileError, "trials", "an integer >= 2", trials)
     ruleset = get_ruleset(rules)
+    ruleset.check_target(target)
     steps = gather_pools(weapons)
     resolved = [
         None
@@ -330,7 +341,7 @@ def simulate(
         else ruleset.resolve_pool(s.weapon, target, context, modifiers)
         for s in steps
     ]
-    generator = np.random.default_rng(rng)
+    generator = generator_from(rng)
     chunks = []
     done = 0
     while done < trials:

@@ -8,7 +8,7 @@ a ``ValueError``, worded ``"<field> must be <constraint>; got <value>"``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,8 +86,10 @@ def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:
     """
     if isinstance(keywords, str):
         items: Iterable[str] = keywords.split(",")
-    else:
+    elif isinstance(keywords, Iterable):
         items = keywords
+    else:
+        raise field_error(ProfileError, "keywords", "a string or a list of strings", keywords)
     out = []
     for item in items:
         if not isinstance(item, str):
@@ -549,6 +551,8 @@ def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int] | MortalWounds]:
     expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
     if isinstance(weapons, Weapon | MortalWounds):
         weapons = [weapons]
+    if isinstance(weapons, Mapping):  # {Weapon: count}
+        weapons = list(weapons.items())
     if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
         raise field_error(ProfileError, "weapons", expected, weapons)
     entries: list[tuple[Weapon, int] | MortalWounds] = []

@@ -198,3 +198,9 @@ def test_every_weapon_row_of_the_wahapedia_export() -> None:
             weapon = mh.Weapon(row["name"], 1, 3, 4, 0, 1, abilities=row["description"])
         assert weapon.abilities == found and weapon.unknown_abilities == tokens
     assert unknown == DATASHEET_SPECIFIC
+
+
+@pytest.mark.parametrize("value", ["2", 1.5, 0, -3, True])
+def test_numbered_abilities_need_a_positive_integer(value: object) -> None:
+    with pytest.raises(mh.ProfileError, match="Blast.value must be an integer >= 1"):
+        Blast(value=value)  # type: ignore[arg-type]

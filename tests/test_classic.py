@@ -346,3 +346,10 @@ def test_other_abilities_warn_under_classic() -> None:
     weapon = mh.Weapon("w", 1, bs=3, strength=4, abilities="[LETHAL HITS], [ASSAULT]")
     with pytest.warns(UserWarning, match=re.escape("[LETHAL HITS] are not part of this ruleset")):
         mh.attack(weapon, unit(), rules="classic")
+
+
+def test_mortal_wounds_alone_still_need_leadership() -> None:
+    with pytest.raises(mh.RulesError, match="needs leadership= for its Panic Test"):
+        mh.attack([mh.MortalWounds(3)], mh.Unit.of("t", 10, 3, 5, 1), rules="classic")
+    res = mh.attack([mh.MortalWounds(3)], unit(models=10, w=1), rules="classic")
+    close(res.p_panic_test, F(1))  # 3 of 10 slain, the unit lives

@@ -320,3 +320,14 @@ def test_console_script_and_module(tmp_path: Path, files: tuple[Path, Path]) -> 
             [*runner, "report", str(tmp_path / "missing.csv")], capture_output=True, text=True
         )
         assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+
+
+def test_report_file_has_ordinary_permissions(files: tuple[Path, Path], tmp_path: Path) -> None:
+    import os
+
+    attackers, targets = files
+    out = tmp_path / "perm.csv"
+    main(["report", str(attackers), "--targets", str(targets), "-o", str(out), "--no-progress"])
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask

@@ -65,3 +65,10 @@ def test_precision_group_must_be_a_character() -> None:
         mh.attack(sniper, unit, context=mh.Context(precision_group="Guard"))
     res = mh.attack(sniper, unit, context=mh.Context(precision_group="Boss"))
     assert res.killed_in("Guard").mean() == 0
+
+
+def test_numpy_scalars_are_accepted() -> None:
+    import numpy as np
+
+    assert mh.Context(half_range=np.True_).half_range is True
+    assert mh.Modifiers(hit=np.int64(1)).hit == 1 and type(mh.Modifiers(hit=np.int64(1)).hit) is int

@@ -196,3 +196,11 @@ def test_equality_and_allclose() -> None:
     assert a.allclose(Dist([0.5, 0.5, 0.0]))
     assert hash(a) == hash(Dist([0.5, 0.5]))
     assert "mean=0.5" in repr(a)
+
+
+def test_evaluation_points_must_be_numbers() -> None:
+    d = Dist([0.5, 0.5])
+    with pytest.raises(DistributionError, match="k must be a number, not NaN"):
+        d.at_least(np.nan)
+    with pytest.raises(DistributionError, match="k must be a number or an array of numbers"):
+        d.cdf("a")

@@ -36,8 +36,9 @@ def gun(
     strength: int = 4,
     ap: int = 0,
     damage: object = 1,
+    melee: bool = False,
 ) -> mh.Weapon:
-    return mh.Weapon("gun", attacks, skill, strength, ap, damage, abilities)  # type: ignore[arg-type]
+    return mh.Weapon("gun", attacks, skill, strength, ap, damage, abilities, melee=melee)  # type: ignore[arg-type]
 
 
 INFANTRY = mh.Unit.of("infantry", 10, 4, 7, 1, keywords="INFANTRY")  # no save
@@ -364,3 +365,13 @@ def test_mortal_wounds_then_a_weapon() -> None:
     unit = mh.Unit.of("t", 2, 4, 7, 2)
     res = mh.attack([mh.MortalWounds(1), gun("TORRENT", strength=8)], unit)
     pmf_close(res.killed, [F(1, 6), F(5, 6)])
+
+
+def test_a_melee_weapon_is_melee_whatever_the_context() -> None:
+    # no cover in melee, and CLEAVE counts, even without Context(melee=True)
+    sword = gun(melee=True)
+    stealthy = mh.Unit.of("s", 5, 4, 7, 1, stealth=True)
+    pmf_close(hits(sword, stealthy), [F(2, 6), F(4, 6)])
+    axe = mh.Weapon("Axe", 3, 3, 5, -1, 1, "[CLEAVE 1]", melee=True)
+    ten = mh.Unit.of("t", 10, 3, 5, 1)
+    pmf_close(mh.attack(axe, ten).pools[0].attacks, [0, 0, 0, 0, 0, 1])

@@ -242,3 +242,16 @@ def test_exact_engine_size_limits() -> None:
         mh.attack(big, Unit.of("t", 5, 4, 3, 1))
     with pytest.raises(mh.LimitError, match="target wounds must be at most 5000; got 6000"):
         mh.attack(weapon(), Unit.of("t", 1000, 4, 3, 6))
+
+
+def test_more_input_forms_and_errors() -> None:
+    unit = Unit.of("t", 10, 4, 3, 1)
+    bolt = weapon()
+    assert mh.attack({bolt: 3}, unit).pools[0].attacks.mean() == 6.0  # {Weapon: count}
+    with pytest.raises(ProfileError, match="keywords must be a string or a list of strings"):
+        Unit.of("u", 1, 4, 3, 1, keywords=None)  # type: ignore[arg-type]
+    with pytest.raises(ProfileError, match="rng must be None, an integer, a SeedSequence"):
+        mh.simulate(bolt, unit, trials=10, rng="a")
+    blast = Weapon("b", 1, 4, 5, 0, 1, abilities="[BLAST 5]")
+    with pytest.raises(mh.LimitError, match="got 4010"):  # bonus dice count towards the limit
+        mh.attack([(blast, 10)], Unit.of("h", 400, 3, 5, 1))

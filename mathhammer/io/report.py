@@ -129,6 +129,9 @@ def write_csv_atomic(frame: Any, path: str | Path) -> None:
     try:
         with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
             frame.to_csv(out, index=False, float_format="%.6g")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -23,6 +23,7 @@ from .common import FAIL, SUCCESS, PoolRules, RollCheck
 
 __all__ = [
     "BS_CHART",
+    "check_target",
     "NAME",
     "PANIC_EXEMPT",
     "REFUSED_TARGETS",
@@ -190,6 +191,24 @@ def panic_fails(roll: Any, leadership: int) -> Any:
     return np.asarray(roll) > leadership
 
 
+def check_target(target: Unit) -> None:
+    """Refuse targets this ruleset cannot resolve, before any attack."""
+    refused = [k for k in REFUSED_TARGETS if target.has_keyword(k)]
+    if refused:
+        raise _refuse(
+            f"target {target.name!r} is a {refused[0]}: its wound roll is in a section (8.5.1) "
+            "the rules do not include"
+        )
+    saves = {(g.save, g.invuln) for g in target.groups}
+    if len(saves) > 1:
+        raise _refuse(
+            f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
+            "the save roll is against the unit's Sv"
+        )
+    if target.leadership is None:
+        raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
+
+
 def _refuse(message: str) -> RulesError:
     return RulesError(f"rules='classic': {message}")
 
@@ -207,20 +226,7 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         raise _refuse(
             f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one wound"
         )
-    refused = [k for k in REFUSED_TARGETS if target.has_keyword(k)]
-    if refused:
-        raise _refuse(
-            f"target {target.name!r} is a {refused[0]}: its wound roll is in a section (8.5.1) "
-            "the rules do not include"
-        )
-    saves = {(g.save, g.invuln) for g in target.groups}
-    if len(saves) > 1:
-        raise _refuse(
-            f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
-            "the save roll is against the unit's Sv"
-        )
-    if target.leadership is None:
-        raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
+    check_target(target)
     linked = any(isinstance(a, Linked) for a in weapon.abilities)
     ignored = [str(a) for a in weapon.abilities if not isinstance(a, Linked | NoEffect)]
     if ignored:

@@ -21,6 +21,7 @@ from .common import CRITICAL, FAIL, SUCCESS, PoolRules, RollCheck, reroll_mask
 __all__ = [
     "NAME",
     "PoolRules",
+    "check_target",
     "fnp_outcome",
     "hit_outcome",
     "modified_damage",
@@ -169,6 +170,10 @@ def modified_damage(
     return np.maximum(value - subtract, 1)
 
 
+def check_target(target: Unit) -> None:
+    """Every unit can be attacked under the 11th edition."""
+
+
 def _precision_group(target: Unit, context: Context) -> int | None:
     """The CHARACTER group [PRECISION] makes current: the one the context names, or the
     first CHARACTER group; None when the target has no CHARACTER."""
@@ -199,12 +204,13 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
     """
     found = resolve(weapon.abilities, target.keywords)  # type: ignore[arg-type]
     has = found.__contains__
-    ranged = not context.melee
+    melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
+    ranged = not melee
     models = target.models
     bonus: list[Dice] = []
     if has("BLAST"):
         bonus.append(parse_dice(found["BLAST"].value * (models // 5)))  # type: ignore[attr-defined]
-    if has("CLEAVE") and context.melee and context.single_target:
+    if has("CLEAVE") and melee and context.single_target:
         bonus.append(parse_dice(found["CLEAVE"].value * (models // 5)))  # type: ignore[attr-defined]
     if has("RAPID FIRE") and context.half_range:
         bonus.append(found["RAPID FIRE"].value)  # type: ignore[attr-defined]
@@ -244,7 +250,7 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
     base = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
     effective = {
         "BLAST": True,
-        "CLEAVE": context.melee and context.single_target,
+        "CLEAVE": melee and context.single_target,
         "RAPID FIRE": context.half_range,
         "MELTA": context.half_range,
         "HEAVY": ranged and context.heavy_eligible and not has("TORRENT"),
