@@ -406,6 +406,9 @@ def parse_abilities(abilities: str | Iterable[Any]) -> tuple[tuple[Ability, ...]
     """
     if not isinstance(abilities, str):
         items = list(abilities)
+        for item in items:
+            if not isinstance(item, str | Ability):
+                raise field_error(ProfileError, "abilities", "text or typed abilities", item)
         typed = [a for a in items if isinstance(a, Ability)]
         texts = [a for a in items if not isinstance(a, Ability)]
         found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())

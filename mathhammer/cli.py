@@ -67,7 +67,7 @@ def _report(args: argparse.Namespace) -> int:
             rules=args.rules,
             check_trials=args.check_trials,
             jobs=args.jobs,
-            seed=args.seed,
+            rng=args.seed,
             progress=(lambda _: bar.update(1)) if bar else None,
         )
     finally:
@@ -252,7 +252,10 @@ def _positive(text: str) -> int:
 
 
 def _count(text: str) -> int:
-    return 0 if text == "0" else _positive(text)
+    value = 0 if text == "0" else _positive(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("expected 0 (none) or at least 2 trials; got 1")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -353,3 +353,16 @@ def test_mortal_wounds_alone_still_need_leadership() -> None:
         mh.attack([mh.MortalWounds(3)], mh.Unit.of("t", 10, 3, 5, 1), rules="classic")
     res = mh.attack([mh.MortalWounds(3)], unit(models=10, w=1), rules="classic")
     close(res.p_panic_test, F(1))  # 3 of 10 slain, the unit lives
+
+
+def test_eleventh_edition_context_is_refused() -> None:
+    weapon = mh.Weapon("w", 1, bs=3, strength=4)
+    with pytest.raises(mh.RulesError, match=re.escape("Context(half_range, target_in_cover)")):
+        mh.attack(
+            weapon,
+            unit(),
+            rules="classic",
+            context=mh.Context(half_range=True, target_in_cover=True),
+        )
+    with pytest.raises(mh.RulesError, match="has Stealth"):
+        mh.attack(weapon, unit(stealth=True), rules="classic")

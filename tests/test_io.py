@@ -138,3 +138,15 @@ def test_target_errors(tmp_path: Path, text: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(CsvError, match="nope.csv: no such file"):
         read_targets(tmp_path / "nope.csv")
+
+
+def test_context_flags_like_points_may_stand_on_one_row(tmp_path: Path) -> None:
+    text = (
+        "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,half_range\n"
+        "Squad,Gun,1,2,3+,4,0,1,,90,yes\nSquad,Pistol,1,1,3+,4,0,1,,,\n"
+    )
+    (unit,) = read_attackers(write(tmp_path, text))
+    assert unit.context.half_range and unit.points == 90
+    clash = text.replace(",,\n", ",,no\n")
+    with pytest.raises(CsvError, match="column 'half_range': unit 'Squad' has True"):
+        read_attackers(write(tmp_path, clash))

@@ -176,6 +176,10 @@ def _flag(raw: str) -> bool:
     raise ValueError(f"expected yes or no; got {raw!r}")
 
 
+def _optional_flag(raw: str) -> bool | None:
+    return None if not raw.strip() else _flag(raw)
+
+
 def _dice_text(raw: str) -> str:
     if not raw.strip():
         raise ValueError("expected a number or dice such as 'D6+1'; got ''")
@@ -202,8 +206,8 @@ def read_attackers(path: str | Path, *, rules: str = "11e") -> list[AttackingUni
         if count < 1:
             raise reader.error(line, "count", f"expected an integer >= 1; got {count}")
         points = reader.value(line, row, "points", _optional_int)
-        flags = {
-            key: reader.value(line, row, column, _flag) if column in row else False
+        flags = {  # blank: not given on this row (like points, a flag may be on one row)
+            key: reader.value(line, row, column, _optional_flag) if column in row else None
             for key, column in (
                 ("half_range", "half_range"),
                 ("remained_stationary", "stationary"),
@@ -217,12 +221,15 @@ def read_attackers(path: str | Path, *, rules: str = "11e") -> list[AttackingUni
         _agree(reader, line, name, "points", entry["points"], points)
         for key, value in flags.items():
             _agree(reader, line, name, key, entry["flags"][key], value)
+            if value is not None:
+                entry["flags"][key] = value
         entry["points"] = entry["points"] if points is None else points
         entry["weapons"].append((weapon, count))
     out = []
     for name, entry in units.items():
         melee = {w.melee for w, _ in entry["weapons"]}
-        context = Context(melee=melee == {True}, **entry["flags"])
+        given: dict[str, Any] = {k: bool(v) for k, v in entry["flags"].items()}
+        context = Context(melee=melee == {True}, **given)
         out.append(
             AttackingUnit(name, tuple(entry["weapons"]), entry["points"], context, entry["line"])
         )

@@ -14,6 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..compare import COLUMNS, Loadout, compare
 from ..errors import MathhammerError, field_error
 from ..montecarlo import simulate
@@ -39,19 +41,24 @@ REPORT_COLUMNS = (
 )
 
 
-def _unit_rows(args: tuple[AttackingUnit, Sequence[Target], str, int, int]) -> Any:
+def _unit_rows(
+    args: tuple[AttackingUnit, Sequence[Target], str, int, np.random.SeedSequence],
+) -> Any:
     """One attacking unit against every target (run in a worker process for --jobs)."""
-    unit, targets, rules, check_trials, seed = args
+    unit, targets, rules, check_trials, seeds = args
     loadout = Loadout(unit.name, list(unit.weapons), unit.points)
     frame = compare([loadout], list(targets), rules=rules, context=unit.context)
     if check_trials:
-        means, ses, zs = [], [], []
-        for i, target in enumerate(targets):
+        means: list[float] = []
+        ses: list[float] = []
+        zs: list[float] = []
+        for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
+            i = len(means)
             sim = simulate(
                 list(unit.weapons),
                 target.unit,
                 trials=check_trials,
-                rng=[seed, unit.line, i],
+                rng=np.random.default_rng(stream),
                 rules=rules,
                 context=unit.context,
             )
@@ -72,7 +79,7 @@ def build_report(
     rules: str = "11e",
     check_trials: int = 0,
     jobs: int = 1,
-    seed: int = 0,
+    rng: Any = None,
     progress: Callable[[int], None] | None = None,
 ) -> Any:
     """Every attacking unit against every target.
@@ -89,6 +96,9 @@ def build_report(
         standard errors).
     jobs : int
         Worker processes; the result is identical to a serial run.
+    rng : None, int or numpy.random.SeedSequence
+        Seeds the Monte Carlo checks; each (unit, target) pair gets its own stream
+        spawned from it, so worker processes reproduce a serial run exactly.
     progress : callable, optional
         Called with the number of attacking units finished after each one.
 
@@ -103,7 +113,11 @@ def build_report(
         raise field_error(MathhammerError, "jobs", "an integer >= 1", jobs)
     if isinstance(check_trials, bool) or not isinstance(check_trials, int) or check_trials < 0:
         raise field_error(MathhammerError, "check_trials", "0 or an integer >= 2", check_trials)
-    work = [(unit, tuple(targets), rules, check_trials, seed) for unit in attackers]
+    root = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(rng)
+    work = [
+        (unit, tuple(targets), rules, check_trials, stream)
+        for unit, stream in zip(attackers, root.spawn(len(attackers)), strict=True)
+    ]
     frames = []
     if jobs == 1:
         for done, args in enumerate(work, start=1):

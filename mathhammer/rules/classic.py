@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
@@ -207,6 +208,8 @@ def check_target(target: Unit) -> None:
         )
     if target.leadership is None:
         raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
+    if target.stealth:
+        raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
 
 
 def _refuse(message: str) -> RulesError:
@@ -222,6 +225,14 @@ def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modi
         )
     if modifiers != Modifiers():
         raise _refuse("the seed defines no modifiers or re-rolls; give modifiers=None")
+    situation = replace(context, strict_save=False, melee=False, single_target=True)
+    if situation != Context():
+        changed = [
+            f.name
+            for f in fields(Context)
+            if getattr(situation, f.name) != getattr(Context(), f.name)
+        ]
+        raise _refuse(f"Context({', '.join(changed)}) has no effect in this ruleset; leave it out")
     if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr,arg-type]
         raise _refuse(
             f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one wound"
