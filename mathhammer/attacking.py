@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .abilities import Cleave, ExtraAttacks, NoEffect
+from .abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from .attack import attack
 from .context import Context, Modifiers
 from .errors import ProfileError, field_error
@@ -180,10 +180,12 @@ def _is_extra(weapon: Weapon) -> bool:
     return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
 
 
-def _split_weapon(weapon: Weapon, attacks: int) -> Weapon:
+def _split_weapon(weapon: Weapon, attacks: int, first: bool = True) -> Weapon:
     """The weapon as used against one target of a split: its declared attacks, and no
-    [CLEAVE] (which needs every attack of the weapon at one unit)."""
-    kept = [a for a in weapon.abilities if not isinstance(a, Cleave)]
+    [CLEAVE] (which needs every attack of the weapon at one unit). Its one [HAZARDOUS]
+    roll is made with the first target's pool only."""
+    dropped = (Cleave,) if first else (Cleave, Hazardous)
+    kept = [a for a in weapon.abilities if not isinstance(a, dropped)]
     return replace(weapon, attacks=attacks, abilities=kept)
 
 
@@ -369,11 +371,11 @@ def _per_target(
         group = attacker.group(use.models)
         weapon = group.weapon(use.weapon)
         n = group.count if use.count is None else use.count
-        for target, attacks in use.assignments():
+        for k, (target, attacks) in enumerate(use.assignments()):
             known = out.get(target.name)
             if known is not None and known[0] != target:
                 raise ProfileError(f"two different targets are named {target.name!r}")
-            weapon_here = weapon if attacks is None else _split_weapon(weapon, attacks)
+            weapon_here = weapon if attacks is None else _split_weapon(weapon, attacks, k == 0)
             out.setdefault(target.name, (target, []))[1].append((weapon_here, n))
     return out
 

@@ -277,3 +277,11 @@ def test_best_splits_enumerates_and_ranks() -> None:
         mh.best_splits(axe, "Axe", [A, B], metric="most fun")
     with pytest.raises(mh.ProfileError, match="targets must be two or three Units"):
         mh.best_splits(axe, "Axe", [A])
+
+
+def test_a_split_hazardous_weapon_rolls_its_hazard_once() -> None:
+    flail = mh.Weapon("Flail", 2, 3, 4, 0, 1, "[HAZARDOUS]", melee=True)
+    res = fight(mh.Attacker("F", [mh.Models(3, [flail])]), [mh.Use(0, "Flail", split={A: 1, B: 1})])
+    # three models, one hazard roll each: 1/3 to fail
+    assert res["A"].hazardous.mean() == pytest.approx(1.0, abs=ATOL)
+    assert res["B"].hazardous.mean() == 0
