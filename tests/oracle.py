@@ -70,6 +70,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
 from mathhammer.abilities import (
     Anti,
@@ -890,3 +892,34 @@ def as_list(pmf: PMF, length: int) -> list[float]:
     if any(k < 0 or k >= length for k in pmf):
         raise ValueError(f"pmf support {sorted(pmf)} does not fit in 0..{length - 1}")
     return [float(pmf.get(k, 0)) for k in range(length)]
+
+
+# --------------------------------------------------------------------------- comparison
+
+#: Engine and oracle agree to this absolute tolerance.
+ATOL = 1e-12
+
+
+def assert_pmf(got: Any, expected: dict[int, Fraction], what: str = "") -> None:
+    """Engine pmf (array) vs oracle pmf (dict), after padding both with zeros."""
+    got = np.asarray(got, dtype=float)
+    length = max(len(got), max(expected, default=0) + 1)
+    assert min(expected, default=0) >= 0
+    want = np.array([float(expected.get(k, 0)) for k in range(length)])
+    have = np.zeros(length)
+    have[: len(got)] = got
+    np.testing.assert_allclose(have, want, rtol=0, atol=ATOL, err_msg=what)
+
+
+def pmf_close(got: Any, expected: dict[int, Fraction]) -> bool:
+    """True if :func:`assert_pmf` holds."""
+    try:
+        assert_pmf(got, expected)
+    except AssertionError:
+        return False
+    return True
+
+
+def exact(pmf: dict[int, Fraction]) -> dict[int, Fraction]:
+    """Drop zero-probability entries, so two exact pmfs compare by their support."""
+    return {k: p for k, p in pmf.items() if p}

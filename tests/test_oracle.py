@@ -23,42 +23,19 @@ from mathhammer import ModelGroup, Unit, Weapon
 
 sys.path.insert(0, str(Path(__file__).parent))
 from oracle import (  # noqa: E402
+    ATOL,
     OracleResult,
+    assert_pmf,
+    exact,
     gather_entries,
     oracle_attack,
     oracle_pools,
+    pmf_close,
     total,
     wound_target,
 )
 
-ATOL = 1e-12
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def assert_pmf(got: Any, expected: dict[int, Fraction], what: str = "") -> None:
-    """Engine pmf (array) vs oracle pmf (dict), after padding both with zeros."""
-    got = np.asarray(got, dtype=float)
-    length = max(len(got), max(expected, default=0) + 1)
-    assert min(expected, default=0) >= 0
-    want = np.array([float(expected.get(k, 0)) for k in range(length)])
-    have = np.zeros(length)
-    have[: len(got)] = got
-    np.testing.assert_allclose(have, want, rtol=0, atol=ATOL, err_msg=what)
-
-
-def pmf_close(got: Any, expected: dict[int, Fraction]) -> bool:
-    try:
-        assert_pmf(got, expected)
-    except AssertionError:
-        return False
-    return True
-
-
-def exact(pmf: dict[int, Fraction]) -> dict[int, Fraction]:
-    """Drop zero-probability entries, so two exact pmfs compare by their support."""
-    return {k: p for k, p in pmf.items() if p}
 
 
 def gun(
