@@ -12,23 +12,9 @@ Examples
 
 from __future__ import annotations
 
-from . import abilities, plots, targets
-from .abilities import UnknownAbilityWarning
-from .attack import attack
-from .attacking import (
-    Attacker,
-    Models,
-    UnitAttackResult,
-    UnitSimulationResult,
-    Use,
-    best_splits,
-    resolve,
-    simulate_uses,
-)
-from .compare import Loadout, compare
-from .context import Context, Modifiers
-from .dice import Dice, parse_dice
-from .dist import Dist
+from . import targets
+from .core.dice import Dice, parse_dice
+from .core.dist import Dist
 from .errors import (
     AllocationOrderError,
     DiceSyntaxError,
@@ -38,11 +24,28 @@ from .errors import (
     ProfileError,
     RulesError,
 )
-from .montecarlo import simulate
-from .plots import plot_at_least, plot_compare
-from .profiles import ModelGroup, MortalWounds, Pool, Unit, Weapon, gather_pools
-from .result import AttackResult, GroupResult, PoolResult, SimulationResult
-from .targets import Target
+from .exact.engine import attack
+from .model import abilities
+from .model.abilities import UnknownAbilityWarning
+from .model.context import Context, Modifiers
+from .model.pools import MortalWounds, Pool, gather_pools
+from .model.profiles import ModelGroup, Unit, Weapon
+from .montecarlo.engine import simulate
+from .results.attack import AttackResult, GroupResult, PoolResult, SimulationResult
+from .units.compare import Loadout, compare
+from .units.resolve import (
+    Attacker,
+    Models,
+    UnitAttackResult,
+    UnitSimulationResult,
+    Use,
+    best_splits,
+    resolve,
+    simulate_uses,
+)
+from .units.targets import Target
+from .views import plots
+from .views.plots import plot_at_least, plot_compare
 
 __version__ = "0.1.0"
 

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from . import __version__
-from .attack import attack
-from .context import Context
 from .errors import MathhammerError
+from .exact.engine import attack
 from .examples import EXAMPLES
-from .montecarlo import simulate
-from .profiles import ModelGroup, Unit, Weapon
+from .model.context import Context
+from .model.profiles import ModelGroup, Unit, Weapon
+from .montecarlo.engine import simulate
 
 __all__ = ["build_parser", "main"]
 
@@ -44,10 +44,10 @@ def _progress_wanted() -> bool:
 
 # --------------------------------------------------------------------------- report
 def _report(args: argparse.Namespace) -> int:
-    from . import targets as suite
     from .io import read_attackers, read_targets
     from .io.report import build_report, write_csv_atomic
-    from .targets import Target
+    from .units import targets as suite
+    from .units.targets import Target
 
     source = Path(args.attackers) if args.attackers else _example_attackers()
     attackers = read_attackers(source, rules=args.rules)
@@ -114,7 +114,7 @@ def _save_plot(draw: Any, path: str) -> None:
 
 
 def _save_heatmap(frame: Any, path: str, metric: str) -> None:
-    from .plots import plot_compare
+    from .views.plots import plot_compare
 
     if metric not in frame.columns:
         raise MathhammerError(f"--metric must be one of {list(frame.columns[2:])}; got {metric!r}")
@@ -147,7 +147,7 @@ def _attack(args: argparse.Namespace) -> int:
         melee=args.melee,
     )
     if args.target:
-        from . import targets as suite
+        from .units import targets as suite
 
         unit = suite.get(args.target).unit
     else:
@@ -197,7 +197,7 @@ def _attack(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- targets
 def _targets(args: argparse.Namespace) -> int:
-    from . import targets as suite
+    from .units import targets as suite
 
     for target in suite.STANDARD:
         unit = target.unit

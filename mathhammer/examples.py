@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .profiles import ModelGroup, Unit, Weapon
+from .model.profiles import ModelGroup, Unit, Weapon
 
 __all__ = ["EXAMPLES", "Example"]
 

@@ -8,7 +8,7 @@ Nothing from the exact engine is used: only the public inputs are read (``Weapon
 ``ModelGroup``, ``Unit``, ``MortalWounds``, ``Context``, ``Modifiers`` and the typed
 abilities of ``Weapon.abilities``), through their plain fields. The rules below are
 this module's own reading of RULES.md and of the project's decisions, written
-independently of ``mathhammer.rules``, ``mathhammer.steps`` and ``mathhammer.allocation``.
+independently of ``mathhammer.rules``, and ``mathhammer.exact``.
 
 The walk is stage by stage, each stage a ``dict`` from outcome to probability:
 
@@ -73,7 +73,7 @@ from typing import Any
 import numpy as np
 
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
-from mathhammer.abilities import (
+from mathhammer.model.abilities import (
     Anti,
     Blast,
     Cleave,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.abilities import (
+from mathhammer.model.abilities import (
     Anti,
     Blast,
     Cleave,

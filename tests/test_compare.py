@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.compare import COLUMNS, Loadout
-from mathhammer.targets import Target
+from mathhammer.units.compare import COLUMNS, Loadout
+from mathhammer.units.targets import Target
 
 BOLT = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
 PLASMA = mh.Weapon("Plasma gun", attacks=1, skill=3, strength=7, ap=-2, damage=2)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from mathhammer import Dist, DistributionError
-from mathhammer.dist import binomial_table
+from mathhammer.core.dist import binomial_table
 
 ATOL = 1e-12
 

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
-from mathhammer import allocation
-from mathhammer.allocation import Layout, damage_matrix, save_blocks
-from mathhammer.dist import Dist
+from mathhammer.core.dist import Dist
+from mathhammer.exact import layout
+from mathhammer.exact.chain import save_blocks
+from mathhammer.exact.layout import Layout, damage_matrix
+from mathhammer.exact.steps import category_probabilities, compound_kernel, thin_by_kernel
 from mathhammer.rules import eleventh
-from mathhammer.rules.common import RollCheck
-from mathhammer.steps import category_probabilities, compound_kernel, thin_by_kernel
+from mathhammer.rules.base import RollCheck
 
 ATOL = 1e-12
 
@@ -125,7 +126,7 @@ def test_sparse_chain_equals_dense_chain(monkeypatch: pytest.MonkeyPatch, damage
     )
     w = mh.Weapon("w", attacks="2D6", skill=3, strength=5, ap=-1, damage=damage)  # type: ignore[arg-type]
     dense = mh.attack([(w, 2)], unit)
-    monkeypatch.setattr(allocation, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(layout, "DENSE_LIMIT", 0)
     sparse = mh.attack([(w, 2)], unit)
     for a, b in [
         (dense.killed, sparse.killed),

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.display import bar_chart_svg, visible_range
+from mathhammer.views.html import bar_chart_svg, visible_range
 
 ATOL = 1e-12
 

@@ -11,7 +11,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import targets
-from mathhammer.targets import Target
+from mathhammer.units.targets import Target
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..abilities import Torrent, parse_abilities
-from ..context import Context
 from ..errors import DiceSyntaxError, MathhammerError, ProfileError
-from ..profiles import ModelGroup, Unit, Weapon
+from ..model.abilities import Torrent, parse_abilities
+from ..model.context import Context
+from ..model.profiles import ModelGroup, Unit, Weapon
 
 __all__ = [
     "ATTACKER_COLUMNS",

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ..compare import COLUMNS, Loadout, compare
 from ..errors import MathhammerError, field_error
-from ..montecarlo import simulate
-from ..targets import Target
+from ..montecarlo.engine import simulate
+from ..units.compare import COLUMNS, Loadout, compare
+from ..units.targets import Target
 from .profiles_csv import AttackingUnit
 
 __all__ = ["REPORT_COLUMNS", "build_report", "write_csv_atomic"]

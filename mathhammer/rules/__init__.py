@@ -12,7 +12,7 @@ from types import ModuleType
 
 from ..errors import RulesError, field_error
 from . import classic, eleventh
-from .common import CRITICAL, FAIL, SUCCESS, Outcome
+from .base import CRITICAL, FAIL, SUCCESS, Outcome
 
 __all__ = [
     "CRITICAL",

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..abilities import Linked, NoEffect
-from ..context import Context, Modifiers
-from ..dice import parse_dice
+from ..core.dice import parse_dice
 from ..errors import RulesError
-from ..profiles import Unit, Weapon
-from .common import FAIL, SUCCESS, PoolRules, RollCheck
+from ..model.abilities import Linked, NoEffect
+from ..model.context import Context, Modifiers
+from ..model.profiles import Unit, Weapon
+from .base import FAIL, SUCCESS, PoolRules, RollCheck
 
 __all__ = [
     "BS_CHART",
@@ -85,7 +85,7 @@ def hit_check(bs: int, linked: bool) -> RollCheck:
 
     Examples
     --------
-    >>> from mathhammer.steps import category_probabilities
+    >>> from mathhammer.exact.steps import category_probabilities
     >>> float(category_probabilities(hit_check(7, linked=False))[1] * 36)  # 30 + 1 * 2
     32.0
     """

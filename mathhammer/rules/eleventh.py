@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from ..abilities import resolve
-from ..context import Context, Modifiers
-from ..dice import Dice, parse_dice
+from ..core.dice import Dice, parse_dice
 from ..errors import ProfileError, RulesError, field_error
-from ..profiles import Unit, Weapon
-from .common import CRITICAL, FAIL, SUCCESS, PoolRules, RollCheck, reroll_mask
+from ..model.abilities import resolve
+from ..model.context import Context, Modifiers
+from ..model.profiles import Unit, Weapon
+from .base import CRITICAL, FAIL, SUCCESS, PoolRules, RollCheck, reroll_mask
 
 __all__ = [
     "NAME",

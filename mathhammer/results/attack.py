@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .dist import Dist
-from .profiles import ModelGroup, Unit, Weapon
+from ..core.dist import Dist
+from ..model.profiles import ModelGroup, Unit, Weapon
 
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "SimulationResult"]
 
@@ -153,7 +153,7 @@ class AttackResult:
         The stages of each pool (``"attacks"``, ``"hits"``, ``"wounds"``, ``"unsaved"``,
         and ``"devastating"`` when a pool can score devastating wounds), prefixed by
         the pool's label when there are several pools; ``"mortal wounds"`` for a
-        :class:`~mathhammer.profiles.MortalWounds` step; ``"hazardous"`` when the
+        :class:`~mathhammer.model.profiles.MortalWounds` step; ``"hazardous"`` when the
         attacker risks mortal wounds; then ``"damage"``, ``"killed"`` and, for a unit
         of several groups, ``"killed: <group>"``.
 
@@ -261,11 +261,11 @@ class AttackResult:
         Parameters
         ----------
         kind : {"pmf", "at_least", "cdf"}
-            As for :meth:`Dist.plot <mathhammer.dist.Dist.plot>`.
+            As for :meth:`Dist.plot <mathhammer.core.dist.Dist.plot>`.
         ax : pair of matplotlib Axes, optional
             Where to draw; a new figure with two panels by default.
         **kwargs
-            Passed on to :func:`mathhammer.plots.plot_dist` for both panels.
+            Passed on to :func:`mathhammer.views.plots.plot_dist` for both panels.
 
         Returns
         -------
@@ -283,12 +283,12 @@ class AttackResult:
         ['Squad: models destroyed', 'Squad: wounds lost']
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from .plots import plot_result
+        from ..views.plots import plot_result
 
         return plot_result(self, kind=kind, ax=ax, **kwargs)
 
     def _repr_html_(self) -> str:
-        from .display import result_html
+        from ..views.html import result_html
 
         frame = self.summary()
         killed = frame.loc["killed"]

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..errors import ProfileError, field_error
+from ..exact.engine import attack
+from ..model.context import Context, Modifiers
+from ..model.pools import gather_pools
+from ..model.profiles import Unit, Weapon
 from . import targets as suite
-from .attack import attack
-from .context import Context, Modifiers
-from .errors import ProfileError, field_error
-from .profiles import Unit, Weapon, gather_pools
 from .targets import Target
 
 __all__ = ["COLUMNS", "Loadout", "compare"]

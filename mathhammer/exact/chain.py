@@ -5,20 +5,7 @@ the highest, one at a time, against the *current* model (seed 000). Groups in th
 allocation order may have different Sv and InSv, so which die meets which model
 matters, and the chain tracks it exactly.
 
-States
-    Within a group, models are destroyed one after another and only the model being
-    allocated to is ever wounded, so a group's condition is one number: the wounds it
-    has lost since the attack began (0..its wounds left). A unit state is that number
-    for every group. Without [PRECISION] the groups are used up in allocation order,
-    and the reachable states form one line of ``sum of wounds + 1`` states, ending in
-    "unit destroyed". [PRECISION] can wound a CHARACTER while its bodyguard lives, so
-    then the CHARACTER groups' numbers vary freely beside the bodyguard's line.
-
-Current model
-    The first group not yet destroyed in allocation order, except that a wounded
-    CHARACTER is allocated to before unwounded CHARACTERs (the seed's ordering rules,
-    applied again as the unit changes), and that a pool with [PRECISION] may make a
-    CHARACTER group current while it lives.
+The states and the damage transition are in :mod:`mathhammer.exact.layout`.
 
 Sorted dice
     The faces 1..6 are split into *blocks* of consecutive faces that every group
@@ -40,249 +27,26 @@ Mortal wounds
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from .dist import Dist, FloatArray, binomial_table
-from .errors import LimitError
-from .profiles import ModelGroup, Unit
-from .rules.common import FACES
+from ..core.dist import Dist, FloatArray, binomial_table
+from ..errors import LimitError
+from ..rules.base import FACES
+from .layout import MAX_STATES, Layout, damage_matrix
 
 __all__ = [
-    "Layout",
+    "MAX_JOINT",
     "Transition",
-    "damage_matrix",
     "resolve_pool",
     "spill_mortal_wounds",
     "unsaved_distribution",
 ]
 
-#: Up to this many states the transition matrices are dense (faster for small units).
-DENSE_LIMIT = 320
-#: The most states a unit's layout may have.
-MAX_STATES = 200_000
 #: The most entries of a pool's joint (dice left, devastating wounds, state) distribution.
 MAX_JOINT = 20_000_000
-
-
-class _GroupLine:
-    """One group's condition as wounds lost since the attack began, 0..its wounds left."""
-
-    def __init__(self, group: ModelGroup) -> None:
-        starts = np.full(group.count, group.wounds)
-        starts[0] -= group.wounds_lost
-        self.size = int(starts.sum())  # the position at which the group is destroyed
-        offsets = np.concatenate([[0], np.cumsum(starts)])
-        position = np.arange(self.size + 1)
-        model = np.searchsorted(offsets, position, side="right") - 1
-        #: models destroyed at each position
-        self.killed = model
-        #: wounds left on the group's current model at each position (0 when destroyed)
-        self.left = np.where(
-            model < group.count,
-            starts[np.minimum(model, group.count - 1)] - (position - offsets[model]),
-            0,
-        )
-        self.character = group.character
-        self.wounded_at_start = group.wounds_lost > 0
-
-
-class Layout:
-    """The reachable states of a target unit, and what each state means.
-
-    Parameters
-    ----------
-    unit : Unit
-        The target, its groups in allocation order.
-    focus : iterable of int
-        CHARACTER groups that some pool may make current ([PRECISION]).
-
-    Examples
-    --------
-    >>> from mathhammer.profiles import ModelGroup, Unit
-    >>> unit = Unit("u", [ModelGroup(2, 4, 3, 2), ModelGroup(1, 4, 2, 3, character=True)])
-    >>> layout = Layout(unit)
-    >>> layout.size, layout.killed.tolist()
-    (8, [0, 0, 1, 1, 2, 2, 2, 3])
-    >>> Layout(unit, focus=[1]).size  # the CHARACTER's wounds vary beside the bodyguard's
-    20
-    """
-
-    def __init__(self, unit: Unit, focus: Sequence[int] = ()) -> None:
-        self.unit = unit
-        self.lines = [_GroupLine(g) for g in unit.groups]
-        self.focus = tuple(sorted(set(focus)))
-        radix = np.array([line.size + 1 for line in self.lines], dtype=np.int64)
-        if float(np.prod(radix.astype(float))) >= 2**62:
-            raise LimitError("the target has too many allocation groups for the exact engine")
-        self._stride = np.concatenate([[1], np.cumprod(radix[:-1])]).astype(np.int64)
-        positions = self._reachable()
-        codes = positions @ self._stride
-        order = np.argsort(codes)
-        #: positions[s, g]: wounds group g has lost in state s
-        self.positions = positions[order]
-        self._codes = codes[order]
-        if len(self._codes) > MAX_STATES:
-            raise LimitError(f"the target needs {len(self._codes)} states; at most {MAX_STATES}")
-
-    def _reachable(self) -> np.ndarray:
-        """A superset of the states the allocation rules can reach."""
-        groups = self.unit.groups
-        free = [g for g in self.focus if groups[g].character]
-        ordered = [g for g in range(len(groups)) if g not in free]
-        # the groups used up in order form a line ...
-        sizes = np.array([self.lines[g].size for g in ordered])
-        total = int(sizes.sum())
-        progress = np.arange(total + 1)  # wounds lost along the line
-        before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        line = np.zeros((total + 1, len(groups)), dtype=np.int64)
-        line[:, ordered] = np.clip(progress[:, None] - before, 0, sizes)
-        # ... and CHARACTERs that Precision can reach vary freely beside it
-        for g in free:
-            values = np.arange(self.lines[g].size + 1)
-            line = np.repeat(line, len(values), axis=0)
-            line[:, g] = np.tile(values, len(line) // len(values))
-        return line
-
-    @staticmethod
-    @lru_cache(maxsize=64)
-    def of(unit: Unit, focus: tuple[int, ...] = ()) -> Layout:
-        """A shared (cached) layout: layouts are immutable once built."""
-        return Layout(unit, focus)
-
-    @property
-    def size(self) -> int:
-        """The number of states."""
-        return len(self._codes)
-
-    @cached_property
-    def destroyed(self) -> np.ndarray:
-        """True for the state in which the unit is destroyed."""
-        return self.alive.sum(axis=1) == 0
-
-    @cached_property
-    def alive(self) -> np.ndarray:
-        """alive[s, g]: group g has models left in state s."""
-        sizes = np.array([line.size for line in self.lines])
-        return self.positions < sizes
-
-    @cached_property
-    def killed(self) -> np.ndarray:
-        """Models destroyed in each state."""
-        return sum(self.killed_in_group(g) for g in range(len(self.lines)))  # type: ignore[return-value]
-
-    def killed_in_group(self, group: int) -> np.ndarray:
-        """Models of one group destroyed in each state."""
-        return self.lines[group].killed[self.positions[:, group]]
-
-    @cached_property
-    def damage(self) -> np.ndarray:
-        """Wounds lost in each state, counted from the start of the attack."""
-        return self.positions.sum(axis=1)
-
-    def current_group(self, focus: int | None = None) -> np.ndarray:
-        """The group of the current model in each state (-1 when destroyed).
-
-        The first group alive in allocation order; among CHARACTER groups, wounded ones
-        come first; with ``focus`` ([PRECISION]), that CHARACTER group while it lives.
-        """
-        cache = self.__dict__.setdefault("_current", {})
-        if focus not in cache:
-            cache[focus] = self._current_group(focus)
-            cache[focus].flags.writeable = False
-        return cache[focus]  # type: ignore[no-any-return]
-
-    def _current_group(self, focus: int | None) -> np.ndarray:
-        alive = self.alive
-        wounded = np.array(
-            [
-                (self.positions[:, g] > 0) | line.wounded_at_start
-                for g, line in enumerate(self.lines)
-            ]
-        ).T
-        character = np.array([line.character for line in self.lines])
-        tiers = [alive & ~character, alive & character & wounded, alive & character]
-        out = np.full(self.size, -1)
-        for tier in reversed(tiers):
-            has = tier.any(axis=1)
-            out[has] = np.argmax(tier[has], axis=1)
-        if focus is not None:
-            out[alive[:, focus]] = focus
-        return out
-
-    def wounds_left(self, current: np.ndarray) -> np.ndarray:
-        """Wounds left on the current model in each state (0 when destroyed)."""
-        out = np.zeros(self.size, dtype=np.int64)
-        for g, line in enumerate(self.lines):
-            here = current == g
-            out[here] = line.left[self.positions[here, g]]
-        return out
-
-    def index(self, codes: np.ndarray) -> np.ndarray:
-        """State indices of state codes."""
-        return np.searchsorted(self._codes, codes)
-
-    def step(self, states: np.ndarray, group: np.ndarray, amount: np.ndarray | int) -> np.ndarray:
-        """The states reached from ``states`` when ``group`` loses ``amount`` more wounds."""
-        return self.index(self._codes[states] + self._stride[group] * amount)
-
-    def initial_state(self) -> FloatArray:
-        """The state distribution before any attack: no wounds lost."""
-        out = np.zeros(self.size)
-        out[0] = 1.0
-        return out
-
-    def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:
-        """The distribution of a per-state integer quantity under a state distribution."""
-        counts = np.bincount(values, weights=state, minlength=int(values.max()) + 1)
-        return Dist._trusted(counts.astype(np.float64))
-
-
-def damage_matrix(
-    layout: Layout,
-    effective_damage: Sequence[Dist],
-    *,
-    focus: int | None = None,
-    sparse: bool = False,
-) -> np.ndarray | sp.csr_matrix:
-    """The one-attack damage transition: the current model loses ``E`` wounds, no spill-over.
-
-    ``effective_damage[g]`` is the wounds an unsaved attack takes from a model of group
-    ``g`` after damage modifiers and Feel No Pain. A model with ``r`` wounds left that
-    would lose ``E >= r`` is destroyed and the next model becomes current; the excess
-    is lost. Dense for small units unless ``sparse`` is set.
-    """
-    current = layout.current_group(focus)
-    left = layout.wounds_left(current)
-    states = np.arange(layout.size)
-    rows, cols, vals = [], [], []
-    for g, dmg in enumerate(effective_damage):
-        here = states[current == g]
-        if here.size == 0:
-            continue
-        r = left[here]
-        pmf = dmg.pmf
-        for j in range(min(len(pmf), int(r.max()))):
-            keep = r > j
-            rows.append(here[keep])
-            cols.append(layout.step(here[keep], current[here[keep]], j))
-            vals.append(np.full(int(keep.sum()), pmf[j]))
-        rows.append(here)  # E >= r: the model is destroyed; the excess is lost
-        cols.append(layout.step(here, current[here], r))
-        vals.append(dmg.sf(r - 1))
-    gone = states[current < 0]
-    rows.append(gone)
-    cols.append(gone)
-    vals.append(np.ones(gone.size))
-    r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-    if sparse or layout.size > DENSE_LIMIT:
-        return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
-    out = np.zeros((layout.size, layout.size))
-    np.add.at(out, (r_, c_), v_)
-    return out
 
 
 class Transition:

@@ -8,14 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from .allocation import Layout, resolve_pool, spill_mortal_wounds, unsaved_distribution
-from .context import Context, Modifiers, check_inputs
-from .dist import Dist
-from .errors import LimitError, field_error
-from .profiles import ModelGroup, MortalWounds, Pool, Unit, gather_pools
-from .result import AttackResult, GroupResult, PoolResult
-from .rules import get_ruleset
-from .rules.common import FACES, PoolRules
+from ..core.dist import Dist
+from ..errors import LimitError, field_error
+from ..model.context import Context, Modifiers, check_inputs
+from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.profiles import ModelGroup, Unit
+from ..results.attack import AttackResult, GroupResult, PoolResult
+from ..rules import get_ruleset
+from ..rules.base import FACES, PoolRules
+from .chain import Layout, resolve_pool, spill_mortal_wounds, unsaved_distribution
 from .steps import hit_and_wound
 
 __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
@@ -118,7 +119,7 @@ def attack(
         The attacking unit's weapons. Identical attacks (same BS/WS, S, AP, D and
         abilities) are pooled; pools resolve in the order first declared, each one
         changing the target's state (wounded models carry over between pools).
-        :class:`~mathhammer.profiles.MortalWounds` entries are resolved where they stand.
+        :class:`~mathhammer.model.profiles.MortalWounds` entries are resolved where they stand.
     target : Unit
         The target, its groups in allocation order.
     rules : str

@@ -17,7 +17,7 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .errors import DistributionError, field_error
+from ..errors import DistributionError, field_error
 
 __all__ = ["Dist", "binomial_table"]
 
@@ -499,7 +499,7 @@ class Dist:
 
         This is the one place these numbers are computed for display:
         :meth:`summary`, the HTML view and :meth:`AttackResult.summary
-        <mathhammer.result.AttackResult.summary>` all read it.
+        <mathhammer.results.attack.AttackResult.summary>` all read it.
 
         Parameters
         ----------
@@ -575,7 +575,7 @@ class Dist:
             Where to draw; a new figure by default.
         **kwargs
             ``label``, ``xlabel``, ``title``, ``marks`` (mark the mean and the median) and
-            any matplotlib style argument: see :func:`mathhammer.plots.plot_dist`.
+            any matplotlib style argument: see :func:`mathhammer.views.plots.plot_dist`.
 
         Examples
         --------
@@ -586,11 +586,11 @@ class Dist:
         'P(X >= k)'
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from .plots import plot_dist
+        from ..views.plots import plot_dist
 
         return plot_dist(self, kind=kind, ax=ax, **kwargs)
 
     def _repr_html_(self) -> str:
-        from .display import dist_html
+        from ..views.html import dist_html
 
         return dist_html(self, self.summary())

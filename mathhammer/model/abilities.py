@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dice import Dice, parse_dice
-from .errors import DiceSyntaxError, ProfileError, field_error
+from ..core.dice import Dice, parse_dice
+from ..errors import DiceSyntaxError, ProfileError, field_error
 
 __all__ = [
     "NO_EFFECT",

@@ -1,7 +1,7 @@
 """Dice expressions as datasheets print them: ``"3"``, ``"D3"``, ``"2D6"``, ``"D6+1"``, ``"2D3+2"``.
 
 A :class:`Dice` keeps its source text for display and gives its exact
-distribution as a :class:`~mathhammer.dist.Dist`. The Monte Carlo rolls the
+distribution as a :class:`~mathhammer.core.dist.Dist`. The Monte Carlo rolls the
 same expression face by face from ``count``, ``sides`` and ``bonus``.
 """
 
@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import DiceSyntaxError, ProfileError, field_error
 from .dist import Dist
-from .errors import DiceSyntaxError, ProfileError, field_error
 
 __all__ = ["Dice", "parse_dice"]
 

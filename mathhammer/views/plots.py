@@ -3,7 +3,7 @@
 Every function takes ``ax=None`` (draw on a new figure) and returns what it drew on,
 so plots compose: ``ax = a.plot("at_least", label="A"); b.plot("at_least", ax=ax)``.
 Distributions and results are taken by duck typing, so this module imports nothing
-from the package but :mod:`mathhammer.display` and the error helpers.
+from the package but :mod:`mathhammer.views.html` and the error helpers.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .display import DistLike, visible_range
-from .errors import DistributionError, field_error
+from ..errors import DistributionError, field_error
+from .html import DistLike, visible_range
 
 __all__ = ["KINDS", "plot_at_least", "plot_compare", "plot_dist", "plot_result"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .dice import Dice, parse_dice
-from .errors import ProfileError, field_error
+from ..core.dice import Dice, parse_dice
+from ..errors import ProfileError, field_error
 from .profiles import Unit
 
 __all__ = ["REROLLS", "Context", "Modifiers", "check_inputs"]

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.signal import convolve2d
 
-from .dist import Dist, FloatArray, binomial_table
-from .profiles import Pool
-from .rules.common import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, RollCheck
+from ..core.dist import Dist, FloatArray, binomial_table
+from ..model.pools import Pool
+from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, RollCheck
 
 __all__ = [
     "PoolSteps",
@@ -47,7 +47,7 @@ def category_probabilities(check: RollCheck) -> FloatArray:
     Examples
     --------
     >>> from mathhammer.rules import eleventh
-    >>> from mathhammer.rules.common import RollCheck, reroll_mask
+    >>> from mathhammer.rules.base import RollCheck, reroll_mask
     >>> bs3 = lambda f: eleventh.hit_outcome(f, skill=3)
     >>> (category_probabilities(RollCheck(bs3)) * 6).tolist()
     [2.0, 3.0, 1.0]

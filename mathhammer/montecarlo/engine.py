@@ -15,14 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from .context import Context, Modifiers, check_inputs
-from .dice import Dice
-from .dist import Dist
-from .errors import ProfileError, field_error
-from .profiles import MortalWounds, Pool, Unit, gather_pools
-from .result import GroupResult, PoolResult, SimulationResult
-from .rules import get_ruleset
-from .rules.common import CRITICAL, SUCCESS, PoolRules, RollCheck
+from ..core.dice import Dice
+from ..core.dist import Dist
+from ..errors import ProfileError, field_error
+from ..model.context import Context, Modifiers, check_inputs
+from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.profiles import Unit
+from ..results.attack import GroupResult, PoolResult, SimulationResult
+from ..rules import get_ruleset
+from ..rules.base import CRITICAL, SUCCESS, PoolRules, RollCheck
 
 __all__ = ["simulate"]
 

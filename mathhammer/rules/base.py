@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dice import Dice
+from ..core.dice import Dice
 
 __all__ = [
     "CRITICAL",

@@ -1,0 +1,114 @@
+"""Pools: identical attacks gathered into one pool of dice, and mortal-wound steps.
+
+A weapons list (``[(weapon, count), ...]``) becomes a sequence of steps in the order
+first declared: a :class:`Pool` per set of identical attacks (seed 002: same BS/WS, S,
+AP, D and abilities), and each :class:`MortalWounds` entry where it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.dice import Dice
+from ..errors import ProfileError, field_error
+from .profiles import Weapon, _dice_field, _int_field
+
+__all__ = ["MortalWounds", "Pool", "gather_pools"]
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Identical attacks gathered into one pool of dice (seed 002).
+
+    ``weapons`` holds ``(weapon, count)`` pairs sharing one :attr:`Weapon.pool_key`;
+    each weapon rolls its own attacks, then the dice are resolved together.
+    """
+
+    weapons: tuple[tuple[Weapon, int], ...]
+
+    @property
+    def weapon(self) -> Weapon:
+        """The profile every attack of the pool shares (the first weapon gathered)."""
+        return self.weapons[0][0]
+
+    @property
+    def label(self) -> str:
+        """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``."""
+        return " + ".join(f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons)
+
+
+@dataclass(frozen=True)
+class MortalWounds:
+    """Mortal wounds from a source other than a weapon's attacks, resolved in sequence.
+
+    Put it in a weapons list where it happens; mortal wounds are allocated one at a
+    time, Feel No Pain is rolled for each, and they spill over to the next model.
+
+    Examples
+    --------
+    >>> MortalWounds("D3").amount.max
+    3
+    """
+
+    amount: Dice | int | str
+    name: str = "Mortal wounds"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", _dice_field("MortalWounds", "amount", self.amount, 0))
+
+    @property
+    def label(self) -> str:
+        """E.g. ``"Mortal wounds D3"``."""
+        return f"{self.name} {self.amount}"
+
+
+def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int] | MortalWounds]:
+    expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
+    if isinstance(weapons, Weapon | MortalWounds):
+        weapons = [weapons]
+    if isinstance(weapons, Mapping):  # {Weapon: count}
+        weapons = list(weapons.items())
+    if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
+        raise field_error(ProfileError, "weapons", expected, weapons)
+    entries: list[tuple[Weapon, int] | MortalWounds] = []
+    for item in weapons:
+        if isinstance(item, MortalWounds):
+            entries.append(item)
+        elif isinstance(item, Weapon):
+            entries.append((item, 1))
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
+            count = _int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
+            entries.append((item[0], count))
+        else:
+            raise field_error(ProfileError, f"weapons[{len(entries)}]", expected, item)
+    if not entries:
+        raise field_error(ProfileError, "weapons", f"non-empty: {expected}", weapons)
+    return entries
+
+
+def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
+    """Gather weapons into pools of identical attacks, in the order first declared.
+
+    :class:`MortalWounds` entries stay where they are, as steps of their own.
+
+    Examples
+    --------
+    >>> bolt = Weapon("Bolt rifle", 2, 3, 4, -1, 1)
+    >>> sarge = Weapon("Sergeant's bolt rifle", 3, 3, 4, -1, 1)
+    >>> plasma = Weapon("Plasma", 1, 3, 7, -2, 2)
+    >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
+    ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
+    """
+    pools: dict[Any, list[tuple[Weapon, int]] | MortalWounds] = {}
+    for entry in _weapon_entries(weapons):
+        if isinstance(entry, MortalWounds):
+            pools[("mortal", len(pools))] = entry
+        else:
+            gathered = pools.setdefault(entry[0].pool_key, [])
+            assert isinstance(gathered, list)
+            gathered.append(entry)
+    return tuple(
+        step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in pools.values()
+    )

@@ -1,0 +1,297 @@
+"""A whole unit making its attacks against one or more targets, exactly and by simulation.
+
+The declarations are checked and grouped by target in :mod:`mathhammer.units.selection`.
+Each target is then resolved with :func:`mathhammer.attack`: its pools in the order
+declared, from its own state. Targets do not share dice, so given the declarations
+they are independent and the joint probabilities are exact products.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..errors import ProfileError, field_error
+from ..exact.engine import attack
+from ..model.context import Context, Modifiers
+from ..model.profiles import Unit, Weapon
+from ..montecarlo.engine import generator_from, simulate
+from ..results.attack import AttackResult, SimulationResult
+from .selection import Attacker, Models, Use, per_target, split_weapon
+
+__all__ = [
+    "UnitAttackResult",
+    "UnitSimulationResult",
+    "best_splits",
+    "resolve",
+    "simulate_uses",
+]
+
+
+@dataclass(frozen=True)
+class UnitAttackResult:
+    """One result per target, and the joint view.
+
+    Targets are independent given the declarations, so ``p_all_destroyed`` and
+    ``p_any_destroyed`` are exact products.
+    """
+
+    attacker: Attacker
+    results: Mapping[str, AttackResult] = field(default_factory=dict)
+
+    def __getitem__(self, target: str | Unit) -> AttackResult:
+        name = target.name if isinstance(target, Unit) else target
+        if name not in self.results:
+            raise field_error(ProfileError, "target", f"one of {list(self.results)}", name)
+        return self.results[name]
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """The target names, in order of first declaration."""
+        return tuple(self.results)
+
+    @property
+    def p_all_destroyed(self) -> float:
+        """P(every target is destroyed)."""
+        return float(math.prod(r.p_destroyed for r in self.results.values()))
+
+    @property
+    def p_any_destroyed(self) -> float:
+        """P(at least one target is destroyed)."""
+        return float(1.0 - math.prod(1.0 - r.p_destroyed for r in self.results.values()))
+
+    @property
+    def expected_killed(self) -> float:
+        """Models destroyed, summed over the targets, on average."""
+        return float(sum(r.killed.mean() for r in self.results.values()))
+
+    def summary(self) -> Any:
+        """A DataFrame with a row per target (pandas is imported on first use)."""
+        import pandas as pd
+
+        rows = [
+            {
+                "target": name,
+                "models": r.target.models,
+                "mean_killed": r.killed.mean(),
+                "sd_killed": r.killed.std(),
+                "p_at_least_1": r.killed.at_least(1),
+                "p_destroyed": r.p_destroyed,
+                "mean_damage": r.damage.mean(),
+            }
+            for name, r in self.results.items()
+        ]
+        return pd.DataFrame(rows).set_index("target")
+
+    def _repr_html_(self) -> str:
+        from ..views.html import result_html
+
+        charts = [(r.killed, f"{name}: models destroyed") for name, r in self.results.items()]
+        headline = (
+            f"P(every target destroyed) {self.p_all_destroyed:.3f}, "
+            f"P(at least one destroyed) {self.p_any_destroyed:.3f}; "
+            f"models destroyed in all {self.expected_killed:.3f} on average"
+        )
+        return result_html(
+            self.attacker.name,
+            "against " + ", ".join(self.targets),
+            headline,
+            charts,
+            self.summary(),
+        )
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{n}: {r.killed.mean():.3g} killed" for n, r in self.results.items())
+        return (
+            f"<UnitAttackResult {self.attacker.name}: {parts}; "
+            f"P(all destroyed) {self.p_all_destroyed:.3f}>"
+        )
+
+
+def resolve(
+    attacker: Attacker,
+    uses: Iterable[Use],
+    *,
+    phase: str = "shooting",
+    rules: str = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> UnitAttackResult:
+    """Resolve a unit's declared attacks against one or more targets, exactly.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> axe = mh.Weapon("Axe", attacks=4, skill=3, strength=5, ap=-1, damage=1, melee=True)
+    >>> champion = mh.Attacker("Champion", [mh.Models(1, [axe])])
+    >>> grunts = mh.Unit.of("Grunts", 10, 3, 6, 1)
+    >>> boss = mh.Unit.of("Boss", 1, 5, 3, 3)
+    >>> res = mh.resolve(champion, [mh.Use(0, "Axe", split={grunts: 3, boss: 1})], phase="fight")
+    >>> res.targets, round(res["Grunts"].killed.mean(), 4)  # 3 * 2/3 * 2/3; AP-1 beats 6+
+    (('Grunts', 'Boss'), 1.3333)
+    """
+    context = Context() if context is None else context
+    context = replace(context, melee=phase == "fight")
+    results = {
+        name: attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
+        for name, (target, weapons) in per_target(attacker, list(uses), phase).items()
+    }
+    return UnitAttackResult(attacker, results)
+
+
+@dataclass(frozen=True)
+class UnitSimulationResult(UnitAttackResult):
+    """The Monte Carlo counterpart, with the joint probabilities estimated per trial."""
+
+    trials: int = 0
+    destroyed: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
+
+    @property
+    def p_all_destroyed(self) -> float:
+        return float(self.destroyed.all(axis=1).mean())
+
+    @property
+    def p_any_destroyed(self) -> float:
+        return float(self.destroyed.any(axis=1).mean())
+
+
+def simulate_uses(
+    attacker: Attacker,
+    uses: Iterable[Use],
+    *,
+    phase: str = "shooting",
+    trials: int = 100_000,
+    rng: Any = None,
+    rules: str = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> UnitSimulationResult:
+    """The Monte Carlo estimate of :func:`resolve`, rolling every target's dice."""
+    context = Context() if context is None else context
+    context = replace(context, melee=phase == "fight")
+    generator = generator_from(rng)
+    results: dict[str, SimulationResult] = {}
+    for name, (target, weapons) in per_target(attacker, list(uses), phase).items():
+        results[name] = simulate(
+            weapons,
+            target,
+            trials=trials,
+            rng=generator,
+            rules=rules,
+            context=context,
+            modifiers=modifiers,
+        )
+    destroyed = np.column_stack([r.killed_samples >= r.target.models for r in results.values()])
+    return UnitSimulationResult(attacker, results, trials=trials, destroyed=destroyed)
+
+
+def _compositions(total: int, parts: int) -> Iterable[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` positive integers, in order."""
+    for cuts in itertools.combinations(range(1, total), parts - 1):
+        bounds = (0, *cuts, total)
+        yield tuple(b - a for a, b in itertools.pairwise(bounds))
+
+
+def best_splits(
+    models: Models,
+    weapon: str | Weapon,
+    targets: Sequence[Unit],
+    *,
+    metric: str | Callable[[UnitAttackResult], float] = "expected killed",
+    rules: str = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+) -> Any:
+    """Evaluate every legal split of a melee weapon's attacks across 2 or 3 targets.
+
+    Parameters
+    ----------
+    models : Models
+        The models wielding the weapon (each splits the same way).
+    weapon : str or Weapon
+        The melee weapon, with a fixed A.
+    targets : sequence of Unit
+        Two or three engaged targets.
+    metric : str or callable
+        ``"expected killed"`` (models destroyed over all targets), ``"P(all destroyed)"``,
+        ``"P(any destroyed)"``, ``"P(destroyed) <target name>"``, or a function of the
+        :class:`UnitAttackResult`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per split (attacks per model for each target), the metric, expected
+        models destroyed and P(destroyed) per target, best first.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> axe = mh.Weapon("Axe", attacks=4, skill=3, strength=5, ap=-1, damage=1, melee=True)
+    >>> grunts, boss = mh.Unit.of("Grunts", 10, 3, 6, 1), mh.Unit.of("Boss", 1, 5, 3, 3)
+    >>> table = mh.best_splits(mh.Models(1, [axe]), "Axe", [grunts, boss])
+    >>> list(table.columns[:2]), len(table)
+    (['Grunts', 'Boss'], 3)
+    """
+    import pandas as pd
+
+    if not 2 <= len(targets) <= 3:
+        raise field_error(ProfileError, "targets", "two or three Units", len(targets))
+    chosen = models.weapon(weapon)
+    attacker = Attacker(models.label, [models])
+    if not chosen.attacks.is_constant:  # type: ignore[union-attr]
+        raise ProfileError(f"{chosen.name!r} has random attacks; a random A cannot be split")
+    a = int(chosen.attacks)  # type: ignore[arg-type]
+    score = _metric(metric)
+    cache: dict[tuple[str, int], AttackResult] = {}
+    base = Context() if context is None else context
+    rows = []
+    for split in _compositions(a, len(targets)):
+        results = {}
+        for unit, k in zip(targets, split, strict=True):
+            key = (unit.name, k)
+            if key not in cache:  # each target's outcome depends only on its own attacks
+                cache[key] = attack(
+                    [(split_weapon(chosen, k), models.count)],
+                    unit,
+                    rules=rules,
+                    context=replace(base, melee=True),
+                    modifiers=modifiers,
+                )
+            results[unit.name] = cache[key]
+        outcome = UnitAttackResult(attacker, results)
+        row: dict[str, Any] = {u.name: k for u, k in zip(targets, split, strict=True)}
+        row["metric"] = score(outcome)
+        row["expected killed"] = outcome.expected_killed
+        for u in targets:
+            row[f"P(destroyed) {u.name}"] = outcome[u.name].p_destroyed
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    return frame.sort_values("metric", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _metric(
+    metric: str | Callable[[UnitAttackResult], float],
+) -> Callable[[UnitAttackResult], float]:
+    if callable(metric):
+        return metric
+    if metric == "expected killed":
+        return lambda r: r.expected_killed
+    if metric == "P(all destroyed)":
+        return lambda r: r.p_all_destroyed
+    if metric == "P(any destroyed)":
+        return lambda r: r.p_any_destroyed
+    if isinstance(metric, str) and metric.startswith("P(destroyed) "):
+        name = metric.removeprefix("P(destroyed) ")
+        return lambda r: r[name].p_destroyed
+    raise field_error(
+        ProfileError,
+        "metric",
+        "'expected killed', 'P(all destroyed)', 'P(any destroyed)', 'P(destroyed) <target>' "
+        "or a function",
+        metric,
+    )

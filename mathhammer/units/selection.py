@@ -1,0 +1,278 @@
+"""Selecting weapons and targets (seed 002): attacking models, declarations, selection rules.
+
+An :class:`Attacker` is a unit of models carrying weapons. A list of :class:`Use`
+declarations says which models use which weapon against which target, all before any
+die is rolled. The selection rules are checked here: when shooting, a model that is not
+a MONSTER or VEHICLE fires either its [PISTOL]/[CLOSE-QUARTERS] sidearms or its other
+guns; when fighting, each model uses exactly one melee weapon, plus its [EXTRA ATTACKS]
+weapons; a melee weapon may split its attacks across engaged targets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..errors import ProfileError, field_error
+from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
+from ..model.profiles import Unit, Weapon, normalise_keywords
+
+__all__ = ["PHASES", "Attacker", "Models", "Use", "per_target", "split_weapon"]
+
+
+PHASES = ("shooting", "fight")
+_SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
+
+
+@dataclass(frozen=True)
+class Models:
+    """Identical models of an attacking unit and the weapons each one carries.
+
+    Examples
+    --------
+    >>> bolter = Weapon("Bolter", 2, 3, 4, 0, 1)
+    >>> Models(9, [bolter], name="Marines").weapon("Bolter") is bolter
+    True
+    """
+
+    count: int
+    weapons: Sequence[Weapon]
+    name: str = ""
+    keywords: tuple[str, ...] | str = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise field_error(ProfileError, "Models.count", "an integer >= 1", self.count)
+        weapons = tuple(self.weapons) if not isinstance(self.weapons, Weapon) else (self.weapons,)
+        if not weapons or not all(isinstance(w, Weapon) for w in weapons):
+            raise field_error(ProfileError, "Models.weapons", "one or more Weapons", self.weapons)
+        names = [w.name for w in weapons]
+        if len(set(names)) != len(names):
+            raise field_error(ProfileError, "Models.weapons", "weapons with distinct names", names)
+        object.__setattr__(self, "weapons", weapons)
+        object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
+
+    @property
+    def label(self) -> str:
+        """The name, or the weapons carried when unnamed."""
+        return self.name or "/".join(w.name for w in self.weapons)
+
+    def weapon(self, key: str | Weapon) -> Weapon:
+        """One of the weapons carried, by name or by the Weapon itself."""
+        for w in self.weapons:
+            if w is key or w == key or w.name == key:
+                return w
+        raise field_error(
+            ProfileError,
+            f"weapon of {self.label!r}",
+            f"one of {[w.name for w in self.weapons]}",
+            key if isinstance(key, str) else key.name,
+        )
+
+
+@dataclass(frozen=True)
+class Attacker:
+    """An attacking unit: groups of identical models and their weapons."""
+
+    name: str
+    models: Sequence[Models]
+
+    def __post_init__(self) -> None:
+        models = (self.models,) if isinstance(self.models, Models) else tuple(self.models)
+        if not models or not all(isinstance(m, Models) for m in models):
+            raise field_error(ProfileError, "Attacker.models", "one or more Models", self.models)
+        labels = [m.label for m in models]
+        if len(set(labels)) != len(labels):
+            raise field_error(ProfileError, "Attacker.models", "distinct names", labels)
+        object.__setattr__(self, "models", models)
+
+    def group(self, key: int | str) -> Models:
+        """A group of models by position or name."""
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(self.models):
+            return self.models[key]
+        for m in self.models:
+            if m.label == key:
+                return m
+        raise field_error(
+            ProfileError, "Use.models", f"one of {[m.label for m in self.models]}", key
+        )
+
+
+@dataclass(frozen=True)
+class Use:
+    """A declaration: these models use this weapon against this target (or these targets).
+
+    Parameters
+    ----------
+    models : int or str
+        The group of models, by position or name.
+    weapon : str or Weapon
+        The weapon, by name or itself.
+    target : Unit, optional
+        The one target of the weapon.
+    split : mapping of Unit to int, optional
+        Melee only: how many of each model's attacks go to each engaged target, instead
+        of ``target``; at least one each, no more targets than A, summing to A.
+    count : int, optional
+        How many of the group's models use the weapon (all of them by default).
+    """
+
+    models: int | str
+    weapon: str | Weapon
+    target: Unit | None = None
+    split: Mapping[Unit, int] | Sequence[tuple[Unit, int]] | None = None
+    count: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.target is None) == (self.split is None):
+            raise ProfileError("Use needs a target= or a split= (melee), not both or neither")
+        if self.target is not None and not isinstance(self.target, Unit):
+            raise field_error(ProfileError, "Use.target", "a Unit", self.target)
+        if self.split is not None:
+            pairs = tuple(self.split.items() if isinstance(self.split, Mapping) else self.split)
+            for unit, n in pairs:
+                if not isinstance(unit, Unit):
+                    raise field_error(ProfileError, "Use.split", "Unit keys", unit)
+                if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                    raise field_error(
+                        ProfileError,
+                        f"Use.split[{unit.name!r}]",
+                        "an integer >= 1",
+                        n,
+                        "every target of a split gets at least one attack",
+                    )
+            object.__setattr__(self, "split", pairs)
+
+    def assignments(self) -> tuple[tuple[Unit, int | None], ...]:
+        """(target, attacks per model or None for the weapon's A) pairs."""
+        if self.target is not None:
+            return ((self.target, None),)
+        return tuple(self.split)  # type: ignore[arg-type]
+
+
+def _is_sidearm(weapon: Weapon) -> bool:
+    return any(isinstance(a, NoEffect) and a.name in _SIDEARMS for a in weapon.abilities)
+
+
+def _is_extra(weapon: Weapon) -> bool:
+    return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
+
+
+def split_weapon(weapon: Weapon, attacks: int, first: bool = True) -> Weapon:
+    """The weapon as used against one target of a split: its declared attacks, and no
+    [CLEAVE] (which needs every attack of the weapon at one unit). Its one [HAZARDOUS]
+    roll is made with the first target's pool only."""
+    dropped = (Cleave,) if first else (Cleave, Hazardous)
+    kept = [a for a in weapon.abilities if not isinstance(a, dropped)]
+    return replace(weapon, attacks=attacks, abilities=kept)
+
+
+def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> None:
+    """Enforce seed 002's weapon-selection rules; raise naming the models and weapons."""
+    per_group: dict[str, dict[str, int]] = {}
+    for use in uses:
+        group = attacker.group(use.models)
+        weapon = group.weapon(use.weapon)
+        n = group.count if use.count is None else use.count
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= group.count:
+            raise field_error(
+                ProfileError, f"Use.count for {group.label!r}", f"from 1 to {group.count}", n
+            )
+        if phase == "shooting" and weapon.melee:
+            raise ProfileError(
+                f"{group.label!r} cannot shoot with the melee weapon {weapon.name!r}"
+            )
+        if phase == "fight" and not weapon.melee:
+            raise ProfileError(
+                f"{group.label!r} cannot fight with the ranged weapon {weapon.name!r}"
+            )
+        if use.split is not None:
+            _check_split(group, weapon, use, phase)
+        used = per_group.setdefault(group.label, {})
+        used[weapon.name] = used.get(weapon.name, 0) + n
+        if used[weapon.name] > group.count:
+            raise ProfileError(
+                f"{group.label!r}: {used[weapon.name]} uses of {weapon.name!r} declared for "
+                f"{group.count} models; each model's weapon has one target (or one split)"
+            )
+    for label, used in per_group.items():
+        group = attacker.group(label)
+        if phase == "shooting":
+            _check_sidearms(group, used)
+        else:
+            _check_melee(group, used)
+
+
+def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
+    if phase != "fight":
+        raise ProfileError(f"{group.label!r}: only melee attacks can be split across targets")
+    if not weapon.attacks.is_constant:  # type: ignore[union-attr]
+        raise ProfileError(
+            f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
+            "a random A cannot be split across targets"
+        )
+    a = int(weapon.attacks)  # type: ignore[arg-type]
+    pairs = use.assignments()
+    if len(pairs) > a:
+        raise ProfileError(
+            f"{group.label!r}: {weapon.name!r} (A{a}) cannot split across {len(pairs)} targets"
+        )
+    total = sum(n for _, n in pairs if n is not None)
+    if total != a:
+        raise ProfileError(
+            f"{group.label!r}: the split of {weapon.name!r} must use all its {a} attacks; "
+            f"got {total}"
+        )
+    if len({u.name for u, _ in pairs}) != len(pairs):
+        raise ProfileError(f"{group.label!r}: the split of {weapon.name!r} names a target twice")
+
+
+def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
+    if {"MONSTER", "VEHICLE"} & set(group.keywords):
+        return
+    sidearms = [w for w in used if _is_sidearm(group.weapon(w))]
+    others = [w for w in used if not _is_sidearm(group.weapon(w))]
+    if sidearms and others:
+        most_sidearm = max(used[w] for w in sidearms)
+        most_other = max(used[w] for w in others)
+        if most_sidearm + most_other > group.count:
+            raise ProfileError(
+                f"{group.label!r}: a model fires either its [PISTOL]/[CLOSE-QUARTERS] weapons "
+                f"({', '.join(sidearms)}) or its other weapons ({', '.join(others)}), not both; "
+                f"{most_sidearm} + {most_other} models declared for {group.count}"
+            )
+
+
+def _check_melee(group: Models, used: Mapping[str, int]) -> None:
+    main = {w: n for w, n in used.items() if not _is_extra(group.weapon(w))}
+    if sum(main.values()) != group.count:
+        raise ProfileError(
+            f"{group.label!r}: each model fights with exactly one melee weapon (plus its "
+            f"[EXTRA ATTACKS] weapons); {sum(main.values())} declared for {group.count} models "
+            f"({', '.join(main) or 'none'})"
+        )
+
+
+def per_target(
+    attacker: Attacker, uses: Sequence[Use], phase: str
+) -> dict[str, tuple[Unit, list[tuple[Weapon, int]]]]:
+    if phase not in PHASES:
+        raise field_error(ProfileError, "phase", f"one of {list(PHASES)}", phase)
+    uses = list(uses)
+    if not uses:
+        raise field_error(ProfileError, "uses", "at least one Use", uses)
+    if not all(isinstance(u, Use) for u in uses):
+        raise field_error(ProfileError, "uses", "Use declarations", uses)
+    _check_selection(attacker, uses, phase)
+    out: dict[str, tuple[Unit, list[tuple[Weapon, int]]]] = {}
+    for use in uses:
+        group = attacker.group(use.models)
+        weapon = group.weapon(use.weapon)
+        n = group.count if use.count is None else use.count
+        for k, (target, attacks) in enumerate(use.assignments()):
+            known = out.get(target.name)
+            if known is not None and known[0] != target:
+                raise ProfileError(f"two different targets are named {target.name!r}")
+            weapon_here = weapon if attacks is None else split_weapon(weapon, attacks, k == 0)
+            out.setdefault(target.name, (target, []))[1].append((weapon_here, n))
+    return out

@@ -1,0 +1,288 @@
+"""The standard target suite: generic units to compare loadouts against, with their points.
+
+The suite is package data (``mathhammer/data/targets.json``), not code: horde, line,
+elite and heavy elite infantry, cavalry, a monster, a vehicle, a super-heavy vehicle
+and a CHARACTER-led unit, each with keywords, points and a one-line description.
+:func:`mathhammer.targets.load` reads a suite of your own in the same format.
+
+Examples
+--------
+>>> from mathhammer import targets
+>>> [t.name for t in targets.STANDARD][:3]
+['Horde infantry', 'Line infantry', 'Elite infantry']
+>>> marines = targets.get("line infantry")
+>>> marines.unit.models, marines.points
+(10, 180)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..errors import ProfileError, field_error
+from ..model.profiles import ModelGroup, Unit
+
+__all__ = ["Target", "get", "names", "parse_suite", "standard"]
+
+_GROUP_FIELDS = {
+    "count",
+    "toughness",
+    "save",
+    "wounds",
+    "invuln",
+    "fnp",
+    "character",
+    "name",
+    "wounds_lost",
+    "damage_reduction",
+    "halve_damage",
+}
+_UNIT_FIELDS = {"name", "description", "keywords", "stealth", "leadership", "groups"}
+
+
+def _points(field: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise field_error(ProfileError, field, "an integer >= 0", value)
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target unit with its points and a one-line description.
+
+    Parameters
+    ----------
+    unit : Unit
+        The unit, its groups in allocation order.
+    points : int, optional
+        What the whole unit costs.
+    description : str
+        One line saying what the target stands for.
+    group_points : tuple of int, optional
+        The points of each group (summing to ``points``), so that a CHARACTER is worth
+        more than a bodyguard; by default the points are spread evenly over the models.
+
+    Examples
+    --------
+    >>> from mathhammer import ModelGroup, Unit
+    >>> unit = Unit("Led", [ModelGroup(4, 4, 3, 2, name="Guard"),
+    ...                     ModelGroup(1, 4, 2, 5, character=True, name="Boss")])
+    >>> Target(unit, points=100, group_points=(60, 40)).model_points
+    (15.0, 40.0)
+    >>> Target(unit, points=100).model_points
+    (20.0, 20.0)
+    """
+
+    unit: Unit
+    points: int | None = None
+    description: str = ""
+    group_points: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.unit, Unit):
+            raise field_error(ProfileError, "Target.unit", "a Unit", self.unit)
+        if self.points is not None:
+            object.__setattr__(self, "points", _points("Target.points", self.points))
+        if not isinstance(self.description, str):
+            raise field_error(ProfileError, "Target.description", "a string", self.description)
+        if self.group_points is None:
+            return
+        per_group = tuple(
+            _points(f"Target.group_points[{i}]", p) for i, p in enumerate(self.group_points)
+        )
+        if len(per_group) != len(self.unit.groups):
+            raise field_error(
+                ProfileError,
+                "Target.group_points",
+                f"one entry per group ({len(self.unit.groups)})",
+                self.group_points,
+            )
+        if self.points is None:
+            object.__setattr__(self, "points", sum(per_group))
+        elif sum(per_group) != self.points:
+            raise field_error(
+                ProfileError, "Target.group_points", f"summing to points ({self.points})", per_group
+            )
+        object.__setattr__(self, "group_points", per_group)
+
+    @property
+    def name(self) -> str:
+        """The unit's name."""
+        return self.unit.name
+
+    @property
+    def model_points(self) -> tuple[float, ...] | None:
+        """The points of one model of each group (None without points)."""
+        if self.points is None:
+            return None
+        if self.group_points is None:
+            each = self.points / self.unit.models
+            return tuple(each for _ in self.unit.groups)
+        return tuple(p / g.count for p, g in zip(self.group_points, self.unit.groups, strict=True))
+
+    def points_destroyed(self, result: Any) -> float | None:
+        """The expected points of the models an attack on this target destroys.
+
+        Parameters
+        ----------
+        result : AttackResult
+            An attack on :attr:`unit`.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=6, skill=2, strength=8, ap=-4, damage=1)
+        >>> horde = get("Horde infantry")
+        >>> round(horde.points_destroyed(mh.attack(gun, horde.unit)), 3)
+        25.0
+        """
+        prices = self.model_points
+        if prices is None:
+            return None
+        return float(sum(p * g.killed.mean() for p, g in zip(prices, result.groups, strict=True)))
+
+
+def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
+    unknown = set(entry) - _UNIT_FIELDS
+    if unknown:
+        raise field_error(ProfileError, "fields", f"among {sorted(_UNIT_FIELDS)}", sorted(unknown))
+    raw_groups = entry.get("groups")
+    if not isinstance(raw_groups, list) or not raw_groups:
+        raise field_error(ProfileError, "groups", "a non-empty list", raw_groups)
+    groups, points = [], []
+    for i, raw in enumerate(raw_groups):
+        if not isinstance(raw, dict):
+            raise field_error(ProfileError, f"groups[{i}]", "an object", raw)
+        fields = {k: v for k, v in raw.items() if k != "points"}
+        unknown = set(fields) - _GROUP_FIELDS
+        if unknown:
+            raise field_error(
+                ProfileError,
+                f"groups[{i}] fields",
+                f"among {sorted(_GROUP_FIELDS)}",
+                sorted(unknown),
+            )
+        groups.append(ModelGroup(**fields))
+        if "points" in raw:
+            points.append(raw["points"])
+    if points and len(points) != len(groups):
+        raise field_error(ProfileError, "points", "given for every group or for none", points)
+    unit = Unit(
+        entry.get("name", ""),
+        groups,
+        keywords=entry.get("keywords", ()),
+        stealth=entry.get("stealth", False),
+        leadership=entry.get("leadership"),
+    )
+    return unit, tuple(points) if points else None
+
+
+def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
+    """Build targets from a suite's parsed JSON: ``{"targets": [{...}, ...]}``.
+
+    Each target has ``name``, ``description``, ``keywords``, optional ``stealth`` and
+    ``leadership``, and ``groups``: :class:`~mathhammer.model.profiles.ModelGroup` fields plus
+    the ``points`` of the whole group. Errors name the entry: ``"suite: targets[2]
+    ('Elite infantry'): ..."``.
+
+    Examples
+    --------
+    >>> suite = parse_suite({"targets": [{"name": "Squad", "description": "Five marines",
+    ...     "groups": [{"count": 5, "toughness": 4, "save": 3, "wounds": 2, "points": 90}]}]})
+    >>> suite[0].name, suite[0].points
+    ('Squad', 90)
+    >>> parse_suite({"targets": [{"name": "Bad", "groups": [{"count": 0, "toughness": 4,
+    ...     "save": 3, "wounds": 1}]}]})
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: suite: targets[0] ('Bad'): ModelGroup.count must be an
+    integer >= 1; got 0
+    """
+    entries = data.get("targets") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise field_error(ProfileError, f"{source}: targets", "a non-empty list", entries)
+    out: list[Target] = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: targets[{i}]"
+        if not isinstance(entry, dict):
+            raise field_error(ProfileError, where, "an object", entry)
+        where += f" ({entry.get('name')!r})"
+        try:
+            unit, points = _unit(entry)
+            out.append(
+                Target(
+                    unit,
+                    sum(points) if points else None,
+                    entry.get("description", ""),
+                    points,
+                )
+            )
+        except (ProfileError, TypeError) as exc:
+            raise ProfileError(f"{where}: {exc}") from None
+    seen = names(out)
+    duplicates = sorted({n for n in seen if seen.count(n) > 1})
+    if duplicates:
+        raise field_error(ProfileError, f"{source}: target names", "unique", duplicates)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def standard() -> tuple[Target, ...]:
+    """The bundled standard target suite, read from package data on first use.
+
+    Examples
+    --------
+    >>> len(standard())
+    9
+    """
+    text = resources.files("mathhammer").joinpath("data", "targets.json").read_text("utf-8")
+    return parse_suite(json.loads(text), "mathhammer/data/targets.json")
+
+
+def names(suite: Iterable[Target] | None = None) -> list[str]:
+    """The target names of a suite, in order.
+
+    Examples
+    --------
+    >>> names()[-1]
+    'Character-led unit'
+    """
+    return [t.name for t in (standard() if suite is None else suite)]
+
+
+def _key(name: str) -> str:
+    return " ".join(name.replace("-", " ").replace("_", " ").lower().split())
+
+
+def get(name: str, suite: Iterable[Target] | None = None) -> Target:
+    """The target called ``name``; case, hyphens and underscores do not matter.
+
+    Examples
+    --------
+    >>> get("super_heavy vehicle").name
+    'Super-heavy vehicle'
+    >>> get("Tank")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: target must be one of ['Horde infantry', 'Line infantry',
+    'Elite infantry', 'Heavy elite infantry', 'Cavalry', 'Monster', 'Vehicle',
+    'Super-heavy vehicle', 'Character-led unit']; got 'Tank'
+    """
+    suite = standard() if suite is None else tuple(suite)
+    if isinstance(name, str):
+        for target in suite:
+            if _key(target.name) == _key(name):
+                return target
+    raise field_error(ProfileError, "target", f"one of {names(suite)}", name)
+
+
+def __getattr__(name: str) -> Any:
+    # ``STANDARD`` is read on first use, so that importing the package parses no JSON
+    if name == "STANDARD":
+        return standard()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
