@@ -12,7 +12,7 @@ Examples
 
 from __future__ import annotations
 
-from . import targets
+from . import abilities, targets
 from .core.dice import Dice, parse_dice
 from .core.dist import Dist
 from .errors import (
@@ -25,8 +25,7 @@ from .errors import (
     RulesError,
 )
 from .exact.engine import attack
-from .model import abilities
-from .model.abilities import UnknownAbilityWarning
+from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers
 from .model.pools import MortalWounds, Pool, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon

@@ -27,10 +27,10 @@ from .examples import EXAMPLES
 from .model.context import Context
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
+from .rules import get_ruleset, ruleset_names
 
 __all__ = ["build_parser", "main"]
 
-RULES = ("11e", "classic")
 DEFAULT_REPORT = "mathhammer-report.csv"
 
 
@@ -138,8 +138,7 @@ def _attack(args: argparse.Namespace) -> int:
     weapon = Weapon(
         args.name,
         args.attacks,
-        skill=None if args.rules == "classic" else args.skill,
-        bs=args.skill if args.rules == "classic" else None,
+        **{get_ruleset(args.rules).skill_field: args.skill},
         strength=args.strength,
         ap=args.ap,
         damage=args.damage,
@@ -380,7 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     for command in (report, one, demo):
-        command.add_argument("--rules", choices=RULES, default="11e", help="ruleset (11e)")
+        command.add_argument(
+            "--rules",
+            choices=ruleset_names(),
+            default="11e",
+            help="ruleset: "
+            + "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names()),
+        )
     return parser
 
 

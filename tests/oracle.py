@@ -73,7 +73,7 @@ from typing import Any
 import numpy as np
 
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
-from mathhammer.model.abilities import (
+from mathhammer.abilities import (
     Anti,
     Blast,
     Cleave,

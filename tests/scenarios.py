@@ -79,7 +79,8 @@ class Scenario:
         pool = self.steps[step]
         if isinstance(pool, mh.MortalWounds):
             return frozenset({"MORTAL WOUNDS"})
-        return frozenset(mh.abilities.resolve(pool.weapon.abilities, self.target.keywords))
+        chosen = mh.abilities.choose(pool.weapon.abilities, self.target.keywords)
+        return frozenset(a.kind for a in chosen)
 
     def uses(self, kind: str) -> bool:
         """True if some step has the ability kind (see :meth:`kinds`)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer.model.abilities import (
+from mathhammer.abilities import (
     Anti,
     Blast,
     Cleave,
@@ -29,8 +29,8 @@ from mathhammer.model.abilities import (
     SustainedHits,
     Torrent,
     TwinLinked,
+    choose,
     parse_abilities,
-    resolve,
 )
 
 WARGEAR = Path(__file__).resolve().parents[2] / "shared/data/wahapedia-10e/Datasheets_wargear.csv"
@@ -126,6 +126,11 @@ def test_invalid_typed_abilities() -> None:
         Anti(keyword="INFANTRY", threshold=7)
     with pytest.raises(mh.DiceSyntaxError):
         SustainedHits(value="D")
+
+
+def resolve(found: tuple[mh.abilities.Ability, ...], keywords: list[str]) -> dict[str, object]:
+    """The chosen abilities by kind."""
+    return {a.kind: a for a in choose(found, keywords)}
 
 
 def test_duplicates_resolve_to_the_best_applicable() -> None:

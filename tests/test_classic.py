@@ -304,7 +304,7 @@ def test_engine_matches_the_oracle(
             mh.Weapon("w", 1, skill=3, strength=4),
             unit(),
             {"context": mh.Context(strict_save=True)},
-            "Context.strict_save applies to rules='classic'",
+            "rules='11e': Context(strict_save) has no effect in this ruleset",
         ),
         (
             mh.Weapon("w", 1, bs=3, strength=4),

@@ -77,11 +77,6 @@ def ks_distance(exact: mh.Dist, empirical_pmf: np.ndarray) -> float:
     return float(np.max(np.abs(fn - f)))
 
 
-def empirical(samples: np.ndarray) -> np.ndarray:
-    """The empirical pmf of integer samples."""
-    return np.bincount(np.asarray(samples)) / len(samples)
-
-
 @cache
 def exact_result(name: str) -> mh.AttackResult:
     return SCENARIOS[name].attack()
@@ -95,8 +90,8 @@ def sim_result(name: str) -> mh.SimulationResult:
 def mean_checks(res: mh.AttackResult, sim: mh.SimulationResult) -> list[tuple[str, mh.Dist, float]]:
     """Every (label, exact distribution, MC mean) pair the mean test covers."""
     out = [
-        ("killed", res.killed, float(np.mean(sim.killed_samples))),
-        ("damage", res.damage, float(np.mean(sim.damage_samples))),
+        ("killed", res.killed, sim.killed.mean()),
+        ("damage", res.damage, sim.damage.mean()),
     ]
     if len(res.groups) > 1:
         for g, gs in zip(res.groups, sim.groups, strict=True):
@@ -113,8 +108,8 @@ def dkw_checks(
 ) -> list[tuple[str, mh.Dist, np.ndarray]]:
     """Every (label, exact distribution, empirical pmf) pair the DKW test covers."""
     out = [
-        ("killed", res.killed, empirical(sim.killed_samples)),
-        ("damage", res.damage, empirical(sim.damage_samples)),
+        ("killed", res.killed, np.asarray(sim.killed.pmf)),
+        ("damage", res.damage, np.asarray(sim.damage.pmf)),
     ]
     for g, gs in zip(res.groups, sim.groups, strict=True):
         out.append((f"group {g.label} killed", g.killed, np.asarray(gs.killed.pmf)))
@@ -149,13 +144,11 @@ def _stage_params() -> list:
 def test_mean_within_5_sigma(name: str, quantity: str) -> None:
     res, sim = exact_result(name), sim_result(name)
     assert sim.trials == TRIALS
-    samples = sim.killed_samples if quantity == "killed" else sim.damage_samples
-    assert len(samples) == TRIALS
+    mc = getattr(sim, quantity)
     exact = getattr(res, quantity)
-    z = z_score(exact, float(np.mean(samples)), TRIALS)
+    z = z_score(exact, mc.mean(), TRIALS)
     assert abs(z) <= Z_MAX, (
-        f"{name}: MC mean {quantity} {np.mean(samples):.5f} "
-        f"vs exact {exact.mean():.5f} (z = {z:.2f})"
+        f"{name}: MC mean {quantity} {mc.mean():.5f} vs exact {exact.mean():.5f} (z = {z:.2f})"
     )
 
 
@@ -173,8 +166,7 @@ def test_standard_errors_match_exact_sigma(name: str) -> None:
 @pytest.mark.parametrize("name", scenario_ids())
 def test_cdf_within_dkw_band(name: str, quantity: str) -> None:
     res, sim = exact_result(name), sim_result(name)
-    samples = sim.killed_samples if quantity == "killed" else sim.damage_samples
-    d = ks_distance(getattr(res, quantity), empirical(samples))
+    d = ks_distance(getattr(res, quantity), np.asarray(getattr(sim, quantity).pmf))
     assert d <= dkw_bound(TRIALS), f"{name}: sup|F_n - F| of {quantity} = {d:.5f}"
 
 
@@ -218,8 +210,9 @@ def test_simulation_is_reproducible_with_a_fixed_seed() -> None:
     s = SCENARIOS["retinue_three_pools"]
     a = s.simulate(2_000, 123)
     b = s.simulate(2_000, 123)
-    np.testing.assert_array_equal(a.killed_samples, b.killed_samples)
-    np.testing.assert_array_equal(a.damage_samples, b.damage_samples)
+    assert a.killed == b.killed and a.damage == b.damage
+    for pa, pb in zip(a.pools, b.pools, strict=True):
+        assert pa.stages() == pb.stages()
 
 
 def test_seeds_are_stable() -> None:

@@ -34,13 +34,13 @@ import scipy.sparse as sp
 
 from ..core.dist import Dist, FloatArray, binomial_table
 from ..errors import LimitError
-from ..rules.base import FACES
+from ..rules.base import FACES, AllocationOrder
 from .layout import MAX_STATES, Layout, damage_matrix
 
 __all__ = [
     "MAX_JOINT",
     "Transition",
-    "resolve_pool",
+    "apply_pool",
     "spill_mortal_wounds",
     "unsaved_distribution",
 ]
@@ -171,7 +171,7 @@ def _blocks(
     return out
 
 
-def resolve_pool(
+def apply_pool(
     layout: Layout,
     state: FloatArray,
     to_save: FloatArray,
@@ -179,6 +179,7 @@ def resolve_pool(
     effective_damage: Sequence[Dist],
     mortal_damage: Sequence[Dist],
     focus: int | None = None,
+    order: AllocationOrder | None = None,
 ) -> FloatArray:
     """The state distribution after a pool's save dice and devastating wounds.
 
@@ -198,25 +199,31 @@ def resolve_pool(
         Wounds lost per devastating wound by a model of each group (after FNP).
     focus : int, optional
         The CHARACTER group [PRECISION] makes current.
+    order : callable, optional
+        The ruleset's allocation order (the 11th edition's by default).
     """
-    damage = damage_matrix(layout, effective_damage, focus=focus)
-    blocks = _blocks(saved, layout.current_group(focus), damage)
+    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
+    blocks = _blocks(saved, layout.current_group(focus, order), damage)
     after_saves = _chain(to_save, state, blocks)  # [m, s]
     if after_saves.shape[0] == 1:
         return after_saves[0]
-    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus))
+    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
     return devastating.power_series(after_saves)
 
 
 def spill_mortal_wounds(
-    layout: Layout, state: FloatArray, count: Dist, wound_lost: Sequence[float]
+    layout: Layout,
+    state: FloatArray,
+    count: Dist,
+    wound_lost: Sequence[float],
+    order: AllocationOrder | None = None,
 ) -> FloatArray:
     """Apply ``count`` mortal wounds one at a time; they spill over to the next model.
 
     ``wound_lost[g]`` is P(a mortal wound is not prevented by the FNP of group ``g``).
     """
     one = [Dist._trusted(np.array([1.0 - p, p])) for p in wound_lost]
-    t = Transition(damage_matrix(layout, one))
+    t = Transition(damage_matrix(layout, one, order=order))
     return t.power_series(count.pmf[:, None] * state)
 
 
@@ -246,6 +253,7 @@ def unsaved_distribution(
     saved: np.ndarray,
     effective_damage: Sequence[Dist],
     focus: int | None = None,
+    order: AllocationOrder | None = None,
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
@@ -253,7 +261,7 @@ def unsaved_distribution(
     ``U ~ thin(save dice, faces failed / 6)`` and they are resolved first, so the count
     is ``min(U, T)`` with ``T`` the damaging die that destroys the unit, independent of
     ``U``: ``P(min >= k) = P(U >= k) P(T >= k)``. Otherwise the chain of
-    :func:`resolve_pool` runs on states augmented with a counter of failed saves.
+    :func:`apply_pool` runs on states augmented with a counter of failed saves.
     """
     count = to_save.sum(axis=1, keepdims=True)  # devastating wounds are not save dice
     kmax = count.shape[0] - 1
@@ -264,7 +272,7 @@ def unsaved_distribution(
             state,
             Dist._trusted(count[:, 0]),
             patterns[0][0],
-            damage_matrix(layout, effective_damage, focus=focus),
+            damage_matrix(layout, effective_damage, focus=focus, order=order),
         )
     counter = kmax + 1
     if layout.size * counter > MAX_STATES * 10:
@@ -272,8 +280,8 @@ def unsaved_distribution(
             f"the failed-saves stage of this pool needs {layout.size * counter} states; "
             "use mathhammer.simulate for it"
         )
-    damage = damage_matrix(layout, effective_damage, focus=focus, sparse=True)
-    current = layout.current_group(focus)
+    damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
+    current = layout.current_group(focus, order)
     shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(
         ([1.0], ([kmax], [kmax])), shape=(counter, counter)
     )

@@ -1,22 +1,22 @@
-"""The exact engine: a unit's pools of attacks, in order, against one target unit."""
+"""The exact engine: an attack plan's pools, in order, against one target unit."""
 
 from __future__ import annotations
 
 from functools import partial
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from ..core.dist import Dist
 from ..errors import LimitError, field_error
-from ..model.context import Context, Modifiers, check_inputs
-from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.context import Context, Modifiers
+from ..model.pools import MortalWounds
 from ..model.profiles import ModelGroup, Unit
-from ..results.attack import AttackResult, GroupResult, PoolResult
-from ..rules import get_ruleset
-from ..rules.base import FACES, PoolRules
-from .chain import Layout, resolve_pool, spill_mortal_wounds, unsaved_distribution
+from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from ..rules.base import FACES, AfterAttackTest, PoolChecks, Ruleset
+from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from .chain import apply_pool, spill_mortal_wounds, unsaved_distribution
+from .layout import Layout
 from .steps import hit_and_wound
 
 __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
@@ -27,38 +27,37 @@ MAX_POOL_DICE = 2000
 MAX_UNIT_WOUNDS = 5000
 
 
-def _check_sizes(
-    pools: tuple[Pool | MortalWounds, ...], resolved: list[PoolRules | None], target: Unit
-) -> None:
+def _check_sizes(plan: AttackPlan) -> None:
     hint = "use mathhammer.simulate for larger attacks"
+    target = plan.target
     if target.total_wounds > MAX_UNIT_WOUNDS:
         raise field_error(
             LimitError, "target wounds", f"at most {MAX_UNIT_WOUNDS}", target.total_wounds, hint
         )
-    for pool, rules in zip(pools, resolved, strict=True):
-        if isinstance(pool, MortalWounds) or rules is None:
+    for step in plan.steps:
+        if not isinstance(step, PlannedPool):
             continue
-        bonus = sum(extra.max for extra in rules.bonus_attacks)
-        dice = sum(n * (w.attacks.max + bonus) for w, n in pool.weapons)  # type: ignore[union-attr,misc]
+        bonus = sum(extra.max for extra in step.checks.bonus_attacks)
+        dice = sum(n * (w.attacks.max + bonus) for w, n in step.pool.weapons)  # type: ignore[union-attr,misc]
         if dice > MAX_POOL_DICE:
             raise field_error(
                 LimitError,
-                f"attack dice of pool {pool.label!r}",
+                f"attack dice of pool {step.label!r}",
                 f"at most {MAX_POOL_DICE}",
                 dice,
                 hint,
             )
 
 
-def _wound_lost(group: ModelGroup, ruleset: ModuleType) -> float:
+def _wound_lost(group: ModelGroup, ruleset: Ruleset) -> float:
     """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
     if group.fnp is None:
         return 1.0
-    return float(np.mean(~ruleset.fnp_outcome(np.asarray(FACES), group.fnp)))
+    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), group.fnp)))
 
 
 def group_damage(
-    rules: PoolRules, target: Unit, ruleset: ModuleType
+    checks: PoolChecks, target: Unit, ruleset: Ruleset
 ) -> tuple[list[Dist], list[Dist]]:
     """Per group: wounds lost to one unsaved attack, and to one devastating wound.
 
@@ -69,17 +68,18 @@ def group_damage(
     halving and reduction apply to attacks' damage, not to mortal wounds [DECISION].
     """
     # every (rolled D, rolled MELTA X) pair, with its probability
-    d_values = np.arange(rules.damage.dist.n + 1)
-    melta = rules.melta.dist if rules.melta is not None else Dist.constant(0)
+    d_values = np.arange(checks.damage.dist.n + 1)
+    melta = checks.melta.dist if checks.melta is not None else Dist.constant(0)
     x_values = np.arange(melta.n + 1)
-    weights = np.outer(rules.damage.dist.pmf, melta.pmf).ravel()
+    weights = np.outer(checks.damage.dist.pmf, melta.pmf).ravel()
     d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
-    mortal = ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add + x)
+    add = checks.damage_add + x
+    mortal = ruleset.modified_damage(d, checks.damage_multiply, add)
     attacks, mortals = [], []
     for g in target.groups:
         lost = _wound_lost(g, ruleset)
         value = ruleset.modified_damage(
-            d, rules.damage_multiply, rules.damage_add + x, g.halve_damage, g.damage_reduction
+            d, checks.damage_multiply, add, g.halve_damage, g.damage_reduction
         )
         attacks.append(_pmf_of(value, weights).thin(lost))
         mortals.append(_pmf_of(mortal, weights).thin(lost))
@@ -90,24 +90,56 @@ def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
     return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
 
 
-def _saved_faces(rules: PoolRules, target: Unit) -> np.ndarray:
+def _saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
     faces = np.asarray(FACES)
-    return np.array([rules.saves(faces, g) for g in target.groups], dtype=bool)
+    return np.array([checks.saves(faces, g) for g in target.groups], dtype=bool)
 
 
-def _hazard(pool: Pool, context: Context, ruleset: ModuleType) -> Dist:
-    """Mortal wounds to the attacker: one hazard roll per weapon, failing on 1-2."""
-    rolls = sum(count for _, count in pool.weapons)
-    fails = Dist.binomial(rolls, float(np.mean(ruleset.hazard_fails(np.asarray(FACES)))))
-    per_fail = 3 if context.attacker_monster_or_vehicle else 1
-    return fails.map(lambda k: k * per_fail)
+def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
+    """Mortal wounds to the attacker: one hazard roll per weapon."""
+    rolls = sum(count for _, count in step.pool.weapons)
+    p_fail = float(np.mean(plan.ruleset.hazard_fails(np.asarray(FACES))))
+    per_fail = plan.ruleset.hazard_wounds(plan.context)
+    return Dist.binomial(rolls, p_fail).map(lambda k: k * per_fail)
+
+
+def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPlan) -> Any:
+    lost = [_wound_lost(g, plan.ruleset) for g in plan.target.groups]
+    order = plan.ruleset.current_group
+    return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)  # type: ignore[union-attr]
+
+
+def _pool_step(
+    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan
+) -> tuple[Any, PoolResult]:
+    checks, target = step.checks, plan.target
+    stages = hit_and_wound(step.pool, checks)
+    saved = _saved_faces(checks, target)
+    per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
+    order = plan.ruleset.current_group
+    focus = checks.precision_group
+    state = apply_pool(layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order)
+    result = PoolResult(
+        label=step.label,
+        weapons=step.pool.weapons,
+        attacks=stages.attacks,
+        hits=stages.hits,
+        wounds=stages.wounds,
+        killed=layout.distribution(state, layout.killed),
+        unsaved_source=partial(
+            unsaved_distribution, layout, before, stages.to_save, saved, per_attack, focus, order
+        ),
+        devastating=Dist._trusted(stages.to_save.sum(axis=0)),
+        abilities=checks.used,
+    )
+    return state, result
 
 
 def attack(
     weapons: Any,
-    target: Unit,
+    target: Unit | None = None,
     *,
-    rules: str = "11e",
+    rules: str | Ruleset | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> AttackResult:
@@ -115,17 +147,19 @@ def attack(
 
     Parameters
     ----------
-    weapons : Weapon, list of Weapon, or list of (Weapon, count)
+    weapons : Weapon, list of Weapon, list of (Weapon, count), or AttackPlan
         The attacking unit's weapons. Identical attacks (same BS/WS, S, AP, D and
         abilities) are pooled; pools resolve in the order first declared, each one
         changing the target's state (wounded models carry over between pools).
-        :class:`~mathhammer.model.profiles.MortalWounds` entries are resolved where they stand.
+        :class:`~mathhammer.model.pools.MortalWounds` entries are resolved where they
+        stand. An :class:`~mathhammer.rules.plan.AttackPlan` (from
+        :func:`mathhammer.plan_attack`) is run as it is, with no other argument.
     target : Unit
         The target, its groups in allocation order.
-    rules : str
-        The ruleset: ``"11e"`` (default) or ``"classic"`` (weapons take ``bs=``, the
-        Ballistic Skill characteristic; the target needs ``leadership=``; the result
-        carries the Panic Test probabilities).
+    rules : str or Ruleset
+        The ruleset, by registered name or itself: ``"11e"`` (default) or ``"classic"``
+        (weapons take ``bs=``, the Ballistic Skill characteristic; the target needs
+        ``leadership=``; the result carries the Panic Test probabilities).
     context : Context, optional
         What happened on the table (half range, stationary, charged, cover, ...).
     modifiers : Modifiers, optional
@@ -161,101 +195,44 @@ def attack(
     >>> round(res.p_panic_fail / res.p_panic_test, 4)  # P(2D6 > 7) = 15/36
     0.4167
     """
-    context, modifiers = check_inputs(target, context, modifiers)
-    ruleset = get_ruleset(rules)
-    ruleset.check_target(target)
-    steps = gather_pools(weapons)
-    resolved = [
-        None
-        if isinstance(p, MortalWounds)
-        else ruleset.resolve_pool(p.weapon, target, context, modifiers)
-        for p in steps
-    ]
-    _check_sizes(steps, resolved, target)
-    focus = [None if r is None else r.precision_group for r in resolved]
-    layout = Layout.of(target, tuple(sorted({f for f in focus if f is not None})))
+    plan = as_plan(weapons, target, rules, context, modifiers)
+    _check_sizes(plan)
+    layout = Layout.of(plan.target, plan.focus)
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
-    for step, pool_rules, pool_focus in zip(steps, resolved, focus, strict=True):
-        before = state
+    for step in plan.steps:
         if isinstance(step, MortalWounds):
+            state = _mortal_step(step, layout, state, plan)
             count = step.amount.dist  # type: ignore[union-attr]
-            lost = [_wound_lost(g, ruleset) for g in target.groups]
-            state = spill_mortal_wounds(layout, before, count, lost)
-            results.append(
-                PoolResult(
-                    step.label,
-                    (),
-                    count,
-                    count,
-                    count,
-                    layout.distribution(state, layout.killed),
-                    count,
-                )
-            )
+            killed = layout.distribution(state, layout.killed)
+            results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        assert pool_rules is not None
-        stages = hit_and_wound(step, pool_rules)
-        saved = _saved_faces(pool_rules, target)
-        per_attack, per_mortal = group_damage(pool_rules, target, ruleset)
-        state = resolve_pool(
-            layout, before, stages.to_save, saved, per_attack, per_mortal, pool_focus
-        )
-        if pool_rules.hazardous:
-            hazardous = hazardous + _hazard(step, context, ruleset)
-        results.append(
-            PoolResult(
-                label=step.label,
-                weapons=step.weapons,
-                attacks=stages.attacks,
-                hits=stages.hits,
-                wounds=stages.wounds,
-                killed=layout.distribution(state, layout.killed),
-                unsaved_source=partial(
-                    unsaved_distribution,
-                    layout,
-                    before,
-                    stages.to_save,
-                    saved,
-                    per_attack,
-                    pool_focus,
-                ),
-                devastating=Dist._trusted(stages.to_save.sum(axis=0)),
-                abilities=pool_rules.used,
-            )
-        )
+        state, result = _pool_step(step, layout, state, plan)
+        if step.checks.hazardous:
+            hazardous = hazardous + _hazard(step, plan)
+        results.append(result)
     groups = tuple(
         GroupResult(g, layout.distribution(state, layout.killed_in_group(i)))
-        for i, g in enumerate(target.groups)
+        for i, g in enumerate(plan.target.groups)
     )
     killed = layout.distribution(state, layout.killed)
-    p_test, p_fail = _panic(ruleset, target, killed)
     return AttackResult(
-        target=target,
-        rules=ruleset.NAME,
+        target=plan.target,
+        rules=plan.ruleset.name,
         killed=killed,
         damage=layout.distribution(state, layout.damage),
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,
-        p_panic_test=p_test,
-        p_panic_fail=p_fail,
+        tests=tuple(_test(test, killed) for test in plan.tests),
     )
 
 
-def _panic(ruleset: ModuleType, target: Unit, killed: Dist) -> tuple[float | None, float | None]:
-    """P(the target must take a Panic Test) and P(it fails one), after all the attacks.
-
-    The test is taken when at least a quarter of the models (rounded up) were slain and
-    the unit still has models; it fails when 2D6 rolls higher than Ld.
-    """
-    if not ruleset.PANIC_TESTS:
-        return None, None
-    if not ruleset.takes_panic_tests(target):
-        return 0.0, 0.0
-    threshold = ruleset.panic_threshold(target.models)
-    p_test = float(killed.pmf[threshold : target.models].sum())
-    two_dice = np.add.outer(FACES, FACES)
-    p_fails = float(np.mean(ruleset.panic_fails(two_dice, target.leadership)))
-    return p_test, p_test * p_fails
+def _test(test: AfterAttackTest, killed: Dist) -> TestResult:
+    """P(the target takes the test) and P(it takes it and fails), after all the attacks."""
+    taken = np.asarray(test.taken(np.arange(killed.n + 1)), dtype=bool)
+    p_taken = float(killed.pmf[taken].sum())
+    totals = np.indices((len(FACES),) * test.dice).sum(axis=0).ravel() + test.dice
+    p_fails = float(np.mean(test.fails(totals)))
+    return TestResult(test.name, p_taken, p_taken * p_fails)

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from ..core.dist import Dist, FloatArray
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
+from ..rules.base import AllocationOrder, standard_order
 
 __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
@@ -149,35 +150,31 @@ class Layout:
         """Wounds lost in each state, counted from the start of the attack."""
         return self.positions.sum(axis=1)
 
-    def current_group(self, focus: int | None = None) -> np.ndarray:
+    def current_group(
+        self, focus: int | None = None, order: AllocationOrder | None = None
+    ) -> np.ndarray:
         """The group of the current model in each state (-1 when destroyed).
 
-        The first group alive in allocation order; among CHARACTER groups, wounded ones
-        come first; with ``focus`` ([PRECISION]), that CHARACTER group while it lives.
+        ``order`` is the ruleset's allocation order (:meth:`Ruleset.current_group
+        <mathhammer.rules.base.Ruleset.current_group>`; the 11th edition's by default):
+        the first group alive in allocation order, wounded CHARACTERs before unwounded
+        ones, and with ``focus`` ([PRECISION]) that CHARACTER group while it lives.
         """
+        order = standard_order if order is None else order
         cache = self.__dict__.setdefault("_current", {})
-        if focus not in cache:
-            cache[focus] = self._current_group(focus)
-            cache[focus].flags.writeable = False
-        return cache[focus]  # type: ignore[no-any-return]
-
-    def _current_group(self, focus: int | None) -> np.ndarray:
-        alive = self.alive
-        wounded = np.array(
-            [
-                (self.positions[:, g] > 0) | line.wounded_at_start
-                for g, line in enumerate(self.lines)
-            ]
-        ).T
-        character = np.array([line.character for line in self.lines])
-        tiers = [alive & ~character, alive & character & wounded, alive & character]
-        out = np.full(self.size, -1)
-        for tier in reversed(tiers):
-            has = tier.any(axis=1)
-            out[has] = np.argmax(tier[has], axis=1)
-        if focus is not None:
-            out[alive[:, focus]] = focus
-        return out
+        key = (focus, order)
+        if key not in cache:
+            wounded = np.array(
+                [
+                    (self.positions[:, g] > 0) | line.wounded_at_start
+                    for g, line in enumerate(self.lines)
+                ]
+            ).T
+            character = np.array([line.character for line in self.lines])
+            current = np.asarray(order(self.alive, wounded, character, focus), dtype=np.int64)
+            current.flags.writeable = False
+            cache[key] = current
+        return cache[key]  # type: ignore[no-any-return]
 
     def wounds_left(self, current: np.ndarray) -> np.ndarray:
         """Wounds left on the current model in each state (0 when destroyed)."""
@@ -212,6 +209,7 @@ def damage_matrix(
     effective_damage: Sequence[Dist],
     *,
     focus: int | None = None,
+    order: AllocationOrder | None = None,
     sparse: bool = False,
 ) -> np.ndarray | sp.csr_matrix:
     """The one-attack damage transition: the current model loses ``E`` wounds, no spill-over.
@@ -221,7 +219,7 @@ def damage_matrix(
     would lose ``E >= r`` is destroyed and the next model becomes current; the excess
     is lost. Dense for small units unless ``sparse`` is set.
     """
-    current = layout.current_group(focus)
+    current = layout.current_group(focus, order)
     left = layout.wounds_left(current)
     states = np.arange(layout.size)
     rows, cols, vals = [], [], []

@@ -23,7 +23,7 @@ from scipy.signal import convolve2d
 
 from ..core.dist import Dist, FloatArray, binomial_table
 from ..model.pools import Pool
-from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, RollCheck
+from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
 
 __all__ = [
     "PoolSteps",
@@ -150,7 +150,7 @@ def _antidiagonal_sums(m: FloatArray) -> FloatArray:
     return out
 
 
-def attack_dice(pool: Pool, rules: PoolRules) -> Dist:
+def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
     """The number of attack dice in a pool: each weapon rolls its own A (plus any bonus
     attacks from [BLAST], [CLEAVE] or [RAPID FIRE]), then all are pooled."""
     bonus = Dist.constant(0)
@@ -162,7 +162,7 @@ def attack_dice(pool: Pool, rules: PoolRules) -> Dist:
     return total
 
 
-def hit_kernel(rules: PoolRules) -> FloatArray:
+def hit_kernel(rules: PoolChecks) -> FloatArray:
     """Per attack die: ``kernel[x, y]`` with x hits that roll to wound, y automatic wounds.
 
     [TORRENT] hits automatically and never critically. A Critical Hit scores the
@@ -177,7 +177,7 @@ def hit_kernel(rules: PoolRules) -> FloatArray:
     return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
 
 
-def wound_kernel(rules: PoolRules) -> FloatArray:
+def wound_kernel(rules: PoolChecks) -> FloatArray:
     """Per hit: ``kernel[x, y]`` with x wounds that go to saves, y devastating wounds."""
     probs = category_probabilities(rules.wound)
     critical = (0, 1) if rules.devastating else (1, 0)
@@ -203,7 +203,7 @@ class PoolSteps:
     to_save: FloatArray
 
 
-def hit_and_wound(pool: Pool, rules: PoolRules) -> PoolSteps:
+def hit_and_wound(pool: Pool, rules: PoolChecks) -> PoolSteps:
     """Resolve the hit and wound steps of a pool."""
     attacks = attack_dice(pool, rules)
     hits_joint = compound_kernel(attacks, hit_kernel(rules))

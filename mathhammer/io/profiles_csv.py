@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DiceSyntaxError, MathhammerError, ProfileError
-from ..model.abilities import Torrent, parse_abilities
+from ..model.abilities import Torrent
+from ..model.ability_text import parse_abilities
 from ..model.context import Context
 from ..model.profiles import ModelGroup, Unit, Weapon
 

@@ -1,29 +1,32 @@
-"""Weapon abilities: datasheet text -> typed abilities, and which of them apply.
+"""Weapon abilities as types: what each one is, how it is printed, when and how it acts.
 
-Text is read as datasheets print it: bracketed or not, any case, HTML stripped,
-separated by commas (and by the stray full stops of real exports), with numbers
-and dice in the token (``"SUSTAINED HITS D3"``, ``"RAPID FIRE D6+1"``) and
-keyword restrictions (``"LETHAL HITS: VEHICLE"``, ``"SUSTAINED HITS 1:
-INFANTRY/BEASTS"``, ``"ANTI-FLY 2+"``).
+Every ability is a frozen dataclass that carries what it needs:
 
-Abilities that only govern weapon selection (ASSAULT, PISTOL, ...) are kept as
-:class:`NoEffect`. Unknown tokens (datasheet-specific rules) warn once, naming the
-token, and are otherwise ignored.
+* its printed form: ``NAME`` and :meth:`Ability.parse`, which reads the token as
+  datasheets print it (the text parser in :mod:`mathhammer.model.ability_text` asks every
+  registered ability class in turn);
+* when it is effective against a target in a situation: :meth:`Ability.effective`;
+* which step of the attack it changes: :meth:`Ability.apply`, which edits the pool's
+  :class:`~mathhammer.model.draft.PoolDraft` before a ruleset turns it into checks.
 
-Several instances of one ability are not cumulative (seed 004): of the instances
-that apply against the target, the best one is used, and :func:`resolve` says which.
+Defining a subclass with a ``NAME`` registers it, so an ability defined outside the package
+is parsed from datasheet text and acts in both engines with no change here. Abilities that
+only govern weapon selection (ASSAULT, PISTOL, ...) are :class:`NoEffect`; several instances
+of one ability are not cumulative, and :func:`choose` keeps the best one that applies.
 """
 
 from __future__ import annotations
 
 import re
-import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, ClassVar
 
 from ..core.dice import Dice, parse_dice
 from ..errors import DiceSyntaxError, ProfileError, field_error
+
+if TYPE_CHECKING:
+    from .draft import PoolDraft, Situation
 
 __all__ = [
     "NO_EFFECT",
@@ -32,6 +35,7 @@ __all__ = [
     "Blast",
     "Cleave",
     "DevastatingWounds",
+    "DiceValuedAbility",
     "ExtraAttacks",
     "Hazardous",
     "Heavy",
@@ -42,36 +46,83 @@ __all__ = [
     "Linked",
     "Melta",
     "NoEffect",
+    "NumberedAbility",
     "Precision",
     "RapidFire",
     "SustainedHits",
     "Torrent",
     "TwinLinked",
-    "UnknownAbilityWarning",
-    "parse_abilities",
-    "resolve",
-    "split_abilities",
+    "ability_classes",
+    "choose",
 ]
 
 #: Abilities with no effect on the attack maths (weapon-selection rules only).
 NO_EFFECT = frozenset({"ASSAULT", "PISTOL", "CLOSE-QUARTERS", "PSYCHIC", "ONE SHOT"})
 
-_TAG = re.compile(r"<[^>]*>")
-_SEPARATORS = re.compile(r"[,.;\n]")
+#: Every ability class with a printed name, in the order defined.
+_REGISTRY: dict[str, type[Ability]] = {}
 
 
-class UnknownAbilityWarning(UserWarning):
-    """An ability token that is not a core weapon ability; it is ignored."""
+def ability_classes() -> tuple[type[Ability], ...]:
+    """The registered ability classes, in the order they were defined.
+
+    Examples
+    --------
+    >>> [cls.NAME for cls in ability_classes()][:3]
+    ['SUSTAINED HITS', 'LETHAL HITS', 'DEVASTATING WOUNDS']
+    """
+    return tuple(_REGISTRY.values())
+
+
+def _keywords(keywords: object, owner: str) -> tuple[str, ...]:
+    if isinstance(keywords, str) or not isinstance(keywords, Iterable):
+        raise field_error(
+            ProfileError, f"{owner}.keywords", "a tuple of keywords", keywords, "e.g. ('VEHICLE',)"
+        )
+    out = []
+    for word in keywords:
+        if not isinstance(word, str) or not word.strip():
+            raise field_error(ProfileError, f"{owner}.keywords", "non-empty strings", word)
+        out.append(" ".join(word.split()).upper())
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class Ability:
-    """Base of the typed abilities. ``keywords`` restricts it to targets with one of them."""
+    """Base of the typed abilities. ``keywords`` restricts it to targets with one of them.
+
+    A subclass sets ``NAME`` (the printed name, e.g. ``"SUSTAINED HITS"``) and overrides
+    what it changes: :meth:`apply` (default: nothing), :meth:`effective` (default: always)
+    and, for a printed form other than the bare name, :meth:`parse`.
+    """
 
     keywords: tuple[str, ...] = field(default=(), kw_only=True)
 
     #: The printed name, e.g. "SUSTAINED HITS".
-    NAME = ""
+    NAME: ClassVar[str] = ""
+    #: False for abilities that only govern weapon selection.
+    CHANGES_ATTACK: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("NAME")
+        if not name:
+            return
+        known = _REGISTRY.get(name)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise ProfileError(f"ability {name!r} is already defined by {known.__qualname__}")
+        _REGISTRY[name] = cls
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keywords", _keywords(self.keywords, type(self).__name__))
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        """The ability printed as ``body`` (upper case, no brackets), or None if not this one.
+
+        The default reads the bare name: ``"LETHAL HITS"``.
+        """
+        return cls(keywords=keywords) if body == cls.NAME else None
 
     @property
     def kind(self) -> str:
@@ -89,6 +140,13 @@ class Ability:
         """Larger is better, for choosing among duplicates."""
         return ()
 
+    def effective(self, situation: Situation) -> bool:
+        """True if the ability changes this attack in this situation (listed as used)."""
+        return self.CHANGES_ATTACK
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        """Change the pool's numbers; called only when :meth:`effective`."""
+
     def _suffix(self) -> str:
         return f": {'/'.join(self.keywords)}" if self.keywords else ""
 
@@ -96,12 +154,33 @@ class Ability:
         return f"[{self.NAME}{self._suffix()}]"
 
 
+def _value_text(cls: type[Ability], body: str) -> str | None:
+    """The text after the ability's name, ``"1"`` when nothing follows it."""
+    if not body.startswith(cls.NAME):
+        return None
+    return body[len(cls.NAME) :].strip() or "1"
+
+
 @dataclass(frozen=True)
-class _WithDice(Ability):
+class DiceValuedAbility(Ability):
+    """An ability with a number or dice after its name: ``[SUSTAINED HITS D3]``."""
+
     value: Dice = field(default_factory=lambda: parse_dice(1))
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         object.__setattr__(self, "value", parse_dice(self.value))
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        text = _value_text(cls, body)
+        if text is None:
+            return None
+        try:
+            dice = parse_dice(text)
+        except DiceSyntaxError:
+            return None
+        return cls(value=dice, keywords=keywords) if dice.max >= 1 else None
 
     def strength(self) -> tuple[float, ...]:
         return (self.value.mean, self.value.max)
@@ -111,15 +190,25 @@ class _WithDice(Ability):
 
 
 @dataclass(frozen=True)
-class _WithNumber(Ability):
+class NumberedAbility(Ability):
+    """An ability with a whole number after its name: ``[BLAST 2]``."""
+
     value: int = 1
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise field_error(
                 ProfileError, f"{type(self).__name__}.value", "an integer >= 1", value
             )
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        text = _value_text(cls, body)
+        if text is None or not text.isascii() or not text.isdigit() or int(text) < 1:
+            return None
+        return cls(value=int(text), keywords=keywords)
 
     def strength(self) -> tuple[float, ...]:
         return (self.value,)
@@ -129,10 +218,16 @@ class _WithNumber(Ability):
 
 
 @dataclass(frozen=True)
-class SustainedHits(_WithDice):
+class SustainedHits(DiceValuedAbility):
     """A Critical Hit scores X additional hits (X may be D3); the extra hits are not critical."""
 
     NAME = "SUSTAINED HITS"
+
+    def effective(self, situation: Situation) -> bool:
+        return not situation.has(Torrent)  # an automatic hit is never critical
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.sustained = self.value
 
 
 @dataclass(frozen=True)
@@ -141,6 +236,12 @@ class LethalHits(Ability):
 
     NAME = "LETHAL HITS"
 
+    def effective(self, situation: Situation) -> bool:
+        return not situation.has(Torrent) and situation.context.lethal_hits == "auto"
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.lethal = True
+
 
 @dataclass(frozen=True)
 class DevastatingWounds(Ability):
@@ -148,6 +249,12 @@ class DevastatingWounds(Ability):
     that can damage at most one model."""
 
     NAME = "DEVASTATING WOUNDS"
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.devastating = True
+
+
+_ANTI = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])\s*\+$")
 
 
 @dataclass(frozen=True)
@@ -160,11 +267,22 @@ class Anti(Ability):
     NAME = "ANTI"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "keyword", self.keyword.strip().upper())
-        if not self.keyword:
+        super().__post_init__()
+        if not isinstance(self.keyword, str) or not self.keyword.strip():
             raise field_error(ProfileError, "Anti.keyword", "a keyword", self.keyword)
-        if not 2 <= self.threshold <= 6:
-            raise field_error(ProfileError, "Anti.threshold", "from 2 to 6", self.threshold)
+        object.__setattr__(self, "keyword", " ".join(self.keyword.split()).upper())
+        threshold = self.threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, int):
+            raise field_error(ProfileError, "Anti.threshold", "an integer from 2 to 6", threshold)
+        if not 2 <= threshold <= 6:
+            raise field_error(ProfileError, "Anti.threshold", "from 2 to 6", threshold)
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        m = _ANTI.match(body)
+        if m is None:
+            return None
+        return cls(keyword=m.group(1), threshold=int(m.group(2)), keywords=keywords)
 
     def applies_to(self, target_keywords: Iterable[str]) -> bool:
         have = {k.upper() for k in target_keywords}
@@ -173,15 +291,26 @@ class Anti(Ability):
     def strength(self) -> tuple[float, ...]:
         return (-self.threshold,)
 
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.critical_wound = min(draft.critical_wound, self.threshold)
+
     def __str__(self) -> str:
         return f"[ANTI-{self.keyword} {self.threshold}+{self._suffix()}]"
 
 
 @dataclass(frozen=True)
 class TwinLinked(Ability):
-    """The wound roll may be re-rolled."""
+    """The wound roll may be re-rolled (what is re-rolled: ``Context.reroll_policy``)."""
 
     NAME = "TWIN-LINKED"
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.reroll_wounds = _stronger_reroll(draft.reroll_wounds, situation.context.reroll_policy)
+
+
+def _stronger_reroll(a: str | None, b: str | None) -> str | None:
+    order = (None, "ones", "failures", "non_critical")
+    return a if order.index(a) >= order.index(b) else b
 
 
 @dataclass(frozen=True)
@@ -190,36 +319,60 @@ class Torrent(Ability):
 
     NAME = "TORRENT"
 
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.hits_automatically = True
+
 
 @dataclass(frozen=True)
-class Blast(_WithNumber):
+class Blast(NumberedAbility):
     """+X attack dice per full 5 models in the target unit (X = 1 when unnumbered)."""
 
     NAME = "BLAST"
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.bonus_attacks.append(parse_dice(self.value * (situation.target.models // 5)))
 
     def __str__(self) -> str:
         return "[BLAST]" + self._suffix() if self.value == 1 else super().__str__()
 
 
 @dataclass(frozen=True)
-class Cleave(_WithNumber):
+class Cleave(NumberedAbility):
     """Melee: +X attack dice per full 5 models if all the weapon's attacks target one unit."""
 
     NAME = "CLEAVE"
 
+    def effective(self, situation: Situation) -> bool:
+        return situation.melee and situation.context.single_target
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.bonus_attacks.append(parse_dice(self.value * (situation.target.models // 5)))
+
 
 @dataclass(frozen=True)
-class RapidFire(_WithDice):
+class RapidFire(DiceValuedAbility):
     """+X attack dice when the target is within half range."""
 
     NAME = "RAPID FIRE"
 
+    def effective(self, situation: Situation) -> bool:
+        return situation.context.half_range
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.bonus_attacks.append(self.value)
+
 
 @dataclass(frozen=True)
-class Melta(_WithDice):
+class Melta(DiceValuedAbility):
     """+X damage when the target is within half range."""
 
     NAME = "MELTA"
+
+    def effective(self, situation: Situation) -> bool:
+        return situation.context.half_range
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.melta = self.value
 
 
 @dataclass(frozen=True)
@@ -228,12 +381,25 @@ class Heavy(Ability):
 
     NAME = "HEAVY"
 
+    def effective(self, situation: Situation) -> bool:
+        heavy = situation.context.heavy_eligible
+        return not situation.melee and heavy and not situation.has(Torrent)
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.hit_modifier += 1
+
 
 @dataclass(frozen=True)
 class Lance(Ability):
     """+1 to wound if the unit charged this turn."""
 
     NAME = "LANCE"
+
+    def effective(self, situation: Situation) -> bool:
+        return situation.context.charged
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.wound_modifier += 1
 
 
 @dataclass(frozen=True)
@@ -242,6 +408,9 @@ class IgnoresCover(Ability):
 
     NAME = "IGNORES COVER"
 
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.ignores_cover = True
+
 
 @dataclass(frozen=True)
 class Precision(Ability):
@@ -249,12 +418,21 @@ class Precision(Ability):
 
     NAME = "PRECISION"
 
+    def effective(self, situation: Situation) -> bool:
+        return any(g.character for g in situation.target.groups)
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.precision = True
+
 
 @dataclass(frozen=True)
 class Hazardous(Ability):
-    """After attacking, a hazard roll of 1-2 inflicts mortal wounds on the attacking unit."""
+    """After attacking, a failed hazard roll inflicts mortal wounds on the attacking unit."""
 
     NAME = "HAZARDOUS"
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        draft.hazardous = True
 
 
 @dataclass(frozen=True)
@@ -263,12 +441,22 @@ class IndirectFire(Ability):
 
     NAME = "INDIRECT FIRE"
 
+    def effective(self, situation: Situation) -> bool:
+        return not situation.melee and not situation.has(Torrent)
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        context = situation.context
+        draft.cover = True
+        draft.reroll_hits = None
+        draft.hit_fails_at_most = 3 if context.remained_stationary and context.spotted else 5
+
 
 @dataclass(frozen=True)
 class ExtraAttacks(Ability):
     """A melee weapon used in addition to the model's other one (a selection rule)."""
 
     NAME = "EXTRA ATTACKS"
+    CHANGES_ATTACK = False
 
 
 @dataclass(frozen=True)
@@ -279,6 +467,7 @@ class Linked(Ability):
     """
 
     NAME = "LINKED"
+    CHANGES_ATTACK = False
 
 
 @dataclass(frozen=True)
@@ -286,6 +475,13 @@ class NoEffect(Ability):
     """An ability with no effect on the attack maths: ASSAULT, PISTOL, CLOSE-QUARTERS, ..."""
 
     name: str = ""
+
+    NAME = "NO EFFECT"
+    CHANGES_ATTACK = False
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        return cls(name=body, keywords=keywords) if body in NO_EFFECT else None
 
     @property
     def kind(self) -> str:
@@ -295,155 +491,20 @@ class NoEffect(Ability):
         return f"[{self.name}{self._suffix()}]"
 
 
-_FLAGS: dict[str, type[Ability]] = {
-    cls.NAME: cls
-    for cls in (
-        LethalHits,
-        DevastatingWounds,
-        TwinLinked,
-        Torrent,
-        Heavy,
-        Lance,
-        IgnoresCover,
-        Precision,
-        Hazardous,
-        IndirectFire,
-        ExtraAttacks,
-        Linked,
-    )
-}
-_DICE_VALUED: dict[str, type[_WithDice]] = {
-    cls.NAME: cls for cls in (SustainedHits, RapidFire, Melta)
-}
-_NUMBERED: dict[str, type[_WithNumber]] = {cls.NAME: cls for cls in (Blast, Cleave)}
-_ANTI = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])\s*\+$")
-_VALUED = re.compile(r"^(SUSTAINED HITS|RAPID FIRE|MELTA|BLAST|CLEAVE)\s*(.*)$")
-
-
-def split_abilities(text: str | Iterable[Any]) -> tuple[str, ...]:
-    """Split ability text into normalised tokens (upper case, no brackets, no HTML).
-
-    Examples
-    --------
-    >>> split_abilities("[ASSAULT], [heavy]")
-    ('ASSAULT', 'HEAVY')
-    >>> split_abilities("<a href='x'>Pistol</a>. Assault")
-    ('PISTOL', 'ASSAULT')
-    >>> split_abilities("")
-    ()
-    """
-    if isinstance(text, str):
-        parts: Iterable[str] = _SEPARATORS.split(_TAG.sub("", text))
-    else:
-        parts = (_TAG.sub("", str(t)) for t in text)
-    tokens = []
-    for part in parts:
-        token = " ".join(part.replace("[", " ").replace("]", " ").split()).upper()
-        token = token.replace("\u2011", "-").replace("\u2013", "-")
-        if token:
-            tokens.append(token)
-    return tuple(tokens)
-
-
-def _keywords(text: str) -> tuple[str, ...]:
-    return tuple(k.strip() for k in text.split("/") if k.strip())
-
-
-def parse_token(token: str) -> Ability | None:
-    """One normalised token -> an ability, or None if it is not a core weapon ability.
-
-    Examples
-    --------
-    >>> parse_token("SUSTAINED HITS D3")
-    SustainedHits(keywords=(), value=Dice(count=1, sides=3, bonus=0, text='D3'))
-    >>> str(parse_token("LETHAL HITS: VEHICLE"))
-    '[LETHAL HITS: VEHICLE]'
-    >>> str(parse_token("ANTI-FLY 2+"))
-    '[ANTI-FLY 2+]'
-    """
-    body, _, restriction = token.partition(":")
-    body = body.strip()
-    keywords = _keywords(restriction)
-    if body in NO_EFFECT:
-        return NoEffect(name=body, keywords=keywords)
-    if body in _FLAGS:
-        return _FLAGS[body](keywords=keywords)
-    m = _ANTI.match(body)
-    if m:
-        return Anti(keyword=m.group(1), threshold=int(m.group(2)), keywords=keywords)
-    m = _VALUED.match(body)
-    if m:
-        name, value = m.group(1), m.group(2).strip() or "1"
-        try:
-            if name in _NUMBERED:
-                if not value.isdigit() or int(value) < 1:
-                    return None
-                return _NUMBERED[name](value=int(value), keywords=keywords)
-            dice = parse_dice(value)
-        except DiceSyntaxError:
-            return None
-        if dice.max < 1:
-            return None
-        return _DICE_VALUED[name](value=dice, keywords=keywords)
-    return None
-
-
-def parse_abilities(abilities: str | Iterable[Any]) -> tuple[tuple[Ability, ...], tuple[str, ...]]:
-    """Read ability text (or a list of tokens or typed abilities).
-
-    Returns
-    -------
-    abilities : tuple of Ability
-        The recognised abilities, in the order printed.
-    unknown : tuple of str
-        Tokens that are not core weapon abilities (datasheet-specific rules).
-
-    Examples
-    --------
-    >>> found, unknown = parse_abilities("[SUSTAINED HITS 1], [LETHAL HITS], [SNAGGED]")
-    >>> [str(a) for a in found], unknown
-    (['[SUSTAINED HITS 1]', '[LETHAL HITS]'], ('SNAGGED',))
-    """
-    if not isinstance(abilities, str):
-        items = list(abilities)
-        for item in items:
-            if not isinstance(item, str | Ability):
-                raise field_error(ProfileError, "abilities", "text or typed abilities", item)
-        typed = [a for a in items if isinstance(a, Ability)]
-        texts = [a for a in items if not isinstance(a, Ability)]
-        found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())
-        return tuple(typed) + found, unknown
-    found_list: list[Ability] = []
-    unknown_list: list[str] = []
-    for token in split_abilities(abilities):
-        ability = parse_token(token)
-        if ability is None:
-            unknown_list.append(token)
-        else:
-            found_list.append(ability)
-    return tuple(found_list), tuple(unknown_list)
-
-
-def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
-    """One warning naming the tokens that are not core weapon abilities."""
-    if unknown:
-        warnings.warn(
-            f"weapon {weapon_name!r}: ignoring {', '.join(repr(t) for t in unknown)}, "
-            "not core weapon abilities",
-            UnknownAbilityWarning,
-            stacklevel=4,
-        )
-
-
-def resolve(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> dict[str, Ability]:
+def choose(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> tuple[Ability, ...]:
     """The abilities that apply against the target: the best instance of each kind.
 
+    Duplicates are not cumulative: of several instances of one kind that apply, the
+    strongest is kept (for equal means, the one with the higher maximum). The order is
+    the order in which each kind was first printed.
+
     Examples
     --------
+    >>> from mathhammer.model.ability_text import parse_abilities
     >>> found, _ = parse_abilities("ANTI-VEHICLE 4+, ANTI-INFANTRY 2+, SUSTAINED HITS 1, "
     ...                            "SUSTAINED HITS 2: VEHICLE")
-    >>> {k: str(a) for k, a in resolve(found, ["INFANTRY"]).items()}
-    {'ANTI': '[ANTI-INFANTRY 2+]', 'SUSTAINED HITS': '[SUSTAINED HITS 1]'}
+    >>> [str(a) for a in choose(found, ["INFANTRY"])]
+    ['[ANTI-INFANTRY 2+]', '[SUSTAINED HITS 1]']
     """
     keywords = tuple(target_keywords)
     best: dict[str, Ability] = {}
@@ -453,4 +514,4 @@ def resolve(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> dic
         current = best.get(ability.kind)
         if current is None or ability.strength() > current.strength():
             best[ability.kind] = ability
-    return best
+    return tuple(best.values())

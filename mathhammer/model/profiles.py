@@ -16,7 +16,8 @@ import numpy as np
 
 from ..core.dice import Dice, parse_dice
 from ..errors import AllocationOrderError, DiceSyntaxError, ProfileError, field_error
-from .abilities import Ability, parse_abilities, warn_unknown
+from .abilities import Ability
+from .ability_text import parse_abilities, warn_unknown
 
 __all__ = [
     "ModelGroup",

@@ -15,7 +15,7 @@ import numpy as np
 from ..core.dist import Dist
 from ..model.profiles import ModelGroup, Unit, Weapon
 
-__all__ = ["AttackResult", "GroupResult", "PoolResult", "SimulationResult"]
+__all__ = ["AttackResult", "GroupResult", "PoolResult", "SimulationResult", "TestResult"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,19 @@ class PoolResult:
             self.__dict__["_unsaved"] = cached
         return cached
 
+    @classmethod
+    def mortal(cls, label: str, count: Dist, killed: Dist) -> PoolResult:
+        """A mortal-wound step: ``count`` mortal wounds, each one "attack" through to damage."""
+        return cls(
+            label=label,
+            weapons=(),
+            attacks=count,
+            hits=count,
+            wounds=count,
+            killed=killed,
+            unsaved_source=count,
+        )
+
     def stages(self) -> dict[str, Dist]:
         """The stage distributions in sequence order."""
         return {
@@ -70,6 +83,25 @@ class PoolResult:
             "wounds": self.wounds,
             "unsaved": self.unsaved,
         }
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A test the target takes after the attacks (the classic Panic Test).
+
+    Attributes
+    ----------
+    name : str
+        E.g. ``"panic test"``.
+    p_taken : float
+        P(the target must take the test).
+    p_failed : float
+        P(the target takes the test and fails it).
+    """
+
+    name: str
+    p_taken: float
+    p_failed: float
 
 
 @dataclass(frozen=True)
@@ -110,9 +142,9 @@ class AttackResult:
         Per pool, in resolution order.
     hazardous : Dist
         Mortal wounds the attacking unit suffers from its [HAZARDOUS] weapons.
-    p_panic_test, p_panic_fail : float or None
-        Classic ruleset: P(the target must take a Panic Test) and P(it takes one and
-        fails it). None under rulesets without Panic Tests.
+    tests : tuple of TestResult
+        The tests the target takes after the attacks under this ruleset (the classic
+        Panic Test); empty under rulesets without any.
     """
 
     target: Unit
@@ -122,8 +154,26 @@ class AttackResult:
     groups: tuple[GroupResult, ...]
     pools: tuple[PoolResult, ...]
     hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
-    p_panic_test: float | None = None
-    p_panic_fail: float | None = None
+    tests: tuple[TestResult, ...] = ()
+
+    def test(self, name: str) -> TestResult | None:
+        """The after-attack test called ``name``, or None if the ruleset has none."""
+        for test in self.tests:
+            if test.name == name:
+                return test
+        return None
+
+    @property
+    def p_panic_test(self) -> float | None:
+        """P(the target must take a Panic Test); None under rulesets without one."""
+        test = self.test("panic test")
+        return None if test is None else test.p_taken
+
+    @property
+    def p_panic_fail(self) -> float | None:
+        """P(the target takes a Panic Test and fails it); None without Panic Tests."""
+        test = self.test("panic test")
+        return None if test is None else test.p_failed
 
     @property
     def p_destroyed(self) -> float:
@@ -219,15 +269,15 @@ class AttackResult:
         destroyed = {"killed": self.p_destroyed} | {
             f"killed: {g.label}": g.p_destroyed for g in self.groups
         }
-        panic: dict[str, float | None] = {}
-        if self.p_panic_test is not None:
-            panic = {"P(panic test)": self.p_panic_test, "P(panic test failed)": self.p_panic_fail}
+        panic: dict[str, float] = {}
+        for test in self.tests:
+            panic |= {f"P({test.name})": test.p_taken, f"P({test.name} failed)": test.p_failed}
         rows = []
         for stage, dist in self.distributions().items():
             row = dist.describe(at_least)
             row["P(destroyed)"] = destroyed.get(stage, float("nan"))
             for column, value in panic.items():
-                row[column] = value if stage == "killed" and value is not None else float("nan")
+                row[column] = value if stage == "killed" else float("nan")
             rows.append(row)
         index = pd.Index(list(self.distributions()), name="stage")
         return pd.DataFrame(rows, index=index)
@@ -298,10 +348,10 @@ class AttackResult:
             f"P(destroyed) {killed['P(destroyed)']:.3f}; "
             f"wounds lost: mean {frame.loc['damage', 'mean']:.3f}"
         )
-        if "P(panic test)" in frame.columns:
+        for test in self.tests:
             headline += (
-                f"; P(Panic Test) {killed['P(panic test)']:.3f}, "
-                f"P(Panic Test failed) {killed['P(panic test failed)']:.3f}"
+                f"; P({test.name.title()}) {killed[f'P({test.name})']:.3f}, "
+                f"P({test.name.title()} failed) {killed[f'P({test.name} failed)']:.3f}"
             )
         pools = " + ".join(p.label for p in self.pools)
         t = self.target
@@ -325,23 +375,25 @@ class SimulationResult(AttackResult):
     ----------
     trials : int
         The number of simulated attacks.
-    killed_samples, damage_samples : ndarray
-        Per-trial models destroyed and wounds lost.
     """
 
     trials: int = 0
-    killed_samples: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    damage_samples: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def _standard_error(self, dist: Dist) -> float:
+        if self.trials < 2:
+            return float("nan")
+        sample_variance = dist.var() * self.trials / (self.trials - 1)
+        return float(np.sqrt(sample_variance / self.trials))
 
     @property
     def killed_se(self) -> float:
         """The standard error of ``killed.mean()``."""
-        return _se(self.killed_samples)
+        return self._standard_error(self.killed)
 
     @property
     def damage_se(self) -> float:
         """The standard error of ``damage.mean()``."""
-        return _se(self.damage_samples)
+        return self._standard_error(self.damage)
 
     @property
     def p_destroyed_se(self) -> float:
@@ -359,10 +411,3 @@ class SimulationResult(AttackResult):
             super().__repr__()[:-1]
             + f"; {self.trials} trials, se(mean killed) {self.killed_se:.2g}>"
         )
-
-
-def _se(samples: Any) -> float:
-    samples = np.asarray(samples, dtype=np.float64)
-    if samples.size < 2:
-        return float("nan")
-    return float(samples.std(ddof=1) / np.sqrt(samples.size))

@@ -1,42 +1,46 @@
-"""Rulesets: the literal tables and checks of each game system.
+"""Rulesets: each game system's tables and checks behind one typed interface.
 
-A ruleset module holds the rules as small, vectorised functions of die faces
-(``hit_outcome``, ``wound_needed``, ``wound_outcome``, ``save_outcome``). The
-exact engine evaluates them on every face to build per-die probabilities; the
-Monte Carlo applies them to the dice it rolls. Nothing derived is shared.
+:class:`Ruleset` is the interface (:mod:`mathhammer.rules.base`); the 11th edition
+(``"11e"``, the default) and the classic ruleset (``"classic"``) are registered here, and
+:func:`register_ruleset` adds more. :func:`plan_attack` resolves an attack's inputs under
+a ruleset into the plan both engines run.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-
-from ..errors import RulesError, field_error
-from . import classic, eleventh
-from .base import CRITICAL, FAIL, SUCCESS, Outcome
+from .base import (
+    CRITICAL,
+    FAIL,
+    SUCCESS,
+    AfterAttackTest,
+    Outcome,
+    PoolChecks,
+    RollCheck,
+    Ruleset,
+)
+from .classic import Classic
+from .eleventh import EleventhEdition
+from .plan import AttackPlan, PlannedPool, plan_attack
+from .registry import get_ruleset, register_ruleset, ruleset_names
 
 __all__ = [
     "CRITICAL",
     "FAIL",
-    "RULESETS",
     "SUCCESS",
+    "AfterAttackTest",
+    "AttackPlan",
+    "Classic",
+    "EleventhEdition",
     "Outcome",
-    "classic",
-    "eleventh",
+    "PlannedPool",
+    "PoolChecks",
+    "RollCheck",
+    "Ruleset",
     "get_ruleset",
+    "plan_attack",
+    "register_ruleset",
+    "ruleset_names",
 ]
 
-#: Ruleset modules by name.
-RULESETS: dict[str, ModuleType] = {eleventh.NAME: eleventh, classic.NAME: classic}
-
-
-def get_ruleset(name: str) -> ModuleType:
-    """The ruleset module called ``name``.
-
-    Examples
-    --------
-    >>> get_ruleset("11e").NAME
-    '11e'
-    """
-    if isinstance(name, str) and name.strip().lower() in RULESETS:
-        return RULESETS[name.strip().lower()]
-    raise field_error(RulesError, "rules", f"one of {sorted(RULESETS)}", name)
+register_ruleset(EleventhEdition())
+register_ruleset(Classic())

@@ -1,26 +1,88 @@
-"""What every ruleset gives both engines: outcome categories, roll checks, pool rules."""
+"""The ruleset interface: every edition-specific decision, in one typed object.
+
+A :class:`Ruleset` owns the literal tables and checks of a game system: which weapon
+characteristic is the skill, the hit, wound and save checks with their re-rolls, Feel No
+Pain, the damage modifiers, the allocation order, the hazard roll, the tests a target
+takes after an attack (the classic Panic Test), and which context fields mean anything.
+Its :meth:`Ruleset.pool_checks` resolves one pool against one target into
+:class:`PoolChecks`; both engines read those, and neither shares the other's maths: the
+exact engine applies the checks to the six faces, the Monte Carlo to the dice it rolls.
+
+The defaults are neutral (no hazard, no after-attack test, the allocation order of the
+11th edition), so a new ruleset overrides only what differs.
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ..core.dice import Dice
+from ..errors import RulesError
+
+if TYPE_CHECKING:
+    from ..model.context import Context, Modifiers
+    from ..model.profiles import ModelGroup, Unit, Weapon
 
 __all__ = [
     "CRITICAL",
     "FACES",
     "FAIL",
     "SUCCESS",
+    "AfterAttackTest",
+    "AllocationOrder",
+    "BoolArray",
+    "IntArray",
     "Outcome",
-    "PoolRules",
+    "PoolChecks",
     "RollCheck",
+    "Ruleset",
     "reroll_mask",
+    "standard_order",
 ]
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
+
+
+#: An allocation order: (alive, wounded, character, focus) -> the current group per state.
+AllocationOrder = Callable[[BoolArray, BoolArray, BoolArray, "int | None"], IntArray]
+
+
+def standard_order(
+    alive: BoolArray, wounded: BoolArray, character: BoolArray, focus: int | None
+) -> IntArray:
+    """The 11th-edition allocation order: the group of the current model in each state.
+
+    ``alive[s, g]`` and ``wounded[s, g]`` describe group ``g`` in state ``s`` (a row per
+    state, or per Monte Carlo trial); ``character[g]`` marks CHARACTER groups. The
+    current model is in the first non-CHARACTER group alive; then wounded CHARACTERs
+    come before unwounded ones, each in allocation order; ``focus`` ([PRECISION]) is
+    current while it lives; -1 marks a destroyed unit.
+
+    Examples
+    --------
+    >>> alive = np.array([[True, True, True], [False, True, True], [False, False, False]])
+    >>> wounded = np.array([[False, False, False], [False, False, True], [False] * 3])
+    >>> character = np.array([False, True, True])
+    >>> standard_order(alive, wounded, character, None).tolist()
+    [0, 2, -1]
+    >>> standard_order(alive, wounded, character, 1).tolist()
+    [1, 1, -1]
+    """
+    tiers = [alive & ~character, alive & character & wounded, alive & character]
+    out = np.full(alive.shape[0], -1, dtype=np.int64)
+    for tier in reversed(tiers):
+        has = tier.any(axis=1)
+        out[has] = np.argmax(tier[has], axis=1)
+    if focus is not None:
+        out[alive[:, focus]] = focus
+    return out
 
 
 class Outcome(IntEnum):
@@ -74,37 +136,182 @@ class RollCheck:
     faces and the Monte Carlo to the dice it rolls.
     """
 
-    first: Callable[[np.ndarray], np.ndarray]
-    reroll: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
-    second: Callable[[np.ndarray], np.ndarray] | None = None
+    first: Callable[[Any], Any]
+    reroll: Callable[[Any, Any], Any] | None = None
+    second: Callable[[Any], Any] | None = None
 
-    def again(self, faces: np.ndarray) -> np.ndarray:
+    def again(self, faces: Any) -> Any:
         """The categories of re-rolled dice."""
         return (self.second or self.first)(faces)
 
 
 @dataclass(frozen=True)
-class PoolRules:
+class PoolChecks:
     """Every check and switch of one pool against one target, abilities resolved.
 
-    A ruleset builds these; both engines read them, and neither shares the other's
-    probability maths. ``hit`` is None when every attack hits automatically
-    ([TORRENT]); ``saves(faces, group)`` tells which natural save rolls save for a
-    model of ``group``.
+    A ruleset builds these; both engines read them. ``hit`` is None when every attack
+    hits automatically ([TORRENT]); ``saves(faces, group)`` tells which natural save
+    rolls save for a model of ``group``; ``used`` lists the abilities applied, as printed.
+
+    Examples
+    --------
+    >>> always = RollCheck(first=lambda f: np.full(np.shape(f), SUCCESS))
+    >>> checks = PoolChecks(hit=always, wound=always, saves=lambda f, g: np.asarray(f) >= 7,
+    ...                     damage=Dice.parse(1))
+    >>> checks.devastating, checks.bonus_attacks
+    (False, ())
     """
 
-    bonus_attacks: tuple[Dice, ...]
     hit: RollCheck | None
-    sustained: Dice | None
-    lethal: bool
     wound: RollCheck
-    saves: Callable[[np.ndarray, Any], np.ndarray]
-    devastating: bool
-    ap: int
+    saves: Callable[[Any, ModelGroup], Any]
     damage: Dice
-    damage_multiply: int
-    damage_add: int
-    melta: Dice | None
-    precision_group: int | None
-    hazardous: bool
-    used: tuple[str, ...]
+    bonus_attacks: tuple[Dice, ...] = ()
+    sustained: Dice | None = None
+    lethal: bool = False
+    devastating: bool = False
+    ap: int = 0
+    damage_multiply: int = 1
+    damage_add: int = 0
+    melta: Dice | None = None
+    precision_group: int | None = None
+    hazardous: bool = False
+    used: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AfterAttackTest:
+    """A test the target takes after all of a unit's attacks (the classic Panic Test).
+
+    ``taken(killed)`` says, for each count of models destroyed, whether the test is
+    taken; the test rolls ``dice`` D6 and ``fails(total)`` tells which totals fail.
+    The exact engine sums these over the faces; the Monte Carlo rolls them.
+    """
+
+    name: str
+    taken: Callable[[IntArray], BoolArray]
+    fails: Callable[[IntArray], BoolArray]
+    dice: int = 2
+
+
+class Ruleset(ABC):
+    """A game system's rules, as both engines need them.
+
+    Subclasses set :attr:`name` and implement :meth:`pool_checks`; everything else has
+    a neutral default. Register an instance with
+    :func:`mathhammer.rules.register_ruleset` to use it by name.
+    """
+
+    #: The name ``attack(..., rules=...)`` accepts.
+    name: ClassVar[str] = ""
+    #: One line for listings (``mathhammer --rules`` help).
+    description: ClassVar[str] = ""
+    #: The weapon characteristic this ruleset reads as the skill: ``"skill"`` or ``"bs"``.
+    skill_field: ClassVar[str] = "skill"
+    #: What the skill characteristic is, for error messages.
+    skill_meaning: ClassVar[str] = "BS/WS as N+ from 2 to 6"
+    #: The Context fields this ruleset reads; a changed field outside it is refused.
+    context_fields: ClassVar[frozenset[str] | None] = None
+    #: Whether Modifiers may be given.
+    takes_modifiers: ClassVar[bool] = True
+
+    # ------------------------------------------------------------------ checks of inputs
+    def check_weapon(self, weapon: Weapon) -> None:
+        """Refuse a weapon this ruleset cannot read (its skill characteristic missing)."""
+        if getattr(weapon, self.skill_field) is None:
+            given = "bs" if self.skill_field == "skill" else "skill"
+            raise RulesError(
+                f"rules={self.name!r} needs Weapon({self.skill_field}=...), "
+                f"{self.skill_meaning}; weapon {weapon.name!r} has "
+                f"{given}={getattr(weapon, given)!r} instead"
+            )
+
+    def check_target(self, target: Unit) -> None:  # noqa: B027 (a neutral default, not abstract)
+        """Refuse a target this ruleset cannot resolve; every unit by default."""
+
+    def check_situation(self, context: Context, modifiers: Modifiers) -> None:
+        """Refuse context fields the ruleset does not read, and unwanted modifiers."""
+        from ..model.context import Context, Modifiers
+
+        if not self.takes_modifiers and modifiers != Modifiers():
+            raise RulesError(
+                f"rules={self.name!r} defines no modifiers or re-rolls; give modifiers=None"
+            )
+        if self.context_fields is None:
+            return
+        default = Context()
+        changed = [
+            f.name
+            for f in fields(Context)
+            if f.name not in self.context_fields
+            and getattr(context, f.name) != getattr(default, f.name)
+        ]
+        if changed:
+            raise RulesError(
+                f"rules={self.name!r}: Context({', '.join(changed)}) has no effect in this "
+                "ruleset; leave it out"
+            )
+
+    # ------------------------------------------------------------------ one pool
+    @abstractmethod
+    def pool_checks(
+        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+    ) -> PoolChecks:
+        """Resolve one pool's abilities, context and modifiers into checks."""
+
+    def fnp_saves(self, natural: Any, fnp: int) -> Any:
+        """True where a Feel No Pain roll prevents the wound: a result >= FNP."""
+        return np.asarray(natural) >= fnp
+
+    def modified_damage(
+        self,
+        damage: Any,
+        multiply: int = 1,
+        add: Any = 0,
+        halve: bool = False,
+        subtract: int = 0,
+    ) -> Any:
+        """The damage of one attack after modifiers: set, multiply, add, halve, subtract.
+
+        ``damage`` is the (already set) Damage value; ``add`` includes [MELTA]'s X;
+        fractions round up; only the final result is raised to at least 1.
+
+        Examples
+        --------
+        >>> from mathhammer.rules import get_ruleset
+        >>> rules = get_ruleset("11e")
+        >>> rules.modified_damage(np.array([1, 2, 3, 6]), halve=True, subtract=1).tolist()
+        [1, 1, 1, 2]
+        """
+        value = np.asarray(damage) * multiply + np.asarray(add)
+        if halve:
+            value = -(-value // 2)
+        return np.maximum(value - subtract, 1)
+
+    # ------------------------------------------------------------------ allocation
+    def current_group(
+        self, alive: BoolArray, wounded: BoolArray, character: BoolArray, focus: int | None
+    ) -> IntArray:
+        """The group of the current model for each row of states (-1: unit destroyed).
+
+        ``alive[s, g]`` and ``wounded[s, g]`` describe group ``g`` in state ``s``;
+        ``character[g]`` marks CHARACTER groups. The default is the 11th-edition order,
+        :func:`standard_order`.
+        """
+        return standard_order(alive, wounded, character, focus)
+
+    # ------------------------------------------------------------------ after the attack
+    def hazard_fails(self, natural: Any) -> Any:
+        """True where a [HAZARDOUS] roll fails; by default it never does."""
+        return np.zeros(np.shape(natural), dtype=bool)
+
+    def hazard_wounds(self, context: Context) -> int:
+        """Mortal wounds the attacker suffers per failed hazard roll."""
+        return 3 if context.attacker_monster_or_vehicle else 1
+
+    def after_attack_tests(self, target: Unit) -> tuple[AfterAttackTest, ...]:
+        """The tests the target takes after a unit's attacks; none by default."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name!r}>"

@@ -10,39 +10,41 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import fields, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..core.dice import parse_dice
 from ..errors import RulesError
-from ..model.abilities import Linked, NoEffect
+from ..model.abilities import Linked
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
-from .base import FAIL, SUCCESS, PoolRules, RollCheck
+from .base import (
+    FAIL,
+    SUCCESS,
+    AfterAttackTest,
+    BoolArray,
+    IntArray,
+    PoolChecks,
+    RollCheck,
+    Ruleset,
+)
 
 __all__ = [
     "BS_CHART",
-    "check_target",
-    "NAME",
     "PANIC_EXEMPT",
     "REFUSED_TARGETS",
-    "fnp_outcome",
+    "Classic",
+    "hit_check",
     "hit_outcome",
-    "modified_damage",
     "panic_fails",
     "panic_threshold",
-    "resolve_pool",
     "save_outcome",
     "takes_panic_tests",
     "wound_needed",
     "wound_outcome",
 ]
-
-NAME = "classic"
-#: A unit that loses a quarter of its models takes a Panic Test.
-PANIC_TESTS = True
 
 #: Ballistic Skill -> (roll to hit, roll to hit with the compulsory re-roll of a 1).
 BS_CHART: dict[int, tuple[int, int | None]] = {
@@ -153,18 +155,6 @@ def save_outcome(
     return saved
 
 
-def fnp_outcome(natural: Any, fnp: int) -> Any:
-    """True where a Feel No Pain roll prevents the wound: a result >= FNP (if given)."""
-    return np.asarray(natural) >= fnp
-
-
-def modified_damage(
-    damage: Any, multiply: int = 1, add: Any = 0, halve: bool = False, subtract: int = 0
-) -> Any:
-    """Every unsaved wound removes exactly one wound: damage modifiers do not exist here."""
-    return np.ones_like(np.asarray(damage))
-
-
 def panic_threshold(models: int) -> int:
     """Models that must be slain for a Panic Test: 25% of the unit, rounded up.
 
@@ -192,78 +182,109 @@ def panic_fails(roll: Any, leadership: int) -> Any:
     return np.asarray(roll) > leadership
 
 
-def check_target(target: Unit) -> None:
-    """Refuse targets this ruleset cannot resolve, before any attack."""
-    refused = [k for k in REFUSED_TARGETS if target.has_keyword(k)]
-    if refused:
-        raise _refuse(
-            f"target {target.name!r} is a {refused[0]}: its wound roll is in a section (8.5.1) "
-            "the rules do not include"
-        )
-    saves = {(g.save, g.invuln) for g in target.groups}
-    if len(saves) > 1:
-        raise _refuse(
-            f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
-            "the save roll is against the unit's Sv"
-        )
-    if target.leadership is None:
-        raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
-    if target.stealth:
-        raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
-
-
 def _refuse(message: str) -> RulesError:
     return RulesError(f"rules='classic': {message}")
 
 
-def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers) -> PoolRules:
-    """The checks of one pool against one target under the classic ruleset."""
-    if weapon.bs is None:
-        raise _refuse(
-            f"weapon {weapon.name!r} needs bs=, the Ballistic Skill characteristic from 1 to 10; "
-            f"it has skill={weapon.skill}, an 11th-edition 'N+' threshold (use rules='11e')"
+class Classic(Ruleset):
+    """The classic ruleset ("8.5 - Attack Sequence"), ``"classic"``.
+
+    Examples
+    --------
+    >>> from mathhammer.rules import get_ruleset
+    >>> rules = get_ruleset("classic")
+    >>> rules.skill_field, int(rules.modified_damage(6, multiply=2))
+    ('bs', 1)
+    """
+
+    name = "classic"
+    description = "the classic ruleset: BS chart 1-10, S-T wound chart, Panic Tests"
+    skill_field = "bs"
+    context_fields = frozenset({"strict_save", "melee", "single_target"})
+    takes_modifiers = False
+
+    def check_weapon(self, weapon: Weapon) -> None:
+        if weapon.bs is None:
+            raise _refuse(
+                f"weapon {weapon.name!r} needs bs=, the Ballistic Skill characteristic from 1 "
+                f"to 10; it has skill={weapon.skill}, an 11th-edition 'N+' threshold "
+                "(use rules='11e')"
+            )
+        if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr,arg-type]
+            raise _refuse(
+                f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one "
+                "wound"
+            )
+
+    def check_target(self, target: Unit) -> None:
+        """Refuse targets this ruleset cannot resolve, before any attack."""
+        refused = [k for k in REFUSED_TARGETS if target.has_keyword(k)]
+        if refused:
+            raise _refuse(
+                f"target {target.name!r} is a {refused[0]}: its wound roll is in a section "
+                "(8.5.1) the rules do not include"
+            )
+        saves = {(g.save, g.invuln) for g in target.groups}
+        if len(saves) > 1:
+            raise _refuse(
+                f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
+                "the save roll is against the unit's Sv"
+            )
+        if target.leadership is None:
+            raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
+        if target.stealth:
+            raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
+
+    def check_situation(self, context: Context, modifiers: Modifiers) -> None:
+        if modifiers != Modifiers():
+            raise _refuse("the seed defines no modifiers or re-rolls; give modifiers=None")
+        super().check_situation(context, modifiers)
+
+    def modified_damage(
+        self, damage: Any, multiply: int = 1, add: Any = 0, halve: bool = False, subtract: int = 0
+    ) -> Any:
+        """Every unsaved wound removes exactly one wound: damage modifiers do not exist here."""
+        return np.ones_like(np.asarray(damage))
+
+    def after_attack_tests(self, target: Unit) -> tuple[AfterAttackTest, ...]:
+        """The Panic Test: taken when at least a quarter of the models (rounded up) were
+        slain and some remain; failed when 2D6 rolls higher than Ld."""
+        models, leadership = target.models, target.leadership
+        exempt = not takes_panic_tests(target)
+        threshold = panic_threshold(models)
+
+        def taken(killed: IntArray) -> BoolArray:
+            killed = np.asarray(killed)
+            return (killed >= threshold) & (killed < models) & (not exempt)
+
+        def fails(total: IntArray) -> BoolArray:
+            return np.asarray(panic_fails(total, leadership))
+
+        return (AfterAttackTest("panic test", taken, fails, dice=2),)
+
+    def pool_checks(
+        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+    ) -> PoolChecks:
+        """The checks of one pool against one target under the classic ruleset."""
+        self.check_weapon(weapon)
+        assert weapon.bs is not None  # check_weapon refuses a weapon without one
+        linked = any(isinstance(a, Linked) for a in weapon.abilities)
+        ignored = [str(a) for a in weapon.abilities if a.CHANGES_ATTACK]
+        if ignored:
+            warnings.warn(
+                f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part "
+                "of this ruleset and are ignored",
+                UserWarning,
+                stacklevel=5,
+            )
+        needed = wound_needed(int(weapon.strength or 1), target.toughness)
+        strict = context.strict_save
+        ap = weapon.ap
+        return PoolChecks(
+            hit=hit_check(weapon.bs, linked),
+            wound=RollCheck(first=partial(wound_outcome, needed=needed)),
+            saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln, strict),
+            damage=parse_dice(1),
+            ap=ap,
+            used=("[LINKED]",) if linked else (),
         )
-    if modifiers != Modifiers():
-        raise _refuse("the seed defines no modifiers or re-rolls; give modifiers=None")
-    situation = replace(context, strict_save=False, melee=False, single_target=True)
-    if situation != Context():
-        changed = [
-            f.name
-            for f in fields(Context)
-            if getattr(situation, f.name) != getattr(Context(), f.name)
-        ]
-        raise _refuse(f"Context({', '.join(changed)}) has no effect in this ruleset; leave it out")
-    if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr,arg-type]
-        raise _refuse(
-            f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one wound"
-        )
-    check_target(target)
-    linked = any(isinstance(a, Linked) for a in weapon.abilities)
-    ignored = [str(a) for a in weapon.abilities if not isinstance(a, Linked | NoEffect)]
-    if ignored:
-        warnings.warn(
-            f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part of "
-            "this ruleset and are ignored",
-            UserWarning,
-            stacklevel=4,
-        )
-    needed = wound_needed(int(weapon.strength or 1), target.toughness)
-    strict = context.strict_save
-    ap = weapon.ap
-    return PoolRules(
-        bonus_attacks=(),
-        hit=hit_check(weapon.bs, linked),
-        sustained=None,
-        lethal=False,
-        wound=RollCheck(first=lambda f: wound_outcome(f, needed)),
-        saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln, strict),
-        devastating=False,
-        ap=ap,
-        damage=parse_dice(1),
-        damage_multiply=1,
-        damage_add=0,
-        melta=None,
-        precision_group=None,
-        hazardous=False,
-        used=("[LINKED]",) if linked else (),
-    )

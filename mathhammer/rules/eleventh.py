@@ -1,39 +1,34 @@
 """The 11th-edition attack sequence (seed 000) as literal, vectorised checks.
 
-Every function takes natural die results (an int or a numpy array of ints) and
-returns categories or booleans of the same shape, reading the rule's list of
-conditions top to bottom and stopping at the first that matches.
+:class:`EleventhEdition` is the ruleset. Its checks are the functions below: each takes
+natural die results (an int or a numpy array of ints) and returns categories or booleans
+of the same shape, reading the rule's list of conditions top to bottom and stopping at
+the first that matches.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice, parse_dice
-from ..errors import ProfileError, RulesError, field_error
-from ..model.abilities import resolve
+from ..errors import ProfileError, field_error
+from ..model.abilities import choose
 from ..model.context import Context, Modifiers
+from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
-from .base import CRITICAL, FAIL, SUCCESS, PoolRules, RollCheck, reroll_mask
+from .base import CRITICAL, FAIL, SUCCESS, PoolChecks, RollCheck, Ruleset, reroll_mask
 
 __all__ = [
-    "NAME",
-    "PoolRules",
-    "check_target",
-    "fnp_outcome",
+    "EleventhEdition",
+    "hazard_fails",
     "hit_outcome",
-    "modified_damage",
-    "resolve_pool",
     "save_outcome",
     "wound_needed",
     "wound_outcome",
 ]
 
-NAME = "11e"
-#: The 11th edition has no Panic Tests.
-PANIC_TESTS = False
 #: The natural roll that is a Critical Hit / Critical Wound unless a rule widens it.
 CRITICAL_ROLL = 6
 
@@ -134,44 +129,15 @@ def save_outcome(natural: Any, ap: int, save: int, invuln: int | None = None) ->
     return saved & (roll != 1)
 
 
-def fnp_outcome(natural: Any, fnp: int) -> Any:
-    """True where a Feel No Pain roll prevents the wound: a result >= FNP.
+def hazard_fails(natural: Any) -> Any:
+    """True where a [HAZARDOUS] roll fails: a 1 or 2.
 
     Examples
     --------
-    >>> fnp_outcome(np.arange(1, 7), fnp=5).tolist()
-    [False, False, False, False, True, True]
+    >>> hazard_fails(np.arange(1, 7)).tolist()
+    [True, True, False, False, False, False]
     """
-    return np.asarray(natural) >= fnp
-
-
-def modified_damage(
-    damage: Any,
-    multiply: int = 1,
-    add: Any = 0,
-    halve: bool = False,
-    subtract: int = 0,
-) -> Any:
-    """Apply damage modifiers in the 11e order: set, multiply, add, halve, subtract.
-
-    ``damage`` is the (already set) Damage value; ``add`` includes [MELTA]'s X;
-    fractions round up; only the final result is raised to at least 1.
-
-    Examples
-    --------
-    >>> modified_damage(np.array([1, 2, 3, 6]), halve=True, subtract=1).tolist()
-    [1, 1, 1, 2]
-    >>> int(modified_damage(3, multiply=2, add=1, halve=True))  # ceil(7 / 2)
-    4
-    """
-    value = np.asarray(damage) * multiply + np.asarray(add)
-    if halve:
-        value = -(-value // 2)
-    return np.maximum(value - subtract, 1)
-
-
-def check_target(target: Unit) -> None:
-    """Every unit can be attacked under the 11th edition."""
+    return np.asarray(natural) <= 2
 
 
 def _precision_group(target: Unit, context: Context) -> int | None:
@@ -191,136 +157,113 @@ def _precision_group(target: Unit, context: Context) -> int | None:
     return index
 
 
-def _stronger_reroll(a: str | None, b: str | None) -> str | None:
-    order = (None, "ones", "failures", "non_critical")
-    return a if order.index(a) >= order.index(b) else b
-
-
-def resolve_pool(weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers) -> PoolRules:
-    """Resolve a pool's abilities, context and modifiers into thresholds and switches.
-
-    Duplicated abilities are resolved to the best instance that applies against the
-    target; ``used`` lists the instances applied, as printed.
-    """
-    found = resolve(weapon.abilities, target.keywords)  # type: ignore[arg-type]
-    has = found.__contains__
-    melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
-    ranged = not melee
-    models = target.models
-    bonus: list[Dice] = []
-    if has("BLAST"):
-        bonus.append(parse_dice(found["BLAST"].value * (models // 5)))  # type: ignore[attr-defined]
-    if has("CLEAVE") and melee and context.single_target:
-        bonus.append(parse_dice(found["CLEAVE"].value * (models // 5)))  # type: ignore[attr-defined]
-    if has("RAPID FIRE") and context.half_range:
-        bonus.append(found["RAPID FIRE"].value)  # type: ignore[attr-defined]
-
-    indirect = has("INDIRECT FIRE") and ranged
-    cover = (
-        ranged
-        and not has("IGNORES COVER")
-        and (context.target_in_cover or target.stealth or indirect)
-    )
-    if weapon.skill is None:
-        raise RulesError(
-            f"rules='11e' needs Weapon(skill=...), BS/WS as N+ from 2 to 6; weapon "
-            f"{weapon.name!r} has bs={weapon.bs}, the classic Ballistic Skill characteristic "
-            "(use rules='classic')"
-        )
-    if context.strict_save:
-        raise RulesError("Context.strict_save applies to rules='classic' only")
-    # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
-    skill = min(6, max(2, weapon.skill + modifiers.skill + (1 if cover else 0)))
-    hit_mod = modifiers.hit + (1 if has("HEAVY") and ranged and context.heavy_eligible else 0)
-    reroll_hits = None if indirect else modifiers.reroll_hits
-    fail_at_most = 1
-    if indirect:
-        fail_at_most = 3 if context.remained_stationary and context.spotted else 5
-
-    strength = max(1, int(weapon.strength or 1) + modifiers.strength)
-    wound_mod = modifiers.wound + (1 if has("LANCE") and context.charged else 0)
-    critical_wound = modifiers.critical_wound
-    if has("ANTI"):
-        critical_wound = min(critical_wound, found["ANTI"].threshold)  # type: ignore[attr-defined]
-    reroll_wounds = modifiers.reroll_wounds
-    if has("TWIN-LINKED"):
-        reroll_wounds = _stronger_reroll(reroll_wounds, context.reroll_policy)
-
-    melta = found["MELTA"].value if has("MELTA") and context.half_range else None  # type: ignore[attr-defined]
-    base = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
-    effective = {
-        "BLAST": True,
-        "CLEAVE": melee and context.single_target,
-        "RAPID FIRE": context.half_range,
-        "MELTA": context.half_range,
-        "HEAVY": ranged and context.heavy_eligible and not has("TORRENT"),
-        "LANCE": context.charged,
-        "INDIRECT FIRE": ranged and not has("TORRENT"),
-        "LETHAL HITS": not has("TORRENT") and context.lethal_hits == "auto",
-        "SUSTAINED HITS": not has("TORRENT"),
-        "PRECISION": any(g.character for g in target.groups),
-    }
-    used = tuple(str(a) for k, a in found.items() if effective.get(k, True) and k in _MATHS)
-    hit_modifier = max(-1, min(1, hit_mod))
-    hit = RollCheck(
-        first=lambda f: hit_outcome(f, skill, hit_modifier, modifiers.critical_hit, fail_at_most),
-        reroll=None if reroll_hits is None else lambda f, c: reroll_mask(f, c, reroll_hits),
-    )
-    needed = wound_needed(strength, target.toughness)
-    wound_modifier = max(-1, min(1, wound_mod))
-    wound = RollCheck(
-        first=lambda f: wound_outcome(f, needed, wound_modifier, critical_wound),
-        reroll=None if reroll_wounds is None else lambda f, c: reroll_mask(f, c, reroll_wounds),
-    )
-    ap = min(0, weapon.ap + modifiers.ap)
-    return PoolRules(
-        bonus_attacks=tuple(bonus),
-        hit=None if has("TORRENT") else hit,
-        sustained=found["SUSTAINED HITS"].value if has("SUSTAINED HITS") else None,  # type: ignore[attr-defined]
-        lethal=has("LETHAL HITS") and context.lethal_hits == "auto",
-        wound=wound,
-        saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln),
-        devastating=has("DEVASTATING WOUNDS"),
-        ap=ap,
-        damage=base,  # type: ignore[arg-type]
-        damage_multiply=modifiers.damage_multiply,
-        damage_add=modifiers.damage_add,
-        melta=melta,
-        precision_group=_precision_group(target, context) if has("PRECISION") else None,
-        hazardous=has("HAZARDOUS"),
-        used=used,
-    )
-
-
-#: Ability kinds that change the attack maths (the rest are selection rules).
-_MATHS = frozenset(
-    {
-        "SUSTAINED HITS",
-        "LETHAL HITS",
-        "DEVASTATING WOUNDS",
-        "ANTI",
-        "TWIN-LINKED",
-        "TORRENT",
-        "BLAST",
-        "CLEAVE",
-        "RAPID FIRE",
-        "MELTA",
-        "HEAVY",
-        "LANCE",
-        "IGNORES COVER",
-        "PRECISION",
-        "HAZARDOUS",
-        "INDIRECT FIRE",
-    }
-)
-
-
-def hazard_fails(natural: Any) -> Any:
-    """True where a [HAZARDOUS] roll fails: a 1 or 2.
+class EleventhEdition(Ruleset):
+    """The 11th-edition attack sequence (the default ruleset, ``"11e"``).
 
     Examples
     --------
-    >>> hazard_fails(np.arange(1, 7)).tolist()
-    [True, True, False, False, False, False]
+    >>> from mathhammer.rules import get_ruleset
+    >>> rules = get_ruleset("11e")
+    >>> rules.name, rules.skill_field
+    ('11e', 'skill')
+    >>> int(rules.modified_damage(3, multiply=2, add=1, halve=True))  # ceil(7 / 2)
+    4
     """
-    return np.asarray(natural) <= 2
+
+    name = "11e"
+    description = "Warhammer 40,000, 11th edition (the default)"
+    skill_field = "skill"
+    context_fields = frozenset(f for f in Context.__dataclass_fields__ if f != "strict_save")
+
+    def hit_outcome(
+        self, natural: Any, skill: int, modifier: int, critical: int, fails_at_most: int
+    ) -> Any:
+        """The hit check (see :func:`hit_outcome`)."""
+        return hit_outcome(natural, skill, modifier, critical, fails_at_most)
+
+    def wound_needed(self, strength: int, toughness: int) -> int:
+        """The wound table (see :func:`wound_needed`)."""
+        return wound_needed(strength, toughness)
+
+    def wound_outcome(self, natural: Any, needed: int, modifier: int, critical: int) -> Any:
+        """The wound check (see :func:`wound_outcome`)."""
+        return wound_outcome(natural, needed, modifier, critical)
+
+    def save_outcome(self, natural: Any, ap: int, save: int, invuln: int | None) -> Any:
+        """The save check (see :func:`save_outcome`)."""
+        return save_outcome(natural, ap, save, invuln)
+
+    def hazard_fails(self, natural: Any) -> Any:
+        return hazard_fails(natural)
+
+    def pool_checks(
+        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+    ) -> PoolChecks:
+        """Resolve a pool's abilities, context and modifiers into thresholds and switches.
+
+        Duplicated abilities are resolved to the best instance that applies against the
+        target; each effective ability edits the pool's draft; ``used`` lists them as
+        printed.
+        """
+        self.check_weapon(weapon)
+        assert weapon.skill is not None  # check_weapon refuses a weapon without one
+        melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
+        chosen = choose(weapon.abilities, target.keywords)
+        situation = Situation(context, target, melee, chosen)
+        draft = PoolDraft.start(weapon, modifiers, situation)
+        used = []
+        for ability in chosen:
+            if ability.effective(situation):
+                ability.apply(draft, situation)
+                used.append(str(ability))
+        return self._checks(weapon.skill, draft, target, context, tuple(used))
+
+    def _checks(
+        self, skill: int, draft: PoolDraft, target: Unit, context: Context, used: tuple[str, ...]
+    ) -> PoolChecks:
+        # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
+        skill = min(6, max(2, skill + draft.skill_change + (1 if draft.in_cover else 0)))
+        hit_modifier = max(-1, min(1, draft.hit_modifier))  # the net modifier is capped
+        hit = RollCheck(
+            first=partial(
+                self.hit_outcome,
+                skill=skill,
+                modifier=hit_modifier,
+                critical=draft.critical_hit,
+                fails_at_most=draft.hit_fails_at_most,
+            ),
+            reroll=None
+            if draft.reroll_hits is None
+            else partial(reroll_mask, policy=draft.reroll_hits),
+        )
+        needed = self.wound_needed(draft.strength, target.toughness)
+        wound = RollCheck(
+            first=partial(
+                self.wound_outcome,
+                needed=needed,
+                modifier=max(-1, min(1, draft.wound_modifier)),
+                critical=draft.critical_wound,
+            ),
+            reroll=None
+            if draft.reroll_wounds is None
+            else partial(reroll_mask, policy=draft.reroll_wounds),
+        )
+        ap = min(0, draft.ap)
+        assert draft.damage is not None  # PoolDraft.start sets it
+        return PoolChecks(
+            hit=None if draft.hits_automatically else hit,
+            wound=wound,
+            saves=lambda f, g: self.save_outcome(f, ap, g.save, g.invuln),
+            damage=draft.damage,
+            bonus_attacks=tuple(draft.bonus_attacks),
+            sustained=draft.sustained,
+            lethal=draft.lethal,
+            devastating=draft.devastating,
+            ap=ap,
+            damage_multiply=draft.damage_multiply,
+            damage_add=draft.damage_add,
+            melta=draft.melta,
+            precision_group=_precision_group(target, context) if draft.precision else None,
+            hazardous=draft.hazardous,
+            used=used,
+        )

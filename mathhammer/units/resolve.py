@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
 from ..errors import ProfileError, field_error
 from ..exact.engine import attack
 from ..model.context import Context, Modifiers
@@ -146,18 +144,13 @@ def resolve(
 
 @dataclass(frozen=True)
 class UnitSimulationResult(UnitAttackResult):
-    """The Monte Carlo counterpart, with the joint probabilities estimated per trial."""
+    """The Monte Carlo counterpart: each target simulated from its own random streams.
+
+    The targets' dice are independent, so the joint probabilities are the products of
+    the per-target estimates, as in the exact result.
+    """
 
     trials: int = 0
-    destroyed: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
-
-    @property
-    def p_all_destroyed(self) -> float:
-        return float(self.destroyed.all(axis=1).mean())
-
-    @property
-    def p_any_destroyed(self) -> float:
-        return float(self.destroyed.any(axis=1).mean())
 
 
 def simulate_uses(
@@ -186,8 +179,7 @@ def simulate_uses(
             context=context,
             modifiers=modifiers,
         )
-    destroyed = np.column_stack([r.killed_samples >= r.target.models for r in results.values()])
-    return UnitSimulationResult(attacker, results, trials=trials, destroyed=destroyed)
+    return UnitSimulationResult(attacker, results, trials=trials)
 
 
 def _compositions(total: int, parts: int) -> Iterable[tuple[int, ...]]:

@@ -1,0 +1,80 @@
+"""Weapon abilities: the typed abilities and the text parser, ``mathhammer.abilities``.
+
+Examples
+--------
+>>> from mathhammer import abilities
+>>> found, unknown = abilities.parse_abilities("[SUSTAINED HITS 1], [SNAGGED]")
+>>> found, unknown
+((SustainedHits(keywords=(), value=Dice(count=0, sides=0, bonus=1, text='1')),), ('SNAGGED',))
+"""
+
+from __future__ import annotations
+
+from .model.abilities import (
+    NO_EFFECT,
+    Ability,
+    Anti,
+    Blast,
+    Cleave,
+    DevastatingWounds,
+    DiceValuedAbility,
+    ExtraAttacks,
+    Hazardous,
+    Heavy,
+    IgnoresCover,
+    IndirectFire,
+    Lance,
+    LethalHits,
+    Linked,
+    Melta,
+    NoEffect,
+    NumberedAbility,
+    Precision,
+    RapidFire,
+    SustainedHits,
+    Torrent,
+    TwinLinked,
+    ability_classes,
+    choose,
+)
+from .model.ability_text import (
+    UnknownAbilityWarning,
+    parse_abilities,
+    parse_token,
+    split_abilities,
+)
+from .model.draft import PoolDraft, Situation
+
+__all__ = [
+    "NO_EFFECT",
+    "Ability",
+    "Anti",
+    "Blast",
+    "Cleave",
+    "DevastatingWounds",
+    "DiceValuedAbility",
+    "ExtraAttacks",
+    "Hazardous",
+    "Heavy",
+    "IgnoresCover",
+    "IndirectFire",
+    "Lance",
+    "LethalHits",
+    "Linked",
+    "Melta",
+    "NoEffect",
+    "NumberedAbility",
+    "PoolDraft",
+    "Precision",
+    "RapidFire",
+    "Situation",
+    "SustainedHits",
+    "Torrent",
+    "TwinLinked",
+    "UnknownAbilityWarning",
+    "ability_classes",
+    "choose",
+    "parse_abilities",
+    "parse_token",
+    "split_abilities",
+]

@@ -1,0 +1,135 @@
+"""Ability text as datasheets print it -> typed abilities.
+
+Text is read as datasheets print it: bracketed or not, any case, HTML stripped,
+separated by commas (and by the stray full stops of real exports), with numbers
+and dice in the token (``"SUSTAINED HITS D3"``, ``"RAPID FIRE D6+1"``) and
+keyword restrictions (``"LETHAL HITS: VEHICLE"``, ``"SUSTAINED HITS 1:
+INFANTRY/BEASTS"``, ``"ANTI-FLY 2+"``). Every registered ability class
+(:func:`~mathhammer.model.abilities.ability_classes`) is asked in turn to read a
+token; tokens no class reads (datasheet-specific rules) are returned as unknown and
+warn once, naming the token.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+
+from ..errors import ProfileError, field_error
+from .abilities import Ability, ability_classes
+
+__all__ = [
+    "UnknownAbilityWarning",
+    "parse_abilities",
+    "parse_token",
+    "split_abilities",
+    "warn_unknown",
+]
+
+_TAG = re.compile(r"<[^>]*>")
+_SEPARATORS = re.compile(r"[,.;\n]")
+
+
+class UnknownAbilityWarning(UserWarning):
+    """An ability token that is not a known weapon ability; it is ignored."""
+
+
+def split_abilities(text: str | Iterable[object]) -> tuple[str, ...]:
+    """Split ability text into normalised tokens (upper case, no brackets, no HTML).
+
+    Examples
+    --------
+    >>> split_abilities("[ASSAULT], [heavy]")
+    ('ASSAULT', 'HEAVY')
+    >>> split_abilities("<a href='x'>Pistol</a>. Assault")
+    ('PISTOL', 'ASSAULT')
+    >>> split_abilities("")
+    ()
+    """
+    if isinstance(text, str):
+        parts: Iterable[str] = _SEPARATORS.split(_TAG.sub("", text))
+    else:
+        parts = (_TAG.sub("", str(t)) for t in text)
+    tokens = []
+    for part in parts:
+        token = " ".join(part.replace("[", " ").replace("]", " ").split()).upper()
+        token = token.replace("\u2011", "-").replace("\u2013", "-")
+        if token:
+            tokens.append(token)
+    return tuple(tokens)
+
+
+def _keywords(text: str) -> tuple[str, ...]:
+    return tuple(k.strip() for k in text.split("/") if k.strip())
+
+
+def parse_token(token: str) -> Ability | None:
+    """One normalised token -> an ability, or None if no ability class reads it.
+
+    Examples
+    --------
+    >>> parse_token("SUSTAINED HITS D3")
+    SustainedHits(keywords=(), value=Dice(count=1, sides=3, bonus=0, text='D3'))
+    >>> str(parse_token("LETHAL HITS: VEHICLE"))
+    '[LETHAL HITS: VEHICLE]'
+    >>> str(parse_token("ANTI-FLY 2+"))
+    '[ANTI-FLY 2+]'
+    """
+    body, _, restriction = token.partition(":")
+    body = body.strip()
+    keywords = _keywords(restriction)
+    for cls in ability_classes():
+        ability = cls.parse(body, keywords)
+        if ability is not None:
+            return ability
+    return None
+
+
+def parse_abilities(
+    abilities: str | Iterable[object],
+) -> tuple[tuple[Ability, ...], tuple[str, ...]]:
+    """Read ability text (or a list of tokens or typed abilities).
+
+    Returns
+    -------
+    abilities : tuple of Ability
+        The recognised abilities, in the order printed.
+    unknown : tuple of str
+        Tokens that are not known weapon abilities (datasheet-specific rules).
+
+    Examples
+    --------
+    >>> found, unknown = parse_abilities("[SUSTAINED HITS 1], [LETHAL HITS], [SNAGGED]")
+    >>> [str(a) for a in found], unknown
+    (['[SUSTAINED HITS 1]', '[LETHAL HITS]'], ('SNAGGED',))
+    """
+    if not isinstance(abilities, str):
+        items = list(abilities)
+        for item in items:
+            if not isinstance(item, str | Ability):
+                raise field_error(ProfileError, "abilities", "text or typed abilities", item)
+        typed = [a for a in items if isinstance(a, Ability)]
+        texts = [a for a in items if not isinstance(a, Ability)]
+        found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())
+        return tuple(typed) + found, unknown
+    found_list: list[Ability] = []
+    unknown_list: list[str] = []
+    for token in split_abilities(abilities):
+        ability = parse_token(token)
+        if ability is None:
+            unknown_list.append(token)
+        else:
+            found_list.append(ability)
+    return tuple(found_list), tuple(unknown_list)
+
+
+def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
+    """One warning naming the tokens that are not known weapon abilities."""
+    if unknown:
+        warnings.warn(
+            f"weapon {weapon_name!r}: ignoring {', '.join(repr(t) for t in unknown)}, "
+            "not core weapon abilities",
+            UnknownAbilityWarning,
+            stacklevel=4,
+        )

@@ -1,0 +1,111 @@
+"""The numbers of one pool against one target, as abilities and modifiers change them.
+
+A ruleset starts a :class:`PoolDraft` from the weapon and the :class:`Modifiers`, lets
+each effective ability edit it (:meth:`Ability.apply
+<mathhammer.model.abilities.Ability.apply>`), and then turns the final numbers into the
+roll checks both engines read. :class:`Situation` is what an ability may consult: the
+table situation, the target, and the other abilities present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.dice import Dice
+from .abilities import Ability
+from .context import Context, Modifiers
+from .profiles import Unit, Weapon
+
+__all__ = ["PoolDraft", "Situation"]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What abilities may read: the context, the target, melee or ranged, the abilities.
+
+    Examples
+    --------
+    >>> from mathhammer.model.abilities import Torrent
+    >>> target = Unit.of("Squad", 5, 4, 3, 1)
+    >>> Situation(Context(), target, melee=False, abilities=(Torrent(),)).has(Torrent)
+    True
+    """
+
+    context: Context
+    target: Unit
+    melee: bool
+    abilities: tuple[Ability, ...] = ()
+
+    def has(self, kind: type[Ability]) -> bool:
+        """True if an ability of this type applies to the pool."""
+        return any(isinstance(a, kind) for a in self.abilities)
+
+
+@dataclass
+class PoolDraft:
+    """A pool's numbers before a ruleset reads them; abilities edit it in place.
+
+    Roll modifiers (``hit_modifier``, ``wound_modifier``) are summed here and capped by
+    the ruleset; ``skill_change`` is a characteristic change (+1 worsens 3+ to 4+);
+    ``cover`` is the benefit of cover, which ``ignores_cover`` cancels.
+    """
+
+    skill_change: int = 0
+    hit_modifier: int = 0
+    hit_fails_at_most: int = 1
+    reroll_hits: str | None = None
+    hits_automatically: bool = False
+    critical_hit: int = 6
+    sustained: Dice | None = None
+    lethal: bool = False
+    strength: int = 1
+    wound_modifier: int = 0
+    critical_wound: int = 6
+    reroll_wounds: str | None = None
+    devastating: bool = False
+    ap: int = 0
+    damage: Dice | None = None
+    damage_multiply: int = 1
+    damage_add: int = 0
+    melta: Dice | None = None
+    bonus_attacks: list[Dice] = field(default_factory=list)
+    cover: bool = False
+    ignores_cover: bool = False
+    precision: bool = False
+    hazardous: bool = False
+
+    @classmethod
+    def start(cls, weapon: Weapon, modifiers: Modifiers, situation: Situation) -> PoolDraft:
+        """The weapon's profile with the modifiers applied, before any ability.
+
+        Examples
+        --------
+        >>> w = Weapon("Gun", 1, 3, 4, -1, 1)
+        >>> s = Situation(Context(target_in_cover=True), Unit.of("u", 5, 4, 3, 1), melee=False)
+        >>> d = PoolDraft.start(w, Modifiers(hit=1, ap=-1), s)
+        >>> d.hit_modifier, d.ap, d.cover
+        (1, -2, True)
+        """
+        context, target = situation.context, situation.target
+        damage = modifiers.damage_set if isinstance(modifiers.damage_set, Dice) else weapon.damage
+        assert isinstance(damage, Dice)  # Weapon and Modifiers store dice
+        return cls(
+            skill_change=modifiers.skill,
+            hit_modifier=modifiers.hit,
+            reroll_hits=modifiers.reroll_hits,
+            critical_hit=modifiers.critical_hit,
+            strength=max(1, int(weapon.strength or 1) + modifiers.strength),
+            wound_modifier=modifiers.wound,
+            critical_wound=modifiers.critical_wound,
+            reroll_wounds=modifiers.reroll_wounds,
+            ap=weapon.ap + modifiers.ap,
+            damage=damage,
+            damage_multiply=modifiers.damage_multiply,
+            damage_add=modifiers.damage_add,
+            cover=not situation.melee and (context.target_in_cover or target.stealth),
+        )
+
+    @property
+    def in_cover(self) -> bool:
+        """The target has the benefit of cover against this pool."""
+        return self.cover and not self.ignores_cover
