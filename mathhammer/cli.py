@@ -44,17 +44,18 @@ def _progress_wanted() -> bool:
 
 # --------------------------------------------------------------------------- report
 def _report(args: argparse.Namespace) -> int:
+    from .errors import OptionError, field_error
     from .io import read_attackers, read_targets
-    from .io.report import build_report, write_csv_atomic
+    from .io.report import REPORT_COLUMNS, build_report, write_csv_atomic
     from .units import targets as suite
-    from .units.targets import Target
 
+    if args.plot and args.metric not in REPORT_COLUMNS[2:]:  # refused before the work
+        raise field_error(
+            OptionError, "--metric", f"one of {list(REPORT_COLUMNS[2:])}", args.metric
+        )
     source = Path(args.attackers) if args.attackers else _example_attackers()
     attackers = read_attackers(source, rules=args.rules)
-    if args.targets:
-        targets = [Target(t.unit, t.points) for t in read_targets(args.targets)]
-    else:
-        targets = list(suite.STANDARD)
+    targets = read_targets(args.targets) if args.targets else list(suite.STANDARD)
     bar = None
     if _progress_wanted() and not args.no_progress:
         from tqdm import tqdm
@@ -114,10 +115,11 @@ def _save_plot(draw: Any, path: str) -> None:
 
 
 def _save_heatmap(frame: Any, path: str, metric: str) -> None:
+    from .errors import OptionError, field_error
     from .views.plots import plot_compare
 
-    if metric not in frame.columns:
-        raise MathhammerError(f"--metric must be one of {list(frame.columns[2:])}; got {metric!r}")
+    if metric not in frame.columns[2:]:  # a column of the vocabulary this report lacks
+        raise field_error(OptionError, "--metric", f"one of {list(frame.columns[2:])}", metric)
     _save_plot(lambda: plot_compare(frame, metric=metric), path)
 
 

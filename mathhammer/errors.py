@@ -2,32 +2,158 @@
 
 Every error mathhammer raises for bad input derives from :class:`MathhammerError`
 and from the builtin a caller would naturally catch (``ValueError``), so both
-``except mathhammer.MathhammerError`` and ``except ValueError`` work.
+``except mathhammer.MathhammerError`` and ``except ValueError`` work. There is one
+class per kind of problem:
 
-Messages follow one pattern: ``"<field> must be <constraint>; got <value>"``,
-followed by a hint where one exists.
+=====================  ====================================================================
+class                  raised for
+=====================  ====================================================================
+ProfileError           a weapon, model group, unit, target or loadout characteristic
+AllocationOrderError   a unit's groups in an order the rules forbid (a ProfileError)
+DiceSyntaxError        a dice expression such as ``"2D"`` that cannot be read
+DistributionError      a probability distribution or one of its arguments
+LimitError             an input beyond the sizes the exact engine handles
+RulesError             an unknown ruleset, or a request the ruleset does not support
+OptionError            an option of a computation, not of a profile: ``rng``, ``trials``,
+                       ``phase``, ``metric``, ``jobs``, ``check_trials``
+InputFileError         a problem in an input file, located by file, line and column
+CsvError               the same, in a CSV file (an InputFileError)
+=====================  ====================================================================
+
+Messages follow one pattern, ``"<field> must be <constraint>; got <value>"``, with a
+hint in brackets where one exists, and the parts travel with the error as attributes
+(:attr:`~MathhammerError.field`, :attr:`~MathhammerError.constraint`,
+:attr:`~MathhammerError.value`, :attr:`~MathhammerError.hint`), so a caller never needs
+to parse the text. Errors survive a pickle round trip with their class, message and
+attributes: one raised in a worker process reaches the caller intact.
+
+Examples
+--------
+>>> import pickle
+>>> error = field_error(ProfileError, "Weapon.strength", "an integer >= 1", 0)
+>>> error.field, error.constraint, error.value
+('Weapon.strength', 'an integer >= 1', 0)
+>>> again = pickle.loads(pickle.dumps(error))
+>>> type(again).__name__, str(again) == str(error), again.details == error.details
+('ProfileError', True, True)
 """
 
 from __future__ import annotations
 
+import copy
+import pickle
+from typing import Any, ClassVar, TypeVar
+
 __all__ = [
     "AllocationOrderError",
+    "CsvError",
     "DiceSyntaxError",
     "DistributionError",
+    "InputFileError",
     "LimitError",
     "MathhammerError",
+    "OptionError",
     "ProfileError",
     "RulesError",
     "field_error",
 ]
 
+E = TypeVar("E", bound="MathhammerError")
+
 
 class MathhammerError(Exception):
-    """Base class of every error raised by mathhammer."""
+    """Base class of every error raised by mathhammer.
+
+    Parameters
+    ----------
+    message : str
+        The whole message, as ``str(error)`` shows it.
+    field, constraint, value, hint
+        The parts of a ``"<field> must be <constraint>; got <value>"`` message, where
+        the error has them: what was wrong, what it must be, what was given and how to
+        fix it. :func:`field_error` builds the message from them.
+
+    Attributes
+    ----------
+    field : str or None
+        The offending field, e.g. ``"Weapon.strength"`` or ``"trials"``.
+    constraint : str or None
+        What the field must be, e.g. ``"an integer >= 1"``.
+    value : object
+        The value given (its ``repr`` if the value could not be pickled).
+    hint : str
+        How to fix it, or ``""``.
+    """
+
+    #: The attributes that describe the error, beyond its message.
+    FIELDS: ClassVar[tuple[str, ...]] = ("field", "constraint", "value", "hint")
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        field: str | None = None,
+        constraint: str | None = None,
+        value: object = None,
+        hint: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.constraint = constraint
+        self.value = value
+        self.hint = hint
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The attributes named by :attr:`FIELDS`, as a dict."""
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def prefixed(self: E, prefix: str, *, field: str | None = None) -> E:
+        """A copy of the error whose message starts ``"<prefix>: "``.
+
+        For an error re-raised where more is known: the entry of a file it came from,
+        or (``field=``) the field a value was given for.
+
+        Examples
+        --------
+        >>> error = field_error(ProfileError, "count", "an integer >= 1", 0)
+        >>> located = error.prefixed("suite: targets[2]")
+        >>> str(located), located.field
+        ('suite: targets[2]: count must be an integer >= 1; got 0', 'count')
+        """
+        out = copy.copy(self)
+        out.args = (f"{prefix}: {self}",)
+        if field is not None:
+            out.field = field
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt without calling __init__, so subclasses whose __init__ takes other
+        # arguments (DiceSyntaxError) still round-trip; values that cannot be pickled
+        # travel as their repr rather than losing the whole error.
+        return (_rebuild, (type(self), self.args, _portable(self.__dict__)))
+
+
+def _portable(state: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in state.items():
+        try:
+            pickle.dumps(value)
+        except Exception:  # any failure to pickle: keep what the value looked like
+            value = repr(value)
+        out[name] = value
+    return out
+
+
+def _rebuild(cls: type[E], args: tuple[Any, ...], state: dict[str, Any]) -> E:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class ProfileError(MathhammerError, ValueError):
-    """An invalid weapon, model group or unit characteristic."""
+    """An invalid weapon, model group, unit, target or loadout characteristic."""
 
 
 class AllocationOrderError(ProfileError):
@@ -37,23 +163,45 @@ class AllocationOrderError(ProfileError):
 class DiceSyntaxError(MathhammerError, ValueError):
     """A dice expression such as ``"2D6+1"`` could not be read.
 
-    Attributes
+    Parameters
     ----------
     text : str
         The text that was being read.
     position : int
         The 0-based index of the first character that could not be read.
+    reason : str
+        What is wrong there.
+
+    Examples
+    --------
+    >>> error = DiceSyntaxError("2D", 2, "expected the number of sides after 'D'")
+    >>> print(error)
+    cannot read dice expression '2D' at position 2: expected the number of sides after 'D'
+      2D
+        ^
+    expected an integer or [N]D<sides>[+M], e.g. '3', 'D6', '2D6', 'D3+3'
+    >>> error.text, error.position, error.value
+    ('2D', 2, '2D')
     """
 
+    FIELDS = (*MathhammerError.FIELDS, "text", "position", "reason")
+
     def __init__(self, text: str, position: int, reason: str) -> None:
-        self.text = text
-        self.position = position
+        constraint = "an integer or [N]D<sides>[+M]"
+        examples = "e.g. '3', 'D6', '2D6', 'D3+3'"
         pointer = " " * position + "^"
         super().__init__(
             f"cannot read dice expression {text!r} at position {position}: {reason}\n"
             f"  {text}\n  {pointer}\n"
-            "expected an integer or [N]D<sides>[+M], e.g. '3', 'D6', '2D6', 'D3+3'"
+            f"expected {constraint}, {examples}",
+            field="dice",
+            constraint=constraint,
+            value=text,
+            hint=examples,
         )
+        self.text = text
+        self.position = position
+        self.reason = reason
 
 
 class DistributionError(MathhammerError, ValueError):
@@ -68,17 +216,95 @@ class RulesError(MathhammerError, ValueError):
     """An unknown ruleset, or a request the chosen ruleset does not support."""
 
 
-def field_error(
-    cls: type[MathhammerError], field: str, constraint: str, value: object, hint: str = ""
-) -> MathhammerError:
+class OptionError(MathhammerError, ValueError):
+    """An invalid option of a computation rather than of a profile.
+
+    For example ``rng``, ``trials``, ``phase``, a ``metric`` to plot, or a report's
+    ``jobs`` and ``check_trials``.
+    """
+
+
+class InputFileError(MathhammerError, ValueError):
+    """A problem in an input file, located as ``file:line: column 'x': problem``.
+
+    When the problem is an invalid value, the error it caused lends its ``field``,
+    ``constraint``, ``value`` and ``hint``.
+
+    Attributes
+    ----------
+    file : str
+        The file, as it was named.
+    line : int or None
+        The 1-based line (the header is line 1), or None for the file as a whole.
+    column : str or None
+        The column, or None when the problem is not in one column.
+    """
+
+    FIELDS = (*MathhammerError.FIELDS, "file", "line", "column")
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        file: str = "",
+        line: int | None = None,
+        column: str | None = None,
+        **fields: Any,
+    ) -> None:
+        super().__init__(message, **fields)
+        self.file = file
+        self.line = line
+        self.column = column
+
+    @classmethod
+    def at(
+        cls: type[E],
+        file: str,
+        line: int | None,
+        column: str | None,
+        problem: str,
+        cause: BaseException | None = None,
+    ) -> E:
+        """The error for ``problem`` at a place in a file (only the problem's first line).
+
+        Examples
+        --------
+        >>> cause = field_error(ProfileError, "Weapon.strength", "an integer >= 1", 0)
+        >>> error = CsvError.at("army.csv", 3, "S", str(cause), cause)
+        >>> str(error)
+        "army.csv:3: column 'S': Weapon.strength must be an integer >= 1; got 0"
+        >>> error.line, error.column, error.field, error.value
+        (3, 'S', 'Weapon.strength', 0)
+        """
+        where = file + (f":{line}" if line is not None else "") + ": "
+        if column is not None:
+            where += f"column {column!r}: "
+        lines = problem.splitlines()
+        inherited = cause.details if isinstance(cause, MathhammerError) else {}
+        shared = {k: v for k, v in inherited.items() if k in MathhammerError.FIELDS}
+        return cls(  # type: ignore[call-arg]
+            where + (lines[0] if lines else ""), file=file, line=line, column=column, **shared
+        )
+
+
+class CsvError(InputFileError):
+    """A problem in a CSV file, located as ``file:line: column 'x': problem``."""
+
+
+def field_error(cls: type[E], field: str, constraint: str, value: object, hint: str = "") -> E:
     """Build an error in the house pattern ``"<field> must be <constraint>; got <value>"``.
+
+    The parts are kept on the error as attributes of the same names.
 
     Examples
     --------
-    >>> str(field_error(ProfileError, "toughness", "an integer >= 1", 0))
+    >>> error = field_error(ProfileError, "toughness", "an integer >= 1", 0)
+    >>> str(error)
     'toughness must be an integer >= 1; got 0'
+    >>> str(field_error(OptionError, "jobs", "an integer >= 1", 0, "one per core at most"))
+    'jobs must be an integer >= 1; got 0 (one per core at most)'
     """
     message = f"{field} must be {constraint}; got {value!r}"
     if hint:
         message += f" ({hint})"
-    return cls(message)
+    return cls(message, field=field, constraint=constraint, value=value, hint=hint)

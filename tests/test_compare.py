@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
+from mathhammer.results.columns import ALL_COLUMNS, CHECK_COLUMNS, attack_columns
 from mathhammer.units.compare import COLUMNS, Loadout
 from mathhammer.units.targets import Target
 
@@ -193,3 +194,59 @@ def test_panic_columns_under_the_classic_rules() -> None:
     assert frame.loc[0, "mean_killed"] == res.killed.mean()
     with pytest.raises(mh.RulesError, match="needs leadership= for its Panic Test"):
         mh.compare({"lasguns": [(lasgun, 20)]}, "Line infantry", rules="classic")
+
+
+def test_a_loadout_is_attacked_in_its_own_context() -> None:
+    near, far = mh.Context(half_range=True), mh.Context(half_range=False)
+    own = Loadout("close", [(MELTA, 4)], context=near)
+    plain = Loadout("plain", [(MELTA, 4)])
+    frame = mh.compare([own, plain], "Vehicle", context=far).set_index("loadout")
+    vehicle = mh.targets.get("Vehicle").unit
+    assert (
+        frame.mean_damage["close"] == mh.attack([(MELTA, 4)], vehicle, context=near).damage.mean()
+    )
+    assert frame.mean_damage["plain"] == mh.attack([(MELTA, 4)], vehicle, context=far).damage.mean()
+    assert frame.mean_damage["close"] > frame.mean_damage["plain"]
+    renamed = mh.compare({"renamed": own}, "Vehicle")  # a new name keeps the context
+    assert renamed.mean_damage[0] == frame.mean_damage["close"]
+
+
+def test_loadout_context_and_source() -> None:
+    with pytest.raises(mh.ProfileError, match="Loadout.context must be a Context or None; got 1"):
+        Loadout("x", [(BOLT, 1)], context=1)  # type: ignore[arg-type]
+    with pytest.raises(mh.ProfileError, match="Loadout.source must be a string or None"):
+        Loadout("x", [(BOLT, 1)], source=3)  # type: ignore[arg-type]
+    assert Loadout("x", [(BOLT, 1)], source="a.csv:2") == Loadout("x", [(BOLT, 1)])
+
+
+def test_every_row_is_the_attack_columns_of_its_pairing() -> None:
+    line = mh.targets.get("Line infantry")
+    loadout = Loadout("bolters", [(BOLT, 10)], 160)
+    frame = mh.compare(loadout, [line, "Vehicle"])
+    expected = attack_columns(mh.attack(loadout.weapons, line.unit), target=line, loadout=loadout)
+    assert list(expected) == list(frame.columns)
+    assert frame.iloc[0].to_dict() == expected
+    assert list(frame.columns) == [c for c in ALL_COLUMNS if c in frame.columns]
+
+
+def test_attack_columns_without_a_target_or_loadout() -> None:
+    unit = mh.Unit.of("Squad", models=5, toughness=4, save=3, wounds=2)
+    res = mh.attack([(BOLT, 10)], unit)
+    row = attack_columns(res)
+    assert list(row) == list(COLUMNS[1:])
+    assert row["target"] == "Squad" and row["p_at_least_half"] == res.killed.at_least(3)
+    no_price = attack_columns(res, target=Target(unit), loadout=Loadout("b", [(BOLT, 10)]))
+    assert list(no_price) == list(COLUMNS)
+
+
+def test_the_check_columns_measure_the_monte_carlo_in_exact_standard_errors() -> None:
+    unit = mh.Unit.of("Squad", models=5, toughness=4, save=3, wounds=2)
+    exact = mh.attack([(BOLT, 10)], unit)
+    sim = mh.simulate([(BOLT, 10)], unit, trials=4000, rng=5)
+    row = attack_columns(exact, check=sim)
+    assert list(row)[-3:] == list(CHECK_COLUMNS)
+    sigma = exact.killed.std() / np.sqrt(4000)
+    assert row["mc_z"] == pytest.approx(
+        (sim.killed.mean() - exact.killed.mean()) / sigma, abs=1e-12
+    )
+    assert row["mc_mean_killed"] == sim.killed.mean() and row["mc_se_killed"] == sim.killed_se

@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
+from mathhammer import errors
 from mathhammer.io import CsvError, read_attackers, read_targets
+from mathhammer.io.profiles_csv import (
+    ATTACKER_COLUMNS,
+    ATTACKER_FIELDS,
+    ATTACKER_OPTIONAL,
+    TARGET_COLUMNS,
+    TARGET_FIELDS,
+)
 
 ATTACKERS = """unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,type,half_range
 Squad,Bolt rifle,9,2,3+,4,-1,1,"[ASSAULT], [HEAVY]",90,Ranged,no
@@ -31,19 +39,27 @@ def write(tmp_path: Path, text: str, name: str = "in.csv") -> Path:
 
 
 def test_attackers(tmp_path: Path) -> None:
-    units = read_attackers(write(tmp_path, ATTACKERS))
+    path = write(tmp_path, ATTACKERS)
+    units = read_attackers(path)
+    assert all(isinstance(u, mh.Loadout) for u in units)
     assert [u.name for u in units] == ["Squad", "Flamers", "Choppas"]
+    assert [u.source for u in units] == [f"{path}:2", f"{path}:4", f"{path}:5"]
     squad = units[0]
     assert [(w.name, n) for w, n in squad.weapons] == [("Bolt rifle", 9), ("Plasma", 1)]
     assert squad.weapons[0][0] == mh.Weapon("Bolt rifle", 2, 3, 4, -1, 1, "[ASSAULT], [HEAVY]")
     assert squad.points == 90
+    assert squad.context == mh.Context()
     flamers = units[1]
-    assert flamers.weapons[0][0].attacks.text == "D6" and flamers.context.half_range
-    assert units[2].weapons[0][0].melee and units[2].context.melee
+    assert flamers.weapons[0][0].attacks.text == "D6"
+    assert flamers.context == mh.Context(half_range=True)
+    assert units[2].weapons[0][0].melee and units[2].context == mh.Context(melee=True)
 
 
 def test_targets(tmp_path: Path) -> None:
-    targets = read_targets(write(tmp_path, TARGETS))
+    path = write(tmp_path, TARGETS)
+    targets = read_targets(path)
+    assert all(isinstance(t, mh.Target) for t in targets)
+    assert [t.source for t in targets] == [f"{path}:2", f"{path}:4"]
     marines, horde = targets
     assert marines.points == 100 and marines.unit.leadership == 7
     assert marines.unit.keywords == ("INFANTRY", "IMPERIUM")
@@ -146,7 +162,85 @@ def test_context_flags_like_points_may_stand_on_one_row(tmp_path: Path) -> None:
         "Squad,Gun,1,2,3+,4,0,1,,90,yes\nSquad,Pistol,1,1,3+,4,0,1,,,\n"
     )
     (unit,) = read_attackers(write(tmp_path, text))
-    assert unit.context.half_range and unit.points == 90
+    assert unit.context == mh.Context(half_range=True) and unit.points == 90
     clash = text.replace(",,\n", ",,no\n")
     with pytest.raises(CsvError, match="column 'half_range': unit 'Squad' has True"):
         read_attackers(write(tmp_path, clash))
+
+
+def test_the_error_class_is_the_one_of_mathhammer_errors() -> None:
+    assert CsvError is errors.CsvError
+    assert issubclass(CsvError, errors.InputFileError) and issubclass(CsvError, ValueError)
+
+
+def test_a_value_error_carries_its_place_and_its_cause(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{HEADER}\nSquad,Gun,1,2,7+,4,0,1,,\n")
+    with pytest.raises(CsvError) as info:
+        read_attackers(path)
+    error = info.value
+    assert (error.file, error.line, error.column) == (str(path), 2, "BS/WS")
+    assert (error.field, error.constraint, error.value) == (
+        "Weapon.skill",
+        "an integer from 2 to 6",
+        7,
+    )
+    path = write(tmp_path, f"{HEADER}\nSquad,Gun,1,2D,3+,4,0,1,,\n")
+    with pytest.raises(CsvError) as info:
+        read_attackers(path)
+    assert (info.value.column, info.value.field, info.value.value) == ("A", "Weapon.attacks", "2D")
+    with pytest.raises(CsvError) as info:
+        read_attackers(tmp_path / "absent.csv")
+    assert (info.value.line, info.value.column, info.value.field) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (  # found by the field of the loadout's error, not by its text
+            f"{HEADER}\nSquad,Gun,1,2,3+,4,0,1,,0\n",
+            ":2: column 'points': Loadout.points must be an integer >= 1; got 0",
+        ),
+        (
+            f"{HEADER}\nSquad,Gun,1,0,3+,4,0,1,,\n",
+            ":2: column 'A': Weapon.attacks must be at least 1 on every roll; got '0'",
+        ),
+        (
+            f"{HEADER}\nSquad,Gun,1,1,3+,4,0,D6-1,,\n",
+            ":2: column 'D': Weapon.damage: cannot read dice expression 'D6-1' at position 2",
+        ),
+        (
+            f"{HEADER},stationary\nSquad,Gun,1,1,3+,4,0,1,,,yes\nSquad,Gun,1,1,3+,4,0,1,,,no\n",
+            ":3: column 'stationary': unit 'Squad' has True on an earlier row but False here",
+        ),
+    ],
+)
+def test_more_attacker_errors_are_placed_at_their_column(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(CsvError, match=re.escape(str(path) + message)):
+        read_attackers(path)
+
+
+def test_a_unit_error_is_placed_at_the_column_of_its_field(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{T_HEADER}\nU,,5,4,3+,,1,,,no,13,\n")
+    with pytest.raises(CsvError) as info:
+        read_targets(path)
+    assert str(info.value).startswith(f"{path}:2: column 'Ld': unit 'U': Unit.leadership")
+    assert info.value.field == "Unit.leadership" and info.value.value == 13
+
+
+def test_every_field_maps_to_a_column_of_its_file() -> None:
+    assert set(ATTACKER_FIELDS.values()) <= set(ATTACKER_COLUMNS + ATTACKER_OPTIONAL)
+    assert set(TARGET_FIELDS.values()) <= set(TARGET_COLUMNS)
+
+
+def test_read_attackers_feed_compare_with_their_own_context(tmp_path: Path) -> None:
+    text = f"{HEADER},half_range\nMelta,Melta gun,2,1,3+,9,-4,D6,[MELTA 2],100,yes\n"
+    (melta,) = read_attackers(write(tmp_path, text))
+    vehicle = mh.targets.get("Vehicle")
+    row = mh.compare(melta, vehicle, context=mh.Context(half_range=False)).iloc[0]
+    near = mh.attack(melta.weapons, vehicle.unit, context=mh.Context(half_range=True))
+    far = mh.attack(melta.weapons, vehicle.unit)
+    assert row.mean_damage == near.damage.mean() != far.damage.mean()
+    assert row.loadout_points == 100

@@ -11,6 +11,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import targets
+from mathhammer.errors import InputFileError
 from mathhammer.units.targets import Target
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,8 +195,32 @@ def test_a_bad_suite_names_the_entry(tmp_path: Path, data: object, message: str)
         targets.load(_write(tmp_path, data))
 
 
+def test_a_bad_entry_keeps_its_class_and_fields() -> None:
+    order = {"targets": [_entry(_group(character=True), _group())]}
+    with pytest.raises(mh.AllocationOrderError, match=r"^suite: targets\[0\] \('A'\): "):
+        targets.parse_suite(order)
+    with pytest.raises(mh.ProfileError) as info:
+        targets.parse_suite({"targets": [_entry(_group(wounds=0))]})
+    error = info.value
+    assert (error.field, error.constraint, error.value) == (
+        "ModelGroup.wounds",
+        "an integer >= 1",
+        0,
+    )
+
+
+def test_a_target_may_say_where_it_was_read_and_stays_equal() -> None:
+    unit = targets.get("Line infantry").unit
+    assert Target(unit, 180, source="t.csv:2") == Target(unit, 180)
+    with pytest.raises(mh.ProfileError, match="Target.source must be a string or None; got 2"):
+        Target(unit, source=2)  # type: ignore[arg-type]
+
+
 def test_a_suite_that_is_not_json_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "suite.json"
     path.write_text('{"targets": [\n  {"name": }\n]}')
-    with pytest.raises(mh.ProfileError, match=r"suite.json:2: not valid JSON"):
+    with pytest.raises(InputFileError, match=r"suite.json:2: not valid JSON") as info:
         targets.load(path)
+    assert info.value.file == str(path) and info.value.line == 2 and info.value.column is None
+    with pytest.raises(InputFileError, match=r"absent.json: no such file"):
+        targets.load(tmp_path / "absent.json")

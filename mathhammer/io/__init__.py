@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from .profiles_csv import (
-    ATTACKER_COLUMNS,
-    TARGET_COLUMNS,
-    AttackingUnit,
-    CsvError,
-    TargetUnit,
-    read_attackers,
-    read_targets,
-)
+from ..errors import CsvError, InputFileError
+from .profiles_csv import ATTACKER_COLUMNS, TARGET_COLUMNS, read_attackers, read_targets
 
 __all__ = [
     "ATTACKER_COLUMNS",
     "TARGET_COLUMNS",
-    "AttackingUnit",
     "CsvError",
-    "TargetUnit",
+    "InputFileError",
     "read_attackers",
     "read_targets",
 ]

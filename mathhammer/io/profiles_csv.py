@@ -1,7 +1,7 @@
 """Attackers and targets from CSV files, with values as datasheets print them.
 
 Attackers: one row per weapon line; rows with the same ``unit`` form one attacking
-unit whose pools resolve in row order.
+unit, a :class:`~mathhammer.Loadout` whose pools resolve in row order.
 
 ==============  ===========================================================  =========
 column          meaning                                                      example
@@ -22,11 +22,31 @@ in_cover
 ==============  ===========================================================  =========
 
 Targets: one row per allocation group; rows with the same ``unit`` form one mixed
-unit in allocation order. Columns: unit, group, models, T, Sv, InSv, W, FNP,
-keywords, CHARACTER, Ld, points ("-" or empty for none).
+unit in allocation order, a :class:`~mathhammer.Target`. Columns: unit, group, models,
+T, Sv, InSv, W, FNP, keywords, CHARACTER, Ld, points ("-" or empty for none).
 
-Every problem is reported as one line: ``file:line: column 'S': expected an integer;
-got 'x'``.
+Every problem is a :class:`~mathhammer.errors.CsvError` of one line, ``file:line:
+column 'S': expected an integer; got 'x'``, with ``file``, ``line`` and ``column`` as
+attributes. A value the profiles refuse is placed by the ``field`` of their error
+(:data:`ATTACKER_FIELDS`, :data:`TARGET_FIELDS`), whose ``field``, ``constraint``,
+``value`` and ``hint`` the CsvError keeps.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> header = ",".join(ATTACKER_COLUMNS) + "\\n"
+>>> with tempfile.TemporaryDirectory() as folder:
+...     good, bad = pathlib.Path(folder, "army.csv"), pathlib.Path(folder, "bad.csv")
+...     _ = good.write_text(header + "Squad,Bolt rifle,10,2,3+,4,-1,1,,160\\n")
+...     _ = bad.write_text(header + "Squad,Bolt rifle,10,2,3+,0,-1,1,,160\\n")
+...     (squad,) = read_attackers(good)
+...     print(squad.name, squad.points, squad.source == f"{good}:2")
+...     try:
+...         read_attackers(bad)
+...     except CsvError as error:
+...         print(error.line, error.column, error.field, error.value)
+Squad 160 True
+2 S Weapon.strength 0
 """
 
 from __future__ import annotations
@@ -34,23 +54,24 @@ from __future__ import annotations
 import csv
 import io
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import DiceSyntaxError, MathhammerError, ProfileError
+from ..core.dice import Dice, parse_dice
+from ..errors import CsvError, DiceSyntaxError, MathhammerError
 from ..model.abilities import Torrent
 from ..model.ability_text import parse_abilities
 from ..model.context import Context
 from ..model.profiles import ModelGroup, Unit, Weapon
+from ..rules import Ruleset, get_ruleset
+from ..units.compare import Loadout
+from ..units.targets import Target
 
 __all__ = [
     "ATTACKER_COLUMNS",
-    "AttackingUnit",
     "CsvError",
     "TARGET_COLUMNS",
-    "TargetUnit",
     "read_attackers",
     "read_targets",
 ]
@@ -61,33 +82,22 @@ TARGET_COLUMNS = (
     "unit", "group", "models", "T", "Sv", "InSv", "W", "FNP", "keywords", "CHARACTER", "Ld",
     "points",
 )  # fmt: skip
+#: The column each field of a profile is read from, to place a profile's error in the file.
+ATTACKER_FIELDS = {
+    "Loadout.name": "unit", "Loadout.points": "points", "Weapon.name": "weapon",
+    "Weapon.attacks": "A", "Weapon.skill": "BS/WS", "Weapon.bs": "BS/WS", "Weapon.strength": "S",
+    "Weapon.ap": "AP", "Weapon.damage": "D", "Weapon.abilities": "abilities",
+    "Weapon.melee": "type",
+}  # fmt: skip
+TARGET_FIELDS = {
+    "Unit.name": "unit", "ModelGroup.name": "group", "ModelGroup.count": "models",
+    "ModelGroup.toughness": "T", "ModelGroup.save": "Sv", "ModelGroup.invuln": "InSv",
+    "ModelGroup.wounds": "W", "ModelGroup.fnp": "FNP", "ModelGroup.character": "CHARACTER",
+    "keywords": "keywords", "Unit.leadership": "Ld", "Target.points": "points",
+}  # fmt: skip
 _NONE = {"", "-", "n/a", "none"}
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0", ""}
-
-
-class CsvError(MathhammerError, ValueError):
-    """A problem in an input file, located as ``file:line: column 'x': problem``."""
-
-
-@dataclass(frozen=True)
-class AttackingUnit:
-    """An attacking unit read from CSV: its weapon lines in order, points and context."""
-
-    name: str
-    weapons: tuple[tuple[Weapon, int], ...]
-    points: int | None = None
-    context: Context = field(default_factory=Context)
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class TargetUnit:
-    """A target read from CSV, with its points."""
-
-    unit: Unit
-    points: int | None = None
-    line: int = 0
 
 
 class _Reader:
@@ -99,52 +109,68 @@ class _Reader:
         try:
             text = self.path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
-            raise CsvError(f"{self.name}: no such file") from None
+            raise self.error(None, None, "no such file") from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise CsvError(f"{self.name}: cannot read: {exc}") from None
+            raise self.error(None, None, f"cannot read: {exc}") from None
         if not text.strip():
-            raise CsvError(f"{self.name}: the file is empty; expected a header row")
+            raise self.error(None, None, "the file is empty; expected a header row")
         reader = csv.reader(io.StringIO(text))
         header = [h.strip() for h in next(reader)]
         if len(header) == 1:
             for sep in (";", "|", "\t"):
                 if sep in header[0]:
-                    raise CsvError(
-                        f"{self.name}:1: the header is one column containing {sep!r}; "
-                        "expected comma-separated values"
+                    raise self.error(
+                        1,
+                        None,
+                        f"the header is one column containing {sep!r}; "
+                        "expected comma-separated values",
                     )
         missing = [c for c in required if c not in header]
         if missing:
-            raise CsvError(f"{self.name}:1: missing columns {missing}; expected {list(required)}")
+            raise self.error(1, None, f"missing columns {missing}; expected {list(required)}")
         unknown = [c for c in header if c and c not in required + optional]
         if unknown:
-            raise CsvError(
-                f"{self.name}:1: unknown columns {unknown}; expected {list(required + optional)}"
+            raise self.error(
+                1, None, f"unknown columns {unknown}; expected {list(required + optional)}"
             )
         self.rows: list[tuple[int, dict[str, str]]] = []
         for number, values in enumerate(reader, start=2):
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
-                raise CsvError(
-                    f"{self.name}:{number}: expected {len(header)} values; got {len(values)}"
-                )
+                raise self.error(number, None, f"expected {len(header)} values; got {len(values)}")
             self.rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
         if not self.rows:
-            raise CsvError(f"{self.name}: no rows after the header")
+            raise self.error(None, None, "no rows after the header")
 
-    def error(self, line: int, column: str | None, problem: str) -> CsvError:
-        where = f"{self.name}:{line}: " + (f"column {column!r}: " if column else "")
-        return CsvError(where + problem.splitlines()[0])  # one line, always
+    def error(
+        self,
+        line: int | None,
+        column: str | None,
+        problem: str,
+        cause: BaseException | None = None,
+    ) -> CsvError:
+        return CsvError.at(self.name, line, column, problem, cause)
 
     def value(
         self, line: int, row: dict[str, str], column: str, parse: Callable[[str], Any]
     ) -> Any:
-        raw = row.get(column, "")
+        """The column's value, read by ``parse``; any error is placed at the column."""
         try:
-            return parse(raw)
+            return parse(row.get(column, ""))
         except (ValueError, MathhammerError) as exc:
-            raise self.error(line, column, str(exc)) from None
+            raise self.error(line, column, str(exc), exc) from None
+
+    def build(self, line: int, columns: Mapping[str, str], make: Callable[[], Any]) -> Any:
+        """``make()``; a profile's error is placed at the column its field is read from."""
+        try:
+            return make()
+        except MathhammerError as exc:
+            column = columns.get(exc.field) if exc.field else None
+            raise self.error(line, column, str(exc), exc) from None
+
+    def source(self, line: int) -> str:
+        return f"{self.name}:{line}"
 
 
 def _int(raw: str) -> int:
@@ -181,10 +207,18 @@ def _optional_flag(raw: str) -> bool | None:
     return None if not raw.strip() else _flag(raw)
 
 
-def _dice_text(raw: str) -> str:
-    if not raw.strip():
-        raise ValueError("expected a number or dice such as 'D6+1'; got ''")
-    return raw.strip()
+def _dice(field: str) -> Callable[[str], Dice]:
+    """A reader of a dice column; its syntax errors name the field it feeds."""
+
+    def parse(raw: str) -> Dice:
+        if not raw.strip():
+            raise ValueError("expected a number or dice such as 'D6+1'; got ''")
+        try:
+            return parse_dice(raw)
+        except DiceSyntaxError as exc:
+            raise exc.prefixed(field, field=field) from None
+
+    return parse
 
 
 def _agree(reader: _Reader, line: int, unit: str, column: str, first: Any, value: Any) -> None:
@@ -194,8 +228,28 @@ def _agree(reader: _Reader, line: int, unit: str, column: str, first: Any, value
         )
 
 
-def read_attackers(path: str | Path, *, rules: str = "11e") -> list[AttackingUnit]:
-    """Read attacking units: rows with the same ``unit`` form one unit, in row order."""
+#: The context flags of an attacking unit: Context field -> column.
+_FLAGS = {
+    "half_range": "half_range",
+    "remained_stationary": "stationary",
+    "charged": "charged",
+    "target_in_cover": "in_cover",
+}
+
+
+def read_attackers(path: str | Path, *, rules: str | Ruleset = "11e") -> list[Loadout]:
+    """Read attacking units: rows with the same ``unit`` form one loadout, in row order.
+
+    Each :class:`~mathhammer.Loadout` carries its points, its context (melee when all
+    its weapons are, and the flags of the optional columns) and its ``source``, the
+    file and line of its first row.
+
+    Raises
+    ------
+    CsvError
+        Located as ``file:line: column 'x': problem``; an invalid value keeps the
+        ``field``, ``constraint``, ``value`` and ``hint`` of the error it caused.
+    """
     reader = _Reader(path, ATTACKER_COLUMNS, ATTACKER_OPTIONAL)
     units: dict[str, dict[str, Any]] = {}
     for line, row in reader.rows:
@@ -209,52 +263,54 @@ def read_attackers(path: str | Path, *, rules: str = "11e") -> list[AttackingUni
         points = reader.value(line, row, "points", _optional_int)
         flags = {  # blank: not given on this row (like points, a flag may be on one row)
             key: reader.value(line, row, column, _optional_flag) if column in row else None
-            for key, column in (
-                ("half_range", "half_range"),
-                ("remained_stationary", "stationary"),
-                ("charged", "charged"),
-                ("target_in_cover", "in_cover"),
-            )
+            for key, column in _FLAGS.items()
         }
         entry = units.setdefault(
             name, {"weapons": [], "points": None, "flags": flags, "line": line}
         )
         _agree(reader, line, name, "points", entry["points"], points)
         for key, value in flags.items():
-            _agree(reader, line, name, key, entry["flags"][key], value)
+            _agree(reader, line, name, _FLAGS[key], entry["flags"][key], value)
             if value is not None:
                 entry["flags"][key] = value
         entry["points"] = entry["points"] if points is None else points
         entry["weapons"].append((weapon, count))
-    out = []
-    for name, entry in units.items():
-        melee = {w.melee for w, _ in entry["weapons"]}
-        given: dict[str, Any] = {k: bool(v) for k, v in entry["flags"].items()}
-        context = Context(melee=melee == {True}, **given)
-        out.append(
-            AttackingUnit(name, tuple(entry["weapons"]), entry["points"], context, entry["line"])
-        )
-    return out
+    return [_loadout(reader, name, entry) for name, entry in units.items()]
 
 
-def _weapon(reader: _Reader, line: int, row: dict[str, str], rules: str) -> Weapon:
+def _loadout(reader: _Reader, name: str, entry: dict[str, Any]) -> Loadout:
+    melee = {w.melee for w, _ in entry["weapons"]}
+    given: dict[str, Any] = {k: bool(v) for k, v in entry["flags"].items()}
+    line = entry["line"]
+    return reader.build(
+        line,
+        ATTACKER_FIELDS,
+        lambda: Loadout(
+            name,
+            tuple(entry["weapons"]),
+            entry["points"],
+            Context(melee=melee == {True}, **given),
+            source=reader.source(line),
+        ),
+    )
+
+
+def _weapon(reader: _Reader, line: int, row: dict[str, str], rules: str | Ruleset) -> Weapon:
     kind = row.get("type", "").strip().lower() or "ranged"
     if kind not in ("ranged", "melee"):
         raise reader.error(line, "type", f"expected Ranged or Melee; got {row['type']!r}")
     skill_text = row["BS/WS"].strip()
     fields: dict[str, Any] = {
         "name": row["weapon"] or "weapon",
-        "attacks": reader.value(line, row, "A", _dice_text),
+        "attacks": reader.value(line, row, "A", _dice("Weapon.attacks")),
         "strength": reader.value(line, row, "S", _int),
         "ap": reader.value(line, row, "AP", lambda s: _int(s.replace("\u2212", "-"))),
-        "damage": reader.value(line, row, "D", _dice_text),
+        "damage": reader.value(line, row, "D", _dice("Weapon.damage")),
         "melee": kind == "melee",
     }
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        found, unknown = parse_abilities(row["abilities"])
+    found, unknown = reader.value(line, row, "abilities", _abilities)
     fields["abilities"] = list(found) + list(unknown)
-    if rules == "classic":
+    if get_ruleset(rules).skill_field == "bs":  # a characteristic, 1 to 10
         fields["bs"] = reader.value(line, row, "BS/WS", _int)
     elif skill_text.lower() in _NONE:
         if not any(isinstance(a, Torrent) for a in found):
@@ -262,49 +318,35 @@ def _weapon(reader: _Reader, line: int, row: dict[str, str], rules: str) -> Weap
         fields["skill"] = 2  # never rolled: Torrent hits automatically
     else:
         fields["skill"] = reader.value(line, row, "BS/WS", _threshold)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return Weapon(**fields)
-    except DiceSyntaxError as exc:
-        raise reader.error(line, None, str(exc).splitlines()[0]) from None
-    except ProfileError as exc:
-        column = _COLUMN_OF.get(str(exc).split(" ", 1)[0])
-        raise reader.error(line, column, str(exc)) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unknown abilities are kept, as printed
+        return reader.build(line, ATTACKER_FIELDS, lambda: Weapon(**fields))
 
 
-_COLUMN_OF = {
-    "Weapon.attacks": "A", "Weapon.attacks:": "A", "Weapon.skill": "BS/WS", "Weapon.bs": "BS/WS",
-    "Weapon.strength": "S", "Weapon.ap": "AP", "Weapon.damage": "D", "Weapon.damage:": "D",
-    "ModelGroup.count": "models", "ModelGroup.toughness": "T", "ModelGroup.save": "Sv",
-    "ModelGroup.invuln": "InSv", "ModelGroup.wounds": "W", "ModelGroup.fnp": "FNP",
-    "Unit.leadership": "Ld",
-}  # fmt: skip
+def _abilities(raw: str) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unknown abilities are kept, as printed
+        return parse_abilities(raw)
 
 
-def read_targets(path: str | Path) -> list[TargetUnit]:
-    """Read targets: rows with the same ``unit`` form one unit, groups in row order."""
+def read_targets(path: str | Path) -> list[Target]:
+    """Read targets: rows with the same ``unit`` form one unit, groups in row order.
+
+    Each :class:`~mathhammer.Target` carries the unit's points and its ``source``,
+    the file and line of its first row.
+
+    Raises
+    ------
+    CsvError
+        As for :func:`read_attackers`.
+    """
     reader = _Reader(path, TARGET_COLUMNS, ())
     units: dict[str, dict[str, Any]] = {}
     for line, row in reader.rows:
         name = row["unit"]
         if not name:
             raise reader.error(line, "unit", "expected a unit name; got ''")
-        save = reader.value(line, row, "Sv", _threshold)
-        try:
-            group = ModelGroup(
-                count=reader.value(line, row, "models", _int),
-                toughness=reader.value(line, row, "T", _int),
-                save=7 if save is None else save,
-                wounds=reader.value(line, row, "W", _int),
-                invuln=reader.value(line, row, "InSv", _threshold),
-                fnp=reader.value(line, row, "FNP", _threshold),
-                character=reader.value(line, row, "CHARACTER", _flag),
-                name=row["group"],
-            )
-        except ProfileError as exc:
-            column = _COLUMN_OF.get(str(exc).split(" ", 1)[0])
-            raise reader.error(line, column, str(exc)) from None
+        group = _group(reader, line, row)
         keywords = row["keywords"]
         leadership = reader.value(line, row, "Ld", _optional_int)
         points = reader.value(line, row, "points", _optional_int)
@@ -320,11 +362,29 @@ def read_targets(path: str | Path) -> list[TargetUnit]:
             entry["ld"] = entry["ld"] if leadership is None else leadership
             entry["points"] = entry["points"] if points is None else points
         entry["groups"].append(group)
-    out = []
-    for name, entry in units.items():
-        try:
-            unit = Unit(name, entry["groups"], entry["keywords"], leadership=entry["ld"])
-        except ProfileError as exc:
-            raise reader.error(entry["line"], None, f"unit {name!r}: {exc}") from None
-        out.append(TargetUnit(unit, entry["points"], entry["line"]))
-    return out
+    return [_target(reader, name, entry) for name, entry in units.items()]
+
+
+def _group(reader: _Reader, line: int, row: dict[str, str]) -> ModelGroup:
+    save = reader.value(line, row, "Sv", _threshold)
+    fields = {
+        "count": reader.value(line, row, "models", _int),
+        "toughness": reader.value(line, row, "T", _int),
+        "save": 7 if save is None else save,
+        "wounds": reader.value(line, row, "W", _int),
+        "invuln": reader.value(line, row, "InSv", _threshold),
+        "fnp": reader.value(line, row, "FNP", _threshold),
+        "character": reader.value(line, row, "CHARACTER", _flag),
+        "name": row["group"],
+    }
+    return reader.build(line, TARGET_FIELDS, lambda: ModelGroup(**fields))
+
+
+def _target(reader: _Reader, name: str, entry: dict[str, Any]) -> Target:
+    line = entry["line"]
+    try:
+        unit = Unit(name, entry["groups"], entry["keywords"], leadership=entry["ld"])
+        return Target(unit, entry["points"], source=reader.source(line))
+    except MathhammerError as exc:
+        column = TARGET_FIELDS.get(exc.field) if exc.field else None
+        raise reader.error(line, column, f"unit {name!r}: {exc}", exc) from None

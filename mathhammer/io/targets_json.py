@@ -5,17 +5,31 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import ProfileError
+from ..errors import InputFileError
 from ..units.targets import Target, parse_suite
 
 __all__ = ["load"]
 
 
 def load(path: str | Path) -> tuple[Target, ...]:
-    """Read a target suite from a JSON file in the format of the bundled one."""
-    path = Path(path)
+    """Read a target suite from a JSON file in the format of the bundled one.
+
+    Raises
+    ------
+    InputFileError
+        For a file that cannot be read or is not JSON, naming the file and line.
+    ProfileError
+        For an invalid entry, naming the file and the entry.
+    """
+    name = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputFileError.at(name, None, None, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError.at(name, None, None, f"cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ProfileError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    return parse_suite(data, str(path))
+        raise InputFileError.at(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    return parse_suite(data, name)

@@ -18,7 +18,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ProfileError, field_error
@@ -26,27 +26,17 @@ from ..exact.engine import attack
 from ..model.context import Context, Modifiers
 from ..model.pools import gather_pools
 from ..model.profiles import Unit, Weapon
+from ..results.columns import COLUMNS, attack_columns, columns_frame
+from ..rules import Ruleset
 from . import targets as suite
 from .targets import Target
 
 __all__ = ["COLUMNS", "Loadout", "compare"]
 
-#: The columns every comparison has, in order; points columns follow when points are known.
-COLUMNS = (
-    "loadout",
-    "target",
-    "mean_killed",
-    "sd_killed",
-    "p_at_least_1",
-    "p_at_least_half",
-    "p_destroyed",
-    "mean_damage",
-)
-
 
 @dataclass(frozen=True)
 class Loadout:
-    """A named set of weapons for one attacking unit, with its points.
+    """A named set of weapons for one attacking unit, with its points and situation.
 
     Parameters
     ----------
@@ -56,6 +46,12 @@ class Loadout:
         As for :func:`mathhammer.attack`.
     points : int, optional
         What the loadout costs: enables the "per 100 points" columns.
+    context : Context, optional
+        The loadout's own situation (half range, charged, ...): :func:`compare` uses
+        it instead of the ``context`` it is given.
+    source : str, optional
+        Where the loadout was read from, as ``file:line`` (set by
+        :func:`mathhammer.io.read_attackers`); not part of its identity.
 
     Examples
     --------
@@ -63,11 +59,15 @@ class Loadout:
     >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     >>> Loadout("bolters", [(bolt, 10)], points=160).points
     160
+    >>> Loadout("close", [(bolt, 10)], context=mh.Context(half_range=True)).context.half_range
+    True
     """
 
     name: str
     weapons: Any
     points: int | None = None
+    context: Context | None = None
+    source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -77,11 +77,15 @@ class Loadout:
             isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1
         ):
             raise field_error(ProfileError, "Loadout.points", "an integer >= 1", self.points)
+        if self.context is not None and not isinstance(self.context, Context):
+            raise field_error(ProfileError, "Loadout.context", "a Context or None", self.context)
+        if self.source is not None and not isinstance(self.source, str):
+            raise field_error(ProfileError, "Loadout.source", "a string or None", self.source)
 
 
 def _loadout(name: str, value: Any) -> Loadout:
     if isinstance(value, Loadout):
-        return value if value.name == name else Loadout(name, value.weapons, value.points)
+        return value if value.name == name else replace(value, name=name)
     if isinstance(value, tuple) and len(value) == 2:
         if isinstance(value[0], Weapon):
             return Loadout(name, [value])  # one (Weapon, count) pair, as attack() reads it
@@ -140,17 +144,17 @@ def _targets(targets: Any) -> list[Target]:
     return out
 
 
-def _check_unique(field: str, values: list[str]) -> None:
+def _check_unique(what: str, values: list[str]) -> None:
     duplicates = sorted({v for v in values if values.count(v) > 1})
     if duplicates:
-        raise field_error(ProfileError, field, "unique", duplicates, "give each a distinct name")
+        raise field_error(ProfileError, what, "unique", duplicates, "give each a distinct name")
 
 
 def compare(
     loadouts: Any,
     targets: Any,
     *,
-    rules: str = "11e",
+    rules: str | Ruleset = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> Any:
@@ -168,15 +172,17 @@ def compare(
         standard suite; or the suite itself, ``mathhammer.targets.STANDARD``. A dict
         names each target by its key.
     rules, context, modifiers
-        As for :func:`mathhammer.attack`, applied to every pairing.
+        As for :func:`mathhammer.attack`, applied to every pairing; a loadout with a
+        context of its own is attacked in that context instead.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``loadout``, ``target``, ``mean_killed``, ``sd_killed``,
-        ``p_at_least_1``, ``p_at_least_half`` (P(at least half the unit's models,
-        rounded up)), ``p_destroyed`` and ``mean_damage``. When loadouts have points:
-        ``loadout_points`` and ``killed_per_100_points``. When targets have points:
+        The columns of :mod:`mathhammer.results.columns`: ``loadout``, ``target``,
+        ``mean_killed``, ``sd_killed``, ``p_at_least_1``, ``p_at_least_half`` (P(at
+        least half the unit's models, rounded up)), ``p_destroyed`` and
+        ``mean_damage``. When loadouts have points: ``loadout_points`` and
+        ``killed_per_100_points``. When targets have points:
         ``target_points`` and ``points_destroyed`` (expected, each model at its own
         group's price). When both do: ``points_destroyed_per_100_points``. A missing
         price gives NaN. Under a ruleset with Panic Tests, ``p_panic_test`` and
@@ -193,51 +199,13 @@ def compare(
     >>> round(float(row.mean_killed), 3), round(float(row.points_destroyed_per_100_points), 3)
     (7.407, 27.778)
     """
-    import numpy as np
-    import pandas as pd
-
     chosen, against = _loadouts(loadouts), _targets(targets)
     rows = []
     for loadout in chosen:
+        situation = context if loadout.context is None else loadout.context
         for target in against:
             res = attack(
-                loadout.weapons, target.unit, rules=rules, context=context, modifiers=modifiers
+                loadout.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
             )
-            half = -(-target.unit.models // 2)
-            destroyed = target.points_destroyed(res)
-            rows.append(
-                {
-                    "loadout": loadout.name,
-                    "target": target.name,
-                    "mean_killed": res.killed.mean(),
-                    "sd_killed": res.killed.std(),
-                    "p_at_least_1": float(res.killed.at_least(1)),
-                    "p_at_least_half": float(res.killed.at_least(half)),
-                    "p_destroyed": res.p_destroyed,
-                    "mean_damage": res.damage.mean(),
-                    "loadout_points": loadout.points,
-                    "target_points": target.points,
-                    "points_destroyed": destroyed,
-                    "p_panic_test": res.p_panic_test,
-                    "p_panic_fail": res.p_panic_fail,
-                }
-            )
-    frame = pd.DataFrame(rows)
-    columns = list(COLUMNS)
-    if frame.p_panic_test.notna().any():
-        columns += ["p_panic_test", "p_panic_fail"]
-    has_loadout_points = any(x.points is not None for x in chosen)
-    has_target_points = any(t.points is not None for t in against)
-    for column in ("loadout_points", "target_points", "points_destroyed"):
-        frame[column] = frame[column].astype(np.float64)
-    if has_loadout_points:
-        frame["killed_per_100_points"] = 100.0 * frame.mean_killed / frame.loadout_points
-        columns += ["loadout_points", "killed_per_100_points"]
-    if has_target_points:
-        columns += ["target_points", "points_destroyed"]
-    if has_loadout_points and has_target_points:
-        frame["points_destroyed_per_100_points"] = (
-            100.0 * frame.points_destroyed / frame.loadout_points
-        )
-        columns.append("points_destroyed_per_100_points")
-    return frame[columns]
+            rows.append(attack_columns(res, target=target, loadout=loadout))
+    return columns_frame(rows)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -45,9 +45,9 @@ _GROUP_FIELDS = {
 _UNIT_FIELDS = {"name", "description", "keywords", "stealth", "leadership", "groups"}
 
 
-def _points(field: str, value: Any) -> int:
+def _points(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise field_error(ProfileError, field, "an integer >= 0", value)
+        raise field_error(ProfileError, name, "an integer >= 0", value)
     return int(value)
 
 
@@ -66,6 +66,9 @@ class Target:
     group_points : tuple of int, optional
         The points of each group (summing to ``points``), so that a CHARACTER is worth
         more than a bodyguard; by default the points are spread evenly over the models.
+    source : str, optional
+        Where the target was read from, as ``file:line`` (set by
+        :func:`mathhammer.io.read_targets`); not part of its identity.
 
     Examples
     --------
@@ -82,10 +85,13 @@ class Target:
     points: int | None = None
     description: str = ""
     group_points: tuple[int, ...] | None = None
+    source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.unit, Unit):
             raise field_error(ProfileError, "Target.unit", "a Unit", self.unit)
+        if self.source is not None and not isinstance(self.source, str):
+            raise field_error(ProfileError, "Target.source", "a string or None", self.source)
         if self.points is not None:
             object.__setattr__(self, "points", _points("Target.points", self.points))
         if not isinstance(self.description, str):
@@ -222,7 +228,9 @@ def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
                     points,
                 )
             )
-        except (ProfileError, TypeError) as exc:
+        except ProfileError as exc:
+            raise exc.prefixed(where) from None
+        except TypeError as exc:  # ModelGroup(**fields) without a required field
             raise ProfileError(f"{where}: {exc}") from None
     seen = names(out)
     duplicates = sorted({n for n in seen if seen.count(n) > 1})

@@ -1,0 +1,209 @@
+"""The summary columns: one name per quantity, for every table of attack results.
+
+:func:`mathhammer.compare`, the batch report and per-target summaries build their
+rows with :func:`attack_columns`, so a column has one name and one meaning wherever
+it appears, and :data:`ALL_COLUMNS` gives their one order.
+
+==================================  ======================================================
+column                              meaning
+==================================  ======================================================
+loadout, target                     the names of the attacker and of the target
+mean_killed, sd_killed              models destroyed: mean and standard deviation
+p_at_least_1, p_at_least_half       P(at least 1), P(at least half the models, rounded up)
+p_destroyed                         P(the whole unit is destroyed)
+mean_damage                         wounds lost, on average
+p_panic_test, p_panic_fail          classic rules: P(Panic Test), P(taken and failed)
+loadout_points                      what the loadout costs
+killed_per_100_points               mean_killed per 100 of the loadout's points
+target_points                       what the target costs
+points_destroyed                    the expected points destroyed (each model priced
+                                    at its own group's points)
+points_destroyed_per_100_points     points_destroyed per 100 of the loadout's points
+mc_mean_killed, mc_se_killed        a Monte Carlo check: its mean and standard error
+mc_z                                its deviation from the exact mean, in standard errors
+==================================  ======================================================
+
+The module sits in the results layer, below :mod:`mathhammer.units` and
+:mod:`mathhammer.views`, so that the result containers, comparisons and reports all
+import it directly. Targets and loadouts are taken by their shape (:class:`PricedTarget`,
+:class:`Priced`), not imported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from .attack import AttackResult, SimulationResult
+
+__all__ = [
+    "ALL_COLUMNS",
+    "CHECK_COLUMNS",
+    "COLUMNS",
+    "LOADOUT_POINTS_COLUMNS",
+    "PANIC_COLUMNS",
+    "POINTS_COLUMNS",
+    "Priced",
+    "PricedTarget",
+    "TARGET_POINTS_COLUMNS",
+    "attack_columns",
+    "columns_frame",
+]
+
+#: The columns every comparison has, in order.
+COLUMNS = (
+    "loadout",
+    "target",
+    "mean_killed",
+    "sd_killed",
+    "p_at_least_1",
+    "p_at_least_half",
+    "p_destroyed",
+    "mean_damage",
+)
+#: Under a ruleset with Panic Tests.
+PANIC_COLUMNS = ("p_panic_test", "p_panic_fail")
+#: When the loadout has points.
+LOADOUT_POINTS_COLUMNS = ("loadout_points", "killed_per_100_points")
+#: When the target has points.
+TARGET_POINTS_COLUMNS = ("target_points", "points_destroyed")
+#: When both have points.
+POINTS_COLUMNS = (
+    *LOADOUT_POINTS_COLUMNS,
+    *TARGET_POINTS_COLUMNS,
+    "points_destroyed_per_100_points",
+)
+#: With a Monte Carlo check.
+CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z")
+#: Every column, in the order tables show them.
+ALL_COLUMNS = (*COLUMNS, *PANIC_COLUMNS, *POINTS_COLUMNS, *CHECK_COLUMNS)
+
+# Prices are NaN where one side has none, so they are floats in every table.
+_FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed")
+
+
+class Priced(Protocol):
+    """Anything with a name and a price, such as a :class:`~mathhammer.Loadout`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def points(self) -> int | None: ...
+
+
+class PricedTarget(Priced, Protocol):
+    """A target with a price per model, such as a :class:`~mathhammer.Target`."""
+
+    def points_destroyed(self, result: Any) -> float | None: ...
+
+
+def attack_columns(
+    result: AttackResult,
+    *,
+    target: PricedTarget | None = None,
+    loadout: Priced | None = None,
+    check: SimulationResult | None = None,
+) -> dict[str, Any]:
+    """The summary columns of one attack, in :data:`ALL_COLUMNS` order.
+
+    Parameters
+    ----------
+    result : AttackResult
+        The exact attack.
+    target : Target, optional
+        The target attacked, for its name and points (by default the result's unit).
+    loadout : Loadout, optional
+        The attacker, for the ``loadout`` column and its points.
+    check : SimulationResult, optional
+        A Monte Carlo run of the same attack: adds ``mc_mean_killed``,
+        ``mc_se_killed`` and ``mc_z``.
+
+    Returns
+    -------
+    dict
+        Only the columns that apply: no ``loadout`` without a loadout, no points
+        columns for a side without points, no panic columns under a ruleset without
+        Panic Tests.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-4, damage=1,
+    ...                 abilities="[TORRENT]")
+    >>> horde = mh.targets.get("Horde infantry")
+    >>> row = attack_columns(mh.attack([(gun, 6)], horde.unit), target=horde,
+    ...                      loadout=mh.Loadout("guns", [(gun, 6)], points=50))
+    >>> list(row)  # doctest: +NORMALIZE_WHITESPACE
+    ['loadout', 'target', 'mean_killed', 'sd_killed', 'p_at_least_1', 'p_at_least_half',
+     'p_destroyed', 'mean_damage', 'loadout_points', 'killed_per_100_points',
+     'target_points', 'points_destroyed', 'points_destroyed_per_100_points']
+    >>> round(row["mean_killed"], 6), round(row["points_destroyed_per_100_points"], 6)
+    (5.0, 60.0)
+    """
+    killed = result.killed
+    half = -(-result.target.models // 2)
+    row: dict[str, Any] = {}
+    if loadout is not None:
+        row["loadout"] = loadout.name
+    row["target"] = result.target.name if target is None else target.name
+    row["mean_killed"] = killed.mean()
+    row["sd_killed"] = killed.std()
+    row["p_at_least_1"] = float(killed.at_least(1))
+    row["p_at_least_half"] = float(killed.at_least(half))
+    row["p_destroyed"] = result.p_destroyed
+    row["mean_damage"] = result.damage.mean()
+    if result.p_panic_test is not None:
+        row["p_panic_test"] = result.p_panic_test
+        row["p_panic_fail"] = result.p_panic_fail
+    spent = None if loadout is None else loadout.points
+    if spent is not None:
+        row["loadout_points"] = spent
+        row["killed_per_100_points"] = 100.0 * row["mean_killed"] / spent
+    if target is not None and target.points is not None:
+        destroyed = target.points_destroyed(result)
+        row["target_points"] = target.points
+        row["points_destroyed"] = destroyed
+        if spent is not None and destroyed is not None:
+            row["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
+    if check is not None:
+        row.update(_check_columns(row["mean_killed"], row["sd_killed"], check))
+    return row
+
+
+def _check_columns(mean: float, sd: float, check: SimulationResult) -> dict[str, float]:
+    estimate = check.killed.mean()
+    sigma = sd / math.sqrt(check.trials)  # the exact sd: the z does not depend on the draw
+    return {
+        "mc_mean_killed": estimate,
+        "mc_se_killed": check.killed_se,
+        "mc_z": 0.0 if sigma == 0 else (estimate - mean) / sigma,
+    }
+
+
+def columns_frame(rows: Sequence[Mapping[str, Any]]) -> Any:
+    """Rows of :func:`attack_columns` as one :class:`pandas.DataFrame`.
+
+    A column appears when any row has it (NaN in the rows without it), in
+    :data:`ALL_COLUMNS` order; columns from outside the vocabulary follow, in the
+    order first seen.
+
+    Examples
+    --------
+    >>> frame = columns_frame([{"target": "A", "mean_killed": 1.0, "target_points": 90},
+    ...                        {"target": "B", "mean_killed": 2.0}])
+    >>> frame
+      target  mean_killed  target_points
+    0      A          1.0           90.0
+    1      B          2.0            NaN
+    """
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame(list(rows))
+    for column in _FLOAT_COLUMNS:
+        if column in frame.columns:
+            frame[column] = frame[column].astype(np.float64)
+    known = [c for c in ALL_COLUMNS if c in frame.columns]
+    return frame[known + [c for c in frame.columns if c not in ALL_COLUMNS]]
