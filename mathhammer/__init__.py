@@ -17,10 +17,13 @@ from .core.dice import Dice, parse_dice
 from .core.dist import Dist
 from .errors import (
     AllocationOrderError,
+    CsvError,
     DiceSyntaxError,
     DistributionError,
+    InputFileError,
     LimitError,
     MathhammerError,
+    OptionError,
     ProfileError,
     RulesError,
 )
@@ -30,18 +33,17 @@ from .model.context import Context, Modifiers
 from .model.pools import MortalWounds, Pool, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
-from .results.attack import AttackResult, GroupResult, PoolResult, SimulationResult
+from .results.attack import AttackResult, GroupResult, PoolResult, SimulationResult, TestResult
+from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.resolve import (
-    Attacker,
-    Models,
     UnitAttackResult,
     UnitSimulationResult,
-    Use,
     best_splits,
     resolve,
     simulate_uses,
 )
+from .units.selection import Attacker, Models, Use
 from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare
@@ -50,14 +52,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AllocationOrderError",
+    "AttackPlan",
     "AttackResult",
     "Attacker",
     "Context",
+    "CsvError",
     "Dice",
     "DiceSyntaxError",
     "Dist",
     "DistributionError",
     "GroupResult",
+    "InputFileError",
     "LimitError",
     "Loadout",
     "MathhammerError",
@@ -65,12 +70,15 @@ __all__ = [
     "Models",
     "Modifiers",
     "MortalWounds",
+    "OptionError",
     "Pool",
     "PoolResult",
     "ProfileError",
+    "Ruleset",
     "RulesError",
     "SimulationResult",
     "Target",
+    "TestResult",
     "Unit",
     "UnitAttackResult",
     "UnitSimulationResult",
@@ -83,11 +91,15 @@ __all__ = [
     "best_splits",
     "compare",
     "gather_pools",
+    "get_ruleset",
     "parse_dice",
+    "plan_attack",
     "plot_at_least",
     "plot_compare",
     "plots",
+    "register_ruleset",
     "resolve",
+    "ruleset_names",
     "simulate",
     "simulate_uses",
     "targets",

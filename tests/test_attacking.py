@@ -135,9 +135,10 @@ def fight(attacker: mh.Attacker, uses: list[mh.Use]) -> mh.UnitAttackResult:
 def test_selection_errors(
     attacker: mh.Attacker, uses: list[mh.Use], phase: str, message: str
 ) -> None:
-    with pytest.raises(mh.ProfileError, match=re.escape(message)):
+    kind = mh.OptionError if message.startswith("phase") else mh.ProfileError
+    with pytest.raises(kind, match=re.escape(message)):
         mh.resolve(attacker, uses, phase=phase)
-    with pytest.raises(mh.ProfileError, match=re.escape(message)):
+    with pytest.raises(kind, match=re.escape(message)):
         mh.simulate_uses(attacker, uses, phase=phase, trials=10)
 
 
@@ -273,7 +274,7 @@ def test_best_splits_enumerates_and_ranks() -> None:
     three = mh.best_splits(axe, "Axe", [A, B, C], metric="P(destroyed) B")
     assert len(three) == math.comb(3, 2)
     assert three.iloc[0]["B"] == 2  # as many as the split allows at B
-    with pytest.raises(mh.ProfileError, match="metric must be"):
+    with pytest.raises(mh.OptionError, match="metric must be"):
         mh.best_splits(axe, "Axe", [A, B], metric="most fun")
     with pytest.raises(mh.ProfileError, match="targets must be two or three Units"):
         mh.best_splits(axe, "Axe", [A])

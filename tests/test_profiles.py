@@ -219,10 +219,10 @@ def test_bad_target_rules_and_trials() -> None:
     with pytest.raises(ProfileError, match="target must be a Unit"):
         mh.attack(weapon(), "marines")
     with pytest.raises(
-        mh.RulesError, match=re.escape("rules must be one of ['11e', 'classic']; got '9e'")
+        mh.RulesError, match=re.escape("rules must be one of ['11e', 'classic'") + r".*got '9e'"
     ):
         mh.attack(weapon(), Unit.of("t", 5, 4, 3, 1), rules="9e")
-    with pytest.raises(ProfileError, match="trials must be an integer >= 2; got 0"):
+    with pytest.raises(mh.OptionError, match="trials must be an integer >= 2; got 0"):
         mh.simulate(weapon(), Unit.of("t", 5, 4, 3, 1), trials=0)
 
 
@@ -250,7 +250,7 @@ def test_more_input_forms_and_errors() -> None:
     assert mh.attack({bolt: 3}, unit).pools[0].attacks.mean() == 6.0  # {Weapon: count}
     with pytest.raises(ProfileError, match="keywords must be a string or a list of strings"):
         Unit.of("u", 1, 4, 3, 1, keywords=None)  # type: ignore[arg-type]
-    with pytest.raises(ProfileError, match="rng must be None, an integer, a SeedSequence"):
+    with pytest.raises(mh.OptionError, match="rng must be None, an integer, a SeedSequence"):
         mh.simulate(bolt, unit, trials=10, rng="a")
     blast = Weapon("b", 1, 4, 5, 0, 1, abilities="[BLAST 5]")
     with pytest.raises(mh.LimitError, match="got 4010"):  # bonus dice count towards the limit

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..core.dist import Dist
-from ..errors import ProfileError, field_error
+from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
@@ -43,7 +43,7 @@ def generator_from(rng: Any) -> np.random.Generator:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
         raise field_error(
-            ProfileError, "rng", "None, an integer, a SeedSequence or a numpy Generator", rng
+            OptionError, "rng", "None, an integer, a SeedSequence or a numpy Generator", rng
         ) from None
 
 
@@ -133,7 +133,7 @@ def simulate(
     """
     plan = as_plan(weapons, target, rules, context, modifiers)
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 2:
-        raise field_error(ProfileError, "trials", "an integer >= 2", trials)
+        raise field_error(OptionError, "trials", "an integer >= 2", trials)
     tally = Tally()
     for stream, size in block_streams(int(trials), rng):
         tally = tally.merge(simulate_block(plan, stream, size))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..core.dice import Dice
-from ..errors import RulesError
+from ..errors import RulesError, field_error
 
 if TYPE_CHECKING:
     from ..model.context import Context, Modifiers
@@ -122,7 +122,9 @@ def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
         return categories == FAIL
     if policy == "non_critical":
         return categories != CRITICAL
-    raise ValueError(f"unknown re-roll policy {policy!r}")
+    raise field_error(
+        RulesError, "re-roll policy", "None, 'ones', 'failures' or 'non_critical'", policy
+    )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ProfileError, field_error
+from ..errors import OptionError, ProfileError, field_error
 from ..exact.engine import attack
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
@@ -281,7 +281,7 @@ def _metric(
         name = metric.removeprefix("P(destroyed) ")
         return lambda r: r[name].p_destroyed
     raise field_error(
-        ProfileError,
+        OptionError,
         "metric",
         "'expected killed', 'P(all destroyed)', 'P(any destroyed)', 'P(destroyed) <target>' "
         "or a function",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ProfileError, field_error
+from ..errors import OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.profiles import Unit, Weapon, normalise_keywords
 
@@ -257,7 +257,7 @@ def per_target(
     attacker: Attacker, uses: Sequence[Use], phase: str
 ) -> dict[str, tuple[Unit, list[tuple[Weapon, int]]]]:
     if phase not in PHASES:
-        raise field_error(ProfileError, "phase", f"one of {list(PHASES)}", phase)
+        raise field_error(OptionError, "phase", f"one of {list(PHASES)}", phase)
     uses = list(uses)
     if not uses:
         raise field_error(ProfileError, "uses", "at least one Use", uses)
