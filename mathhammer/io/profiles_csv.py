@@ -56,7 +56,7 @@ import io
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.dice import Dice, parse_dice
 from ..errors import CsvError, DiceSyntaxError, MathhammerError
@@ -67,6 +67,8 @@ from ..model.profiles import ModelGroup, Unit, Weapon
 from ..rules import Ruleset, get_ruleset
 from ..units.compare import Loadout
 from ..units.targets import Target
+
+T = TypeVar("T")
 
 __all__ = [
     "ATTACKER_COLUMNS",
@@ -161,7 +163,7 @@ class _Reader:
         except (ValueError, MathhammerError) as exc:
             raise self.error(line, column, str(exc), exc) from None
 
-    def build(self, line: int, columns: Mapping[str, str], make: Callable[[], Any]) -> Any:
+    def build(self, line: int, columns: Mapping[str, str], make: Callable[[], T]) -> T:
         """``make()``; a profile's error is placed at the column its field is read from."""
         try:
             return make()

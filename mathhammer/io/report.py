@@ -32,7 +32,7 @@ REPORT_COLUMNS = ALL_COLUMNS
 
 
 def _unit_rows(
-    args: tuple[Loadout, Sequence[Target], str, int, np.random.SeedSequence],
+    args: tuple[Loadout, Sequence[Target], str | Ruleset, int, np.random.SeedSequence],
 ) -> list[dict[str, Any]]:
     """One loadout against every target (run in a worker process for ``jobs > 1``)."""
     loadout, targets, rules, check_trials, seeds = args

@@ -29,7 +29,8 @@ def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.nda
     if width == 0:
         return np.zeros(counts.size, dtype=np.int64)
     rolls = dice.roll(rng, (counts.size, width))
-    return np.where(np.arange(width) < counts[:, None], rolls, 0).sum(axis=1)
+    summed: np.ndarray = np.where(np.arange(width) < counts[:, None], rolls, 0).sum(axis=1)
+    return summed
 
 
 def categorise(

@@ -210,7 +210,7 @@ class Classic(Ruleset):
                 f"to 10; it has skill={weapon.skill}, an 11th-edition 'N+' threshold "
                 "(use rules='11e')"
             )
-        if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr,arg-type]
+        if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr]
             raise _refuse(
                 f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one "
                 "wound"
@@ -258,7 +258,7 @@ class Classic(Ruleset):
             return (killed >= threshold) & (killed < models) & (not exempt)
 
         def fails(total: IntArray) -> BoolArray:
-            return np.asarray(panic_fails(total, leadership))
+            return np.asarray(panic_fails(total, leadership or 0))
 
         return (AfterAttackTest("panic test", taken, fails, dice=2),)
 

@@ -237,7 +237,7 @@ def best_splits(
     attacker = Attacker(models.label, [models])
     if not chosen.attacks.is_constant:  # type: ignore[union-attr]
         raise ProfileError(f"{chosen.name!r} has random attacks; a random A cannot be split")
-    a = int(chosen.attacks)  # type: ignore[arg-type]
+    a = int(chosen.attacks)
     score = _metric(metric)
     cache: dict[tuple[str, int], AttackResult] = {}
     base = Context() if context is None else context

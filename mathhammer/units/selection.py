@@ -211,7 +211,7 @@ def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
             f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
             "a random A cannot be split across targets"
         )
-    a = int(weapon.attacks)  # type: ignore[arg-type]
+    a = int(weapon.attacks)
     pairs = use.assignments()
     if len(pairs) > a:
         raise ProfileError(
