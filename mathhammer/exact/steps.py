@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import convolve2d
 
+from ..core.convolution import convolve2d
 from ..core.dist import Dist, FloatArray, binomial_table
 from ..model.pools import Pool
 from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolRules, RollCheck
