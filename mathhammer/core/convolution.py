@@ -50,6 +50,9 @@ def convolve2d(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.flo
     big, small = (a, b) if a.size >= b.size else (b, a)
     rows, cols = big.shape
     out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for m, n in zip(*np.nonzero(small), strict=True):
-        out[m : m + rows, n : n + cols] += small[m, n] * big
+    # a Python loop over the few entries of the kernel: tolist() keeps it cheap for small pools
+    for m, row in enumerate(small.tolist()):
+        for n, weight in enumerate(row):
+            if weight:
+                out[m : m + rows, n : n + cols] += weight * big
     return out
