@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.dist import Dist, FloatArray, binomial_table
+from ..core.binomial import FloatArray, binomial_table
+from ..core.dist import Dist
 from ..errors import LimitError
 from ..rules.base import FACES
 from .layout import MAX_STATES, Layout, damage_matrix
@@ -226,7 +227,7 @@ def spill_mortal_wounds(
     """
     one = [Dist._trusted(np.array([1.0 - p, p])) for p in wound_lost]
     t = Transition(damage_matrix(layout, one))
-    return t.power_series(count.pmf[:, None] * state)
+    return t.power_series(count.probabilities[:, None] * state)
 
 
 def _unsaved_by_survival(

@@ -72,7 +72,7 @@ def group_damage(
     d_values = np.arange(rules.damage.dist.n + 1)
     melta = rules.melta.dist if rules.melta is not None else Dist.constant(0)
     x_values = np.arange(melta.n + 1)
-    weights = np.outer(rules.damage.dist.pmf, melta.pmf).ravel()
+    weights = np.outer(rules.damage.dist.probabilities, melta.probabilities).ravel()
     d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
     mortal = ruleset.modified_damage(d, rules.damage_multiply, rules.damage_add + x)
     attacks, mortals = [], []
@@ -255,7 +255,7 @@ def _panic(ruleset: ModuleType, target: Unit, killed: Dist) -> tuple[float | Non
     if not ruleset.takes_panic_tests(target):
         return 0.0, 0.0
     threshold = ruleset.panic_threshold(target.models)
-    p_test = float(killed.pmf[threshold : target.models].sum())
+    p_test = float(killed.probabilities[threshold : target.models].sum())
     two_dice = np.add.outer(FACES, FACES)
     p_fails = float(np.mean(ruleset.panic_fails(two_dice, target.leadership)))
     return p_test, p_test * p_fails

@@ -233,7 +233,7 @@ def damage_matrix(
         if here.size == 0:
             continue
         r = left[here]
-        pmf = dmg.pmf
+        pmf = dmg.probabilities
         for j in range(min(len(pmf), int(r.max()))):
             keep = r > j
             rows.append(here[keep])
