@@ -18,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,12 @@ def _environment(installed: bool) -> dict[str, str]:
     return env
 
 
+def _directory(installed: bool) -> str:
+    # ``python -c`` puts the working directory first on sys.path: run where only the
+    # intended copy can be found
+    return tempfile.gettempdir() if installed else str(ROOT)
+
+
 def _console_script() -> list[str]:
     """The ``mathhammer`` entry point beside this interpreter, as a user would run it.
 
@@ -49,23 +56,23 @@ def _console_script() -> list[str]:
     return [found] if found else [sys.executable, "-m", "mathhammer"]
 
 
-def _time(command: Sequence[str], env: dict[str, str], repeat: int) -> list[float]:
+def _time(command: Sequence[str], env: dict[str, str], cwd: str, repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(command, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
     return times
 
 
-def _heavy_modules(env: dict[str, str]) -> tuple[str, list[str]]:
+def _heavy_modules(env: dict[str, str], cwd: str) -> tuple[str, list[str]]:
     """Where ``mathhammer`` was imported from, and which heavy packages came with it."""
     probe = (
         "import sys, mathhammer; print(mathhammer.__file__); "
         f"print(' '.join(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", probe], env=env, cwd=cwd, check=True, capture_output=True, text=True
     ).stdout.splitlines()
     return out[0], out[1].split() if len(out) > 1 else []
 
@@ -79,8 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1; got {args.repeat}")
-    env = _environment(args.installed)
-    where, heavy = _heavy_modules(env)
+    env, cwd = _environment(args.installed), _directory(args.installed)
+    where, heavy = _heavy_modules(env, cwd)
     print(f"mathhammer from {where}")
     print(f"python {sys.executable}; load average {os.getloadavg()[0]:.2f} at start")
     commands = {
@@ -91,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n{'command':<22} {'median':>8} {'min':>8} {'max':>8} {'goal':>8}  status")
     failed = False
     for name, command in commands.items():
-        times = _time(command, env, args.repeat)
+        times = _time(command, env, cwd, args.repeat)
         median = statistics.median(times)
         goal = GOALS.get(name)
         status = "" if goal is None else ("ok" if median <= goal else "MISSED")
