@@ -278,10 +278,12 @@ def peer_profiles(ws: ModuleType, example: Example) -> PeerProfiles | str:
     pmf, pmf_collection = ws.PMF, ws.PMFCollection
     peer_weapon = ws.Weapon(
         bs=weapon.skill,
-        shots=pmf_collection([pmf([float(p) for p in attacks.pmf])]),
+        shots=pmf_collection([pmf([float(p) for p in attacks.probabilities])]),
         strength=weapon.strength,
         ap=-weapon.ap,
-        damage=pmf_collection([pmf([float(p) for p in mh.parse_dice(weapon.damage).dist.pmf])]),
+        damage=pmf_collection(
+            [pmf([float(p) for p in mh.parse_dice(weapon.damage).dist.probabilities])]
+        ),
     )
     peer_target = ws.Target(
         toughness=group.toughness,

@@ -176,7 +176,7 @@ def _attack(args: argparse.Namespace) -> int:
     killed = result.killed
     print(" k  P(killed = k)  P(killed >= k)")
     for k in range(killed.n + 1):
-        print(f"{k:2d}  {killed.pmf[k]:13.4f}  {killed.at_least(k):14.4f}")
+        print(f"{k:2d}  {killed.probabilities[k]:13.4f}  {killed.at_least(k):14.4f}")
     if args.trials:
         sim = simulate(
             [(weapon, args.count)],

@@ -197,11 +197,15 @@ def test_pooling_across_models_and_weapons_per_target() -> None:
     res = mh.resolve(SQUAD, [mh.Use("Troopers", "Pistol", A), mh.Use("Leader", "Pistol", A)])
     assert [p.label for p in res["A"].pools] == ["Pistol x4 + Pistol"]
     direct = mh.attack([(PISTOL, 5)], A)
-    np.testing.assert_allclose(res["A"].killed.pmf, direct.killed.pmf, atol=ATOL)
+    np.testing.assert_allclose(
+        res["A"].killed.probabilities, direct.killed.probabilities, atol=ATOL
+    )
     # the same dice at two targets are two independent attacks
     split = mh.resolve(SQUAD, [mh.Use("Troopers", "Pistol", A), mh.Use("Leader", "Pistol", B)])
     assert [p.label for p in split["A"].pools] == ["Pistol x4"]
-    np.testing.assert_allclose(split["B"].killed.pmf, mh.attack(PISTOL, B).killed.pmf, atol=ATOL)
+    np.testing.assert_allclose(
+        split["B"].killed.probabilities, mh.attack(PISTOL, B).killed.probabilities, atol=ATOL
+    )
     assert split.p_all_destroyed == pytest.approx(
         split["A"].p_destroyed * split["B"].p_destroyed, abs=ATOL
     )
@@ -211,7 +215,9 @@ def test_results_equal_direct_attacks_in_declaration_order() -> None:
     uses = [mh.Use("Troopers", "Bolter", A), mh.Use("Leader", "Plasma", A)]
     res = mh.resolve(SQUAD, uses)
     direct = mh.attack([(BOLTER, 4), PLASMA], A)
-    np.testing.assert_allclose(res["A"].killed.pmf, direct.killed.pmf, atol=ATOL)
+    np.testing.assert_allclose(
+        res["A"].killed.probabilities, direct.killed.probabilities, atol=ATOL
+    )
     assert res["A"].pools[0].label == "Bolter x4"
 
 

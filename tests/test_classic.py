@@ -30,7 +30,7 @@ def unit(
 
 def p_hit(bs: int, linked: bool = False) -> float:
     weapon = mh.Weapon("w", 1, bs=bs, strength=4, abilities="[LINKED]" if linked else "")
-    return float(mh.attack(weapon, unit(), rules="classic").pools[0].hits.pmf[1])
+    return float(mh.attack(weapon, unit(), rules="classic").pools[0].hits.probabilities[1])
 
 
 # --- to hit: every Ballistic Skill, with and without Linked --------------------------------
@@ -75,7 +75,7 @@ def test_wound_chart_edges(strength: int, toughness: int, needed: int) -> None:
     # an unmodified 1 always fails and an unmodified 6 always wounds
     weapon = mh.Weapon("w", 1, bs=10, strength=strength)
     res = mh.attack(weapon, unit(t=toughness), rules="classic")
-    close(res.pools[0].wounds.pmf[1], HIT[10][0] * F(7 - needed, 6))
+    close(res.pools[0].wounds.probabilities[1], HIT[10][0] * F(7 - needed, 6))
 
 
 # --- saves ---------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_wound_chart_edges(strength: int, toughness: int, needed: int) -> None:
 def test_save_default_and_strict(save: int, strict: bool, p_fail: F) -> None:
     weapon = mh.Weapon("w", 1, bs=10, strength=8)  # S8 vs T4: 2+
     res = mh.attack(weapon, unit(sv=save), rules="classic", context=mh.Context(strict_save=strict))
-    close(res.pools[0].unsaved.pmf[1], HIT[10][0] * F(5, 6) * p_fail)
+    close(res.pools[0].unsaved.probabilities[1], HIT[10][0] * F(5, 6) * p_fail)
 
 
 def test_one_wound_per_unsaved_wound_on_a_wounded_model_first() -> None:
@@ -103,8 +103,8 @@ def test_one_wound_per_unsaved_wound_on_a_wounded_model_first() -> None:
     weapon = mh.Weapon("w", 2, bs=10, strength=8)
     res = mh.attack(weapon, unit(models=3, sv=7, w=2), rules="classic")
     p = HIT[10][0] * F(5, 6)
-    close(res.killed.pmf[1], p * p)
-    close(res.damage.pmf[1], 2 * p * (1 - p))
+    close(res.killed.probabilities[1], p * p)
+    close(res.damage.probabilities[1], 2 * p * (1 - p))
 
 
 # --- Panic Tests ---------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def test_engine_matches_the_oracle(
     res = mh.attack(weapon, target, rules="classic", context=mh.Context(strict_save=strict))
     want = oracle(bs, linked, strength, attacks, models, t, sv, strict)
     got = np.zeros(len(models) + 1)
-    got[: res.killed.n + 1] = res.killed.pmf
+    got[: res.killed.n + 1] = res.killed.probabilities
     np.testing.assert_allclose(
         got, [float(want.get(k, 0)) for k in range(len(models) + 1)], atol=ATOL
     )

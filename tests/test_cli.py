@@ -240,7 +240,10 @@ def test_attack_prints_the_distribution(capsys: pytest.CaptureFixture[str], tmp_
         [(mh.Weapon("weapon", 2, 3, 4, -1, 1), 10)], mh.targets.get("Line infantry").unit
     )
     for k in range(4):
-        assert f"{k:2d}  {exact.killed.pmf[k]:13.4f}  {exact.killed.at_least(k):14.4f}" in out
+        assert (
+            f"{k:2d}  {exact.killed.probabilities[k]:13.4f}  {exact.killed.at_least(k):14.4f}"
+            in out
+        )
     assert png.exists()
 
 

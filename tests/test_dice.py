@@ -33,7 +33,9 @@ def enumerate_dice(count: int, sides: int, bonus: int) -> np.ndarray:
 def test_random_expressions(text: str, count: int, sides: int, bonus: int, canonical: str) -> None:
     d = parse_dice(text)
     assert (d.count, d.sides, d.bonus, d.text) == (count, sides, bonus, canonical)
-    np.testing.assert_allclose(d.dist.pmf, enumerate_dice(count, sides, bonus), atol=1e-12)
+    np.testing.assert_allclose(
+        d.dist.probabilities, enumerate_dice(count, sides, bonus), atol=1e-12
+    )
     assert d.min == count + bonus and d.max == count * sides + bonus
     assert d.mean == pytest.approx(d.dist.mean(), abs=1e-12)
     assert not d.is_constant
@@ -43,7 +45,7 @@ def test_random_expressions(text: str, count: int, sides: int, bonus: int, canon
 def test_constants(value: object) -> None:
     d = parse_dice(value)  # type: ignore[arg-type]
     assert d.is_constant and int(d) == 3 and d.text == "3"
-    np.testing.assert_array_equal(d.dist.pmf, [0, 0, 0, 1])
+    np.testing.assert_array_equal(d.dist.probabilities, [0, 0, 0, 1])
 
 
 def test_equality_ignores_spelling() -> None:

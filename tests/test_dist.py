@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction as F
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from mathhammer import Dist, DistributionError
-from mathhammer.core.dist import binomial_table
+from mathhammer.core.binomial import binomial_table
 
 ATOL = 1e-12
 
@@ -22,7 +23,9 @@ def brute_sum(dists: list[Dist]) -> np.ndarray:
     size = sum(d.n for d in dists) + 1
     out = np.zeros(size)
     for values in itertools.product(*(range(d.n + 1) for d in dists)):
-        out[sum(values)] += np.prod([d.pmf[v] for d, v in zip(dists, values, strict=True)])
+        out[sum(values)] += np.prod(
+            [d.probabilities[v] for d, v in zip(dists, values, strict=True)]
+        )
     return out
 
 
@@ -49,22 +52,123 @@ def test_accessors_on_a_small_distribution() -> None:
     assert d.median() == 1
     assert d.mode() == 1
     assert d.support() == (0, 3)
-    assert d.prob(2) == 0.375 and d.prob(7) == 0.0 and d.prob(-1) == 0.0
-    np.testing.assert_array_equal(d.cdf(), [0.125, 0.5, 0.875, 1.0])
-    np.testing.assert_array_equal(d.sf(), [0.875, 0.5, 0.125, 0.0])
+    assert d.pmf(2) == 0.375 and d.pmf(7) == 0.0 and d.pmf(-1) == 0.0
+    np.testing.assert_array_equal(d.cdf(np.arange(4)), [0.125, 0.5, 0.875, 1.0])
+    np.testing.assert_array_equal(d.sf(np.arange(4)), [0.875, 0.5, 0.125, 0.0])
 
 
 def test_matches_scipy_binomial() -> None:
     d = Dist.binomial(12, 0.3)
     ref = stats.binom(12, 0.3)
     k = np.arange(13)
-    np.testing.assert_allclose(d.pmf, ref.pmf(k), atol=ATOL)
+    np.testing.assert_allclose(d.probabilities, ref.pmf(k), atol=ATOL)
     np.testing.assert_allclose(d.cdf(k), ref.cdf(k), atol=ATOL)
     np.testing.assert_allclose(d.sf(k), ref.sf(k), atol=ATOL)
     assert d.mean() == pytest.approx(ref.mean(), abs=ATOL)
     assert d.var() == pytest.approx(ref.var(), abs=ATOL)
     q = np.array([0.0, 0.01, 0.25, 0.5, 0.75, 0.99, 1.0])
     np.testing.assert_array_equal(d.ppf(q[1:]), ref.ppf(q[1:]).astype(int))
+
+
+#: Points below, inside and above the support, between integers and at both infinities.
+POINTS = [-np.inf, -3, -1, -0.5, 0, 0.5, 1, 2.7, 5, 11.99, 12, 12.5, 13, 40, np.inf]
+BINOMIALS = [(0, 0.3), (1, 0.5), (12, 0.3), (30, 0.9)]
+
+
+@pytest.mark.parametrize(("n", "p"), BINOMIALS)
+@pytest.mark.parametrize("method", ["pmf", "cdf", "sf"])
+def test_pmf_cdf_sf_match_scipy_at_any_point(n: int, p: float, method: str) -> None:
+    got, want = getattr(Dist.binomial(n, p), method), getattr(stats.binom(n, p), method)
+    k = np.array(POINTS)
+    values = got(k)
+    assert values.dtype == np.float64 and values.shape == k.shape
+    np.testing.assert_allclose(values, want(k), rtol=0, atol=ATOL)
+    for point, expected in zip(POINTS, want(k), strict=True):
+        value = got(point)
+        assert type(value) is float, (method, point)
+        assert abs(value - expected) <= ATOL, (method, point)
+
+
+@pytest.mark.parametrize(("n", "p"), BINOMIALS)
+def test_ppf_matches_scipy_above_zero(n: int, p: float) -> None:
+    d, ref = Dist.binomial(n, p), stats.binom(n, p)
+    q = np.array([1e-9, 0.01, 0.1, 0.25, 0.4, 0.75, 0.9, 0.99, 1 - 1e-9, 1.0])
+    got = d.ppf(q)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, ref.ppf(q))
+    for x, expected in zip(q, ref.ppf(q), strict=True):
+        value = d.ppf(float(x))
+        assert type(value) is int and value == expected, x
+    # scipy's ppf(0) is one below the support; ours is the support's lowest value
+    assert ref.ppf(0.0) == -1 and d.ppf(0.0) == d.support()[0]
+
+
+def test_scalar_and_array_calls_agree_in_any_shape() -> None:
+    d = Dist([0.1, 0.2, 0.3, 0.4])
+    grid = np.array([[-1, 0, 1.5], [2, 3, 9]])
+    for method in (d.pmf, d.cdf, d.sf, d.at_least, d.at_most):
+        values = method(grid)
+        assert values.shape == grid.shape
+        assert values.tolist() == [[method(x) for x in row] for row in grid.tolist()]
+        assert method([2]).tolist() == [method(2)]
+        assert method(np.int64(2)) == method(2.0) == method(F(2, 1))
+    q = [[0.05, 0.25], [0.5, 1.0]]
+    assert d.ppf(q).tolist() == [[d.ppf(x) for x in row] for row in q] == [[0, 1], [2, 3]]
+    assert d.pmf([]).shape == (0,)
+
+
+def test_at_least_between_integers_rounds_up() -> None:
+    d = Dist([0.1, 0.2, 0.3, 0.4])
+    assert d.at_least(1.5) == d.at_least(2) == d.sf(1) == pytest.approx(0.7, abs=ATOL)
+    assert d.at_least(-0.5) == 1.0 and d.at_least(3.01) == 0.0
+    assert d.at_most(1.5) == d.cdf(1) == pytest.approx(0.3, abs=ATOL)
+
+
+def test_probabilities_is_the_whole_pmf() -> None:
+    d = Dist.binomial(4, 0.25)
+    np.testing.assert_array_equal(d.probabilities, d.pmf(np.arange(d.n + 1)))
+    np.testing.assert_allclose(np.cumsum(d.probabilities), d.cdf(np.arange(5)), atol=ATOL)
+
+
+def test_a_dist_has_no_truth_value() -> None:
+    d = Dist([0.5, 0.5])
+    with pytest.raises(TypeError, match=r"no truth value.*at_least\(k\)"):
+        bool(d)
+    with pytest.raises(TypeError):
+        _ = d and 1
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("a", "k must be a number or an array of numbers; got 'a'"),
+        (["1", 2], "k must be a number or an array of numbers"),
+        (True, "k must be a number or an array of numbers; got True"),
+        ([True, False], "k must be a number or an array of numbers"),
+        (None, "k must be a number or an array of numbers; got None"),
+        (1j, "k must be a number or an array of numbers"),
+        (np.nan, "k must be a number, not NaN; got nan"),
+        ([0, np.nan], "k must be a number, not NaN"),
+    ],
+)
+@pytest.mark.parametrize("method", ["pmf", "cdf", "sf", "at_least", "at_most"])
+def test_evaluation_points_are_validated(method: str, value: object, message: str) -> None:
+    with pytest.raises(DistributionError, match=re.escape(message)):
+        getattr(Dist([0.5, 0.5]), method)(value)
+
+
+@pytest.mark.parametrize(
+    ("q", "message"),
+    [
+        ("0.5", "q must be a number or an array of numbers; got '0.5'"),
+        (np.nan, "q must be a number, not NaN"),
+        ([0.5, 1.5], "q must be a probability in [0, 1]"),
+        (-np.inf, "q must be a probability in [0, 1]"),
+    ],
+)
+def test_quantile_levels_are_validated(q: object, message: str) -> None:
+    with pytest.raises(DistributionError, match=re.escape(message)):
+        Dist([0.5, 0.5]).ppf(q)  # type: ignore[arg-type]
 
 
 def test_ppf_at_the_edges() -> None:
@@ -81,28 +185,30 @@ def test_ppf_at_the_edges() -> None:
 def test_uniform_and_constant() -> None:
     die = Dist.uniform(1, 6)
     assert die.mean() == pytest.approx(3.5, abs=ATOL)
-    assert die.pmf[0] == 0.0
+    assert die.probabilities[0] == 0.0
     assert Dist.constant(3).support() == (3, 3)
 
 
 def test_from_samples() -> None:
     d = Dist.from_samples(np.array([2, 2, 0, 1]), minlength=5)
-    np.testing.assert_array_equal(d.pmf, [0.25, 0.25, 0.5, 0.0, 0.0])
+    np.testing.assert_array_equal(d.probabilities, [0.25, 0.25, 0.5, 0.0, 0.0])
 
 
 def test_two_d6() -> None:
     two = Dist.uniform(1, 6).repeat(2)
     exact = [F(0), F(0)] + [F(6 - abs(7 - s), 36) for s in range(2, 13)]
-    np.testing.assert_allclose(two.pmf, [float(x) for x in exact], atol=ATOL)
+    np.testing.assert_allclose(two.probabilities, [float(x) for x in exact], atol=ATOL)
 
 
 @settings(max_examples=60, deadline=None)
 @given(pmfs, pmfs, st.integers(0, 4))
 def test_convolution_and_repeat_match_enumeration(a: list[float], b: list[float], n: int) -> None:
     x, y = normalised(a), normalised(b)
-    np.testing.assert_allclose((x + y).pmf, brute_sum([x, y]), atol=ATOL)
-    np.testing.assert_allclose(x.repeat(n).pmf, brute_sum([x] * n) if n else [1.0], atol=ATOL)
-    assert (x + 2).pmf[2:].tolist() == x.pmf.tolist()
+    np.testing.assert_allclose((x + y).probabilities, brute_sum([x, y]), atol=ATOL)
+    np.testing.assert_allclose(
+        x.repeat(n).probabilities, brute_sum([x] * n) if n else [1.0], atol=ATOL
+    )
+    assert (x + 2).probabilities[2:].tolist() == x.probabilities.tolist()
 
 
 @settings(max_examples=60, deadline=None)
@@ -110,10 +216,10 @@ def test_convolution_and_repeat_match_enumeration(a: list[float], b: list[float]
 def test_compound_matches_enumeration(items: list[float], counts: list[float]) -> None:
     x, n = normalised(items), normalised(counts)
     want = np.zeros(x.n * n.n + 1)
-    for k, weight in enumerate(n.pmf):
+    for k, weight in enumerate(n.probabilities):
         part = brute_sum([x] * k) if k else np.array([1.0])
         want[: len(part)] += weight * part
-    np.testing.assert_allclose(x.compound(n).pmf, want, atol=ATOL)
+    np.testing.assert_allclose(x.compound(n).probabilities, want, atol=ATOL)
 
 
 @settings(max_examples=60, deadline=None)
@@ -121,16 +227,16 @@ def test_compound_matches_enumeration(items: list[float], counts: list[float]) -
 def test_thinning_matches_enumeration(counts: list[float], p: float) -> None:
     n = normalised(counts)
     want = np.zeros(n.n + 1)
-    for k, weight in enumerate(n.pmf):
+    for k, weight in enumerate(n.probabilities):
         for kept in itertools.product([0, 1], repeat=k):
             want[sum(kept)] += weight * np.prod([p if s else 1 - p for s in kept])
-    np.testing.assert_allclose(n.thin(p).pmf, want, atol=ATOL)
+    np.testing.assert_allclose(n.thin(p).probabilities, want, atol=ATOL)
     assert n.thin(p).mean() == pytest.approx(p * n.mean(), abs=1e-12)
 
 
 def test_mixture() -> None:
     m = Dist.mixture([0.25, 0.75], [Dist.constant(0), Dist.uniform(1, 2)])
-    np.testing.assert_allclose(m.pmf, [0.25, 0.375, 0.375], atol=ATOL)
+    np.testing.assert_allclose(m.probabilities, [0.25, 0.375, 0.375], atol=ATOL)
     with pytest.raises(DistributionError, match="weights must be non-negative and summing to 1"):
         Dist.mixture([0.5, 0.6], [Dist.constant(0), Dist.constant(1)])
 
@@ -148,7 +254,7 @@ def test_binomial_table_rows_are_binomials() -> None:
 def test_immutable() -> None:
     d = Dist([0.5, 0.5])
     with pytest.raises(ValueError):
-        d.pmf[0] = 1.0
+        d.probabilities[0] = 1.0
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ def brute_compound(count: Dist, k: np.ndarray) -> np.ndarray:
     """Sum of N ~ count copies of a 2-D kernel, by enumerating every die's outcome."""
     cells = [(x, y) for x in range(k.shape[0]) for y in range(k.shape[1])]
     out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
-    for n, weight in enumerate(count.pmf):
+    for n, weight in enumerate(count.probabilities):
         for combo in itertools.product(cells, repeat=n):
             p = weight * np.prod([k[c] for c in combo])
             out[sum(c[0] for c in combo), sum(c[1] for c in combo)] += p
@@ -134,4 +134,4 @@ def test_sparse_chain_equals_dense_chain(monkeypatch: pytest.MonkeyPatch, damage
         (dense.killed_in("C"), sparse.killed_in("C")),
         (dense.pools[0].unsaved, sparse.pools[0].unsaved),
     ]:
-        np.testing.assert_allclose(a.pmf, b.pmf, atol=ATOL)
+        np.testing.assert_allclose(a.probabilities, b.probabilities, atol=ATOL)

@@ -22,7 +22,7 @@ def close(got: float, want: F) -> None:
 
 def pmf_close(got: mh.Dist, want: list[F]) -> None:
     g = np.zeros(max(len(want), got.n + 1))
-    g[: got.n + 1] = got.pmf
+    g[: got.n + 1] = got.probabilities
     w = np.zeros_like(g)
     w[: len(want)] = [float(x) for x in want]
     np.testing.assert_allclose(g, w, rtol=0, atol=ATOL)
@@ -72,7 +72,7 @@ def save_failure(ap: int, save: int, invuln: int | None = None) -> float:
     unit = mh.Unit("t", [mh.ModelGroup(1, toughness=4, save=save, wounds=1, invuln=invuln)])
     res = mh.attack(weapon, unit)
     p_reach = F(5, 6) * F(5, 6)
-    return float(res.killed.pmf[1]) / float(p_reach)
+    return float(res.killed.probabilities[1]) / float(p_reach)
 
 
 @pytest.mark.parametrize(

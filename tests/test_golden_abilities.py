@@ -19,7 +19,7 @@ C, M = mh.Context, mh.Modifiers
 
 def pmf_close(got: mh.Dist, want: list[F]) -> None:
     g = np.zeros(max(len(want), got.n + 1))
-    g[: got.n + 1] = got.pmf
+    g[: got.n + 1] = got.probabilities
     w = np.zeros_like(g)
     w[: len(want)] = [float(x) for x in want]
     np.testing.assert_allclose(g, w, rtol=0, atol=ATOL)

@@ -80,16 +80,16 @@ def _close(a: float, b: float, rel: float = TOL) -> bool:
 class TestEveryDistribution:
     def test_total_probability_is_one(self, name: str, label: str) -> None:
         d = _dist(name, label)
-        assert abs(float(np.sum(d.pmf)) - 1.0) <= TOL
+        assert abs(float(np.sum(d.probabilities)) - 1.0) <= TOL
 
     def test_pmf_is_non_negative_and_finite(self, name: str, label: str) -> None:
-        pmf = _dist(name, label).pmf
+        pmf = _dist(name, label).probabilities
         assert np.all(np.isfinite(pmf))
         assert np.all(pmf >= 0.0)
 
     def test_cdf_is_monotone_and_ends_at_one(self, name: str, label: str) -> None:
         d = _dist(name, label)
-        cdf = d.cdf()
+        cdf = d.cdf(np.arange(d.n + 1))
         assert len(cdf) == d.n + 1
         assert np.all(np.diff(cdf) >= 0.0)
         assert cdf[0] >= 0.0
@@ -99,7 +99,8 @@ class TestEveryDistribution:
 
     def test_sf_is_one_minus_cdf(self, name: str, label: str) -> None:
         d = _dist(name, label)
-        np.testing.assert_allclose(d.sf(), 1.0 - d.cdf(), rtol=0, atol=TOL)
+        ks = np.arange(d.n + 1)
+        np.testing.assert_allclose(d.sf(ks), 1.0 - d.cdf(ks), rtol=0, atol=TOL)
         for k in range(-2, d.n + 3):
             assert abs(d.sf(k) - (1.0 - d.cdf(k))) <= TOL, k
             assert abs(d.at_most(k) - d.cdf(k)) <= TOL, k
@@ -108,14 +109,14 @@ class TestEveryDistribution:
         d = _dist(name, label)
         for k in range(-1, d.n + 3):
             assert abs(d.at_least(k) - d.sf(k - 1)) <= TOL, k
-            assert abs(d.at_least(k) - float(np.sum(d.pmf[max(k, 0) :]))) <= TOL, k
+            assert abs(d.at_least(k) - float(np.sum(d.probabilities[max(k, 0) :]))) <= TOL, k
         assert d.at_least(0) == pytest.approx(1.0, abs=TOL)
 
     def test_moments_match_the_pmf(self, name: str, label: str) -> None:
         d = _dist(name, label)
         k = np.arange(d.n + 1)
-        mean = float(np.dot(k, d.pmf))
-        var = float(np.dot((k - mean) ** 2, d.pmf))
+        mean = float(np.dot(k, d.probabilities))
+        var = float(np.dot((k - mean) ** 2, d.probabilities))
         assert _close(d.mean(), mean)
         assert abs(d.var() - var) <= 1e-10 * max(1.0, var)
         assert abs(d.std() - np.sqrt(d.var())) <= TOL * max(1.0, d.std())
@@ -123,11 +124,11 @@ class TestEveryDistribution:
     def test_quantiles_are_consistent(self, name: str, label: str) -> None:
         d = _dist(name, label)
         lo, hi = d.support()
-        assert d.pmf[lo] > 0 and d.pmf[hi] > 0
+        assert d.probabilities[lo] > 0 and d.probabilities[hi] > 0
         assert lo <= d.median() <= hi
         assert d.median() == d.ppf(0.5)
-        assert d.mode() == int(np.argmax(d.pmf))
-        cdf = d.cdf()
+        assert d.mode() == int(np.argmax(d.probabilities))
+        cdf = d.cdf(np.arange(d.n + 1))
         for q in (0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99):
             k = d.ppf(q)
             assert cdf[k] >= q - 1e-12, q
@@ -229,10 +230,10 @@ class TestResult:
     def test_hazardous_only_with_hazardous_weapons(self, name: str) -> None:
         res = result(name)
         if not SCENARIOS[name].uses("HAZARDOUS"):
-            assert res.hazardous.n == 0 and abs(res.hazardous.pmf[0] - 1.0) <= TOL
+            assert res.hazardous.n == 0 and abs(res.hazardous.probabilities[0] - 1.0) <= TOL
         for j, p in enumerate(res.pools):
             if "DEVASTATING WOUNDS" not in SCENARIOS[name].kinds(j):
-                assert p.devastating.n == 0 and abs(p.devastating.pmf[0] - 1.0) <= TOL
+                assert p.devastating.n == 0 and abs(p.devastating.probabilities[0] - 1.0) <= TOL
 
 
 SUSTAINED_POOLS = [
@@ -684,7 +685,7 @@ def test_every_homogeneous_ability_scenario_has_hand_pmfs() -> None:
 def _pmf_close(got: mh.Dist, want: PMF) -> None:
     size = max(got.n, max(want)) + 1
     g = np.zeros(size)
-    g[: got.n + 1] = got.pmf
+    g[: got.n + 1] = got.probabilities
     w = np.zeros(size)
     for k, p in want.items():
         w[k] = float(p)

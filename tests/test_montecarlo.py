@@ -71,7 +71,7 @@ def ks_distance(exact: mh.Dist, empirical_pmf: np.ndarray) -> float:
     """``sup_k |F_n(k) - F(k)|`` over every integer k (beyond both supports both cdfs are 1)."""
     size = max(exact.n, len(empirical_pmf) - 1) + 1
     f = np.ones(size)
-    f[: exact.n + 1] = np.cumsum(exact.pmf)
+    f[: exact.n + 1] = np.cumsum(exact.probabilities)
     fn = np.ones(size)
     fn[: len(empirical_pmf)] = np.cumsum(empirical_pmf)
     return float(np.max(np.abs(fn - f)))
@@ -108,15 +108,21 @@ def dkw_checks(
 ) -> list[tuple[str, mh.Dist, np.ndarray]]:
     """Every (label, exact distribution, empirical pmf) pair the DKW test covers."""
     out = [
-        ("killed", res.killed, np.asarray(sim.killed.pmf)),
-        ("damage", res.damage, np.asarray(sim.damage.pmf)),
+        ("killed", res.killed, np.asarray(sim.killed.probabilities)),
+        ("damage", res.damage, np.asarray(sim.damage.probabilities)),
     ]
     for g, gs in zip(res.groups, sim.groups, strict=True):
-        out.append((f"group {g.label} killed", g.killed, np.asarray(gs.killed.pmf)))
+        out.append((f"group {g.label} killed", g.killed, np.asarray(gs.killed.probabilities)))
     for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
         for stage in STAGES:
-            out.append((f"pool {j} {stage}", getattr(p, stage), np.asarray(getattr(ps, stage).pmf)))
-    out.append(("hazardous", res.hazardous, np.asarray(sim.hazardous.pmf)))
+            out.append(
+                (
+                    f"pool {j} {stage}",
+                    getattr(p, stage),
+                    np.asarray(getattr(ps, stage).probabilities),
+                )
+            )
+    out.append(("hazardous", res.hazardous, np.asarray(sim.hazardous.probabilities)))
     return out
 
 
@@ -166,7 +172,7 @@ def test_standard_errors_match_exact_sigma(name: str) -> None:
 @pytest.mark.parametrize("name", scenario_ids())
 def test_cdf_within_dkw_band(name: str, quantity: str) -> None:
     res, sim = exact_result(name), sim_result(name)
-    d = ks_distance(getattr(res, quantity), np.asarray(getattr(sim, quantity).pmf))
+    d = ks_distance(getattr(res, quantity), np.asarray(getattr(sim, quantity).probabilities))
     assert d <= dkw_bound(TRIALS), f"{name}: sup|F_n - F| of {quantity} = {d:.5f}"
 
 
@@ -180,7 +186,7 @@ def test_group_killed_mean_within_5_sigma(name: str, group: int) -> None:
     assert abs(z) <= Z_MAX, (
         f"{name} {res.groups[group].label}: {mc.mean():.5f} vs {exact.mean():.5f}"
     )
-    assert ks_distance(exact, np.asarray(mc.pmf)) <= dkw_bound(TRIALS)
+    assert ks_distance(exact, np.asarray(mc.probabilities)) <= dkw_bound(TRIALS)
 
 
 # ------------------------------------------------------------------------ (d) pool stages
@@ -191,7 +197,7 @@ def test_pool_stage_mean_within_5_sigma(name: str, pool: int, stage: str) -> Non
     mc = getattr(sim.pools[pool], stage)
     z = z_score(exact, mc.mean(), TRIALS)
     assert abs(z) <= Z_MAX, f"{name} pool {pool} {stage}: {mc.mean():.5f} vs {exact.mean():.5f}"
-    d = ks_distance(exact, np.asarray(mc.pmf))
+    d = ks_distance(exact, np.asarray(mc.probabilities))
     assert d <= dkw_bound(TRIALS), f"{name} pool {pool} {stage}: sup|F_n - F| = {d:.5f}"
 
 
@@ -202,7 +208,7 @@ def test_hazardous_mortal_wounds_within_5_sigma(name: str) -> None:
     exact, mc = res.hazardous, sim.hazardous
     z = z_score(exact, mc.mean(), TRIALS)
     assert abs(z) <= Z_MAX, f"{name} hazardous: {mc.mean():.5f} vs {exact.mean():.5f}"
-    d = ks_distance(exact, np.asarray(mc.pmf))
+    d = ks_distance(exact, np.asarray(mc.probabilities))
     assert d <= dkw_bound(TRIALS), f"{name} hazardous: sup|F_n - F| = {d:.5f}"
 
 

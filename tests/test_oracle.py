@@ -455,7 +455,7 @@ def test_oracle_hand_derived_sorting_case() -> None:
 
     assert exact(oracle_attack(weapons, target).killed) == sorted_want
     assert exact(oracle_attack(weapons, target, sort_saves=False).killed) == rolled_want
-    assert_pmf(mh.attack(weapons, target).killed.pmf, sorted_want)
+    assert_pmf(mh.attack(weapons, target).killed.probabilities, sorted_want)
 
 
 def test_oracle_hand_derived_fnp_excess_damage() -> None:
@@ -481,14 +481,14 @@ def test_oracle_hand_derived_fnp_excess_damage() -> None:
 @pytest.mark.parametrize("scenario_id", _params())
 def test_killed_matches_oracle(scenario_id: str) -> None:
     got, want = _run(scenario_id)
-    assert_pmf(got.killed.pmf, want.killed, "killed")
+    assert_pmf(got.killed.probabilities, want.killed, "killed")
     assert got.p_destroyed == pytest.approx(float(want.p_destroyed), rel=0, abs=ATOL)
 
 
 @pytest.mark.parametrize("scenario_id", _params())
 def test_damage_matches_oracle(scenario_id: str) -> None:
     got, want = _run(scenario_id)
-    assert_pmf(got.damage.pmf, want.damage, "damage")
+    assert_pmf(got.damage.probabilities, want.damage, "damage")
 
 
 @pytest.mark.parametrize("scenario_id", _params())
@@ -497,9 +497,11 @@ def test_groups_match_oracle(scenario_id: str) -> None:
     target = BY_ID[scenario_id].target
     assert len(got.groups) == len(want.groups)
     for i, g in enumerate(target.groups):
-        assert_pmf(got.groups[i].killed.pmf, want.groups[i], f"group {i}")
+        assert_pmf(got.groups[i].killed.probabilities, want.groups[i], f"group {i}")
         if g.name:
-            assert_pmf(got.killed_in(g.name).pmf, want.groups[i], f"killed_in({g.name!r})")
+            assert_pmf(
+                got.killed_in(g.name).probabilities, want.groups[i], f"killed_in({g.name!r})"
+            )
 
 
 @pytest.mark.parametrize("scenario_id", _params())
@@ -508,7 +510,7 @@ def test_pool_stages_match_oracle(scenario_id: str) -> None:
     assert len(got.pools) == len(want.pools)
     for j, (g, w) in enumerate(zip(got.pools, want.pools, strict=True)):
         for stage in ("attacks", "hits", "wounds", "unsaved", "killed"):
-            assert_pmf(getattr(g, stage).pmf, getattr(w, stage), f"pool {j} {stage}")
+            assert_pmf(getattr(g, stage).probabilities, getattr(w, stage), f"pool {j} {stage}")
 
 
 #: (S, T) pairs covering every rung of the wound ladder, both sides of each boundary.
@@ -527,8 +529,8 @@ def test_hit_and_wound_ladder(skill: int, strength: int, toughness: int) -> None
     target = unit(models(2, 7, 1, toughness=toughness))
     got, want = mh.attack(weapons, target), oracle_attack(weapons, target)
     for stage in ("attacks", "hits", "wounds", "unsaved"):
-        assert_pmf(getattr(got.pools[0], stage).pmf, getattr(want.pools[0], stage), stage)
-    assert_pmf(got.killed.pmf, want.killed, "killed")
+        assert_pmf(getattr(got.pools[0], stage).probabilities, getattr(want.pools[0], stage), stage)
+    assert_pmf(got.killed.probabilities, want.killed, "killed")
 
 
 # --------------------------------------------------------------------------- why order matters
@@ -559,10 +561,10 @@ def test_engine_resolves_saves_lowest_to_highest(weapons: Any, target: Unit) -> 
     rolled_order = oracle_attack(weapons, target, sort_saves=False)
     assert exact(sorted_saves.killed) != exact(rolled_order.killed)
     got = mh.attack(weapons, target)
-    assert pmf_close(got.killed.pmf, sorted_saves.killed)
-    assert not pmf_close(got.killed.pmf, rolled_order.killed)
+    assert pmf_close(got.killed.probabilities, sorted_saves.killed)
+    assert not pmf_close(got.killed.probabilities, rolled_order.killed)
     for i in range(len(target.groups)):
-        assert_pmf(got.groups[i].killed.pmf, sorted_saves.groups[i], f"group {i}")
+        assert_pmf(got.groups[i].killed.probabilities, sorted_saves.groups[i], f"group {i}")
 
 
 def test_sorting_is_irrelevant_against_one_group() -> None:
@@ -607,8 +609,8 @@ def test_pooling_changes_the_answer(weapon: Weapon, count: int, first: int, targ
 
     got = mh.attack([(weapon, first), (weapon, count - first)], target)
     assert len(got.pools) == 1
-    assert_pmf(got.killed.pmf, pooled.killed, "pooled killed")
-    assert not pmf_close(got.killed.pmf, split.killed)
+    assert_pmf(got.killed.probabilities, pooled.killed, "pooled killed")
+    assert not pmf_close(got.killed.probabilities, split.killed)
 
     twin = Weapon(
         weapon.name,
@@ -621,7 +623,7 @@ def test_pooling_changes_the_answer(weapon: Weapon, count: int, first: int, targ
     )
     got_split = mh.attack([(weapon, first), (twin, count - first)], target)
     assert len(got_split.pools) == 2
-    assert_pmf(got_split.killed.pmf, split.killed, "split killed")
+    assert_pmf(got_split.killed.probabilities, split.killed, "split killed")
 
 
 def test_pooling_is_irrelevant_for_the_hit_and_wound_stages() -> None:

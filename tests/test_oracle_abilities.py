@@ -870,13 +870,13 @@ def test_outcome_matches_oracle(case_id: str) -> None:
     """Killed, damage, per-group kills, P(destroyed) and the attacker's hazard wounds."""
     got, want = _engine(case_id), _oracle(case_id)
     target = BY_ID[case_id].target
-    assert_pmf(got.killed.pmf, want.killed, "killed")
-    assert_pmf(got.damage.pmf, want.damage, "damage")
+    assert_pmf(got.killed.probabilities, want.killed, "killed")
+    assert_pmf(got.damage.probabilities, want.damage, "damage")
     assert got.p_destroyed == pytest.approx(float(want.p_destroyed), rel=0, abs=ATOL)
     assert len(got.groups) == len(want.groups)
     for i, g in enumerate(target.groups):
-        assert_pmf(got.groups[i].killed.pmf, want.groups[i], f"group {i} ({g.label})")
-    assert_pmf(got.hazardous.pmf, want.hazardous, "hazardous")
+        assert_pmf(got.groups[i].killed.probabilities, want.groups[i], f"group {i} ({g.label})")
+    assert_pmf(got.hazardous.probabilities, want.hazardous, "hazardous")
 
 
 @pytest.mark.parametrize("case_id", _params())
@@ -886,7 +886,7 @@ def test_pool_stages_match_oracle(case_id: str) -> None:
     assert len(got.pools) == len(want.pools)
     for j, (g, w) in enumerate(zip(got.pools, want.pools, strict=True)):
         for stage in STAGES:
-            assert_pmf(getattr(g, stage).pmf, getattr(w, stage), f"pool {j} {stage}")
+            assert_pmf(getattr(g, stage).probabilities, getattr(w, stage), f"pool {j} {stage}")
 
 
 @pytest.mark.parametrize("case_id", _params())
@@ -983,12 +983,14 @@ def test_ability_without_effect_equals_the_plain_weapon(
     c = BY_ID[case_id]
     base = mh.attack(plain, target, context=c.context, modifiers=c.modifiers)
     got = _engine(case_id)
-    assert_pmf(got.killed.pmf, exact(_oracle(case_id).killed), "killed")
-    np.testing.assert_allclose(got.killed.pmf, base.killed.pmf, rtol=0, atol=ATOL)
+    assert_pmf(got.killed.probabilities, exact(_oracle(case_id).killed), "killed")
+    np.testing.assert_allclose(
+        got.killed.probabilities, base.killed.probabilities, rtol=0, atol=ATOL
+    )
     for stage in ("attacks", "hits", "wounds", "unsaved", "devastating"):
         np.testing.assert_allclose(
-            getattr(got.pools[0], stage).pmf,
-            getattr(base.pools[0], stage).pmf,
+            getattr(got.pools[0], stage).probabilities,
+            getattr(base.pools[0], stage).probabilities,
             rtol=0,
             atol=ATOL,
             err_msg=stage,
@@ -1075,7 +1077,7 @@ def test_hand_cover_is_outside_the_modifier_cap(
     pool = _pool(gun(1, abilities=abilities), context=context, modifiers=modifiers)
     assert pool.hits[1] == p_hit
     got = mh.attack(gun(1, abilities=abilities), ONE_W1, context=context, modifiers=modifiers)
-    assert got.pools[0].hits.pmf[1] == pytest.approx(float(p_hit), abs=ATOL)
+    assert got.pools[0].hits.probabilities[1] == pytest.approx(float(p_hit), abs=ATOL)
 
 
 def test_hand_devastating_one_model_cap() -> None:
@@ -1088,7 +1090,7 @@ def test_hand_devastating_one_model_cap() -> None:
     want = oracle_attack(weapon, target)
     p = Fraction(5, 6) * (Fraction(1, 6) + Fraction(4, 6) * Fraction(1, 6)) * Fraction(5, 6)
     assert exact(want.killed) == {0: 1 - p, 1: p}
-    assert_pmf(mh.attack(weapon, target).killed.pmf, want.killed)
+    assert_pmf(mh.attack(weapon, target).killed.probabilities, want.killed)
 
 
 @pytest.mark.parametrize(
@@ -1110,8 +1112,8 @@ def test_devastating_wounds_resolve_after_the_saves(case_id: str) -> None:
     before = oracle_attack(c.weapons, c.target, modifiers=c.modifiers, devastating_first=True)
     assert exact(after.killed) != exact(before.killed)
     got = _engine(case_id)
-    assert_pmf(got.killed.pmf, after.killed, "after the saves")
-    assert not pmf_close(got.killed.pmf, before.killed)
+    assert_pmf(got.killed.probabilities, after.killed, "after the saves")
+    assert not pmf_close(got.killed.probabilities, before.killed)
 
 
 def test_hand_damage_halve_then_subtract() -> None:
@@ -1122,7 +1124,7 @@ def test_hand_damage_halve_then_subtract() -> None:
     want = oracle_attack(weapon, target)
     assert exact(want.killed) == {0: Fraction(1)}
     assert exact(want.damage) == {0: Fraction(11, 36), 1: Fraction(25, 36)}
-    assert_pmf(mh.attack(weapon, target).damage.pmf, want.damage)
+    assert_pmf(mh.attack(weapon, target).damage.probabilities, want.damage)
 
 
 @pytest.mark.parametrize(("wounds", "dies"), [(5, True), (6, False)], ids=["W5", "W6"])
@@ -1134,7 +1136,7 @@ def test_hand_damage_set_multiply_add(wounds: int, dies: bool) -> None:
     want = oracle_attack(weapon, target, modifiers=mods)
     assert want.damage.get(5, 0) == Fraction(25, 36)
     assert want.killed.get(1, 0) == (Fraction(25, 36) if dies else 0)
-    assert_pmf(mh.attack(weapon, target, modifiers=mods).damage.pmf, want.damage)
+    assert_pmf(mh.attack(weapon, target, modifiers=mods).damage.probabilities, want.damage)
 
 
 def test_hand_precision() -> None:
@@ -1145,7 +1147,7 @@ def test_hand_precision() -> None:
     want = oracle_attack(weapon, target)
     assert exact(want.groups[0]) == {0: Fraction(1)}
     assert exact(want.groups[1]) == {0: Fraction(11, 36), 1: Fraction(25, 36)}
-    assert_pmf(mh.attack(weapon, target).groups[1].killed.pmf, want.groups[1])
+    assert_pmf(mh.attack(weapon, target).groups[1].killed.probabilities, want.groups[1])
 
 
 @pytest.mark.parametrize("monster", [False, True], ids=["infantry", "monster"])
@@ -1158,7 +1160,7 @@ def test_hand_hazardous(monster: bool) -> None:
     third = Fraction(1, 3)
     binom = {k: comb(3, k) * third**k * (1 - third) ** (3 - k) for k in range(4)}
     assert exact(want.hazardous) == {k * per: p for k, p in binom.items()}
-    assert_pmf(mh.attack(weapons, W1x3, context=context).hazardous.pmf, want.hazardous)
+    assert_pmf(mh.attack(weapons, W1x3, context=context).hazardous.probabilities, want.hazardous)
 
 
 def test_hand_mortal_wounds_spill_over_with_fnp() -> None:
@@ -1171,8 +1173,8 @@ def test_hand_mortal_wounds_spill_over_with_fnp() -> None:
     assert exact(want.damage) == binom
     assert exact(want.killed) == {0: binom[0] + binom[1], 1: binom[2] + binom[3]}
     got = mh.attack([MortalWounds(3)], target)
-    assert_pmf(got.damage.pmf, want.damage)
-    assert_pmf(got.killed.pmf, want.killed)
+    assert_pmf(got.damage.probabilities, want.damage)
+    assert_pmf(got.killed.probabilities, want.killed)
 
 
 def test_hand_fnp_against_devastating_mortal_wounds() -> None:
@@ -1185,4 +1187,4 @@ def test_hand_fnp_against_devastating_mortal_wounds() -> None:
     p = Fraction(5, 6) * (Fraction(1, 6) + Fraction(4, 6) * Fraction(1, 6)) * through
     want = oracle_attack(weapon, target)
     assert want.killed[1] == p
-    assert_pmf(mh.attack(weapon, target).killed.pmf, want.killed)
+    assert_pmf(mh.attack(weapon, target).killed.probabilities, want.killed)

@@ -95,7 +95,7 @@ def test_result_plot_shows_killed_and_damage_side_by_side() -> None:
     ]
     assert [a.get_xlabel() for a in axes] == ["models destroyed", "wounds lost"]
     heights = [p.get_height() for p in axes[0].patches]
-    np.testing.assert_array_equal(heights, res.killed.pmf)
+    np.testing.assert_array_equal(heights, res.killed.probabilities)
     marks = [line.get_label() for line in axes[1].lines]
     assert marks == [f"mean {res.damage.mean():.2f}", f"median {res.damage.median()}"]
 

@@ -278,8 +278,8 @@ def test_mass_is_conserved(unit: mh.Unit, ws: list) -> None:
     for p in res.pools:
         dists += [p.attacks, p.hits, p.wounds, p.unsaved, p.killed]
     for d in dists:
-        assert abs(float(d.pmf.sum()) - 1.0) <= 1e-12
-        assert np.all(d.pmf >= 0.0)
+        assert abs(float(d.probabilities.sum()) - 1.0) <= 1e-12
+        assert np.all(d.probabilities >= 0.0)
     assert res.killed.support()[1] <= unit.models
     assert res.damage.support()[1] <= unit.total_wounds
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import mathhammer as mh
+import mathhammer.core.dist
+from mathhammer.views import distribution
 from mathhammer.views.html import bar_chart_svg, visible_range
 
 ATOL = 1e-12
@@ -58,8 +63,8 @@ def test_dist_to_frame_is_tidy_and_consistent() -> None:
     frame = d.to_frame()
     assert list(frame.columns) == ["value", "pmf", "cdf", "at_least"]
     assert frame.value.tolist() == list(range(6))
-    np.testing.assert_allclose(frame.pmf, d.pmf, atol=0)
-    np.testing.assert_allclose(frame.cdf, np.cumsum(d.pmf), atol=ATOL)
+    np.testing.assert_allclose(frame.pmf, d.probabilities, atol=0)
+    np.testing.assert_allclose(frame.cdf, np.cumsum(d.probabilities), atol=ATOL)
     np.testing.assert_allclose(frame.at_least, 1 - frame.cdf + frame.pmf, atol=ATOL)
 
 
@@ -71,6 +76,29 @@ def test_dist_repr_is_compact_and_html_has_numbers_and_chart() -> None:
     for text in ("<td>1.000</td>", "<td>0.707</td>", "<td>0.750</td>", "<td>0.250</td>"):
         assert text in page
     assert "P(≥1)" in page and "support 0..2" in page
+
+
+def test_dist_presentation_lives_in_the_views_layer() -> None:
+    # core.dist keeps thin methods that import the views on use, never at import time
+    tree = ast.parse(Path(mathhammer.core.dist.__file__).read_text())
+    top_level = [n.module or "" for n in tree.body if isinstance(n, ast.ImportFrom)]
+    assert top_level and not [m for m in top_level if "views" in m]
+    d = mh.Dist.binomial(40, 0.3)
+    # wide: 1 and the quantiles from 10% to 90%, here those of scipy's binomial
+    quantiles = stats.binom(40, 0.3).ppf([0.1, 0.25, 0.5, 0.75, 0.9]).astype(int).tolist()
+    assert d.thresholds() == distribution.thresholds(d) == [1, *quantiles]
+    assert d.thresholds(top=30) == distribution.thresholds(d, top=30)
+    assert d.describe([1, 12]) == distribution.describe(d, [1, 12])
+    pd.testing.assert_series_equal(d.summary(), distribution.summary(d))
+    pd.testing.assert_frame_equal(d.to_frame(), distribution.to_frame(d))
+
+
+def test_presentation_arguments_are_validated() -> None:
+    d = mh.Dist.binomial(4, 0.5)
+    with pytest.raises(mh.DistributionError, match="top must be an integer >= 0; got -2"):
+        d.thresholds(top=-2)
+    with pytest.raises(mh.DistributionError, match="k must be an integer >= 0; got 1.5"):
+        d.describe([1.5])  # type: ignore[list-item]
 
 
 # --------------------------------------------------------------------------- results
@@ -153,7 +181,7 @@ def test_result_to_frame_holds_every_distribution() -> None:
     assert list(pd.unique(frame.stage)) == list(res.distributions())
     killed = frame[frame.stage == "killed"]
     assert killed.value.tolist() == [0, 1, 2, 3, 4, 5]
-    np.testing.assert_array_equal(killed.pmf, res.killed.pmf)
+    np.testing.assert_array_equal(killed.pmf, res.killed.probabilities)
     np.testing.assert_allclose(killed.at_least, res.killed.at_least(np.arange(6)), atol=0)
     totals = frame.groupby("stage", sort=False).pmf.sum()
     np.testing.assert_allclose(totals, 1.0, atol=ATOL)

@@ -76,7 +76,7 @@ def test_every_entry_is_valid(target: Target) -> None:
     # every entry can be attacked by the exact engine
     gun = mh.Weapon("Gun", attacks=10, skill=3, strength=5, ap=-1, damage="D3")
     res = mh.attack(gun, target.unit)
-    assert abs(float(res.killed.pmf.sum()) - 1.0) < 1e-12
+    assert abs(float(res.killed.probabilities.sum()) - 1.0) < 1e-12
 
 
 def test_the_suite_covers_the_archetypes() -> None:

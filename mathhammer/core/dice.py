@@ -35,7 +35,7 @@ class Dice:
     >>> d = Dice.parse("2D3+2")
     >>> d.text, d.min, d.max, d.mean
     ('2D3+2', 4, 8, 6.0)
-    >>> Dice.parse(3).dist.pmf.tolist()
+    >>> Dice.parse(3).dist.probabilities.tolist()
     [0.0, 0.0, 0.0, 1.0]
     """
 

@@ -2,23 +2,30 @@
 
 :class:`Dist` is the currency of the whole library: attack dice, hits, wounds,
 models destroyed and wounds lost are all ``Dist`` objects. Methods keep the
-meanings users know from :mod:`scipy.stats` (``sf(k)`` is P(X > k)); the
-wargamer's question gets its own name, ``at_least(k)`` = P(X >= k).
+names and meanings users know from the frozen distributions of :mod:`scipy.stats`:
+``pmf(k)``, ``cdf(k)``, ``sf(k)`` (P(X > k)) and ``ppf(q)`` take a number (and return
+a float) or an array (and return an array); the wargamer's question gets its own name,
+``at_least(k)`` = P(X >= k). Unlike scipy, invalid input raises instead of giving NaN.
+The whole pmf is the read-only array ``probabilities``.
 
-Every operation returns a new instance; the probability array is read-only.
+Every operation returns a new instance. The presentation methods (``summary``,
+``to_frame``, ``plot`` and the HTML view) are implemented in :mod:`mathhammer.views`,
+imported when first used.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..errors import DistributionError, field_error
+from .binomial import FloatArray, binomial_table
 
+# binomial_table is re-exported: it was first defined here
 __all__ = ["Dist", "binomial_table"]
 
 #: Largest deviation of the total probability from 1 accepted on construction.
@@ -27,61 +34,31 @@ MASS_TOLERANCE = 1e-9
 #: noise of the last bit does not move a median from 2 to 3.
 _QUANTILE_SLACK = 1e-12
 
-FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+#: One point at which to evaluate a distribution: the result is a float.
+Scalar = float | np.integer | np.floating
+#: Several points (a list or an array of any shape): the result is an array of that shape.
+Points = Sequence[Any] | NDArray[Any]
 
 
-#: Tables up to this size are cached (at most 512 of them: under 300 MB in the worst case);
-#: larger ones, for pools of hundreds of dice, are rebuilt when needed.
-_CACHED_SIZE = 256
+def _numbers(value: Any, field: str) -> FloatArray:
+    """``value`` as an array of floats, refusing what is not a number (text, bools, NaN)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "O" and all(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in arr.ravel()
+    ):
+        arr = arr.astype(np.float64)  # Fractions, and Python ints too large for int64
+    if arr.dtype.kind not in "iuf":
+        raise field_error(DistributionError, field, "a number or an array of numbers", value)
+    arr = arr.astype(np.float64, copy=False)
+    if np.any(np.isnan(arr)):
+        raise field_error(DistributionError, field, "a number, not NaN", value)
+    return arr
 
 
-def _binomial_table_build(nmax: int, p: float) -> FloatArray:
-    table = np.zeros((nmax + 1, nmax + 1))
-    table[0, 0] = 1.0
-    q = 1.0 - p
-    for n in range(1, nmax + 1):
-        prev = table[n - 1, :n]
-        table[n, :n] = q * prev
-        table[n, 1 : n + 1] += p * prev
-    table.flags.writeable = False
-    return table
-
-
-_binomial_table_cached = lru_cache(maxsize=512)(_binomial_table_build)
-
-
-def binomial_table(nmax: int, p: float) -> FloatArray:
-    """Return ``B`` with ``B[n, k]`` = P(Binomial(n, p) = k) for 0 <= k, n <= nmax.
-
-    Built by the Pascal recurrence (no cancellation, no special functions), cached,
-    and read-only.
-
-    Examples
-    --------
-    >>> B = binomial_table(2, 0.5)
-    >>> B[2].tolist()
-    [0.25, 0.5, 0.25]
-    """
-    if not 0.0 <= p <= 1.0:
-        raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
-    if nmax < 0:
-        raise field_error(DistributionError, "nmax", "an integer >= 0", nmax)
-    # Bucket the size so that repeated calls with slowly growing nmax share a table.
-    size = max(16, 1 << (int(nmax) - 1).bit_length()) if nmax > 0 else 16
-    if size > _CACHED_SIZE:
-        return _binomial_table_build(int(nmax), float(p))
-    return _binomial_table_cached(size, float(p))[: nmax + 1, : nmax + 1]
-
-
-def _points(k: Any) -> FloatArray:
-    """Values at which to evaluate a cdf or sf: finite numbers."""
-    try:
-        ks = np.asarray(k, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise field_error(DistributionError, "k", "a number or an array of numbers", k) from None
-    if np.any(np.isnan(ks)):
-        raise field_error(DistributionError, "k", "a number, not NaN", k)
-    return ks
+def _result(out: FloatArray) -> Any:
+    """A Python float for a scalar argument, the float array otherwise (as scipy.stats)."""
+    return float(out) if out.ndim == 0 else out
 
 
 def _as_count(value: object, field: str) -> int:
@@ -108,14 +85,17 @@ class Dist:
     Parameters
     ----------
     pmf : array_like
-        ``pmf[k]`` is P(X = k). Non-negative, finite, summing to 1 (within 1e-9).
+        ``pmf[k]`` is P(X = k). Non-negative, finite, summing to 1 (within 1e-9); kept
+        as the read-only array :attr:`probabilities`.
 
     Examples
     --------
     >>> d = Dist([0.25, 0.5, 0.25])
-    >>> d.mean(), d.at_least(1), d.sf(1)
-    (1.0, 0.75, 0.25)
-    >>> (d + d).pmf.tolist()
+    >>> d.mean(), d.at_least(1), d.sf(1), d.pmf(1)
+    (1.0, 0.75, 0.25, 0.5)
+    >>> d.cdf([0, 1, 2]).tolist()
+    [0.25, 0.75, 1.0]
+    >>> (d + d).probabilities.tolist()
     [0.0625, 0.25, 0.375, 0.25, 0.0625]
     """
 
@@ -154,7 +134,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.constant(2).pmf.tolist()
+        >>> Dist.constant(2).probabilities.tolist()
         [0.0, 0.0, 1.0]
         """
         k = _as_count(k, "k")
@@ -184,7 +164,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.binomial(2, 0.5).pmf.tolist()
+        >>> Dist.binomial(2, 0.5).probabilities.tolist()
         [0.25, 0.5, 0.25]
         """
         n, p = _as_count(n, "n"), _as_probability(p, "p")
@@ -196,7 +176,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.from_samples([0, 1, 1, 3]).pmf.tolist()
+        >>> Dist.from_samples([0, 1, 1, 3]).probabilities.tolist()
         [0.25, 0.5, 0.0, 0.25]
         """
         arr = np.asarray(samples)
@@ -213,7 +193,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).pmf.tolist()
+        >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
         w = np.asarray(weights, dtype=np.float64)
@@ -231,8 +211,14 @@ class Dist:
 
     # ------------------------------------------------------------------ basic access
     @property
-    def pmf(self) -> FloatArray:
-        """Read-only array: ``pmf[k]`` = P(X = k) for k = 0..n."""
+    def probabilities(self) -> FloatArray:
+        """The whole pmf as a read-only array: ``probabilities[k]`` = P(X = k), k = 0..n.
+
+        Examples
+        --------
+        >>> Dist.binomial(2, 0.5).probabilities.tolist()
+        [0.25, 0.5, 0.25]
+        """
         return self._pmf
 
     @property
@@ -241,15 +227,30 @@ class Dist:
         return len(self._pmf) - 1
 
     @overload
-    def prob(self, k: int) -> float: ...
+    def pmf(self, k: Scalar) -> float: ...
     @overload
-    def prob(self, k: ArrayLike) -> FloatArray: ...
-    def prob(self, k: Any) -> Any:
-        """P(X = k); 0 outside 0..n. Accepts an int or an array of ints."""
-        ks = np.asarray(k)
-        idx = np.clip(ks, 0, self.n).astype(np.intp)
-        out = np.where((ks >= 0) & (ks <= self.n) & (ks == np.floor(ks)), self._pmf[idx], 0.0)
-        return float(out) if out.ndim == 0 else out
+    def pmf(self, k: Points) -> FloatArray: ...
+    def pmf(self, k: Scalar | Points) -> float | FloatArray:
+        """The probability mass function P(X = k): 0 outside 0..n and at non-integers.
+
+        Parameters
+        ----------
+        k : number or array_like of numbers
+            Where to evaluate, as for :mod:`scipy.stats`: a float for a number, an
+            array of floats for an array. The whole pmf is :attr:`probabilities`.
+
+        Examples
+        --------
+        >>> d = Dist([0.5, 0.25, 0.25])
+        >>> d.pmf(1), d.pmf(7), d.pmf(1.5)
+        (0.25, 0.0, 0.0)
+        >>> d.pmf([0, 2]).tolist()
+        [0.5, 0.25]
+        """
+        ks = _numbers(k, "k")
+        inside = (ks >= 0) & (ks <= self.n) & (ks == np.floor(ks))
+        idx = np.where(inside, ks, 0).astype(np.intp)
+        return _result(np.where(inside, self._pmf[idx], 0.0))
 
     def _cumulative(self) -> FloatArray:
         return np.cumsum(self._pmf)
@@ -258,51 +259,67 @@ class Dist:
         # Summed from the top so that small upper tails keep full relative precision.
         return np.cumsum(self._pmf[::-1])[::-1]
 
-    def cdf(self, k: Any = None) -> Any:
-        """P(X <= k). With no argument, the whole cdf array over 0..n.
+    @overload
+    def cdf(self, k: Scalar) -> float: ...
+    @overload
+    def cdf(self, k: Points) -> FloatArray: ...
+    def cdf(self, k: Scalar | Points) -> float | FloatArray:
+        """The cumulative distribution function P(X <= k).
 
         Examples
         --------
-        >>> Dist([0.5, 0.25, 0.25]).cdf(1)
-        0.75
+        >>> d = Dist([0.5, 0.25, 0.25])
+        >>> d.cdf(1), d.cdf(1.5), d.cdf(-1)
+        (0.75, 0.75, 0.0)
+        >>> d.cdf(np.arange(d.n + 1)).tolist()
+        [0.5, 0.75, 1.0]
         """
+        ks = np.floor(_numbers(k, "k"))
         cum = np.minimum(self._cumulative(), 1.0)
-        if k is None:
-            return cum
-        ks = np.floor(_points(k))
         idx = np.clip(ks, 0, self.n).astype(np.intp)
-        out = np.where(ks < 0, 0.0, np.where(ks >= self.n, 1.0, cum[idx]))
-        return float(out) if out.ndim == 0 else out
+        return _result(np.where(ks < 0, 0.0, np.where(ks >= self.n, 1.0, cum[idx])))
 
-    def sf(self, k: Any = None) -> Any:
-        """The survival function P(X > k), as in :mod:`scipy.stats`.
+    @overload
+    def sf(self, k: Scalar) -> float: ...
+    @overload
+    def sf(self, k: Points) -> FloatArray: ...
+    def sf(self, k: Scalar | Points) -> float | FloatArray:
+        """The survival function P(X > k), as in :mod:`scipy.stats`; see :meth:`at_least`.
 
         Examples
         --------
-        >>> Dist([0.5, 0.25, 0.25]).sf(0)
-        0.5
+        >>> d = Dist([0.5, 0.25, 0.25])
+        >>> d.sf(0), d.sf(0.5), d.sf(2)
+        (0.5, 0.5, 0.0)
         """
+        ks = np.floor(_numbers(k, "k"))
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
-        if k is None:
-            return tail
-        ks = np.floor(_points(k))
         idx = np.clip(ks, 0, self.n).astype(np.intp)
-        out = np.where(ks < 0, 1.0, np.where(ks >= self.n, 0.0, tail[idx]))
-        return float(out) if out.ndim == 0 else out
+        return _result(np.where(ks < 0, 1.0, np.where(ks >= self.n, 0.0, tail[idx])))
 
-    def at_least(self, k: Any) -> Any:
+    @overload
+    def at_least(self, k: Scalar) -> float: ...
+    @overload
+    def at_least(self, k: Points) -> FloatArray: ...
+    def at_least(self, k: Scalar | Points) -> float | FloatArray:
         """P(X >= k): "the chance to kill at least k models".
 
         Examples
         --------
-        >>> Dist([0.5, 0.25, 0.25]).at_least(1)
-        0.5
+        >>> d = Dist([0.5, 0.25, 0.25])
+        >>> d.at_least(1), d.at_least(0.5)
+        (0.5, 0.5)
         """
-        return self.sf(np.asarray(k) - 1)
+        # X >= 1.5 means X >= 2 for an integer X: P(X > ceil(k) - 1)
+        return self.sf(np.ceil(_numbers(k, "k")) - 1)
 
-    def at_most(self, k: Any) -> Any:
-        """P(X <= k), the same as :meth:`cdf`."""
-        return self.cdf(k)
+    at_most = cdf  # P(X <= k), beside at_least
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a Dist has no truth value: it is a distribution, not a number; ask for a "
+            "probability instead, e.g. dist.at_least(k) for P(X >= k)"
+        )
 
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
@@ -319,16 +336,24 @@ class Dist:
         """The standard deviation."""
         return float(np.sqrt(self.var()))
 
-    def ppf(self, q: Any) -> Any:
+    @overload
+    def ppf(self, q: Scalar) -> int: ...
+    @overload
+    def ppf(self, q: Points) -> IntArray: ...
+    def ppf(self, q: Scalar | Points) -> int | IntArray:
         """The quantile function: the smallest k with P(X <= k) >= q.
+
+        Values are integers (an int, or an int64 array), and ``ppf(0)`` is the lowest
+        value of non-zero probability, where :mod:`scipy.stats` returns the float
+        ``lower bound - 1``.
 
         Examples
         --------
         >>> Dist([0.5, 0.25, 0.25]).ppf([0.5, 0.6, 1.0]).tolist()
         [0, 1, 2]
         """
-        qs = np.asarray(q, dtype=np.float64)
-        if np.any((qs < 0) | (qs > 1) | ~np.isfinite(qs)):
+        qs = _numbers(q, "q")
+        if np.any((qs < 0) | (qs > 1)):
             raise field_error(DistributionError, "q", "a probability in [0, 1]", q)
         cum = self._cumulative()
         out = np.searchsorted(cum, qs - _QUANTILE_SLACK, side="left")
@@ -337,9 +362,7 @@ class Dist:
         out = np.maximum(out, self.support()[0])
         return int(out) if out.ndim == 0 else out.astype(np.int64)
 
-    def quantile(self, q: Any) -> Any:
-        """Alias of :meth:`ppf`."""
-        return self.ppf(q)
+    quantile = ppf  # the name numpy and pandas use
 
     def median(self) -> int:
         """The median, ``ppf(0.5)``."""
@@ -386,7 +409,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.uniform(1, 3).repeat(2).pmf.tolist()[2:]  # doctest: +ELLIPSIS
+        >>> Dist.uniform(1, 3).repeat(2).probabilities.tolist()[2:]  # doctest: +ELLIPSIS
         [0.111..., 0.222..., 0.333..., 0.222..., 0.111...]
         """
         times = _as_count(times, "times")
@@ -405,7 +428,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.constant(2).compound(Dist([0.5, 0.5])).pmf.tolist()
+        >>> Dist.constant(2).compound(Dist([0.5, 0.5])).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
         out = np.zeros(count.n * self.n + 1)
@@ -422,7 +445,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.constant(2).thin(0.5).pmf.tolist()
+        >>> Dist.constant(2).thin(0.5).probabilities.tolist()
         [0.25, 0.5, 0.25]
         """
         p = _as_probability(p, "p")
@@ -433,7 +456,7 @@ class Dist:
 
         Examples
         --------
-        >>> Dist.uniform(1, 3).map(lambda d: max(d - 1, 1)).pmf.tolist()
+        >>> Dist.uniform(1, 3).map(lambda d: max(d - 1, 1)).probabilities.tolist()
         [0.0, 0.6666666666666666, 0.3333333333333333]
         """
         values = [int(func(k)) for k in range(len(self._pmf))]
@@ -466,103 +489,60 @@ class Dist:
         return f"Dist(mean={self.mean():.4g}, std={self.std():.4g}, support={lo}..{hi})"
 
     # ------------------------------------------------------------------ presentation
+    # Implemented in mathhammer.views.distribution, imported on first use: the core
+    # imports nothing from the layers above it, and pandas only when a table is built.
     def thresholds(self, top: int | None = None) -> list[int]:
         """The values k for which P(X >= k) is worth showing.
 
-        Every k from 1 to ``top`` when that is at most 10; otherwise 1, 2, 3 and the
-        quarters of ``top``. Without ``top`` (a unit's model count, say), the range the
-        distribution actually covers decides: 1 to its 99.9% quantile, or the quantiles
-        from 10% to 90% when that is wide.
+        See :func:`mathhammer.views.distribution.thresholds`.
 
         Examples
         --------
-        >>> Dist.binomial(20, 0.5).thresholds(top=5)
-        [1, 2, 3, 4, 5]
         >>> Dist.binomial(20, 0.5).thresholds(top=20)
         [1, 2, 3, 5, 10, 15, 20]
-        >>> Dist.binomial(100, 0.5).thresholds()
-        [1, 44, 47, 50, 53, 56]
         """
-        if top is not None:
-            top = max(_as_count(top, "top"), 1)
-            if top <= 10:
-                return list(range(1, top + 1))
-            return sorted({1, 2, 3, *(-(-top * q // 4) for q in (1, 2, 3, 4))})
-        high = max(int(self.ppf(0.999)), 1)
-        if high <= 10:
-            return list(range(1, high + 1))
-        quantiles = self.ppf([0.1, 0.25, 0.5, 0.75, 0.9]).tolist()
-        return sorted({1, *(int(k) for k in quantiles if k >= 1)})
+        from ..views.distribution import thresholds
+
+        return thresholds(self, top)
 
     def describe(self, at_least: Sequence[int] | None = None) -> dict[str, float]:
         """The key numbers as a plain dict: mean, sd, median, mode and P(X >= k).
 
-        This is the one place these numbers are computed for display:
-        :meth:`summary`, the HTML view and :meth:`AttackResult.summary
-        <mathhammer.results.attack.AttackResult.summary>` all read it.
-
-        Parameters
-        ----------
-        at_least : sequence of int, optional
-            The k of the ``"P(>=k)"`` entries; :meth:`thresholds` by default.
+        See :func:`mathhammer.views.distribution.describe`.
 
         Examples
         --------
-        >>> Dist([0.25, 0.5, 0.25]).describe()
-        {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1, 'mode': 1, 'P(>=1)': 0.75,
-         'P(>=2)': 0.25}
+        >>> Dist([0.25, 0.5, 0.25]).describe([2])
+        {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1, 'mode': 1, 'P(>=2)': 0.25}
         """
-        ks = self.thresholds() if at_least is None else [_as_count(k, "k") for k in at_least]
-        out: dict[str, float] = {
-            "mean": self.mean(),
-            "sd": self.std(),
-            "median": self.median(),
-            "mode": self.mode(),
-        }
-        for k in ks:
-            out[f"P(>={k})"] = float(self.at_least(k))
-        return out
+        from ..views.distribution import describe
+
+        return describe(self, at_least)
 
     def summary(self, at_least: Sequence[int] | None = None) -> Any:
         """The key numbers as a :class:`pandas.Series` (see :meth:`describe`).
 
         Examples
         --------
-        >>> Dist([0.25, 0.5, 0.25]).summary()
-        mean      1.000000
-        sd        0.707107
-        median    1.000000
-        mode      1.000000
-        P(>=1)    0.750000
-        P(>=2)    0.250000
-        dtype: float64
+        >>> Dist([0.25, 0.5, 0.25]).summary().to_dict()
+        {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1.0, 'mode': 1.0, 'P(>=1)': 0.75,
+         'P(>=2)': 0.25}
         """
-        import pandas as pd
+        from ..views.distribution import summary
 
-        return pd.Series(self.describe(at_least), dtype=np.float64)
+        return summary(self, at_least)
 
     def to_frame(self) -> Any:
         """A tidy :class:`pandas.DataFrame`: one row per value with pmf, cdf and at_least.
 
         Examples
         --------
-        >>> Dist([0.25, 0.5, 0.25]).to_frame()
-           value   pmf   cdf  at_least
-        0      0  0.25  0.25      1.00
-        1      1  0.50  0.75      0.75
-        2      2  0.25  1.00      0.25
+        >>> Dist([0.25, 0.5, 0.25]).to_frame().columns.tolist()
+        ['value', 'pmf', 'cdf', 'at_least']
         """
-        import pandas as pd
+        from ..views.distribution import to_frame
 
-        values = np.arange(self.n + 1)
-        return pd.DataFrame(
-            {
-                "value": values,
-                "pmf": self._pmf,
-                "cdf": self.cdf(values),
-                "at_least": self.at_least(values),
-            }
-        )
+        return to_frame(self)
 
     def plot(self, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
         """Plot the distribution with matplotlib; return the Axes.

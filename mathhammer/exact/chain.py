@@ -27,15 +27,18 @@ Mortal wounds
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
-from ..core.dist import Dist, FloatArray, binomial_table
+from ..core.binomial import FloatArray, binomial_table
+from ..core.dist import Dist
 from ..errors import LimitError
 from ..rules.base import FACES, AllocationOrder
 from .layout import MAX_STATES, Layout, damage_matrix
+
+if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
+    import scipy.sparse as sp
 
 __all__ = [
     "MAX_JOINT",
@@ -54,8 +57,13 @@ class Transition:
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
         self.dense = isinstance(matrix, np.ndarray)
-        # a sparse T is stored transposed and applied as (T^t @ x^t)^t
-        self._m = matrix if self.dense else sp.csr_matrix(matrix.T)
+        if self.dense:
+            self._m = matrix
+        else:
+            import scipy.sparse as sp
+
+            # a sparse T is stored transposed and applied as (T^t @ x^t)^t
+            self._m = sp.csr_matrix(matrix.T)
 
     @classmethod
     def with_saves(cls, damage: np.ndarray | sp.csr_matrix, saving: np.ndarray) -> Transition:
@@ -66,6 +74,8 @@ class Transition:
             idx = np.flatnonzero(saving)
             m[idx, idx] = 1.0
             return cls(m)
+        import scipy.sparse as sp
+
         keep = sp.diags((~saving).astype(float))
         return cls(keep @ damage + sp.diags(saving.astype(float)))
 
@@ -224,7 +234,7 @@ def spill_mortal_wounds(
     """
     one = [Dist._trusted(np.array([1.0 - p, p])) for p in wound_lost]
     t = Transition(damage_matrix(layout, one, order=order))
-    return t.power_series(count.pmf[:, None] * state)
+    return t.power_series(count.probabilities[:, None] * state)
 
 
 def _unsaved_by_survival(
@@ -280,6 +290,8 @@ def unsaved_distribution(
             f"the failed-saves stage of this pool needs {layout.size * counter} states; "
             "use mathhammer.simulate for it"
         )
+    import scipy.sparse as sp
+
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
     current = layout.current_group(focus, order)
     shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(

@@ -71,7 +71,7 @@ def group_damage(
     d_values = np.arange(checks.damage.dist.n + 1)
     melta = checks.melta.dist if checks.melta is not None else Dist.constant(0)
     x_values = np.arange(melta.n + 1)
-    weights = np.outer(checks.damage.dist.pmf, melta.pmf).ravel()
+    weights = np.outer(checks.damage.dist.probabilities, melta.probabilities).ravel()
     d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
     add = checks.damage_add + x
     mortal = ruleset.modified_damage(d, checks.damage_multiply, add)
@@ -232,7 +232,7 @@ def attack(
 def _test(test: AfterAttackTest, killed: Dist) -> TestResult:
     """P(the target takes the test) and P(it takes it and fails), after all the attacks."""
     taken = np.asarray(test.taken(np.arange(killed.n + 1)), dtype=bool)
-    p_taken = float(killed.pmf[taken].sum())
+    p_taken = float(killed.probabilities[taken].sum())
     totals = np.indices((len(FACES),) * test.dice).sum(axis=0).ravel() + test.dice
     p_fails = float(np.mean(test.fails(totals)))
     return TestResult(test.name, p_taken, p_taken * p_fails)

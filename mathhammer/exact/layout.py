@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..core.dist import Dist, FloatArray
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
+
+if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
+    import scipy.sparse as sp
 
 __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
@@ -228,7 +231,7 @@ def damage_matrix(
         if here.size == 0:
             continue
         r = left[here]
-        pmf = dmg.pmf
+        pmf = dmg.probabilities
         for j in range(min(len(pmf), int(r.max()))):
             keep = r > j
             rows.append(here[keep])
@@ -243,6 +246,8 @@ def damage_matrix(
     vals.append(np.ones(gone.size))
     r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
     if sparse or layout.size > DENSE_LIMIT:
+        import scipy.sparse as sp
+
         return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
     out = np.zeros((layout.size, layout.size))
     np.add.at(out, (r_, c_), v_)

@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import convolve2d
 
-from ..core.dist import Dist, FloatArray, binomial_table
+from ..core.binomial import FloatArray, binomial_table
+from ..core.convolution import convolve2d
+from ..core.dist import Dist
 from ..model.pools import Pool
 from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
 
@@ -98,7 +99,7 @@ def _as_pmf2(value: FloatArray | tuple[int, int]) -> FloatArray:
 def _shifted(extra: Dist, base: int, axis_y: int) -> FloatArray:
     """The 2-D pmf of (base + extra, axis_y)."""
     out = np.zeros((base + extra.n + 1, axis_y + 1))
-    out[base:, axis_y] = extra.pmf
+    out[base:, axis_y] = extra.probabilities
     return out
 
 
@@ -109,10 +110,10 @@ def _is_bernoulli(k: FloatArray) -> bool:
 def compound_kernel(count: Dist, k: FloatArray) -> FloatArray:
     """The joint distribution of the summed kernel over ``N ~ count`` independent dice."""
     if _is_bernoulli(k):
-        return count.thin(float(k[1, 0])).pmf[:, None].copy()
+        return count.thin(float(k[1, 0])).probabilities[:, None].copy()
     out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
     power = np.ones((1, 1))
-    for n, weight in enumerate(count.pmf):
+    for n, weight in enumerate(count.probabilities):
         if n:
             power = convolve2d(power, k)
         if weight:

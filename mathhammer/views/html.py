@@ -3,8 +3,9 @@
 The charts are hand-written SVG, so showing a result in a notebook needs neither
 matplotlib nor a round trip through an image file. Nothing here computes a number:
 every figure shown comes from a ``summary()`` (the one source of truth) or from the
-distribution being drawn. The functions take distributions by duck typing (``pmf``,
-``ppf``, ``mean``, ``median``), so this module imports nothing from the package.
+distribution being drawn. The functions take distributions by duck typing
+(``probabilities``, ``ppf``, ``mean``, ``median``), so this module imports nothing from
+the package.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class DistLike(Protocol):
     """What drawing needs from a distribution (:class:`mathhammer.Dist` has it)."""
 
     @property
-    def pmf(self) -> Any: ...
+    def probabilities(self) -> Any: ...
     def ppf(self, q: Any) -> Any: ...
     def mean(self) -> float: ...
     def median(self) -> int: ...
@@ -69,7 +70,7 @@ def bar_chart_svg(
     True
     """
     lo, hi = visible_range(dist)
-    probs = np.asarray(dist.pmf, dtype=np.float64)[lo : hi + 1]
+    probs = np.asarray(dist.probabilities, dtype=np.float64)[lo : hi + 1]
     left, right, top, bottom = 6, 6, 18, 16
     plot_w, plot_h = width - left - right, height - top - bottom
     step = plot_w / len(probs)

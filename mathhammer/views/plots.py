@@ -83,7 +83,7 @@ def plot_dist(
     ax = _axes(ax)
     lo, hi = visible_range(dist)
     ks = np.arange(lo, hi + 1)
-    pmf = np.asarray(dist.pmf, dtype=np.float64)
+    pmf = np.asarray(dist.probabilities, dtype=np.float64)
     if kind == "pmf":
         ax.bar(ks, pmf[lo : hi + 1], width=0.8, label=label, **kwargs)
     elif kind == "at_least":
