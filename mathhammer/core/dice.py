@@ -82,7 +82,7 @@ class Dice:
             return np.full(size, self.bonus, dtype=np.int64)
         shape = (size,) if isinstance(size, int) else tuple(size)
         faces = rng.integers(1, self.sides + 1, size=(*shape, self.count))
-        return faces.sum(axis=-1) + self.bonus
+        return np.asarray(faces.sum(axis=-1) + self.bonus, dtype=np.int64)
 
     def __str__(self) -> str:
         return self.text

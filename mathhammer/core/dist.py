@@ -56,7 +56,7 @@ def _numbers(value: Any, field: str) -> FloatArray:
     return arr
 
 
-def _result(out: FloatArray) -> Any:
+def _result(out: FloatArray) -> float | FloatArray:
     """A Python float for a scalar argument, the float array otherwise (as scipy.stats)."""
     return float(out) if out.ndim == 0 else out
 

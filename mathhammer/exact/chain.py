@@ -82,13 +82,13 @@ class Transition:
     def apply(self, x: FloatArray) -> FloatArray:
         """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
         if self.dense:
-            return x @ self._m
+            return np.asarray(x @ self._m, dtype=np.float64)
         flat = x.reshape(-1, x.shape[-1])
         return np.asarray((self._m @ flat.T).T).reshape(x.shape)
 
     def power_series(self, coeffs: FloatArray) -> FloatArray:
         """``sum_j coeffs[j] @ T**j`` by Horner's scheme (``coeffs`` stacked on axis 0)."""
-        result = coeffs[-1].copy()
+        result: FloatArray = coeffs[-1].copy()
         for j in range(len(coeffs) - 2, -1, -1):
             result = self.apply(result) + coeffs[j]
         return result
@@ -135,7 +135,7 @@ def _chain(
     """
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
-        return count.sum(axis=0)[:, None] * state
+        return np.asarray(count.sum(axis=0)[:, None] * state, dtype=np.float64)
     last = active[-1]
     kmax = count.shape[0] - 1
     joint: FloatArray | None = None
@@ -216,7 +216,7 @@ def apply_pool(
     blocks = _blocks(saved, layout.current_group(focus, order), damage)
     after_saves = _chain(to_save, state, blocks)  # [m, s]
     if after_saves.shape[0] == 1:
-        return after_saves[0]
+        return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
     return devastating.power_series(after_saves)
 

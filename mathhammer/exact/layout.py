@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.dist import Dist, FloatArray
+from ..core.binomial import FloatArray
+from ..core.dist import Dist
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
@@ -131,7 +132,7 @@ class Layout:
     @cached_property
     def destroyed(self) -> np.ndarray:
         """True for the state in which the unit is destroyed."""
-        return self.alive.sum(axis=1) == 0
+        return np.asarray(self.alive.sum(axis=1) == 0, dtype=bool)
 
     @cached_property
     def alive(self) -> np.ndarray:
@@ -146,12 +147,12 @@ class Layout:
 
     def killed_in_group(self, group: int) -> np.ndarray:
         """Models of one group destroyed in each state."""
-        return self.lines[group].killed[self.positions[:, group]]
+        return np.asarray(self.lines[group].killed[self.positions[:, group]], dtype=np.int64)
 
     @cached_property
     def damage(self) -> np.ndarray:
         """Wounds lost in each state, counted from the start of the attack."""
-        return self.positions.sum(axis=1)
+        return np.asarray(self.positions.sum(axis=1), dtype=np.int64)
 
     def current_group(
         self, focus: int | None = None, order: AllocationOrder | None = None

@@ -64,7 +64,7 @@ def category_probabilities(check: RollCheck) -> FloatArray:
     again = np.asarray(check.reroll(faces, categories), dtype=bool)
     kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
     second = np.bincount(np.asarray(check.again(faces)), minlength=len(Outcome)) / len(FACES)
-    return kept + again.mean() * second
+    return np.asarray(kept + again.mean() * second, dtype=np.float64)
 
 
 def kernel(
