@@ -5,8 +5,8 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (else ``ci`` when ``CI`` i
 
 - ``default``: 100 examples, no deadline (the engine's first call on a new shape compiles
   its tables, which a deadline would report as flaky);
-- ``ci``: the same examples, derandomised, so a CI run is reproducible and never fails on an
-  example that a rerun would not draw;
+- ``ci``: the same examples, derandomised and without the example database, so a CI run is
+  reproducible and never fails on an example that a rerun would not draw;
 - ``long``: 20 times the examples, for a run before a release
   (``HYPOTHESIS_PROFILE=long python -m pytest``).
 
@@ -25,11 +25,16 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("default", max_examples=100, deadline=None)
+# Each profile extends Hypothesis's own profile of that name (its "ci" profile, which it loads
+# by itself when CI is set, also drops the example database): a parent left out would be the
+# profile loaded at import, which under CI is already "ci".
 settings.register_profile(
-    "ci", parent=settings.get_profile("default"), derandomize=True, print_blob=True
+    "default", settings.get_profile("default"), max_examples=100, deadline=None
 )
-settings.register_profile("long", parent=settings.get_profile("default"), max_examples=2_000)
+settings.register_profile(
+    "ci", settings.get_profile("ci"), max_examples=100, derandomize=True, deadline=None
+)
+settings.register_profile("long", settings.get_profile("default"), max_examples=2_000)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
 )
