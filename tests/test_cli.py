@@ -304,25 +304,33 @@ def test_help_has_examples_on_every_subcommand(capsys: pytest.CaptureFixture[str
         assert "example" in capsys.readouterr().out
 
 
-def test_console_script_and_module(tmp_path: Path, files: tuple[Path, Path]) -> None:
+def test_console_script_and_module(
+    tmp_path: Path, files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each subprocess pays the package import, so each checks something only a real process
+    # can: that the entry point runs `main`, that its status reaches the shell, and that a
+    # pipe gets no progress bar. The version string is argparse's, checked in-process.
+    with pytest.raises(SystemExit) as version:
+        main(["--version"])
+    assert version.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mathhammer {mh.__version__}"
+    module = [sys.executable, "-m", "mathhammer"]
     script = shutil.which("mathhammer")
-    runners = [[sys.executable, "-m", "mathhammer"]] + ([[script]] if script else [])
     attackers, targets = files
-    for runner in runners:
-        done = subprocess.run([*runner, "--version"], capture_output=True, text=True, check=True)
-        assert done.stdout.strip() == f"mathhammer {mh.__version__}"
-        out = tmp_path / "sub.csv"
-        done = subprocess.run(
-            [*runner, "report", str(attackers), "--targets", str(targets), "-o", str(out)],
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0 and done.stderr == ""  # no progress bar when piped
-        assert len(read(out)) == 4
-        bad = subprocess.run(
-            [*runner, "report", str(tmp_path / "missing.csv")], capture_output=True, text=True
-        )
-        assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+    out = tmp_path / "sub.csv"
+    done = subprocess.run(
+        [*([script] if script else module), "report", str(attackers), "--targets", str(targets)]
+        + ["-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and done.stderr == ""  # no progress bar when piped
+    assert len(read(out)) == 4
+    # `python -m mathhammer` must pass main's non-zero status on, not drop it
+    bad = subprocess.run(
+        [*module, "report", str(tmp_path / "missing.csv")], capture_output=True, text=True
+    )
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1
 
 
 def test_report_file_has_ordinary_permissions(files: tuple[Path, Path], tmp_path: Path) -> None:

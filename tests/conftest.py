@@ -1,0 +1,54 @@
+"""Test-suite configuration: hypothesis profiles and the shared real-world data.
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (else ``ci`` when ``CI`` is set, else
+``default``):
+
+- ``default``: 100 examples, no deadline (the engine's first call on a new shape compiles
+  its tables, which a deadline would report as flaky);
+- ``ci``: the same examples, derandomised and without the example database, so a CI run is
+  reproducible and never fails on an example that a rerun would not draw;
+- ``long``: 20 times the examples, for a run before a release
+  (``HYPOTHESIS_PROFILE=long python -m pytest``).
+
+A test that passes ``max_examples`` to ``@settings`` keeps its own count in every profile.
+
+The real datasheet exports live outside the repository, in ``../shared/data`` beside the
+clone. The ``shared_data`` fixture gives that folder; a test using it is skipped where the
+folder is absent, except under CI, where the folder is provided and its absence is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+# Each profile extends Hypothesis's own profile of that name (its "ci" profile, which it loads
+# by itself when CI is set, also drops the example database): a parent left out would be the
+# profile loaded at import, which under CI is already "ci".
+settings.register_profile(
+    "default", settings.get_profile("default"), max_examples=100, deadline=None
+)
+settings.register_profile(
+    "ci", settings.get_profile("ci"), max_examples=100, derandomize=True, deadline=None
+)
+settings.register_profile("long", settings.get_profile("default"), max_examples=2_000)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+)
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+"""The shared data folder: ``shared/data`` beside the repository's root folder."""
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared data folder; skip without it, fail without it under CI."""
+    if not SHARED_DATA.is_dir():
+        message = f"the shared data folder is not beside the repository: {SHARED_DATA}"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI provides it, so its absence is an error)")
+        pytest.skip(message)
+    return SHARED_DATA
