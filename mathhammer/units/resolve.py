@@ -20,6 +20,7 @@ from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..montecarlo.engine import generator_from, simulate
 from ..results.attack import AttackResult, SimulationResult
+from ..results.columns import attack_columns
 from .selection import Attacker, Models, Use, per_target, split_weapon
 
 __all__ = [
@@ -69,21 +70,15 @@ class UnitAttackResult:
         return float(sum(r.killed.mean() for r in self.results.values()))
 
     def summary(self) -> Any:
-        """A DataFrame with a row per target (pandas is imported on first use)."""
+        """A DataFrame with a row per target: the standard summary columns
+        (:func:`mathhammer.results.columns.attack_columns`) and the target's models."""
         import pandas as pd
 
-        rows = [
-            {
-                "target": name,
-                "models": r.target.models,
-                "mean_killed": r.killed.mean(),
-                "sd_killed": r.killed.std(),
-                "p_at_least_1": r.killed.at_least(1),
-                "p_destroyed": r.p_destroyed,
-                "mean_damage": r.damage.mean(),
-            }
-            for name, r in self.results.items()
-        ]
+        rows = []
+        for result in self.results.values():
+            row = attack_columns(result)
+            row["models"] = result.target.models
+            rows.append(row)
         return pd.DataFrame(rows).set_index("target")
 
     def _repr_html_(self) -> str:
