@@ -15,8 +15,8 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import targets
+from mathhammer.abilities import Anti, LethalHits, choose, parse_abilities, split_abilities
 from mathhammer.core.dist import Dist, binomial_table
-from mathhammer.model.abilities import Anti, LethalHits, parse_abilities, resolve, split_abilities
 
 GUN = mh.Weapon("Gun", 2, 3, 4, 0, 1)
 KNIFE = mh.Weapon("Knife", 2, 3, 4, 0, 1, melee=True)
@@ -224,9 +224,9 @@ def test_a_valued_ability_of_zero_is_not_recognised(text: str) -> None:
 
 def test_of_equal_instances_of_an_ability_the_first_applicable_one_is_kept() -> None:
     anyone, vehicles = LethalHits(), LethalHits(keywords=("VEHICLE",))
-    assert resolve([vehicles, anyone], ["VEHICLE"])["LETHAL HITS"] is vehicles
-    assert resolve([anyone, vehicles], ["VEHICLE"])["LETHAL HITS"] is anyone
-    assert resolve([vehicles, anyone], ["INFANTRY"])["LETHAL HITS"] is anyone
+    assert choose([vehicles, anyone], ["VEHICLE"])[0] is vehicles
+    assert choose([anyone, vehicles], ["VEHICLE"])[0] is anyone
+    assert choose([vehicles, anyone], ["INFANTRY"])[0] is anyone
 
 
 # --- distributions -----------------------------------------------------------------------
@@ -261,9 +261,9 @@ def test_distribution_arguments(make: Callable[[], object], message: str) -> Non
 
 def test_trim_drops_only_trailing_zeros() -> None:
     padded = Dist([0.0, 0.5, 0.0, 0.5, 0.0, 0.0])
-    assert padded.trim().pmf.tolist() == [0.0, 0.5, 0.0, 0.5]
+    assert padded.trim().probabilities.tolist() == [0.0, 0.5, 0.0, 0.5]
     assert padded.trim().mean() == padded.mean()
-    assert Dist.constant(0).trim().pmf.tolist() == [1.0]
+    assert Dist.constant(0).trim().probabilities.tolist() == [1.0]
 
 
 def test_a_distribution_is_never_equal_to_other_types() -> None:

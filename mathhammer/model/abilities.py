@@ -268,9 +268,11 @@ class Anti(Ability):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not isinstance(self.keyword, str) or not self.keyword.strip():
+        if not isinstance(self.keyword, str):
             raise field_error(ProfileError, "Anti.keyword", "a keyword", self.keyword)
         object.__setattr__(self, "keyword", " ".join(self.keyword.split()).upper())
+        if not self.keyword:
+            raise field_error(ProfileError, "Anti.keyword", "a keyword", self.keyword)
         threshold = self.threshold
         if isinstance(threshold, bool) or not isinstance(threshold, int):
             raise field_error(ProfileError, "Anti.threshold", "an integer from 2 to 6", threshold)
