@@ -7,7 +7,7 @@ use it only for tiny cases (a handful of dice per stage).
 Nothing from the exact engine is used: only the public inputs are read (``Weapon``,
 ``ModelGroup``, ``Unit``, ``MortalWounds``, ``Context``, ``Modifiers`` and the typed
 abilities of ``Weapon.abilities``), through their plain fields. The rules below are
-this module's own reading of RULES.md and of the project's decisions, written
+this module's own reading of docs/rules.md and of its decisions (§6), written
 independently of ``mathhammer.rules``, and ``mathhammer.exact``.
 
 The walk is stage by stage, each stage a ``dict`` from outcome to probability:
@@ -134,7 +134,7 @@ def _dice_mean(dice: Any) -> Fraction:
 
 
 def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
-    """Identical attacks (seed 002): same BS/WS, S, AP, D and abilities; not name, not A."""
+    """Identical attacks (docs/rules.md §2.4, D10): same BS/WS, S, AP, D, abilities; not name, A."""
     return (
         weapon.skill,
         weapon.strength,

@@ -1,7 +1,7 @@
 """A registry of named attack scenarios shared by the cross-check and invariant tests.
 
 Each :class:`Scenario` is a list of weapons (in the attacker's declared order) and a
-target unit. Together they cover (11th-edition core rules, RULES.md sections 1-2):
+target unit. Together they cover (11th-edition core rules, docs/rules.md §1-§2):
 
 * homogeneous units: GEQ-like (T3 W1 Sv5+), MEQ (T4 W2 Sv3+), TEQ (T5 W3 Sv2+ InSv4+),
   a vehicle (T10 W12 Sv3+), models with no armour save (``save=7``);
@@ -14,7 +14,7 @@ target unit. Together they cover (11th-edition core rules, RULES.md sections 1-2
 * hit rolls on 2+ and 6+, every wound rung (2+ .. 6+), AP 0 to -4;
 * leftover attacks (big weapons against a few small models).
 
-Ability scenarios (RULES.md section 3) add an optional :class:`mathhammer.Context` and
+Ability scenarios (docs/rules.md §3-§4) add an optional :class:`mathhammer.Context` and
 :class:`mathhammer.Modifiers`:
 
 * Sustained Hits 1, 2 and D3 (and a keyword-restricted duplicate), Lethal Hits, both together;
@@ -59,7 +59,7 @@ class Scenario:
 
     @property
     def classic(self) -> bool:
-        """True for the classic ruleset (seed 001)."""
+        """True for the classic ruleset (docs/rules.md §5)."""
         return self.rules == "classic"
 
     @property
@@ -88,7 +88,7 @@ class Scenario:
 
     @property
     def plain(self) -> bool:
-        """The core attack sequence only (RULES.md sections 1-2): no weapon ability with an
+        """The core attack sequence only (docs/rules.md §1-§2): no weapon ability with an
         effect (whether or not it applies to the target), no mortal-wound step, no context,
         no modifiers, and no defensive rule (Stealth, halved or reduced damage)."""
         weapons_plain = all(
@@ -579,7 +579,7 @@ _ALL = [
         "6 D6+1 attacks vs 3 W1 models: leftover attacks are lost",
     ),
     Scenario("two_meq_multi_melta", [(MULTI_MELTA, 4)], TWO_MEQ, "8 D6 attacks vs 2 W2 models"),
-    # ================================================================ abilities (RULES.md 3)
+    # ================================================================ abilities (docs/rules.md §3)
     # ---------------------------------------------------------------- Sustained / Lethal
     Scenario("sustained_1_geq", [(SH1_BOLT, 10)], GEQ, "[SUSTAINED HITS 1]: a 6 scores 2 hits"),
     Scenario("sustained_2_meq", [(SH2_HEAVY_BOLTER, 4)], MEQ, "[SUSTAINED HITS 2]; D2 on W2"),

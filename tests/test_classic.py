@@ -1,4 +1,4 @@
-"""The classic ruleset (seed 001): hand-derived fractions, a brute-force oracle, Panic Tests."""
+"""The classic ruleset (docs/rules.md §5): hand-derived fractions, an oracle, Panic Tests."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_hit_probability_for_every_bs(bs: int) -> None:
     close(p_hit(bs, linked=True), linked)
 
 
-def test_the_seeds_example() -> None:
+def test_the_rules_bs7_example() -> None:
     # BS 7 rolls a 1 and re-rolls, hitting on 5+; with Linked the re-roll hits on 2+
     assert HIT[7][0] == F(32, 36) and HIT[7][1] == F(35, 36)
 
@@ -298,7 +298,7 @@ def test_engine_matches_the_oracle(
             mh.Weapon("w", 1, bs=3, strength=4),
             unit(),
             {"rules": "classic", "modifiers": mh.Modifiers(hit=1)},
-            "the seed defines no modifiers",
+            "the classic ruleset defines no modifiers",
         ),
         (
             mh.Weapon("w", 1, skill=3, strength=4),

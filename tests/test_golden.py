@@ -1,7 +1,7 @@
 """Hand-derived golden values for the 11th-edition attack sequence.
 
-Every expected value is derived in the test with Fractions from the rules text
-(seed 000), then compared once with an absolute tolerance of 1e-12.
+Every expected value is derived in the test with Fractions from the rules
+(docs/rules.md §1), then compared once with an absolute tolerance of 1e-12.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_hit_probability_by_skill(skill: int, p_hit: F) -> None:
 @pytest.mark.parametrize(
     ("strength", "toughness", "needed"),
     [
-        (8, 4, 2),  # S >= 2T: the seed's own example
+        (8, 4, 2),  # S >= 2T: the rules' worked example (docs/rules.md §1.3)
         (7, 4, 3),  # S > T but not double: 3+
         (4, 4, 4),
         (4, 7, 5),  # S < T but not half: 5+

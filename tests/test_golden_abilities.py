@@ -1,6 +1,6 @@
 """Hand-derived values for every ability, modifier and defensive rule, and their interactions.
 
-Each expected value is derived in the test with Fractions from RULES.md §3 and compared
+Each expected value is derived in the test with Fractions from docs/rules.md §3-§4 and compared
 once with an absolute tolerance of 1e-12.
 """
 

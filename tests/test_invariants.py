@@ -1,4 +1,4 @@
-"""Invariants of the exact engine over the scenario registry (STYLE.md, Testing 3).
+"""Invariants of the exact engine over the scenario registry (docs/architecture.md §4.3).
 
 Every distribution of every scenario (models destroyed, wounds lost, each allocation group,
 each pool stage, devastating wounds, hazardous mortal wounds) is a proper distribution with
@@ -137,7 +137,7 @@ class TestEveryDistribution:
 
 # --------------------------------------------------------------------------- whole results
 def _precision_groups(name: str) -> set[int]:
-    """The CHARACTER groups a [PRECISION] pool of the scenario makes current (RULES.md 3)."""
+    """The CHARACTER groups a [PRECISION] pool of the scenario makes current (docs/rules.md D18)."""
     s = SCENARIOS[name]
     if not s.uses("PRECISION"):
         return set()
@@ -284,13 +284,13 @@ def test_stage_means_follow_the_per_die_probabilities(name: str) -> None:
 
 
 def _unit_toughness(unit: mh.Unit) -> int:
-    """RULES.md section 3: the highest T among the non-CHARACTER models (all if none)."""
+    """docs/rules.md §4.6, D21: the highest T among the non-CHARACTER models (all if none)."""
     bodies = [g.toughness for g in unit.groups if not g.character]
     return max(bodies or [g.toughness for g in unit.groups])
 
 
 def _wound_roll(strength: int, toughness: int) -> int:
-    """RULES.md section 1: S >= 2T 2+; S > T 3+; S == T 4+; 2S <= T 6+; else 5+."""
+    """docs/rules.md §1.3, D1: S >= 2T 2+; S > T 3+; S == T 4+; 2S <= T 6+; else 5+."""
     if strength >= 2 * toughness:
         return 2
     if strength > toughness:
@@ -331,7 +331,7 @@ class Means:
 
 
 #: Hand-derived stage means of every scenario with abilities, context or modifiers
-#: (RULES.md section 3). p(BS n+) = (7 - n)/6; "crit" is an unmodified 6 unless stated.
+#: (docs/rules.md §3.3). p(BS n+) = (7 - n)/6; "crit" is an unmodified 6 unless stated.
 HAND_MEANS: dict[str, list[Means]] = {
     # 20 dice; 3-5 hit (1/2), a 6 scores 2 hits: 5/6 hits a die; S4 vs T3 wounds 3+ (2/3)
     "sustained_1_geq": [Means(20, F(50, 3), F(100, 9))],

@@ -1,7 +1,7 @@
 """The exact engine against a brute-force oracle (``tests/oracle.py``) on tiny cases.
 
-The oracle enumerates every die face with exact fractions and applies RULES.md
-sections 1 and 2 literally; the engine must agree to 1e-12 on every distribution
+The oracle enumerates every die face with exact fractions and applies docs/rules.md
+§1 and §2 literally; the engine must agree to 1e-12 on every distribution
 it reports: models killed (overall and per allocation group), wounds lost,
 P(destroyed), and each pool's attacks, hits, wounds, unsaved and cumulative kills.
 """
@@ -406,7 +406,7 @@ def test_oracle_is_a_distribution(scenario_id: str) -> None:
         assert max(pool.unsaved) <= max(pool.wounds)
 
 
-def test_oracle_wound_ladder_from_the_seed_faq() -> None:
+def test_oracle_wound_ladder_worked_examples() -> None:
     """S8 vs T4 is 2+, S7 vs T4 is 3+, S4 vs T8 is 6+ and S4 vs T7 is 5+."""
     assert wound_target(8, 4) == 2
     assert wound_target(7, 4) == 3

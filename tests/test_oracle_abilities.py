@@ -1,7 +1,7 @@
 """Abilities, context and modifiers: the exact engine against the brute-force oracle.
 
 The oracle (``tests/oracle.py``) reads the public inputs only and applies its own reading
-of RULES.md section 3 and of the project's decisions, face by face with exact fractions.
+of docs/rules.md §3-§4 and of its decisions (§6), face by face with exact fractions.
 On tiny cases the engine must agree to 1e-12 on every distribution it reports: models
 killed (overall and per group), wounds lost, P(destroyed), mortal wounds suffered by the
 attacker ([HAZARDOUS]), each pool's attacks, hits, wounds, unsaved, devastating wounds

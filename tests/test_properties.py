@@ -1,4 +1,4 @@
-"""Properties of the exact engine (hypothesis), STYLE.md Testing 4.
+"""Properties of the exact engine (hypothesis), docs/architecture.md §4.4.
 
 Monotonicity
     Couple two attacks die by die (same faces, same damage and FNP rolls per die). The state
@@ -14,8 +14,9 @@ Monotonicity
       as long as the pooling of the weapons is unchanged.
 
 Pooling
-    Pooling depends on the profile only (seed 002), so ``[(w, 3)]``, ``[w, w, w]`` and
-    ``[(w, 1), (w, 2)]`` give the same result, and a renamed copy of ``w`` joins its pool.
+    Pooling depends on the profile only (docs/rules.md §2.4, D10), so ``[(w, 3)]``,
+    ``[w, w, w]`` and ``[(w, 1), (w, 2)]`` give the same result, and a renamed copy of ``w``
+    joins its pool.
     For a *homogeneous* unit every model saves the same faces, so which die meets which model
     does not matter: splitting identical attacks into two pools (here by the ``[ASSAULT]``
     tag, which has no effect on the maths but makes a different pool) gives the same final
@@ -23,7 +24,7 @@ Pooling
     it does not: sorting the pooled dice sends the lowest one to the first group (a
     hand-derived example at the end).
 
-Abilities, context and modifiers (RULES.md section 3), by the same coupling
+Abilities, context and modifiers (docs/rules.md §3), by the same coupling
     * [SUSTAINED HITS X] adds extra hits to a Critical Hit and changes nothing else: extra
       dice are inserted, so kills never go down.
     * [LETHAL HITS] replaces the wound roll of a Critical Hit by an automatic wound: the set

@@ -1,7 +1,7 @@
 """Save and Inflict Damage as a Markov chain over the target unit's model-wound states.
 
 The 11th-edition save step resolves a pool's save dice from the lowest result to
-the highest, one at a time, against the *current* model (seed 000). Groups in the
+the highest, one at a time, against the *current* model (docs/rules.md §1.7). Groups in the
 allocation order may have different Sv and InSv, so which die meets which model
 matters, and the chain tracks it exactly.
 

@@ -65,7 +65,7 @@ def group_damage(
     adds), then halved and reduced by the defender (fractions round up, minimum 1);
     Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
     A devastating wound deals mortal wounds equal to the attacker's D: the defender's
-    halving and reduction apply to attacks' damage, not to mortal wounds [DECISION].
+    halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9).
     """
     # every (rolled D, rolled MELTA X) pair, with its probability
     d_values = np.arange(checks.damage.dist.n + 1)

@@ -1,7 +1,7 @@
 """Pools: identical attacks gathered into one pool of dice, and mortal-wound steps.
 
 A weapons list (``[(weapon, count), ...]``) becomes a sequence of steps in the order
-first declared: a :class:`Pool` per set of identical attacks (seed 002: same BS/WS, S,
+first declared: a :class:`Pool` per set of identical attacks (docs/rules.md §2.4: same BS/WS, S,
 AP, D and abilities), and each :class:`MortalWounds` entry where it stands.
 """
 
@@ -20,7 +20,7 @@ __all__ = ["MortalWounds", "Pool", "gather_pools"]
 
 @dataclass(frozen=True)
 class Pool:
-    """Identical attacks gathered into one pool of dice (seed 002).
+    """Identical attacks gathered into one pool of dice (docs/rules.md §2.4).
 
     ``weapons`` holds ``(weapon, count)`` pairs sharing one :attr:`Weapon.pool_key`;
     each weapon rolls its own attacks, then the dice are resolved together.

@@ -203,9 +203,10 @@ class Weapon:
 
     @property
     def pool_key(self) -> tuple[Any, ...]:
-        """What makes two attacks identical (seed 002): BS/WS, S, AP, D and the abilities.
+        """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 
-        The name and the attacks characteristic are not part of it.
+        The name and the attacks characteristic are not part of it (docs/rules.md §2.4,
+        D10).
         """
         assert isinstance(self.damage, Dice)
         abilities = tuple(sorted(str(a) for a in self.abilities))
@@ -308,7 +309,7 @@ class ModelGroup:
 class Unit:
     """A target unit: allocation groups in allocation order, plus keywords.
 
-    The order must follow the allocation-order rules (seed 000):
+    The order must follow the allocation-order rules (docs/rules.md §1.6, D4):
 
     1. a non-CHARACTER group holding a wounded model goes first;
     2. no CHARACTER group precedes a non-CHARACTER group;

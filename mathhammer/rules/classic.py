@@ -1,9 +1,9 @@
-"""The classic ruleset ("8.5 - Attack Sequence", seed 001) as literal, vectorised checks.
+"""The classic ruleset ("8.5 - Attack Sequence", docs/rules.md §5) as literal, vectorised checks.
 
 A different game system from the 11th edition: Ballistic Skill is a characteristic
 from 1 to 10 read off a chart (not an "N+" threshold), the wound roll depends on
 S - T, every unsaved wound removes one wound, and a unit that loses a quarter of its
-models takes a Panic Test. The decisions RULES.md §4 takes are noted where they apply.
+models takes a Panic Test. Its decisions (docs/rules.md D23-D27) are noted where they apply.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ BS_CHART: dict[int, tuple[int, int | None]] = {
     10: (2, 2),
 }
 
-#: Target types whose wound roll the seed defers to a section it does not include.
+#: Target types whose wound roll the classic rules defer to a section they do not
+#: include (docs/rules.md §5.2, D27).
 REFUSED_TARGETS = ("VEHICLE", "KNIGHT", "TITAN", "AIRCRAFT", "FORTIFICATION")
 #: Target types that never take Panic Tests from shooting.
 PANIC_EXEMPT = ("VEHICLE", "AIRCRAFT", "FORTIFICATION", "KNIGHT", "TITAN")
@@ -136,10 +137,10 @@ def save_outcome(
 ) -> Any:
     """True where the save roll saves.
 
-    The seed says a roll *higher than* Sv saves. [DECISION] By default a roll equal to
-    or greater than Sv saves (the same text uses "equal to or greater" for hits, and the
-    strict reading makes a 6+ save impossible); ``strict=True`` gives the literal
-    reading. There is no natural-1 rule; AP and an invulnerable save apply only if given.
+    The rules text says a roll *higher than* Sv saves. By default (docs/rules.md D23) a
+    roll equal to or greater than Sv saves (the same text uses "equal to or greater" for
+    hits, and the strict reading makes a 6+ save impossible); ``strict=True`` gives the
+    literal reading. There is no natural-1 rule; AP and an invulnerable save apply only if given.
 
     Examples
     --------
@@ -222,7 +223,7 @@ class Classic(Ruleset):
         if refused:
             raise _refuse(
                 f"target {target.name!r} is a {refused[0]}: its wound roll is in a section "
-                "(8.5.1) the rules do not include"
+                "the rules do not include"
             )
         saves = {(g.save, g.invuln) for g in target.groups}
         if len(saves) > 1:
@@ -237,7 +238,9 @@ class Classic(Ruleset):
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         if modifiers != Modifiers():
-            raise _refuse("the seed defines no modifiers or re-rolls; give modifiers=None")
+            raise _refuse(
+                "the classic ruleset defines no modifiers or re-rolls; give modifiers=None"
+            )
         super().check_situation(context, modifiers)
 
     def modified_damage(

@@ -1,4 +1,4 @@
-"""The 11th-edition attack sequence (seed 000) as literal, vectorised checks.
+"""The 11th-edition attack sequence (docs/rules.md §1) as literal, vectorised checks.
 
 :class:`EleventhEdition` is the ruleset. Its checks are the functions below: each takes
 natural die results (an int or a numpy array of ints) and returns categories or booleans

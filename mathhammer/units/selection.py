@@ -1,11 +1,11 @@
-"""Selecting weapons and targets (seed 002): attacking models, declarations, selection rules.
+"""Selecting weapons and targets: attacking models, declarations, selection rules.
 
 An :class:`Attacker` is a unit of models carrying weapons. A list of :class:`Use`
 declarations says which models use which weapon against which target, all before any
 die is rolled. The selection rules are checked here: when shooting, a model that is not
 a MONSTER or VEHICLE fires either its [PISTOL]/[CLOSE-QUARTERS] sidearms or its other
 guns; when fighting, each model uses exactly one melee weapon, plus its [EXTRA ATTACKS]
-weapons; a melee weapon may split its attacks across engaged targets.
+weapons; a melee weapon may split its attacks across engaged targets (docs/rules.md §2.1-§2.3).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def split_weapon(weapon: Weapon, attacks: int, first: bool = True) -> Weapon:
 
 
 def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> None:
-    """Enforce seed 002's weapon-selection rules; raise naming the models and weapons."""
+    """Enforce the weapon-selection rules (docs/rules.md §2.2), naming models and weapons."""
     per_group: dict[str, dict[str, int]] = {}
     for use in uses:
         group = attacker.group(use.models)
