@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +15,17 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import targets
+from mathhammer.abilities import Ability, Anti, LethalHits, choose, parse_abilities, split_abilities
 from mathhammer.core.dist import Dist, binomial_table
-from mathhammer.model.abilities import Anti, LethalHits, parse_abilities, resolve, split_abilities
 
 GUN = mh.Weapon("Gun", 2, 3, 4, 0, 1)
+
+
+def resolve(found: Sequence[Ability], keywords: list[str]) -> dict[str, Ability]:
+    """The abilities that apply against the target: the chosen instance of each kind."""
+    return {a.kind: a for a in choose(found, keywords)}
+
+
 KNIFE = mh.Weapon("Knife", 2, 3, 4, 0, 1, melee=True)
 GRUNTS = mh.Unit.of("Grunts", 10, 3, 6, 1)
 BOSS = mh.Unit.of("Boss", 1, 5, 3, 3)
@@ -261,9 +268,9 @@ def test_distribution_arguments(make: Callable[[], object], message: str) -> Non
 
 def test_trim_drops_only_trailing_zeros() -> None:
     padded = Dist([0.0, 0.5, 0.0, 0.5, 0.0, 0.0])
-    assert padded.trim().pmf.tolist() == [0.0, 0.5, 0.0, 0.5]
+    assert padded.trim().probabilities.tolist() == [0.0, 0.5, 0.0, 0.5]
     assert padded.trim().mean() == padded.mean()
-    assert Dist.constant(0).trim().pmf.tolist() == [1.0]
+    assert Dist.constant(0).trim().probabilities.tolist() == [1.0]
 
 
 def test_a_distribution_is_never_equal_to_other_types() -> None:
