@@ -34,12 +34,16 @@ from __future__ import annotations
 import math
 import zlib
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 from scenarios import SCENARIOS, scenario_ids
 
 import mathhammer as mh
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 TRIALS = 100_000
 SLOW_TRIALS = 1_000_000
@@ -126,8 +130,8 @@ def dkw_checks(
     return out
 
 
-def _groups_params() -> list:
-    params = []
+def _groups_params() -> list[ParameterSet]:
+    params: list[ParameterSet] = []
     for name, s in SCENARIOS.items():
         if s.mixed:
             for i, g in enumerate(s.target.groups):
@@ -135,8 +139,8 @@ def _groups_params() -> list:
     return params
 
 
-def _stage_params() -> list:
-    params = []
+def _stage_params() -> list[ParameterSet]:
+    params: list[ParameterSet] = []
     for name, s in SCENARIOS.items():
         for j, _step in enumerate(s.steps):
             for stage in STAGES:
