@@ -74,6 +74,7 @@ import numpy as np
 
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
 from mathhammer.abilities import (
+    Ability,
     Anti,
     Blast,
     Cleave,
@@ -213,13 +214,14 @@ def _applies(ability: Any, keywords: set[str]) -> bool:
     return True
 
 
-def _better(new: Any, old: Any) -> bool:
+def _better(new: Ability, old: Ability) -> bool:
     """Of two duplicates, is ``new`` the better one? Lower Anti threshold, higher X."""
-    if isinstance(new, Anti):
+    if isinstance(new, Anti) and isinstance(old, Anti):
         return new.threshold < old.threshold
-    if isinstance(new, Blast | Cleave):
+    if isinstance(new, Blast | Cleave) and isinstance(old, Blast | Cleave):
         return new.value > old.value
-    if isinstance(new, SustainedHits | RapidFire | Melta):
+    dice_valued = SustainedHits | RapidFire | Melta
+    if isinstance(new, dice_valued) and isinstance(old, dice_valued):
         return _dice_mean(new.value) > _dice_mean(old.value)
     return False
 
@@ -287,6 +289,9 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
     """Read the weapon, the target, the context and the modifiers into one pool profile."""
     ranged = not context.melee
     chosen = _chosen(weapon, set(unit.keywords))
+    # An 11th-edition weapon has a skill (a classic one has bs instead), and every weapon
+    # has a strength; Weapon checks both, the annotations only allow None for the defaults.
+    assert weapon.skill is not None and weapon.strength is not None
 
     def has(kind: type) -> bool:
         return kind in chosen

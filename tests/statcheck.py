@@ -1,4 +1,4 @@
-"""Monte Carlo against exact distributions, with the tolerances of STYLE.md (Testing 5).
+"""Monte Carlo against exact distributions, with the tolerances of docs/architecture.md §4.5.
 
 * Means: ``|mean_MC - mean_exact| <= 5 sigma``, ``sigma = std_exact / sqrt(trials)``, the
   standard deviation taken from the *exact* distribution; a quantity that is constant
@@ -67,9 +67,9 @@ def ks_distance(exact: mh.Dist, empirical: mh.Dist) -> float:
     """``sup_k |F_n(k) - F(k)|`` over every integer k (beyond both supports both are 1)."""
     size = max(exact.n, empirical.n) + 1
     f = np.ones(size)
-    f[: exact.n + 1] = np.cumsum(exact.pmf)
+    f[: exact.n + 1] = np.cumsum(exact.probabilities)
     fn = np.ones(size)
-    fn[: empirical.n + 1] = np.cumsum(empirical.pmf)
+    fn[: empirical.n + 1] = np.cumsum(empirical.probabilities)
     return float(np.max(np.abs(fn - f)))
 
 

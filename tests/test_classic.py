@@ -189,7 +189,7 @@ def oracle(
             if a >= first:
                 out[True] += F(1, 6)
             elif linked or (second is not None and a == 1):
-                need = first if linked else second
+                need = first if linked or second is None else second
                 for b in range(1, 7):
                     out[b >= need] += F(1, 36)
             else:

@@ -180,7 +180,7 @@ def test_loadout_validates_itself() -> None:
     with pytest.raises(mh.ProfileError, match="Loadout.name must be a non-empty string"):
         Loadout("", [(BOLT, 1)])
     with pytest.raises(mh.ProfileError, match="Loadout.points must be an integer >= 1; got True"):
-        Loadout("x", [(BOLT, 1)], True)  # type: ignore[arg-type]
+        Loadout("x", [(BOLT, 1)], True)
 
 
 def test_panic_columns_under_the_classic_rules() -> None:

@@ -14,7 +14,8 @@ def enumerate_dice(count: int, sides: int, bonus: int) -> np.ndarray:
     out = np.zeros(count * sides + bonus + 1)
     for faces in itertools.product(range(1, sides + 1), repeat=count):
         out[sum(faces) + bonus] += 1
-    return out / sides**count
+    outcomes: int = sides**count  # int ** int is typed Any (a negative power is a float)
+    return out / outcomes
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +15,17 @@ import pytest
 
 import mathhammer as mh
 from mathhammer import targets
-from mathhammer.abilities import Anti, LethalHits, choose, parse_abilities, split_abilities
+from mathhammer.abilities import Ability, Anti, LethalHits, choose, parse_abilities, split_abilities
 from mathhammer.core.dist import Dist, binomial_table
 
 GUN = mh.Weapon("Gun", 2, 3, 4, 0, 1)
+
+
+def resolve(found: Sequence[Ability], keywords: list[str]) -> dict[str, Ability]:
+    """The abilities that apply against the target: the chosen instance of each kind."""
+    return {a.kind: a for a in choose(found, keywords)}
+
+
 KNIFE = mh.Weapon("Knife", 2, 3, 4, 0, 1, melee=True)
 GRUNTS = mh.Unit.of("Grunts", 10, 3, 6, 1)
 BOSS = mh.Unit.of("Boss", 1, 5, 3, 3)
@@ -224,9 +231,9 @@ def test_a_valued_ability_of_zero_is_not_recognised(text: str) -> None:
 
 def test_of_equal_instances_of_an_ability_the_first_applicable_one_is_kept() -> None:
     anyone, vehicles = LethalHits(), LethalHits(keywords=("VEHICLE",))
-    assert choose([vehicles, anyone], ["VEHICLE"])[0] is vehicles
-    assert choose([anyone, vehicles], ["VEHICLE"])[0] is anyone
-    assert choose([vehicles, anyone], ["INFANTRY"])[0] is anyone
+    assert resolve([vehicles, anyone], ["VEHICLE"])["LETHAL HITS"] is vehicles
+    assert resolve([anyone, vehicles], ["VEHICLE"])["LETHAL HITS"] is anyone
+    assert resolve([vehicles, anyone], ["INFANTRY"])["LETHAL HITS"] is anyone
 
 
 # --- distributions -----------------------------------------------------------------------

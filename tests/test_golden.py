@@ -6,6 +6,7 @@ Every expected value is derived in the test with Fractions from the rules
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction as F
 
 import numpy as np
@@ -16,11 +17,11 @@ import mathhammer as mh
 ATOL = 1e-12
 
 
-def close(got: float, want: F) -> None:
+def close(got: float, want: F | int) -> None:
     assert abs(float(got) - float(want)) <= ATOL, (got, want, float(want))
 
 
-def pmf_close(got: mh.Dist, want: list[F]) -> None:
+def pmf_close(got: mh.Dist, want: Sequence[F | int]) -> None:
     g = np.zeros(max(len(want), got.n + 1))
     g[: got.n + 1] = got.probabilities
     w = np.zeros_like(g)

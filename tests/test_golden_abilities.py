@@ -6,6 +6,7 @@ once with an absolute tolerance of 1e-12.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction as F
 
 import numpy as np
@@ -17,7 +18,7 @@ ATOL = 1e-12
 C, M = mh.Context, mh.Modifiers
 
 
-def pmf_close(got: mh.Dist, want: list[F]) -> None:
+def pmf_close(got: mh.Dist, want: Sequence[F | int]) -> None:
     g = np.zeros(max(len(want), got.n + 1))
     g[: got.n + 1] = got.probabilities
     w = np.zeros_like(g)
@@ -25,20 +26,20 @@ def pmf_close(got: mh.Dist, want: list[F]) -> None:
     np.testing.assert_allclose(g, w, rtol=0, atol=ATOL)
 
 
-def close(got: float, want: F) -> None:
+def close(got: float, want: F | int) -> None:
     assert abs(float(got) - float(want)) <= ATOL, (got, float(want))
 
 
 def gun(
     abilities: str = "",
-    attacks: object = 1,
+    attacks: mh.Dice | int | str = 1,
     skill: int = 3,
     strength: int = 4,
     ap: int = 0,
-    damage: object = 1,
+    damage: mh.Dice | int | str = 1,
     melee: bool = False,
 ) -> mh.Weapon:
-    return mh.Weapon("gun", attacks, skill, strength, ap, damage, abilities, melee=melee)  # type: ignore[arg-type]
+    return mh.Weapon("gun", attacks, skill, strength, ap, damage, abilities, melee=melee)
 
 
 INFANTRY = mh.Unit.of("infantry", 10, 4, 7, 1, keywords="INFANTRY")  # no save

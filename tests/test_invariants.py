@@ -28,12 +28,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction as F
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from scenarios import SCENARIOS, scenario_ids
+from scenarios import SCENARIOS, Scenario, scenario_ids
 
 import mathhammer as mh
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 TOL = 1e-12
 STAGES = ("attacks", "hits", "wounds", "unsaved", "devastating", "killed")
@@ -56,8 +60,8 @@ def dists_of(res: mh.AttackResult) -> Iterator[tuple[str, mh.Dist]]:
     yield "hazardous", res.hazardous
 
 
-def _dist_params() -> list:
-    params = []
+def _dist_params() -> list[ParameterSet]:
+    params: list[ParameterSet] = []
     for name, s in SCENARIOS.items():
         labels = ["killed", "damage", "hazardous"]
         labels += [f"group{i}" for i in range(len(s.target.groups))]
@@ -275,12 +279,26 @@ def test_stage_means_follow_the_per_die_probabilities(name: str) -> None:
     for p, pool in zip(res.pools, s.steps, strict=True):
         assert isinstance(pool, mh.Pool)
         w = pool.weapon
-        n = sum(count * weapon.attacks.mean for weapon, count in pool.weapons)
-        p_hit = (7 - w.skill) / 6
-        p_wound = (7 - _wound_roll(w.strength, toughness)) / 6
+        n = sum(count * mh.parse_dice(weapon.attacks).mean for weapon, count in pool.weapons)
+        skill, strength = _skill_and_strength(w)
+        p_hit = (7 - skill) / 6
+        p_wound = (7 - _wound_roll(strength, toughness)) / 6
         assert _close(p.attacks.mean(), n)
         assert _close(p.hits.mean(), n * p_hit)
         assert _close(p.wounds.mean(), n * p_hit * p_wound)
+
+
+def _skill_and_strength(weapon: mh.Weapon) -> tuple[int, int]:
+    """An 11th-edition weapon's skill and strength (a plain scenario is not classic)."""
+    assert weapon.skill is not None and weapon.strength is not None
+    return weapon.skill, weapon.strength
+
+
+def _plain_pools(scenario: Scenario) -> list[mh.Pool]:
+    """A plain scenario's steps, which are all weapon pools (no mortal-wound step)."""
+    pools = [p for p in scenario.steps if isinstance(p, mh.Pool)]
+    assert len(pools) == len(scenario.steps)
+    return pools
 
 
 def _unit_toughness(unit: mh.Unit) -> int:
@@ -733,17 +751,19 @@ def test_registry_is_large_enough_and_covers_the_brief() -> None:
     assert len(SCENARIOS) >= 24
     units = [s.target for s in SCENARIOS.values()]
     plain = [s for s in SCENARIOS.values() if s.plain]
-    weapons = [w for s in plain for p in s.steps for w, _ in p.weapons]
+    weapons = [w for s in plain for p in _plain_pools(s) for w, _ in p.weapons]
     assert any(len(u.groups) >= 3 and u.groups[-1].character for u in units)
     assert any(g.wounds_lost for u in units for g in u.groups)
     assert {5, 6} <= {g.fnp for u in units for g in u.groups}
     assert any(g.save == 7 for u in units for g in u.groups)
     assert {2, 6} <= {w.skill for w in weapons}
     assert {0, -1, -2, -3, -4} <= {w.ap for w in weapons}
-    assert {"D6", "2D6", "D3+3"} <= {w.attacks.text for w in weapons}
-    assert {"D3", "D6", "D6+1", "2D6"} <= {w.damage.text for w in weapons}
+    assert {"D6", "2D6", "D3+3"} <= {mh.parse_dice(w.attacks).text for w in weapons}
+    assert {"D3", "D6", "D6+1", "2D6"} <= {mh.parse_dice(w.damage).text for w in weapons}
     rungs = {
-        _wound_roll(p.weapon.strength, _unit_toughness(s.target)) for s in plain for p in s.steps
+        _wound_roll(_skill_and_strength(p.weapon)[1], _unit_toughness(s.target))
+        for s in plain
+        for p in _plain_pools(s)
     }
     assert rungs == {2, 3, 4, 5, 6}
     assert max(len(s.steps) for s in SCENARIOS.values()) >= 3

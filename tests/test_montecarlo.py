@@ -35,12 +35,16 @@ from __future__ import annotations
 import math
 import zlib
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 from scenarios import SCENARIOS, scenario_ids
 
 import mathhammer as mh
+
+if TYPE_CHECKING:
+    from _pytest.mark.structures import ParameterSet
 
 TRIALS = 100_000
 SLOW_TRIALS = 1_000_000
@@ -127,8 +131,8 @@ def dkw_checks(
     return out
 
 
-def _groups_params() -> list:
-    params = []
+def _groups_params() -> list[ParameterSet]:
+    params: list[ParameterSet] = []
     for name, s in SCENARIOS.items():
         if s.mixed:
             for i, g in enumerate(s.target.groups):
@@ -136,8 +140,8 @@ def _groups_params() -> list:
     return params
 
 
-def _stage_params() -> list:
-    params = []
+def _stage_params() -> list[ParameterSet]:
+    params: list[ParameterSet] = []
     for name, s in SCENARIOS.items():
         for j, _step in enumerate(s.steps):
             for stage in STAGES:

@@ -173,7 +173,7 @@ def _arrays(obj: Any, seen: set[int] | None = None) -> list[np.ndarray]:
     if isinstance(obj, np.ndarray):
         return [obj]
     if isinstance(obj, mh.Dist):
-        return [obj.pmf]
+        return [obj.probabilities]
     if isinstance(obj, dict):
         return [a for v in obj.values() for a in _arrays(v, seen)]
     if isinstance(obj, list | tuple):
@@ -193,7 +193,9 @@ def test_the_result_holds_no_per_trial_arrays() -> None:
     sim = mh.simulate(WEAPONS, MARINES, trials=trials, rng=SEED)
     arrays = _arrays(sim)
     reached = {id(a) for a in arrays}
-    assert all(id(d.pmf) in reached for d in dists(sim).values())  # the walk reaches them all
+    assert all(
+        id(d.probabilities) in reached for d in dists(sim).values()
+    )  # the walk reaches them all
     assert max(a.size for a in arrays) < 100  # a few values per quantity, not 60_000
     for pool in sim.pools:
         for value in vars(pool).values():

@@ -31,7 +31,9 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
 
 
 def read(name: str) -> nbformat.NotebookNode:
-    return nbformat.read(NOTEBOOKS / name, as_version=4)
+    # nbformat.read is unannotated; given as_version it returns a NotebookNode.
+    notebook: nbformat.NotebookNode = nbformat.read(NOTEBOOKS / name, as_version=4)  # type: ignore[no-untyped-call]
+    return notebook
 
 
 def prose(name: str) -> str:

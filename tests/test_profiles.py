@@ -50,6 +50,7 @@ def test_errors_are_value_errors_and_mathhammer_errors() -> None:
 
 def test_weapon_normalises_dice() -> None:
     w = weapon(attacks="d6", damage="D3+1")
+    assert isinstance(w.attacks, mh.Dice) and isinstance(w.damage, mh.Dice)
     assert w.attacks == mh.parse_dice("D6") and w.attacks.text == "D6"
     assert w.damage.text == "D3+1"
     assert weapon(abilities=["ASSAULT", "HEAVY"]).abilities_text == "[ASSAULT], [HEAVY]"
@@ -161,7 +162,7 @@ def test_valid_orders() -> None:
     Unit("u", [ModelGroup(2, 4, 3, 2, wounds_lost=1), TROOPS, BOSS])
     Unit("u", [GUARD, ModelGroup(1, 4, 3, 4, character=True, wounds_lost=2), BOSS])
     Unit("u", [BOSS])
-    Unit("u", BOSS)
+    Unit("u", BOSS)  # type: ignore[arg-type]  # a lone group is wrapped in a tuple
 
 
 @pytest.mark.parametrize(
@@ -217,7 +218,7 @@ def test_bad_weapon_lists(weapons: object, message: str) -> None:
 
 def test_bad_target_rules_and_trials() -> None:
     with pytest.raises(ProfileError, match="target must be a Unit"):
-        mh.attack(weapon(), "marines")
+        mh.attack(weapon(), "marines")  # type: ignore[arg-type]
     with pytest.raises(
         mh.RulesError, match=re.escape("rules must be one of ['11e', 'classic'") + r".*got '9e'"
     ):

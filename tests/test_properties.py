@@ -56,8 +56,10 @@ SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[Heal
 INEQ = 1e-9
 IDENT = 1e-10
 
-ATTACKS = st.sampled_from([1, 2, 3, "D3", "D6"])
-DAMAGE = st.sampled_from([1, 2, 3, "D3", "D6", "D6+1"])
+Entries = list[tuple[mh.Weapon, int]]
+
+ATTACKS: st.SearchStrategy[int | str] = st.sampled_from([1, 2, 3, "D3", "D6"])
+DAMAGE: st.SearchStrategy[int | str] = st.sampled_from([1, 2, 3, "D3", "D6", "D6+1"])
 SAVES = st.integers(2, 7)
 THRESHOLDS = st.one_of(st.none(), st.integers(3, 6))
 
@@ -75,7 +77,7 @@ def weapons(draw: st.DrawFn, name: str = "w") -> mh.Weapon:
 
 
 @st.composite
-def weapon_lists(draw: st.DrawFn) -> list[tuple[mh.Weapon, int]]:
+def weapon_lists(draw: st.DrawFn) -> Entries:
     n = draw(st.integers(1, 3))
     return [(draw(weapons(name=f"w{i}")), draw(st.integers(1, 3))) for i in range(n)]
 
@@ -152,9 +154,11 @@ def assert_same(a: mh.AttackResult, b: mh.AttackResult, atol: float = IDENT) -> 
         assert ga.killed.allclose(gb.killed, atol=atol)
 
 
-def replace_group(unit: mh.Unit, index: int, **changes: object) -> mh.Unit:
+def replace_group(unit: mh.Unit, index: int, **changes: int) -> mh.Unit:
     groups = list(unit.groups)
-    groups[index] = dataclasses.replace(groups[index], **changes)
+    # The changes are int characteristics (save, invuln, fnp); mypy checks a **dict against
+    # every field, the bool and str ones included, and replace() checks the names at run time.
+    groups[index] = dataclasses.replace(groups[index], **changes)  # type: ignore[arg-type]
     try:
         return mh.Unit(unit.name, groups)
     except mh.AllocationOrderError:
@@ -165,7 +169,7 @@ def replace_group(unit: mh.Unit, index: int, **changes: object) -> mh.Unit:
 # --------------------------------------------------------------------------- monotonicity
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), data=st.data())
-def test_a_better_save_never_raises_kills(unit: mh.Unit, ws: list, data: st.DataObject) -> None:
+def test_a_better_save_never_raises_kills(unit: mh.Unit, ws: Entries, data: st.DataObject) -> None:
     i = data.draw(st.integers(0, len(unit.groups) - 1), label="group")
     g = unit.groups[i]
     assume(g.save > 2)
@@ -176,7 +180,7 @@ def test_a_better_save_never_raises_kills(unit: mh.Unit, ws: list, data: st.Data
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), data=st.data())
 def test_a_better_invuln_or_fnp_never_raises_kills(
-    unit: mh.Unit, ws: list, data: st.DataObject
+    unit: mh.Unit, ws: Entries, data: st.DataObject
 ) -> None:
     i = data.draw(st.integers(0, len(unit.groups) - 1), label="group")
     which = data.draw(st.sampled_from(["invuln", "fnp"]), label="characteristic")
@@ -189,7 +193,7 @@ def test_a_better_invuln_or_fnp_never_raises_kills(
 
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), data=st.data())
-def test_more_attacks_never_lower_kills(unit: mh.Unit, ws: list, data: st.DataObject) -> None:
+def test_more_attacks_never_lower_kills(unit: mh.Unit, ws: Entries, data: st.DataObject) -> None:
     j = data.draw(st.integers(0, len(ws) - 1), label="entry")
     more = list(ws)
     more[j] = (ws[j][0], ws[j][1] + data.draw(st.integers(1, 2)))
@@ -201,6 +205,7 @@ def test_more_attacks_never_lower_kills(unit: mh.Unit, ws: list, data: st.DataOb
 def test_a_higher_strength_never_lowers_kills(
     unit: mh.Unit, w: mh.Weapon, n: int, extra: int
 ) -> None:
+    assert w.strength is not None  # weapons() always draws one
     stronger = dataclasses.replace(w, strength=w.strength + extra)
     assert_not_more(mh.attack([(w, n)], unit), mh.attack([(stronger, n)], unit))
 
@@ -208,11 +213,12 @@ def test_a_higher_strength_never_lowers_kills(
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), data=st.data())
 def test_a_higher_strength_never_lowers_kills_among_other_pools(
-    unit: mh.Unit, ws: list, data: st.DataObject
+    unit: mh.Unit, ws: Entries, data: st.DataObject
 ) -> None:
     j = data.draw(st.integers(0, len(ws) - 1), label="entry")
     stronger = list(ws)
     w = ws[j][0]
+    assert w.strength is not None  # weapons() always draws one
     stronger[j] = (
         dataclasses.replace(w, strength=w.strength + data.draw(st.integers(1, 6))),
         ws[j][1],
@@ -253,7 +259,7 @@ def test_a_renamed_weapon_with_other_attacks_joins_the_pool(
     sarge = dataclasses.replace(w, name="Sergeant", attacks=other)
     res = mh.attack([(w, 2), sarge], unit)
     assert len(res.pools) == 1
-    expected = 2 * w.attacks.mean + mh.parse_dice(other).mean
+    expected = 2 * mh.parse_dice(w.attacks).mean + mh.parse_dice(other).mean
     assert abs(res.pools[0].attacks.mean() - expected) <= IDENT
     swapped = mh.attack([sarge, (w, 2)], unit)
     assert_same(res, swapped)
@@ -273,7 +279,7 @@ def test_splitting_a_pool_does_not_matter_for_a_homogeneous_unit(
 
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists())
-def test_mass_is_conserved(unit: mh.Unit, ws: list) -> None:
+def test_mass_is_conserved(unit: mh.Unit, ws: Entries) -> None:
     res = mh.attack(ws, unit)
     dists = [res.killed, res.damage] + [g.killed for g in res.groups]
     for p in res.pools:
@@ -372,10 +378,15 @@ REROLLS = st.sampled_from([None, "ones", "failures"])
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), hits=REROLLS, wounds=REROLLS)
 def test_rerolling_failures_never_lowers_kills(
-    unit: mh.Unit, ws: list, hits: str | None, wounds: str | None
+    unit: mh.Unit, ws: Entries, hits: str | None, wounds: str | None
 ) -> None:
     rerolled = mh.Modifiers(reroll_hits=hits, reroll_wounds=wounds)
     assert_not_more(mh.attack(ws, unit), mh.attack(ws, unit, modifiers=rerolled))
+
+
+def to_hit_or_wound(roll: str, value: int) -> mh.Modifiers:
+    """A modifier of ``value`` to the ``roll`` ("hit" or "wound")."""
+    return mh.Modifiers(hit=value) if roll == "hit" else mh.Modifiers(wound=value)
 
 
 @SETTINGS
@@ -383,16 +394,16 @@ def test_rerolling_failures_never_lowers_kills(
     unit=UNITS, ws=weapon_lists(), roll=st.sampled_from(["hit", "wound"]), base=st.integers(-1, 0)
 )
 def test_plus_one_to_hit_or_wound_never_lowers_kills(
-    unit: mh.Unit, ws: list, roll: str, base: int
+    unit: mh.Unit, ws: Entries, roll: str, base: int
 ) -> None:
-    worse = mh.Modifiers(**{roll: base})
-    better = mh.Modifiers(**{roll: base + 1})
+    worse = to_hit_or_wound(roll, base)
+    better = to_hit_or_wound(roll, base + 1)
     assert_not_more(mh.attack(ws, unit, modifiers=worse), mh.attack(ws, unit, modifiers=better))
 
 
 @SETTINGS
 @given(unit=UNITS, ws=weapon_lists(), stealth=st.booleans())
-def test_cover_never_raises_kills(unit: mh.Unit, ws: list, stealth: bool) -> None:
+def test_cover_never_raises_kills(unit: mh.Unit, ws: Entries, stealth: bool) -> None:
     if stealth:
         covered = mh.attack(ws, dataclasses.replace(unit, stealth=True))
     else:

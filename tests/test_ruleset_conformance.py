@@ -177,8 +177,8 @@ def test_total_probability_is_one(rules: str, case: str) -> None:
     res = exact(rules, case)
     assert res.rules == rules
     for label, dist in distributions(res).items():
-        assert np.all(dist.pmf >= 0), label
-        assert abs(float(dist.pmf.sum()) - 1.0) <= TOL, label
+        assert np.all(dist.probabilities >= 0), label
+        assert abs(float(dist.probabilities.sum()) - 1.0) <= TOL, label
     for test in res.tests:
         assert 0 <= test.p_failed <= test.p_taken <= 1, test
 

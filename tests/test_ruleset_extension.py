@@ -59,7 +59,7 @@ def assert_pmf(dist: mh.Dist, expected: list[F]) -> None:
     """The distribution is exactly ``expected`` (to 1e-12), with nothing beyond it."""
     want = np.array([float(x) for x in expected])
     got = np.zeros(max(dist.n + 1, len(want)))
-    got[: dist.n + 1] = dist.pmf
+    got[: dist.n + 1] = dist.probabilities
     padded = np.zeros(len(got))
     padded[: len(want)] = want
     np.testing.assert_allclose(got, padded, rtol=0, atol=TOL)
