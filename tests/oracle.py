@@ -625,11 +625,17 @@ class _Resolver:
             gi, mi = where
             left = state[gi][mi]
             for dmg, p in self.per_mortal.items():
-                for lost, q in _wounds_lost(dmg, left, self.groups[gi].fnp):
+                for lost, q in _wounds_lost(dmg, left, _mortal_fnp(self.groups[gi])):
                     for final, r in self.mortal(_apply(state, gi, mi, lost), count - 1).items():
                         _add(out, final, p * q * r)
         self.mortal_memo[key] = out
         return out
+
+
+def _mortal_fnp(group: ModelGroup) -> int | None:
+    """The Feel No Pain against a mortal wound: the lower of FNP and FNP (mortal)."""
+    thresholds = [t for t in (group.fnp, group.fnp_mortal) if t is not None]
+    return min(thresholds) if thresholds else None
 
 
 @cache
@@ -660,7 +666,7 @@ def _mortal_wounds(groups: Sequence[ModelGroup], state: State, count: int) -> di
                 nxt[s] += p
                 continue
             gi, mi = where
-            fnp = groups[gi].fnp
+            fnp = _mortal_fnp(groups[gi])
             for face in D6:
                 prevented = fnp is not None and face >= fnp
                 nxt[s if prevented else _apply(s, gi, mi, 1)] += p / 6

@@ -159,6 +159,11 @@ VEHICLE_INV = mh.Unit.of("Shielded tank", models=1, toughness=10, save=3, wounds
 CULTISTS = mh.Unit.of("Gretchin", models=10, toughness=2, save=7, wounds=1)
 OGRYNS = mh.Unit.of("Ogryns", models=4, toughness=6, save=4, wounds=3)
 PLAGUE_MARINES = mh.Unit.of("Plague marines", models=6, toughness=5, save=4, wounds=2, fnp=5)
+WARDENS = mh.Unit(
+    "Wardens",
+    [mh.ModelGroup(4, toughness=4, save=3, wounds=2, fnp=6, fnp_mortal=4)],
+    keywords="INFANTRY",
+)
 ZOMBIES = mh.Unit.of("Poxwalkers", models=10, toughness=3, save=6, wounds=1, fnp=6)
 MEQ_WOUNDED = mh.Unit(
     "Wounded intercessors",
@@ -842,6 +847,24 @@ _ALL = [
         [mh.MortalWounds("D3"), (BOLT_RIFLE, 5), mh.MortalWounds(2, name="Psychic")],
         PLAGUE_MARINES,
         "D3 mortal wounds, a pool, then 2 mortal wounds; FNP 5+ on each; spill-over",
+    ),
+    Scenario(
+        "fnp_against_mortal_wounds_only",
+        [mh.MortalWounds("D3"), (ANTI_INFANTRY_DW, 5)],
+        WARDENS,
+        "FNP 6+ and 4+ against mortal wounds: mortal and devastating wounds roll 4+",
+    ),
+    Scenario(
+        "fnp_mortal_not_against_attacks",
+        [(BOLT_RIFLE, 5)],
+        WARDENS,
+        "FNP 6+ and 4+ against mortal wounds: an attack's damage rolls 6+",
+    ),
+    Scenario(
+        "fnp_mortal_worse_than_fnp",
+        [(DW_BLIGHT, 3), mh.MortalWounds(2)],
+        mh.Unit("Ironclad", [mh.ModelGroup(3, toughness=5, save=4, wounds=2, fnp=4, fnp_mortal=6)]),
+        "an FNP against mortal wounds worse than the unit's FNP changes nothing",
     ),
     Scenario(
         "lethal_roll_devastating",

@@ -438,6 +438,10 @@ HAND_MEANS: dict[str, list[Means]] = {
         Means(10, F(20, 3), F(20, 9)),
         Means(2, 2, 2),
     ],
+    # D3 mortal wounds; 10 dice, BS3; S4 vs T4 4+, every wound devastating (ANTI 4+)
+    "fnp_against_mortal_wounds_only": [Means(2, 2, 2), Means(10, F(20, 3), F(10, 3), F(10, 3))],
+    # 6 dice, BS3; S6 vs T5 3+; 6s devastating
+    "fnp_mortal_worse_than_fnp": [Means(6, 4, F(8, 3), F(2, 3)), Means(2, 2, 2)],
     # 8 dice, BS3; every hit rolls 3+ to wound (S5 vs T4), 6s devastating
     "lethal_roll_devastating": [Means(8, F(16, 3), F(32, 9), F(8, 9))],
     # a 6 to hit wounds automatically (not critical): wounds 3/6 * 4/6 + 1/6 = 1/2 a die;
@@ -683,6 +687,25 @@ HAND_PMFS: dict[str, tuple[int, int, list[Events]]] = {
             Events(die(3), const(1), bern(F(2, 3))),
             Events(const(10), bern(F(4, 27)), bern(F(2, 3))),
             Events(const(2), const(1), bern(F(2, 3))),
+        ],
+    ),
+    # D3 mortal wounds through FNP 4+ (against mortal wounds); then every wound is
+    # devastating (2/3 * 1/2): D2 mortal wounds, each through FNP 4+
+    "fnp_against_mortal_wounds_only": (
+        4,
+        2,
+        [
+            Events(die(3), const(1), bern(F(1, 2))),
+            Events(const(10), bern(F(1, 3)), fnp(const(2), F(1, 2))),
+        ],
+    ),
+    # FNP 4+ everywhere: 2/3 * (1/2 * Sv4 AP-1 fails 2/3 + 1/6) = 1/3; then 2 mortal wounds
+    "fnp_mortal_worse_than_fnp": (
+        3,
+        2,
+        [
+            Events(const(6), bern(F(1, 3)), fnp(die(3), F(1, 2))),
+            Events(const(2), const(1), bern(F(1, 2))),
         ],
     ),
     # every hit rolls: 2/3 * (critical 1/6 + 3-5 (1/2) * Sv3 AP-1 fails 1/2) = 5/18

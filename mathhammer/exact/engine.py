@@ -49,11 +49,12 @@ def _check_sizes(plan: AttackPlan) -> None:
             )
 
 
-def _wound_lost(group: ModelGroup, ruleset: Ruleset) -> float:
+def _wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
     """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
-    if group.fnp is None:
+    fnp = group.feel_no_pain(mortal)
+    if fnp is None:
         return 1.0
-    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), group.fnp)))
+    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), fnp)))
 
 
 def group_damage(
@@ -77,12 +78,11 @@ def group_damage(
     mortal = ruleset.modified_damage(d, checks.damage_multiply, add)
     attacks, mortals = [], []
     for g in target.groups:
-        lost = _wound_lost(g, ruleset)
         value = ruleset.modified_damage(
             d, checks.damage_multiply, add, g.halve_damage, g.damage_reduction
         )
-        attacks.append(_pmf_of(value, weights).thin(lost))
-        mortals.append(_pmf_of(mortal, weights).thin(lost))
+        attacks.append(_pmf_of(value, weights).thin(_wound_lost(g, ruleset)))
+        mortals.append(_pmf_of(mortal, weights).thin(_wound_lost(g, ruleset, mortal=True)))
     return attacks, mortals
 
 
@@ -104,7 +104,7 @@ def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
 
 
 def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPlan) -> Any:
-    lost = [_wound_lost(g, plan.ruleset) for g in plan.target.groups]
+    lost = [_wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
     order = plan.ruleset.current_group
     return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)  # type: ignore[union-attr]
 

@@ -227,6 +227,9 @@ class ModelGroup:
         Invulnerable save as "N+", unaffected by AP.
     fnp : int, optional
         Feel No Pain as "N+", rolled for each wound that would be lost.
+    fnp_mortal : int, optional
+        Feel No Pain as "N+" against mortal wounds only (devastating wounds and other
+        mortal wounds); a mortal wound is rolled for once, against the better of the two.
     character : bool
         A CHARACTER model: its own group, allocated after every non-CHARACTER group.
     name : str
@@ -255,6 +258,7 @@ class ModelGroup:
     character: bool = False
     name: str = ""
     wounds_lost: int = 0
+    fnp_mortal: int | None = None
     damage_reduction: int = 0
     halve_damage: bool = False
 
@@ -267,6 +271,8 @@ class ModelGroup:
             object.__setattr__(self, name, int(getattr(self, name)))
         object.__setattr__(self, "invuln", _threshold_or_none("ModelGroup", "invuln", self.invuln))
         object.__setattr__(self, "fnp", _threshold_or_none("ModelGroup", "fnp", self.fnp))
+        mortal = _threshold_or_none("ModelGroup", "fnp_mortal", self.fnp_mortal)
+        object.__setattr__(self, "fnp_mortal", mortal)
         if not isinstance(self.character, bool | np.bool_):
             raise field_error(ProfileError, "ModelGroup.character", "True or False", self.character)
         object.__setattr__(self, "character", bool(self.character))
@@ -298,6 +304,19 @@ class ModelGroup:
         inv = f" InSv{self.invuln}+" if self.invuln else ""
         sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
         return f"{self.count}x W{self.wounds} {sv}{inv}"
+
+    def feel_no_pain(self, mortal: bool = False) -> int | None:
+        """The Feel No Pain rolled for a wound: against mortal wounds, the better of
+        ``fnp`` and ``fnp_mortal``; None if there is none.
+
+        Examples
+        --------
+        >>> ModelGroup(1, 4, 3, 2, fnp=6, fnp_mortal=5).feel_no_pain(mortal=True)
+        5
+        """
+        options = [self.fnp, self.fnp_mortal] if mortal else [self.fnp]
+        found = [x for x in options if x is not None]
+        return min(found) if found else None
 
     @property
     def total_wounds(self) -> int:

@@ -61,14 +61,21 @@ def damage_roll(
 
 
 def feel_no_pain(
-    rng: np.random.Generator, ruleset: Ruleset, unit: Unit, group: np.ndarray, wounds: np.ndarray
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    unit: Unit,
+    group: np.ndarray,
+    wounds: np.ndarray,
+    mortal: bool = False,
 ) -> np.ndarray:
-    """Roll Feel No Pain for each wound; return the wounds not prevented."""
+    """Roll Feel No Pain for each wound (mortal wounds: the group's FNP against them);
+    return the wounds not prevented."""
     out = wounds.copy()
     for gi, g in enumerate(unit.groups):
         here = np.flatnonzero(group == gi)
-        if g.fnp is None or here.size == 0:
+        fnp = g.feel_no_pain(mortal)
+        if fnp is None or here.size == 0:
             continue
         faces, valid = roll(rng, wounds[here])
-        out[here] -= (ruleset.fnp_saves(faces, g.fnp) & valid).sum(axis=1)
+        out[here] -= (ruleset.fnp_saves(faces, fnp) & valid).sum(axis=1)
     return out

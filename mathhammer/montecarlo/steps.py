@@ -75,7 +75,8 @@ def devastating_wounds(
         rolled, add = damage_roll(rng, checks, trials.size)
         d = ruleset.modified_damage(rolled, checks.damage_multiply, add)
         groups = group[trials]
-        target.lose(trials, groups, feel_no_pain(rng, ruleset, target.unit, groups, d))
+        left = feel_no_pain(rng, ruleset, target.unit, groups, d, mortal=True)
+        target.lose(trials, groups, left)
 
 
 def mortal_wounds(
@@ -89,7 +90,8 @@ def mortal_wounds(
         if trials.size == 0:
             break
         groups = group[trials]
-        left = feel_no_pain(rng, ruleset, target.unit, groups, np.ones(trials.size, dtype=np.int64))
+        one = np.ones(trials.size, dtype=np.int64)
+        left = feel_no_pain(rng, ruleset, target.unit, groups, one, mortal=True)
         target.lose(trials, groups, left)  # one wound at a time: it spills over
     return count
 

@@ -1,0 +1,479 @@
+"""Datasheets: a unit as a faction's rules describe it, before a list picks its size and wargear.
+
+Importers (BSData catalogues, rosters, the Wahapedia export) read a datasheet into these
+objects; a datasheet then gives a target :class:`~mathhammer.model.profiles.Unit` of any
+legal size (:meth:`Datasheet.unit`), an :class:`~mathhammer.units.selection.Attacker`
+with its default or a stated wargear (:meth:`Datasheet.attacker`), the loadouts a report
+compares (:meth:`Datasheet.loadouts`) and its points at that size.
+
+Examples
+--------
+>>> from mathhammer import Weapon
+>>> gun = Wargear("Gauss flayer", (Weapon("Gauss flayer", 1, 4, 4, 0, 1, "[LETHAL HITS]"),))
+>>> warrior = ModelProfile("Necron Warrior", toughness=4, save=4, wounds=1,
+...                        min_count=10, max_count=20, weapons=("Gauss flayer",))
+>>> sheet = Datasheet("Necron Warriors", models=(warrior,), wargear=(gun,),
+...                   keywords=("INFANTRY",), points=((10, 90), (20, 200)))
+>>> sheet.unit().models, sheet.unit(models=20).models, sheet.points_for(20)
+(10, 20, 200)
+>>> [(w.name, n) for w, n in sheet.loadouts()[0].weapons]
+[('Gauss flayer', 10)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from ..errors import ProfileError, field_error
+from ..model.abilities import ExtraAttacks
+from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
+from .compare import Loadout
+from .selection import Attacker, Models
+from .targets import Target
+
+__all__ = ["AbilityText", "Datasheet", "ModelProfile", "Wargear", "attach_leaders"]
+
+
+@dataclass(frozen=True)
+class AbilityText:
+    """An ability as printed on a datasheet: its name and its rules text."""
+
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Wargear:
+    """A piece of wargear with its weapon profiles.
+
+    Most weapons have one profile; some offer a choice each time they are used (a
+    grenade launcher's frag and krak): the model uses one of its ``profiles``.
+    """
+
+    name: str
+    profiles: tuple[Weapon, ...]
+
+    def __post_init__(self) -> None:
+        profiles = tuple(self.profiles)
+        if not profiles or not all(isinstance(w, Weapon) for w in profiles):
+            raise field_error(
+                ProfileError, f"Wargear {self.name!r}.profiles", "one or more Weapons", profiles
+            )
+        object.__setattr__(self, "profiles", profiles)
+
+    @property
+    def melee(self) -> bool:
+        """True if every profile is a melee weapon."""
+        return all(w.melee for w in self.profiles)
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """One model type of a datasheet: its characteristics, numbers and wargear.
+
+    Parameters
+    ----------
+    name : str
+        E.g. ``"Necron Warrior"``.
+    toughness, save, wounds : int
+        T, Sv as "N+" (7: none), W.
+    invuln, fnp, fnp_mortal : int, optional
+        Invulnerable save, Feel No Pain, Feel No Pain against mortal wounds only, as "N+".
+    damage_reduction : int
+        Subtracted from the Damage of each attack allocated to the model.
+    halve_damage : bool
+        Halve the Damage of each attack allocated to the model.
+    character : bool
+        A CHARACTER model (its own allocation group).
+    min_count, max_count : int
+        How many of this model the unit may have.
+    default_count : int, optional
+        How many a unit at its default size has (``min_count`` if not given).
+    weapons : tuple of str
+        The default wargear of one model: names of the datasheet's :class:`Wargear`.
+    options : tuple of str
+        Every wargear the model may take instead (the defaults are always allowed).
+    leadership, oc : int, optional
+        LD (as "N+") and OC, for display.
+    movement : str
+        M as printed (``'5"'``).
+    """
+
+    name: str
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None = None
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+    damage_reduction: int = 0
+    halve_damage: bool = False
+    character: bool = False
+    min_count: int = 1
+    max_count: int = 1
+    default_count: int | None = None
+    weapons: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    leadership: int | None = None
+    oc: int | None = None
+    movement: str = ""
+
+    def __post_init__(self) -> None:
+        owner = f"ModelProfile {self.name!r}"
+        for name in ("min_count", "max_count"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise field_error(ProfileError, f"{owner}.{name}", "an integer >= 0", value)
+        if self.max_count < self.min_count:
+            raise field_error(
+                ProfileError,
+                f"{owner}.max_count",
+                f">= min_count ({self.min_count})",
+                self.max_count,
+            )
+        default = self.min_count if self.default_count is None else self.default_count
+        if isinstance(default, bool) or not isinstance(default, int):
+            raise field_error(ProfileError, f"{owner}.default_count", "an integer", default)
+        if not self.min_count <= default <= self.max_count:
+            raise field_error(
+                ProfileError,
+                f"{owner}.default_count",
+                f"from {self.min_count} to {self.max_count}",
+                default,
+            )
+        object.__setattr__(self, "default_count", default)
+        object.__setattr__(self, "weapons", tuple(self.weapons))
+        options = tuple(dict.fromkeys((*self.weapons, *self.options)))
+        object.__setattr__(self, "options", options)
+        self.group(max(default, 1))  # validates the characteristics now
+
+    def group(self, count: int) -> ModelGroup:
+        """The allocation group of ``count`` such models."""
+        return ModelGroup(
+            count,
+            self.toughness,
+            self.save,
+            self.wounds,
+            invuln=self.invuln,
+            fnp=self.fnp,
+            fnp_mortal=self.fnp_mortal,
+            character=self.character,
+            name=self.name,
+            damage_reduction=self.damage_reduction,
+            halve_damage=self.halve_damage,
+        )
+
+
+#: How a caller states the models: a total unit size, or a count per model type.
+ModelCounts = int | Mapping[str, int] | None
+
+
+@dataclass(frozen=True)
+class Datasheet:
+    """A datasheet: model types, wargear, keywords, abilities and points by unit size.
+
+    Parameters
+    ----------
+    name : str
+        The datasheet's name.
+    models : tuple of ModelProfile
+        The model types, non-CHARACTER first.
+    wargear : tuple of Wargear
+        Every weapon the models may carry, each name once.
+    faction : str
+        The faction it belongs to.
+    keywords : tuple of str
+        Its keywords (upper case).
+    abilities : tuple of AbilityText
+        Every ability printed on it.
+    not_understood : tuple of AbilityText
+        The abilities whose text could change an attack against the unit but that the
+        importer could not turn into profile fields: listed, never silently dropped.
+    stealth : bool
+        The unit has Stealth.
+    points : tuple of (int, int)
+        ``(models, points)`` brackets: a unit of at least ``models`` models costs
+        ``points`` (the largest bracket that applies).
+    source : str
+        Where it was read from (file and entry), for error messages and reports.
+    """
+
+    name: str
+    models: tuple[ModelProfile, ...]
+    wargear: tuple[Wargear, ...] = ()
+    faction: str = ""
+    keywords: tuple[str, ...] = ()
+    abilities: tuple[AbilityText, ...] = ()
+    not_understood: tuple[AbilityText, ...] = ()
+    stealth: bool = False
+    points: tuple[tuple[int, int], ...] = ()
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        models = tuple(self.models)
+        if not models or not all(isinstance(m, ModelProfile) for m in models):
+            raise field_error(
+                ProfileError, f"Datasheet {self.name!r}.models", "one or more ModelProfiles", models
+            )
+        object.__setattr__(self, "models", models)
+        object.__setattr__(self, "wargear", tuple(self.wargear))
+        object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
+        object.__setattr__(self, "points", tuple(sorted(tuple(p) for p in self.points)))
+        names = [g.name for g in self.wargear]
+        if len(set(names)) != len(names):
+            raise field_error(
+                ProfileError, f"Datasheet {self.name!r}.wargear", "distinct names", names
+            )
+        for model in models:
+            for weapon in model.options:
+                self.gear(weapon)
+
+    def gear(self, name: str) -> Wargear:
+        """A piece of the datasheet's wargear by name."""
+        for gear in self.wargear:
+            if gear.name == name:
+                return gear
+        raise field_error(
+            ProfileError,
+            f"wargear of {self.name!r}",
+            f"one of {[g.name for g in self.wargear]}",
+            name,
+        )
+
+    @property
+    def default_size(self) -> int:
+        """The number of models at the default size."""
+        return sum(m.default_count or 0 for m in self.models)
+
+    @property
+    def sizes(self) -> range:
+        """The legal unit sizes (total models), from smallest to largest."""
+        return range(
+            sum(m.min_count for m in self.models), sum(m.max_count for m in self.models) + 1
+        )
+
+    def counts(self, models: ModelCounts = None) -> dict[str, int]:
+        """How many of each model type a unit of this size has.
+
+        ``None`` is the default size; an int is a total, filled by giving every model type
+        its default count and then growing (or shrinking) the types whose count may vary,
+        in order; a mapping names the count of each type (missing types keep their default).
+        """
+        counts = {m.name: m.default_count or 0 for m in self.models}
+        if models is None:
+            return counts
+        if isinstance(models, Mapping):
+            for name, n in models.items():
+                profile = self._model(name)
+                if isinstance(n, bool) or not isinstance(n, int):
+                    raise field_error(ProfileError, f"models[{name!r}]", "an integer", n)
+                if not profile.min_count <= n <= profile.max_count:
+                    raise field_error(
+                        ProfileError,
+                        f"models[{name!r}]",
+                        f"from {profile.min_count} to {profile.max_count}",
+                        n,
+                    )
+                counts[name] = n
+            return counts
+        if isinstance(models, bool) or not isinstance(models, int) or models not in self.sizes:
+            raise field_error(
+                ProfileError,
+                f"models of {self.name!r}",
+                f"a unit size from {self.sizes.start} to {self.sizes.stop - 1}",
+                models,
+            )
+        change = models - sum(counts.values())
+        for m in self.models:
+            step = max(min(change, m.max_count - counts[m.name]), m.min_count - counts[m.name])
+            counts[m.name] += step
+            change -= step
+        return counts
+
+    def _model(self, name: str) -> ModelProfile:
+        for m in self.models:
+            if m.name == name:
+                return m
+        raise field_error(
+            ProfileError, f"model of {self.name!r}", f"one of {[m.name for m in self.models]}", name
+        )
+
+    def points_for(self, models: ModelCounts = None) -> int | None:
+        """The unit's points at this size (None if the datasheet has no points)."""
+        size = sum(self.counts(models).values())
+        cost = None
+        for at_least, points in self.points:
+            if size >= at_least:
+                cost = points
+        if cost is None and self.points:
+            cost = self.points[0][1]
+        return cost
+
+    def unit(self, models: ModelCounts = None) -> Unit:
+        """The datasheet as a target unit: its groups in allocation order."""
+        counts = self.counts(models)
+        present = [m for m in self.models if counts[m.name] > 0]
+        if not present:
+            raise field_error(
+                ProfileError, f"models of {self.name!r}", "at least one model", models
+            )
+        return _merge_groups(self.name, present, counts, self.keywords, self.stealth)
+
+    def target(self, models: ModelCounts = None) -> Target:
+        """The unit with its points, for comparisons and reports."""
+        return Target(self.unit(models), points=self.points_for(models), source=self.source or None)
+
+    def attacker(
+        self,
+        models: ModelCounts = None,
+        wargear: Mapping[str, Sequence[str]] | None = None,
+    ) -> Attacker:
+        """The datasheet as an attacking unit.
+
+        Parameters
+        ----------
+        models : int or mapping, optional
+            The unit size, as for :meth:`counts`.
+        wargear : mapping of model name to wargear names, optional
+            What each model of a type carries instead of its default wargear.
+
+        Every profile of a piece of wargear becomes one weapon of the model (named
+        ``"gear: profile"`` when the gear has several profiles).
+        """
+        counts = self.counts(models)
+        wargear = dict(wargear or {})
+        for name in wargear:
+            self._model(name)
+        groups = []
+        for m in self.models:
+            if counts[m.name] == 0:
+                continue
+            names = tuple(wargear.get(m.name, m.weapons))
+            for name in names:
+                if name not in m.options:
+                    raise field_error(
+                        ProfileError, f"wargear of {m.name!r}", f"one of {list(m.options)}", name
+                    )
+            weapons = [w for name in names for w in _named_profiles(self.gear(name))]
+            if weapons:
+                keywords = self.keywords
+                groups.append(Models(counts[m.name], weapons, name=m.name, keywords=keywords))
+        if not groups:
+            raise ProfileError(f"Datasheet {self.name!r} has no weapons for these models")
+        return Attacker(self.name, groups)
+
+    def loadouts(
+        self,
+        models: ModelCounts = None,
+        wargear: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[Loadout]:
+        """The unit's ranged and melee attacks as loadouts a report compares.
+
+        One loadout per phase that has weapons: every model fires each of its ranged
+        weapons, and fights with its first melee weapon plus its [EXTRA ATTACKS] weapons.
+        Wargear with several profiles uses its first profile; each other profile gives
+        one more loadout (named after it) with the rest of the wargear unchanged.
+        """
+        counts = self.counts(models)
+        points = self.points_for(models)
+        chosen = {
+            m.name: tuple(dict(wargear or {}).get(m.name, m.weapons))
+            for m in self.models
+            if counts[m.name]
+        }
+        out = []
+        for melee in (False, True):
+            phase = "melee" if melee else "ranged"
+            gear = {
+                model: [self.gear(n) for n in names if self.gear(n).melee == melee]
+                for model, names in chosen.items()
+            }
+            if melee:
+                gear = {model: _fighting_gear(items) for model, items in gear.items()}
+            base = _phase_weapons(gear, counts, {})
+            if not base:
+                continue
+            out.append(Loadout(f"{self.name} ({phase})", base, points, source=self.source or None))
+            for item in {g.name: g for items in gear.values() for g in items}.values():
+                for k, profile in enumerate(item.profiles[1:], start=1):
+                    weapons = _phase_weapons(gear, counts, {item.name: k})
+                    label = f"{self.name} ({phase}: {profile.name})"
+                    out.append(Loadout(label, weapons, points, source=self.source or None))
+        return out
+
+
+def _named_profiles(gear: Wargear) -> list[Weapon]:
+    if len(gear.profiles) == 1:
+        return [replace(gear.profiles[0], name=gear.name)]
+    return [replace(w, name=f"{gear.name}: {w.name}") for w in gear.profiles]
+
+
+def _is_extra(weapon: Weapon) -> bool:
+    return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
+
+
+def _fighting_gear(items: list[Wargear]) -> list[Wargear]:
+    """The melee wargear one model fights with: its first weapon plus its extra ones."""
+    extra = [g for g in items if any(_is_extra(w) for w in g.profiles)]
+    main = [g for g in items if g not in extra]
+    return main[:1] + extra
+
+
+def _phase_weapons(
+    gear: Mapping[str, list[Wargear]], counts: Mapping[str, int], choice: Mapping[str, int]
+) -> list[tuple[Weapon, int]]:
+    weapons = []
+    for model, items in gear.items():
+        for item in items:
+            profile = item.profiles[choice.get(item.name, 0)]
+            weapons.append((profile, counts[model]))
+    return weapons
+
+
+def _merge_groups(
+    name: str,
+    present: Sequence[ModelProfile],
+    counts: Mapping[str, int],
+    keywords: tuple[str, ...],
+    stealth: bool,
+) -> Unit:
+    """Models sharing W, Sv and InSv form one allocation group (T, FNP and damage
+    reduction of the first such type apply to the group); CHARACTER models go last."""
+    bodies: dict[tuple[int, int, int | None], ModelGroup] = {}
+    characters: list[ModelGroup] = []
+    for m in present:
+        if m.character:
+            characters.extend(m.group(1) for _ in range(counts[m.name]))
+            continue
+        key = (m.wounds, m.save, m.invuln)
+        if key in bodies:
+            known = bodies[key]
+            bodies[key] = replace(known, count=known.count + counts[m.name])
+        else:
+            bodies[key] = m.group(counts[m.name])
+    return Unit(name, (*bodies.values(), *characters), keywords, stealth=stealth)
+
+
+def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> Unit:
+    """One target of a bodyguard unit and the CHARACTER units leading it.
+
+    The leaders' models become CHARACTER groups after the bodyguard's groups; the
+    keywords are those of the bodyguard, and the unit has Stealth only if every part has.
+
+    Examples
+    --------
+    >>> guard = Unit.of("Guard", 5, 4, 3, 2)
+    >>> boss = Unit("Boss", [ModelGroup(1, 4, 2, 5, character=True, name="Boss")])
+    >>> led = attach_leaders(guard, boss)
+    >>> [g.label for g in led.groups], led.name
+    (['5x W2 Sv3+', 'Boss'], 'Guard led by Boss')
+    """
+    groups = list(bodyguard.groups)
+    for leader in leaders:
+        for g in leader.groups:
+            # every model of a leading unit is its own CHARACTER allocation group
+            groups.extend(replace(g, character=True, count=1) for _ in range(g.count))
+    label = name or f"{bodyguard.name} led by {', '.join(u.name for u in leaders)}"
+    stealth = bodyguard.stealth and all(u.stealth for u in leaders)
+    return Unit(label, groups, bodyguard.keywords, stealth=stealth)
