@@ -50,9 +50,9 @@ def one(text: str) -> mh.abilities.Ability:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[SUSTAINED HITS 1]", SustainedHits(value=1)),  # type: ignore[arg-type]
-        ("sustained hits 2", SustainedHits(value=2)),  # type: ignore[arg-type]
-        ("[SUSTAINED HITS D3]", SustainedHits(value="D3")),  # type: ignore[arg-type]
+        ("[SUSTAINED HITS 1]", SustainedHits.of(1)),
+        ("sustained hits 2", SustainedHits.of(2)),
+        ("[SUSTAINED HITS D3]", SustainedHits.of("D3")),
         ("[LETHAL HITS]", LethalHits()),
         ("[DEVASTATING WOUNDS]", DevastatingWounds()),
         ("[ANTI-INFANTRY 4+]", Anti(keyword="INFANTRY", threshold=4)),
@@ -63,11 +63,11 @@ def one(text: str) -> mh.abilities.Ability:
         ("[BLAST]", Blast(value=1)),
         ("[BLAST 2]", Blast(value=2)),
         ("[CLEAVE 1]", Cleave(value=1)),
-        ("[RAPID FIRE 1]", RapidFire(value=1)),  # type: ignore[arg-type]
-        ("[RAPID FIRE D6]", RapidFire(value="D6")),  # type: ignore[arg-type]
-        ("[RAPID FIRE D6+3]", RapidFire(value="D6+3")),  # type: ignore[arg-type]
-        ("[MELTA 2]", Melta(value=2)),  # type: ignore[arg-type]
-        ("[MELTA D3]", Melta(value="D3")),  # type: ignore[arg-type]
+        ("[RAPID FIRE 1]", RapidFire.of(1)),
+        ("[RAPID FIRE D6]", RapidFire.of("D6")),
+        ("[RAPID FIRE D6+3]", RapidFire.of("D6+3")),
+        ("[MELTA 2]", Melta.of(2)),
+        ("[MELTA D3]", Melta.of("D3")),
         ("[HEAVY]", Heavy()),
         ("[LANCE]", Lance()),
         ("[IGNORES COVER]", IgnoresCover()),
@@ -83,7 +83,7 @@ def one(text: str) -> mh.abilities.Ability:
         ("[LETHAL HITS: VEHICLE]", LethalHits(keywords=("VEHICLE",))),
         (
             "[SUSTAINED HITS 1: INFANTRY/BEASTS]",
-            SustainedHits(value=1, keywords=("INFANTRY", "BEASTS")),  # type: ignore[arg-type]
+            SustainedHits.of(1, keywords=("INFANTRY", "BEASTS")),
         ),
         ('<a href="/rules#Anti">anti-vehicle 4+</a>', Anti(keyword="VEHICLE", threshold=4)),
         ("  [ twin-linked ] ", TwinLinked()),
@@ -120,7 +120,7 @@ def test_unknown_tokens_are_reported_not_raised() -> None:
 
 
 def test_typed_abilities_for_programmatic_use() -> None:
-    sustained = SustainedHits(value="D3")  # type: ignore[arg-type]
+    sustained = SustainedHits.of("D3")
     w = mh.Weapon("w", 2, 3, 4, 0, 1, abilities=[sustained, "lethal hits"])
     assert w.abilities_text == "[SUSTAINED HITS D3], [LETHAL HITS]"
     assert w == mh.Weapon("w", 2, 3, 4, 0, 1, abilities="[SUSTAINED HITS D3], [LETHAL HITS]")
@@ -131,7 +131,7 @@ def test_invalid_typed_abilities() -> None:
     with pytest.raises(mh.ProfileError, match="Anti.threshold must be from 2 to 6; got 7"):
         Anti(keyword="INFANTRY", threshold=7)
     with pytest.raises(mh.DiceSyntaxError):
-        SustainedHits(value="D")  # type: ignore[arg-type]
+        SustainedHits.of("D")
 
 
 def resolve(found: Iterable[mh.abilities.Ability], keywords: list[str]) -> dict[str, object]:

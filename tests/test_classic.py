@@ -7,6 +7,7 @@ import math
 import re
 import zlib
 from fractions import Fraction as F
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,10 +23,8 @@ def close(got: float | None, want: F) -> None:
     assert abs(float(got) - float(want)) <= ATOL, (got, float(want))
 
 
-def unit(
-    models: int = 10, t: int = 4, sv: int = 7, w: int = 1, ld: int = 7, **kw: object
-) -> mh.Unit:
-    return mh.Unit.of("u", models, t, sv, w, keywords="INFANTRY", leadership=ld, **kw)  # type: ignore[arg-type]
+def unit(models: int = 10, t: int = 4, sv: int = 7, w: int = 1, ld: int = 7, **kw: Any) -> mh.Unit:
+    return mh.Unit.of("u", models, t, sv, w, keywords="INFANTRY", leadership=ld, **kw)
 
 
 def p_hit(bs: int, linked: bool = False) -> float:
@@ -315,12 +314,12 @@ def test_engine_matches_the_oracle(
     ],
 )
 def test_clear_errors(
-    weapon: mh.Weapon, target: mh.Unit, kwargs: dict[str, object], message: str
+    weapon: mh.Weapon, target: mh.Unit, kwargs: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(mh.RulesError, match=re.escape(message)):
-        mh.attack(weapon, target, **kwargs)  # type: ignore[arg-type]
+        mh.attack(weapon, target, **kwargs)
     with pytest.raises(mh.RulesError, match=re.escape(message)):
-        mh.simulate(weapon, target, trials=10, **kwargs)  # type: ignore[arg-type]
+        mh.simulate(weapon, target, trials=10, **kwargs)
 
 
 @pytest.mark.parametrize(
@@ -332,9 +331,9 @@ def test_clear_errors(
         ({"bs": 11}, "Weapon.bs must be an integer from 1 to 10; got 11"),
     ],
 )
-def test_weapon_skill_or_bs(fields: dict[str, int], message: str) -> None:
+def test_weapon_skill_or_bs(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(mh.ProfileError, match=re.escape(message)):
-        mh.Weapon("w", 1, strength=4, **fields)  # type: ignore[arg-type]
+        mh.Weapon("w", 1, strength=4, **fields)
 
 
 def test_leadership_validation() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction as F
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,12 +47,12 @@ INFANTRY = mh.Unit.of("infantry", 10, 4, 7, 1, keywords="INFANTRY")  # no save
 VEHICLE = mh.Unit.of("vehicle", 1, 4, 7, 20, keywords="VEHICLE")
 
 
-def hits(weapon: mh.Weapon, target: mh.Unit = INFANTRY, **kw: object) -> mh.Dist:
-    return mh.attack(weapon, target, **kw).pools[0].hits  # type: ignore[arg-type]
+def hits(weapon: mh.Weapon, target: mh.Unit = INFANTRY, **kw: Any) -> mh.Dist:
+    return mh.attack(weapon, target, **kw).pools[0].hits
 
 
-def wounds(weapon: mh.Weapon, target: mh.Unit = INFANTRY, **kw: object) -> mh.Dist:
-    return mh.attack(weapon, target, **kw).pools[0].wounds  # type: ignore[arg-type]
+def wounds(weapon: mh.Weapon, target: mh.Unit = INFANTRY, **kw: Any) -> mh.Dist:
+    return mh.attack(weapon, target, **kw).pools[0].wounds
 
 
 # --- the hit roll ----------------------------------------------------------------------
@@ -240,9 +241,9 @@ def test_rapid_fire_at_half_range() -> None:
     pmf_close(mh.attack([(gun("RAPID FIRE D3"), 2)], INFANTRY).pools[0].attacks, [0, 0, 1])
 
 
-def one_damage(weapon: mh.Weapon, group: mh.ModelGroup, **kw: object) -> mh.Dist:
+def one_damage(weapon: mh.Weapon, group: mh.ModelGroup, **kw: Any) -> mh.Dist:
     """Wounds lost by one big model to one sure attack."""
-    return mh.attack(weapon, mh.Unit("t", [group]), **kw).damage  # type: ignore[arg-type]
+    return mh.attack(weapon, mh.Unit("t", [group]), **kw).damage
 
 
 BIG = mh.ModelGroup(1, 4, 7, 30)

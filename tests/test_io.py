@@ -45,14 +45,16 @@ def test_attackers(tmp_path: Path) -> None:
     assert [u.name for u in units] == ["Squad", "Flamers", "Choppas"]
     assert [u.source for u in units] == [f"{path}:2", f"{path}:4", f"{path}:5"]
     squad = units[0]
-    assert [(w.name, n) for w, n in squad.weapons] == [("Bolt rifle", 9), ("Plasma", 1)]
-    assert squad.weapons[0][0] == mh.Weapon("Bolt rifle", 2, 3, 4, -1, 1, "[ASSAULT], [HEAVY]")
+    assert [(w.name, n) for w, n in squad.weapon_counts] == [("Bolt rifle", 9), ("Plasma", 1)]
+    assert squad.weapon_counts[0][0] == mh.Weapon(
+        "Bolt rifle", 2, 3, 4, -1, 1, "[ASSAULT], [HEAVY]"
+    )
     assert squad.points == 90
     assert squad.context == mh.Context()
     flamers = units[1]
-    assert flamers.weapons[0][0].attacks.text == "D6"
+    assert flamers.weapon_counts[0][0].attacks.text == "D6"
     assert flamers.context == mh.Context(half_range=True)
-    assert units[2].weapons[0][0].melee and units[2].context == mh.Context(melee=True)
+    assert units[2].weapon_counts[0][0].melee and units[2].context == mh.Context(melee=True)
 
 
 def test_targets(tmp_path: Path) -> None:
@@ -73,7 +75,7 @@ def test_targets(tmp_path: Path) -> None:
 def test_classic_attackers_take_the_characteristic(tmp_path: Path) -> None:
     text = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nG,Lasgun,10,1,3,3,0,1,,50\n"
     (unit,) = read_attackers(write(tmp_path, text), rules="classic")
-    assert unit.weapons[0][0].bs == 3 and unit.weapons[0][0].skill is None
+    assert unit.weapon_counts[0][0].bs == 3 and unit.weapon_counts[0][0].skill is None
 
 
 HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points"

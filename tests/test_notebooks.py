@@ -7,7 +7,6 @@ be one of the claims, so prose cannot quietly drift from what the engine compute
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -107,7 +106,7 @@ def allocation() -> dict[str, str]:
     res = mh.attack([(heavy, 5)], unit)
 
     sniper = mh.Weapon("Sniper rifle", 1, 3, 5, -2, 3, "[PRECISION]")
-    plain = dataclasses.replace(sniper, abilities="")
+    plain = sniper.replace(abilities="")
     precise = mh.attack([(sniper, 5)], unit).killed_in("Leader").at_least(1)
     assert mh.attack([(plain, 5)], unit).killed_in("Leader").at_least(1) == 0.0  # "never"
 
@@ -121,7 +120,7 @@ def allocation() -> dict[str, str]:
     boss = mh.ModelGroup(1, toughness=4, save=7, wounds=3, character=True, name="Leader")
     exposed = mh.Unit("Exposed leader", [body, boss])
     gun = mh.Weapon("Gun", 1, 3, 4, 0, 1)
-    tagged = dataclasses.replace(gun, name="Gun (second pool)", abilities="[ASSAULT]")
+    tagged = gun.replace(name="Gun (second pool)", abilities="[ASSAULT]")
     pooled = mh.attack([(gun, 12)], exposed)
     split = mh.attack([(gun, 6), (tagged, 6)], exposed)
     assert (len(pooled.pools), len(split.pools)) == (1, 2)

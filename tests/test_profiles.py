@@ -162,7 +162,7 @@ def test_valid_orders() -> None:
     Unit("u", [ModelGroup(2, 4, 3, 2, wounds_lost=1), TROOPS, BOSS])
     Unit("u", [GUARD, ModelGroup(1, 4, 3, 4, character=True, wounds_lost=2), BOSS])
     Unit("u", [BOSS])
-    Unit("u", BOSS)  # type: ignore[arg-type]  # a lone group is wrapped in a tuple
+    Unit("u", BOSS)  # a lone group is wrapped in a tuple
 
 
 @pytest.mark.parametrize(

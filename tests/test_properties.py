@@ -206,7 +206,7 @@ def test_a_higher_strength_never_lowers_kills(
     unit: mh.Unit, w: mh.Weapon, n: int, extra: int
 ) -> None:
     assert w.strength is not None  # weapons() always draws one
-    stronger = dataclasses.replace(w, strength=w.strength + extra)
+    stronger = w.replace(strength=w.strength + extra)
     assert_not_more(mh.attack([(w, n)], unit), mh.attack([(stronger, n)], unit))
 
 
@@ -220,7 +220,7 @@ def test_a_higher_strength_never_lowers_kills_among_other_pools(
     w = ws[j][0]
     assert w.strength is not None  # weapons() always draws one
     stronger[j] = (
-        dataclasses.replace(w, strength=w.strength + data.draw(st.integers(1, 6))),
+        w.replace(strength=w.strength + data.draw(st.integers(1, 6))),
         ws[j][1],
     )
     # the pooling must not change (raising S could merge two pools)
@@ -244,7 +244,7 @@ def test_equivalent_weapon_lists_pool_identically(unit: mh.Unit, w: mh.Weapon) -
 @SETTINGS
 @given(unit=UNITS, w=weapons(), a=st.integers(1, 3), b=st.integers(1, 3))
 def test_a_renamed_weapon_joins_the_pool(unit: mh.Unit, w: mh.Weapon, a: int, b: int) -> None:
-    renamed = dataclasses.replace(w, name="Sergeant's " + w.name)
+    renamed = w.replace(name="Sergeant's " + w.name)
     res = mh.attack([(w, a), (renamed, b)], unit)
     assert len(res.pools) == 1
     assert_same(res, mh.attack([(w, a + b)], unit))
@@ -256,7 +256,7 @@ def test_a_renamed_weapon_with_other_attacks_joins_the_pool(
     unit: mh.Unit, w: mh.Weapon, other: int | str
 ) -> None:
     # the A characteristic is not part of the pool key: each weapon rolls its own A
-    sarge = dataclasses.replace(w, name="Sergeant", attacks=other)
+    sarge = w.replace(name="Sergeant", attacks=other)
     res = mh.attack([(w, 2), sarge], unit)
     assert len(res.pools) == 1
     expected = 2 * mh.parse_dice(w.attacks).mean + mh.parse_dice(other).mean
@@ -270,7 +270,7 @@ def test_a_renamed_weapon_with_other_attacks_joins_the_pool(
 def test_splitting_a_pool_does_not_matter_for_a_homogeneous_unit(
     unit: mh.Unit, w: mh.Weapon, a: int, b: int
 ) -> None:
-    tagged = dataclasses.replace(w, abilities="[ASSAULT]")  # no effect, but its own pool
+    tagged = w.replace(abilities="[ASSAULT]")  # no effect, but its own pool
     split = mh.attack([(w, a), (tagged, b)], unit)
     assert len(split.pools) == 2
     assert_same(split, mh.attack([(w, a + b)], unit))
@@ -302,7 +302,7 @@ def test_pooling_matters_for_a_mixed_unit() -> None:
     boss = mh.ModelGroup(1, toughness=3, save=7, wounds=1, character=True, name="Boss")
     unit = mh.Unit("pair", [body, boss])
     w = mh.Weapon("gun", attacks=1, skill=2, strength=6, ap=0, damage=1)
-    tagged = dataclasses.replace(w, abilities="[ASSAULT]")
+    tagged = w.replace(abilities="[ASSAULT]")
     p = Fraction(25, 36)
     pooled = mh.attack([(w, 2)], unit)
     split = mh.attack([w, tagged], unit)
@@ -324,8 +324,8 @@ def test_sustained_hits_never_lower_kills(
     unit: mh.Unit, w: mh.Weapon, n: int, x: str, lethal: bool
 ) -> None:
     base = "[LETHAL HITS]" if lethal else ""
-    plain = dataclasses.replace(w, abilities=base)
-    sustained = dataclasses.replace(w, abilities=f"{base}, [SUSTAINED HITS {x}]")
+    plain = w.replace(abilities=base)
+    sustained = w.replace(abilities=f"{base}, [SUSTAINED HITS {x}]")
     assert_not_more(mh.attack([(plain, n)], unit), mh.attack([(sustained, n)], unit))
 
 
@@ -342,8 +342,8 @@ def test_lethal_hits_never_lower_kills_without_devastating_wounds(
 ) -> None:
     if infantry:
         unit = dataclasses.replace(unit, keywords=("INFANTRY",))
-    plain = dataclasses.replace(w, abilities=other)
-    lethal = dataclasses.replace(w, abilities=f"{other}, [LETHAL HITS]")
+    plain = w.replace(abilities=other)
+    lethal = w.replace(abilities=f"{other}, [LETHAL HITS]")
     assert_not_more(mh.attack([(plain, n)], unit), mh.attack([(lethal, n)], unit))
     # declining Lethal Hits is not having it
     declined = mh.attack([(lethal, n)], unit, context=mh.Context(lethal_hits="roll"))

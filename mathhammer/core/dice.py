@@ -87,6 +87,9 @@ class Dice:
     def __str__(self) -> str:
         return self.text
 
+    def __repr__(self) -> str:
+        return f"Dice.parse({self.text!r})"
+
     def __int__(self) -> int:
         if not self.is_constant:
             raise TypeError(f"{self.text!r} is random; it has no single integer value")

@@ -38,7 +38,7 @@ def _check_sizes(plan: AttackPlan) -> None:
         if not isinstance(step, PlannedPool):
             continue
         bonus = sum(extra.max for extra in step.checks.bonus_attacks)
-        dice = sum(n * (w.attacks.max + bonus) for w, n in step.pool.weapons)  # type: ignore[union-attr,misc]
+        dice = sum(n * (w.attacks.max + bonus) for w, n in step.pool.weapons)
         if dice > MAX_POOL_DICE:
             raise field_error(
                 LimitError,
@@ -106,7 +106,7 @@ def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
 def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPlan) -> Any:
     lost = [_wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
     order = plan.ruleset.current_group
-    return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)  # type: ignore[union-attr]
+    return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)
 
 
 def _pool_step(
@@ -204,7 +204,7 @@ def attack(
     for step in plan.steps:
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
-            count = step.amount.dist  # type: ignore[union-attr]
+            count = step.amount.dist
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue

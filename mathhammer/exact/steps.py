@@ -159,7 +159,7 @@ def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
         bonus = bonus + extra.dist
     total = Dist.constant(0)
     for weapon, count in pool.weapons:
-        total = total + (weapon.attacks.dist + bonus).repeat(count)  # type: ignore[union-attr]
+        total = total + (weapon.attacks.dist + bonus).repeat(count)
     return total
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from ..core.dice import Dice, parse_dice
 from ..errors import DiceSyntaxError, ProfileError, field_error
@@ -170,6 +170,19 @@ class DiceValuedAbility(Ability):
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "value", parse_dice(self.value))
+
+    @classmethod
+    def of(cls, value: Dice | int | str = 1, *, keywords: Iterable[str] = ()) -> Self:
+        """The ability with its value read from an int or a dice expression.
+
+        Examples
+        --------
+        >>> SustainedHits.of("D3").value.max
+        3
+        >>> str(Melta.of(2, keywords=["VEHICLE"]))
+        '[MELTA 2: VEHICLE]'
+        """
+        return cls(value=parse_dice(value), keywords=tuple(keywords))
 
     @classmethod
     def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:

@@ -70,7 +70,7 @@ def parse_token(token: str) -> Ability | None:
     Examples
     --------
     >>> parse_token("SUSTAINED HITS D3")
-    SustainedHits(keywords=(), value=Dice(count=1, sides=3, bonus=0, text='D3'))
+    SustainedHits(keywords=(), value=Dice.parse('D3'))
     >>> str(parse_token("LETHAL HITS: VEHICLE"))
     '[LETHAL HITS: VEHICLE]'
     >>> str(parse_token("ANTI-FLY 2+"))

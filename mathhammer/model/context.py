@@ -147,7 +147,7 @@ class Context:
         return moved_little and not self.engaged and not self.set_up_this_turn
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Modifiers:
     """Buffs and debuffs on the attacks.
 
@@ -161,8 +161,9 @@ class Modifiers:
         ``-1`` improves it. The result stays within 2+..6+.
     strength, ap : int
         Added to S (minimum 1) and to AP (``ap=-1`` improves AP by one; AP stays <= 0).
-    damage_set : int or str, optional
-        Sets the Damage characteristic (applied first).
+    damage_set : int, str or Dice, optional
+        Sets the Damage characteristic (applied first); stored as a
+        :class:`~mathhammer.core.dice.Dice`.
     damage_multiply : int
         Multiplies damage (after setting).
     damage_add : int
@@ -179,20 +180,39 @@ class Modifiers:
     'ones'
     """
 
-    hit: int = 0
-    wound: int = 0
-    skill: int = 0
-    strength: int = 0
-    ap: int = 0
-    damage_set: Dice | int | str | None = None
-    damage_multiply: int = 1
-    damage_add: int = 0
-    critical_hit: int = 6
-    critical_wound: int = 6
-    reroll_hits: str | None = None
-    reroll_wounds: str | None = None
+    hit: int
+    wound: int
+    skill: int
+    strength: int
+    ap: int
+    damage_set: Dice | None
+    damage_multiply: int
+    damage_add: int
+    critical_hit: int
+    critical_wound: int
+    reroll_hits: str | None
+    reroll_wounds: str | None
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        hit: int = 0,
+        wound: int = 0,
+        skill: int = 0,
+        strength: int = 0,
+        ap: int = 0,
+        damage_set: Dice | int | str | None = None,
+        damage_multiply: int = 1,
+        damage_add: int = 0,
+        critical_hit: int = 6,
+        critical_wound: int = 6,
+        reroll_hits: str | None = None,
+        reroll_wounds: str | None = None,
+    ) -> None:
+        # store the arguments as given; the checks below validate and convert them
+        values = dict(locals())
+        del values["self"]
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
         for name in ("hit", "wound", "skill", "strength", "ap", "damage_add"):
             _int(self, name, -20, 20)
         _int(self, "damage_multiply", 1, 10)
@@ -204,8 +224,8 @@ class Modifiers:
                 raise field_error(
                     ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
                 )
-        if self.damage_set is not None:
-            dice = parse_dice(self.damage_set)
+        if damage_set is not None:
+            dice = parse_dice(damage_set)
             if dice.min < 1:
                 raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
             object.__setattr__(self, "damage_set", dice)

@@ -88,7 +88,6 @@ class PoolDraft:
         """
         context, target = situation.context, situation.target
         damage = modifiers.damage_set if isinstance(modifiers.damage_set, Dice) else weapon.damage
-        assert isinstance(damage, Dice)  # Weapon and Modifiers store dice
         return cls(
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,

@@ -13,9 +13,10 @@ from typing import Any
 
 from ..core.dice import Dice
 from ..errors import ProfileError, field_error
-from .profiles import Weapon, _dice_field, _int_field
+from .fields import dice_field, int_field
+from .profiles import Weapon
 
-__all__ = ["MortalWounds", "Pool", "gather_pools"]
+__all__ = ["weapon_entries", "MortalWounds", "Pool", "gather_pools"]
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,14 @@ class Pool:
         return " + ".join(f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class MortalWounds:
     """Mortal wounds from a source other than a weapon's attacks, resolved in sequence.
 
     Put it in a weapons list where it happens; mortal wounds are allocated one at a
     time, Feel No Pain is rolled for each, and they spill over to the next model.
+    ``amount`` takes an int or a dice expression and is stored as a
+    :class:`~mathhammer.core.dice.Dice`.
 
     Examples
     --------
@@ -52,11 +55,14 @@ class MortalWounds:
     3
     """
 
-    amount: Dice | int | str
-    name: str = "Mortal wounds"
+    amount: Dice
+    name: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "amount", _dice_field("MortalWounds", "amount", self.amount, 0))
+    def __init__(self, amount: Dice | int | str, name: str = "Mortal wounds") -> None:
+        if not isinstance(name, str):
+            raise field_error(ProfileError, "MortalWounds.name", "a string", name)
+        object.__setattr__(self, "amount", dice_field("MortalWounds", "amount", amount, 0))
+        object.__setattr__(self, "name", name)
 
     @property
     def label(self) -> str:
@@ -64,7 +70,18 @@ class MortalWounds:
         return f"{self.name} {self.amount}"
 
 
-def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int] | MortalWounds]:
+def weapon_entries(weapons: Any) -> tuple[tuple[Weapon, int] | MortalWounds, ...]:
+    """The weapons of an attack as ``(Weapon, count)`` pairs and :class:`MortalWounds` steps.
+
+    Accepts a Weapon, a MortalWounds, a ``{Weapon: count}`` mapping, or a list of
+    Weapons, ``(Weapon, count)`` pairs and MortalWounds.
+
+    Examples
+    --------
+    >>> bolt = Weapon("Bolt rifle", 2, 3, 4, -1, 1)
+    >>> [(w.name, n) for w, n in weapon_entries([bolt, (bolt, 4)])]
+    [('Bolt rifle', 1), ('Bolt rifle', 4)]
+    """
     expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
     if isinstance(weapons, Weapon | MortalWounds):
         weapons = [weapons]
@@ -79,13 +96,13 @@ def _weapon_entries(weapons: Any) -> list[tuple[Weapon, int] | MortalWounds]:
         elif isinstance(item, Weapon):
             entries.append((item, 1))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
-            count = _int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
+            count = int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
             entries.append((item[0], count))
         else:
             raise field_error(ProfileError, f"weapons[{len(entries)}]", expected, item)
     if not entries:
         raise field_error(ProfileError, "weapons", f"non-empty: {expected}", weapons)
-    return entries
+    return tuple(entries)
 
 
 def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
@@ -101,14 +118,16 @@ def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
     >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
     ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
     """
-    pools: dict[Any, list[tuple[Weapon, int]] | MortalWounds] = {}
-    for entry in _weapon_entries(weapons):
+    order: list[Any] = []  # pool keys and mortal-wound steps, in the order first declared
+    pools: dict[Any, list[tuple[Weapon, int]]] = {}
+    for entry in weapon_entries(weapons):
         if isinstance(entry, MortalWounds):
-            pools[("mortal", len(pools))] = entry
-        else:
-            gathered = pools.setdefault(entry[0].pool_key, [])
-            assert isinstance(gathered, list)
-            gathered.append(entry)
+            order.append(entry)
+            continue
+        key = entry[0].pool_key
+        if key not in pools:
+            order.append(key)
+        pools.setdefault(key, []).append(entry)
     return tuple(
-        step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in pools.values()
+        step if isinstance(step, MortalWounds) else Pool(tuple(pools[step])) for step in order
     )

@@ -83,7 +83,7 @@ def mortal_wounds(
     rng: np.random.Generator, ruleset: Ruleset, step: MortalWounds, target: TargetState
 ) -> np.ndarray:
     """Mortal wounds from another source: one wound at a time, spilling over; the count."""
-    count = step.amount.roll(rng, len(target.dead))  # type: ignore[union-attr]
+    count = step.amount.roll(rng, len(target.dead))
     for k in range(int(count.max())):
         group = target.current(None)
         trials = np.flatnonzero((k < count) & (group >= 0))
@@ -108,7 +108,7 @@ def pool_stages(
     trials = len(target.dead)
     attacks = np.zeros(trials, dtype=np.int64)
     for weapon, count in pool.weapons:
-        per_weapon = weapon.attacks.roll(rng, (trials, count))  # type: ignore[union-attr]
+        per_weapon = weapon.attacks.roll(rng, (trials, count))
         for bonus in checks.bonus_attacks:
             per_weapon = per_weapon + bonus.roll(rng, (trials, count))
         attacks += per_weapon.sum(axis=1)

@@ -211,7 +211,7 @@ class Classic(Ruleset):
                 f"to 10; it has skill={weapon.skill}, an 11th-edition 'N+' threshold "
                 "(use rules='11e')"
             )
-        if not weapon.damage.is_constant or int(weapon.damage) != 1:  # type: ignore[union-attr]
+        if not weapon.damage.is_constant or int(weapon.damage) != 1:
             raise _refuse(
                 f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one "
                 "wound"

@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import ProfileError, field_error
 from ..exact.engine import attack
 from ..model.context import Context, Modifiers
-from ..model.pools import gather_pools
+from ..model.pools import MortalWounds, weapon_entries
 from ..model.profiles import Unit, Weapon
 from ..results.columns import COLUMNS, attack_columns, columns_frame
 from ..rules import Ruleset
@@ -34,7 +34,7 @@ from .targets import Target
 __all__ = ["COLUMNS", "Loadout", "compare"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Loadout:
     """A named set of weapons for one attacking unit, with its points and situation.
 
@@ -43,7 +43,9 @@ class Loadout:
     name : str
         The row label in a comparison.
     weapons : Weapon, list of Weapon or list of (Weapon, count)
-        As for :func:`mathhammer.attack`.
+        As for :func:`mathhammer.attack`; stored as ``(Weapon, count)`` pairs and
+        :class:`~mathhammer.model.pools.MortalWounds` steps
+        (:func:`~mathhammer.model.pools.weapon_entries`).
     points : int, optional
         What the loadout costs: enables the "per 100 points" columns.
     context : Context, optional
@@ -64,23 +66,39 @@ class Loadout:
     """
 
     name: str
-    weapons: Any
-    points: int | None = None
-    context: Context | None = None
-    source: str | None = field(default=None, compare=False)
+    weapons: tuple[tuple[Weapon, int] | MortalWounds, ...]
+    points: int | None
+    context: Context | None
+    source: str | None = field(compare=False)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise field_error(ProfileError, "Loadout.name", "a non-empty string", self.name)
-        gather_pools(self.weapons)  # validates the weapons now rather than mid-comparison
-        if self.points is not None and (
-            isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1
+    def __init__(
+        self,
+        name: str,
+        weapons: Any,
+        points: int | None = None,
+        context: Context | None = None,
+        source: str | None = None,
+    ) -> None:
+        if not isinstance(name, str) or not name:
+            raise field_error(ProfileError, "Loadout.name", "a non-empty string", name)
+        if points is not None and (
+            isinstance(points, bool) or not isinstance(points, int) or points < 1
         ):
-            raise field_error(ProfileError, "Loadout.points", "an integer >= 1", self.points)
-        if self.context is not None and not isinstance(self.context, Context):
-            raise field_error(ProfileError, "Loadout.context", "a Context or None", self.context)
-        if self.source is not None and not isinstance(self.source, str):
-            raise field_error(ProfileError, "Loadout.source", "a string or None", self.source)
+            raise field_error(ProfileError, "Loadout.points", "an integer >= 1", points)
+        if context is not None and not isinstance(context, Context):
+            raise field_error(ProfileError, "Loadout.context", "a Context or None", context)
+        if source is not None and not isinstance(source, str):
+            raise field_error(ProfileError, "Loadout.source", "a string or None", source)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "weapons", weapon_entries(weapons))
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "source", source)
+
+    @property
+    def weapon_counts(self) -> tuple[tuple[Weapon, int], ...]:
+        """The ``(Weapon, count)`` pairs, without the mortal-wound steps."""
+        return tuple(entry for entry in self.weapons if not isinstance(entry, MortalWounds))
 
 
 def _loadout(name: str, value: Any) -> Loadout:

@@ -230,7 +230,7 @@ def best_splits(
         raise field_error(ProfileError, "targets", "two or three Units", len(targets))
     chosen = models.weapon(weapon)
     attacker = Attacker(models.label, [models])
-    if not chosen.attacks.is_constant:  # type: ignore[union-attr]
+    if not chosen.attacks.is_constant:
         raise ProfileError(f"{chosen.name!r} has random attacks; a random A cannot be split")
     a = int(chosen.attacks)
     score = _metric(metric)

@@ -10,9 +10,10 @@ weapons; a melee weapon may split its attacks across engaged targets (docs/rules
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..core.dice import Dice
 from ..errors import OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.profiles import Unit, Weapon, normalise_keywords
@@ -24,7 +25,7 @@ PHASES = ("shooting", "fight")
 _SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Models:
     """Identical models of an attacking unit and the weapons each one carries.
 
@@ -36,21 +37,31 @@ class Models:
     """
 
     count: int
-    weapons: Sequence[Weapon]
-    name: str = ""
-    keywords: tuple[str, ...] | str = ()
+    weapons: tuple[Weapon, ...]
+    name: str
+    keywords: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
-            raise field_error(ProfileError, "Models.count", "an integer >= 1", self.count)
-        weapons = tuple(self.weapons) if not isinstance(self.weapons, Weapon) else (self.weapons,)
-        if not weapons or not all(isinstance(w, Weapon) for w in weapons):
-            raise field_error(ProfileError, "Models.weapons", "one or more Weapons", self.weapons)
-        names = [w.name for w in weapons]
+    def __init__(
+        self,
+        count: int,
+        weapons: Weapon | Iterable[Weapon],
+        name: str = "",
+        keywords: str | Iterable[str] = (),
+    ) -> None:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise field_error(ProfileError, "Models.count", "an integer >= 1", count)
+        checked = (weapons,) if isinstance(weapons, Weapon) else tuple(weapons)
+        if not checked or not all(isinstance(w, Weapon) for w in checked):
+            raise field_error(ProfileError, "Models.weapons", "one or more Weapons", weapons)
+        names = [w.name for w in checked]
         if len(set(names)) != len(names):
             raise field_error(ProfileError, "Models.weapons", "weapons with distinct names", names)
-        object.__setattr__(self, "weapons", weapons)
-        object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
+        if not isinstance(name, str):
+            raise field_error(ProfileError, "Models.name", "a string", name)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "weapons", checked)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "keywords", normalise_keywords(keywords))
 
     @property
     def label(self) -> str:
@@ -70,21 +81,22 @@ class Models:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Attacker:
     """An attacking unit: groups of identical models and their weapons."""
 
     name: str
-    models: Sequence[Models]
+    models: tuple[Models, ...]
 
-    def __post_init__(self) -> None:
-        models = (self.models,) if isinstance(self.models, Models) else tuple(self.models)
-        if not models or not all(isinstance(m, Models) for m in models):
-            raise field_error(ProfileError, "Attacker.models", "one or more Models", self.models)
-        labels = [m.label for m in models]
+    def __init__(self, name: str, models: Models | Iterable[Models]) -> None:
+        checked = (models,) if isinstance(models, Models) else tuple(models)
+        if not checked or not all(isinstance(m, Models) for m in checked):
+            raise field_error(ProfileError, "Attacker.models", "one or more Models", models)
+        labels = [m.label for m in checked]
         if len(set(labels)) != len(labels):
             raise field_error(ProfileError, "Attacker.models", "distinct names", labels)
-        object.__setattr__(self, "models", models)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "models", checked)
 
     def group(self, key: int | str) -> Models:
         """A group of models by position or name."""
@@ -98,7 +110,7 @@ class Attacker:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Use:
     """A declaration: these models use this weapon against this target (or these targets).
 
@@ -119,35 +131,51 @@ class Use:
 
     models: int | str
     weapon: str | Weapon
-    target: Unit | None = None
-    split: Mapping[Unit, int] | Sequence[tuple[Unit, int]] | None = None
-    count: int | None = None
+    target: Unit | None
+    split: tuple[tuple[Unit, int], ...] | None
+    count: int | None
 
-    def __post_init__(self) -> None:
-        if (self.target is None) == (self.split is None):
+    def __init__(
+        self,
+        models: int | str,
+        weapon: str | Weapon,
+        target: Unit | None = None,
+        split: Mapping[Unit, int] | Iterable[tuple[Unit, int]] | None = None,
+        count: int | None = None,
+    ) -> None:
+        if (target is None) == (split is None):
             raise ProfileError("Use needs a target= or a split= (melee), not both or neither")
-        if self.target is not None and not isinstance(self.target, Unit):
-            raise field_error(ProfileError, "Use.target", "a Unit", self.target)
-        if self.split is not None:
-            pairs = tuple(self.split.items() if isinstance(self.split, Mapping) else self.split)
-            for unit, n in pairs:
-                if not isinstance(unit, Unit):
-                    raise field_error(ProfileError, "Use.split", "Unit keys", unit)
-                if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                    raise field_error(
-                        ProfileError,
-                        f"Use.split[{unit.name!r}]",
-                        "an integer >= 1",
-                        n,
-                        "every target of a split gets at least one attack",
-                    )
-            object.__setattr__(self, "split", pairs)
+        if target is not None and not isinstance(target, Unit):
+            raise field_error(ProfileError, "Use.target", "a Unit", target)
+        pairs = None if split is None else _split_pairs(split)
+        for name, value in (("models", models), ("weapon", weapon), ("target", target)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "split", pairs)
+        object.__setattr__(self, "count", count)
 
     def assignments(self) -> tuple[tuple[Unit, int | None], ...]:
         """(target, attacks per model or None for the weapon's A) pairs."""
-        if self.target is not None:
-            return ((self.target, None),)
-        return tuple(self.split)  # type: ignore[arg-type]
+        if self.split is None:
+            return ((self.target, None),) if self.target is not None else ()
+        return self.split
+
+
+def _split_pairs(
+    split: Mapping[Unit, int] | Iterable[tuple[Unit, int]],
+) -> tuple[tuple[Unit, int], ...]:
+    pairs = tuple(split.items() if isinstance(split, Mapping) else split)
+    for unit, n in pairs:
+        if not isinstance(unit, Unit):
+            raise field_error(ProfileError, "Use.split", "Unit keys", unit)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise field_error(
+                ProfileError,
+                f"Use.split[{unit.name!r}]",
+                "an integer >= 1",
+                n,
+                "every target of a split gets at least one attack",
+            )
+    return pairs
 
 
 def _is_sidearm(weapon: Weapon) -> bool:
@@ -163,8 +191,8 @@ def split_weapon(weapon: Weapon, attacks: int, first: bool = True) -> Weapon:
     [CLEAVE] (which needs every attack of the weapon at one unit). Its one [HAZARDOUS]
     roll is made with the first target's pool only."""
     dropped = (Cleave,) if first else (Cleave, Hazardous)
-    kept = [a for a in weapon.abilities if not isinstance(a, dropped)]
-    return replace(weapon, attacks=attacks, abilities=kept)
+    kept = tuple(a for a in weapon.abilities if not isinstance(a, dropped))
+    return replace(weapon, attacks=Dice.parse(attacks), abilities=kept)
 
 
 def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> None:
@@ -206,7 +234,7 @@ def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> Non
 def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
     if phase != "fight":
         raise ProfileError(f"{group.label!r}: only melee attacks can be split across targets")
-    if not weapon.attacks.is_constant:  # type: ignore[union-attr]
+    if not weapon.attacks.is_constant:
         raise ProfileError(
             f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
             "a random A cannot be split across targets"

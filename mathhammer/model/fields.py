@@ -1,0 +1,104 @@
+"""Field validation shared by the value objects: integers, thresholds, dice, flags, keywords.
+
+Every invalid field raises :class:`~mathhammer.errors.ProfileError` (also a
+``ValueError``), worded ``"<field> must be <constraint>; got <value>"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..core.dice import Dice, parse_dice
+from ..errors import DiceSyntaxError, ProfileError, field_error
+
+__all__ = [
+    "NO_SAVE",
+    "dice_field",
+    "flag_field",
+    "int_field",
+    "normalise_keywords",
+    "threshold_or_none",
+]
+
+#: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
+NO_SAVE = 7
+
+
+def int_field(
+    owner: str, name: str, value: Any, low: int | None = None, high: int | None = None
+) -> int:
+    """Validate an integer field, with the range in the message."""
+    if low is not None and high is not None:
+        constraint = f"an integer from {low} to {high}"
+    elif low is not None:
+        constraint = f"an integer >= {low}"
+    elif high is not None:
+        constraint = f"an integer <= {high}"
+    else:
+        constraint = "an integer"
+    hint = ""
+    if isinstance(value, str) and value.strip().endswith("+"):
+        hint = f"give {value.strip()[:-1]} for {value.strip()}; thresholds are ints meaning N+"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+    return int(value)
+
+
+def threshold_or_none(owner: str, name: str, value: Any) -> int | None:
+    """Validate an optional "N+" threshold (2 to 6)."""
+    if value is None:
+        return None
+    return int_field(owner, name, value, 2, 6)
+
+
+def dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:
+    """Read an int or a dice expression, at least ``minimum`` on every roll."""
+    try:
+        dice = parse_dice(value)
+    except DiceSyntaxError as exc:
+        raise ProfileError(f"{owner}.{name}: {exc}") from None
+    except ProfileError:
+        raise field_error(
+            ProfileError, f"{owner}.{name}", "an integer or a dice expression like 'D6+1'", value
+        ) from None
+    if dice.min < minimum:
+        raise field_error(
+            ProfileError, f"{owner}.{name}", f"at least {minimum} on every roll", dice.text
+        )
+    return dice
+
+
+def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:
+    """Keywords as an upper-case tuple; a string is split on commas.
+
+    Examples
+    --------
+    >>> normalise_keywords("Infantry, imperium")
+    ('INFANTRY', 'IMPERIUM')
+    """
+    if isinstance(keywords, str):
+        items: Iterable[str] = keywords.split(",")
+    elif isinstance(keywords, Iterable):
+        items = keywords
+    else:
+        raise field_error(ProfileError, "keywords", "a string or a list of strings", keywords)
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise field_error(ProfileError, "keywords", "strings", item)
+        word = " ".join(item.split()).upper()
+        if word and word not in out:
+            out.append(word)
+    return tuple(out)
+
+
+def flag_field(owner: str, name: str, value: Any) -> bool:
+    """Validate a True/False field (numpy booleans accepted)."""
+    if not isinstance(value, bool | np.bool_):
+        raise field_error(ProfileError, f"{owner}.{name}", "True or False", value)
+    return bool(value)

@@ -1,0 +1,319 @@
+"""Target units: allocation groups of models sharing a profile, in allocation order.
+
+Thresholds are ints meaning "N+" (``save=3`` is Sv 3+); every invalid field raises
+:class:`~mathhammer.errors.ProfileError`, which is also a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import AllocationOrderError, ProfileError, field_error
+from .fields import NO_SAVE, flag_field, int_field, normalise_keywords, threshold_or_none
+
+__all__ = ["ModelGroup", "Unit"]
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """A set of models sharing Wounds, Save and Invulnerable Save: one allocation group.
+
+    Parameters
+    ----------
+    count : int
+        Models in the group (exactly 1 for a CHARACTER).
+    toughness, save, wounds : int
+        T; Sv as "N+" (7 means no armour save); W.
+    invuln : int, optional
+        Invulnerable save as "N+", unaffected by AP.
+    fnp : int, optional
+        Feel No Pain as "N+", rolled for each wound that would be lost.
+    fnp_mortal : int, optional
+        Feel No Pain as "N+" against mortal wounds only (devastating wounds and other
+        mortal wounds); a mortal wound is rolled for once, against the better of the two.
+    character : bool
+        A CHARACTER model: its own group, allocated after every non-CHARACTER group.
+    name : str
+        Display name, e.g. ``"Captain"``; used to look the group up in results.
+    wounds_lost : int
+        Wounds already lost by one model of the group (at most one model of a group is
+        ever wounded, because a wounded model must take the next attack).
+    damage_reduction : int
+        Subtracted from the Damage of each attack (after halving; minimum 1).
+    halve_damage : bool
+        Halve the Damage of each attack, rounding up (before subtracting).
+
+    Examples
+    --------
+    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True)
+    >>> boss.label, boss.total_wounds
+    ('1x W5 Sv2+ InSv4+', 5)
+    """
+
+    count: int
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None = None
+    fnp: int | None = None
+    character: bool = False
+    name: str = ""
+    wounds_lost: int = 0
+    fnp_mortal: int | None = None
+    damage_reduction: int = 0
+    halve_damage: bool = False
+
+    def __post_init__(self) -> None:
+        int_field("ModelGroup", "count", self.count, 1)
+        int_field("ModelGroup", "toughness", self.toughness, 1)
+        int_field("ModelGroup", "save", self.save, 2, NO_SAVE)
+        int_field("ModelGroup", "wounds", self.wounds, 1)
+        for name in ("count", "toughness", "save", "wounds"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "invuln", threshold_or_none("ModelGroup", "invuln", self.invuln))
+        object.__setattr__(self, "fnp", threshold_or_none("ModelGroup", "fnp", self.fnp))
+        mortal = threshold_or_none("ModelGroup", "fnp_mortal", self.fnp_mortal)
+        object.__setattr__(self, "fnp_mortal", mortal)
+        object.__setattr__(self, "character", flag_field("ModelGroup", "character", self.character))
+        if not isinstance(self.name, str):
+            raise field_error(ProfileError, "ModelGroup.name", "a string", self.name)
+        if self.character and self.count != 1:
+            raise field_error(
+                ProfileError,
+                "ModelGroup.count",
+                "1 for a CHARACTER group",
+                self.count,
+                "each CHARACTER model is its own allocation group",
+            )
+        lost = int_field("ModelGroup", "wounds_lost", self.wounds_lost, 0, self.wounds - 1)
+        object.__setattr__(self, "wounds_lost", lost)
+        reduction = int_field("ModelGroup", "damage_reduction", self.damage_reduction, 0, 10)
+        object.__setattr__(self, "damage_reduction", reduction)
+        halve = flag_field("ModelGroup", "halve_damage", self.halve_damage)
+        object.__setattr__(self, "halve_damage", halve)
+
+    @property
+    def label(self) -> str:
+        """The name, or a description such as ``"10x W1 Sv3+"`` when unnamed."""
+        if self.name:
+            return self.name
+        inv = f" InSv{self.invuln}+" if self.invuln else ""
+        sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
+        return f"{self.count}x W{self.wounds} {sv}{inv}"
+
+    def feel_no_pain(self, mortal: bool = False) -> int | None:
+        """The Feel No Pain rolled for a wound: against mortal wounds, the better of
+        ``fnp`` and ``fnp_mortal``; None if there is none.
+
+        Examples
+        --------
+        >>> ModelGroup(1, 4, 3, 2, fnp=6, fnp_mortal=5).feel_no_pain(mortal=True)
+        5
+        """
+        options = [self.fnp, self.fnp_mortal] if mortal else [self.fnp]
+        found = [x for x in options if x is not None]
+        return min(found) if found else None
+
+    @property
+    def total_wounds(self) -> int:
+        """Wounds the group has left: the sum over its models."""
+        return self.count * self.wounds - self.wounds_lost
+
+
+@dataclass(frozen=True, init=False)
+class Unit:
+    """A target unit: allocation groups in allocation order, plus keywords.
+
+    The order must follow the allocation-order rules (docs/rules.md §1.6, D4):
+
+    1. a non-CHARACTER group holding a wounded model goes first;
+    2. no CHARACTER group precedes a non-CHARACTER group;
+    3. CHARACTER groups with a wounded model precede those without.
+
+    Models sharing W, Sv and InSv form one group, so two non-CHARACTER groups must
+    differ in one of them.
+
+    Parameters
+    ----------
+    name : str
+        For display.
+    groups : ModelGroup or sequence of ModelGroup
+        The allocation groups, in allocation order; stored as a tuple.
+    keywords : str or sequence of str
+        E.g. ``"INFANTRY, IMPERIUM"``; keyword-restricted abilities read them. Stored
+        as an upper-case tuple (:func:`~mathhammer.model.fields.normalise_keywords`).
+    stealth : bool
+        The unit has Stealth: the benefit of cover against ranged attacks.
+    leadership : int, optional
+        The Ld characteristic (classic ruleset: the Panic Test passes on 2D6 <= Ld).
+
+    Examples
+    --------
+    >>> guard = ModelGroup(4, toughness=4, save=3, wounds=2, name="Bodyguard")
+    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, character=True, name="Captain")
+    >>> unit = Unit("Command squad", [guard, boss], keywords="INFANTRY")
+    >>> unit.models, unit.total_wounds, unit.toughness
+    (5, 13, 4)
+    >>> Unit("Bad", [boss, guard])
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.AllocationOrderError: Unit.groups must put every non-CHARACTER group
+    before the CHARACTER groups; got CHARACTER group 'Captain' at position 1 before ...
+    """
+
+    name: str
+    groups: tuple[ModelGroup, ...]
+    keywords: tuple[str, ...]
+    stealth: bool
+    leadership: int | None
+
+    def __init__(
+        self,
+        name: str,
+        groups: ModelGroup | Iterable[ModelGroup],
+        keywords: str | Iterable[str] = (),
+        stealth: bool = False,
+        leadership: int | None = None,
+    ) -> None:
+        if not isinstance(name, str):
+            raise field_error(ProfileError, "Unit.name", "a string", name)
+        if isinstance(groups, ModelGroup):
+            checked: tuple[ModelGroup, ...] = (groups,)
+        else:
+            try:
+                checked = tuple(groups)
+            except TypeError:
+                raise field_error(
+                    ProfileError, "Unit.groups", "a sequence of ModelGroup", groups
+                ) from None
+        if not checked:
+            raise field_error(ProfileError, "Unit.groups", "at least one ModelGroup", groups)
+        for g in checked:
+            if not isinstance(g, ModelGroup):
+                raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
+        if leadership is not None:
+            leadership = int_field("Unit", "leadership", leadership, 1, 12)
+        _check_allocation_order(checked)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "groups", checked)
+        object.__setattr__(self, "keywords", normalise_keywords(keywords))
+        object.__setattr__(self, "stealth", flag_field("Unit", "stealth", stealth))
+        object.__setattr__(self, "leadership", leadership)
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        models: int,
+        toughness: int,
+        save: int,
+        wounds: int,
+        invuln: int | None = None,
+        fnp: int | None = None,
+        keywords: str | Iterable[str] = (),
+        *,
+        stealth: bool = False,
+        damage_reduction: int = 0,
+        halve_damage: bool = False,
+        leadership: int | None = None,
+    ) -> Unit:
+        """A unit of identical models: the common case in one call.
+
+        Examples
+        --------
+        >>> Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2).total_wounds
+        10
+        """
+        group = ModelGroup(
+            models,
+            toughness,
+            save,
+            wounds,
+            invuln=invuln,
+            fnp=fnp,
+            damage_reduction=damage_reduction,
+            halve_damage=halve_damage,
+        )
+        return cls(name, (group,), keywords, stealth=stealth, leadership=leadership)
+
+    @property
+    def models(self) -> int:
+        """The number of models in the unit."""
+        return sum(g.count for g in self.groups)
+
+    @property
+    def total_wounds(self) -> int:
+        """The wounds the unit has left."""
+        return sum(g.total_wounds for g in self.groups)
+
+    @property
+    def toughness(self) -> int:
+        """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
+        bodies = [g.toughness for g in self.groups if not g.character]
+        return max(bodies or [g.toughness for g in self.groups])
+
+    def has_keyword(self, keyword: str) -> bool:
+        """True if the unit has the keyword (case-insensitive)."""
+        return keyword.strip().upper() in self.keywords
+
+    def group_index(self, key: int | str) -> int:
+        """The position of a group given its index or its label."""
+        if isinstance(key, int | np.integer) and not isinstance(key, bool):
+            if not 0 <= key < len(self.groups):
+                raise field_error(
+                    ProfileError, "group", f"an index from 0 to {len(self.groups) - 1}", key
+                )
+            return int(key)
+        labels = [g.label for g in self.groups]
+        if key in labels:
+            return labels.index(key)
+        raise field_error(ProfileError, "group", f"one of {labels}", key)
+
+
+def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
+    def where(i: int) -> str:
+        kind = "CHARACTER" if groups[i].character else "non-CHARACTER"
+        return f"{kind} group {groups[i].label!r} at position {i + 1}"
+
+    wounded_bodies = [i for i, g in enumerate(groups) if not g.character and g.wounds_lost]
+    if len(wounded_bodies) > 1:
+        raise AllocationOrderError(
+            "Unit.groups must hold at most one non-CHARACTER group with a wounded model, "
+            f"because such a group must go first; got {len(wounded_bodies)}: "
+            + ", ".join(where(i) for i in wounded_bodies)
+        )
+    if wounded_bodies and wounded_bodies[0] != 0:
+        raise AllocationOrderError(
+            "Unit.groups must put a non-CHARACTER group holding a wounded model first; "
+            f"got {where(wounded_bodies[0])}"
+        )
+    for i in range(len(groups) - 1):
+        if groups[i].character and not groups[i + 1].character:
+            raise AllocationOrderError(
+                "Unit.groups must put every non-CHARACTER group before the CHARACTER groups; "
+                f"got {where(i)} before {where(i + 1)}"
+            )
+        if (
+            groups[i].character
+            and groups[i + 1].character
+            and not groups[i].wounds_lost
+            and groups[i + 1].wounds_lost
+        ):
+            raise AllocationOrderError(
+                "Unit.groups must put wounded CHARACTER groups before unwounded ones; "
+                f"got {where(i)} (unwounded) before {where(i + 1)} (wounded)"
+            )
+    seen: dict[tuple[int, int, int | None], int] = {}
+    for i, g in enumerate(groups):
+        if g.character:
+            continue
+        key = (g.wounds, g.save, g.invuln)
+        if key in seen:
+            raise AllocationOrderError(
+                "Unit.groups must not split models sharing W, Sv and InSv into two groups; "
+                f"got {where(seen[key])} and {where(i)} (merge them into one group)"
+            )
+        seen[key] = i
