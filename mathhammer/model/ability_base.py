@@ -1,0 +1,228 @@
+"""The base of the typed weapon abilities: the ability interface and its registry.
+
+Every ability is a frozen dataclass; defining a subclass with a ``NAME`` registers it (see
+:func:`ability_classes`), so the text parser in :mod:`mathhammer.model.ability_text` reads
+it and both engines apply it. The core abilities are in :mod:`mathhammer.model.abilities`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Self
+
+from ..core.dice import Dice, parse_dice
+from ..errors import DiceSyntaxError, ProfileError, field_error
+
+if TYPE_CHECKING:
+    from .draft import PoolDraft, Situation
+
+__all__ = [
+    "NO_EFFECT",
+    "Ability",
+    "DiceValuedAbility",
+    "NumberedAbility",
+    "ability_classes",
+    "choose",
+    "value_text",
+]
+
+#: Abilities with no effect on the attack maths (weapon-selection rules only).
+NO_EFFECT = frozenset({"ASSAULT", "PISTOL", "CLOSE-QUARTERS", "PSYCHIC", "ONE SHOT"})
+
+#: Every ability class with a printed name, in the order defined.
+_REGISTRY: dict[str, type[Ability]] = {}
+
+
+def ability_classes() -> tuple[type[Ability], ...]:
+    """The registered ability classes, in the order they were defined.
+
+    Examples
+    --------
+    >>> [cls.NAME for cls in ability_classes()][:3]
+    ['SUSTAINED HITS', 'LETHAL HITS', 'DEVASTATING WOUNDS']
+    """
+    return tuple(_REGISTRY.values())
+
+
+def _keywords(keywords: object, owner: str) -> tuple[str, ...]:
+    if isinstance(keywords, str) or not isinstance(keywords, Iterable):
+        raise field_error(
+            ProfileError, f"{owner}.keywords", "a tuple of keywords", keywords, "e.g. ('VEHICLE',)"
+        )
+    out = []
+    for word in keywords:
+        if not isinstance(word, str) or not word.strip():
+            raise field_error(ProfileError, f"{owner}.keywords", "non-empty strings", word)
+        out.append(" ".join(word.split()).upper())
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Ability:
+    """Base of the typed abilities. ``keywords`` restricts it to targets with one of them.
+
+    A subclass sets ``NAME`` (the printed name, e.g. ``"SUSTAINED HITS"``) and overrides
+    what it changes: :meth:`apply` (default: nothing), :meth:`effective` (default: always)
+    and, for a printed form other than the bare name, :meth:`parse`.
+    """
+
+    keywords: tuple[str, ...] = field(default=(), kw_only=True)
+
+    #: The printed name, e.g. "SUSTAINED HITS".
+    NAME: ClassVar[str] = ""
+    #: False for abilities that only govern weapon selection.
+    CHANGES_ATTACK: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("NAME")
+        if not name:
+            return
+        known = _REGISTRY.get(name)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise ProfileError(f"ability {name!r} is already defined by {known.__qualname__}")
+        _REGISTRY[name] = cls
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keywords", _keywords(self.keywords, type(self).__name__))
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        """The ability printed as ``body`` (upper case, no brackets), or None if not this one.
+
+        The default reads the bare name: ``"LETHAL HITS"``.
+        """
+        return cls(keywords=keywords) if body == cls.NAME else None
+
+    @property
+    def kind(self) -> str:
+        """Instances of one kind are duplicates of each other (only one applies)."""
+        return self.NAME
+
+    def applies_to(self, target_keywords: Iterable[str]) -> bool:
+        """True if the ability applies against a target with these keywords."""
+        if not self.keywords:
+            return True
+        have = {k.upper() for k in target_keywords}
+        return any(k in have for k in self.keywords)
+
+    def strength(self) -> tuple[float, ...]:
+        """Larger is better, for choosing among duplicates."""
+        return ()
+
+    def effective(self, situation: Situation) -> bool:
+        """True if the ability changes this attack in this situation (listed as used)."""
+        return self.CHANGES_ATTACK
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        """Change the pool's numbers; called only when :meth:`effective`."""
+
+    def _suffix(self) -> str:
+        return f": {'/'.join(self.keywords)}" if self.keywords else ""
+
+    def __str__(self) -> str:
+        return f"[{self.NAME}{self._suffix()}]"
+
+
+def value_text(cls: type[Ability], body: str) -> str | None:
+    """The text after the ability's name, ``"1"`` when nothing follows it."""
+    if not body.startswith(cls.NAME):
+        return None
+    return body[len(cls.NAME) :].strip() or "1"
+
+
+@dataclass(frozen=True)
+class DiceValuedAbility(Ability):
+    """An ability with a number or dice after its name: ``[SUSTAINED HITS D3]``."""
+
+    value: Dice = field(default_factory=lambda: parse_dice(1))
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "value", parse_dice(self.value))
+
+    @classmethod
+    def of(cls, value: Dice | int | str = 1, *, keywords: Iterable[str] = ()) -> Self:
+        """The ability with its value read from an int or a dice expression.
+
+        Examples
+        --------
+        >>> from mathhammer.model.abilities import Melta, SustainedHits
+        >>> SustainedHits.of("D3").value.max
+        3
+        >>> str(Melta.of(2, keywords=["VEHICLE"]))
+        '[MELTA 2: VEHICLE]'
+        """
+        return cls(value=parse_dice(value), keywords=tuple(keywords))
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        text = value_text(cls, body)
+        if text is None:
+            return None
+        try:
+            dice = parse_dice(text)
+        except DiceSyntaxError:
+            return None
+        return cls(value=dice, keywords=keywords) if dice.max >= 1 else None
+
+    def strength(self) -> tuple[float, ...]:
+        return (self.value.mean, self.value.max)
+
+    def __str__(self) -> str:
+        return f"[{self.NAME} {self.value.text}{self._suffix()}]"
+
+
+@dataclass(frozen=True)
+class NumberedAbility(Ability):
+    """An ability with a whole number after its name: ``[BLAST 2]``."""
+
+    value: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise field_error(
+                ProfileError, f"{type(self).__name__}.value", "an integer >= 1", value
+            )
+
+    @classmethod
+    def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
+        text = value_text(cls, body)
+        if text is None or not text.isascii() or not text.isdigit() or int(text) < 1:
+            return None
+        return cls(value=int(text), keywords=keywords)
+
+    def strength(self) -> tuple[float, ...]:
+        return (self.value,)
+
+    def __str__(self) -> str:
+        return f"[{self.NAME} {self.value}{self._suffix()}]"
+
+
+def choose(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> tuple[Ability, ...]:
+    """The abilities that apply against the target: the best instance of each kind.
+
+    Duplicates are not cumulative: of several instances of one kind that apply, the
+    strongest is kept (for equal means, the one with the higher maximum). The order is
+    the order in which each kind was first printed.
+
+    Examples
+    --------
+    >>> from mathhammer.model.ability_text import parse_abilities
+    >>> found, _ = parse_abilities("ANTI-VEHICLE 4+, ANTI-INFANTRY 2+, SUSTAINED HITS 1, "
+    ...                            "SUSTAINED HITS 2: VEHICLE")
+    >>> [str(a) for a in choose(found, ["INFANTRY"])]
+    ['[ANTI-INFANTRY 2+]', '[SUSTAINED HITS 1]']
+    """
+    keywords = tuple(target_keywords)
+    best: dict[str, Ability] = {}
+    for ability in abilities:
+        if not ability.applies_to(keywords):
+            continue
+        current = best.get(ability.kind)
+        if current is None or ability.strength() > current.strength():
+            best[ability.kind] = ability
+    return tuple(best.values())
