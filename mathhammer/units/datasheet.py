@@ -146,7 +146,7 @@ class ModelProfile:
         object.__setattr__(self, "weapons", tuple(self.weapons))
         options = tuple(dict.fromkeys((*self.weapons, *self.options)))
         object.__setattr__(self, "options", options)
-        self.group(max(default, 1))  # validates the characteristics now
+        self.group(1)  # validates the characteristics now
 
     def group(self, count: int) -> ModelGroup:
         """The allocation group of ``count`` such models."""
@@ -426,7 +426,7 @@ def _phase_weapons(
     weapons = []
     for model, items in gear.items():
         for item in items:
-            profile = item.profiles[choice.get(item.name, 0)]
+            profile = _named_profiles(item)[choice.get(item.name, 0)]
             weapons.append((profile, counts[model]))
     return weapons
 
