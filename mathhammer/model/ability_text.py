@@ -12,22 +12,26 @@ warn once, naming the token.
 
 from __future__ import annotations
 
+import difflib
 import re
 import warnings
 from collections.abc import Iterable, Sequence
 
 from ..errors import ProfileError, field_error
-from .abilities import Ability, ability_classes
+from .abilities import NO_EFFECT, Ability, ability_classes
 
 __all__ = [
     "UnknownAbilityWarning",
     "parse_abilities",
     "parse_token",
     "split_abilities",
+    "suggest_ability",
     "warn_unknown",
 ]
 
 _TAG = re.compile(r"<[^>]*>")
+_ANTI_WITHOUT_PLUS = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])$")
+_TRAILING_VALUE = re.compile(r"^(.*?)(?:\s+(\d*D?\d+(?:\+\d+)?\+?))?$")
 _SEPARATORS = re.compile(r"[,.;\n]")
 
 
@@ -124,11 +128,59 @@ def parse_abilities(
     return tuple(found_list), tuple(unknown_list)
 
 
+def suggest_ability(token: str) -> str | None:
+    """The known ability a mistyped token most likely means, numbers kept; None if none.
+
+    The name is matched with :mod:`difflib` against every registered ability; the value
+    and any keyword restriction are kept as typed.
+
+    Examples
+    --------
+    >>> suggest_ability("SUSTAINED HIT 1")
+    'SUSTAINED HITS 1'
+    >>> suggest_ability("[devestating wounds]")
+    'DEVASTATING WOUNDS'
+    >>> suggest_ability("ANTI-INFANTRY 4")
+    'ANTI-INFANTRY 4+'
+    >>> suggest_ability("LETHAL HIT: VEHICLE")
+    'LETHAL HITS: VEHICLE'
+    >>> suggest_ability("Waaagh! energy") is None
+    True
+    """
+    normalised = split_abilities([token])
+    if not normalised:
+        return None
+    body, colon, restriction = normalised[0].partition(":")
+    body = body.strip()
+    suffix = f": {restriction.strip()}" if colon else ""
+    anti = _ANTI_WITHOUT_PLUS.match(body)
+    if anti is not None:
+        guess = f"ANTI-{anti.group(1)} {anti.group(2)}+"
+        return guess + suffix if parse_token(guess + suffix) is not None else None
+    match = _TRAILING_VALUE.match(body)
+    name, value = (match.group(1), match.group(2)) if match else (body, None)
+    names = [c.NAME for c in ability_classes() if c.NAME not in ("ANTI", "NO EFFECT")]
+    close = difflib.get_close_matches(name, [*names, *sorted(NO_EFFECT)], n=1, cutoff=0.75)
+    if not close:
+        return None
+    for guess in (f"{close[0]} {value}" if value else close[0], close[0]):
+        if parse_token(guess + suffix) is not None:
+            return guess + suffix
+    return None
+
+
+def unknown_message(token: str) -> str:
+    """The token quoted, with a suggestion when one is close: ``'X' (did you mean 'Y'?)``."""
+    guess = suggest_ability(token)
+    return f"{token!r}" + (f" (did you mean {guess!r}?)" if guess else "")
+
+
 def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
-    """One warning naming the tokens that are not known weapon abilities."""
+    """One warning naming the tokens that are not known weapon abilities, with the
+    known ability each one most likely means."""
     if unknown:
         warnings.warn(
-            f"weapon {weapon_name!r}: ignoring {', '.join(repr(t) for t in unknown)}, "
+            f"weapon {weapon_name!r}: ignoring {', '.join(unknown_message(t) for t in unknown)}: "
             "not core weapon abilities",
             UnknownAbilityWarning,
             stacklevel=4,
