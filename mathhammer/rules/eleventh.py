@@ -18,7 +18,16 @@ from ..model.abilities import choose
 from ..model.context import Context, Modifiers
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
-from .base import CRITICAL, FAIL, SUCCESS, PoolChecks, RollCheck, Ruleset, reroll_mask
+from .base import (
+    CRITICAL,
+    FAIL,
+    SUCCESS,
+    PoolChecks,
+    RollCheck,
+    Ruleset,
+    group_saves,
+    reroll_mask,
+)
 
 __all__ = [
     "EleventhEdition",
@@ -253,7 +262,7 @@ class EleventhEdition(Ruleset):
         return PoolChecks(
             hit=None if draft.hits_automatically else hit,
             wound=wound,
-            saves=lambda f, g: self.save_outcome(f, ap, g.save, g.invuln),
+            saves=partial(group_saves, self.save_outcome, ap=ap),
             damage=draft.damage,
             bonus_attacks=tuple(draft.bonus_attacks),
             sustained=draft.sustained,
