@@ -52,6 +52,7 @@ __all__ = [
     "PricedTarget",
     "TARGET_POINTS_COLUMNS",
     "after_attack_columns",
+    "after_attack_columns_in",
     "attack_columns",
     "columns_frame",
 ]
@@ -241,11 +242,26 @@ def columns_frame(rows: Sequence[Mapping[str, Any]]) -> Any:
     return frame[_ordered(list(frame.columns))]
 
 
+def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
+    """The columns of after-attack tests among ``columns``, each test's pair in order.
+
+    The Panic Test's columns and those of any other test (see
+    :func:`after_attack_columns`), by test in the order first seen.
+
+    Examples
+    --------
+    >>> after_attack_columns_in(["mean_killed", "p_shock_fail", "p_panic_test", "p_shock_test"])
+    ['p_shock_test', 'p_shock_fail', 'p_panic_test']
+    """
+    stems = [m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, columns) if m]
+    pairs = [after_attack_columns(stem) for stem in dict.fromkeys(stems)]
+    return [c for pair in pairs for c in pair if c in columns]
+
+
 def _ordered(columns: list[str]) -> list[str]:
     """``columns`` in table order (see :func:`columns_frame`)."""
-    others = [c for c in columns if c not in ALL_COLUMNS]
-    stems = [m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, others) if m]
-    tests = [c for stem in dict.fromkeys(stems) for c in (f"p_{stem}_test", f"p_{stem}_fail")]
+    tests = [c for c in after_attack_columns_in(columns) if c not in PANIC_COLUMNS]
     slot = len(COLUMNS) + len(PANIC_COLUMNS)  # after the Panic Test's columns
     order = [*ALL_COLUMNS[:slot], *tests, *ALL_COLUMNS[slot:]]
-    return [c for c in order if c in columns] + [c for c in others if c not in tests]
+    known = set(order)
+    return [c for c in order if c in columns] + [c for c in columns if c not in known]
