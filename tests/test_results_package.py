@@ -7,8 +7,10 @@ the new one imports it), and :mod:`mathhammer.results` gives every result class.
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -41,3 +43,11 @@ def test_the_attack_module_refuses_other_names() -> None:
 def test_each_module_imports_first_in_a_fresh_interpreter(code: str) -> None:
     # the lazy name must not make an import order matter
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_single_trial_has_no_standard_error() -> None:
+    gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
+    sim = mh.simulate([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1), trials=2, rng=1)
+    assert sim.killed_se >= 0 and sim.damage_se >= 0
+    one = replace(sim, trials=1)  # a sample variance needs two trials
+    assert math.isnan(one.killed_se) and math.isnan(one.damage_se)
