@@ -149,3 +149,31 @@ def test_a_closed_pipe_ends_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["targets"]) == 0
     # stderr is closed so that the interpreter's own flush at exit cannot complain either
     assert stderr.closed
+
+
+CLASSIC_ATTACKERS = """unit,weapon,count,A,BS/WS,S,AP,D,abilities,points
+Guard,Lasgun,10,1,3,3,0,1,,60
+"""
+
+
+def test_a_classic_report_prints_the_panic_test_failures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    attackers, targets, out = tmp_path / "guard.csv", tmp_path / "threats.csv", tmp_path / "o.csv"
+    attackers.write_text(CLASSIC_ATTACKERS)
+    targets.write_text(TARGETS)
+    argv = [str(attackers), "--targets", str(targets), "-o", str(out), "--rules", "classic"]
+    assert main(["report", *argv, "--no-progress"]) == 0
+    printed = capsys.readouterr().out.splitlines()[0].split()
+    # the terminal shows P(taken and failed) after p_destroyed; the CSV has both columns
+    assert printed == [
+        "loadout",
+        "target",
+        "mean_killed",
+        "p_at_least_1",
+        "p_destroyed",
+        "p_panic_fail",
+        "points_destroyed_per_100_points",
+    ]
+    header = out.read_text().splitlines()[0].split(",")
+    assert header[header.index("mean_damage") + 1 :][:2] == ["p_panic_test", "p_panic_fail"]

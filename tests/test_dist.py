@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 import re
 from fractions import Fraction as F
 
@@ -256,6 +257,16 @@ def test_immutable() -> None:
     d = Dist([0.5, 0.5])
     with pytest.raises(ValueError):
         d.probabilities[0] = 1.0
+
+
+def test_a_pickled_dist_is_equal_and_still_immutable() -> None:
+    # a plan or a result sent to a worker process carries its distributions pickled
+    d = Dist.binomial(5, 0.3)
+    copy = pickle.loads(pickle.dumps(d))
+    assert type(copy) is Dist and copy == d and copy is not d
+    assert copy.mean() == d.mean() and copy.ppf(0.5) == d.ppf(0.5)
+    with pytest.raises(ValueError):
+        copy.probabilities[0] = 1.0
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ Tolerances (fixed; no retries, no re-seeding)
 ---------------------------------------------
 * Seed: ``zlib.crc32(scenario name)`` (``zlib.crc32(name + ":slow")`` for the slow run),
   stable across runs and Python versions. ``TRIALS = 100_000`` trials by default,
-  ``SLOW_TRIALS = 1_000_000`` for the ``slow`` run.
+  ``SLOW_TRIALS = 1_000_000`` for the ``slow`` run. The seeds, the DKW bound and the
+  z-scores are those of ``tests/statcheck.py``, shared with the other Monte Carlo checks.
 * Means: ``|mean_MC - mean_exact| <= 5 sigma`` with ``sigma = std_exact / sqrt(trials)``, the
   standard deviation taken from the *exact* distribution. A quantity that is constant under the
   exact distribution must be reproduced to 1e-9. Checked for models destroyed and wounds lost,
@@ -37,9 +38,9 @@ import zlib
 from functools import cache
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pytest
 from scenarios import SCENARIOS, scenario_ids
+from statcheck import Z_MAX, dkw_bound, ks_distance, seed_for, z_score
 
 import mathhammer as mh
 
@@ -48,38 +49,7 @@ if TYPE_CHECKING:
 
 TRIALS = 100_000
 SLOW_TRIALS = 1_000_000
-Z_MAX = 5.0
-ALPHA = 1e-6
 STAGES = ("attacks", "hits", "wounds", "unsaved", "devastating", "killed")
-
-
-def seed_for(name: str, salt: str = "") -> int:
-    """A stable seed from the scenario name (``zlib.crc32``, not the salted ``hash``)."""
-    return zlib.crc32(f"{name}{salt}".encode())
-
-
-def dkw_bound(n: int, alpha: float = ALPHA) -> float:
-    """The DKW half-width: P(sup |F_n - F| > bound) <= alpha."""
-    return math.sqrt(math.log(2.0 / alpha) / (2.0 * n))
-
-
-def z_score(exact: mh.Dist, mc_mean: float, trials: int) -> float:
-    """(MC mean - exact mean) in units of the exact standard error ``std / sqrt(trials)``."""
-    diff = mc_mean - exact.mean()
-    sd = exact.std()
-    if sd < 1e-12:  # a constant: the simulation must reproduce it
-        return 0.0 if abs(diff) <= 1e-9 else math.inf
-    return diff / (sd / math.sqrt(trials))
-
-
-def ks_distance(exact: mh.Dist, empirical_pmf: np.ndarray) -> float:
-    """``sup_k |F_n(k) - F(k)|`` over every integer k (beyond both supports both cdfs are 1)."""
-    size = max(exact.n, len(empirical_pmf) - 1) + 1
-    f = np.ones(size)
-    f[: exact.n + 1] = np.cumsum(exact.probabilities)
-    fn = np.ones(size)
-    fn[: len(empirical_pmf)] = np.cumsum(empirical_pmf)
-    return float(np.max(np.abs(fn - f)))
 
 
 @cache
@@ -110,24 +80,15 @@ def mean_checks(res: mh.AttackResult, sim: mh.SimulationResult) -> list[tuple[st
 
 def dkw_checks(
     res: mh.AttackResult, sim: mh.SimulationResult
-) -> list[tuple[str, mh.Dist, np.ndarray]]:
-    """Every (label, exact distribution, empirical pmf) pair the DKW test covers."""
-    out = [
-        ("killed", res.killed, np.asarray(sim.killed.probabilities)),
-        ("damage", res.damage, np.asarray(sim.damage.probabilities)),
-    ]
+) -> list[tuple[str, mh.Dist, mh.Dist]]:
+    """Every (label, exact distribution, simulated distribution) pair the DKW test covers."""
+    out = [("killed", res.killed, sim.killed), ("damage", res.damage, sim.damage)]
     for g, gs in zip(res.groups, sim.groups, strict=True):
-        out.append((f"group {g.label} killed", g.killed, np.asarray(gs.killed.probabilities)))
+        out.append((f"group {g.label} killed", g.killed, gs.killed))
     for j, (p, ps) in enumerate(zip(res.pools, sim.pools, strict=True)):
         for stage in STAGES:
-            out.append(
-                (
-                    f"pool {j} {stage}",
-                    getattr(p, stage),
-                    np.asarray(getattr(ps, stage).probabilities),
-                )
-            )
-    out.append(("hazardous", res.hazardous, np.asarray(sim.hazardous.probabilities)))
+            out.append((f"pool {j} {stage}", getattr(p, stage), getattr(ps, stage)))
+    out.append(("hazardous", res.hazardous, sim.hazardous))
     return out
 
 
@@ -177,7 +138,7 @@ def test_standard_errors_match_exact_sigma(name: str) -> None:
 @pytest.mark.parametrize("name", scenario_ids())
 def test_cdf_within_dkw_band(name: str, quantity: str) -> None:
     res, sim = exact_result(name), sim_result(name)
-    d = ks_distance(getattr(res, quantity), np.asarray(getattr(sim, quantity).probabilities))
+    d = ks_distance(getattr(res, quantity), getattr(sim, quantity))
     assert d <= dkw_bound(TRIALS), f"{name}: sup|F_n - F| of {quantity} = {d:.5f}"
 
 
@@ -191,7 +152,7 @@ def test_group_killed_mean_within_5_sigma(name: str, group: int) -> None:
     assert abs(z) <= Z_MAX, (
         f"{name} {res.groups[group].label}: {mc.mean():.5f} vs {exact.mean():.5f}"
     )
-    assert ks_distance(exact, np.asarray(mc.probabilities)) <= dkw_bound(TRIALS)
+    assert ks_distance(exact, mc) <= dkw_bound(TRIALS)
 
 
 # ------------------------------------------------------------------------ (d) pool stages
@@ -202,7 +163,7 @@ def test_pool_stage_mean_within_5_sigma(name: str, pool: int, stage: str) -> Non
     mc = getattr(sim.pools[pool], stage)
     z = z_score(exact, mc.mean(), TRIALS)
     assert abs(z) <= Z_MAX, f"{name} pool {pool} {stage}: {mc.mean():.5f} vs {exact.mean():.5f}"
-    d = ks_distance(exact, np.asarray(mc.probabilities))
+    d = ks_distance(exact, mc)
     assert d <= dkw_bound(TRIALS), f"{name} pool {pool} {stage}: sup|F_n - F| = {d:.5f}"
 
 
@@ -213,7 +174,7 @@ def test_hazardous_mortal_wounds_within_5_sigma(name: str) -> None:
     exact, mc = res.hazardous, sim.hazardous
     z = z_score(exact, mc.mean(), TRIALS)
     assert abs(z) <= Z_MAX, f"{name} hazardous: {mc.mean():.5f} vs {exact.mean():.5f}"
-    d = ks_distance(exact, np.asarray(mc.probabilities))
+    d = ks_distance(exact, mc)
     assert d <= dkw_bound(TRIALS), f"{name} hazardous: sup|F_n - F| = {d:.5f}"
 
 
@@ -229,6 +190,7 @@ def test_simulation_is_reproducible_with_a_fixed_seed() -> None:
 def test_seeds_are_stable() -> None:
     # crc32 of the name does not depend on PYTHONHASHSEED or the Python version
     assert seed_for("geq_lasguns") == zlib.crc32(b"geq_lasguns")
+    assert seed_for("geq_lasguns", "slow") == zlib.crc32(b"geq_lasguns:slow")
     assert len({seed_for(n) for n in SCENARIOS}) == len(SCENARIOS)
 
 
@@ -237,7 +199,7 @@ def test_seeds_are_stable() -> None:
 @pytest.mark.parametrize("name", scenario_ids())
 def test_large_sample_agreement(name: str) -> None:
     res = exact_result(name)
-    sim = SCENARIOS[name].simulate(SLOW_TRIALS, seed_for(name, ":slow"))
+    sim = SCENARIOS[name].simulate(SLOW_TRIALS, seed_for(name, "slow"))
     bound = dkw_bound(SLOW_TRIALS)
     failures = []
     for label, exact, mc_mean in mean_checks(res, sim):
@@ -246,8 +208,8 @@ def test_large_sample_agreement(name: str) -> None:
             failures.append(
                 f"mean {label}: MC {mc_mean:.5f} vs exact {exact.mean():.5f}, z={z:.2f}"
             )
-    for label, exact, pmf in dkw_checks(res, sim):
-        d = ks_distance(exact, pmf)
+    for label, exact, mc in dkw_checks(res, sim):
+        d = ks_distance(exact, mc)
         if d > bound:
             failures.append(f"cdf {label}: sup|F_n - F| = {d:.5f} > {bound:.5f}")
     assert not failures, f"{name}: " + "; ".join(failures)

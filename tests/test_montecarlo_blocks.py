@@ -6,7 +6,8 @@ own stream spawned from ``rng``, and tallies each block as histograms
 
 (a) the blocks' tallies merged in any grouping and order give exactly (``==``) the result
     of ``mh.simulate``;
-(b) the same holds when the blocks are rolled in other processes;
+(b) the same holds when the blocks are rolled in other processes, the plan itself pickled
+    and sent there;
 (c) the result and the tallies hold counts per value, never per trial, so their size
     does not grow with the number of trials;
 (d) a seed gives one result; other seeds give other results.
@@ -147,20 +148,28 @@ def test_blocks_rolled_in_other_processes(small_blocks: int) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(AttributeError, pickle.PicklingError),
-    reason="PoolChecks hold local lambdas (11e: the saves check in EleventhEdition._checks; "
-    "classic: the hit checks of hit_check and the saves check in Classic.pool_checks)",
-)
+def _plan_block_in_worker(job: tuple[AttackPlan, np.random.Generator, int]) -> Tally:
+    """Roll one block of a plan that travelled pickled (runs in a worker process)."""
+    the_plan, rng, size = job
+    return simulate_block(the_plan, rng, size)
+
+
 @pytest.mark.parametrize("rules", ["11e", "classic"])
-def test_a_plan_pickles_for_a_worker(rules: str) -> None:
+def test_a_plan_pickles_for_a_worker(small_blocks: int, rules: str) -> None:
     the_plan = plan() if rules == "11e" else plan_attack(*CLASSIC, rules="classic")
     copy = pickle.loads(pickle.dumps(the_plan))
     rng = np.random.default_rng(SEED)
     a = assemble(the_plan, simulate_block(the_plan, rng, 500))
     rng = np.random.default_rng(SEED)
     assert_identical(assemble(copy, simulate_block(copy, rng, 500)), a)
+    # the plan itself crosses to the workers: no rebuilding from its inputs there
+    trials = 3_500
+    jobs = [(the_plan, rng, size) for rng, size in block_streams(trials, SEED)]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        tallies = list(pool.map(_plan_block_in_worker, jobs))
+    assert_identical(
+        assemble(the_plan, _pairs(tallies[::-1])), mh.simulate(the_plan, trials=trials, rng=SEED)
+    )
 
 
 # --------------------------------------------------------------------- (c) memory

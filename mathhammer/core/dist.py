@@ -6,7 +6,8 @@ names and meanings users know from the frozen distributions of :mod:`scipy.stats
 ``pmf(k)``, ``cdf(k)``, ``sf(k)`` (P(X > k)) and ``ppf(q)`` take a number (and return
 a float) or an array (and return an array); the wargamer's question gets its own name,
 ``at_least(k)`` = P(X >= k). Unlike scipy, invalid input raises instead of giving NaN.
-The whole pmf is the read-only array ``probabilities``.
+The whole pmf is the read-only array ``probabilities``. Those queries are defined in
+:mod:`mathhammer.core.queries`; this module builds and combines distributions.
 
 Every operation returns a new instance. The presentation methods (``summary``,
 ``to_frame``, ``plot`` and the HTML view) are implemented in :mod:`mathhammer.views`,
@@ -15,71 +16,25 @@ imported when first used.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from ..errors import DistributionError, field_error
+from .arguments import as_count, as_probability
 from .binomial import FloatArray, binomial_table
+from .queries import DistQueries
 
 # binomial_table is re-exported: it was first defined here
 __all__ = ["Dist", "binomial_table"]
 
 #: Largest deviation of the total probability from 1 accepted on construction.
 MASS_TOLERANCE = 1e-9
-#: Slack used when comparing a cdf with a requested quantile, so that rounding
-#: noise of the last bit does not move a median from 2 to 3.
-_QUANTILE_SLACK = 1e-12
-
-IntArray = NDArray[np.int64]
-#: One point at which to evaluate a distribution: the result is a float.
-Scalar = float | np.integer | np.floating
-#: Several points (a list or an array of any shape): the result is an array of that shape.
-Points = Sequence[Any] | NDArray[Any]
 
 
-def _numbers(value: Any, field: str) -> FloatArray:
-    """``value`` as an array of floats, refusing what is not a number (text, bools, NaN)."""
-    arr = np.asarray(value)
-    if arr.dtype.kind == "O" and all(
-        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in arr.ravel()
-    ):
-        arr = arr.astype(np.float64)  # Fractions, and Python ints too large for int64
-    if arr.dtype.kind not in "iuf":
-        raise field_error(DistributionError, field, "a number or an array of numbers", value)
-    arr = arr.astype(np.float64, copy=False)
-    if np.any(np.isnan(arr)):
-        raise field_error(DistributionError, field, "a number, not NaN", value)
-    return arr
-
-
-def _result(out: FloatArray) -> float | FloatArray:
-    """A Python float for a scalar argument, the float array otherwise (as scipy.stats)."""
-    return float(out) if out.ndim == 0 else out
-
-
-def _as_count(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise field_error(DistributionError, field, "an integer >= 0", value)
-    if value < 0:
-        raise field_error(DistributionError, field, "an integer >= 0", value)
-    return int(value)
-
-
-def _as_probability(value: object, field: str) -> float:
-    try:
-        p = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise field_error(DistributionError, field, "a probability in [0, 1]", value) from None
-    if not 0.0 <= p <= 1.0:
-        raise field_error(DistributionError, field, "a probability in [0, 1]", value)
-    return p
-
-
-class Dist:
+class Dist(DistQueries):
     """A probability distribution over the integers ``0..n``.
 
     Parameters
@@ -127,6 +82,10 @@ class Dist:
         out._pmf = arr
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through _trusted: a plainly unpickled array would be writeable again
+        return (type(self)._trusted, (self._pmf,))
+
     # ------------------------------------------------------------------ constructors
     @classmethod
     def constant(cls, k: int) -> Dist:
@@ -137,7 +96,7 @@ class Dist:
         >>> Dist.constant(2).probabilities.tolist()
         [0.0, 0.0, 1.0]
         """
-        k = _as_count(k, "k")
+        k = as_count(k, "k")
         arr = np.zeros(k + 1)
         arr[k] = 1.0
         return cls._trusted(arr)
@@ -151,7 +110,7 @@ class Dist:
         >>> Dist.uniform(1, 3).mean()
         2.0
         """
-        low, high = _as_count(low, "low"), _as_count(high, "high")
+        low, high = as_count(low, "low"), as_count(high, "high")
         if high < low:
             raise field_error(DistributionError, "high", f"an integer >= low ({low})", high)
         arr = np.zeros(high + 1)
@@ -167,7 +126,7 @@ class Dist:
         >>> Dist.binomial(2, 0.5).probabilities.tolist()
         [0.25, 0.5, 0.25]
         """
-        n, p = _as_count(n, "n"), _as_probability(p, "p")
+        n, p = as_count(n, "n"), as_probability(p, "p")
         return cls._trusted(binomial_table(n, p)[n].copy())
 
     @classmethod
@@ -209,179 +168,11 @@ class Dist:
             out[: d.n + 1] += wi * d._pmf
         return Dist._trusted(out)
 
-    # ------------------------------------------------------------------ basic access
-    @property
-    def probabilities(self) -> FloatArray:
-        """The whole pmf as a read-only array: ``probabilities[k]`` = P(X = k), k = 0..n.
-
-        Examples
-        --------
-        >>> Dist.binomial(2, 0.5).probabilities.tolist()
-        [0.25, 0.5, 0.25]
-        """
-        return self._pmf
-
-    @property
-    def n(self) -> int:
-        """The largest value the array covers (its probability may be 0)."""
-        return len(self._pmf) - 1
-
-    @overload
-    def pmf(self, k: Scalar) -> float: ...
-    @overload
-    def pmf(self, k: Points) -> FloatArray: ...
-    def pmf(self, k: Scalar | Points) -> float | FloatArray:
-        """The probability mass function P(X = k): 0 outside 0..n and at non-integers.
-
-        Parameters
-        ----------
-        k : number or array_like of numbers
-            Where to evaluate, as for :mod:`scipy.stats`: a float for a number, an
-            array of floats for an array. The whole pmf is :attr:`probabilities`.
-
-        Examples
-        --------
-        >>> d = Dist([0.5, 0.25, 0.25])
-        >>> d.pmf(1), d.pmf(7), d.pmf(1.5)
-        (0.25, 0.0, 0.0)
-        >>> d.pmf([0, 2]).tolist()
-        [0.5, 0.25]
-        """
-        ks = _numbers(k, "k")
-        inside = (ks >= 0) & (ks <= self.n) & (ks == np.floor(ks))
-        idx = np.where(inside, ks, 0).astype(np.intp)
-        return _result(np.where(inside, self._pmf[idx], 0.0))
-
-    def _cumulative(self) -> FloatArray:
-        return np.cumsum(self._pmf)
-
-    def _tail(self) -> FloatArray:
-        # Summed from the top so that small upper tails keep full relative precision.
-        return np.cumsum(self._pmf[::-1])[::-1]
-
-    @overload
-    def cdf(self, k: Scalar) -> float: ...
-    @overload
-    def cdf(self, k: Points) -> FloatArray: ...
-    def cdf(self, k: Scalar | Points) -> float | FloatArray:
-        """The cumulative distribution function P(X <= k).
-
-        Examples
-        --------
-        >>> d = Dist([0.5, 0.25, 0.25])
-        >>> d.cdf(1), d.cdf(1.5), d.cdf(-1)
-        (0.75, 0.75, 0.0)
-        >>> d.cdf(np.arange(d.n + 1)).tolist()
-        [0.5, 0.75, 1.0]
-        """
-        ks = np.floor(_numbers(k, "k"))
-        cum = np.minimum(self._cumulative(), 1.0)
-        idx = np.clip(ks, 0, self.n).astype(np.intp)
-        return _result(np.where(ks < 0, 0.0, np.where(ks >= self.n, 1.0, cum[idx])))
-
-    @overload
-    def sf(self, k: Scalar) -> float: ...
-    @overload
-    def sf(self, k: Points) -> FloatArray: ...
-    def sf(self, k: Scalar | Points) -> float | FloatArray:
-        """The survival function P(X > k), as in :mod:`scipy.stats`; see :meth:`at_least`.
-
-        Examples
-        --------
-        >>> d = Dist([0.5, 0.25, 0.25])
-        >>> d.sf(0), d.sf(0.5), d.sf(2)
-        (0.5, 0.5, 0.0)
-        """
-        ks = np.floor(_numbers(k, "k"))
-        tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
-        idx = np.clip(ks, 0, self.n).astype(np.intp)
-        return _result(np.where(ks < 0, 1.0, np.where(ks >= self.n, 0.0, tail[idx])))
-
-    @overload
-    def at_least(self, k: Scalar) -> float: ...
-    @overload
-    def at_least(self, k: Points) -> FloatArray: ...
-    def at_least(self, k: Scalar | Points) -> float | FloatArray:
-        """P(X >= k): "the chance to kill at least k models".
-
-        Examples
-        --------
-        >>> d = Dist([0.5, 0.25, 0.25])
-        >>> d.at_least(1), d.at_least(0.5)
-        (0.5, 0.5)
-        """
-        # X >= 1.5 means X >= 2 for an integer X: P(X > ceil(k) - 1)
-        return self.sf(np.ceil(_numbers(k, "k")) - 1)
-
-    at_most = cdf  # P(X <= k), beside at_least
-
     def __bool__(self) -> bool:
         raise TypeError(
             "a Dist has no truth value: it is a distribution, not a number; ask for a "
             "probability instead, e.g. dist.at_least(k) for P(X >= k)"
         )
-
-    # ------------------------------------------------------------------ moments
-    def mean(self) -> float:
-        """The expected value."""
-        return float(np.dot(np.arange(len(self._pmf)), self._pmf))
-
-    def var(self) -> float:
-        """The variance."""
-        k = np.arange(len(self._pmf))
-        mu = self.mean()
-        return float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
-
-    def std(self) -> float:
-        """The standard deviation."""
-        return float(np.sqrt(self.var()))
-
-    @overload
-    def ppf(self, q: Scalar) -> int: ...
-    @overload
-    def ppf(self, q: Points) -> IntArray: ...
-    def ppf(self, q: Scalar | Points) -> int | IntArray:
-        """The quantile function: the smallest k with P(X <= k) >= q.
-
-        Values are integers (an int, or an int64 array), and ``ppf(0)`` is the lowest
-        value of non-zero probability, where :mod:`scipy.stats` returns the float
-        ``lower bound - 1``.
-
-        Examples
-        --------
-        >>> Dist([0.5, 0.25, 0.25]).ppf([0.5, 0.6, 1.0]).tolist()
-        [0, 1, 2]
-        """
-        qs = _numbers(q, "q")
-        if np.any((qs < 0) | (qs > 1)):
-            raise field_error(DistributionError, "q", "a probability in [0, 1]", q)
-        cum = self._cumulative()
-        out = np.searchsorted(cum, qs - _QUANTILE_SLACK, side="left")
-        out = np.minimum(out, self.n)
-        # never return a value of zero probability at the bottom (q = 0)
-        out = np.maximum(out, self.support()[0])
-        return int(out) if out.ndim == 0 else out.astype(np.int64)
-
-    quantile = ppf  # the name numpy and pandas use
-
-    def median(self) -> int:
-        """The median, ``ppf(0.5)``."""
-        return int(self.ppf(0.5))
-
-    def mode(self) -> int:
-        """The most likely value (the smallest one on ties)."""
-        return int(np.argmax(self._pmf))
-
-    def support(self) -> tuple[int, int]:
-        """The smallest and largest values with non-zero probability.
-
-        Examples
-        --------
-        >>> Dist([0.0, 0.5, 0.5, 0.0]).support()
-        (1, 2)
-        """
-        nz = np.flatnonzero(self._pmf)
-        return int(nz[0]), int(nz[-1])
 
     def trim(self) -> Dist:
         """The same distribution with trailing zero probabilities removed."""
@@ -396,7 +187,7 @@ class Dist:
         """
         if isinstance(other, Dist):
             return Dist._trusted(np.convolve(self._pmf, other._pmf))
-        shift = _as_count(other, "shift")
+        shift = as_count(other, "shift")
         return Dist._trusted(np.concatenate([np.zeros(shift), self._pmf]))
 
     def __add__(self, other: Dist | int) -> Dist:
@@ -412,7 +203,7 @@ class Dist:
         >>> Dist.uniform(1, 3).repeat(2).probabilities.tolist()[2:]  # doctest: +ELLIPSIS
         [0.111..., 0.222..., 0.333..., 0.222..., 0.111...]
         """
-        times = _as_count(times, "times")
+        times = as_count(times, "times")
         result = np.ones(1)
         base = self._pmf
         while times:
@@ -448,7 +239,7 @@ class Dist:
         >>> Dist.constant(2).thin(0.5).probabilities.tolist()
         [0.25, 0.5, 0.25]
         """
-        p = _as_probability(p, "p")
+        p = as_probability(p, "p")
         return Dist._trusted(self._pmf @ binomial_table(self.n, p))
 
     def map(self, func: Any) -> Dist:

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..core.dist import Dist
 from ..model.profiles import ModelGroup, Unit, Weapon
 
+if TYPE_CHECKING:
+    from .simulation import SimulationResult
+
+# SimulationResult lives in .simulation; the name is still served here (by __getattr__
+# below, since .simulation imports this module) for the modules that import it from here.
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "SimulationResult", "TestResult"]
 
 
@@ -367,47 +370,10 @@ class AttackResult:
         )
 
 
-@dataclass(frozen=True, repr=False)
-class SimulationResult(AttackResult):
-    """A Monte Carlo estimate, shaped like :class:`AttackResult`, with standard errors.
+def __getattr__(name: str) -> Any:
+    """``SimulationResult``, first defined here, from :mod:`mathhammer.results.simulation`."""
+    if name == "SimulationResult":
+        from .simulation import SimulationResult
 
-    Attributes
-    ----------
-    trials : int
-        The number of simulated attacks.
-    """
-
-    trials: int = 0
-
-    def _standard_error(self, dist: Dist) -> float:
-        if self.trials < 2:
-            return float("nan")
-        sample_variance = dist.var() * self.trials / (self.trials - 1)
-        return float(np.sqrt(sample_variance / self.trials))
-
-    @property
-    def killed_se(self) -> float:
-        """The standard error of ``killed.mean()``."""
-        return self._standard_error(self.killed)
-
-    @property
-    def damage_se(self) -> float:
-        """The standard error of ``damage.mean()``."""
-        return self._standard_error(self.damage)
-
-    @property
-    def p_destroyed_se(self) -> float:
-        """The standard error of ``p_destroyed``."""
-        p = self.p_destroyed
-        return float(np.sqrt(p * (1.0 - p) / self.trials))
-
-    def at_least_se(self, k: int) -> float:
-        """The standard error of ``killed.at_least(k)``."""
-        p = float(self.killed.at_least(k))
-        return float(np.sqrt(p * (1.0 - p) / self.trials))
-
-    def __repr__(self) -> str:
-        return (
-            super().__repr__()[:-1]
-            + f"; {self.trials} trials, se(mean killed) {self.killed_se:.2g}>"
-        )
+        return SimulationResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,6 +13,8 @@ p_at_least_1, p_at_least_half       P(at least 1), P(at least half the models, r
 p_destroyed                         P(the whole unit is destroyed)
 mean_damage                         wounds lost, on average
 p_panic_test, p_panic_fail          classic rules: P(Panic Test), P(taken and failed)
+p_<test>_test, p_<test>_fail        the same for any test a ruleset has the target take
+                                    after the attack (:func:`after_attack_columns`)
 loadout_points                      what the loadout costs
 killed_per_100_points               mean_killed per 100 of the loadout's points
 target_points                       what the target costs
@@ -32,10 +34,12 @@ import it directly. Targets and loadouts are taken by their shape (:class:`Price
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .attack import AttackResult, SimulationResult
+from .attack import AttackResult
+from .simulation import SimulationResult
 
 __all__ = [
     "ALL_COLUMNS",
@@ -47,6 +51,8 @@ __all__ = [
     "Priced",
     "PricedTarget",
     "TARGET_POINTS_COLUMNS",
+    "after_attack_columns",
+    "after_attack_columns_in",
     "attack_columns",
     "columns_frame",
 ]
@@ -62,8 +68,33 @@ COLUMNS = (
     "p_destroyed",
     "mean_damage",
 )
-#: Under a ruleset with Panic Tests.
-PANIC_COLUMNS = ("p_panic_test", "p_panic_fail")
+
+_NOT_A_WORD = re.compile(r"[^0-9a-z]+")
+#: What the columns of :func:`after_attack_columns` look like, for their place in a table.
+_AFTER_ATTACK_COLUMN = re.compile(r"p_([0-9a-z_]+)_(?:test|fail)")
+
+
+def after_attack_columns(name: str) -> tuple[str, str]:
+    """The columns of an after-attack test: P(the test is taken), P(taken and failed).
+
+    Named from the test's :attr:`~mathhammer.results.attack.TestResult.name`, so a
+    ruleset whose target takes another test gets its columns with no change here: the
+    name in lower case, words joined by ``_``, a trailing "test" dropped, between
+    ``p_`` and ``_test`` or ``_fail``.
+
+    Examples
+    --------
+    >>> after_attack_columns("panic test")
+    ('p_panic_test', 'p_panic_fail')
+    >>> after_attack_columns("Battle-shock")
+    ('p_battle_shock_test', 'p_battle_shock_fail')
+    """
+    stem = _NOT_A_WORD.sub("_", name.lower()).strip("_").removesuffix("_test")
+    return f"p_{stem}_test", f"p_{stem}_fail"
+
+
+#: Under a ruleset with Panic Tests (the classic rules).
+PANIC_COLUMNS = after_attack_columns("panic test")
 #: When the loadout has points.
 LOADOUT_POINTS_COLUMNS = ("loadout_points", "killed_per_100_points")
 #: When the target has points.
@@ -124,8 +155,9 @@ def attack_columns(
     -------
     dict
         Only the columns that apply: no ``loadout`` without a loadout, no points
-        columns for a side without points, no panic columns under a ruleset without
-        Panic Tests.
+        columns for a side without points, and the two columns of
+        :func:`after_attack_columns` for each test in ``result.tests`` (the Panic Test
+        of the classic rules), none under a ruleset without such tests.
 
     Examples
     --------
@@ -154,9 +186,10 @@ def attack_columns(
     row["p_at_least_half"] = float(killed.at_least(half))
     row["p_destroyed"] = result.p_destroyed
     row["mean_damage"] = result.damage.mean()
-    if result.p_panic_test is not None:
-        row["p_panic_test"] = result.p_panic_test
-        row["p_panic_fail"] = result.p_panic_fail
+    for test in result.tests:
+        taken, failed = after_attack_columns(test.name)
+        row[taken] = test.p_taken
+        row[failed] = test.p_failed
     spent = None if loadout is None else loadout.points
     if spent is not None:
         row["loadout_points"] = spent
@@ -186,8 +219,9 @@ def columns_frame(rows: Sequence[Mapping[str, Any]]) -> Any:
     """Rows of :func:`attack_columns` as one :class:`pandas.DataFrame`.
 
     A column appears when any row has it (NaN in the rows without it), in
-    :data:`ALL_COLUMNS` order; columns from outside the vocabulary follow, in the
-    order first seen.
+    :data:`ALL_COLUMNS` order; the columns of after-attack tests other than the Panic
+    Test follow the Panic Test's place; columns from outside the vocabulary come last,
+    in the order first seen.
 
     Examples
     --------
@@ -205,5 +239,29 @@ def columns_frame(rows: Sequence[Mapping[str, Any]]) -> Any:
     for column in _FLOAT_COLUMNS:
         if column in frame.columns:
             frame[column] = frame[column].astype(np.float64)
-    known = [c for c in ALL_COLUMNS if c in frame.columns]
-    return frame[known + [c for c in frame.columns if c not in ALL_COLUMNS]]
+    return frame[_ordered(list(frame.columns))]
+
+
+def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
+    """The columns of after-attack tests among ``columns``, each test's pair in order.
+
+    The Panic Test's columns and those of any other test (see
+    :func:`after_attack_columns`), by test in the order first seen.
+
+    Examples
+    --------
+    >>> after_attack_columns_in(["mean_killed", "p_shock_fail", "p_panic_test", "p_shock_test"])
+    ['p_shock_test', 'p_shock_fail', 'p_panic_test']
+    """
+    stems = [m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, columns) if m]
+    pairs = [after_attack_columns(stem) for stem in dict.fromkeys(stems)]
+    return [c for pair in pairs for c in pair if c in columns]
+
+
+def _ordered(columns: list[str]) -> list[str]:
+    """``columns`` in table order (see :func:`columns_frame`)."""
+    tests = [c for c in after_attack_columns_in(columns) if c not in PANIC_COLUMNS]
+    slot = len(COLUMNS) + len(PANIC_COLUMNS)  # after the Panic Test's columns
+    order = [*ALL_COLUMNS[:slot], *tests, *ALL_COLUMNS[slot:]]
+    known = set(order)
+    return [c for c in order if c in columns] + [c for c in columns if c not in known]

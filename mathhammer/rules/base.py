@@ -42,6 +42,7 @@ __all__ = [
     "PoolChecks",
     "RollCheck",
     "Ruleset",
+    "group_saves",
     "reroll_mask",
     "standard_order",
 ]
@@ -127,6 +128,25 @@ def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
     )
 
 
+def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, ap: int) -> Any:
+    """Which natural save rolls save for a model of ``group``: ``check(natural, ap, Sv, InSv)``.
+
+    A ruleset binds its save check and the pool's AP with :func:`functools.partial` to
+    make the ``saves`` of :class:`PoolChecks`: a function of the module, unlike a lambda,
+    pickles, so a plan can be sent to a worker process.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from mathhammer.model.profiles import ModelGroup
+    >>> from mathhammer.rules.eleventh import save_outcome
+    >>> saves = partial(group_saves, save_outcome, ap=-1)
+    >>> saves(np.arange(1, 7), ModelGroup(5, 4, 3, 1)).tolist()  # Sv3+ at AP -1: 4+
+    [False, False, False, True, True, True]
+    """
+    return check(natural, ap, group.save, group.invuln)
+
+
 @dataclass(frozen=True)
 class RollCheck:
     """How one die of a step is read: the literal check of a roll, and any re-roll.
@@ -135,7 +155,9 @@ class RollCheck:
     the dice rolled again (at most once); ``second(faces)`` categorises the re-rolls
     (the same check as the first roll unless a rule says otherwise). Every function
     takes numpy arrays of natural results, so the exact engine applies them to the six
-    faces and the Monte Carlo to the dice it rolls.
+    faces and the Monte Carlo to the dice it rolls. Rulesets build them from functions
+    of a module bound with :func:`functools.partial`, never lambdas, so that a plan
+    pickles.
     """
 
     first: Callable[[Any], Any]

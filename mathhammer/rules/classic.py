@@ -24,11 +24,11 @@ from .base import (
     FAIL,
     SUCCESS,
     AfterAttackTest,
-    BoolArray,
-    IntArray,
     PoolChecks,
     RollCheck,
     Ruleset,
+    group_saves,
+    reroll_mask,
 )
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "hit_check",
     "hit_outcome",
     "panic_fails",
+    "panic_taken",
     "panic_threshold",
     "save_outcome",
     "takes_panic_tests",
@@ -93,18 +94,16 @@ def hit_check(bs: int, linked: bool) -> RollCheck:
     32.0
     """
     first, second = BS_CHART[bs]
+    hits = partial(hit_outcome, needed=first)
     if linked:
-        return RollCheck(
-            first=lambda f: hit_outcome(f, first),
-            reroll=lambda f, c: np.asarray(c) == FAIL,
-        )
+        return RollCheck(first=hits, reroll=partial(reroll_mask, policy="failures"))
     if second is not None:
         return RollCheck(
-            first=lambda f: hit_outcome(f, first),
-            reroll=lambda f, c: np.asarray(f) == 1,
-            second=lambda f: hit_outcome(f, second),
+            first=hits,
+            reroll=partial(reroll_mask, policy="ones"),
+            second=partial(hit_outcome, needed=second),
         )
-    return RollCheck(first=lambda f: hit_outcome(f, first))
+    return RollCheck(first=hits)
 
 
 def wound_needed(strength: int, toughness: int) -> int:
@@ -170,6 +169,22 @@ def panic_threshold(models: int) -> int:
 def takes_panic_tests(unit: Unit) -> bool:
     """Vehicle, Aircraft, Fortification, Knight and Titan units never take Panic Tests."""
     return not any(unit.has_keyword(k) for k in PANIC_EXEMPT)
+
+
+def panic_taken(killed: Any, threshold: int, models: int, exempt: bool = False) -> Any:
+    """True where a Panic Test is taken: ``threshold`` or more slain, some models left.
+
+    An ``exempt`` unit (see :func:`takes_panic_tests`) never takes one.
+
+    Examples
+    --------
+    >>> panic_taken(np.arange(11), threshold=panic_threshold(10), models=10).tolist()
+    [False, False, False, True, True, True, True, True, True, True, False]
+    >>> bool(panic_taken(3, threshold=3, models=10, exempt=True))
+    False
+    """
+    killed = np.asarray(killed)
+    return (killed >= threshold) & (killed < models) & (not exempt)
 
 
 def panic_fails(roll: Any, leadership: int) -> Any:
@@ -252,17 +267,13 @@ class Classic(Ruleset):
     def after_attack_tests(self, target: Unit) -> tuple[AfterAttackTest, ...]:
         """The Panic Test: taken when at least a quarter of the models (rounded up) were
         slain and some remain; failed when 2D6 rolls higher than Ld."""
-        models, leadership = target.models, target.leadership
-        exempt = not takes_panic_tests(target)
-        threshold = panic_threshold(models)
-
-        def taken(killed: IntArray) -> BoolArray:
-            killed = np.asarray(killed)
-            return (killed >= threshold) & (killed < models) & (not exempt)
-
-        def fails(total: IntArray) -> BoolArray:
-            return np.asarray(panic_fails(total, leadership or 0))
-
+        taken = partial(
+            panic_taken,
+            threshold=panic_threshold(target.models),
+            models=target.models,
+            exempt=not takes_panic_tests(target),
+        )
+        fails = partial(panic_fails, leadership=target.leadership or 0)
         return (AfterAttackTest("panic test", taken, fails, dice=2),)
 
     def pool_checks(
@@ -286,7 +297,7 @@ class Classic(Ruleset):
         return PoolChecks(
             hit=hit_check(weapon.bs, linked),
             wound=RollCheck(first=partial(wound_outcome, needed=needed)),
-            saves=lambda f, g: save_outcome(f, ap, g.save, g.invuln, strict),
+            saves=partial(group_saves, partial(save_outcome, strict=strict), ap=ap),
             damage=parse_dice(1),
             ap=ap,
             used=("[LINKED]",) if linked else (),

@@ -8,6 +8,7 @@ the first that matches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,16 @@ from ..model.abilities import choose
 from ..model.context import Context, Modifiers
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
-from .base import CRITICAL, FAIL, SUCCESS, PoolChecks, RollCheck, Ruleset, reroll_mask
+from .base import (
+    CRITICAL,
+    FAIL,
+    SUCCESS,
+    PoolChecks,
+    RollCheck,
+    Ruleset,
+    group_saves,
+    reroll_mask,
+)
 
 __all__ = [
     "EleventhEdition",
@@ -157,6 +167,11 @@ def _precision_group(target: Unit, context: Context) -> int | None:
     return index
 
 
+def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
+    """The re-roll of a :class:`RollCheck` under ``policy`` (see :func:`reroll_mask`)."""
+    return None if policy is None else partial(reroll_mask, policy=policy)
+
+
 class EleventhEdition(Ruleset):
     """The 11th-edition attack sequence (the default ruleset, ``"11e"``).
 
@@ -221,39 +236,12 @@ class EleventhEdition(Ruleset):
     def _checks(
         self, skill: int, draft: PoolDraft, target: Unit, context: Context, used: tuple[str, ...]
     ) -> PoolChecks:
-        # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
-        skill = min(6, max(2, skill + draft.skill_change + (1 if draft.in_cover else 0)))
-        hit_modifier = max(-1, min(1, draft.hit_modifier))  # the net modifier is capped
-        hit = RollCheck(
-            first=partial(
-                self.hit_outcome,
-                skill=skill,
-                modifier=hit_modifier,
-                critical=draft.critical_hit,
-                fails_at_most=draft.hit_fails_at_most,
-            ),
-            reroll=None
-            if draft.reroll_hits is None
-            else partial(reroll_mask, policy=draft.reroll_hits),
-        )
-        needed = self.wound_needed(draft.strength, target.toughness)
-        wound = RollCheck(
-            first=partial(
-                self.wound_outcome,
-                needed=needed,
-                modifier=max(-1, min(1, draft.wound_modifier)),
-                critical=draft.critical_wound,
-            ),
-            reroll=None
-            if draft.reroll_wounds is None
-            else partial(reroll_mask, policy=draft.reroll_wounds),
-        )
         ap = min(0, draft.ap)
         assert draft.damage is not None  # PoolDraft.start sets it
         return PoolChecks(
-            hit=None if draft.hits_automatically else hit,
-            wound=wound,
-            saves=lambda f, g: self.save_outcome(f, ap, g.save, g.invuln),
+            hit=None if draft.hits_automatically else self._hit_check(skill, draft),
+            wound=self._wound_check(draft, target.toughness),
+            saves=partial(group_saves, self.save_outcome, ap=ap),
             damage=draft.damage,
             bonus_attacks=tuple(draft.bonus_attacks),
             sustained=draft.sustained,
@@ -266,4 +254,29 @@ class EleventhEdition(Ruleset):
             precision_group=_precision_group(target, context) if draft.precision else None,
             hazardous=draft.hazardous,
             used=used,
+        )
+
+    def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
+        # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
+        skill = min(6, max(2, skill + draft.skill_change + (1 if draft.in_cover else 0)))
+        return RollCheck(
+            first=partial(
+                self.hit_outcome,
+                skill=skill,
+                modifier=max(-1, min(1, draft.hit_modifier)),  # the net modifier is capped
+                critical=draft.critical_hit,
+                fails_at_most=draft.hit_fails_at_most,
+            ),
+            reroll=_reroll(draft.reroll_hits),
+        )
+
+    def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
+        return RollCheck(
+            first=partial(
+                self.wound_outcome,
+                needed=self.wound_needed(draft.strength, toughness),
+                modifier=max(-1, min(1, draft.wound_modifier)),
+                critical=draft.critical_wound,
+            ),
+            reroll=_reroll(draft.reroll_wounds),
         )

@@ -1,0 +1,240 @@
+"""The commands of ``mathhammer``: each takes the parsed arguments and returns the exit status.
+
+``report`` runs every attacking unit of a CSV against every target and writes a tidy CSV;
+``attack`` prints one attack's distribution; ``targets`` lists the bundled target suite;
+``demo`` shows the bundled example attacks, exact and Monte Carlo. The parser that reads
+their arguments is :mod:`mathhammer.cli.parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError, field_error
+from ..exact.engine import attack
+from ..examples import EXAMPLES
+from ..model.context import Context
+from ..model.profiles import ModelGroup, Unit, Weapon
+from ..montecarlo.engine import simulate
+from ..results.columns import after_attack_columns_in
+from ..rules import get_ruleset
+
+__all__ = ["attack_command", "demo_command", "report_command", "targets_command"]
+
+#: The report columns printed on the terminal (the CSV has them all), when present; the
+#: P(failed) column of each after-attack test (the classic Panic Test) follows p_destroyed.
+SHOWN = ("loadout", "target", "mean_killed", "p_at_least_1", "p_destroyed")
+SHOWN_LAST = ("points_destroyed_per_100_points", "mc_z")
+
+
+def _example_attackers() -> Path:
+    return Path(str(resources.files("mathhammer") / "data" / "example_attackers.csv"))
+
+
+def _progress_wanted() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _three_places(value: float) -> str:
+    return f"{value:.3f}"
+
+
+# --------------------------------------------------------------------------- report
+def report_command(args: argparse.Namespace) -> int:
+    """``mathhammer report``: every loadout against every target, written as CSV."""
+    from ..io import read_attackers, read_targets
+    from ..io.report import REPORT_COLUMNS, write_csv_atomic
+    from ..units import targets as suite
+
+    if args.plot and args.metric not in REPORT_COLUMNS[2:]:  # refused before the work
+        raise field_error(
+            OptionError, "--metric", f"one of {list(REPORT_COLUMNS[2:])}", args.metric
+        )
+    source = Path(args.attackers) if args.attackers else _example_attackers()
+    attackers = read_attackers(source, rules=args.rules)
+    targets = read_targets(args.targets) if args.targets else list(suite.STANDARD)
+    frame = _build_report(args, attackers, targets)
+    write_csv_atomic(frame, args.output)
+    print(frame[_shown(frame.columns)].to_string(index=False, float_format=_three_places))
+    print(f"\n{len(frame)} rows written to {args.output}")
+    if args.plot:
+        _save_heatmap(frame, args.plot, args.metric)
+        print(f"heatmap of {args.metric} written to {args.plot}")
+    return 0
+
+
+def _build_report(args: argparse.Namespace, attackers: Sequence[Any], targets: list[Any]) -> Any:
+    """The report's table, with a progress bar on a terminal (unless asked not to)."""
+    from ..io.report import build_report
+
+    bar = None
+    if _progress_wanted() and not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(attackers), unit="unit", desc="report", file=sys.stderr)
+    try:
+        return build_report(
+            attackers,
+            targets,
+            rules=args.rules,
+            check_trials=args.check_trials,
+            jobs=args.jobs,
+            rng=args.seed,
+            progress=(lambda _: bar.update(1)) if bar else None,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _shown(columns: Sequence[str]) -> list[str]:
+    """The columns printed on the terminal, among a report's ``columns``."""
+    failed = [c for c in after_attack_columns_in(columns) if c.endswith("_fail")]
+    return [c for c in (*SHOWN, *failed, *SHOWN_LAST) if c in columns]
+
+
+def save_plot(draw: Callable[[], Any], path: str) -> None:
+    """Draw off-screen with ``draw()`` (returning Axes) and save the figure to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    axes = draw()
+    figure = (axes[0] if isinstance(axes, Sequence | np.ndarray) else axes).figure
+    try:
+        figure.savefig(path, dpi=120, bbox_inches="tight")
+    finally:
+        plt.close(figure)
+
+
+def _save_heatmap(frame: Any, path: str, metric: str) -> None:
+    from ..views.plots import plot_compare
+
+    if metric not in frame.columns[2:]:  # a column of the vocabulary this report lacks
+        raise field_error(OptionError, "--metric", f"one of {list(frame.columns[2:])}", metric)
+    save_plot(lambda: plot_compare(frame, metric=metric), path)
+
+
+# --------------------------------------------------------------------------- attack
+def attack_command(args: argparse.Namespace) -> int:
+    """``mathhammer attack``: one weapon line against one target, printed."""
+    weapon, unit, context = _attack_inputs(args)
+    result = attack([(weapon, args.count)], unit, rules=args.rules, context=context)
+    print(result)
+    print()
+    print(result.summary().to_string(float_format=_three_places))
+    print()
+    killed = result.killed
+    print(" k  P(killed = k)  P(killed >= k)")
+    for k in range(killed.n + 1):
+        print(f"{k:2d}  {killed.probabilities[k]:13.4f}  {killed.at_least(k):14.4f}")
+    if args.trials:
+        sim = simulate(
+            [(weapon, args.count)],
+            unit,
+            trials=args.trials,
+            rng=args.seed,
+            rules=args.rules,
+            context=context,
+        )
+        print(
+            f"\nMonte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
+            f"+/- {sim.killed_se:.3f}"
+        )
+    if args.plot:
+        save_plot(result.plot, args.plot)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def _attack_inputs(args: argparse.Namespace) -> tuple[Weapon, Unit, Context]:
+    """The weapon, the target and the context that the ``attack`` options describe."""
+    weapon = Weapon(
+        args.name,
+        args.attacks,
+        **{get_ruleset(args.rules).skill_field: args.skill},
+        strength=args.strength,
+        ap=args.ap,
+        damage=args.damage,
+        abilities=args.abilities,
+        melee=args.melee,
+    )
+    if args.target:
+        from ..units import targets as suite
+
+        unit = suite.get(args.target).unit
+    else:
+        group = ModelGroup(
+            args.models,
+            args.toughness,
+            7 if args.save is None else args.save,
+            args.wounds,
+            invuln=args.invuln,
+            fnp=args.fnp,
+        )
+        unit = Unit("target", [group], args.keywords, leadership=args.leadership)
+    context = Context(
+        half_range=args.half_range,
+        remained_stationary=args.stationary,
+        charged=args.charged,
+        target_in_cover=args.cover,
+        melee=args.melee,
+    )
+    return weapon, unit, context
+
+
+# --------------------------------------------------------------------------- targets
+def targets_command(args: argparse.Namespace) -> int:
+    """``mathhammer targets``: the standard target suite, one line each."""
+    from ..units import targets as suite
+
+    for target in suite.STANDARD:
+        unit = target.unit
+        print(
+            f"{target.name:22s} {unit.models:3d} models  {target.points or '-':>4} pts  "
+            f"{', '.join(unit.keywords):30s} {target.description}"
+        )
+    return 0
+
+
+# --------------------------------------------------------------------------- demo
+def demo_command(args: argparse.Namespace) -> int:
+    """``mathhammer demo``: the bundled examples, exact and against the Monte Carlo."""
+    for example in EXAMPLES:
+        start = time.perf_counter()
+        exact = attack(example.weapons, example.target, rules=args.rules)
+        elapsed = (time.perf_counter() - start) * 1e3
+        print(f"{example.name}: {example.description}")
+        print(f"  exact ({elapsed:.1f} ms): {exact._headline()}")
+        for group in exact.groups if len(exact.groups) > 1 else ():
+            print(
+                f"    {group.label}: mean killed {group.killed.mean():.3f}, "
+                f"P(all destroyed) {group.p_destroyed:.4f}"
+            )
+        k = exact.killed
+        lo = max(int(k.ppf(0.005)), 1)
+        hi = min(int(k.ppf(0.995)), lo + 11)
+        print(
+            "  P(killed >= k): " + "  ".join(f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1))
+        )
+        if args.trials:
+            sim = simulate(
+                example.weapons, example.target, trials=args.trials, rng=args.seed, rules=args.rules
+            )
+            z = (sim.killed.mean() - k.mean()) / (k.std() / sim.trials**0.5 or 1.0)
+            print(
+                f"  Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
+                f"+/- {sim.killed_se:.3f} (z = {z:+.2f} against exact)"
+            )
+        print()
+    return 0

@@ -1,0 +1,213 @@
+"""The argument parser of ``mathhammer``: its subcommands, options and argument types.
+
+Each subcommand's parser names the function of :mod:`mathhammer.cli.commands` that runs
+it (``args.run``). A value an option cannot take is a usage error: argparse prints it
+with the usage and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+from .. import __version__
+from ..rules import get_ruleset, ruleset_names
+from .commands import attack_command, demo_command, report_command, targets_command
+
+__all__ = ["DEFAULT_REPORT", "build_parser"]
+
+DEFAULT_REPORT = "mathhammer-report.csv"
+
+_RAW = argparse.RawDescriptionHelpFormatter
+# argparse has no public name for the object add_subparsers returns
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+# --------------------------------------------------------------------------- argument types
+def _threshold(text: str) -> int:
+    value = text.strip().removesuffix("+")
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a roll such as '3+'; got {text!r}") from None
+
+
+def _optional_threshold(text: str) -> int | None:
+    return None if text.strip().lower() in ("-", "none", "") else _threshold(text)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = 0 if text == "0" else _positive(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("expected 0 (none) or at least 2 trials; got 1")
+    return value
+
+
+# --------------------------------------------------------------------------- the parser
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``mathhammer`` command.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["attack", "-A", "2", "--skill", "3+", "-S", "4"])
+    >>> args.command, args.skill, args.rules, args.run.__name__
+    ('attack', 3, '11e', 'attack_command')
+    """
+    parser = argparse.ArgumentParser(
+        prog="mathhammer",
+        formatter_class=_RAW,
+        description="Exact damage distributions for wargame attacks.",
+        epilog="examples:\n  mathhammer report\n  mathhammer report army.csv --targets "
+        "threats.csv -o out.csv --jobs 2\n  mathhammer attack -A 2 --skill 3+ -S 4 --ap -1 "
+        "-D 1 --count 10 --target 'Line infantry'\n  mathhammer targets",
+    )
+    parser.add_argument("--version", action="version", version=f"mathhammer {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = (_add_report(sub), _add_attack(sub), _add_demo(sub))
+    _add_targets(sub)
+    for command in commands:
+        command.add_argument(
+            "--rules",
+            choices=ruleset_names(),
+            default="11e",
+            help="ruleset: "
+            + "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names()),
+        )
+    return parser
+
+
+def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
+    report = sub.add_parser(
+        "report",
+        formatter_class=_RAW,
+        help="every attacking unit against every target, as CSV",
+        description="Run every attacking unit of ATTACKERS.csv against every target and write "
+        "a tidy CSV of the comparison metrics. Without arguments: the bundled example "
+        "loadouts against the standard target suite.",
+        epilog="examples:\n  mathhammer report\n  mathhammer report army.csv -o army-report.csv"
+        "\n  mathhammer report army.csv --targets threats.csv --plot heatmap.png --jobs 2"
+        "\n  mathhammer report --check-trials 20000\n\nThe CSV columns are described in the "
+        "README (attackers: unit, weapon, count, A, BS/WS, S, AP, D, abilities, points; "
+        "targets: unit, group, models, T, Sv, InSv, W, FNP, keywords, CHARACTER, Ld, points).",
+    )
+    report.add_argument("attackers", nargs="?", help="attackers CSV (default: bundled examples)")
+    report.add_argument("--targets", help="targets CSV (default: the standard suite)")
+    report.add_argument(
+        "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
+    )
+    report.add_argument("--plot", metavar="FILE.png", help="write a loadout x target heatmap")
+    report.add_argument("--metric", default="mean_killed", help="heatmap metric (mean_killed)")
+    report.add_argument(
+        "--check-trials",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="add a Monte Carlo estimate with N trials per row",
+    )
+    report.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="worker processes (results identical to a serial run)",
+    )
+    report.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (0)")
+    report.add_argument("--no-progress", action="store_true", help="no progress bar")
+    report.set_defaults(run=report_command)
+    return report
+
+
+def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
+    one = sub.add_parser(
+        "attack",
+        formatter_class=_RAW,
+        help="one weapon line against one target",
+        description="Print the distribution of one attack: a weapon line against a target "
+        "from the standard suite (--target) or described on the command line.",
+        epilog="examples:\n  mathhammer attack -A 2 --skill 3+ -S 4 --ap -1 -D 1 --count 10 "
+        "--target 'Line infantry'\n  mathhammer attack -A D6 --skill 2+ -S 5 -D 1 --abilities "
+        "'[TORRENT]' --models 10 -T 3 --save 5+ -W 1 --plot flamer.png\n  mathhammer attack "
+        "--rules classic -A 1 --skill 3 -S 3 --count 10 --models 10 -T 3 --save 5+ -W 1 "
+        "--leadership 7",
+    )
+    _add_weapon_options(one)
+    _add_target_options(one)
+    for flag in ("half-range", "stationary", "charged", "cover"):
+        one.add_argument(f"--{flag}", action="store_true")
+    one.add_argument("--trials", type=_count, default=0, help="also run N Monte Carlo trials")
+    one.add_argument("--seed", type=int, default=1)
+    one.add_argument("--plot", metavar="FILE.png", help="save killed and damage plots")
+    one.set_defaults(run=attack_command)
+    return one
+
+
+def _add_weapon_options(one: argparse.ArgumentParser) -> None:
+    one.add_argument("--name", default="weapon")
+    one.add_argument("-A", "--attacks", required=True, help="attacks: 2, D6, 2D6+1")
+    one.add_argument(
+        "--skill",
+        type=_threshold,
+        required=True,
+        help="BS/WS as N+ (11e) or the classic BS characteristic",
+    )
+    one.add_argument("-S", "--strength", type=int, required=True)
+    one.add_argument("--ap", type=int, default=0, help="AP as printed, e.g. -1")
+    one.add_argument("-D", "--damage", default="1", help="damage: 1, D3, D6+1")
+    one.add_argument("--abilities", default="", help="as printed: '[HEAVY], [BLAST]'")
+    one.add_argument("--count", type=_positive, default=1, help="how many of the weapon")
+    one.add_argument("--melee", action="store_true", help="a melee weapon")
+
+
+def _add_target_options(one: argparse.ArgumentParser) -> None:
+    one.add_argument("--target", help="a target of the standard suite (see 'targets')")
+    one.add_argument("--models", type=_positive, default=10)
+    one.add_argument("-T", "--toughness", type=int, default=4)
+    one.add_argument("--save", type=_optional_threshold, default=None, help="Sv as N+")
+    one.add_argument("-W", "--wounds", type=int, default=1)
+    one.add_argument("--invuln", type=_optional_threshold, default=None)
+    one.add_argument("--fnp", type=_optional_threshold, default=None)
+    one.add_argument("--keywords", default="", help="e.g. 'INFANTRY'")
+    one.add_argument("--leadership", type=int, default=None, help="Ld (classic)")
+
+
+def _add_targets(sub: _Subparsers) -> argparse.ArgumentParser:
+    listing = sub.add_parser(
+        "targets",
+        formatter_class=_RAW,
+        help="list the bundled target suite",
+        description="List the standard target suite: name, models, points, keywords.",
+        epilog="example:\n  mathhammer targets",
+    )
+    listing.set_defaults(run=targets_command)
+    return listing
+
+
+def _add_demo(sub: _Subparsers) -> argparse.ArgumentParser:
+    demo = sub.add_parser(
+        "demo",
+        formatter_class=_RAW,
+        help="the bundled example attacks, exact and Monte Carlo",
+        description="Run the bundled example attacks with the exact engine and check each "
+        "against the Monte Carlo.",
+        epilog="example:\n  mathhammer demo --trials 200000 --seed 7",
+    )
+    demo.add_argument(
+        "--trials",
+        type=_count,
+        default=100_000,
+        help="Monte Carlo trials per example (0 to skip; default 100000)",
+    )
+    demo.add_argument("--seed", type=int, default=1, help="Monte Carlo seed (default 1)")
+    demo.set_defaults(run=demo_command)
+    return demo

@@ -1,0 +1,53 @@
+"""The results package: where each result class lives, and the names kept where they were.
+
+:class:`~mathhammer.SimulationResult` moved from :mod:`mathhammer.results.attack` to
+:mod:`mathhammer.results.simulation`; the old module still gives the name (lazily, since
+the new one imports it), and :mod:`mathhammer.results` gives every result class.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+import mathhammer as mh
+from mathhammer import results
+from mathhammer.results import attack, simulation
+
+
+def test_every_result_class_is_one_class_wherever_it_is_imported_from() -> None:
+    assert results.SimulationResult is simulation.SimulationResult is mh.SimulationResult
+    assert attack.SimulationResult is simulation.SimulationResult
+    for name in ("AttackResult", "GroupResult", "PoolResult", "TestResult"):
+        assert getattr(results, name) is getattr(attack, name) is getattr(mh, name)
+    assert set(results.__all__) == set(attack.__all__)
+
+
+def test_the_attack_module_refuses_other_names() -> None:
+    with pytest.raises(AttributeError, match="'mathhammer.results.attack' has no attribute 'X'"):
+        attack.X  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from mathhammer.results.attack import SimulationResult",
+        "from mathhammer.results.simulation import SimulationResult",
+        "from mathhammer.results.columns import attack_columns",
+    ],
+)
+def test_each_module_imports_first_in_a_fresh_interpreter(code: str) -> None:
+    # the lazy name must not make an import order matter
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_single_trial_has_no_standard_error() -> None:
+    gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
+    sim = mh.simulate([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1), trials=2, rng=1)
+    assert sim.killed_se >= 0 and sim.damage_se >= 0
+    one = replace(sim, trials=1)  # a sample variance needs two trials
+    assert math.isnan(one.killed_se) and math.isnan(one.damage_se)
