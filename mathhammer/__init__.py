@@ -33,7 +33,8 @@ from .model.context import Context, Modifiers
 from .model.pools import MortalWounds, Pool, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
-from .results.attack import AttackResult, GroupResult, PoolResult, SimulationResult, TestResult
+from .results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from .results.simulation import SimulationResult
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.resolve import (

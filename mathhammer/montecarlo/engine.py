@@ -23,7 +23,8 @@ from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
-from ..results.attack import GroupResult, PoolResult, SimulationResult, TestResult
+from ..results.attack import GroupResult, PoolResult, TestResult
+from ..results.simulation import SimulationResult
 from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
 from .state import TargetState

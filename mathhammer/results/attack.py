@@ -14,11 +14,11 @@ from ..core.dist import Dist
 from ..model.profiles import ModelGroup, Unit, Weapon
 
 if TYPE_CHECKING:
-    from .simulation import SimulationResult
+    pass
 
 # SimulationResult lives in .simulation; the name is still served here (by __getattr__
 # below, since .simulation imports this module) for the modules that import it from here.
-__all__ = ["AttackResult", "GroupResult", "PoolResult", "SimulationResult", "TestResult"]
+__all__ = ["AttackResult", "GroupResult", "PoolResult", "TestResult"]
 
 
 @dataclass(frozen=True)
@@ -368,12 +368,3 @@ class AttackResult:
             f"<{type(self).__name__} [{self.rules}] {pools} -> {self.target.name} "
             f"({self.target.models} models): {self._headline()}>"
         )
-
-
-def __getattr__(name: str) -> Any:
-    """``SimulationResult``, first defined here, from :mod:`mathhammer.results.simulation`."""
-    if name == "SimulationResult":
-        from .simulation import SimulationResult
-
-        return SimulationResult
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,8 +19,9 @@ from ..exact.engine import attack
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..montecarlo.engine import generator_from, simulate
-from ..results.attack import AttackResult, SimulationResult
+from ..results.attack import AttackResult
 from ..results.columns import attack_columns
+from ..results.simulation import SimulationResult
 from .selection import Attacker, Models, Use, per_target, split_weapon
 
 __all__ = [
