@@ -1,0 +1,148 @@
+"""The parts of a datasheet: its model types, their wargear and its abilities as printed.
+
+Examples
+--------
+>>> from mathhammer import Weapon
+>>> gun = Wargear("Gauss flayer", (Weapon("Gauss flayer", 1, 4, 4, 0, 1),))
+>>> ModelProfile("Necron Warrior", 4, 4, 1, weapons=("Gauss flayer",)).group(10).label
+'Necron Warrior'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ProfileError, field_error
+from ..model.profiles import ModelGroup, Weapon
+
+__all__ = ["AbilityText", "ModelProfile", "Wargear"]
+
+
+@dataclass(frozen=True)
+class AbilityText:
+    """An ability as printed on a datasheet: its name and its rules text."""
+
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Wargear:
+    """A piece of wargear with its weapon profiles.
+
+    Most weapons have one profile; some offer a choice each time they are used (a
+    grenade launcher's frag and krak): the model uses one of its ``profiles``.
+    """
+
+    name: str
+    profiles: tuple[Weapon, ...]
+
+    def __post_init__(self) -> None:
+        profiles = tuple(self.profiles)
+        if not profiles or not all(isinstance(w, Weapon) for w in profiles):
+            raise field_error(
+                ProfileError, f"Wargear {self.name!r}.profiles", "one or more Weapons", profiles
+            )
+        object.__setattr__(self, "profiles", profiles)
+
+    @property
+    def melee(self) -> bool:
+        """True if every profile is a melee weapon."""
+        return all(w.melee for w in self.profiles)
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """One model type of a datasheet: its characteristics, numbers and wargear.
+
+    Parameters
+    ----------
+    name : str
+        E.g. ``"Necron Warrior"``.
+    toughness, save, wounds : int
+        T, Sv as "N+" (7: none), W.
+    invuln, fnp, fnp_mortal : int, optional
+        Invulnerable save, Feel No Pain, Feel No Pain against mortal wounds only, as "N+".
+    damage_reduction : int
+        Subtracted from the Damage of each attack allocated to the model.
+    halve_damage : bool
+        Halve the Damage of each attack allocated to the model.
+    character : bool
+        A CHARACTER model (its own allocation group).
+    min_count, max_count : int
+        How many of this model the unit may have.
+    default_count : int, optional
+        How many a unit at its default size has (``min_count`` if not given).
+    weapons : tuple of str
+        The default wargear of one model: names of the datasheet's :class:`Wargear`.
+    options : tuple of str
+        Every wargear the model may take instead (the defaults are always allowed).
+    leadership, oc : int, optional
+        LD (as "N+") and OC, for display.
+    movement : str
+        M as printed (``'5"'``).
+    """
+
+    name: str
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None = None
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+    damage_reduction: int = 0
+    halve_damage: bool = False
+    character: bool = False
+    min_count: int = 1
+    max_count: int = 1
+    default_count: int | None = None
+    weapons: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    leadership: int | None = None
+    oc: int | None = None
+    movement: str = ""
+
+    def __post_init__(self) -> None:
+        owner = f"ModelProfile {self.name!r}"
+        for name in ("min_count", "max_count"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise field_error(ProfileError, f"{owner}.{name}", "an integer >= 0", value)
+        if self.max_count < self.min_count:
+            raise field_error(
+                ProfileError,
+                f"{owner}.max_count",
+                f">= min_count ({self.min_count})",
+                self.max_count,
+            )
+        default = self.min_count if self.default_count is None else self.default_count
+        if isinstance(default, bool) or not isinstance(default, int):
+            raise field_error(ProfileError, f"{owner}.default_count", "an integer", default)
+        if not self.min_count <= default <= self.max_count:
+            raise field_error(
+                ProfileError,
+                f"{owner}.default_count",
+                f"from {self.min_count} to {self.max_count}",
+                default,
+            )
+        object.__setattr__(self, "default_count", default)
+        object.__setattr__(self, "weapons", tuple(self.weapons))
+        options = tuple(dict.fromkeys((*self.weapons, *self.options)))
+        object.__setattr__(self, "options", options)
+        self.group(1)  # validates the characteristics now
+
+    def group(self, count: int) -> ModelGroup:
+        """The allocation group of ``count`` such models."""
+        return ModelGroup(
+            count,
+            self.toughness,
+            self.save,
+            self.wounds,
+            invuln=self.invuln,
+            fnp=self.fnp,
+            fnp_mortal=self.fnp_mortal,
+            character=self.character,
+            name=self.name,
+            damage_reduction=self.damage_reduction,
+            halve_damage=self.halve_damage,
+        )
