@@ -14,6 +14,8 @@ the reason; a unit left with no model is skipped as a whole.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from ...errors import InputFileError, MathhammerError
@@ -104,17 +106,22 @@ class _Armoury:
         return out
 
     def _register(self, name: str, profiles: list[Weapon], model: str) -> str:
+        """The name of this wargear in the unit: its own, unless another piece of that name
+        has other profiles (two close combat weapons of different models)."""
         item = Wargear(name, tuple(profiles))
-        candidates = [name, f"{name} ({model})"]
-        candidates += [f"{name} #{k}" for k in range(2, len(self.items) + 3)]
-        for candidate in candidates:
-            known = self.items.get(candidate)
-            if known is None:
-                self.items[candidate] = replace(item, name=candidate)
-                return candidate
-            if known.profiles == item.profiles:
-                return candidate
-        raise AssertionError("unreachable: a free name is always found")
+        chosen = next(
+            candidate
+            for candidate in _names(name, model)
+            if self.items.get(candidate, item).profiles == item.profiles
+        )
+        self.items.setdefault(chosen, replace(item, name=chosen))
+        return chosen
+
+
+def _names(name: str, model: str) -> Iterator[str]:
+    yield name
+    yield f"{name} ({model})"
+    yield from (f"{name} #{k}" for k in itertools.count(2))
 
 
 def _split(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[int, tuple[str, ...]]]:
@@ -134,7 +141,7 @@ def _split(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[int, tup
     return [(n, weapons) for weapons, n in groups.items()]
 
 
-def _assign_loose(entry: UnitEntry, reading: Reading) -> list[ModelEntry]:
+def _assign_loose(entry: UnitEntry, label: str, reading: Reading) -> list[ModelEntry]:
     """The unit's models, with the wargear taken by the unit rather than by a model."""
     models = [m for m in entry.models if m.count > 0]
     total = sum(m.count for m in models)
@@ -146,7 +153,7 @@ def _assign_loose(entry: UnitEntry, reading: Reading) -> list[ModelEntry]:
                 model.gear.append(replace(gear, number=model.count))
         else:
             reading.skip(
-                f"{entry.label} / {gear.name}",
+                f"{label} / {gear.name}",
                 f"taken {gear.number} times by the unit of {total} models, not by one "
                 "model type: which models carry it cannot be told",
             )
@@ -159,64 +166,70 @@ def build_unit(
     """The datasheet of a roster unit as taken, and its models; None if none could be read."""
     armoury = _Armoury(label, reading)
     defences = read_defences(entry.abilities)
-    character = "CHARACTER" in (k.upper() for k in entry.keywords)
+    shared = {
+        "fnp": defences.fnp,
+        "fnp_mortal": defences.fnp_mortal,
+        "damage_reduction": defences.damage_reduction,
+        "halve_damage": defences.halve_damage,
+        "character": "CHARACTER" in (k.upper() for k in entry.keywords),
+    }
     profiles: list[ModelProfile] = []
     notes: list[AbilityText] = []
-    for model in _assign_loose(entry, reading):
+    for model in _assign_loose(entry, label, reading):
         place = f"{label} / {model.name}"
-        if model.profile is None:
-            reading.skip(place, model.problem)
-            continue
         try:
+            if model.profile is None:
+                raise Unreadable(model.problem)
             fields, problems = read_model(model.profile)
         except Unreadable as exc:
             reading.skip(place, str(exc))
             continue
-        gear = [(armoury.names(g, model.name), g.number) for g in model.gear]
+        fields |= shared
         fields["invuln"] = min(
             (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
         )
+        gear = [(armoury.names(g, model.name), g.number) for g in model.gear]
         for count, weapons in _split(model.count, gear):
             name = _free_name(model.name, weapons, profiles)
             try:
-                profiles.append(
-                    ModelProfile(
-                        name,
-                        **fields,
-                        fnp=defences.fnp,
-                        fnp_mortal=defences.fnp_mortal,
-                        damage_reduction=defences.damage_reduction,
-                        halve_damage=defences.halve_damage,
-                        character=character,
-                        min_count=count,
-                        max_count=count,
-                        weapons=weapons,
-                    )
+                profile = ModelProfile(
+                    name, **fields, min_count=count, max_count=count, weapons=weapons
                 )
             except MathhammerError as exc:
                 reading.skip(place, str(exc).splitlines()[0])
                 continue
+            profiles.append(profile)
             notes.extend(n for n in problems if n not in notes)
     if not profiles:
         reading.skip(label, "no model of the unit could be read")
         return None
+    sheet = _sheet(entry, label, profiles, armoury, (*defences.not_understood, *notes), reading)
+    sheet = replace(sheet, stealth=defences.stealth)
+    _account(sheet, reading.report)
+    return sheet, tuple(RosterModel(p.name, p.min_count, p.weapons) for p in profiles)
+
+
+def _sheet(
+    entry: UnitEntry,
+    label: str,
+    profiles: list[ModelProfile],
+    armoury: _Armoury,
+    not_understood: tuple[AbilityText, ...],
+    reading: Reading,
+) -> Datasheet:
     used = {w for p in profiles for w in p.weapons}
-    sheet = Datasheet(
+    size = sum(p.min_count for p in profiles)
+    return Datasheet(
         label,
         models=tuple(profiles),
         wargear=tuple(g for name, g in armoury.items.items() if name in used),
         faction=entry.faction,
         keywords=tuple(entry.keywords),
         abilities=tuple(entry.abilities),
-        not_understood=(*defences.not_understood, *notes),
-        stealth=defences.stealth,
-        points=()
-        if entry.points is None
-        else ((sum(p.min_count for p in profiles), entry.points),),
+        not_understood=not_understood,
+        points=() if entry.points is None else ((size, entry.points),),
         source=f"{reading.file}: {label}",
     )
-    _account(sheet, reading.report)
-    return sheet, tuple(RosterModel(p.name, p.min_count, p.weapons) for p in profiles)
 
 
 def _free_name(name: str, weapons: tuple[str, ...], taken: list[ModelProfile]) -> str:
