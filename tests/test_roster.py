@@ -661,9 +661,13 @@ def test_xml_with_and_without_the_namespace_reads_alike(tmp_path: Path) -> None:
     path = tmp_path / "plain.xml"  # an unknown suffix: told by the content
     path.write_text(plain)
     assert read_roster(path).units == read_roster(DATA / "necrons.ros").units
-    unzipped = tmp_path / "list.zip"
-    unzipped.write_bytes((DATA / "necrons.rosz").read_bytes())
-    assert read_roster(unzipped).units == read_roster(DATA / "necrons.ros").units
+    for name in ("list.zip", "misnamed.ros"):  # a zip is read as one whatever its name
+        path = tmp_path / name
+        path.write_bytes((DATA / "necrons.rosz").read_bytes())
+        assert read_roster(path).units == read_roster(DATA / "necrons.ros").units
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + (DATA / "necrons.ros").read_bytes())
+    assert read_roster(bom).name == "Awakened Dynasty patrol"
 
 
 # --- the fixtures are what the builder makes of the real catalogues ---------------------

@@ -72,8 +72,8 @@ TEXT_ITEMS = frozenset({"attribute", "characteristic"})
 def load_tree(path: str | Path) -> dict[str, Any]:
     """The ``roster`` mapping of a roster file, in the JSON form whatever the file's form.
 
-    The form is told by the suffix (``.rosz``, ``.ros``, ``.json``); any other suffix is
-    told by the content (a zip, XML or JSON).
+    The form is told by the suffix (``.rosz``, ``.ros``, ``.json``), except that a zip is
+    read as a zip whatever its name; any other suffix is told by the content.
 
     Raises
     ------
@@ -84,10 +84,10 @@ def load_tree(path: str | Path) -> dict[str, Any]:
     file = str(path)
     data = _read(Path(path), file)
     suffix = Path(path).suffix.lower()
-    if suffix == ".rosz" or (suffix not in (".ros", ".json") and data[:2] == b"PK"):
+    if suffix == ".rosz" or data.startswith(b"PK\x03\x04"):  # a zip, whatever its name
         member, data = _unzip(file, data)
         return _roster(file, _xml(f"{file}[{member}]", data))
-    if suffix == ".ros" or (suffix != ".json" and data.lstrip()[:1] == b"<"):
+    if suffix == ".ros" or (suffix != ".json" and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<"):
         return _roster(file, _xml(file, data))
     return _roster(file, _json(file, data))
 
