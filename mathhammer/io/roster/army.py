@@ -1,0 +1,226 @@
+"""The army a roster describes: its units as taken, as attackers, loadouts and targets.
+
+Examples
+--------
+>>> from mathhammer import Weapon
+>>> from mathhammer.units.datasheet import Datasheet, ModelProfile, Wargear
+>>> blade = Wargear("Blade", (Weapon("Blade", 4, 2, 8, -3, 2, melee=True),))
+>>> lord = Datasheet("Lord", (ModelProfile("Lord", 5, 2, 6, character=True,
+...                                        weapons=("Blade",)),), (blade,), points=((1, 90),))
+>>> guard = Datasheet("Guard", (ModelProfile("Guard", 4, 4, 1, min_count=10, max_count=10),),
+...                   points=((10, 80),))
+>>> army = Roster("Demo", 170, (RosterUnit.of(lord), RosterUnit.of(guard)))
+>>> army = army.with_leaders({"Guard": "Lord"})
+>>> [(t.name, t.points, t.group_points) for t in army.targets()]
+[('Guard led by Lord', 170, (80, 90))]
+>>> [loadout.name for loadout in army.loadouts()]
+['Lord (melee)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from ...errors import OptionError, field_error
+from ...model.profiles import Unit
+from ...units.compare import Loadout
+from ...units.datasheet import AbilityText, Datasheet, attach_leaders
+from ...units.targets import Target
+from ..import_report import ImportReport, Skipped
+from .build import RosterModel
+
+__all__ = ["Roster", "RosterModel", "RosterUnit"]
+
+
+@dataclass(frozen=True)
+class RosterUnit:
+    """One unit of a roster, as it was taken.
+
+    Parameters
+    ----------
+    name : str
+        The unit's name in the army (its custom name, else its datasheet's name, with
+        ``" (2)"``... when the roster has several).
+    entry : str
+        The name of the datasheet (the roster entry) it was taken from.
+    datasheet : Datasheet
+        The unit as taken: each model type at the count taken, with the wargear taken as
+        its default, and the unit's points.
+    models : tuple of RosterModel
+        The models of each type and the wargear each carries.
+    points : int, optional
+        What the unit costs, upgrades included.
+    leaders : tuple of str
+        The names of the units leading this one (CHARACTER units attached to it).
+    """
+
+    name: str
+    entry: str
+    datasheet: Datasheet
+    models: tuple[RosterModel, ...]
+    points: int | None = None
+    leaders: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, sheet: Datasheet) -> RosterUnit:
+        """A unit of a datasheet at its default size and wargear (for examples and tests)."""
+        models = tuple(RosterModel(m.name, m.default_count or 0, m.weapons) for m in sheet.models)
+        return cls(sheet.name, sheet.name, sheet, models, sheet.points_for())
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The unit's keywords."""
+        return self.datasheet.keywords
+
+    @property
+    def abilities(self) -> tuple[AbilityText, ...]:
+        """The unit's abilities, as printed."""
+        return self.datasheet.abilities
+
+    @property
+    def size(self) -> int:
+        """The number of models."""
+        return sum(m.count for m in self.models)
+
+    def unit(self) -> Unit:
+        """The unit as a target :class:`~mathhammer.Unit` (without its leaders)."""
+        return self.datasheet.unit()
+
+    def loadouts(self) -> list[Loadout]:
+        """Its ranged and melee attacks as loadouts (none for a unit without weapons)."""
+        return self.datasheet.loadouts()
+
+
+@dataclass(frozen=True)
+class Roster:
+    """An army list: its units as taken, with points, leaders and what was not read.
+
+    Parameters
+    ----------
+    name : str
+        The roster's name.
+    points : int, optional
+        The roster's total points, as the roster states it.
+    units : tuple of RosterUnit
+        Every unit read, in the roster's order.
+    factions : tuple of str
+        The catalogues (factions) of its forces.
+    skipped : tuple of Skipped
+        Units that could not be read at all: the roster is then :attr:`complete` no more.
+    source : str
+        The file it was read from.
+    report : ImportReport, optional
+        The account of the import: counts, unknown weapon abilities, abilities not
+        understood, and every weapon, model or unit skipped with the reason.
+    """
+
+    name: str
+    points: int | None
+    units: tuple[RosterUnit, ...]
+    factions: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    source: str = ""
+    report: ImportReport | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        names = [u.name for u in self.units]
+        if len(set(names)) != len(names):
+            raise field_error(OptionError, "Roster.units", "distinct unit names", names)
+
+    @property
+    def complete(self) -> bool:
+        """True if every unit of the roster was read (weapons or models may still have
+        been skipped: see :attr:`report`)."""
+        return not self.skipped
+
+    def __repr__(self) -> str:
+        points = "" if self.points is None else f", {self.points} pts"
+        missing = "" if self.complete else f"; INCOMPLETE: {len(self.skipped)} unit(s) not read"
+        return f"<Roster {self.name!r}: {len(self.units)} units{points}{missing}>"
+
+    def unit(self, name: str) -> RosterUnit:
+        """A unit by name."""
+        for unit in self.units:
+            if unit.name == name:
+                return unit
+        raise field_error(OptionError, "unit", f"one of {[u.name for u in self.units]}", name)
+
+    def with_leaders(self, leaders: Mapping[str, str | Sequence[str]]) -> Roster:
+        """The roster with leaders attached: ``{"bodyguard unit": "leader unit"}``.
+
+        A roster file does not record which CHARACTER leads which unit (that is decided
+        when the army deploys), so it is stated here. Each leader leads one unit.
+        """
+        names = [u.name for u in self.units]
+        attached: dict[str, tuple[str, ...]] = {}
+        used: set[str] = set()
+        for bodyguard, value in leaders.items():
+            chosen = (value,) if isinstance(value, str) else tuple(value)
+            for name in (bodyguard, *chosen):
+                if name not in names:
+                    raise field_error(OptionError, "leaders", f"unit names among {names}", name)
+            for name in chosen:
+                if name == bodyguard or name in used or name in leaders:
+                    raise field_error(
+                        OptionError,
+                        f"leaders[{bodyguard!r}]",
+                        "units that lead one other unit and are not led themselves",
+                        name,
+                    )
+                used.add(name)
+            attached[bodyguard] = chosen
+        units = tuple(replace(u, leaders=attached.get(u.name, ())) for u in self.units)
+        return replace(self, units=units)
+
+    def attackers(self) -> list[Datasheet]:
+        """The datasheet of every unit that has weapons, as taken (each attacks alone)."""
+        return [u.datasheet for u in self.units if u.datasheet.wargear]
+
+    def loadouts(self) -> list[Loadout]:
+        """Every unit's ranged and melee attacks, as loadouts a comparison takes."""
+        return [loadout for unit in self.units for loadout in unit.loadouts()]
+
+    def targets(self) -> list[Target]:
+        """Every unit as a target; a led unit is one target with its leaders' models as
+        CHARACTER groups, and the points of all of them."""
+        leading = {name for unit in self.units for name in unit.leaders}
+        out = []
+        for unit in self.units:
+            if unit.name in leading:
+                continue
+            if unit.leaders:
+                out.append(_attached(unit, [self.unit(n) for n in unit.leaders]))
+            else:
+                out.append(unit.datasheet.target())
+        return out
+
+
+def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:
+    """A bodyguard with its leaders, the points of each part given to its own groups."""
+    guard = bodyguard.unit()
+    parts = [leader.unit() for leader in leaders]
+    led = attach_leaders(guard, *parts)
+    source = bodyguard.datasheet.source or None
+    costs = [bodyguard.points, *(leader.points for leader in leaders)]
+    if any(p is None for p in costs):
+        return Target(led, source=source)
+    group_points = _share(bodyguard.points or 0, [g.count for g in guard.groups])
+    for leader, part in zip(leaders, parts, strict=True):
+        group_points += _share(leader.points or 0, [1] * part.models)
+    return Target(led, points=sum(group_points), group_points=tuple(group_points), source=source)
+
+
+def _share(points: int, weights: list[int]) -> list[int]:
+    """Whole points shared in proportion to the weights (largest remainders first).
+
+    >>> _share(80, [3, 7]), _share(10, [1, 1, 1])
+    ([24, 56], [4, 3, 3])
+    """
+    total = sum(weights)
+    exact = [points * w / total for w in weights]
+    out = [int(e) for e in exact]
+    order = sorted(range(len(weights)), key=lambda i: out[i] - exact[i])
+    for i in order[: points - sum(out)]:
+        out[i] += 1
+    return out

@@ -1,0 +1,249 @@
+"""A roster unit as a :class:`~mathhammer.units.datasheet.Datasheet` of what was taken.
+
+Each model type of the unit becomes a :class:`~mathhammer.units.datasheet.ModelProfile`
+whose minimum, maximum and default counts are the count taken and whose default wargear
+is the wargear taken; models of one name that took different wargear become separate
+model profiles (named after their wargear). Each selection carrying weapon profiles
+becomes a :class:`~mathhammer.units.datasheet.Wargear` (split in two when it holds both
+ranged and melee profiles). The unit's abilities go through
+:func:`~mathhammer.io.defences.read_defences`, whose fields the model profiles take.
+
+A weapon or model the engine cannot take is listed in the import report as skipped, with
+the reason; a unit left with no model is skipped as a whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from ...errors import InputFileError, MathhammerError
+from ...model.profiles import Weapon
+from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
+from ..defences import read_defences
+from ..import_report import ImportReport, Skipped
+from .profiles import Unreadable, read_model, read_weapon
+from .tree import GearEntry, ModelEntry, UnitEntry
+
+__all__ = ["RosterModel", "Reading", "build_unit"]
+
+
+@dataclass(frozen=True)
+class RosterModel:
+    """Models of one type in a roster unit and the wargear each of them took.
+
+    Parameters
+    ----------
+    name : str
+        The model type, as the unit's datasheet names it.
+    count : int
+        How many were taken.
+    weapons : tuple of str
+        The wargear one such model carries (a name appears twice if carried twice).
+    """
+
+    name: str
+    count: int
+    weapons: tuple[str, ...] = ()
+
+
+@dataclass
+class Reading:
+    """What one import reads into: the file, its report, and whether to skip or refuse."""
+
+    file: str
+    report: ImportReport
+    strict: bool = False
+
+    def skip(self, entry: str, reason: str) -> None:
+        """List an entry as skipped (under ``strict``, refuse the file instead)."""
+        if self.strict:
+            raise InputFileError.at(
+                self.file, None, None, f"{entry}: {reason} (strict: nothing may be skipped)"
+            )
+        self.report.skipped.append(Skipped(entry, reason, self.file))
+
+    def unknown(self, token: str, entry: str) -> None:
+        """Report a weapon ability the engine does not know (under ``strict``, refuse)."""
+        if self.strict:
+            raise InputFileError.at(
+                self.file, None, None, f"{entry}: unknown weapon ability {token!r} (strict)"
+            )
+        entries = self.report.unknown_abilities.setdefault(token, [])
+        if entry not in entries:
+            entries.append(entry)
+
+
+class _Armoury:
+    """The wargear of one unit, each name once, read from the roster's weapon profiles."""
+
+    def __init__(self, unit: str, reading: Reading) -> None:
+        self.unit = unit
+        self.reading = reading
+        self.items: dict[str, Wargear] = {}
+
+    def names(self, gear: GearEntry, model: str) -> list[str]:
+        """The wargear names one copy of ``gear`` stands for (none if nothing was read)."""
+        weapons: list[Weapon] = []
+        for profile in gear.profiles:
+            try:
+                weapon = read_weapon(profile)
+            except Unreadable as exc:
+                name = " ".join(str(profile.get("name", "")).split())
+                entry = f"{self.unit} / {gear.name}" + (f" / {name}" if name != gear.name else "")
+                self.reading.skip(entry, str(exc))
+                continue
+            for token in weapon.unknown_abilities:
+                self.reading.unknown(token, f"{self.unit} / {weapon.name}")
+            weapons.append(weapon)
+        phases = [[w for w in weapons if not w.melee], [w for w in weapons if w.melee]]
+        both = all(phases)
+        out = []
+        for suffix, profiles in zip((" (ranged)", " (melee)"), phases, strict=True):
+            if profiles:
+                out.append(self._register(gear.name + (suffix if both else ""), profiles, model))
+        return out
+
+    def _register(self, name: str, profiles: list[Weapon], model: str) -> str:
+        """The name of this wargear in the unit: its own, unless another piece of that name
+        has other profiles (two close combat weapons of different models)."""
+        item = Wargear(name, tuple(profiles))
+        chosen = next(
+            candidate
+            for candidate in _names(name, model)
+            if self.items.get(candidate, item).profiles == item.profiles
+        )
+        self.items.setdefault(chosen, replace(item, name=chosen))
+        return chosen
+
+
+def _names(name: str, model: str) -> Iterator[str]:
+    yield name
+    yield f"{name} ({model})"
+    yield from (f"{name} #{k}" for k in itertools.count(2))
+
+
+def _split(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[int, tuple[str, ...]]]:
+    """Models of one selection grouped by what each carries.
+
+    A wargear selection taken ``number`` times over ``count`` models gives each model
+    ``number // count`` copies and the first ``number % count`` models one more.
+    """
+    carried: list[list[str]] = [[] for _ in range(count)]
+    for names, number in gear:
+        each, extra = divmod(number, count)
+        for i, model in enumerate(carried):
+            model.extend(names * (each + (i < extra)))
+    groups: dict[tuple[str, ...], int] = {}
+    for model in carried:
+        groups[tuple(model)] = groups.get(tuple(model), 0) + 1
+    return [(n, weapons) for weapons, n in groups.items()]
+
+
+def _assign_loose(entry: UnitEntry, label: str, reading: Reading) -> list[ModelEntry]:
+    """The unit's models, with the wargear taken by the unit rather than by a model."""
+    models = [m for m in entry.models if m.count > 0]
+    total = sum(m.count for m in models)
+    for gear in entry.loose:
+        if len(models) == 1:
+            models[0].gear.append(gear)
+        elif gear.number == total and models:
+            for model in models:
+                model.gear.append(replace(gear, number=model.count))
+        else:
+            reading.skip(
+                f"{label} / {gear.name}",
+                f"taken {gear.number} times by the unit of {total} models, not by one "
+                "model type: which models carry it cannot be told",
+            )
+    return models
+
+
+def build_unit(
+    entry: UnitEntry, label: str, reading: Reading
+) -> tuple[Datasheet, tuple[RosterModel, ...]] | None:
+    """The datasheet of a roster unit as taken, and its models; None if none could be read."""
+    armoury = _Armoury(label, reading)
+    defences = read_defences(entry.abilities)
+    shared = {
+        "fnp": defences.fnp,
+        "fnp_mortal": defences.fnp_mortal,
+        "damage_reduction": defences.damage_reduction,
+        "halve_damage": defences.halve_damage,
+        "character": "CHARACTER" in (k.upper() for k in entry.keywords),
+    }
+    profiles: list[ModelProfile] = []
+    notes: list[AbilityText] = []
+    for model in _assign_loose(entry, label, reading):
+        place = f"{label} / {model.name}"
+        try:
+            if model.profile is None:
+                raise Unreadable(model.problem)
+            fields, problems = read_model(model.profile)
+        except Unreadable as exc:
+            reading.skip(place, str(exc))
+            continue
+        fields |= shared
+        fields["invuln"] = min(
+            (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
+        )
+        gear = [(armoury.names(g, model.name), g.number) for g in model.gear]
+        for count, weapons in _split(model.count, gear):
+            name = _free_name(model.name, weapons, profiles)
+            try:
+                profile = ModelProfile(
+                    name, **fields, min_count=count, max_count=count, weapons=weapons
+                )
+            except MathhammerError as exc:
+                reading.skip(place, str(exc).splitlines()[0])
+                continue
+            profiles.append(profile)
+            notes.extend(n for n in problems if n not in notes)
+    if not profiles:
+        reading.skip(label, "no model of the unit could be read")
+        return None
+    sheet = _sheet(entry, label, profiles, armoury, (*defences.not_understood, *notes), reading)
+    sheet = replace(sheet, stealth=defences.stealth)
+    _account(sheet, reading.report)
+    return sheet, tuple(RosterModel(p.name, p.min_count, p.weapons) for p in profiles)
+
+
+def _sheet(
+    entry: UnitEntry,
+    label: str,
+    profiles: list[ModelProfile],
+    armoury: _Armoury,
+    not_understood: tuple[AbilityText, ...],
+    reading: Reading,
+) -> Datasheet:
+    used = {w for p in profiles for w in p.weapons}
+    size = sum(p.min_count for p in profiles)
+    return Datasheet(
+        label,
+        models=tuple(profiles),
+        wargear=tuple(g for name, g in armoury.items.items() if name in used),
+        faction=entry.faction,
+        keywords=tuple(entry.keywords),
+        abilities=tuple(entry.abilities),
+        not_understood=not_understood,
+        points=() if entry.points is None else ((size, entry.points),),
+        source=f"{reading.file}: {label}",
+    )
+
+
+def _free_name(name: str, weapons: tuple[str, ...], taken: list[ModelProfile]) -> str:
+    names = {p.name for p in taken}
+    if name not in names:
+        return name
+    described = f"{name} ({', '.join(dict.fromkeys(weapons)) or 'no weapons'})"
+    candidates = [described] + [f"{described} #{k}" for k in range(2, len(names) + 3)]
+    return next(c for c in candidates if c not in names)
+
+
+def _account(sheet: Datasheet, report: ImportReport) -> None:
+    report.datasheets += 1
+    report.models += sheet.default_size
+    report.weapons += sum(len(g.profiles) for g in sheet.wargear)
+    for ability in sheet.not_understood:
+        report.not_understood.append((sheet.name, ability.name, ability.text))

@@ -1,0 +1,181 @@
+"""Profile copies of a roster into weapons and model characteristics.
+
+A roster copies each profile from the catalogue as ``typeName`` and a list of
+``characteristics`` (``name`` and ``$text``): the 10th/11th-edition profile types ``Unit``
+(M, T, Sv, W, LD, OC, InSv), ``Ranged Weapons`` (Range, A, BS, S, AP, D, Keywords) and
+``Melee Weapons`` (Range, A, WS, S, AP, D, Keywords). A value the engine cannot take
+(``-``, ``*``, a random Strength such as ``2D6``) makes that one weapon or model
+:class:`Unreadable`, with the reason, for the importer to list as skipped.
+
+Examples
+--------
+>>> flayer = {"name": "Gauss flayer", "typeName": "Ranged Weapons", "characteristics": [
+...     {"name": "Range", "$text": '24"'}, {"name": "A", "$text": "1"},
+...     {"name": "BS", "$text": "4+"}, {"name": "S", "$text": "4"},
+...     {"name": "AP", "$text": "0"}, {"name": "D", "$text": "1"},
+...     {"name": "Keywords", "$text": "Lethal Hits, Rapid Fire 1"}]}
+>>> gun = read_weapon(flayer)
+>>> gun.skill, gun.strength, [type(a).__name__ for a in gun.abilities]
+(4, 4, ['LethalHits', 'RapidFire'])
+>>> flayer["characteristics"][3]["$text"] = "2D6"
+>>> read_weapon(flayer)
+Traceback (most recent call last):
+...
+mathhammer.io.roster.profiles.Unreadable: characteristic 'S' must be an integer; got '2D6'
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import MathhammerError
+from ...model.abilities import Torrent
+from ...model.ability_text import parse_abilities
+from ...model.profiles import Weapon
+from ...units.datasheet import AbilityText
+
+__all__ = ["Unreadable", "characteristics", "is_weapon", "read_model", "read_weapon"]
+
+#: The profile types of a weapon, and whether it is a melee weapon.
+WEAPON_TYPES = {"ranged weapons": False, "melee weapons": True}
+#: The profile type of a model's characteristics.
+UNIT_TYPE = "unit"
+
+_THRESHOLD = re.compile(r"(\d+)\s*\+?")
+_NO_VALUE = {"", "-", "n/a", "none"}
+
+
+class Unreadable(Exception):
+    """A weapon or model profile the engine cannot take; the message says why."""
+
+
+def characteristics(profile: Mapping[str, Any]) -> dict[str, str]:
+    """A profile's characteristics by name, as printed (non-breaking spaces made plain)."""
+    out: dict[str, str] = {}
+    items = profile.get("characteristics") or []
+    if not isinstance(items, list):
+        raise Unreadable(f"'characteristics' must be a list; got {type(items).__name__}")
+    for item in items:
+        if isinstance(item, Mapping) and isinstance(item.get("name"), str):
+            text = item.get("$text", "")
+            out[item["name"]] = " ".join(str(text if text is not None else "").split())
+    return out
+
+
+def profile_type(profile: Mapping[str, Any]) -> str:
+    """The profile's type name, lower case."""
+    return str(profile.get("typeName", "")).strip().lower()
+
+
+def is_weapon(profile: Mapping[str, Any]) -> bool:
+    """A ranged or melee weapon profile."""
+    return profile_type(profile) in WEAPON_TYPES
+
+
+def _int(chars: Mapping[str, str], name: str) -> int:
+    text = chars.get(name)
+    if text is None:
+        raise Unreadable(f"characteristic {name!r} is missing")
+    try:
+        return int(text.replace("\u2212", "-"))
+    except ValueError:
+        raise Unreadable(f"characteristic {name!r} must be an integer; got {text!r}") from None
+
+
+def _threshold(chars: Mapping[str, str], name: str) -> int:
+    text = chars.get(name)
+    if text is None:
+        raise Unreadable(f"characteristic {name!r} is missing")
+    match = _THRESHOLD.fullmatch(text)
+    if match is None:
+        raise Unreadable(f"characteristic {name!r} must be 'N+'; got {text!r}")
+    return int(match.group(1))
+
+
+def _dice(chars: Mapping[str, str], name: str) -> str:
+    text = chars.get(name)
+    if text is None:
+        raise Unreadable(f"characteristic {name!r} is missing")
+    if text.lower() in _NO_VALUE or "*" in text:
+        raise Unreadable(f"characteristic {name!r} must be a number or dice; got {text!r}")
+    return text
+
+
+def read_weapon(profile: Mapping[str, Any]) -> Weapon:
+    """A weapon profile as a :class:`~mathhammer.Weapon` (its Keywords as abilities).
+
+    A weapon with no BS ("N/A") must be a [TORRENT] weapon, which hits automatically: its
+    skill is never rolled, so it is set to 2+ only to make a valid profile.
+
+    Raises
+    ------
+    Unreadable
+        A characteristic the engine cannot take, with the reason.
+    """
+    chars = characteristics(profile)
+    melee = WEAPON_TYPES.get(profile_type(profile), False) or chars.get("Range") == "Melee"
+    skill_name = next((n for n in (("WS", "BS") if melee else ("BS", "WS")) if n in chars), "BS")
+    keywords = chars.get("Keywords", "")
+    keywords = "" if keywords.lower() in _NO_VALUE else keywords
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unknown tokens are kept on the weapon and reported
+        found, _ = parse_abilities(keywords)
+    skill_text = chars.get(skill_name, "")
+    if skill_text.lower() in _NO_VALUE:
+        if not any(isinstance(a, Torrent) for a in found):
+            raise Unreadable(f"characteristic {skill_name!r} {skill_text!r} is only for [TORRENT]")
+        skill = 2  # never rolled: Torrent hits automatically
+    else:
+        skill = _threshold(chars, skill_name)
+    fields: dict[str, Any] = {
+        "attacks": _dice(chars, "A"),
+        "skill": skill,
+        "strength": _int(chars, "S"),
+        "ap": _int(chars, "AP"),
+        "damage": _dice(chars, "D"),
+    }
+    name = str(profile.get("name", "")).lstrip("\u27a4 ").strip() or "weapon"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return Weapon(name, abilities=keywords, melee=melee, **fields)
+    except MathhammerError as exc:
+        raise Unreadable(str(exc).splitlines()[0]) from None
+
+
+def read_model(profile: Mapping[str, Any]) -> tuple[dict[str, Any], list[AbilityText]]:
+    """The fields of a :class:`~mathhammer.units.datasheet.ModelProfile` from a Unit profile.
+
+    Returns the fields (toughness, save, wounds, invuln, leadership, oc, movement) and what
+    could not be read but is worth listing: an InSv printed with a condition (``2+*``) is
+    not applied and is returned as not understood.
+
+    Raises
+    ------
+    Unreadable
+        T, Sv or W the engine cannot take, with the reason.
+    """
+    chars = characteristics(profile)
+    fields: dict[str, Any] = {
+        "toughness": _int(chars, "T"),
+        "save": _threshold(chars, "Sv" if "Sv" in chars else "Save"),
+        "wounds": _int(chars, "W"),
+        "movement": chars.get("M", ""),
+    }
+    notes: list[AbilityText] = []
+    invuln = chars.get("InSv", "")
+    if invuln.lower() not in _NO_VALUE:
+        match = re.fullmatch(r"(\d)\+", invuln)
+        if match:
+            fields["invuln"] = int(match.group(1))
+        else:
+            notes.append(AbilityText("InSv", f"invulnerable save printed as {invuln!r}"))
+    for name, key, read in (("LD", "leadership", _threshold), ("OC", "oc", _int)):
+        try:
+            fields[key] = read(chars, name)
+        except Unreadable:  # LD and OC are shown, never used by an attack
+            fields[key] = None
+    return fields, notes

@@ -1,0 +1,295 @@
+"""The selection tree of a roster: its units, their models, the wargear each model took.
+
+A roster (BattleScribe's roster schema, New Recruit's JSON of it) is ``roster > forces >
+force > selections > selection``; a force may hold forces of its own. Each selection has a
+``type`` (``unit``, ``model`` or ``upgrade``), a ``number`` (how many were taken) and
+copies of the catalogue's ``profiles``, ``rules``, ``categories`` and ``costs``, with its
+own ``selections`` below it.
+
+Read here:
+
+- a *unit* is a selection of type ``unit`` or ``model`` directly in a force (a single-model
+  unit, a character or a vehicle, is one ``model`` selection); other selections there
+  (detachment, battle size) configure the army and are not units;
+- a *model* is a selection of type ``model``, or one that carries a ``Unit`` profile, below
+  the unit (or the unit selection itself when it is a model); its characteristics are its
+  own ``Unit`` profile or the nearest one above it (one unit-wide profile often serves
+  every model);
+- a *piece of wargear* is any other selection carrying ``Ranged Weapons`` or ``Melee
+  Weapons`` profiles; its ``number`` counts it over all the models of the model
+  selection it is under (10 warriors with one gauss flayer each: ``number="10"`` twice);
+- a unit's points are the ``pts`` costs of its whole subtree (each selection holds only
+  its own cost).
+
+Examples
+--------
+>>> tree = {"name": "Demo", "forces": [{"catalogueName": "Necrons", "selections": [
+...     {"name": "Overlord", "type": "model", "number": 1,
+...      "costs": [{"name": "pts", "value": 90}],
+...      "profiles": [{"name": "Overlord", "typeName": "Unit", "characteristics": []}],
+...      "selections": [{"name": "Voidscythe", "type": "upgrade", "number": 1,
+...                      "profiles": [{"name": "Voidscythe", "typeName": "Melee Weapons"}]}]}]}]}
+>>> army = read_tree(tree, "demo.json")
+>>> [(u.name, u.points, [(m.name, m.count, [g.name for g in m.gear]) for m in u.models])
+...  for u in army.units]
+[('Overlord', 90, [('Overlord', 1, ['Voidscythe'])])]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import InputFileError
+from ...units.datasheet import AbilityText
+from .profiles import characteristics, is_weapon, profile_type
+
+__all__ = ["GearEntry", "ModelEntry", "RosterEntry", "UnitEntry", "read_tree"]
+
+Node = Mapping[str, Any]
+
+
+@dataclass
+class GearEntry:
+    """A selection carrying weapon profiles, and how many were taken."""
+
+    name: str
+    profiles: list[Node]
+    number: int
+    where: str
+
+
+@dataclass
+class ModelEntry:
+    """A model selection: its count, its Unit profile (or why there is none), its wargear."""
+
+    name: str
+    count: int
+    profile: Node | None
+    problem: str
+    where: str
+    gear: list[GearEntry] = field(default_factory=list)
+
+
+@dataclass
+class UnitEntry:
+    """A unit selection: what it is called, costs, and holds."""
+
+    name: str
+    label: str
+    faction: str
+    points: int | None
+    keywords: list[str]
+    abilities: list[AbilityText]
+    where: str
+    models: list[ModelEntry] = field(default_factory=list)
+    loose: list[GearEntry] = field(default_factory=list)
+
+
+@dataclass
+class RosterEntry:
+    """The roster: its name, total points, factions and units."""
+
+    name: str
+    points: int | None
+    factions: list[str]
+    units: list[UnitEntry]
+
+
+def read_tree(roster: Node, file: str) -> RosterEntry:
+    """Every unit of the roster, in the order of its forces and selections.
+
+    Raises
+    ------
+    InputFileError
+        A list that is not a list, a ``number`` that is not a whole number, or a ``pts``
+        cost that is not a number.
+    """
+    units: list[UnitEntry] = []
+    factions: list[str] = []
+    forces = [(force, f"forces[{i}]") for i, force in enumerate(_items(roster, "forces", file, ""))]
+    while forces:
+        force, where = forces.pop(0)
+        faction = str(force.get("catalogueName", ""))
+        if faction and faction not in factions:
+            factions.append(faction)
+        for selection in _items(force, "selections", file, where):
+            if _is_unit(selection, file, where):
+                units.append(_unit(selection, faction, file))
+        nested = _items(force, "forces", file, where)
+        forces[:0] = [(f, f"{where} > forces[{i}]") for i, f in enumerate(nested)]
+    return RosterEntry(
+        str(roster.get("name", "")), _points(roster, file, "roster"), factions, units
+    )
+
+
+def _items(node: Node, key: str, file: str, where: str) -> list[Node]:
+    value = node.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        place = f"{where}: " if where else ""
+        raise InputFileError.at(
+            file, None, None, f"{place}{key!r} must be a list of entries; got {value!r:.60}"
+        )
+    return value
+
+
+def _name(node: Node) -> str:
+    return " ".join(str(node.get("name", "")).split())
+
+
+def _number(selection: Node, file: str, where: str) -> int:
+    value = selection.get("number", 1)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not number.is_integer() or number < 0:
+        raise InputFileError.at(
+            file, None, None, f"{where}: 'number' must be a whole number >= 0; got {value!r}"
+        )
+    return int(number)
+
+
+def _points(node: Node, file: str, where: str) -> int | None:
+    """The ``pts`` costs of one selection (or the roster's total), None without any."""
+    total: int | None = None
+    for cost in _items(node, "costs", file, where):
+        if str(cost.get("name", "")).strip().lower() != "pts" and cost.get("typeId") != "points":
+            continue
+        value = cost.get("value")
+        try:
+            number = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            number = math.nan
+        if isinstance(value, bool) or not number.is_integer():
+            raise InputFileError.at(
+                file, None, None, f"{where}: cost 'pts' must be a whole number; got {value!r}"
+            )
+        total = (total or 0) + int(number)
+    return total
+
+
+def _unit_profiles(selection: Node, file: str, where: str) -> list[Node]:
+    profiles = _items(selection, "profiles", file, where)
+    return [p for p in profiles if profile_type(p) == "unit"]
+
+
+def _is_model(selection: Node, file: str, where: str) -> bool:
+    return selection.get("type") == "model" or bool(_unit_profiles(selection, file, where))
+
+
+def _is_unit(selection: Node, file: str, where: str) -> bool:
+    return selection.get("type") in ("unit", "model") or _holds_model(selection, file, where)
+
+
+def _holds_model(selection: Node, file: str, where: str) -> bool:
+    return any(
+        _is_model(child, file, where) or _holds_model(child, file, where)
+        for child in _items(selection, "selections", file, where)
+    )
+
+
+def _unit(selection: Node, faction: str, file: str) -> UnitEntry:
+    name = _name(selection)
+    label = " ".join(str(selection.get("customName") or name).split())
+    unit = UnitEntry(name, label, faction, None, [], [], name)
+    unit.points = _subtree_points(selection, file, name)
+    if selection.get("type") == "model":
+        model = _model(selection, [], file, name)
+        unit.models.append(model)
+        _walk(selection, [selection], unit, model, file, name)
+    else:
+        _walk(selection, [selection], unit, None, file, name)
+    if not unit.models and _unit_profiles(selection, file, name):
+        # a unit entry that holds its profile but no model entries: the unit is its models
+        model = _model(selection, [], file, name)
+        model.gear, unit.loose = unit.loose, []
+        unit.models.append(model)
+    _describe(selection, unit, file, name)
+    return unit
+
+
+def _subtree_points(selection: Node, file: str, where: str) -> int | None:
+    total = _points(selection, file, where)
+    for child in _items(selection, "selections", file, where):
+        part = _subtree_points(child, file, f"{where} > {_name(child)}")
+        if part is not None:
+            total = (total or 0) + part
+    return total
+
+
+def _model(selection: Node, ancestors: Sequence[Node], file: str, where: str) -> ModelEntry:
+    name = _name(selection)
+    count = _number(selection, file, where)
+    profile, problem = _profile_for(name, [selection, *reversed(ancestors)], file, where)
+    return ModelEntry(name, count, profile, problem, where)
+
+
+def _profile_for(
+    name: str, chain: Sequence[Node], file: str, where: str
+) -> tuple[Node | None, str]:
+    """The Unit profile of a model: its own, else the nearest one above it."""
+    for node in chain:
+        profiles = _unit_profiles(node, file, where)
+        if len(profiles) == 1:
+            return profiles[0], ""
+        named = [p for p in profiles if _name(p).lower() == name.lower()]
+        if named:
+            return named[0], ""
+        if profiles:
+            names = [_name(p) for p in profiles]
+            return None, f"{len(profiles)} Unit profiles ({names}) and none named {name!r}"
+    return None, "no Unit profile (M, T, Sv, W...) for this model"
+
+
+def _walk(
+    node: Node,
+    ancestors: list[Node],
+    unit: UnitEntry,
+    model: ModelEntry | None,
+    file: str,
+    where: str,
+) -> None:
+    for child in _items(node, "selections", file, where):
+        place = f"{where} > {_name(child)}"
+        if _number(child, file, place) == 0:
+            continue
+        owner = model
+        if _is_model(child, file, place):
+            owner = _model(child, ancestors, file, place)
+            unit.models.append(owner)
+        else:
+            weapons = [p for p in _items(child, "profiles", file, place) if is_weapon(p)]
+            if weapons:
+                gear = GearEntry(_name(child), weapons, _number(child, file, place), place)
+                (owner.gear if owner is not None else unit.loose).append(gear)
+        _walk(child, [*ancestors, child], unit, owner, file, place)
+
+
+def _describe(selection: Node, unit: UnitEntry, file: str, where: str) -> None:
+    """The unit's keywords (categories) and abilities (ability profiles and rules)."""
+    keywords: dict[str, None] = {}
+    abilities: dict[tuple[str, str], None] = {}
+    pending = [(selection, where)]
+    while pending:
+        node, place = pending.pop(0)
+        profiles = _items(node, "profiles", file, place)
+        is_model = node is selection or _is_model(node, file, place)
+        if is_model:
+            for category in _items(node, "categories", file, place):
+                keywords[_name(category).removeprefix("Faction: ")] = None
+        for profile in profiles:
+            if profile_type(profile) == "abilities":
+                text = " ".join(characteristics(profile).values())
+                abilities[(_name(profile), text)] = None
+        if not any(is_weapon(p) for p in profiles):  # a weapon's rules explain its keywords
+            for rule in _items(node, "rules", file, place):
+                abilities[(_name(rule), " ".join(str(rule.get("description", "")).split()))] = None
+        children = _items(node, "selections", file, place)
+        pending.extend((child, f"{place} > {_name(child)}") for child in children)
+    unit.keywords = [k for k in keywords if k]
+    unit.abilities = [AbilityText(name, text) for name, text in abilities]
