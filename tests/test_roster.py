@@ -143,13 +143,13 @@ def test_keywords_abilities_and_the_report(necrons: Roster) -> None:
 def test_loadouts_ranged_and_melee_per_unit(necrons: Roster) -> None:
     loadouts = {lo.name: lo for lo in necrons.loadouts()}
     assert len(loadouts) == 12
-    assert [(w.name, n) for w, n in loadouts["Necron Warriors (ranged)"].weapons] == [
+    assert [(w.name, n) for w, n in loadouts["Necron Warriors (ranged)"].weapon_counts] == [
         ("Gauss flayer", 10)
     ]
-    melee = [(w.name, n) for w, n in loadouts["Canoptek Wraiths (melee)"].weapons]
+    melee = [(w.name, n) for w, n in loadouts["Canoptek Wraiths (melee)"].weapon_counts]
     assert melee == [("Vicious claws", 1), ("Vicious claws", 1), ("Whip coils", 1)]
     ark = loadouts["Doomsday Ark (ranged)"]
-    assert sorted((w.name, n) for w, n in ark.weapons) == [
+    assert sorted((w.name, n) for w, n in ark.weapon_counts) == [
         ("Doomsday cannon", 1), ("Gauss flayer array", 1), ("Gauss flayer array", 1)]  # fmt: skip
     assert (ark.points, ark.source) == (200, f"{DATA / 'necrons.rosz'}: Doomsday Ark")
     assert [d.name for d in necrons.attackers()] == [u.name for u in necrons.units]
