@@ -23,6 +23,8 @@ points_destroyed                    the expected points destroyed (each model pr
 points_destroyed_per_100_points     points_destroyed per 100 of the loadout's points
 mc_mean_killed, mc_se_killed        a Monte Carlo check: its mean and standard error
 mc_z                                its deviation from the exact mean, in standard errors
+loadout_source, target_source       where the loadout and the target were read from (file
+                                    and line, or file, unit and datasheet), when known
 ==================================  ======================================================
 
 The module sits in the results layer, below :mod:`mathhammer.units` and
@@ -49,6 +51,7 @@ __all__ = [
     "PANIC_COLUMNS",
     "POINTS_COLUMNS",
     "Priced",
+    "SOURCE_COLUMNS",
     "PricedTarget",
     "TARGET_POINTS_COLUMNS",
     "after_attack_columns",
@@ -107,8 +110,10 @@ POINTS_COLUMNS = (
 )
 #: With a Monte Carlo check.
 CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z")
+#: When the loadout or the target was read from a file.
+SOURCE_COLUMNS = ("loadout_source", "target_source")
 #: Every column, in the order tables show them.
-ALL_COLUMNS = (*COLUMNS, *PANIC_COLUMNS, *POINTS_COLUMNS, *CHECK_COLUMNS)
+ALL_COLUMNS = (*COLUMNS, *PANIC_COLUMNS, *POINTS_COLUMNS, *CHECK_COLUMNS, *SOURCE_COLUMNS)
 
 # Prices are NaN where one side has none, so they are floats in every table.
 _FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed")
@@ -150,6 +155,9 @@ def attack_columns(
     check : SimulationResult, optional
         A Monte Carlo run of the same attack: adds ``mc_mean_killed``,
         ``mc_se_killed`` and ``mc_z``.
+
+    The ``source`` of the loadout and of the target, when either has one, gives the
+    ``loadout_source`` and ``target_source`` columns.
 
     Returns
     -------
@@ -202,6 +210,9 @@ def attack_columns(
             row["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
     if check is not None:
         row.update(_check_columns(row["mean_killed"], row["sd_killed"], check))
+    sources = (getattr(loadout, "source", None), getattr(target, "source", None))
+    if any(sources):
+        row.update(zip(SOURCE_COLUMNS, sources, strict=True))
     return row
 
 
