@@ -9,8 +9,7 @@ from mathhammer.io import read_attackers, read_targets
 from mathhammer.io.report import build_report
 
 ATTACKERS = (
-    "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\n"
-    "Squad,Bolt rifle,5,2,3+,4,-1,1,,90\n"
+    "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nSquad,Bolt rifle,5,2,3+,4,-1,1,,90\n"
 )
 TARGETS = (
     "unit,group,models,T,Sv,W,InSv,FNP,CHARACTER,keywords,Ld,points\n"
