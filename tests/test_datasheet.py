@@ -156,6 +156,16 @@ class TestAttackers:
             "Axe",
         ]
 
+    def test_two_of_one_gun_are_two_weapons(self) -> None:
+        ark = ModelProfile("Ark", 8, 3, 14, weapons=("Gauss flayer", "Gauss flayer"))
+        attacker = Datasheet("Ark", (ark,), WARGEAR).attacker()
+        assert [w.name for w in attacker.models[0].weapons] == ["Gauss flayer", "Gauss flayer #2"]
+        rows = Datasheet("Ark", (ark,), WARGEAR).loadouts()
+        assert [(w.name, n) for w, n in rows[0].weapon_counts] == [
+            ("Gauss flayer", 1),
+            ("Gauss flayer", 1),
+        ]
+
     def test_wargear_outside_the_options_is_refused(self) -> None:
         with pytest.raises(mh.ProfileError, match="wargear of 'Warrior' must be one of"):
             SQUAD.attacker(wargear={"Warrior": ["Claw"]})

@@ -152,7 +152,10 @@ def test_loadouts_ranged_and_melee_per_unit(necrons: Roster) -> None:
     assert sorted((w.name, n) for w, n in ark.weapon_counts) == [
         ("Doomsday cannon", 1), ("Gauss flayer array", 1), ("Gauss flayer array", 1)]  # fmt: skip
     assert (ark.points, ark.source) == (200, f"{DATA / 'necrons.rosz'}: Doomsday Ark")
-    assert [d.name for d in necrons.attackers()] == [u.name for u in necrons.units]
+    attackers = necrons.attackers()
+    assert [a.name for a in attackers] == [u.name for u in necrons.units]
+    warriors = attackers[[a.name for a in attackers].index("Necron Warriors")]
+    assert [(m.count, [w.name for w in m.weapons]) for m in warriors.models][0][0] == 10
 
 
 def test_a_roster_loadout_attacks_exactly(necrons: Roster) -> None:

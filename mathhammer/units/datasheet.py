@@ -233,7 +233,7 @@ class Datasheet:
                     raise field_error(
                         ProfileError, f"wargear of {m.name!r}", f"one of {list(m.options)}", name
                     )
-            weapons = [w for name in names for w in _named_profiles(self.gear(name))]
+            weapons = _numbered([w for name in names for w in _named_profiles(self.gear(name))])
             if weapons:
                 keywords = self.keywords
                 groups.append(Models(counts[m.name], weapons, name=m.name, keywords=keywords))
@@ -285,6 +285,17 @@ def _named_profiles(gear: Wargear) -> list[Weapon]:
     if len(gear.profiles) == 1:
         return [replace(gear.profiles[0], name=gear.name)]
     return [replace(w, name=f"{gear.name}: {w.name}") for w in gear.profiles]
+
+
+def _numbered(weapons: list[Weapon]) -> list[Weapon]:
+    """A model's weapons with distinct names: a second copy of a gun is ``"name #2"``."""
+    seen: dict[str, int] = {}
+    out = []
+    for weapon in weapons:
+        seen[weapon.name] = seen.get(weapon.name, 0) + 1
+        copy = seen[weapon.name]
+        out.append(weapon if copy == 1 else weapon.replace(name=f"{weapon.name} #{copy}"))
+    return out
 
 
 def _is_extra(weapon: Weapon) -> bool:

@@ -26,6 +26,7 @@ from ...errors import OptionError, field_error
 from ...model.profiles import Unit
 from ...units.compare import Loadout
 from ...units.datasheet import AbilityText, Datasheet, attach_leaders
+from ...units.selection import Attacker
 from ...units.targets import Target
 from ..import_report import ImportReport, Skipped
 from .build import RosterModel
@@ -173,9 +174,10 @@ class Roster:
         units = tuple(replace(u, leaders=attached.get(u.name, ())) for u in self.units)
         return replace(self, units=units)
 
-    def attackers(self) -> list[Datasheet]:
-        """The datasheet of every unit that has weapons, as taken (each attacks alone)."""
-        return [u.datasheet for u in self.units if u.datasheet.wargear]
+    def attackers(self) -> list[Attacker]:
+        """Every unit that has weapons as an attacking unit, as taken, for
+        :func:`mathhammer.resolve` (each attacks alone)."""
+        return [u.datasheet.attacker() for u in self.units if u.datasheet.wargear]
 
     def loadouts(self) -> list[Loadout]:
         """Every unit's ranged and melee attacks, as loadouts a comparison takes."""
