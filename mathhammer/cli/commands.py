@@ -51,17 +51,13 @@ def _three_places(value: float) -> str:
 # --------------------------------------------------------------------------- report
 def report_command(args: argparse.Namespace) -> int:
     """``mathhammer report``: every loadout against every target, written as CSV."""
-    from ..io import read_attackers, read_targets
     from ..io.report import REPORT_COLUMNS, write_csv_atomic
-    from ..units import targets as suite
 
     if args.plot and args.metric not in REPORT_COLUMNS[2:]:  # refused before the work
         raise field_error(
             OptionError, "--metric", f"one of {list(REPORT_COLUMNS[2:])}", args.metric
         )
-    source = Path(args.attackers) if args.attackers else _example_attackers()
-    attackers = read_attackers(source, rules=args.rules)
-    targets = read_targets(args.targets) if args.targets else list(suite.STANDARD)
+    attackers, targets = _report_inputs(args)
     frame = _build_report(args, attackers, targets)
     write_csv_atomic(frame, args.output)
     print(frame[_shown(frame.columns)].to_string(index=False, float_format=_three_places))
@@ -70,6 +66,39 @@ def report_command(args: argparse.Namespace) -> int:
         _save_heatmap(frame, args.plot, args.metric)
         print(f"heatmap of {args.metric} written to {args.plot}")
     return 0
+
+
+def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """The loadouts and targets of a report, read from whatever files were given."""
+    from ..io.sources import read_army
+    from ..units import targets as suite
+
+    source = Path(args.attackers) if args.attackers else _example_attackers()
+    army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
+    _print_import(args, army)
+    if not army.loadouts:
+        raise field_error(OptionError, "attackers", "a file with weapons", str(source))
+    if not args.targets:
+        return army.loadouts, list(suite.STANDARD)
+    faction = args.target_faction or args.faction
+    them = read_army(args.targets, faction=faction, strict=args.strict, csv_kind="targets")
+    _print_import(args, them)
+    if not them.targets:
+        raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    return army.loadouts, them.targets
+
+
+def _print_import(args: argparse.Namespace, army: Any) -> None:
+    """The import report on stderr when asked for; unknown abilities always."""
+    from ..io.import_report import describe, unknown_lines
+
+    if army.report is None:
+        return
+    if args.import_report:
+        print(describe(army.report), file=sys.stderr)
+    else:
+        for line in unknown_lines(army.report):
+            print(f"mathhammer: warning: {line}", file=sys.stderr)
 
 
 def _build_report(args: argparse.Namespace, attackers: Sequence[Any], targets: list[Any]) -> Any:

@@ -13,6 +13,7 @@ from typing import TypeAlias
 from .. import __version__
 from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
+from .datasheets import datasheets_command
 
 __all__ = ["DEFAULT_REPORT", "build_parser"]
 
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = (_add_report(sub), _add_attack(sub), _add_demo(sub))
     _add_targets(sub)
+    _add_datasheets(sub)
     for command in commands:
         command.add_argument(
             "--rules",
@@ -92,17 +94,36 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         "report",
         formatter_class=_RAW,
         help="every attacking unit against every target, as CSV",
-        description="Run every attacking unit of ATTACKERS.csv against every target and write "
-        "a tidy CSV of the comparison metrics. Without arguments: the bundled example "
-        "loadouts against the standard target suite.",
+        description="Run every attacking unit of ATTACKERS against every target and write "
+        "a tidy CSV of the comparison metrics. ATTACKERS (and --targets) may be a profiles "
+        "CSV, a roster (.ros, .rosz, roster JSON), a BSData catalogue or a folder of them, or "
+        "a folder with the Wahapedia export; a unit's ranged and melee attacks are separate "
+        "rows. Without arguments: the bundled example loadouts against the standard target "
+        "suite.",
         epilog="examples:\n  mathhammer report\n  mathhammer report army.csv -o army-report.csv"
         "\n  mathhammer report army.csv --targets threats.csv --plot heatmap.png --jobs 2"
+        "\n  mathhammer report my-list.rosz --targets their-list.rosz"
+        "\n  mathhammer report my-list.rosz --targets wh40k-11e/ --faction Orks"
         "\n  mathhammer report --check-trials 20000\n\nThe CSV columns are described in the "
         "README (attackers: unit, weapon, count, A, BS/WS, S, AP, D, abilities, points; "
         "targets: unit, group, models, T, Sv, InSv, W, FNP, keywords, CHARACTER, Ld, points).",
     )
-    report.add_argument("attackers", nargs="?", help="attackers CSV (default: bundled examples)")
-    report.add_argument("--targets", help="targets CSV (default: the standard suite)")
+    report.add_argument(
+        "attackers", nargs="?", help="attackers: CSV, roster or catalogue (default: examples)"
+    )
+    report.add_argument(
+        "--targets", help="targets: CSV, JSON suite, roster or catalogue (default: the suite)"
+    )
+    report.add_argument(
+        "--faction", help="the faction of a catalogue or export (attackers, and targets too)"
+    )
+    report.add_argument("--target-faction", help="the faction of the targets' catalogue")
+    report.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    report.add_argument(
+        "--import-report", action="store_true", help="print what each import read and skipped"
+    )
     report.add_argument(
         "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
     )
@@ -190,6 +211,28 @@ def _add_targets(sub: _Subparsers) -> argparse.ArgumentParser:
         epilog="example:\n  mathhammer targets",
     )
     listing.set_defaults(run=targets_command)
+    return listing
+
+
+def _add_datasheets(sub: _Subparsers) -> argparse.ArgumentParser:
+    listing = sub.add_parser(
+        "datasheets",
+        formatter_class=_RAW,
+        help="list the datasheets of a catalogue, export or roster",
+        description="List what was read from PATH (a BSData catalogue or a folder of them, a "
+        "folder with the Wahapedia export, or a roster): each datasheet's models, "
+        "characteristics, weapons and points, then the import report.",
+        epilog="examples:\n  mathhammer datasheets wh40k-11e/ --faction Necrons"
+        "\n  mathhammer datasheets wh40k-11e/ --search warriors\n  mathhammer datasheets "
+        "my-list.rosz",
+    )
+    listing.add_argument("path", help="catalogue file or folder, export folder or roster")
+    listing.add_argument("--faction", help="only this faction")
+    listing.add_argument("--search", help="only datasheets whose name contains this")
+    listing.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    listing.set_defaults(run=datasheets_command)
     return listing
 
 

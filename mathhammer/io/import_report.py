@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["ImportReport", "Skipped"]
+from ..model.ability_text import unknown_message
+
+__all__ = ["ImportReport", "Skipped", "describe", "unknown_lines"]
 
 
 @dataclass(frozen=True)
@@ -42,3 +44,62 @@ class ImportReport:
     unknown_abilities: dict[str, list[str]] = field(default_factory=dict)
     not_understood: list[tuple[str, str, str]] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+
+
+def _entries(entries: list[str], shown: int = 3) -> str:
+    more = f", and {len(entries) - shown} more" if len(entries) > shown else ""
+    return ", ".join(entries[:shown]) + more
+
+
+def unknown_lines(report: ImportReport) -> list[str]:
+    """One line per unknown weapon-ability token: how often, where, and what it may mean.
+
+    Examples
+    --------
+    >>> report = ImportReport("army.rosz", unknown_abilities={"SUSTAINED HIT 1": ["Boyz / Slugga"]})
+    >>> unknown_lines(report)  # doctest: +NORMALIZE_WHITESPACE
+    ["army.rosz: weapon ability 'SUSTAINED HIT 1' (did you mean 'SUSTAINED HITS 1'?) is not
+      known, ignored in 1 profile: Boyz / Slugga"]
+    """
+    lines = []
+    for token, entries in sorted(report.unknown_abilities.items(), key=lambda kv: -len(kv[1])):
+        profiles = "profile" if len(entries) == 1 else "profiles"
+        lines.append(
+            f"{report.source}: weapon ability {unknown_message(token)} is not known, ignored "
+            f"in {len(entries)} {profiles}: {_entries(entries)}"
+        )
+    return lines
+
+
+def describe(report: ImportReport, width: int = 100) -> str:
+    """The import report as text: counts, unknown abilities, abilities not understood,
+    skipped entries.
+
+    Examples
+    --------
+    >>> report = ImportReport("Orks.json", datasheets=2, weapons=5, models=3,
+    ...                       skipped=[Skipped("Zzap gun", "S is D6+6: a random Strength")])
+    >>> print(describe(report))
+    Orks.json: 2 datasheets, 5 weapon profiles, 3 model profiles read
+    skipped (1):
+      Zzap gun: S is D6+6: a random Strength
+    """
+    lines = [
+        f"{report.source}: {report.datasheets} datasheets, {report.weapons} weapon profiles, "
+        f"{report.models} model profiles read"
+    ]
+    if report.unknown_abilities:
+        lines.append(f"unknown weapon abilities ({len(report.unknown_abilities)} tokens):")
+        lines.extend("  " + line.partition(": ")[2] for line in unknown_lines(report))
+    if report.not_understood:
+        lines.append(f"abilities not understood ({len(report.not_understood)}):")
+        for sheet, name, text in report.not_understood:
+            lines.append(_shorten(f"  {sheet}: {name}: {' '.join(text.split())}", width))
+    if report.skipped:
+        lines.append(f"skipped ({len(report.skipped)}):")
+        lines.extend(f"  {s.entry}: {s.reason}" for s in report.skipped)
+    return "\n".join(lines)
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -228,7 +228,7 @@ def _sheet(
         abilities=tuple(entry.abilities),
         not_understood=not_understood,
         points=() if entry.points is None else ((size, entry.points),),
-        source=f"{reading.file}: {label}",
+        source=f"{reading.file}: {label}" + (f" ({entry.name})" if entry.name != label else ""),
     )
 
 

@@ -1,0 +1,215 @@
+"""Any army file, by what it holds: attackers and targets for comparisons and reports.
+
+One entry point for the command line and for scripts that take a path from a user:
+:func:`read_army` looks at the path (a roster, a BSData catalogue or a folder of them, the
+Wahapedia export, a profiles CSV, a target-suite JSON) and reads it with its reader; the
+:class:`Army` it returns gives the loadouts to compare and the targets to attack, with the
+:class:`~mathhammer.io.import_report.ImportReport` of what was and was not read.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "army.csv").write_text(
+...     "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\\n"
+...     "Squad,Bolt rifle,5,2,3+,4,-1,1,,90\\n")
+>>> army = read_army(folder / "army.csv")
+>>> army.kind, [x.name for x in army.loadouts]
+('attackers CSV', ['Squad'])
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputFileError, OptionError, field_error
+from ..rules import Ruleset
+from ..units.compare import Loadout
+from ..units.datasheet import Datasheet
+from ..units.targets import Target
+from .import_report import ImportReport
+
+__all__ = ["Army", "read_army"]
+
+_ROSTER_SUFFIXES = (".ros", ".rosz")
+_CATALOGUE_SUFFIXES = (".cat", ".catz", ".gst", ".gstz")
+
+
+@dataclass(frozen=True)
+class Army:
+    """What one army file gave: loadouts to attack with and targets to attack.
+
+    Attributes
+    ----------
+    source : str
+        The path read.
+    kind : str
+        What it was: ``"roster"``, ``"catalogue"``, ``"Wahapedia export"``,
+        ``"attackers CSV"``, ``"targets CSV"`` or ``"target suite"``.
+    loadouts : list of Loadout
+        The attacks of every unit (ranged and melee separately for datasheets).
+    targets : list of Target
+        Every unit as a target (datasheets at their default size).
+    datasheets : tuple of Datasheet
+        The datasheets read (rosters and catalogues), narrowed to ``faction``.
+    report : ImportReport, optional
+        What was and was not read (rosters, catalogues and the Wahapedia export).
+    """
+
+    source: str
+    kind: str
+    loadouts: list[Loadout] = field(default_factory=list)
+    targets: list[Target] = field(default_factory=list)
+    datasheets: tuple[Datasheet, ...] = ()
+    report: ImportReport | None = None
+
+
+def read_army(
+    path: str | Path,
+    *,
+    faction: str | None = None,
+    rules: str | Ruleset = "11e",
+    strict: bool = False,
+    csv_kind: str = "attackers",
+) -> Army:
+    """Read any army file into loadouts and targets.
+
+    Parameters
+    ----------
+    path : str or Path
+        A roster (``.ros``, ``.rosz``, roster JSON), a BSData catalogue (``.cat``,
+        ``.catz``, ``.gst``, ``.gstz``, catalogue JSON) or a folder of them, a folder holding
+        the Wahapedia export (``Datasheets.csv`` ...), a profiles CSV or a target suite JSON.
+    faction : str, optional
+        Only the datasheets of this faction (catalogues and the Wahapedia export); required
+        when the source holds several factions.
+    rules : str or Ruleset
+        For the profiles CSV: the ruleset whose characteristics it gives.
+    strict : bool
+        A weapon ability the engine does not know is an error rather than a reported skip.
+    csv_kind : {"attackers", "targets"}
+        How to read a CSV file: as attackers or as targets.
+
+    Raises
+    ------
+    InputFileError
+        For a path that is none of these, or a file its reader refuses.
+    OptionError
+        For a faction the source does not have, or none given where one is needed.
+    """
+    where = Path(path)
+    kind = _kind(where, csv_kind)
+    if kind == "roster":
+        return _from_roster(where, strict)
+    if kind in ("catalogue", "Wahapedia export"):
+        return _from_library(where, kind, faction, strict)
+    if kind == "attackers CSV":
+        from .profiles_csv import read_attackers
+
+        return Army(str(where), kind, loadouts=read_attackers(where, rules=rules))
+    if kind == "targets CSV":
+        from .profiles_csv import read_targets
+
+        return Army(str(where), kind, targets=read_targets(where))
+    from .targets_json import load
+
+    return Army(str(where), kind, targets=list(load(where)))
+
+
+def _kind(path: Path, csv_kind: str) -> str:
+    """What a path holds, from its name and, for JSON, its top-level key."""
+    if csv_kind not in ("attackers", "targets"):
+        raise field_error(OptionError, "csv_kind", "'attackers' or 'targets'", csv_kind)
+    if path.is_dir():
+        return "Wahapedia export" if (path / "Datasheets.csv").is_file() else "catalogue"
+    if not path.is_file():
+        raise InputFileError(f"{path}: no such file or folder", file=str(path))
+    suffix = path.suffix.lower()
+    if suffix in _ROSTER_SUFFIXES:
+        return "roster"
+    if suffix in _CATALOGUE_SUFFIXES:
+        return "catalogue"
+    if suffix == ".csv":
+        return f"{csv_kind} CSV"
+    if suffix == ".json":
+        return _json_kind(path)
+    if suffix == ".zip" and _zip_holds(path, _ROSTER_SUFFIXES):
+        return "roster"
+    raise InputFileError(
+        f"{path}: not an army file; expected a roster (.ros, .rosz, roster JSON), a BSData "
+        "catalogue (.cat, .catz, .gst, .gstz, catalogue JSON, or a folder of them), a folder "
+        "with the Wahapedia export, a profiles CSV or a target suite JSON",
+        file=str(path),
+    )
+
+
+def _json_kind(path: Path) -> str:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputFileError(f"{path}: not valid JSON ({exc})", file=str(path)) from None
+    if isinstance(data, dict) and "roster" in data:
+        return "roster"
+    if isinstance(data, dict) and ({"catalogue", "gameSystem"} & set(data)):
+        return "catalogue"
+    return "target suite"
+
+
+def _zip_holds(path: Path, suffixes: tuple[str, ...]) -> bool:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return any(name.lower().endswith(suffixes) for name in archive.namelist())
+    except zipfile.BadZipFile:
+        return False
+
+
+def _from_roster(path: Path, strict: bool) -> Army:
+    from .roster import read_roster
+
+    roster = read_roster(path, strict=strict)
+    sheets = tuple(unit.datasheet for unit in roster.units)
+    return Army(
+        str(path),
+        "roster",
+        loadouts=roster.loadouts(),
+        targets=roster.targets(),
+        datasheets=sheets,
+        report=roster.report,
+    )
+
+
+def _from_library(path: Path, kind: str, faction: str | None, strict: bool) -> Army:
+    library = _library(path, kind, strict)
+    sheets = _of_faction(library, faction, path)
+    loadouts = [loadout for sheet in sheets for loadout in sheet.loadouts()]
+    targets = [sheet.target() for sheet in sheets]
+    return Army(str(path), kind, loadouts, targets, sheets, library.report)
+
+
+def _library(path: Path, kind: str, strict: bool) -> Any:
+    if kind == "catalogue":
+        from .bsdata import read_catalogue
+
+        return read_catalogue(path, strict=strict)
+    from .wahapedia import read_wahapedia
+
+    return read_wahapedia(path, strict=strict)
+
+
+def _of_faction(library: Any, faction: str | None, path: Path) -> tuple[Datasheet, ...]:
+    factions = tuple(library.factions)
+    if faction is not None:
+        return tuple(library.faction(faction))
+    if len(factions) > 1:
+        raise field_error(
+            OptionError,
+            f"--faction for {path}",
+            f"one of {list(factions)}",
+            None,
+            "the source holds several factions: choose one",
+        )
+    return tuple(library.datasheets)

@@ -1,0 +1,107 @@
+"""The command line on real armies: rosters as attackers and targets, the datasheet listing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.io.roster import read_roster
+from mathhammer.io.sources import read_army
+
+ROSTERS = Path(__file__).parent / "data" / "rosters"
+NECRONS = ROSTERS / "necrons.rosz"
+ORKS = ROSTERS / "orks.rosz"
+
+
+def test_a_roster_against_a_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.csv"
+    args = ["report", str(NECRONS), "--targets", str(ORKS), "-o", str(out), "--no-progress"]
+    assert main(args) == 0
+    frame = pd.read_csv(out)
+    mine, theirs = read_roster(NECRONS), read_roster(ORKS)
+    assert len(frame) == len(mine.loadouts()) * len(theirs.targets())
+    assert set(frame.loadout) == {x.name for x in mine.loadouts()}
+    assert {"Necron Warriors (ranged)", "Necron Warriors (melee)"} <= set(frame.loadout)
+    assert set(frame.target) == {t.name for t in theirs.targets()}
+    # every row names the unit it came from, in which file
+    assert frame.loadout_source.str.startswith(f"{NECRONS}: ").all()
+    assert frame.target_source.str.startswith(f"{ORKS}: ").all()
+    # an unknown weapon ability of the targets' list is reported, not silently ignored
+    err = capsys.readouterr().err
+    assert "weapon ability 'BUBBLECHUKKA' is not known, ignored in 3 profiles" in err
+
+
+def test_the_report_numbers_are_the_attacks_of_the_roster(tmp_path: Path) -> None:
+    out = tmp_path / "report.csv"
+    main(["report", str(NECRONS), "--targets", str(ORKS), "-o", str(out), "--no-progress"])
+    frame = pd.read_csv(out).set_index(["loadout", "target"])
+    loadout = {x.name: x for x in read_roster(NECRONS).loadouts()}["Necron Warriors (ranged)"]
+    target = {t.name: t for t in read_roster(ORKS).targets()}["Boyz"]
+    exact = mh.attack(loadout.weapons, target.unit)
+    row = frame.loc[("Necron Warriors (ranged)", "Boyz")]
+    assert row.mean_killed == pytest.approx(exact.killed.mean(), rel=1e-5)
+    assert row.loadout_points == loadout.points and row.target_points == target.points
+
+
+def test_strict_makes_an_unknown_ability_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["report", str(ORKS), "--strict", "-o", str(tmp_path / "r.csv"), "--no-progress"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "unknown weapon ability 'BUBBLECHUKKA'" in err and str(ORKS) in err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_the_import_report_on_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["report", str(ORKS), "--import-report", "-o", str(tmp_path / "r.csv")]
+    assert main([*args, "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"{ORKS}: " in err and "datasheets" in err and "skipped (" in err
+    assert "Zzap gun" in err  # a random Strength is a listed skip
+
+
+def test_the_datasheet_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["datasheets", str(NECRONS)]) == 0
+    out = capsys.readouterr().out
+    assert "6 of 6 datasheets (roster)" in out
+    warriors = next(line for line in out.splitlines() if line.startswith("Necron Warriors"))
+    assert "10 models" in warriors and "T4 Sv4+ W1" in warriors and "80 pts" in warriors
+    assert main(["datasheets", str(NECRONS), "--search", "WARRIOR"]) == 0
+    assert "1 of 6 datasheets" in capsys.readouterr().out
+
+
+def test_what_is_not_an_army_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "list.txt"
+    odd.write_text("10 boyz")
+    assert main(["report", str(odd), "-o", str(tmp_path / "r.csv")]) == 1
+    assert "not an army file" in capsys.readouterr().err
+    assert main(["datasheets", str(tmp_path / "missing.rosz")]) == 1
+    assert "no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["necrons.json", "necrons.ros", "necrons.rosz"])
+def test_every_roster_form_reads_alike(name: str) -> None:
+    army = read_army(ROSTERS / name)
+    assert army.kind == "roster"
+    assert [x.name for x in army.loadouts] == [x.name for x in read_army(NECRONS).loadouts]
+
+
+def test_a_json_target_suite_and_a_targets_csv(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.json"
+    suite.write_text(
+        '{"targets": [{"name": "Blob", "keywords": ["INFANTRY"], '
+        '"groups": [{"count": 10, "toughness": 3, "save": 5, "wounds": 1, "points": 60}]}]}'
+    )
+    army = read_army(suite)
+    assert army.kind == "target suite" and [t.name for t in army.targets] == ["Blob"]
+    csv = tmp_path / "t.csv"
+    csv.write_text("unit,group,models,T,Sv,W,InSv,FNP,CHARACTER,keywords,Ld,points\n")
+    with pytest.raises(mh.InputFileError):
+        read_army(csv, csv_kind="targets")
+    with pytest.raises(mh.OptionError, match="csv_kind must be"):
+        read_army(csv, csv_kind="weapons")
