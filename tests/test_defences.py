@@ -181,6 +181,16 @@ def test_names_and_phrasings(ability: AbilityText, fields: dict[str, int | bool]
     assert (given, reason) == (fields, None)
 
 
+def test_repeated_values_keep_the_best() -> None:
+    twice = "This unit has the Feel No Pain 6+ ability. This model has the Feel No Pain 5+ ability."
+    assert read_ability(AbilityText("Twice", twice)) == ({"fnp": 5}, None, True)
+    allocated = "Each time an attack is allocated to this model, "
+    halve = AbilityText("Halve", allocated + "halve the Damage characteristic of that attack.")
+    minus = AbilityText("Minus", allocated + "subtract 1 from that attack's Damage characteristic.")
+    found = read_defences([minus, halve, minus])
+    assert (found.damage_reduction, found.halve_damage, len(found.understood)) == (1, True, 3)
+
+
 def test_a_bulleted_list_keeps_its_condition() -> None:
     text = (
         "While this model is leading a unit:\n- Models in that unit have the Stealth ability.\n"

@@ -123,7 +123,10 @@ _SPACES = str.maketrans({"\xa0": " ", "\u2011": "-", "\u2013": "-", "\u2019": "'
 
 def _clean(text: str) -> str:
     """Text without HTML, markdown emphasis, odd spaces and curly quotes, in lower case."""
+    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)
     text = html.unescape(_MARKUP.sub("", text)).translate(_SPACES)
+    # a line break inside a sentence (an export's wrapped text) is a space
+    text = re.sub(r"(?<=[^\s.:!?])[ \t]*\n(?![ \t]*(?:[-\u25a0\u2022*]|\d+\.|\n))", " ", text)
     return re.sub(r"[ \t]+", " ", text).strip().lower()
 
 
