@@ -168,17 +168,15 @@ def test_a_datasheet_takes_the_best_of_its_abilities_and_lists_the_rest() -> Non
                 'This model has the Lone Operative, Scouts 6" and Stealth '
                 "abilities and a 4+ invulnerable save.",
             ),
-            {"stealth": True},
+            {"stealth": True, "invuln": 4},
         ),
+        (AbilityText("Cloak", "The bearer has the Stealth ability and a cloak."), {}),
     ],
 )
 def test_names_and_phrasings(ability: AbilityText, fields: dict[str, int | bool]) -> None:
     given, reason, relevant = read_ability(ability)
-    assert relevant
-    if ability.name == "Shield":  # the list ends in "and a 4+ invulnerable save"
-        assert given == {} and reason == "phrasing not recognised"
-        return
-    assert (given, reason) == (fields, None)
+    assert relevant and given == fields
+    assert reason == (None if fields else "phrasing not recognised")
 
 
 def test_repeated_values_keep_the_best() -> None:

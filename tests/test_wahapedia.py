@@ -336,6 +336,11 @@ def test_bad_values_skip_the_datasheet_with_the_reason(tmp_path: Path) -> None:
     assert "Stake Hunters" not in [d.name for d in library]
     (skip,) = [s for s in library.report.skipped if s.entry == "Stake Hunters"]
     assert skip.reason == "Datasheets_models.csv:13: column 'T': expected a whole number; got '-'"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('|HERO|6"|4|2+|4|', '|HERO|6"|4|2+|x|')
+    )
+    (skip,) = [s for s in read_wahapedia(folder).report.skipped if s.entry == "Hero Bodyguard"]
+    assert skip.reason.endswith("column 'inv_sv': expected a roll such as '3+'; got 'x'")
     wargear = folder / "Datasheets_wargear.csv"
     text = wargear.read_text(encoding="utf-8")
     wargear.write_text(text.replace("|Melee|Melee|5|2|8|-1|2|", "|Melee|Melee|5|2|2D6|-1|2|", 1))

@@ -108,11 +108,18 @@ class _Reading:
     relevant: bool = False
 
     def give(self, name: str, value: int | bool) -> None:
-        known = self.fields.get(name)
-        if name in ("invuln", "fnp", "fnp_mortal") and isinstance(known, int):
-            value = min(known, int(value))
-        self.fields[name] = value
+        _keep_best(self.fields, name, value)
         self.relevant = True
+
+
+def _keep_best(fields: dict[str, int | bool], name: str, value: int | bool) -> None:
+    """Set a field to the better of its value and ``value``: these abilities do not stack."""
+    known = fields.get(name)
+    if name in ("invuln", "fnp", "fnp_mortal") and isinstance(known, int):
+        value = min(known, int(value))
+    elif name == "damage_reduction" and isinstance(known, int):
+        value = max(known, int(value))
+    fields[name] = value
 
 
 # --- text normalisation ------------------------------------------------------------------
@@ -181,7 +188,6 @@ _OWN_ATTACKS = re.compile(
 _AGAINST_ME = re.compile(r"\ballocated to\b|\battacks? targets? (?:this|the bearer|it)\b")
 _CHOICE = re.compile(r"one of the following|select one of|corresponds? (?:to|with) the")
 
-_ALWAYS = rf"^each time an attack (?:targets|is allocated to) {_TARGET}, "
 _DAMAGE = (
     r"(?:the damage characteristic of (?:that|the) attack|that attack's damage characteristic)"
 )
@@ -189,9 +195,6 @@ _DAMAGE_MINUS_1 = re.compile(
     rf"^each time an attack is allocated to {_TARGET}, subtract 1 from {_DAMAGE}$"
 )
 _HALVE = re.compile(rf"^each time an attack is allocated to {_TARGET}, halve {_DAMAGE}$")
-_WORSEN_AP = re.compile(
-    rf"{_ALWAYS}worsen the armour penetration (?:characteristic )?of (?:that|the) attack by 1$"
-)
 _HAS = re.compile(rf"^{_HOLDER} (?:has|have|gains?) (?P<items>.+)$")
 _MORTAL = {
     "mortal wounds",
@@ -255,10 +258,9 @@ def _read_items(items: str, reading: _Reading) -> bool:
     split = re.match(r"^(?P<items>.+?) against (?P<against>.+)$", items)
     if split:
         items, against = split["items"], split["against"]
-    items = re.sub(r"\s*abilit(?:y|ies)$", "", items)
     gives: list[tuple[str, int | bool]] = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items):
-        item = re.sub(r"^the ", "", item.strip())
+        item = re.sub(r"^the |\s*abilit(?:y|ies)$", "", item.strip())
         fnp = re.match(r"^(?:feel no(?:t)? pain|fnp) ([2-6])\+$", item)
         invuln = re.match(r"^(?:an? )?([2-6])\+ (?:invulnerable save|insv)$", item)
         if item == "stealth":
@@ -395,12 +397,7 @@ def read_defences(abilities: Iterable[AbilityText]) -> Defences:
     for ability in abilities:
         given, reason, relevant = read_ability(ability)
         for name, value in given.items():
-            known = fields.get(name)
-            if name in ("invuln", "fnp", "fnp_mortal") and isinstance(known, int):
-                value = min(known, int(value))
-            elif name == "damage_reduction" and isinstance(known, int):
-                value = max(known, int(value))
-            fields[name] = value
+            _keep_best(fields, name, value)
         if reason is not None:
             unread.append(UnreadAbility(ability.name, ability.text, reason))
         elif relevant:

@@ -33,9 +33,7 @@ def _invuln(row: Row) -> tuple[int | None, list[AbilityText]]:
     """The model's invulnerable save, read with its footnote (``inv_sv_descr``)."""
     raw = row["inv_sv"].strip()
     note = plain(row.get("inv_sv_descr"))
-    value = (
-        None if raw in ("", "-") else int(raw.rstrip("*+")) if raw.rstrip("*+").isdigit() else None
-    )
+    value = None if raw in ("", "-") else _number(row, "inv_sv", roll=True)
     # a note naming the very model of the row ("Ibram Gaunt only.") changes nothing
     if note and words(re.sub(r"\b(?:models?|only)\b", "", note)) == words(row["name"]):
         note = ""
