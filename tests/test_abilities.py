@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 import warnings
 from collections.abc import Iterable
@@ -33,6 +32,7 @@ from mathhammer.abilities import (
     choose,
     parse_abilities,
 )
+from mathhammer.io.wahapedia import WEAPON_COLUMNS, read_table
 
 WARGEAR = Path("wahapedia-10e") / "Datasheets_wargear.csv"
 """The weapon profiles of the Wahapedia export, under the shared data or the test data."""
@@ -200,8 +200,7 @@ SLICE_UNKNOWN = {"ECHOING TOLL", "SNARED", "STAR-GOD'S WRATH", "TETHERED", "VOID
 
 def read_weapon_rows(path: Path) -> tuple[list[dict[str, str]], set[str]]:
     """Every weapon row of a Wahapedia wargear export, checked, and the unknown tokens."""
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="|"))
+    rows = [row.values for row in read_table(path, WEAPON_COLUMNS).rows]
     unknown: set[str] = set()
     for row in rows:
         found, tokens = parse_abilities(row["description"])

@@ -3,22 +3,68 @@
 Importers pass every ability of a datasheet here; what is understood becomes fields of
 the model profiles (invulnerable save, Feel No Pain, Feel No Pain against mortal
 wounds, damage reduction, halved damage, Stealth), and every ability whose text could
-change an attack against the unit but is not understood is returned to be listed.
+change an attack against the unit but is not understood is returned to be listed, with
+the reason.
+
+The reading is deliberately strict: a sentence becomes a field only when all of it is one
+of the known unconditional phrasings ("Models in this unit have the Feel No Pain 5+
+ability.", "Each time an attack is allocated to this model, subtract 1 from the Damage
+characteristic of that attack."). A condition anywhere in the sentence ("while this unit
+is within range of an objective marker", "against ranged attacks", "once per battle")
+leaves it unread, because an unconditional field would overstate the unit. An ability
+whose other sentences are read keeps those fields and is listed as partly read. Abilities
+that cannot change an attack against the unit (movement, the unit's own attacks, auras
+for other units) land in neither list.
+
+Examples
+--------
+>>> found = read_defences([
+...     AbilityText("Feel No Pain 5+"),
+...     AbilityText("Implacable", "Each time an attack is allocated to this model, subtract 1 "
+...                 "from the Damage characteristic of that attack."),
+...     AbilityText("Claim Stalker", "While this unit is within range of an objective "
+...                 "marker, it has the Stealth ability."),
+...     AbilityText("Scouts 6\\""),
+... ])
+>>> found.fnp, found.damage_reduction, found.stealth
+(5, 1, False)
+>>> [a.name for a in found.understood]
+['Feel No Pain 5+', 'Implacable']
+>>> [(a.name, a.reason) for a in found.not_understood]  # doctest: +NORMALIZE_WHITESPACE
+[('Claim Stalker', 'conditional: while this unit is within range of an objective marker')]
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from ..units.datasheet import AbilityText
+from ..units.datasheet import AbilityText, ModelProfile
 
-__all__ = ["Defences", "read_defences"]
+__all__ = ["Defences", "UnreadAbility", "read_ability", "read_defences"]
+
+
+@dataclass(frozen=True)
+class UnreadAbility(AbilityText):
+    """An ability that could change an attack against the unit, not (fully) read.
+
+    ``reason`` says why: the condition it depends on, an effect the engine cannot
+    express, or a phrasing that is not recognised.
+    """
+
+    reason: str = ""
 
 
 @dataclass(frozen=True)
 class Defences:
-    """The profile fields read from a datasheet's abilities, and what was not understood."""
+    """The profile fields read from a datasheet's abilities, and what was not understood.
+
+    ``understood`` lists the abilities read in full; ``not_understood`` lists, as
+    :class:`UnreadAbility` with a reason, those that could change an attack against the
+    unit but were not read (or only partly: their read sentences still give fields).
+    """
 
     invuln: int | None = None
     fnp: int | None = None
@@ -29,7 +75,335 @@ class Defences:
     understood: tuple[AbilityText, ...] = ()
     not_understood: tuple[AbilityText, ...] = ()
 
+    def apply(self, model: ModelProfile) -> ModelProfile:
+        """The model profile with these defences (the better of its own and these).
+
+        Examples
+        --------
+        >>> boy = ModelProfile("Boy", toughness=5, save=5, wounds=1)
+        >>> Defences(fnp=6, invuln=5).apply(boy).fnp
+        6
+        """
+        return replace(
+            model,
+            invuln=_best(model.invuln, self.invuln),
+            fnp=_best(model.fnp, self.fnp),
+            fnp_mortal=_best(model.fnp_mortal, self.fnp_mortal),
+            damage_reduction=max(model.damage_reduction, self.damage_reduction),
+            halve_damage=model.halve_damage or self.halve_damage,
+        )
+
+
+def _best(a: int | None, b: int | None) -> int | None:
+    """The better of two "N+" rolls (the lower), None meaning none."""
+    return b if a is None else a if b is None else min(a, b)
+
+
+@dataclass
+class _Reading:
+    """The fields one ability gives, and its sentences that were not read."""
+
+    fields: dict[str, int | bool] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+    relevant: bool = False
+
+    def give(self, name: str, value: int | bool) -> None:
+        _keep_best(self.fields, name, value)
+        self.relevant = True
+
+
+def _keep_best(fields: dict[str, int | bool], name: str, value: int | bool) -> None:
+    """Set a field to the better of its value and ``value``: these abilities do not stack."""
+    known = fields.get(name)
+    if name in ("invuln", "fnp", "fnp_mortal") and isinstance(known, int):
+        value = min(known, int(value))
+    elif name == "damage_reduction" and isinstance(known, int):
+        value = max(known, int(value))
+    fields[name] = value
+
+
+# --- text normalisation ------------------------------------------------------------------
+
+_MARKUP = re.compile(r"<[^>]*>|\*\*|\^\^|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
+_SPACES = str.maketrans({"\xa0": " ", "\u2011": "-", "\u2013": "-", "\u2019": "'", "\u201d": '"'})
+
+
+def _clean(text: str) -> str:
+    """Text without HTML, markdown emphasis, odd spaces and curly quotes, in lower case."""
+    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)
+    text = html.unescape(_MARKUP.sub("", text)).translate(_SPACES)
+    # a line break inside a sentence (an export's wrapped text) is a space
+    text = re.sub(r"(?<=[^\s.:!?])[ \t]*\n(?![ \t]*(?:[-\u25a0\u2022*]|\d+\.|\n))", " ", text)
+    return re.sub(r"[ \t]+", " ", text).strip().lower()
+
+
+_BULLET = re.compile(r"^(?:[-\u25a0\u2022*]|\d+\.)\s*")
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of cleaned text; a bulleted line carries the header it belongs to."""
+    out: list[str] = []
+    header = ""
+    for line in (part.strip() for part in text.split("\n")):
+        if not line:
+            continue
+        if _BULLET.match(line):
+            line = f"{header} {_BULLET.sub('', line)}".strip()
+        elif line.endswith(":"):
+            header = line
+            continue
+        else:
+            header = ""
+        line = re.sub(r"\s*\(note [^)]*\)", "", line)
+        out.extend(s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip())
+    return [s for s in out if s]
+
+
+# --- what a sentence says -------------------------------------------------------------------
+
+#: Who a defensive sentence may be about for it to describe this unit without a condition.
+_HOLDER = (
+    r"(?:this model|the bearer|this unit|(?:each |every )?models? in this unit|"
+    r"models in the bearer's unit|the bearer's unit|this fortification)"
+)
+_TARGET = (
+    r"(?:this model|the bearer|this unit|a model in this unit|models in this unit|"
+    r"a model in the bearer's unit|the bearer's unit|this fortification)"
+)
+_DEFENSIVE = re.compile(
+    r"feel no(?:t)? pain|\bfnp\b|invulnerable|\binsv\b|benefit of cover|saving throw|"
+    r"\bstealth\b(?! battlesuit| drone| projector)|\bsave (?:characteristic|roll)|"
+    r"(?:toughness|wounds|save) characteristics?|[+-]\d+ (?:t|w|sv)\b|\ballocated\b|"
+    r"would lose a wound|"
+    r"\battacks? targets? (?:this|the bearer|that unit|it\b|an? [^,]*? unit from your army)|"
+    r"\bagainst (?:this|the bearer|it)\b|target of an? (?:ranged |melee )?attack|"
+    r"damage characteristic of (?:that|the|an) attack|that attack's damage|"
+    r"worsen the armour penetration|"
+    r"subtract \d from (?:the|that attack's) (?:hit|wound) roll"
+)
+_OWN_ATTACKS = re.compile(
+    r"\b(?:this model|this unit|the bearer|it|(?:a |each )?models? in (?:this|the bearer's) "
+    r"unit) (?:makes?|attacks with|shoots|fights)\b"
+)
+_AGAINST_ME = re.compile(r"\ballocated to\b|\battacks? targets? (?:this|the bearer|it)\b")
+_CHOICE = re.compile(r"one of the following|select one of|corresponds? (?:to|with) the")
+
+_DAMAGE = (
+    r"(?:the damage characteristic of (?:that|the) attack|that attack's damage characteristic)"
+)
+_DAMAGE_MINUS_1 = re.compile(
+    rf"^each time an attack is allocated to {_TARGET}, subtract 1 from {_DAMAGE}$"
+)
+_HALVE = re.compile(rf"^each time an attack is allocated to {_TARGET}, halve {_DAMAGE}$")
+_HAS = re.compile(rf"^{_HOLDER} (?:has|have|gains?) (?P<items>.+)$")
+_MORTAL = {
+    "mortal wounds",
+    "psychic attacks and mortal wounds",
+    "mortal wounds and psychic attacks",
+}
+#: Sentences beside a read ability that change nothing the engine models.
+_BENIGN = re.compile(
+    r"^(?:this is not cumulative with any other modifiers that worsen the damage "
+    r"characteristic of an attack|you cannot re-roll invulnerable saving throws made for "
+    r"this model)$"
+)
+#: Core rules that change no attack against the unit: unit abilities that appear beside
+#: Stealth ("the Infiltrators and Stealth abilities") and the weapon abilities' own rules.
+_HARMLESS = re.compile(
+    r'^(?:infiltrators|lone operative|scouts(?: \d+")?|deep strike|fights first|leader|'
+    r"deadly demise(?: [\dd+]+)?|hover|firing deck(?: \d+)?|ignores cover|precision|anti|"
+    r"devastating wounds|lethal hits|sustained hits|torrent|blast|cleave|melta|lance|heavy|"
+    r"hazardous|indirect fire|twin-linked|rapid fire|assault|pistol|extra attacks)$"
+)
+#: The number of a named core ability: "Feel No Pain 5+", "Invulnerable Save (4+)".
+_FNP_NAME = re.compile(r"^(?:feel no(?:t)? pain|fnp):? \(?([2-6])\+\)?$")
+_INVULN_NAME = re.compile(r"^(?:invulnerable save|insv):? ?\(?([2-6])\+(\*?)\)?$")
+_IMPROVED = re.compile(r"\bimproved to (?:an? )?[2-6]\+ against (?:ranged|melee) attacks")
+_INVULN_TEXT = re.compile(r"^(?:invulnerable save:? )?([2-6])\+(?: invulnerable save)?$")
+
+_CONDITIONS = re.compile(
+    r"\b(once per (?:battle|turn|phase|battle round)|twice per battle|while [^,:]+|"
+    r"(?:at the (?:start|end) of|in) (?:the|your|your opponent's|any) [\w ]*?phase|"
+    r"each time an? (?!attack\b)[^,]+? (?:unit|model) makes an attack[^,]*|"
+    r"(?:an attack|attacks?) with an? [^,]+? characteristic of [^,]+|"
+    r"if [^,:]+|until [^,:]+|when [^,:]+|within [^,:]+|"
+    r"(?:character|non-character) models in (?:this|that) unit|leading a unit)"
+)
+_ATTACK_KIND = re.compile(r"\b(ranged|melee|psychic) attacks?\b")
+#: Effects the engine has no profile field for, by what the sentence mentions.
+_NOT_FIELDS = (
+    (r"worsen the armour penetration", "worsening the AP of an attack is not expressible"),
+    (r"characteristic|[+-]\d+ (?:t|w|sv)\b", "a change of a characteristic (T, Sv, W) is not read"),
+    (r"\broll\b|saving throw", "a Hit, Wound or save roll modifier is not a profile field"),
+)
+
+
+def _reason(sentence: str) -> str:
+    """Why a defensive sentence was not turned into fields."""
+    found = _CONDITIONS.search(sentence)
+    if found:
+        return f"conditional: {found.group(1)}"
+    kind = _ATTACK_KIND.search(sentence)
+    if kind:
+        return f"conditional: {kind.group(1)} attacks only"
+    for mention, reason in _NOT_FIELDS:
+        if re.search(mention, sentence):
+            return reason
+    return "phrasing not recognised"
+
+
+def _read_items(items: str, reading: _Reading) -> bool:
+    """Read "the Feel No Pain 5+ and Stealth abilities" and the like into ``reading``."""
+    against = None
+    split = re.match(r"^(?P<items>.+?) against (?P<against>.+)$", items)
+    if split:
+        items, against = split["items"], split["against"]
+    gives: list[tuple[str, int | bool]] = []
+    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items):
+        item = re.sub(r"^the |\s*abilit(?:y|ies)$", "", item.strip())
+        fnp = re.match(r"^(?:feel no(?:t)? pain|fnp) ([2-6])\+$", item)
+        invuln = re.match(r"^(?:an? )?([2-6])\+ (?:invulnerable save|insv)$", item)
+        if item == "stealth":
+            gives.append(("stealth", True))
+        elif fnp:
+            gives.append(("fnp", int(fnp[1])))
+        elif invuln:
+            gives.append(("invuln", int(invuln[1])))
+        elif not _HARMLESS.match(item):
+            return False
+    if against is not None:
+        if against not in _MORTAL or [g[0] for g in gives] != ["fnp"]:
+            return False
+        gives = [("fnp_mortal", gives[0][1])]
+    for name, value in gives:
+        reading.give(name, value)
+    return bool(gives)
+
+
+def _read_sentence(sentence: str, reading: _Reading) -> bool:
+    """Add what one cleaned sentence says to ``reading``; False if it is not defensive."""
+    if _BENIGN.match(sentence):
+        return True
+    if not _DEFENSIVE.search(sentence):
+        return False
+    if _OWN_ATTACKS.search(sentence) and not _AGAINST_ME.search(sentence):
+        return False  # about the unit's own attacks, not attacks against it
+    reading.relevant = True
+    has = _HAS.match(sentence)
+    if _DAMAGE_MINUS_1.match(sentence):
+        reading.give("damage_reduction", 1)
+    elif _HALVE.match(sentence):
+        reading.give("halve_damage", True)
+    elif not (has and _read_items(has["items"], reading)):
+        reading.unread.append(sentence)
+    return True
+
+
+def _read_named(name: str, text: str, reading: _Reading) -> bool:
+    """Read a core ability by its name ("Feel No Pain 5+", "Stealth", "Invulnerable Save").
+
+    True if the name says it all (the text is then the core rule's own wording).
+    """
+    fnp = _FNP_NAME.match(name) or (name == "feel no pain" and re.match(r"^([2-6])\+$", text))
+    invuln = _INVULN_NAME.match(name)
+    stated = _INVULN_TEXT.match(text)
+    if fnp:
+        reading.give("fnp", int(fnp[1]))
+    elif name == "stealth":
+        reading.give("stealth", True)
+    elif invuln and not invuln[2] and (not text or stated):
+        reading.give("invuln", int(invuln[1]))
+    elif name == "invulnerable save" and stated:
+        reading.give("invuln", int(stated[1]))
+    else:
+        return False
+    return True
+
+
+def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | None, bool]:
+    """What one ability gives: its fields, why it was not (fully) read, and its relevance.
+
+    Relevant abilities are those that could change an attack against the unit.
+
+    Examples
+    --------
+    >>> read_ability(AbilityText("Unnatural Resistance",
+    ...              "This model has the Feel No Pain 4+ ability against Mortal Wounds."))
+    ({'fnp_mortal': 4}, None, True)
+    >>> read_ability(AbilityText("Bizarrely Resilient", "Each time an attack targets this "
+    ...              "model, worsen the Armour Penetration characteristic of that attack by 1."))
+    ({}, 'worsening the AP of an attack is not expressible', True)
+    >>> read_ability(AbilityText("Invulnerable Save (4+*)", "Against ranged attacks only."))
+    ({}, 'conditional: ranged attacks only', True)
+    >>> read_ability(AbilityText("Waaagh!", "Once per battle, you can call a Waaagh!."))
+    ({}, None, False)
+    """
+    reading = _Reading()
+    name, text = _clean(ability.name), _clean(ability.text)
+    if _read_named(name, text, reading):
+        return reading.fields, None, True
+    if _HARMLESS.match(name):
+        return {}, None, False
+    if name == "feel no pain":
+        return {}, "Feel No Pain without its value", True
+    starred = _INVULN_NAME.match(name)
+    sentences = _sentences(text)
+    if _CHOICE.search(text) and any(_DEFENSIVE.search(s) for s in sentences):
+        return {}, "a choice among effects, " + _reason(text), True
+    for sentence in sentences:
+        if not _read_sentence(sentence, reading) and starred:
+            reading.unread.append(sentence)  # the footnote of a starred save qualifies it
+    # a footnote that only improves the save against some attacks leaves the save itself
+    qualified = [u for u in reading.unread if not _IMPROVED.search(u)]
+    if starred and not qualified and "invuln" not in reading.fields:
+        reading.give("invuln", int(starred[1]))
+    if name.startswith(("feel no pain", "invulnerable save")) and not reading.fields:
+        reading.unread.append(text or name)
+    if not reading.unread:
+        return reading.fields, None, reading.relevant
+    reason = "; ".join(dict.fromkeys(_reason(s) for s in reading.unread))
+    if reading.fields:
+        reason = f"partly read ({', '.join(reading.fields)}); not read: {reason}"
+    return reading.fields, reason, True
+
 
 def read_defences(abilities: Iterable[AbilityText]) -> Defences:
-    """Read the defensive abilities of one datasheet (placeholder: nothing understood)."""
-    return Defences(not_understood=tuple(abilities))
+    """Read the defensive abilities of one datasheet into profile fields.
+
+    The best of several readings applies (the lowest Feel No Pain and invulnerable save,
+    the largest damage reduction): these abilities do not stack.
+
+    Parameters
+    ----------
+    abilities : iterable of AbilityText
+        Every ability of the datasheet (or of the wargear a model took), name and text.
+
+    Returns
+    -------
+    Defences
+        The fields, the abilities read and those not read (with their reasons).
+
+    Examples
+    --------
+    >>> d = read_defences([AbilityText("Invulnerable Save", "4+"),
+    ...                    AbilityText("Hardy", "Models in this unit have the Feel No Pain 6+ "
+    ...                                "ability against Psychic Attacks and mortal wounds.")])
+    >>> d.invuln, d.fnp, d.fnp_mortal
+    (4, None, 6)
+    """
+    fields: dict[str, int | bool] = {}
+    understood: list[AbilityText] = []
+    unread: list[AbilityText] = []
+    for ability in abilities:
+        given, reason, relevant = read_ability(ability)
+        for name, value in given.items():
+            _keep_best(fields, name, value)
+        if reason is not None:
+            unread.append(UnreadAbility(ability.name, ability.text, reason))
+        elif relevant:
+            understood.append(ability)
+    return Defences(
+        understood=tuple(understood),
+        not_understood=tuple(unread),
+        **fields,  # type: ignore[arg-type]
+    )

@@ -1,0 +1,132 @@
+"""A library of datasheets read from one source, whatever the importer.
+
+Every importer of datasheets (the Wahapedia export, BSData catalogues) returns a
+:class:`DatasheetLibrary`: the datasheets in the order read, looked up by name (with a
+suggestion when the name is not there), searched, narrowed to a faction, and the
+:class:`~mathhammer.io.import_report.ImportReport` of what was and was not read.
+
+Examples
+--------
+>>> from mathhammer.units.datasheet import Datasheet, ModelProfile
+>>> def sheet(name, faction):
+...     return Datasheet(name, (ModelProfile(name, toughness=4, save=3, wounds=2),),
+...                      faction=faction)
+>>> library = DatasheetLibrary((sheet("Intercessors", "Space Marines"),
+...                             sheet("Boyz", "Orks"), sheet("Nobz", "Orks")))
+>>> len(library), library.factions
+(3, ('Orks', 'Space Marines'))
+>>> library.get("boyz").faction, [d.name for d in library.faction("orks")]
+('Orks', ['Boyz', 'Nobz'])
+>>> library.get("Nobs")
+Traceback (most recent call last):
+...
+mathhammer.errors.ProfileError: datasheet must be one of the 3 ... (did you mean 'Nobz'?)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..errors import ProfileError, field_error
+from ..units.datasheet import Datasheet
+from .import_report import ImportReport
+
+__all__ = ["DatasheetLibrary"]
+
+
+def _key(name: str) -> str:
+    return " ".join(name.replace("\u2019", "'").casefold().split())
+
+
+def _suggest(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(_key(name), [_key(k) for k in known], n=1, cutoff=0.6)
+    if not close:
+        return ""
+    return "did you mean " + repr(next(k for k in known if _key(k) == close[0])) + "?"
+
+
+@dataclass(frozen=True)
+class DatasheetLibrary:
+    """The datasheets read from one source, and the report of the import.
+
+    Parameters
+    ----------
+    datasheets : tuple of Datasheet
+        In the order read.
+    report : ImportReport
+        What was read and what was not.
+    """
+
+    datasheets: tuple[Datasheet, ...]
+    report: ImportReport = field(default_factory=lambda: ImportReport(source=""))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "datasheets", tuple(self.datasheets))
+
+    def __len__(self) -> int:
+        return len(self.datasheets)
+
+    def __iter__(self) -> Iterator[Datasheet]:
+        return iter(self.datasheets)
+
+    @property
+    def factions(self) -> tuple[str, ...]:
+        """The factions of the datasheets, sorted."""
+        return tuple(sorted({d.faction for d in self.datasheets if d.faction}))
+
+    def get(self, name: str, faction: str | None = None) -> Datasheet:
+        """The datasheet of this name (case and apostrophes aside).
+
+        A name that several factions share needs ``faction``.
+
+        Raises
+        ------
+        ProfileError
+            No datasheet has the name (the error suggests the closest), or several do.
+        """
+        pool = self.faction(faction).datasheets if faction is not None else self.datasheets
+        found = [d for d in pool if _key(d.name) == _key(name)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            factions = sorted({d.faction for d in found})
+            raise field_error(
+                ProfileError,
+                "faction",
+                f"given: {len(found)} datasheets are named {name!r}",
+                faction,
+                f"one of {factions}",
+            )
+        known = [d.name for d in pool]
+        raise field_error(
+            ProfileError,
+            "datasheet",
+            f"one of the {len(known)} datasheets read",
+            name,
+            _suggest(name, known),
+        )
+
+    def search(self, text: str) -> list[Datasheet]:
+        """The datasheets whose name contains ``text`` (case and apostrophes aside)."""
+        return [d for d in self.datasheets if _key(text) in _key(d.name)]
+
+    def faction(self, name: str) -> DatasheetLibrary:
+        """The datasheets of one faction (case aside), with the same report.
+
+        Raises
+        ------
+        ProfileError
+            No datasheet belongs to the faction (the error suggests the closest).
+        """
+        chosen = tuple(d for d in self.datasheets if _key(d.faction) == _key(name))
+        if not chosen:
+            raise field_error(
+                ProfileError,
+                "faction",
+                f"one of {list(self.factions)}",
+                name,
+                _suggest(name, list(self.factions)),
+            )
+        return DatasheetLibrary(chosen, self.report)

@@ -1,0 +1,187 @@
+"""What a unit is made of, from the export's text: model counts, points and loadouts.
+
+The export describes a unit in prose: ``Datasheets_unit_composition.csv`` has lines such as
+``1 Boss Nob``, ``9-19 Boyz``, ``OR`` between alternatives and ``1 Runtherd and 10
+Gretchin``; ``Datasheets_models_cost.csv`` prices sizes (``10 models``, ``1 Spanner and 4
+Burna Boyz``, ``+55`` for an extra model); the datasheet's ``loadout`` says in HTML who is
+equipped with what. Names in one file are matched to names in another by their words,
+singular and in lower case ("Boyz" is the "BOY" profile).
+
+Examples
+--------
+>>> [(m.name, m.low, m.high, m.default) for m in composition(["1 Boss Nob", "9-19 Boyz"])]
+[('Boss Nob', 1, 1, 1), ('Boyz', 9, 19, 9)]
+>>> [(m.name, m.low, m.high, m.default) for m in composition(
+...     ["1 Runtherd and 10 Gretchin", "OR", "2 Runtherds and 20 Gretchin"])]
+[('Runtherd', 1, 2, 1), ('Gretchin', 10, 20, 10)]
+>>> words("Boss Nob\\u2019s Boyz") == words("BOSS NOB'S BOY")
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Count", "best_match", "composition", "loadout", "points", "words"]
+
+_TAG = re.compile(r"<[^>]*>")
+_SEPARATOR = re.compile(r"^(?:or|one of the following):?$", re.IGNORECASE)
+_CAP = re.compile(r"models maximum|maximum of \d+ models", re.IGNORECASE)
+_COUNT = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?\s+(.+)$")
+_PARTS = re.compile(r"(?:,\s*|\s+and\s+)(?=\d)")
+
+
+def plain(text: str) -> str:
+    """Text without HTML, with plain hyphens, apostrophes and spaces."""
+    text = html.unescape(_TAG.sub("", text))
+    for odd, even in (("\u2011", "-"), ("\u2019", "'"), ("\xa0", " ")):
+        text = text.replace(odd, even)
+    return " ".join(text.split())
+
+
+def _singular(word: str) -> str:
+    for suffix, repl in (("ies", "y"), ("es", "e"), ("s", ""), ("z", "")):
+        if len(word) > 3 and word.endswith(suffix):
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def words(name: str) -> frozenset[str]:
+    """The words of a name, singular and in lower case, for matching across files."""
+    text = re.sub(r"['\u2019]s\b", "", plain(name).lower())
+    return frozenset(_singular(w) for w in re.findall(r"[a-z0-9]+", text))
+
+
+def best_match(name: str, candidates: Sequence[str]) -> int | None:
+    """The index of the candidate sharing most words with ``name`` (None if none shares any);
+    ties go to the candidate whose spelling is closest."""
+    mine = words(name)
+    scored = [
+        (len(mine & words(c)) / len(mine | words(c) or {""}), i) for i, c in enumerate(candidates)
+    ]
+    best = max((s for s, _ in scored), default=0.0)
+    if best == 0:
+        return None
+    tied = [candidates[i] for s, i in scored if s == best]
+    close = difflib.get_close_matches(name.lower(), [t.lower() for t in tied], 1, 0.0)
+    return next(i for s, i in scored if s == best and candidates[i].lower() == close[0])
+
+
+@dataclass(frozen=True)
+class Count:
+    """One model type of a unit: how few, how many, and how many at the default size."""
+
+    name: str
+    low: int
+    high: int
+    default: int
+
+
+def _alternatives(lines: Iterable[str]) -> list[list[str]]:
+    """The composition lines grouped into the alternatives a unit may take."""
+    groups: list[list[str]] = [[]]
+    each_alone = False
+    for raw in lines:
+        line = plain(raw).strip().rstrip(".")
+        if _CAP.search(line) or not line:
+            continue  # a cap on the total: the counts below already bound the unit
+        if _SEPARATOR.match(line):
+            each_alone = each_alone or line.lower().startswith("one of")
+            groups.append([])
+            continue
+        if each_alone and groups[-1]:
+            groups.append([])
+        groups[-1].append(line)
+    return [g for g in groups if g]
+
+
+def composition(lines: Sequence[str]) -> list[Count]:
+    """The model types of a unit from its composition lines (empty if none can be read).
+
+    Across alternatives a type takes its fewest and most models; the default size is the
+    first alternative's.
+    """
+    counts: dict[str, Count] = {}
+    for number, group in enumerate(_alternatives(lines)):
+        seen: set[str] = set()
+        for line in group:
+            for part in _PARTS.split(re.sub(r"\s*\([^)]*\)", "", line)):
+                found = _COUNT.match(part.strip())
+                if not found:
+                    continue
+                low = int(found[1])
+                high = int(found[2] or low)
+                name = re.split(r"\s+[\u2013-]\s+", found[3])[0].strip()
+                key = next((k for k in counts if words(k) == words(name)), name)
+                seen.add(key)
+                known = counts.get(key)
+                if known is None:
+                    counts[key] = Count(name, 0 if number else low, high, low if not number else 0)
+                else:
+                    default = low if number == 0 else known.default
+                    counts[key] = Count(
+                        known.name, min(known.low, low), max(known.high, high), default
+                    )
+        for key, known in counts.items():
+            if key not in seen:  # absent from this alternative: the type may have none
+                counts[key] = Count(known.name, 0, known.high, known.default)
+    return list(counts.values())
+
+
+def points(description: str) -> int | None:
+    """How many models a priced size has ("10 models", "1 Spanner and 4 Burna Boyz");
+    None for an extra that adds to another size ("Attack Bike")."""
+    found = re.findall(r"(?:^|,\s*|\s+and\s+)(\d+)\s+\S", plain(description))
+    return sum(int(n) for n in found) if found else None
+
+
+_EVERYONE = re.compile(r"^(?:this|every|each|all) (?:model|unit)s?\b")
+_EQUIPPED = re.compile(r"^(.*?)\s+(?:is|are)(?: both)? equipped with:?\s*(.*)$", re.IGNORECASE)
+
+
+def _items(text: str) -> list[tuple[int, str]]:
+    """ "2 rokkit pistols; choppa." -> [(2, 'rokkit pistols'), (1, 'choppa')]."""
+    listed = re.split(r"\.\s*(?=[A-Z*])", text, maxsplit=1)[0]  # prose may follow the list
+    gear = []
+    for item in re.split(r"[;,]", listed.rstrip(".")):
+        counted = re.match(r"^(\d+)\s+(.+)$", item.strip())
+        count, name = (int(counted[1]), counted[2]) if counted else (1, item.strip())
+        if name and name.lower() != "nothing":
+            gear.append((count, name.strip()))
+    return gear
+
+
+def _who(text: str) -> tuple[str, ...]:
+    """The model types a loadout paragraph names; none for every model."""
+    if _EVERYONE.match(text.lower()):
+        return ()
+    names = []
+    for part in re.split(r",\s*|\s+and\s+", text):
+        part = re.sub(r"^(?:the|every|each|a|an|one|\d+)\s+(?:other\s+)?", "", part, flags=re.I)
+        names.append(re.sub(r"\s+models?$", "", part.strip()))
+    return tuple(n for n in names if n)
+
+
+def loadout(text: str) -> list[tuple[tuple[str, ...], list[tuple[int, str]]]]:
+    """Who is equipped with what: (model types, [(count, item), ...]) per paragraph of a
+    loadout; no model types means every model.
+
+    Examples
+    --------
+    >>> loadout("<b>The Boss Nob and every Boy are equipped with:</b> 2 sluggas; choppa."
+    ...         "<br><br><b>Each Tankbusta is equipped with:</b> rokkit launcha.")
+    [(('Boss Nob', 'Boy'), [(2, 'sluggas'), (1, 'choppa')]),
+     (('Tankbusta',), [(1, 'rokkit launcha')])]
+    >>> loadout("This model is equipped with: nothing.")
+    [((), [])]
+    """
+    out = []
+    for paragraph in re.split(r"<br\s*/?>|\n", text):
+        found = _EQUIPPED.match(plain(paragraph))
+        if found:  # else a designer's note, not a loadout
+            out.append((_who(found[1]), _items(found[2])))
+    return out

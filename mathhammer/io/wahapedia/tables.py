@@ -1,0 +1,130 @@
+"""The tables of the Wahapedia export: pipe-delimited text as the site writes it.
+
+Each file is UTF-8 with a byte-order mark, one header row naming the columns, and one
+record per line with every field followed by ``|`` (so a line ends in ``|``). Fields are
+never quoted: text holds HTML, ``"`` for inches and, in newer exports, raw line breaks.
+A record is therefore complete when it holds as many ``|`` as the header; a record that
+spans lines is joined back with its line breaks. The csv module and pandas both read a line
+break as the end of a record unless the field is quoted, hence this reader.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "Factions.csv").write_text(
+...     "\\ufeffid|name|link|\\nORK|Orks|https://example.invalid/orks|\\n", encoding="utf-8")
+>>> table = read_table(folder / "Factions.csv", ("id", "name"))
+>>> [(row.line, row["id"], row["name"]) for row in table.rows]
+[(2, 'ORK', 'Orks')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import CsvError
+
+__all__ = ["Row", "Table", "read_table"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One record: its values by column and the line it starts on (the header is line 1)."""
+
+    line: int
+    values: dict[str, str]
+
+    def __getitem__(self, column: str) -> str:
+        return self.values[column]
+
+    def get(self, column: str, default: str = "") -> str:
+        """The value of a column the file may not have."""
+        return self.values.get(column, default)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The records of one file, in file order."""
+
+    path: Path
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+    def error(self, line: int | None, column: str | None, problem: str) -> CsvError:
+        """An error located in this file."""
+        return CsvError.at(str(self.path), line, column, problem)
+
+    def source(self, row: Row) -> str:
+        """Where a record was read from: ``file:line``."""
+        return f"{self.path}:{row.line}"
+
+
+def _records(text: str, width: int, trailing: bool) -> Iterator[tuple[int, str]]:
+    """(first line, record text) of every record after the header."""
+    start, parts = 0, list[str]()
+    for number, line in enumerate(text.split("\n")[1:], start=2):
+        line = line.removesuffix("\r")
+        if not parts:
+            if not line.strip():
+                continue
+            start = number
+        parts.append(line)
+        record = "\n".join(parts)
+        if record.count("|") >= width and (not trailing or record.endswith("|")):
+            parts = []
+            yield start, record
+    if parts:
+        yield start, "\n".join(parts)
+
+
+def _read_text(path: Path) -> str:
+    name = str(path)
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise CsvError.at(name, None, None, "no such file (a Wahapedia export file)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CsvError.at(name, None, None, f"cannot read: {exc}") from None
+
+
+def read_table(path: str | Path, required: Sequence[str]) -> Table:
+    """Read one file of the export.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file, e.g. ``wahapedia/Datasheets_wargear.csv``.
+    required : sequence of str
+        The columns the caller needs; other columns are kept as they are.
+
+    Raises
+    ------
+    CsvError
+        A missing or unreadable file, a missing column, or a record whose number of
+        fields is not the header's: ``file:line: problem``.
+    """
+    path = Path(path)
+    text = _read_text(path)
+    header_line = text.split("\n", 1)[0].removesuffix("\r")
+    table = Table(path, (), ())
+    if "|" not in header_line:
+        raise table.error(1, None, "the header has no '|'; expected the pipe-delimited export")
+    trailing = header_line.endswith("|")
+    columns = tuple(c.strip() for c in header_line.split("|"))
+    columns = columns[:-1] if trailing else columns
+    missing = [c for c in required if c not in columns]
+    if missing:
+        raise table.error(1, None, f"missing columns {missing}; the header has {list(columns)}")
+    width = header_line.count("|")
+    rows = []
+    for line, record in _records(text, width, trailing):
+        values = record.split("|")
+        values = values[:-1] if trailing else values
+        if len(values) != len(columns):
+            raise table.error(
+                line, None, f"expected {len(columns)} fields; got {len(values)}: {record[:60]!r}"
+            )
+        rows.append(Row(line, dict(zip(columns, values, strict=True))))
+    return Table(path, columns, tuple(rows))

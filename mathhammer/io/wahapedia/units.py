@@ -1,0 +1,216 @@
+"""The model types of one datasheet: profiles, counts, characters, loadouts and points."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+
+from ...units.datasheet import AbilityText, ModelProfile, Wargear
+from ..defences import UnreadAbility, read_ability
+from .composition import Count, best_match, composition, loadout, plain, points, words
+from .tables import Row
+
+__all__ = ["model_profiles", "points_brackets", "row_abilities"]
+
+_MODELS_FILE = "Datasheets_models.csv"
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _number(row: Row, column: str, roll: bool = False) -> int:
+    """A characteristic as an int: ``4``, ``3+`` (a roll), ``5*`` (a footnoted value)."""
+    raw = row[column].strip().rstrip("*")
+    text = raw.removesuffix("+") if roll else raw
+    if not text.isdigit():
+        shape = "a roll such as '3+'" if roll else "a whole number"
+        raise ValueError(
+            f"{_MODELS_FILE}:{row.line}: column {column!r}: expected {shape}; got {row[column]!r}"
+        )
+    return int(text)
+
+
+def _invuln(row: Row) -> tuple[int | None, list[AbilityText]]:
+    """The model's invulnerable save, read with its footnote (``inv_sv_descr``)."""
+    raw = row["inv_sv"].strip()
+    note = plain(row.get("inv_sv_descr"))
+    value = None if raw in ("", "-") else _number(row, "inv_sv", roll=True)
+    # a note naming the very model of the row ("Ibram Gaunt only.") changes nothing
+    if note and words(re.sub(r"\b(?:models?|only)\b", "", note)) == words(row["name"]):
+        note = ""
+    if not note and "*" not in raw:
+        return value, []
+    name = f"Invulnerable Save ({value}+*)" if value else "Invulnerable Save"
+    ability = AbilityText(name, row.get("inv_sv_descr").strip())
+    fields, reason, _ = read_ability(ability)
+    listed: list[AbilityText] = [UnreadAbility(name, ability.text, reason)] if reason else []
+    given = fields.get("invuln")
+    return (int(given) if given is not None else None), listed
+
+
+def _is_character(profile: Row, keywords: Sequence[Row]) -> bool:
+    for row in keywords:
+        model = re.sub(r"\s+only$", "", row["model"].strip(), flags=re.IGNORECASE)
+        applies = model.upper() in ("", "ALL MODELS") or words(model) == words(profile["name"])
+        if applies and row["keyword"].strip().lower() == "character":
+            return True
+    return False
+
+
+def _gear_names(gear: Sequence[Wargear]) -> dict[frozenset[str], list[str]]:
+    """Wargear names by their words ("Staff of light" and "Staff of light (melee)" share)."""
+    out: dict[frozenset[str], list[str]] = {}
+    for g in gear:
+        base = re.sub(r"\s*\((?:melee|ranged)\)'*$", "", g.name).rstrip("'")
+        out.setdefault(words(base), []).append(g.name)
+    return out
+
+
+def _targets(who: Sequence[str], counts: Sequence[Count], chosen: Sequence[object]) -> list[int]:
+    """The model types a loadout paragraph is about: all, those it names, or else those
+    without a loadout yet."""
+    if not who:
+        return list(range(len(counts)))
+    names = [c.name for c in counts]
+    picked = [i for i in (best_match(w, names) for w in who) if i is not None]
+    return picked or [i for i, c in enumerate(chosen) if c is None]
+
+
+def _loadouts(text: str, counts: Sequence[Count], gear: Sequence[Wargear]) -> list[list[str]]:
+    """The default wargear of each model type, from the datasheet's loadout text."""
+    names = _gear_names(gear)
+    chosen: list[list[str] | None] = [None] * len(counts)
+    for who, items in loadout(text):
+        carried = [(count, n) for count, item in items for n in names.get(words(item), [])]
+        for i in _targets(who, counts, chosen):
+            if chosen[i] is None:  # the first paragraph naming a model type is its loadout
+                chosen[i] = _numbered(carried)
+    return [c or [] for c in chosen]
+
+
+def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
+    """Wargear names, a piece carried several times named once per copy ("Lascannon #2")."""
+    out: list[str] = []
+    for count, name in carried:
+        for _ in range(count):
+            copies = sum(1 for n in out if n == name or n.startswith(f"{name} #"))
+            out.append(f"{name} #{copies + 1}" if copies else name)
+    return out
+
+
+def _copies(gear: Sequence[Wargear], carried: Sequence[Sequence[str]]) -> list[Wargear]:
+    """The wargear plus a piece per extra copy a model carries: a model's weapons need
+    distinct names, and each copy attacks on its own ([BLAST] and [RAPID FIRE] count per
+    weapon)."""
+    by_name = {g.name: g for g in gear}
+    extra: dict[str, Wargear] = {}
+    for name in (n for names in carried for n in names if n not in by_name):
+        extra[name] = Wargear(name, by_name[name.rsplit(" #", 1)[0]].profiles)
+    return [*gear, *extra.values()]
+
+
+def _profile(row: Row, count: Count, keywords: Sequence[Row], **fields: object) -> ModelProfile:
+    """One model type: the characteristics of its profile row, the counts of its type."""
+    return ModelProfile(
+        count.name,
+        toughness=_number(row, "T"),
+        save=_number(row, "Sv", roll=True),
+        wounds=_number(row, "W"),
+        character=_is_character(row, keywords),
+        min_count=count.low,
+        max_count=count.high,
+        default_count=count.default,
+        leadership=_number(row, "Ld", roll=True),
+        oc=_number(row, "OC"),
+        movement=row["M"].strip(),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _unnamed(names: Sequence[str], matched: Sequence[int | None]) -> int:
+    """The profile row of a model type no row is named after: "OTHER MODELS", else the
+    first row no other type took, else the first."""
+    for i, name in enumerate(names):
+        if "other" in words(name):
+            return i
+    return next((i for i in range(len(names)) if i not in matched), 0)
+
+
+def model_profiles(
+    rows: Sequence[Row],
+    lines: Sequence[str],
+    keywords: Sequence[Row],
+    loadout_text: str,
+    gear: Sequence[Wargear],
+) -> tuple[list[ModelProfile], list[Wargear], list[AbilityText]]:
+    """The model types of a datasheet, its wargear (with the copies a loadout carries), and
+    the footnotes of their characteristics that are not understood.
+
+    Every model type may take any of the datasheet's wargear: the export says who carries
+    what only in the prose of its wargear options.
+    """
+    if not rows:
+        raise ValueError(f"{_MODELS_FILE}: the datasheet has no model profile")
+    counts = composition(lines) or [Count(plain(r["name"]), 1, 1, 1) for r in rows]
+    carried = _loadouts(loadout_text, counts, gear)
+    gear = _copies(gear, carried)
+    profiles: list[ModelProfile] = []
+    unread: list[AbilityText] = []
+    names = [r["name"] for r in rows]
+    matched = [best_match(c.name, names) for c in counts]
+    for count, weapons, index in zip(counts, carried, matched, strict=True):
+        row = rows[index if index is not None else _unnamed(names, matched)]
+        invuln, listed = _invuln(row)
+        if "*" in row["T"]:
+            note = f"Toughness {row['T'].strip()}"
+            listed.append(UnreadAbility(note, "", "a footnoted Toughness: see the datasheet"))
+        unread.extend(a for a in listed if a not in unread)
+        options = tuple(g.name for g in gear)
+        profiles.append(
+            _profile(row, count, keywords, invuln=invuln, weapons=tuple(weapons), options=options)
+        )
+    return profiles, gear, unread
+
+
+def points_brackets(rows: Sequence[Row]) -> tuple[list[tuple[int, int]], list[tuple[str, Row]]]:
+    """(models, points) brackets, and the priced lines that are not one (with why)."""
+    brackets: dict[int, int] = {}
+    skipped = []
+    for row in rows:
+        size, cost = points(row["description"]), row["cost"].strip()
+        if size is None or not cost.isdigit():
+            skipped.append(
+                (f"an extra cost is not a points bracket: {row['description']!r} {cost!r}", row)
+            )
+        elif size in brackets:
+            skipped.append(
+                (
+                    f"a second price for {size} models ({plain(row['description'])}): "
+                    f"the first, {brackets[size]}, is kept",
+                    row,
+                )
+            )
+        else:
+            brackets[size] = int(cost)
+    return sorted(brackets.items()), skipped
+
+
+def row_abilities(
+    rows: Sequence[Row], texts: Mapping[str, tuple[str, str]]
+) -> tuple[list[AbilityText], list[AbilityText]]:
+    """A datasheet's abilities from ``Datasheets_abilities.csv``: (the unit's, its wargear's).
+
+    A core or faction ability is a reference (``ability_id``) into ``Abilities.csv`` with a
+    ``parameter`` ("Feel No Pain" and "5+"); the others carry their own name and text.
+    """
+    unit: list[AbilityText] = []
+    wargear: list[AbilityText] = []
+    for row in rows:
+        shared = texts.get(row["ability_id"].strip())
+        name, text = (
+            shared if shared and not row["name"].strip() else (row["name"], row["description"])
+        )
+        name = " ".join(html.unescape(_TAG.sub("", name)).split() + row.get("parameter").split())
+        if name:
+            kind = wargear if "wargear" in row.get("type").lower() else unit
+            kind.append(AbilityText(name, text.strip()))
+    return unit, wargear
