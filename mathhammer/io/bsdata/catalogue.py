@@ -160,6 +160,15 @@ def _book(path: Path) -> Book:
     return Book(str(path), kind, body)
 
 
+def _game_system(path: Path) -> bool:
+    """A file that looks like a game system, from its name ending or its first bytes."""
+    suffix = path.suffix.lower()
+    if suffix != ".json":
+        return suffix in (".gst", ".gstz")
+    with path.open("rb") as handle:
+        return b'"gameSystem"' in handle.read(64)
+
+
 def _candidates(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in EXTENSIONS)
 
@@ -168,7 +177,8 @@ def _with_links(first: Book) -> list[Book]:
     """A file and every file it needs, found beside it: the game system and the
     catalogues it links, transitively. Files named like a link are tried first."""
     books = {first.id: first}
-    others = [p for p in _candidates(Path(first.file).parent) if str(p) != first.file]
+    here = Path(first.file).resolve()
+    others = [p for p in _candidates(here.parent) if p.resolve() != here]
     loaded: dict[Path, Book] = {}
     pending = [first]
     while pending:
@@ -190,8 +200,11 @@ def _with_links(first: Book) -> list[Book]:
 
 
 def _find(ident: str, name: str, others: list[Path], loaded: dict[Path, Book]) -> Book | None:
+    """The file of catalogue ``ident`` among ``others``: files named like the link first,
+    then game systems, so that the search rarely reads a file it does not need."""
+
     def likely(p: Path) -> tuple[bool, bool]:
-        return p.stem.casefold() != name.casefold(), p.suffix.lower() not in (".gst", ".gstz")
+        return p.stem.casefold() != name.casefold(), not _game_system(p)
 
     for path in sorted(others, key=likely):
         if path not in loaded:

@@ -81,9 +81,10 @@ class ModelEntry:
 
 
 def model_entries(root: Slot) -> list[ModelEntry]:
-    """Every model entry of a unit (the root itself for a single-model datasheet)."""
+    """Every model entry of a unit (the root itself first for a single-model datasheet),
+    models carried by models included (a rider on its beast)."""
     if root.kind == "model":
-        return [ModelEntry(root, (), 1)]
+        return [ModelEntry(root, (), 1), *_models(root, (root,), 1)]
     return list(_models(root, (root,), 1))
 
 
@@ -92,8 +93,7 @@ def _models(slot: Slot, ancestors: tuple[Slot, ...], count: int) -> Iterator[Mod
         times = count * (child.default if child.kind != "group" else 1)
         if child.kind == "model":
             yield ModelEntry(child, ancestors, times)
-        else:
-            yield from _models(child, (*ancestors, child), times)
+        yield from _models(child, (*ancestors, child), times)
 
 
 def words(name: str) -> set[str]:

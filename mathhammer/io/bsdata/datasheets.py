@@ -18,15 +18,16 @@ is listed by token in the report, or under ``strict`` is an error.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, replace
+from itertools import chain, count
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputFileError, ProfileError
 from ...model.profiles import Weapon, normalise_keywords
 from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
-from ..defences import read_defences
+from ..defences import Defences, read_defences
 from ..import_report import ImportReport, Skipped
 from .composition import (
     WEAPONS,
@@ -42,7 +43,7 @@ from .composition import (
 from .links import Book, CatalogueSet, nodes
 from .points import brackets, cost, unit_cost
 from .profiles import Body, characteristics, clean_text, profile_name, read_body, read_weapon
-from .tree import INF, Slot, build, model_ranges
+from .tree import INF, Ranges, Slot, build, model_ranges
 
 __all__ = ["DatasheetReader"]
 
@@ -124,64 +125,30 @@ class DatasheetReader:
         entries = model_entries(root)
         if not entries:
             raise _Skip("it has no model entries")
-        profile_of: dict[int, Body] = {}
-        for model in entries:
-            profile = choose_profile(self.books, model, entries)
-            if profile is None:
-                raise _Skip(f"model {model.slot.name!r} has no Unit profile")
-            body, reason = read_body(profile)
-            if body is None:
-                raise _Skip(f"model {model.slot.name!r}: {reason}")
-            profile_of[id(model.slot)] = body
         armoury = _Armoury(self, name)
         loadouts, options = armoury.loadouts(entries)
-        keys = type_keys(entries, profile_of, loadouts)
-        ranges = model_ranges(root, lambda slot: keys[id(slot)])
-        categories = _categories(self.books, [root] + [m.slot for m in entries])
+        bodies = self._bodies(entries)
+        keys = type_keys(entries, bodies, loadouts)
+        parts = _Parts(
+            root,
+            entries,
+            bodies,
+            keys,
+            model_ranges(root, lambda slot: keys[id(slot)]),
+            loadouts,
+            options,
+            _categories(self.books, [root] + [m.slot for m in entries]),
+        )
         abilities = self._abilities([root] + [m.slot for m in entries])
         defences = read_defences(abilities)
-        models: list[ModelProfile] = []
-        leaders: dict[str, Slot | None] = {}
-        for key in dict.fromkeys(keys[id(m.slot)] for m in entries):
-            members = [m for m in entries if keys[id(m.slot)] == key]
-            leader = max(members, key=lambda m: m.default)
-            body = profile_of[id(leader.slot)]
-            low, high, default = ranges[key]
-            high = high if high < INF else max(low, default, 1)
-            character = _character(categories, members, entries)
-            model_name = _model_name(body.name, key, models)
-            leaders[model_name] = leader.slot if leader.slot is not root else None
-            models.append(
-                ModelProfile(
-                    model_name,
-                    body.toughness,
-                    body.save,
-                    body.wounds,
-                    invuln=body.invuln if body.invuln is not None else defences.invuln,
-                    fnp=defences.fnp,
-                    fnp_mortal=defences.fnp_mortal,
-                    damage_reduction=defences.damage_reduction,
-                    halve_damage=defences.halve_damage,
-                    character=character,
-                    min_count=low,
-                    max_count=high,
-                    default_count=default,
-                    weapons=loadouts[id(leader.slot)],
-                    options=tuple(n for m in members for n in options[id(m.slot)]),
-                    leadership=body.leadership,
-                    oc=body.oc,
-                    movement=body.movement,
-                )
-            )
-        models.sort(key=lambda m: m.character)
-        keywords = tuple(w for words in categories.values() for w in words)
         try:
+            models, leaders = _model_types(parts, defences)
             sheet = Datasheet(
                 name,
                 tuple(models),
                 tuple(armoury.gear.values()),
                 faction=faction,
-                keywords=keywords,
+                keywords=tuple(w for words in parts.categories.values() for w in words),
                 abilities=tuple(abilities),
                 not_understood=defences.not_understood,
                 stealth=defences.stealth,
@@ -190,6 +157,19 @@ class DatasheetReader:
         except ProfileError as exc:
             raise _Skip(str(exc).splitlines()[0]) from None
         return self._with_points(sheet, entry, leaders)
+
+    def _bodies(self, entries: list[ModelEntry]) -> dict[int, Body]:
+        """The characteristics of each model entry's profile, by ``id(entry.slot)``."""
+        bodies = {}
+        for model in entries:
+            profile = choose_profile(self.books, model, entries)
+            if profile is None:
+                raise _Skip(f"model {model.slot.name!r} has no Unit profile")
+            body, reason = read_body(profile)
+            if body is None:
+                raise _Skip(f"model {model.slot.name!r}: {reason}")
+            bodies[id(model.slot)] = body
+        return bodies
 
     def _promote(self, slot: Slot) -> None:
         """An upgrade entry with a Unit profile of its own is a model entry."""
@@ -266,6 +246,59 @@ class DatasheetReader:
         return replace(sheet, points=brackets(values)) if priced else sheet
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """What a datasheet's model types are made from (maps keyed by ``id(entry.slot)``)."""
+
+    root: Slot
+    entries: list[ModelEntry]
+    bodies: dict[int, Body]
+    keys: dict[int, Hashable]
+    ranges: Ranges
+    loadouts: dict[int, tuple[str, ...]]
+    options: dict[int, tuple[str, ...]]
+    categories: dict[int, tuple[str, ...]]
+
+
+def _model_types(
+    parts: _Parts, defences: Defences
+) -> tuple[list[ModelProfile], dict[str, Slot | None]]:
+    """The model types (CHARACTER last) and, by name, the entry each is named after
+    (None for a single-model datasheet, whose cost is the unit's)."""
+    models: list[ModelProfile] = []
+    leaders: dict[str, Slot | None] = {}
+    for key in dict.fromkeys(parts.keys[id(m.slot)] for m in parts.entries):
+        members = [m for m in parts.entries if parts.keys[id(m.slot)] == key]
+        leader = max(members, key=lambda m: m.default)
+        body = parts.bodies[id(leader.slot)]
+        low, high, default = parts.ranges[key]
+        name = _model_name(body.name, key, models)
+        leaders[name] = leader.slot if leader.slot is not parts.root else None
+        models.append(
+            ModelProfile(
+                name,
+                body.toughness,
+                body.save,
+                body.wounds,
+                invuln=body.invuln if body.invuln is not None else defences.invuln,
+                fnp=defences.fnp,
+                fnp_mortal=defences.fnp_mortal,
+                damage_reduction=defences.damage_reduction,
+                halve_damage=defences.halve_damage,
+                character=_character(parts.categories, members, parts.entries),
+                min_count=low,
+                max_count=high if high < INF else max(low, default, 1),
+                default_count=default,
+                weapons=parts.loadouts[id(leader.slot)],
+                options=tuple(n for m in members for n in parts.options[id(m.slot)]),
+                leadership=body.leadership,
+                oc=body.oc,
+                movement=body.movement,
+            )
+        )
+    return sorted(models, key=lambda m: m.character), leaders
+
+
 def _model_name(body: str, key: Any, made: list[ModelProfile]) -> str:
     """A model type's name: its profile's, or its entry's for an entry that is a type of
     its own (and for a second type with the same profile name)."""
@@ -317,11 +350,11 @@ class _Armoury:
             options[id(model.slot)] = tuple(n for i in items for n in self.copies(i, i.most))
         return defaults, options
 
-    def copies(self, item: Carried, count: int) -> list[str]:
-        """The names of ``count`` of an item: a second one is ``"Plasma rifle #2"``."""
+    def copies(self, item: Carried, number: int) -> list[str]:
+        """The names of ``number`` of an item: a second one is ``"Plasma rifle #2"``."""
         out = []
         for base in self.names(item):
-            for k in range(count):
+            for k in range(number):
                 name = base if k == 0 else f"{base} #{k + 1}"
                 self.gear.setdefault(name, Wargear(name, self.gear[base].profiles))
                 out.append(name)
@@ -346,14 +379,12 @@ class _Armoury:
         return self._names[key]
 
     def _register(self, name: str, profiles: tuple[Weapon, ...], holder: str) -> str:
+        """A name for these profiles: the entry's, else with its holder's name (a drone's
+        missile pod beside the suit's), else numbered."""
         name = profile_name({"name": name})
-        for candidate in (name, f"{name} ({holder})"):
-            known = self.gear.get(candidate)
-            if known is None or known.profiles == profiles:
-                self.gear[candidate] = Wargear(candidate, profiles)
-                return candidate
-        k = 2
-        while f"{name} ({k})" in self.gear:
-            k += 1
-        self.gear[f"{name} ({k})"] = Wargear(f"{name} ({k})", profiles)
-        return f"{name} ({k})"
+        candidates = chain([name, f"{name} ({holder})"], (f"{name} ({k})" for k in count(2)))
+        candidate = next(candidates)
+        while (known := self.gear.get(candidate)) is not None and known.profiles != profiles:
+            candidate = next(candidates)
+        self.gear[candidate] = Wargear(candidate, profiles)
+        return candidate

@@ -81,11 +81,6 @@ class Book:
         """The catalogue's or game system's name (``"Xenos - Necrons"``)."""
         return str(self.body.get("name", "") or Path(self.file).stem)
 
-    @property
-    def library(self) -> bool:
-        """A library: shared entries other catalogues link to, not a faction to pick."""
-        return self.body.get("library") is True
-
 
 class CatalogueSet:
     """Game systems and catalogues, with every link checked and resolvable.

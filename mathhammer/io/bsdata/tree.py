@@ -32,13 +32,13 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .links import nodes
 
-__all__ = ["INF", "Slot", "build", "model_ranges", "walk"]
+__all__ = ["INF", "Slot", "build", "model_ranges"]
 
 Node = dict[str, Any]
 #: "No maximum": larger than any real count, and still an int for the arithmetic.
@@ -189,17 +189,6 @@ def _fill(group: Slot, missing: int) -> None:
         missing -= take
 
 
-def walk(slot: Slot, *, into_models: bool = True) -> Iterator[tuple[Slot, int]]:
-    """Every slot under ``slot`` with its count at the default, per selection of ``slot``."""
-    for child in slot.children:
-        count = child.default if child.kind != "group" else 1
-        yield child, count
-        if child.kind == "model" and not into_models:
-            continue
-        for inner, inner_count in walk(child, into_models=into_models):
-            yield inner, count * inner_count
-
-
 def model_ranges(root: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
     """Each model type's (smallest, largest, default) count in a unit of this tree.
 
@@ -209,9 +198,7 @@ def model_ranges(root: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
 
 
 def _holds(slot: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
-    """What one selection of an entry holds, or what a group holds in all."""
-    if slot.kind == "group":
-        return _group(slot, key)
+    """What one selection of an entry holds."""
     out: Ranges = {key(slot): (1, 1, 1)} if slot.kind == "model" else {}
     for child in slot.children:
         _add(out, _scaled(child, key))
