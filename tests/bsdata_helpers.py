@@ -5,6 +5,9 @@
 attributes, ``description``/``comment``/``readme`` as text elements, ``$text`` as an
 element's text), so the XML reader is tested on the real data's own content.
 
+``copy_excerpt``, ``edit``, ``shared_entry`` and ``find`` change a copy of the excerpt for
+the bad-input tests.
+
 ``excerpt`` cuts the files of ``tests/data/bsdata`` out of the shared BSData snapshot: the
 root links of a few datasheets and every shared entry, rule, profile and category they
 reach, with crusade and enhancement content, detachment rules and modifier groups left
@@ -17,11 +20,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any
 
+#: The committed excerpt.
+DATA = Path(__file__).resolve().parent / "data" / "bsdata"
 SCHEMAS = {
     "catalogue": "http://www.battlescribe.net/schema/catalogueSchema",
     "gameSystem": "http://www.battlescribe.net/schema/gameSystemSchema",
@@ -182,6 +188,40 @@ def _left_out(key: str, member: dict[str, Any]) -> bool:
     return key in ("entryLinks", "selectionEntryGroups", "selectionEntries") and (
         member.get("name") in LEFT_OUT
     )
+
+
+def copy_excerpt(tmp_path: Path) -> Path:
+    """A copy of the committed excerpt to change."""
+    folder = tmp_path / "bsdata"
+    shutil.copytree(DATA, folder)
+    return folder
+
+
+def edit(path: Path, change: Any) -> None:
+    """Rewrite a JSON catalogue after ``change(body)``."""
+    document = json.loads(path.read_text("utf-8"))
+    change(next(iter(document.values())))
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+
+def shared_entry(body: dict[str, Any], name: str) -> dict[str, Any]:
+    """A catalogue's shared entry by name."""
+    return next(e for e in body["sharedSelectionEntries"] if e["name"] == name)
+
+
+def find(node: Any, name: str) -> dict[str, Any]:
+    """The first dict named ``name`` in a tree, depth first."""
+    if isinstance(node, dict):
+        if node.get("name") == name:
+            return node
+        node = list(node.values())
+    if isinstance(node, list):
+        for member in node:
+            try:
+                return find(member, name)
+            except LookupError:
+                pass
+    raise LookupError(name)
 
 
 def main(argv: list[str]) -> None:
