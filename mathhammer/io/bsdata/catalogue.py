@@ -1,0 +1,214 @@
+"""``read_catalogue``: BSData catalogues in, datasheets out.
+
+Examples
+--------
+A game system and a faction, written as JSON the way BSData ships them:
+
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> system = {"gameSystem": {"id": "gs", "name": "Game", "costTypes": [
+...     {"id": "pts", "name": "pts"}]}}
+>>> unit = {"id": "e1", "name": "Warriors", "type": "model",
+...         "costs": [{"name": "pts", "typeId": "pts", "value": 20}],
+...         "categoryLinks": [{"id": "k1", "name": "Infantry", "targetId": "c1"}],
+...         "profiles": [{"id": "p1", "name": "Warrior", "typeName": "Unit",
+...             "characteristics": [{"name": n, "$text": v} for n, v in
+...                 [("M", '6"'), ("T", "4"), ("Sv", "3+"), ("W", "2"), ("InSv", "")]]}]}
+>>> faction = {"catalogue": {"id": "cat", "name": "Xenos - Example", "gameSystemId": "gs",
+...     "categoryEntries": [{"id": "c1", "name": "Infantry"}],
+...     "sharedSelectionEntries": [unit],
+...     "entryLinks": [{"id": "l1", "name": "Warriors", "type": "selectionEntry",
+...                     "targetId": "e1"}]}}
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "Game.json").write_text(json.dumps(system))
+>>> _ = (folder / "Example.json").write_text(json.dumps(faction))
+>>> catalogue = read_catalogue(folder / "Example.json")
+>>> catalogue
+Catalogue(1 datasheet of 1 faction)
+>>> sheet = catalogue.get("warriors")
+>>> sheet.faction, sheet.keywords, sheet.points_for(), sheet.unit().groups[0].label
+('Xenos - Example', ('INFANTRY',), 20, 'Warrior')
+>>> [s.name for s in catalogue.faction("Example")], catalogue.report.datasheets
+(['Warriors'], 1)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from pathlib import Path
+
+from ...errors import InputFileError, OptionError, field_error
+from ...units.datasheet import Datasheet
+from ..import_report import ImportReport
+from .datasheets import DatasheetReader
+from .files import EXTENSIONS, load_tree
+from .links import Book, CatalogueSet, nodes
+
+__all__ = ["Catalogue", "read_catalogue"]
+
+
+class Catalogue:
+    """The datasheets read from a set of catalogues, by faction, with the import report.
+
+    Parameters
+    ----------
+    datasheets : sequence of Datasheet
+        Every datasheet read.
+    report : ImportReport
+        What was read and what was not.
+    """
+
+    def __init__(self, datasheets: list[Datasheet], report: ImportReport) -> None:
+        self.datasheets = tuple(datasheets)
+        self.report = report
+
+    def __repr__(self) -> str:
+        n, f = len(self.datasheets), len(self.factions)
+        return f"Catalogue({n} datasheet{'s' * (n != 1)} of {f} faction{'s' * (f != 1)})"
+
+    def __len__(self) -> int:
+        return len(self.datasheets)
+
+    def __iter__(self) -> Iterator[Datasheet]:
+        return iter(self.datasheets)
+
+    @property
+    def factions(self) -> tuple[str, ...]:
+        """The factions with datasheets, as their catalogues name them."""
+        return tuple(dict.fromkeys(s.faction for s in self.datasheets))
+
+    def faction(self, name: str) -> tuple[Datasheet, ...]:
+        """The datasheets of a faction, by its catalogue's name or its last part
+        (``"Necrons"`` for ``"Xenos - Necrons"``), in any case."""
+        wanted = name.strip().casefold()
+        for faction in self.factions:
+            if wanted in (faction.casefold(), faction.rsplit(" - ", 1)[-1].casefold()):
+                return tuple(s for s in self.datasheets if s.faction == faction)
+        raise field_error(OptionError, "faction", f"one of {list(self.factions)}", name)
+
+    def search(self, text: str) -> tuple[Datasheet, ...]:
+        """The datasheets whose name contains ``text``, in any case."""
+        wanted = text.strip().casefold()
+        return tuple(s for s in self.datasheets if wanted in s.name.casefold())
+
+    def get(self, name: str, faction: str | None = None) -> Datasheet:
+        """The datasheet of this name (in any case), of ``faction`` if given.
+
+        Raises
+        ------
+        OptionError
+            No datasheet has the name, or several factions have one (name the faction).
+        """
+        pool = self.faction(faction) if faction is not None else self.datasheets
+        found = [s for s in pool if s.name.casefold() == name.strip().casefold()]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            factions = [s.faction for s in found]
+            raise field_error(
+                OptionError, "faction", f"given: {name!r} is a datasheet of {factions}", faction
+            )
+        close = difflib.get_close_matches(name, [s.name for s in pool], n=3)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise field_error(OptionError, "datasheet", "the name of a datasheet read", name, hint)
+
+
+def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
+    """Read BSData catalogues: a file with what it links, or a directory of them.
+
+    Parameters
+    ----------
+    path : str or Path
+        A catalogue or game system file (``.json``, ``.cat``, ``.gst``, ``.catz``,
+        ``.gstz``), whose game system and linked libraries are found beside it; or a
+        directory, every catalogue of which is read.
+    strict : bool
+        A weapon ability the engine does not know is an error instead of a token
+        listed in ``catalogue.report.unknown_abilities``.
+
+    Returns
+    -------
+    Catalogue
+        The datasheets by faction, with the import report.
+
+    Raises
+    ------
+    InputFileError
+        A file cannot be read or is malformed, a linked catalogue or the game system is
+        missing, a link's ``targetId`` matches nothing, or (``strict``) a weapon ability
+        is unknown. The message names the file and the entry.
+    """
+    path = Path(path)
+    if path.is_dir():
+        books = [_book(p) for p in _candidates(path)]
+        if not books:
+            raise InputFileError.at(
+                str(path), None, None, f"no catalogue files ({', '.join(EXTENSIONS)}) in it"
+            )
+    elif path.is_file():
+        books = _with_links(_book(path))
+    else:
+        raise InputFileError.at(str(path), None, None, "no such file or directory")
+    report = ImportReport(str(path))
+    reader = DatasheetReader(CatalogueSet(books), report, strict=strict)
+    return Catalogue(reader.read_all(), report)
+
+
+def _book(path: Path) -> Book:
+    kind, body = load_tree(path)
+    return Book(str(path), kind, body)
+
+
+def _game_system(path: Path) -> bool:
+    """A file that looks like a game system, from its name ending or its first bytes."""
+    suffix = path.suffix.lower()
+    if suffix != ".json":
+        return suffix in (".gst", ".gstz")
+    with path.open("rb") as handle:
+        return b'"gameSystem"' in handle.read(64)
+
+
+def _candidates(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in EXTENSIONS)
+
+
+def _with_links(first: Book) -> list[Book]:
+    """A file and every file it needs, found beside it: the game system and the
+    catalogues it links, transitively. Files named like a link are tried first."""
+    books = {first.id: first}
+    here = Path(first.file).resolve()
+    others = [p for p in _candidates(here.parent) if p.resolve() != here]
+    loaded: dict[Path, Book] = {}
+    pending = [first]
+    while pending:
+        book = pending.pop()
+        wanted = [
+            (str(link.get("targetId")), str(link.get("name", "")))
+            for link in nodes(book.body, "catalogueLinks")
+        ]
+        if book.kind != "gameSystem":
+            wanted.append((str(book.body.get("gameSystemId", "")), ""))
+        for ident, name in wanted:
+            if ident in books:
+                continue
+            found = _find(ident, name, others, loaded)
+            if found is not None:  # a missing one is reported by the CatalogueSet
+                books[ident] = found
+                pending.append(found)
+    return list(books.values())
+
+
+def _find(ident: str, name: str, others: list[Path], loaded: dict[Path, Book]) -> Book | None:
+    """The file of catalogue ``ident`` among ``others``: files named like the link first,
+    then game systems, so that the search rarely reads a file it does not need."""
+
+    def likely(p: Path) -> tuple[bool, bool]:
+        return p.stem.casefold() != name.casefold(), not _game_system(p)
+
+    for path in sorted(others, key=likely):
+        if path not in loaded:
+            loaded[path] = _book(path)
+        if loaded[path].id == ident:
+            return loaded[path]
+    return None

@@ -1,0 +1,194 @@
+"""A unit's composition: its model entries, the profile of each and the wargear each carries.
+
+The model entries of a unit are often loadouts rather than model types: "Warrior w/
+gauss flayer" and "Warrior w/ gauss reaper" share the unit's one ``Unit`` profile and
+the ten-to-twenty limit of their group. So model entries are grouped into model types
+by their profile: a type's default wargear is that of its entry with the most models at
+the unit's default, and the other entries' wargear are its options. An entry the unit
+must have with a different default loadout (one "Ravener w/ Venom bolt" beside three
+Raveners, the Spanner of Burna Boyz) stays a type of its own, so the default unit
+carries what the data says.
+
+Examples
+--------
+>>> sorted(words("Kroot Farstalkers & Kill-broker"))
+['farstalker', 'kill-broker', 'kroot']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .links import CatalogueSet, nodes
+from .profiles import MELEE, RANGED, UNIT, profile_name
+from .tree import INF, Slot
+
+__all__ = [
+    "Carried",
+    "ModelEntry",
+    "carried",
+    "choose_profile",
+    "model_entries",
+    "profiles",
+    "type_keys",
+    "words",
+]
+
+Node = dict[str, Any]
+WEAPONS = (RANGED, MELEE)
+
+
+def profiles(books: CatalogueSet, owner: Any, node: Node, kinds: Sequence[str]) -> list[Node]:
+    """An entry's profiles of the given typeNames: its own, then those it links.
+
+    A linked profile takes the unconditional changes its link makes to its name (a
+    sergeant's link renaming the squad's profile).
+    """
+    found = [p for p in nodes(node, "profiles") if p.get("typeName") in kinds]
+    for link in nodes(node, "infoLinks"):
+        if link.get("type") != "profile" or link.get("hidden") is True:
+            continue
+        _, target = books.resolve(owner, link)
+        if target.get("typeName") in kinds:
+            found.append({**target, "name": renamed(link, str(target.get("name", "")))})
+    return found
+
+
+def renamed(link: Node, name: str) -> str:
+    """A name after a link's unconditional ``set``/``append`` modifiers of ``name``."""
+    for modifier in nodes(link, "modifiers"):
+        if modifier.get("field") != "name" or nodes(modifier, "conditions"):
+            continue
+        if nodes(modifier, "conditionGroups"):
+            continue
+        value = str(modifier.get("value", ""))
+        if modifier.get("type") == "set":
+            name = value
+        elif modifier.get("type") == "append":
+            name = f"{name}{modifier.get('join', ' ')}{value}"
+    return name
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A model entry of a unit: its slot, the slots above it and its default count."""
+
+    slot: Slot
+    ancestors: tuple[Slot, ...]
+    default: int
+
+
+def model_entries(root: Slot) -> list[ModelEntry]:
+    """Every model entry of a unit (the root itself first for a single-model datasheet),
+    models carried by models included (a rider on its beast)."""
+    if root.kind == "model":
+        return [ModelEntry(root, (), 1), *_models(root, (root,), 1)]
+    return list(_models(root, (root,), 1))
+
+
+def _models(slot: Slot, ancestors: tuple[Slot, ...], count: int) -> Iterator[ModelEntry]:
+    for child in slot.children:
+        times = count * (child.default if child.kind != "group" else 1)
+        if child.kind == "model":
+            yield ModelEntry(child, ancestors, times)
+        yield from _models(child, (*ancestors, child), times)
+
+
+def words(name: str) -> set[str]:
+    """The words of a name, lower case, without a plural ``s``."""
+    out = set()
+    for word in name.lower().replace(",", " ").replace("&", " ").split():
+        out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return out
+
+
+def choose_profile(
+    books: CatalogueSet, entry: ModelEntry, siblings: Sequence[ModelEntry]
+) -> Node | None:
+    """The ``Unit`` profile of a model entry: its own, else its nearest ancestor's.
+
+    Among several, the one named like the entry; else, leaving out those another entry
+    is named exactly like, the one sharing most words with the entry's name.
+    """
+    slot = entry.slot
+    for holder in (slot, *reversed(entry.ancestors)):
+        found = profiles(books, holder.owner, holder.node, (UNIT,))
+        if found:
+            return _by_name(slot.name, found, [s.slot.name for s in siblings])
+    return None
+
+
+def _by_name(name: str, found: list[Node], others: Sequence[str]) -> Node:
+    exact = [p for p in found if profile_name(p).casefold() == name.casefold()]
+    if exact:
+        return exact[0]
+    claimed = {o.casefold() for o in others if o != name}
+    free = [p for p in found if profile_name(p).casefold() not in claimed] or found
+    mine = words(name)
+    return max(free, key=lambda p: len(mine & words(profile_name(p))))
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A piece of wargear a model entry holds: per model, at the default and at most."""
+
+    slot: Slot
+    holder: str
+    default: int
+    most: int
+
+
+def carried(books: CatalogueSet, model: Slot) -> list[Carried]:
+    """The wargear (entries with weapon profiles) a model entry holds, in order."""
+    return list(_carried(books, model, model.name, 1, 1))
+
+
+def _carried(
+    books: CatalogueSet, slot: Slot, holder: str, count: int, most: int, limit: int = INF
+) -> Iterator[Carried]:
+    for child in slot.children:
+        if child.kind == "model":
+            continue
+        if child.kind == "group":  # its maximum bounds its entries together
+            yield from _carried(books, child, holder, count, most, min(limit, child.high))
+            continue
+        high = min(child.high, limit)
+        each = most * (high if high < INF else 1)
+        times = count * child.default
+        if profiles(books, child.owner, child.node, WEAPONS):
+            yield Carried(child, holder, times, max(each, 1))
+        yield from _carried(books, child, child.name, times, each)
+
+
+def type_keys(
+    entries: Sequence[ModelEntry],
+    profile_of: Mapping[int, Hashable],
+    loadout_of: Mapping[int, tuple[str, ...]],
+) -> dict[int, Hashable]:
+    """The model type of each entry (keyed by ``id(entry.slot)``): ``(profile, name,
+    own)``, ``own`` for an entry that is a type of its own rather than its profile's.
+
+    Entries share a type when they share a profile. An entry that a unit must have
+    (its minimum is above 0 somewhere in the tree) with another default loadout than the
+    profile's main entry (the one with most models at the default) is a type of its own.
+    """
+    main: dict[Hashable, ModelEntry] = {}
+    required: set[int] = set()
+    for entry in entries:
+        known = main.get(profile_of[id(entry.slot)])
+        if known is None or entry.default > known.default:
+            main[profile_of[id(entry.slot)]] = entry
+        if entry.slot.low > 0:
+            required.add(id(entry.slot.node))
+    keys: dict[int, Hashable] = {}
+    for entry in entries:
+        profile = profile_of[id(entry.slot)]
+        leader = main[profile]
+        differs = loadout_of[id(entry.slot)] != loadout_of[id(leader.slot)]
+        if differs and id(entry.slot.node) in required:
+            keys[id(entry.slot)] = (profile, entry.slot.name, True)
+        else:
+            keys[id(entry.slot)] = (profile, leader.slot.name, False)
+    return keys

@@ -1,0 +1,210 @@
+"""BSData files in every form they ship in, read into one tree shape.
+
+A catalogue or game system comes as JSON (``.json``), as BattleScribe XML (``.cat``,
+``.gst``) or zipped XML (``.catz``, ``.gstz``: a zip holding one XML file). Each is read
+into the tree the JSON form already has, so one reader serves all of them:
+
+- an element's attributes are keys (``"true"``/``"false"`` become booleans, a numeric
+  ``value`` a number, as in the JSON);
+- a list element (``<selectionEntries>``) is a list of its children's trees, in order;
+- an element holding only text (``<description>``) is that string;
+- the text of an element with attributes (``<characteristic name="T">4</characteristic>``)
+  is its ``"$text"``.
+
+XML is parsed with defusedxml, which refuses entity declarations (the "billion laughs"),
+and a zip is read only up to a size and compression-ratio limit (a "zip bomb" is a small
+file that expands hugely). Every problem with a file is one :class:`InputFileError`
+naming it.
+
+Examples
+--------
+>>> xml = '''<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema"
+...   id="c1" name="Xenos - Example" library="false">
+...   <sharedSelectionEntries>
+...     <selectionEntry type="model" name="Warrior" id="e1">
+...       <profiles><profile name="Warrior" typeName="Unit" id="p1"><characteristics>
+...         <characteristic name="T">4</characteristic>
+...       </characteristics></profile></profiles>
+...     </selectionEntry>
+...   </sharedSelectionEntries>
+... </catalogue>'''
+>>> kind, body = read_tree(xml.encode(), "example.cat")
+>>> kind, body["library"], body["sharedSelectionEntries"][0]["profiles"][0]["characteristics"]
+('catalogue', False, [{'name': 'T', '$text': '4'}])
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import defusedxml.ElementTree as SafeTree
+from defusedxml import DefusedXmlException
+
+from ...errors import InputFileError
+
+__all__ = [
+    "EXTENSIONS",
+    "MAX_RATIO",
+    "MAX_UNCOMPRESSED",
+    "load_tree",
+    "read_tree",
+]
+
+#: The file name endings of catalogues and game systems, in every form.
+EXTENSIONS = (".json", ".cat", ".gst", ".catz", ".gstz")
+#: The largest XML a zipped catalogue may expand to (the largest real one is ~4 MB).
+MAX_UNCOMPRESSED = 64 * 2**20
+#: The largest compression ratio accepted (XML catalogues compress about 10 to 20 times).
+MAX_RATIO = 100
+#: The root keys of the two kinds of file this reader accepts.
+KINDS = ("catalogue", "gameSystem")
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+Tree = dict[str, Any]
+
+
+def load_tree(path: str | Path) -> tuple[str, Tree]:
+    """Read one catalogue or game system file: its kind and its tree.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.json``, ``.cat``, ``.gst``, ``.catz`` or ``.gstz`` file.
+
+    Returns
+    -------
+    (str, dict)
+        ``"catalogue"`` or ``"gameSystem"``, and the body under that root.
+
+    Raises
+    ------
+    InputFileError
+        The file cannot be read, is malformed, is not a catalogue or game system, or is
+        a zip with no or several files, or one past the size limits.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputFileError.at(str(path), None, None, f"cannot read the file: {exc}") from None
+    if path.suffix.lower() in (".catz", ".gstz"):
+        raw = _unzip(raw, str(path))
+    return read_tree(raw, str(path))
+
+
+def read_tree(raw: bytes, name: str) -> tuple[str, Tree]:
+    """The kind and tree of a file's bytes: JSON if ``name`` ends ``.json``, else XML."""
+    json_form = name.lower().endswith(".json")
+    document = _parse_json(raw, name) if json_form else _parse_xml(raw, name)
+    if not isinstance(document, dict) or len(document) != 1:
+        raise _not_bsdata(name, "a document with several roots")
+    ((kind, body),) = document.items()
+    if kind not in KINDS or not isinstance(body, dict):
+        raise _not_bsdata(name, f"a {kind!r} document")
+    return kind, body
+
+
+def _not_bsdata(name: str, found: str) -> InputFileError:
+    hint = " (rosters are read by read_roster)" if "roster" in found else ""
+    return InputFileError.at(
+        name, None, None, f"expected a BattleScribe catalogue or game system; got {found}{hint}"
+    )
+
+
+def _parse_json(raw: bytes, name: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise InputFileError.at(name, None, None, f"not UTF-8 text: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise InputFileError.at(name, exc.lineno, None, f"malformed JSON: {exc.msg}") from None
+
+
+def _parse_xml(raw: bytes, name: str) -> Tree:
+    try:
+        root = SafeTree.fromstring(raw)
+    except DefusedXmlException as exc:
+        problem = f"XML with a forbidden construct ({type(exc).__name__}): entity and DTD "
+        problem += "declarations are refused"
+        raise InputFileError.at(name, None, None, problem) from None
+    except SafeTree.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        raise InputFileError.at(name, line, None, f"malformed XML: {exc}") from None
+    return {_local(root.tag): _element(root)}
+
+
+def _local(tag: str) -> str:
+    """A tag without its namespace: ``{http://...}catalogue`` -> ``catalogue``."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _attribute(key: str, value: str) -> Any:
+    if value in ("true", "false"):
+        return value == "true"
+    if key == "value" and _NUMBER.fullmatch(value):
+        number = float(value)
+        return int(number) if number.is_integer() else number
+    return value
+
+
+def _element(element: Any) -> Any:
+    """One XML element as the JSON form has it (see the module docstring)."""
+    children = list(element)
+    text = (element.text or "").strip()
+    if not element.attrib:
+        if children:
+            return [_element(child) for child in children]
+        return element.text or ""
+    node: Tree = {key: _attribute(key, value) for key, value in element.attrib.items()}
+    repeated: set[str] = set()
+    for child in children:
+        tag, value = _local(child.tag), _element(child)
+        if tag in repeated:  # a repeated text element (a rule's aliases): a list
+            node[tag] = [*node[tag], value] if isinstance(node[tag], list) else [node[tag], value]
+        else:
+            node[tag] = value
+        repeated.add(tag)
+    if text and not children:
+        node["$text"] = element.text
+    return node
+
+
+def _unzip(raw: bytes, name: str) -> bytes:
+    """The one file of a zip, read only within the size and ratio limits."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+        members = [m for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputFileError.at(name, None, None, f"not a readable zip file: {exc}") from None
+    if len(members) != 1:
+        names = [m.filename for m in members]
+        raise InputFileError.at(
+            name, None, None, f"a zipped catalogue must hold exactly one file; got {names}"
+        )
+    member = members[0]
+    ratio = member.file_size / max(member.compress_size, 1)
+    if member.file_size > MAX_UNCOMPRESSED or ratio > MAX_RATIO:
+        raise _bomb(name, member.filename, member.file_size)
+    try:
+        with archive.open(member) as handle:
+            # zipfile reads no further than the size the header states (checked above), and
+            # a header that understates it fails the CRC check
+            return handle.read(MAX_UNCOMPRESSED)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        problem = f"cannot unzip {member.filename!r}: {exc}"
+        raise InputFileError.at(name, None, None, problem) from None
+
+
+def _bomb(name: str, member: str, size: int) -> InputFileError:
+    return InputFileError.at(
+        name,
+        None,
+        None,
+        f"{member!r} would expand to {size} bytes: a zipped catalogue must expand to at most "
+        f"{MAX_UNCOMPRESSED} bytes and {MAX_RATIO} times its compressed size",
+    )

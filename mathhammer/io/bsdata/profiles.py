@@ -1,0 +1,173 @@
+"""BSData profiles as mathhammer reads them: unit characteristics, weapons and text.
+
+A profile holds its characteristics as text (``"4+"``, ``"D6+1"``, ``"-"``). A unit
+profile (typeName ``Unit``) needs T, Sv and W to be numbers; M, LD, OC and InSv may be
+``-`` or empty. A weapon profile (``Ranged Weapons``/``Melee Weapons``) needs A, BS/WS,
+S, AP and D, with its Keywords column parsed as weapon abilities; BS ``N/A`` is read
+for a [TORRENT] weapon, which never rolls to hit. A profile that cannot be read gives
+the reason instead, for the import report: ``-`` or ``*`` where a number is needed is
+not guessed at.
+
+Examples
+--------
+>>> gun = {"name": "Gauss flayer", "typeName": "Ranged Weapons", "characteristics": [
+...     {"name": "A", "$text": "1"}, {"name": "BS", "$text": "4+"},
+...     {"name": "S", "$text": "4"}, {"name": "AP", "$text": "0"},
+...     {"name": "D", "$text": "1"}, {"name": "Keywords", "$text": "Lethal Hits, Rapid Fire 1"}]}
+>>> weapon, reason = read_weapon(gun)
+>>> weapon.skill, weapon.abilities_text, reason
+(4, '[LETHAL HITS], [RAPID FIRE 1]', '')
+>>> read_weapon({**gun, "characteristics": [{"name": "A", "$text": "*"}]})[1]
+"A is '*'"
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import MathhammerError
+from ...model.abilities import Torrent
+from ...model.ability_text import parse_abilities
+from ...model.profiles import Weapon
+from .links import nodes
+
+__all__ = [
+    "MELEE",
+    "RANGED",
+    "UNIT",
+    "Body",
+    "characteristics",
+    "clean_text",
+    "profile_name",
+    "read_body",
+    "read_weapon",
+]
+
+UNIT = "Unit"
+RANGED = "Ranged Weapons"
+MELEE = "Melee Weapons"
+
+_THRESHOLD = re.compile(r"(\d+)\+?\*?")
+_INTEGER = re.compile(r"[-\u2212]?\d+")
+_NONE = ("", "-", "\u2013", "n/a")
+
+
+def clean_text(text: Any) -> str:
+    """Text as printed: without the ``**bold**`` and ``^^keyword^^`` markup, spaces plain.
+
+    Examples
+    --------
+    >>> clean_text("Each **^^Character^^** model\\u00a0here.")
+    'Each Character model here.'
+    """
+    text = str(text or "").replace("\u00a0", " ").replace("**", "").replace("^^", "")
+    return " ".join(text.split(" ")).strip()
+
+
+def profile_name(profile: dict[str, Any]) -> str:
+    """A profile's name without the ``➤`` that marks one of several profiles."""
+    return " ".join(str(profile.get("name", "")).replace("\u27a4", " ").split())
+
+
+def characteristics(profile: dict[str, Any]) -> dict[str, str]:
+    """A profile's characteristics by name, as printed (stripped)."""
+    return {
+        str(c.get("name", "")): str(c.get("$text", "")).strip()
+        for c in nodes(profile, "characteristics")
+    }
+
+
+@dataclass(frozen=True)
+class Body:
+    """The characteristics of a unit profile that a model profile takes."""
+
+    name: str
+    toughness: int
+    save: int
+    wounds: int
+    invuln: int | None
+    leadership: int | None
+    oc: int | None
+    movement: str
+
+
+def read_body(profile: dict[str, Any]) -> tuple[Body | None, str]:
+    """A unit profile's characteristics, or the reason it cannot be read.
+
+    An InSv printed ``2+*`` is read as 2+: the asterisk points at an ability (that the
+    save cannot be re-rolled), which the datasheet lists with its other abilities.
+    """
+    values = characteristics(profile)
+    numbers: dict[str, int] = {}
+    for name in ("T", "Sv", "W"):
+        text = values.get(name, "")
+        match = _THRESHOLD.fullmatch(text)
+        if match is None or (name != "Sv" and not text.isdigit()):
+            return None, f"{name} is {text!r}"
+        numbers[name] = int(match.group(1))
+    return (
+        Body(
+            profile_name(profile),
+            numbers["T"],
+            numbers["Sv"],
+            numbers["W"],
+            _optional(values.get("InSv", "")),
+            _optional(values.get("LD", "")),
+            _optional(values.get("OC", "")),
+            values.get("M", ""),
+        ),
+        "",
+    )
+
+
+def _optional(text: str) -> int | None:
+    match = _THRESHOLD.fullmatch(text)
+    return int(match.group(1)) if match else None
+
+
+def read_weapon(profile: dict[str, Any]) -> tuple[Weapon | None, str]:
+    """A weapon profile as a Weapon, or None and the reason it cannot be read.
+
+    Unknown ability tokens do not warn here: they stay in ``weapon.unknown_abilities``
+    for the import report.
+    """
+    values = characteristics(profile)
+    melee = profile.get("typeName") == MELEE
+    skill_column = "WS" if melee else "BS"
+    for column in ("A", skill_column, "S", "AP", "D"):
+        text = values.get(column, "")
+        if text.lower() in _NONE[:3] or "*" in text:
+            if column == skill_column and text.lower() in _NONE:
+                continue  # N/A or '-' to hit is allowed for Torrent, checked below
+            return None, f"{column} is {text!r}"
+    keywords = values.get("Keywords", "")
+    text = "" if keywords.lower() in _NONE else keywords
+    skill_text = values.get(skill_column, "")
+    skill: Any = skill_text.rstrip("+")
+    if skill_text.lower() in _NONE:
+        found, _ = parse_abilities(text)
+        if not any(isinstance(a, Torrent) for a in found):
+            return None, f"{skill_column} is {skill_text!r} on a weapon without [TORRENT]"
+        skill = 2  # never rolled: Torrent hits automatically
+    for column in ("S", "AP"):
+        if not _INTEGER.fullmatch(values[column]):
+            return None, f"{column} is {values[column]!r}: the engine takes a fixed {column}"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unknown abilities go to the import report
+            weapon = Weapon(
+                profile_name(profile),
+                values["A"],
+                int(skill) if str(skill).isdigit() else skill,
+                int(values["S"]),
+                int(values["AP"].replace("\u2212", "-")),
+                values["D"],
+                text,
+                melee=melee,
+            )
+    except MathhammerError as exc:
+        return None, str(exc).splitlines()[0]
+    return weapon, ""
