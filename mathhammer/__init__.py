@@ -12,6 +12,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import abilities, targets
 from .core.dice import Dice, parse_dice
 from .core.dist import Dist
@@ -37,6 +39,7 @@ from .results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from .results.simulation import SimulationResult
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
+from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
 from .units.resolve import (
     UnitAttackResult,
     UnitSimulationResult,
@@ -49,7 +52,37 @@ from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare
 
+if TYPE_CHECKING:  # imported on first use (see __getattr__)
+    from .io import (
+        read_army,
+        read_attackers,
+        read_catalogue,
+        read_roster,
+        read_targets,
+        read_wahapedia,
+    )
+
 __version__ = "0.1.0"
+
+#: The army readers, imported on first use so that ``import mathhammer`` stays light.
+_READERS = (
+    "read_army",
+    "read_attackers",
+    "read_catalogue",
+    "read_roster",
+    "read_targets",
+    "read_wahapedia",
+)
+
+
+def __getattr__(name: str) -> object:
+    """``mh.read_roster`` and the other readers of :mod:`mathhammer.io`, loaded lazily."""
+    if name in _READERS:
+        from . import io
+
+        return getattr(io, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AllocationOrderError",
@@ -58,6 +91,7 @@ __all__ = [
     "Attacker",
     "Context",
     "CsvError",
+    "Datasheet",
     "Dice",
     "DiceSyntaxError",
     "Dist",
@@ -68,6 +102,7 @@ __all__ = [
     "Loadout",
     "MathhammerError",
     "ModelGroup",
+    "ModelProfile",
     "Models",
     "Modifiers",
     "MortalWounds",
@@ -85,9 +120,11 @@ __all__ = [
     "UnitSimulationResult",
     "UnknownAbilityWarning",
     "Use",
+    "Wargear",
     "Weapon",
     "__version__",
     "abilities",
+    "attach_leaders",
     "attack",
     "best_splits",
     "compare",
@@ -98,6 +135,12 @@ __all__ = [
     "plot_at_least",
     "plot_compare",
     "plots",
+    "read_army",
+    "read_attackers",
+    "read_catalogue",
+    "read_roster",
+    "read_targets",
+    "read_wahapedia",
     "register_ruleset",
     "resolve",
     "ruleset_names",

@@ -264,11 +264,11 @@ def test_lookups(catalogue: Catalogue) -> None:
 def test_a_name_in_two_factions_needs_the_faction(catalogue: Catalogue) -> None:
     boyz = catalogue.get("Boyz")
     two = Catalogue(
-        [*catalogue.datasheets, Datasheet("Boyz", boyz.models, boyz.wargear, "Xenos - Other")],
+        (*catalogue.datasheets, Datasheet("Boyz", boyz.models, boyz.wargear, "Xenos - Other")),
         catalogue.report,
     )
     with pytest.raises(
-        OptionError, match=r"'Boyz' is a datasheet of \['Xenos - Orks', 'Xenos - Other'\]"
+        OptionError, match=r"2 datasheets are named 'Boyz'.*\['Xenos - Orks', 'Xenos - Other'\]"
     ):
         two.get("Boyz")
     assert two.get("Boyz", faction="Other").faction == "Xenos - Other"
@@ -342,12 +342,12 @@ def test_coverage_over_the_shared_snapshot(snapshot: Catalogue) -> None:
         }
     )
     assert snapshot.factions == (
+        "Unaligned Forces",
         "Warhammer 40,000 11th Edition",
         "Xenos - Necrons",
         "Xenos - Orks",
         "Xenos - T'au Empire",
         "Xenos - Tyranids",
-        "Unaligned Forces",
     )
 
 

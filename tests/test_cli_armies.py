@@ -105,3 +105,18 @@ def test_a_json_target_suite_and_a_targets_csv(tmp_path: Path) -> None:
         read_army(csv, csv_kind="targets")
     with pytest.raises(mh.OptionError, match="csv_kind must be"):
         read_army(csv, csv_kind="weapons")
+
+
+def test_the_readers_are_public_and_loaded_on_first_use() -> None:
+    import subprocess
+    import sys
+
+    import mathhammer.io
+
+    for name in ("read_army", "read_roster", "read_catalogue", "read_wahapedia"):
+        assert getattr(mh, name) is getattr(mathhammer.io, name)
+    with pytest.raises(AttributeError, match="has no attribute 'read_nothing'"):
+        mh.read_nothing  # type: ignore[attr-defined]  # noqa: B018
+    code = "import sys, mathhammer; print('defusedxml' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

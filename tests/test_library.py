@@ -49,15 +49,15 @@ def test_get_ignores_case_spaces_and_apostrophes(library: DatasheetLibrary) -> N
 
 
 def test_get_explains_a_miss(library: DatasheetLibrary) -> None:
-    with pytest.raises(mh.ProfileError) as caught:
+    with pytest.raises(mh.OptionError) as caught:
         library.get("Intercesor Squad")
     error = caught.value
     assert error.field == "datasheet" and error.value == "Intercesor Squad"
     assert error.hint == "did you mean 'Intercessor Squad'?"
-    with pytest.raises(mh.ProfileError) as caught:
+    with pytest.raises(mh.OptionError) as caught:
         library.get("Land Raider")
     assert caught.value.hint == "" and "one of the 4 datasheets read" in str(caught.value)
-    with pytest.raises(mh.ProfileError) as caught:
+    with pytest.raises(mh.OptionError) as caught:
         library.get("Rhino")
     assert caught.value.field == "faction"
     assert caught.value.hint == "one of ['Chaos Space Marines', 'Space Marines']"
@@ -70,6 +70,6 @@ def test_search_and_faction(library: DatasheetLibrary) -> None:
     assert [d.name for d in marines] == ["Intercessor Squad", "Rhino"]
     assert marines.report is library.report
     assert marines.get("Rhino").faction == "Space Marines"
-    with pytest.raises(mh.ProfileError) as caught:
+    with pytest.raises(mh.OptionError) as caught:
         library.faction("Space Marine")
     assert caught.value.hint == "did you mean 'Space Marines'?"

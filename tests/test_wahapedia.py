@@ -281,7 +281,7 @@ def test_a_datasheet_repeated_for_another_faction(library: DatasheetLibrary) -> 
     both = [d for d in library if d.name == "Squig Boss on Crusher"]
     assert [d.faction for d in both] == ["Orks", "T\u2019au Empire"]
     assert both[0].wargear == both[1].wargear  # listed once in the export, shared
-    with pytest.raises(mh.ProfileError, match="2 datasheets are named"):
+    with pytest.raises(mh.OptionError, match="2 datasheets are named"):
         library.get("Squig Boss on Crusher")
     assert library.get("squig boss on crusher", faction="t'au empire") is both[1]
 

@@ -20,7 +20,7 @@ Examples
 >>> library.get("Nobs")
 Traceback (most recent call last):
 ...
-mathhammer.errors.ProfileError: datasheet must be one of the 3 ... (did you mean 'Nobz'?)
+mathhammer.errors.OptionError: datasheet must be one of the 3 ... (did you mean 'Nobz'?)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..errors import ProfileError, field_error
+from ..errors import OptionError, field_error
 from ..units.datasheet import Datasheet
 from .import_report import ImportReport
 
@@ -38,6 +38,11 @@ __all__ = ["DatasheetLibrary"]
 
 def _key(name: str) -> str:
     return " ".join(name.replace("\u2019", "'").casefold().split())
+
+
+def _faction_keys(faction: str) -> tuple[str, str]:
+    """A faction is named in full or by its last part: ``"Xenos - Necrons"``, ``"Necrons"``."""
+    return _key(faction), _key(faction.rsplit(" - ", 1)[-1])
 
 
 def _suggest(name: str, known: list[str]) -> str:
@@ -83,7 +88,7 @@ class DatasheetLibrary:
 
         Raises
         ------
-        ProfileError
+        OptionError
             No datasheet has the name (the error suggests the closest), or several do.
         """
         pool = self.faction(faction).datasheets if faction is not None else self.datasheets
@@ -93,7 +98,7 @@ class DatasheetLibrary:
         if found:
             factions = sorted({d.faction for d in found})
             raise field_error(
-                ProfileError,
+                OptionError,
                 "faction",
                 f"given: {len(found)} datasheets are named {name!r}",
                 faction,
@@ -101,7 +106,7 @@ class DatasheetLibrary:
             )
         known = [d.name for d in pool]
         raise field_error(
-            ProfileError,
+            OptionError,
             "datasheet",
             f"one of the {len(known)} datasheets read",
             name,
@@ -113,17 +118,18 @@ class DatasheetLibrary:
         return [d for d in self.datasheets if _key(text) in _key(d.name)]
 
     def faction(self, name: str) -> DatasheetLibrary:
-        """The datasheets of one faction (case aside), with the same report.
+        """The datasheets of one faction (case aside; a BSData faction such as
+        ``"Xenos - Necrons"`` also by its last part, ``"Necrons"``), with the same report.
 
         Raises
         ------
-        ProfileError
+        OptionError
             No datasheet belongs to the faction (the error suggests the closest).
         """
-        chosen = tuple(d for d in self.datasheets if _key(d.faction) == _key(name))
+        chosen = tuple(d for d in self.datasheets if _key(name) in _faction_keys(d.faction))
         if not chosen:
             raise field_error(
-                ProfileError,
+                OptionError,
                 "faction",
                 f"one of {list(self.factions)}",
                 name,

@@ -34,13 +34,12 @@ Catalogue(1 datasheet of 1 faction)
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import InputFileError, OptionError, field_error
-from ...units.datasheet import Datasheet
+from ...errors import InputFileError
 from ..import_report import ImportReport
+from ..library import DatasheetLibrary
 from .datasheets import DatasheetReader
 from .files import EXTENSIONS, load_tree
 from .links import Book, CatalogueSet, nodes
@@ -48,70 +47,14 @@ from .links import Book, CatalogueSet, nodes
 __all__ = ["Catalogue", "read_catalogue"]
 
 
-class Catalogue:
-    """The datasheets read from a set of catalogues, by faction, with the import report.
-
-    Parameters
-    ----------
-    datasheets : sequence of Datasheet
-        Every datasheet read.
-    report : ImportReport
-        What was read and what was not.
-    """
-
-    def __init__(self, datasheets: list[Datasheet], report: ImportReport) -> None:
-        self.datasheets = tuple(datasheets)
-        self.report = report
+@dataclass(frozen=True)
+class Catalogue(DatasheetLibrary):
+    """The datasheets read from a set of BSData catalogues, by faction, with the import
+    report: a :class:`~mathhammer.io.library.DatasheetLibrary`."""
 
     def __repr__(self) -> str:
         n, f = len(self.datasheets), len(self.factions)
         return f"Catalogue({n} datasheet{'s' * (n != 1)} of {f} faction{'s' * (f != 1)})"
-
-    def __len__(self) -> int:
-        return len(self.datasheets)
-
-    def __iter__(self) -> Iterator[Datasheet]:
-        return iter(self.datasheets)
-
-    @property
-    def factions(self) -> tuple[str, ...]:
-        """The factions with datasheets, as their catalogues name them."""
-        return tuple(dict.fromkeys(s.faction for s in self.datasheets))
-
-    def faction(self, name: str) -> tuple[Datasheet, ...]:
-        """The datasheets of a faction, by its catalogue's name or its last part
-        (``"Necrons"`` for ``"Xenos - Necrons"``), in any case."""
-        wanted = name.strip().casefold()
-        for faction in self.factions:
-            if wanted in (faction.casefold(), faction.rsplit(" - ", 1)[-1].casefold()):
-                return tuple(s for s in self.datasheets if s.faction == faction)
-        raise field_error(OptionError, "faction", f"one of {list(self.factions)}", name)
-
-    def search(self, text: str) -> tuple[Datasheet, ...]:
-        """The datasheets whose name contains ``text``, in any case."""
-        wanted = text.strip().casefold()
-        return tuple(s for s in self.datasheets if wanted in s.name.casefold())
-
-    def get(self, name: str, faction: str | None = None) -> Datasheet:
-        """The datasheet of this name (in any case), of ``faction`` if given.
-
-        Raises
-        ------
-        OptionError
-            No datasheet has the name, or several factions have one (name the faction).
-        """
-        pool = self.faction(faction) if faction is not None else self.datasheets
-        found = [s for s in pool if s.name.casefold() == name.strip().casefold()]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            factions = [s.faction for s in found]
-            raise field_error(
-                OptionError, "faction", f"given: {name!r} is a datasheet of {factions}", faction
-            )
-        close = difflib.get_close_matches(name, [s.name for s in pool], n=3)
-        hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise field_error(OptionError, "datasheet", "the name of a datasheet read", name, hint)
 
 
 def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
@@ -152,7 +95,7 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
         raise InputFileError.at(str(path), None, None, "no such file or directory")
     report = ImportReport(str(path))
     reader = DatasheetReader(CatalogueSet(books), report, strict=strict)
-    return Catalogue(reader.read_all(), report)
+    return Catalogue(tuple(reader.read_all()), report)
 
 
 def _book(path: Path) -> Book:
