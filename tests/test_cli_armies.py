@@ -116,7 +116,7 @@ def test_the_readers_are_public_and_loaded_on_first_use() -> None:
     for name in ("read_army", "read_roster", "read_catalogue", "read_wahapedia"):
         assert getattr(mh, name) is getattr(mathhammer.io, name)
     with pytest.raises(AttributeError, match="has no attribute 'read_nothing'"):
-        mh.read_nothing  # type: ignore[attr-defined]  # noqa: B018
+        mh.read_nothing  # noqa: B018
     code = "import sys, mathhammer; print('defusedxml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -9,15 +9,45 @@ by what the path holds (:func:`read_army`). Every army import carries an
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ..errors import CsvError, InputFileError
-from .bsdata import Catalogue, read_catalogue
-from .defences import Defences, read_defences
-from .import_report import ImportReport, Skipped, describe
-from .library import DatasheetLibrary
 from .profiles_csv import ATTACKER_COLUMNS, TARGET_COLUMNS, read_attackers, read_targets
-from .roster import Roster, RosterUnit, read_roster
-from .sources import Army, read_army
-from .wahapedia import read_wahapedia
+
+if TYPE_CHECKING:  # imported on first use (see __getattr__)
+    from .bsdata import Catalogue, read_catalogue
+    from .defences import Defences, read_defences
+    from .import_report import ImportReport, Skipped, describe
+    from .library import DatasheetLibrary
+    from .roster import Roster, RosterUnit, read_roster
+    from .sources import Army, read_army
+    from .wahapedia import read_wahapedia
+
+#: The army readers by module: loaded on first use, so that the profile readers (and
+#: ``import mathhammer``) do not load the XML and zip machinery.
+_LAZY = {
+    "Catalogue": ".bsdata",
+    "read_catalogue": ".bsdata",
+    "Defences": ".defences",
+    "read_defences": ".defences",
+    "ImportReport": ".import_report",
+    "Skipped": ".import_report",
+    "describe": ".import_report",
+    "DatasheetLibrary": ".library",
+    "Roster": ".roster",
+    "RosterUnit": ".roster",
+    "read_roster": ".roster",
+    "Army": ".sources",
+    "read_army": ".sources",
+    "read_wahapedia": ".wahapedia",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ATTACKER_COLUMNS",
