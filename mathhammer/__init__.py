@@ -77,10 +77,10 @@ _READERS = (
 
 def __getattr__(name: str) -> object:
     """``mh.read_roster`` and the other readers of :mod:`mathhammer.io`, loaded lazily."""
-    if name in _READERS:
+    if name in _READERS or name == "io":
         from . import io
 
-        return getattr(io, name)
+        return io if name == "io" else getattr(io, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
