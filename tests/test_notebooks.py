@@ -24,6 +24,7 @@ NAMES = [
     "03_allocation_and_characters.ipynb",
     "04_exact_vs_monte_carlo.ipynb",
     "05_multiple_targets.ipynb",
+    "06_real_armies.ipynb",
 ]
 #: Decimal numbers and percentages in prose (integers such as "3+" or "10 rifles" are inputs).
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
@@ -230,17 +231,56 @@ def multiple_targets() -> dict[str, str]:
     }
 
 
+def real_armies() -> dict[str, str]:
+    data = Path(__file__).resolve().parent / "data"
+    catalogue = mh.read_catalogue(data / "bsdata")
+    warriors = catalogue.get("Necron Warriors")
+    model = warriors.models[0].name
+    flayers = warriors.loadouts()[0]
+    reapers = warriors.loadouts(wargear={model: ["Gauss reaper", "Close combat weapon"]})[0]
+    half = mh.Context(half_range=True)
+    loadouts = [
+        mh.Loadout("flayers", flayers.weapons, flayers.points),
+        mh.Loadout("half", flayers.weapons, flayers.points, context=half),
+        mh.Loadout("reapers", reapers.weapons, reapers.points),
+    ]
+    enemies = [catalogue.get(n).target() for n in ("Boyz", "Burna Boyz", "Termagants")]
+    frame = mh.compare(loadouts, enemies).set_index(["loadout", "target"])
+    best = frame.points_destroyed_per_100_points.idxmax()
+    assert best == ("reapers", "Burna Boyz")
+    necrons = mh.read_roster(
+        data / "rosters" / "necrons.rosz", leaders={"Necron Warriors": "Overlord"}
+    )
+    orks = mh.read_roster(data / "rosters" / "orks.rosz")
+    table = mh.compare(orks.loadouts(), necrons.targets()).set_index(["loadout", "target"])
+    top = table.points_destroyed_per_100_points.idxmax()
+    assert top == ("Boyz (melee)", "Necron Warriors led by Overlord")
+    led = necrons.targets()[0]
+    boyz = {x.name: x for x in orks.loadouts()}["Boyz (melee)"]
+    res = mh.attack(boyz.weapons, led.unit)
+    assert res.killed_in("Overlord").at_least(1) < 1e-6  # "fewer than one fight in a million"
+    return {
+        "flayers vs Boyz": f"{frame.loc[('flayers', 'Boyz'), 'mean_killed']:.2f}",
+        "flayers at half range vs Boyz": f"{frame.loc[('half', 'Boyz'), 'mean_killed']:.2f}",
+        "reapers vs Boyz": f"{frame.loc[('reapers', 'Boyz'), 'mean_killed']:.2f}",
+        "best trade": f"{frame.points_destroyed_per_100_points[best]:.2f}",
+        "best roster trade": f"{table.points_destroyed_per_100_points[top]:.2f}",
+        "Boyz into the led unit": f"{res.killed.mean():.2f}",
+    }
+
+
 CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_compare_loadouts.ipynb": compare_loadouts,
     "03_allocation_and_characters.ipynb": allocation,
     "04_exact_vs_monte_carlo.ipynb": exact_vs_monte_carlo,
     "05_multiple_targets.ipynb": multiple_targets,
+    "06_real_armies.ipynb": real_armies,
 }
 
 
 # --------------------------------------------------------------------------- tests
-def test_the_notebooks_are_the_five_documented_ones() -> None:
+def test_the_notebooks_are_the_documented_ones() -> None:
     assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == NAMES
 
 
