@@ -120,3 +120,32 @@ def test_the_readers_are_public_and_loaded_on_first_use() -> None:
     code = "import sys, mathhammer; print('defusedxml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_list_against_every_datasheet_of_a_faction(shared_data: Path, tmp_path: Path) -> None:
+    catalogues = shared_data / "bsdata-11e"
+    out = tmp_path / "report.csv"
+    args = ["report", str(NECRONS), "--targets", str(catalogues), "--faction", "Orks"]
+    assert main([*args, "-o", str(out), "--no-progress"]) == 0
+    frame = pd.read_csv(out)
+    orks = mh.read_catalogue(catalogues).faction("Orks")
+    assert frame.target.nunique() == len(orks) >= 90
+    assert len(frame) == len(read_roster(NECRONS).loadouts()) * len(orks)
+    assert frame.target_source.str.startswith("Orks.json: ").all()
+    # a catalogue of several factions needs one named
+    assert main(["report", str(NECRONS), "--targets", str(catalogues), "-o", str(out)]) == 1
+
+
+def test_leaders_of_the_targets_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.csv"
+    args = ["report", str(ORKS), "--targets", str(NECRONS), "-o", str(out), "--no-progress"]
+    assert main([*args, "--lead", "Necron Warriors=Overlord"]) == 0
+    targets = set(pd.read_csv(out).target)
+    assert "Necron Warriors led by Overlord" in targets and "Overlord" not in targets
+    assert main([*args, "--lead", "Necron Warriors=Nobody"]) == 1
+    assert "leaders must be unit names among" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args, "--lead", "Necron Warriors"])
+    assert main(["report", str(ORKS), "--lead", "A=B", "-o", str(out)]) == 1
+    with pytest.raises(mh.OptionError, match="leaders must be given for a roster"):
+        read_army(ROSTERS.parent / "bsdata", leaders={"A": "B"})

@@ -79,9 +79,16 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     if not army.loadouts:
         raise field_error(OptionError, "attackers", "a file with weapons", str(source))
     if not args.targets:
+        if args.lead:
+            raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
         return army.loadouts, list(suite.STANDARD)
     faction = args.target_faction or args.faction
-    them = read_army(args.targets, faction=faction, strict=args.strict, csv_kind="targets")
+    leaders: dict[str, list[str]] = {}
+    for unit, leader in args.lead:
+        leaders.setdefault(unit, []).append(leader)
+    them = read_army(
+        args.targets, faction=faction, strict=args.strict, csv_kind="targets", leaders=leaders
+    )
     _print_import(args, them)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)

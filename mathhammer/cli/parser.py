@@ -47,6 +47,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _leader(text: str) -> tuple[str, str]:
+    unit, sep, leader = text.partition("=")
+    if not sep or not unit.strip() or not leader.strip():
+        raise argparse.ArgumentTypeError(f"expected UNIT=LEADER; got {text!r}")
+    return unit.strip(), leader.strip()
+
+
 def _count(text: str) -> int:
     value = 0 if text == "0" else _positive(text)
     if value == 1:
@@ -118,6 +125,14 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         "--faction", help="the faction of a catalogue or export (attackers, and targets too)"
     )
     report.add_argument("--target-faction", help="the faction of the targets' catalogue")
+    report.add_argument(
+        "--lead",
+        action="append",
+        type=_leader,
+        default=[],
+        metavar="UNIT=LEADER",
+        help="in the targets' roster, LEADER leads UNIT (repeat for each pair)",
+    )
     report.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )

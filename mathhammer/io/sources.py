@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,7 @@ def read_army(
     rules: str | Ruleset = "11e",
     strict: bool = False,
     csv_kind: str = "attackers",
+    leaders: Mapping[str, str | Sequence[str]] | None = None,
 ) -> Army:
     """Read any army file into loadouts and targets.
 
@@ -93,6 +95,9 @@ def read_army(
         A weapon ability the engine does not know is an error rather than a reported skip.
     csv_kind : {"attackers", "targets"}
         How to read a CSV file: as attackers or as targets.
+    leaders : mapping of unit name to leader name(s), optional
+        For a roster: which CHARACTER units lead which units (rosters do not record it);
+        see :meth:`~mathhammer.io.roster.Roster.with_leaders`.
 
     Raises
     ------
@@ -103,8 +108,10 @@ def read_army(
     """
     where = Path(path)
     kind = _kind(where, csv_kind)
+    if leaders and kind != "roster":
+        raise field_error(OptionError, "leaders", f"given for a roster, not a {kind}", leaders)
     if kind == "roster":
-        return _from_roster(where, strict)
+        return _from_roster(where, strict, leaders)
     if kind in ("catalogue", "Wahapedia export"):
         return _from_library(where, kind, faction, strict)
     if kind == "attackers CSV":
@@ -167,10 +174,12 @@ def _zip_holds(path: Path, suffixes: tuple[str, ...]) -> bool:
         return False
 
 
-def _from_roster(path: Path, strict: bool) -> Army:
+def _from_roster(
+    path: Path, strict: bool, leaders: Mapping[str, str | Sequence[str]] | None
+) -> Army:
     from .roster import read_roster
 
-    roster = read_roster(path, strict=strict)
+    roster = read_roster(path, strict=strict, leaders=leaders)
     sheets = tuple(unit.datasheet for unit in roster.units)
     return Army(
         str(path),
