@@ -121,24 +121,7 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     report.add_argument(
         "--targets", help="targets: CSV, JSON suite, roster or catalogue (default: the suite)"
     )
-    report.add_argument(
-        "--faction", help="the faction of a catalogue or export (attackers, and targets too)"
-    )
-    report.add_argument("--target-faction", help="the faction of the targets' catalogue")
-    report.add_argument(
-        "--lead",
-        action="append",
-        type=_leader,
-        default=[],
-        metavar="UNIT=LEADER",
-        help="in the targets' roster, LEADER leads UNIT (repeat for each pair)",
-    )
-    report.add_argument(
-        "--strict", action="store_true", help="an unknown weapon ability is an error"
-    )
-    report.add_argument(
-        "--import-report", action="store_true", help="print what each import read and skipped"
-    )
+    _add_army_options(report)
     report.add_argument(
         "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
     )
@@ -162,6 +145,28 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     report.set_defaults(run=report_command)
     return report
+
+
+def _add_army_options(report: argparse.ArgumentParser) -> None:
+    """The options of reports read from rosters, catalogues and the Wahapedia export."""
+    report.add_argument(
+        "--faction", help="the faction of a catalogue or export (attackers, and targets too)"
+    )
+    report.add_argument("--target-faction", help="the faction of the targets' catalogue")
+    report.add_argument(
+        "--lead",
+        action="append",
+        type=_leader,
+        default=[],
+        metavar="UNIT=LEADER",
+        help="in the targets' roster, LEADER leads UNIT (repeat for each pair)",
+    )
+    report.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    report.add_argument(
+        "--import-report", action="store_true", help="print what each import read and skipped"
+    )
 
 
 def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
