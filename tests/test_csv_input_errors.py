@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mathhammer.errors import CsvError
 from mathhammer.io import read_attackers, read_targets
-from mathhammer.io.profiles_csv import CsvError
 
 HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,type"
 T_HEADER = "unit,group,models,T,Sv,InSv,W,FNP,keywords,CHARACTER,Ld,points"

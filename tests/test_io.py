@@ -10,13 +10,8 @@ import pytest
 import mathhammer as mh
 from mathhammer import errors
 from mathhammer.io import CsvError, read_attackers, read_targets
-from mathhammer.io.profiles_csv import (
-    ATTACKER_COLUMNS,
-    ATTACKER_FIELDS,
-    ATTACKER_OPTIONAL,
-    TARGET_COLUMNS,
-    TARGET_FIELDS,
-)
+from mathhammer.io.attackers_csv import ATTACKER_COLUMNS, ATTACKER_FIELDS, ATTACKER_OPTIONAL
+from mathhammer.io.targets_csv import TARGET_COLUMNS, TARGET_FIELDS
 
 ATTACKERS = """unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,type,half_range
 Squad,Bolt rifle,9,2,3+,4,-1,1,"[ASSAULT], [HEAVY]",90,Ranged,no

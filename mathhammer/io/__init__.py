@@ -13,7 +13,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CsvError, InputFileError
-from .profiles_csv import ATTACKER_COLUMNS, TARGET_COLUMNS, read_attackers, read_targets
+from .attackers_csv import ATTACKER_COLUMNS, read_attackers
+from .targets_csv import TARGET_COLUMNS, read_targets
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__)
     from .bsdata import Catalogue, read_catalogue

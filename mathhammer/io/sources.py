@@ -115,11 +115,11 @@ def read_army(
     if kind in ("catalogue", "Wahapedia export"):
         return _from_library(where, kind, faction, strict)
     if kind == "attackers CSV":
-        from .profiles_csv import read_attackers
+        from .attackers_csv import read_attackers
 
         return Army(str(where), kind, loadouts=read_attackers(where, rules=rules))
     if kind == "targets CSV":
-        from .profiles_csv import read_targets
+        from .targets_csv import read_targets
 
         return Army(str(where), kind, targets=read_targets(where))
     from .targets_json import load

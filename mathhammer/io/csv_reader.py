@@ -1,0 +1,175 @@
+"""Reading a CSV file of profiles: rows with their line numbers, values as datasheets print
+them, and errors placed at their file, line and column.
+
+The readers of :mod:`mathhammer.io.attackers_csv` and :mod:`mathhammer.io.targets_csv` are
+built on :class:`CsvReader`; a problem is a :class:`~mathhammer.errors.CsvError` of one line,
+``file:line: column 'S': expected an integer; got 'x'``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..core.dice import Dice, parse_dice
+from ..errors import CsvError, DiceSyntaxError, MathhammerError
+
+T = TypeVar("T")
+
+__all__ = [
+    "NO",
+    "NONE",
+    "YES",
+    "CsvReader",
+    "agree",
+    "dice_reader",
+    "flag",
+    "integer",
+    "optional_flag",
+    "optional_integer",
+    "threshold",
+]
+
+NONE = {"", "-", "n/a", "none"}
+YES = {"yes", "y", "true", "1"}
+NO = {"no", "n", "false", "0", ""}
+
+
+class CsvReader:
+    """Reads one CSV file's rows; builds located errors."""
+
+    def __init__(self, path: str | Path, required: tuple[str, ...], optional: tuple[str, ...]):
+        self.path = Path(path)
+        self.name = str(path)
+        try:
+            text = self.path.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            raise self.error(None, None, "no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise self.error(None, None, f"cannot read: {exc}") from None
+        if not text.strip():
+            raise self.error(None, None, "the file is empty; expected a header row")
+        reader = csv.reader(io.StringIO(text))
+        header = [h.strip() for h in next(reader)]
+        if len(header) == 1:
+            for sep in (";", "|", "\t"):
+                if sep in header[0]:
+                    raise self.error(
+                        1,
+                        None,
+                        f"the header is one column containing {sep!r}; "
+                        "expected comma-separated values",
+                    )
+        missing = [c for c in required if c not in header]
+        if missing:
+            raise self.error(1, None, f"missing columns {missing}; expected {list(required)}")
+        unknown = [c for c in header if c and c not in required + optional]
+        if unknown:
+            raise self.error(
+                1, None, f"unknown columns {unknown}; expected {list(required + optional)}"
+            )
+        self.rows: list[tuple[int, dict[str, str]]] = []
+        for number, values in enumerate(reader, start=2):
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                raise self.error(number, None, f"expected {len(header)} values; got {len(values)}")
+            self.rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+        if not self.rows:
+            raise self.error(None, None, "no rows after the header")
+
+    def error(
+        self,
+        line: int | None,
+        column: str | None,
+        problem: str,
+        cause: BaseException | None = None,
+    ) -> CsvError:
+        return CsvError.at(self.name, line, column, problem, cause)
+
+    def value(
+        self, line: int, row: dict[str, str], column: str, parse: Callable[[str], Any]
+    ) -> Any:
+        """The column's value, read by ``parse``; any error is placed at the column."""
+        try:
+            return parse(row.get(column, ""))
+        except (ValueError, MathhammerError) as exc:
+            raise self.error(line, column, str(exc), exc) from None
+
+    def build(self, line: int, columns: Mapping[str, str], make: Callable[[], T]) -> T:
+        """``make()``; a profile's error is placed at the column its field is read from."""
+        try:
+            return make()
+        except MathhammerError as exc:
+            column = columns.get(exc.field) if exc.field else None
+            raise self.error(line, column, str(exc), exc) from None
+
+    def source(self, line: int) -> str:
+        return f"{self.name}:{line}"
+
+
+def integer(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"expected an integer; got {raw!r}") from None
+
+
+def optional_integer(raw: str) -> int | None:
+    return None if raw.strip().lower() in NONE else integer(raw)
+
+
+def threshold(raw: str) -> int | None:
+    """ "3+" -> 3; "-" or empty -> None."""
+    text = raw.strip()
+    if text.lower() in NONE:
+        return None
+    if not text.endswith("+"):
+        raise ValueError(f"expected a roll such as '3+'; got {raw!r}")
+    return integer(text[:-1])
+
+
+def flag(raw: str) -> bool:
+    text = raw.strip().lower()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    raise ValueError(f"expected yes or no; got {raw!r}")
+
+
+def optional_flag(raw: str) -> bool | None:
+    return None if not raw.strip() else flag(raw)
+
+
+def dice_reader(field: str) -> Callable[[str], Dice]:
+    """A reader of a dice column; its syntax errors name the field it feeds."""
+
+    def parse(raw: str) -> Dice:
+        if not raw.strip():
+            raise ValueError("expected a number or dice such as 'D6+1'; got ''")
+        try:
+            return parse_dice(raw)
+        except DiceSyntaxError as exc:
+            raise exc.prefixed(field, field=field) from None
+
+    return parse
+
+
+def agree(reader: CsvReader, line: int, unit: str, column: str, first: Any, value: Any) -> None:
+    if first is not None and value is not None and first != value:
+        raise reader.error(
+            line, column, f"unit {unit!r} has {first!r} on an earlier row but {value!r} here"
+        )
+
+
+#: The context flags of an attacking unit: Context field -> column.
+_FLAGS = {
+    "half_range": "half_range",
+    "remained_stationary": "stationary",
+    "charged": "charged",
+    "target_in_cover": "in_cover",
+}
