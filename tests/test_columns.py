@@ -74,7 +74,9 @@ def test_the_columns_are_named_after_the_test(name: str, columns: tuple[str, str
 
 def test_the_panic_test_keeps_its_columns() -> None:
     assert PANIC_COLUMNS == ("p_panic_test", "p_panic_fail")
-    assert ALL_COLUMNS[len(COLUMNS) : len(COLUMNS) + 2] == PANIC_COLUMNS
+    start = ALL_COLUMNS.index(PANIC_COLUMNS[0])
+    assert ALL_COLUMNS[start : start + 2] == PANIC_COLUMNS
+    assert ALL_COLUMNS.index("mean_damage") < start < ALL_COLUMNS.index("loadout_points")
 
 
 def test_a_ruleset_with_another_test_gets_its_columns() -> None:

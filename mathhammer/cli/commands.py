@@ -25,7 +25,7 @@ from ..examples import EXAMPLES
 from ..model.context import Context
 from ..model.profiles import ModelGroup, Unit, Weapon
 from ..montecarlo.engine import simulate
-from ..results.columns import after_attack_columns_in
+from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
 from ..rules import get_ruleset
 
 __all__ = ["attack_command", "demo_command", "report_command", "targets_command"]
@@ -51,12 +51,10 @@ def _three_places(value: float) -> str:
 # --------------------------------------------------------------------------- report
 def report_command(args: argparse.Namespace) -> int:
     """``mathhammer report``: every loadout against every target, written as CSV."""
-    from ..io.report import REPORT_COLUMNS, write_csv_atomic
+    from ..io.report import write_csv_atomic
 
-    if args.plot and args.metric not in REPORT_COLUMNS[2:]:  # refused before the work
-        raise field_error(
-            OptionError, "--metric", f"one of {list(REPORT_COLUMNS[2:])}", args.metric
-        )
+    if args.plot and args.metric not in METRIC_COLUMNS:  # refused before the work
+        raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
     attackers, targets = _report_inputs(args)
     frame = _build_report(args, attackers, targets)
     write_csv_atomic(frame, args.output)
@@ -156,8 +154,9 @@ def save_plot(draw: Callable[[], Any], path: str) -> None:
 def _save_heatmap(frame: Any, path: str, metric: str) -> None:
     from ..views.plots import plot_compare
 
-    if metric not in frame.columns[2:]:  # a column of the vocabulary this report lacks
-        raise field_error(OptionError, "--metric", f"one of {list(frame.columns[2:])}", metric)
+    present = [c for c in METRIC_COLUMNS if c in frame.columns]
+    if metric not in present:  # a column of the vocabulary this report lacks
+        raise field_error(OptionError, "--metric", f"one of {present}", metric)
     save_plot(lambda: plot_compare(frame, metric=metric), path)
 
 

@@ -45,22 +45,28 @@ from .simulation import SimulationResult
 
 __all__ = [
     "ALL_COLUMNS",
+    "CHARACTER_COLUMNS",
     "CHECK_COLUMNS",
+    "CHOICE_COLUMNS",
     "COLUMNS",
+    "HAZARD_COLUMNS",
     "LOADOUT_POINTS_COLUMNS",
+    "METRIC_COLUMNS",
     "PANIC_COLUMNS",
     "POINTS_COLUMNS",
     "Priced",
     "SOURCE_COLUMNS",
     "PricedTarget",
     "TARGET_POINTS_COLUMNS",
+    "UNKNOWN_COLUMNS",
     "after_attack_columns",
     "after_attack_columns_in",
     "attack_columns",
     "columns_frame",
 ]
 
-#: The columns every comparison has, in order.
+#: The columns every comparison has, in order (``phase`` and ``weapons_used`` only where an
+#: attacker chooses among legal declarations: see :data:`CHOICE_COLUMNS`).
 COLUMNS = (
     "loadout",
     "target",
@@ -112,8 +118,32 @@ POINTS_COLUMNS = (
 CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z")
 #: When the loadout or the target was read from a file.
 SOURCE_COLUMNS = ("loadout_source", "target_source")
+#: Where the report chose a legal declaration for the attacker: the phase, and what was used.
+CHOICE_COLUMNS = ("phase", "weapons_used")
+#: Against a target with CHARACTER models: P(at least one of them is destroyed).
+CHARACTER_COLUMNS = ("p_character_killed",)
+#: When the attacker has [HAZARDOUS] weapons: the wounds it is expected to suffer.
+HAZARD_COLUMNS = ("mean_hazard_wounds",)
+#: Weapon-ability tokens the engine does not know, as read (listed, never silently dropped).
+UNKNOWN_COLUMNS = ("unknown_abilities",)
 #: Every column, in the order tables show them.
-ALL_COLUMNS = (*COLUMNS, *PANIC_COLUMNS, *POINTS_COLUMNS, *CHECK_COLUMNS, *SOURCE_COLUMNS)
+ALL_COLUMNS = (
+    COLUMNS[0],
+    *CHOICE_COLUMNS,
+    *COLUMNS[1:],
+    *CHARACTER_COLUMNS,
+    *HAZARD_COLUMNS,
+    *PANIC_COLUMNS,
+    *POINTS_COLUMNS[:4],
+    "points_of_damage",
+    *POINTS_COLUMNS[4:],
+    *CHECK_COLUMNS,
+    *UNKNOWN_COLUMNS,
+    *SOURCE_COLUMNS,
+)
+#: The columns that hold numbers: what a heatmap or a ranking can show.
+_TEXT_COLUMNS = {"loadout", "target", *CHOICE_COLUMNS, *UNKNOWN_COLUMNS, *SOURCE_COLUMNS}
+METRIC_COLUMNS = tuple(c for c in ALL_COLUMNS if c not in _TEXT_COLUMNS)
 
 # Prices are NaN where one side has none, so they are floats in every table.
 _FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed")
@@ -272,7 +302,7 @@ def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
 def _ordered(columns: list[str]) -> list[str]:
     """``columns`` in table order (see :func:`columns_frame`)."""
     tests = [c for c in after_attack_columns_in(columns) if c not in PANIC_COLUMNS]
-    slot = len(COLUMNS) + len(PANIC_COLUMNS)  # after the Panic Test's columns
+    slot = ALL_COLUMNS.index(PANIC_COLUMNS[-1]) + 1  # after the Panic Test's columns
     order = [*ALL_COLUMNS[:slot], *tests, *ALL_COLUMNS[slot:]]
     known = set(order)
     return [c for c in order if c in columns] + [c for c in columns if c not in known]
