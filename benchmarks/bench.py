@@ -47,7 +47,7 @@ from mathhammer.examples import EXAMPLES, Example
 CASE_NAMES: dict[str, str] = {
     "a": "bolters-vs-line",
     "b": "heavy-vs-elite",
-    "c": "heavy-vs-horde",
+    "c": "heavy-vs-big-unit",
     "d": "heavy-vs-led-unit",
     "e": "sustained-lethal-vs-elite",
     "f": "devastating-anti-vs-led-unit",

@@ -59,19 +59,19 @@ EXAMPLES: tuple[Example, ...] = (
     ),
     Example(
         "heavy-vs-elite",
-        "60 attacks BS3+ S5 AP-1 DD6 against 20 models T4 Sv3+ W3",
+        "60 attacks BS3+ S5 AP-1, damage D6 against 20 models T4 Sv3+ W3",
         [(_HEAVY, 60)],
         Unit.of("Elite infantry", models=20, toughness=4, save=3, wounds=3),
     ),
     Example(
-        "heavy-vs-horde",
-        "160 attacks BS3+ S5 AP-1 DD6 against 200 models T4 Sv3+ W3",
+        "heavy-vs-big-unit",
+        "160 attacks BS3+ S5 AP-1, damage D6 against 200 models T4 Sv3+ W3",
         [(_HEAVY, 160)],
-        Unit.of("Big horde", models=200, toughness=4, save=3, wounds=3),
+        Unit.of("Massed elites", models=200, toughness=4, save=3, wounds=3),
     ),
     Example(
         "heavy-vs-led-unit",
-        "60 attacks BS3+ S5 AP-1 DD6 against 10x W2 Sv3+, 10x W1 Sv4+ "
+        "60 attacks BS3+ S5 AP-1, damage D6 against 10x W2 Sv3+, 10x W1 Sv4+ "
         "and a CHARACTER W5 Sv2+ InSv4+",
         [(_HEAVY, 60)],
         _LED_UNIT,

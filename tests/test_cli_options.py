@@ -58,7 +58,9 @@ def test_attack_with_trials_adds_the_monte_carlo_estimate(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["attack", "-A", "2", "--skill", "3+", "-S", "4", "--count", "5", "--models", "10"]
-    assert main([*argv, "-T", "3", "--save", "6+", "--trials", "4000", "--seed", "5"]) == 0
+    assert (
+        main([*argv, "-T", "3", "--save", "6+", "-W", "1", "--trials", "4000", "--seed", "5"]) == 0
+    )
     out = capsys.readouterr().out
     unit = mh.Unit.of("target", 10, 3, 6, 1)
     sim = mh.simulate([(mh.Weapon("weapon", 2, 3, 4, 0, 1), 5)], unit, trials=4000, rng=5)

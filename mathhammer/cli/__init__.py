@@ -13,7 +13,9 @@ The parser is built in :mod:`mathhammer.cli.parser`, the commands run in
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from ..errors import MathhammerError
 from .parser import build_parser
@@ -27,11 +29,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     Examples
     --------
     >>> main(["targets"])  # doctest: +ELLIPSIS
-    Horde infantry          20 models   120 pts  INFANTRY ...
+    target                     models  points  keywords ...
+    Horde infantry          20 models     120  INFANTRY ...
     0
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _run(args)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning as one line of the command line's own: no source path, no source line."""
+    print(f"mathhammer: warning: {message}", file=sys.stderr)
+
+
+def _run(args: Any) -> int:
+    check = getattr(args, "check", None)
+    problem = check(args) if check is not None else None
+    if problem:
+        args.parser.error(problem)  # a usage error: the usage, the problem, exit status 2
     try:
         return int(args.run(args))
     except MathhammerError as exc:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, field_error
+from ..errors import LimitError, OptionError, field_error
 from ..exact.engine import attack
 from ..examples import EXAMPLES
 from ..model.context import Context
@@ -164,7 +164,16 @@ def _save_heatmap(frame: Any, path: str, metric: str) -> None:
 def attack_command(args: argparse.Namespace) -> int:
     """``mathhammer attack``: one weapon line against one target, printed."""
     weapon, unit, context = _attack_inputs(args)
-    result = attack([(weapon, args.count)], unit, rules=args.rules, context=context)
+    try:
+        result = attack([(weapon, args.count)], unit, rules=args.rules, context=context)
+    except LimitError as exc:
+        if not args.trials:
+            hint = "the exact engine's limit: add --trials N to estimate it by Monte Carlo"
+            field, constraint = exc.field or "attack dice", exc.constraint or "within the limit"
+            raise field_error(LimitError, field, constraint, exc.value, hint) from None
+        print(f"too large for the exact engine ({exc.field}: {exc.value}); Monte Carlo only")
+        _print_simulation(args, weapon, unit, context)
+        return 0
     print(result)
     print()
     print(result.summary().to_string(float_format=_three_places))
@@ -174,22 +183,29 @@ def attack_command(args: argparse.Namespace) -> int:
     for k in range(killed.n + 1):
         print(f"{k:2d}  {killed.probabilities[k]:13.4f}  {killed.at_least(k):14.4f}")
     if args.trials:
-        sim = simulate(
-            [(weapon, args.count)],
-            unit,
-            trials=args.trials,
-            rng=args.seed,
-            rules=args.rules,
-            context=context,
-        )
-        print(
-            f"\nMonte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
-            f"+/- {sim.killed_se:.3f}"
-        )
+        print()
+        _print_simulation(args, weapon, unit, context)
     if args.plot:
         save_plot(result.plot, args.plot)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _print_simulation(
+    args: argparse.Namespace, weapon: Weapon, unit: Unit, context: Context
+) -> None:
+    sim = simulate(
+        [(weapon, args.count)],
+        unit,
+        trials=args.trials,
+        rng=args.seed,
+        rules=args.rules,
+        context=context,
+    )
+    print(
+        f"Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
+        f"+/- {sim.killed_se:.3f}"
+    )
 
 
 def _attack_inputs(args: argparse.Namespace) -> tuple[Weapon, Unit, Context]:
@@ -204,20 +220,7 @@ def _attack_inputs(args: argparse.Namespace) -> tuple[Weapon, Unit, Context]:
         abilities=args.abilities,
         melee=args.melee,
     )
-    if args.target:
-        from ..units import targets as suite
-
-        unit = suite.get(args.target).unit
-    else:
-        group = ModelGroup(
-            args.models,
-            args.toughness,
-            7 if args.save is None else args.save,
-            args.wounds,
-            invuln=args.invuln,
-            fnp=args.fnp,
-        )
-        unit = Unit("target", [group], args.keywords, leadership=args.leadership)
+    unit = _attack_target(args)
     context = Context(
         half_range=args.half_range,
         remained_stationary=args.stationary,
@@ -228,15 +231,54 @@ def _attack_inputs(args: argparse.Namespace) -> tuple[Weapon, Unit, Context]:
     return weapon, unit, context
 
 
+def _attack_target(args: argparse.Namespace) -> Unit:
+    """The target the flags describe, or the named one changed by the flags (``--modify``)."""
+    from dataclasses import replace
+
+    keywords = args.keywords
+    if args.target is None:
+        group = ModelGroup(
+            args.models, args.toughness, args.save, args.wounds, invuln=args.invuln, fnp=args.fnp
+        )
+        return Unit("target", [group], keywords or "", leadership=args.leadership)
+    from ..units import targets as suite
+
+    unit = suite.get(args.target).unit
+    changes = {
+        name: getattr(args, name)
+        for name in ("toughness", "save", "wounds", "invuln", "fnp", "models")
+        if getattr(args, name) is not None
+    }
+    if "models" in changes:
+        if len(unit.groups) != 1:
+            raise field_error(
+                OptionError,
+                "--models",
+                f"used with a one-group target; {unit.name!r} has {len(unit.groups)} groups",
+                changes["models"],
+            )
+        changes["count"] = changes.pop("models")
+    groups = [replace(g, **changes) for g in unit.groups]
+    return Unit(
+        unit.name,
+        groups,
+        unit.keywords if keywords is None else keywords,
+        stealth=unit.stealth,
+        leadership=unit.leadership if args.leadership is None else args.leadership,
+    )
+
+
 # --------------------------------------------------------------------------- targets
 def targets_command(args: argparse.Namespace) -> int:
     """``mathhammer targets``: the standard target suite, one line each."""
     from ..units import targets as suite
 
+    print(f"{'target':22s} {'models':>10s}  {'points':>6s}  {'keywords':30s} description")
     for target in suite.STANDARD:
         unit = target.unit
+        models = f"{unit.models} model" + ("s" if unit.models != 1 else "")
         print(
-            f"{target.name:22s} {unit.models:3d} models  {target.points or '-':>4} pts  "
+            f"{target.name:22s} {models:>10s}  {target.points or '-':>6}  "
             f"{', '.join(unit.keywords):30s} {target.description}"
         )
     return 0

@@ -15,7 +15,7 @@ from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
 
-__all__ = ["DEFAULT_REPORT", "build_parser"]
+__all__ = ["DEFAULT_REPORT", "TARGET_FLAGS", "build_parser", "check_target_options"]
 
 DEFAULT_REPORT = "mathhammer-report.csv"
 
@@ -35,6 +35,12 @@ def _threshold(text: str) -> int:
 
 def _optional_threshold(text: str) -> int | None:
     return None if text.strip().lower() in ("-", "none", "") else _threshold(text)
+
+
+def _save(text: str) -> int:
+    """Sv as N+; ``-`` (or ``none``) is no armour save, stored as 7."""
+    threshold = _optional_threshold(text)
+    return 7 if threshold is None else threshold
 
 
 def _positive(text: str) -> int:
@@ -189,7 +195,7 @@ def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
     one.add_argument("--trials", type=_count, default=0, help="also run N Monte Carlo trials")
     one.add_argument("--seed", type=int, default=1)
     one.add_argument("--plot", metavar="FILE.png", help="save killed and damage plots")
-    one.set_defaults(run=attack_command)
+    one.set_defaults(run=attack_command, parser=one)
     return one
 
 
@@ -211,15 +217,71 @@ def _add_weapon_options(one: argparse.ArgumentParser) -> None:
 
 
 def _add_target_options(one: argparse.ArgumentParser) -> None:
-    one.add_argument("--target", help="a target of the standard suite (see 'targets')")
-    one.add_argument("--models", type=_positive, default=10)
-    one.add_argument("-T", "--toughness", type=int, default=4)
-    one.add_argument("--save", type=_optional_threshold, default=None, help="Sv as N+")
-    one.add_argument("-W", "--wounds", type=int, default=1)
-    one.add_argument("--invuln", type=_optional_threshold, default=None)
-    one.add_argument("--fnp", type=_optional_threshold, default=None)
-    one.add_argument("--keywords", default="", help="e.g. 'INFANTRY'")
-    one.add_argument("--leadership", type=int, default=None, help="Ld (classic)")
+    group = one.add_argument_group(
+        "target",
+        "either --target NAME (a unit of the standard suite; with --modify, the characteristics "
+        "given change it), or the target's characteristics: --models, -T, --save and -W are "
+        "then all required",
+    )
+    group.add_argument("--target", help="a target of the standard suite (see 'targets')")
+    group.add_argument(
+        "--modify", action="store_true", help="change the --target's characteristics given"
+    )
+    group.add_argument("--models", type=_positive, help="models in the target")
+    group.add_argument("-T", "--toughness", type=_positive)
+    group.add_argument("--save", type=_save, help="Sv as N+ ('-' for none)")
+    group.add_argument("-W", "--wounds", type=_positive)
+    group.add_argument("--invuln", type=_optional_threshold, help="InSv as N+ ('-' for none)")
+    group.add_argument("--fnp", type=_optional_threshold, help="Feel No Pain as N+")
+    group.add_argument("--keywords", help="e.g. 'INFANTRY'")
+    group.add_argument("--leadership", type=int, help="Ld (classic)")
+    one.set_defaults(check=check_target_options)
+
+
+#: The flags that describe a target, by the name argparse gives them.
+TARGET_FLAGS = {
+    "models": "--models",
+    "toughness": "-T",
+    "save": "--save",
+    "wounds": "-W",
+    "invuln": "--invuln",
+    "fnp": "--fnp",
+    "keywords": "--keywords",
+    "leadership": "--leadership",
+}
+_REQUIRED = ("models", "toughness", "save", "wounds")
+
+
+def check_target_options(args: argparse.Namespace) -> str | None:
+    """The usage problem of the target flags of ``attack``, or None.
+
+    Examples
+    --------
+    >>> parse = build_parser().parse_args
+    >>> check_target_options(parse(["attack", "-A", "1", "--skill", "3", "-S", "4",
+    ...                             "--target", "Vehicle", "--invuln", "4+"]))
+    "--invuln changes --target 'Vehicle': add --modify to say so, or describe the whole target"
+    >>> check_target_options(parse(["attack", "-A", "1", "--skill", "3", "-S", "4",
+    ...                             "--models", "5", "-T", "4", "-W", "2"]))
+    'the target needs --save (or --target NAME); give --save - for no armour save'
+    """
+    given = [name for name in TARGET_FLAGS if getattr(args, name) is not None]
+    if args.target is not None:
+        if given and not args.modify:
+            return (
+                f"{TARGET_FLAGS[given[0]]} changes --target {args.target!r}: add --modify to "
+                "say so, or describe the whole target"
+            )
+        if args.modify and not given:
+            return "--modify needs the characteristics to change (e.g. --invuln 4+)"
+        return None
+    if args.modify:
+        return "--modify changes a --target NAME; none given"
+    missing = [TARGET_FLAGS[name] for name in _REQUIRED if getattr(args, name) is None]
+    if missing:
+        hint = "; give --save - for no armour save" if "--save" in missing else ""
+        return f"the target needs {', '.join(missing)} (or --target NAME){hint}"
+    return None
 
 
 def _add_targets(sub: _Subparsers) -> argparse.ArgumentParser:
