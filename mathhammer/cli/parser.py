@@ -138,7 +138,9 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         type=_count,
         default=0,
         metavar="N",
-        help="add a Monte Carlo estimate with N trials per row",
+        help="add a Monte Carlo check with N trials per row: mc_mean_killed, mc_se_killed "
+        "and mc_z, the Monte Carlo mean's distance from the exact mean in standard errors "
+        "(|mc_z| above 4 is a disagreement worth reporting)",
     )
     report.add_argument(
         "--jobs",
