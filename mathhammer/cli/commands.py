@@ -32,8 +32,18 @@ __all__ = ["attack_command", "demo_command", "report_command", "targets_command"
 
 #: The report columns printed on the terminal (the CSV has them all), when present; the
 #: P(failed) column of each after-attack test (the classic Panic Test) follows p_destroyed.
-SHOWN = ("loadout", "target", "mean_killed", "p_at_least_1", "p_destroyed")
-SHOWN_LAST = ("points_destroyed_per_100_points", "mc_z")
+SHOWN = (
+    "loadout",
+    "phase",
+    "weapons_used",
+    "target",
+    "mean_killed",
+    "mean_damage",
+    "p_at_least_1",
+    "p_destroyed",
+    "p_character_killed",
+)
+SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z")
 
 
 def _example_attackers() -> Path:
