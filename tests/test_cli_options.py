@@ -172,6 +172,7 @@ def test_a_classic_report_prints_the_panic_test_failures(
         "loadout",
         "target",
         "mean_killed",
+        "mean_damage",
         "p_at_least_1",
         "p_destroyed",
         "p_panic_fail",
