@@ -89,15 +89,44 @@ def test_result_plot_shows_killed_and_damage_side_by_side() -> None:
     res = mh.attack([(BOLT, 10)], MARINES)
     axes = res.plot()
     assert len(axes) == 2 and axes[0].figure is axes[1].figure
+    # each title names the attacker (its pools) and the target
     assert [a.get_title() for a in axes] == [
-        "Intercessors: models destroyed",
-        "Intercessors: wounds lost",
+        "Bolt rifle x10 → Intercessors\nmodels destroyed",
+        "Bolt rifle x10 → Intercessors\nwounds lost",
     ]
     assert [a.get_xlabel() for a in axes] == ["models destroyed", "wounds lost"]
     heights = [p.get_height() for p in axes[0].patches]
     np.testing.assert_array_equal(heights, res.killed.probabilities)
     marks = [line.get_label() for line in axes[1].lines]
     assert marks == [f"mean {res.damage.mean():.2f}", f"median {res.damage.median()}"]
+
+
+def test_result_plot_titles_name_a_loadout_given_and_every_pool() -> None:
+    res = mh.attack([(BOLT, 10), (PLASMA, 1)], MARINES)
+    axes = res.plot(attacker="Tactical squad")
+    assert axes[0].get_title() == "Tactical squad → Intercessors\nmodels destroyed"
+    axes = res.plot()
+    assert axes[1].get_title() == "Bolt rifle x10 + Plasma gun → Intercessors\nwounds lost"
+
+
+def test_result_plot_against_one_wound_models_draws_one_panel() -> None:
+    # W1: models destroyed and wounds lost are the same distribution, drawn once
+    horde = mh.Unit.of("Boyz", models=10, toughness=5, save=5, wounds=1)
+    res = mh.attack([(BOLT, 10)], horde)
+    np.testing.assert_array_equal(res.killed.probabilities, res.damage.probabilities)
+    axes = res.plot()
+    assert len(axes) == 1 and len(axes[0].figure.axes) == 1
+    assert axes[0].get_title() == "Bolt rifle x10 → Boyz"
+    assert axes[0].get_xlabel() == "models destroyed (W1: = wounds lost)"
+    heights = [p.get_height() for p in axes[0].patches]
+    np.testing.assert_array_equal(heights, res.killed.probabilities[: len(heights)])
+    _, one = plt.subplots()
+    assert list(res.plot(ax=one)) == [one]
+    _, pair = plt.subplots(1, 2)  # asked for two panels: both drawn
+    assert [a.get_xlabel() for a in res.plot(ax=pair)] == ["models destroyed", "wounds lost"]
+    _, three = plt.subplots(1, 3)
+    with pytest.raises(mh.DistributionError, match="ax must be one Axes or a pair"):
+        res.plot(ax=three)
 
 
 def test_result_plot_on_given_axes_and_kinds() -> None:
@@ -142,25 +171,122 @@ def test_plot_at_least_of_damage_and_of_plain_distributions() -> None:
         mh.plot_at_least({})
 
 
+def test_plot_at_least_against_one_model_shows_wounds_lost() -> None:
+    tank = mh.targets.get("Vehicle").unit
+    assert tank.models == 1
+    results = {"bolters": mh.attack([(BOLT, 10)], tank), "plasma": mh.attack([(PLASMA, 10)], tank)}
+    ax = mh.plot_at_least(results)
+    assert ax.get_xlabel() == "wounds lost"
+    assert ax.get_title() == "Vehicle: at least k wounds lost"
+    for line, res in zip(ax.lines, results.values(), strict=True):
+        ks = line.get_xdata()
+        assert ks.max() > 1  # not the 0..1 of "models destroyed"
+        np.testing.assert_allclose(line.get_ydata(), res.damage.at_least(ks), atol=1e-15)
+    ax = mh.plot_at_least(results, stage="killed")  # asked for: models destroyed
+    assert ax.get_xlabel() == "models destroyed"
+
+
+def test_plot_at_least_puts_its_legend_beside_the_curves() -> None:
+    target = mh.targets.get("Line infantry").unit
+    results = {name: mh.attack([(w, 10)], target) for name, w in [("b", BOLT), ("p", PLASMA)]}
+    ax = mh.plot_at_least(results)
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    plot = ax.get_window_extent(renderer)
+    assert legend.x0 >= plot.x1  # right of the plotting area: it can cover no curve
+    assert figure.bbox.contains(legend.x1 - 1, legend.y0 + 1)  # and inside the figure
+
+
 def test_plot_compare_is_a_loadout_by_target_heatmap() -> None:
-    loadouts = {"bolters": ([(BOLT, 10)], 160), "plasma": ([(PLASMA, 10)], 200)}
+    loadouts = [
+        mh.Loadout("bolters", [(BOLT, 10)], points=160),
+        mh.Loadout("plasma", [(PLASMA, 10)], points=200),
+    ]
     frame = mh.compare(loadouts, mh.targets.STANDARD)
-    ax = mh.plot_compare(frame, metric="p_destroyed")
+    ax = mh.plot_compare(frame, metric="p_destroyed", rules="11e")
     image = ax.images[0].get_array()
     assert image.shape == (2, 9)
     expected = frame.pivot(index="loadout", columns="target", values="p_destroyed")
     expected = expected.loc[["bolters", "plasma"], mh.targets.names()]
+    # probabilities keep one scale, 0 to 1: a 7 % chance stays dark
     np.testing.assert_array_equal(image, expected.to_numpy())
+    assert ax.images[0].get_clim() == (0.0, 1.0)
     assert [t.get_text() for t in ax.get_xticklabels()] == mh.targets.names()
     assert [t.get_text() for t in ax.get_yticklabels()] == ["bolters", "plasma"]
-    assert ax.get_title() == "p destroyed"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("target", "loadout")
+    assert ax.get_title() == "p destroyed (rules 11e)"
     assert len(ax.texts) == 18 and ax.texts[0].get_text() == f"{expected.iloc[0, 0]:.2f}"
+    colour_bar = ax.figure.axes[-1]
+    assert colour_bar.get_ylabel() == "probability, 0 to 1"
+
+
+def test_plot_compare_scales_each_target_column_to_its_best() -> None:
+    # 5 Boyz against 1 Terminator: a shared scale would make the Terminator column all dark
+    frame = pd.DataFrame(
+        {
+            "loadout": ["a", "a", "b", "b"],
+            "target": ["Boyz", "Terminator", "Boyz", "Terminator"],
+            "mean_killed": [5.0, 0.2, 2.5, 0.5],
+        }
+    )
+    ax = mh.plot_compare(frame, "mean_killed")
+    assert ax.images[0].get_array().tolist() == [[1.0, 0.4], [0.5, 1.0]]
+    assert [t.get_text() for t in ax.texts] == ["5.00", "0.20", "2.50", "0.50"]
+    # dark cells get white text, bright ones black, by their own column's scale
+    assert [t.get_color() for t in ax.texts] == ["black", "white", "white", "black"]
+    colour_bar = ax.figure.axes[-1]
+    assert colour_bar.get_ylabel() == "scaled per column"
+    assert [t.get_text() for t in colour_bar.get_yticklabels()] == ["0", "column best"]
+    shared = mh.plot_compare(frame, "mean_killed", scale="shared")
+    assert shared.images[0].get_array().tolist() == [[1.0, 0.04], [0.5, 0.1]]
+    probability = mh.plot_compare(frame.assign(p_x=[0.07, 0.5, 0.0, 1.0]), "p_x", scale="column")
+    assert probability.images[0].get_array().tolist() == [[1.0, 0.5], [0.0, 1.0]]
+    with pytest.raises(mh.DistributionError, match="scale must be one of"):
+        mh.plot_compare(frame, "mean_killed", scale="log")
+
+
+def test_plot_compare_default_metric_credits_damage() -> None:
+    # against a vehicle no model dies, but the default metric still tells the loadouts apart
+    loadouts = {"bolters": [(BOLT, 10)], "plasma": [(PLASMA, 10)]}
+    frame = mh.compare(loadouts, ["Horde infantry", "Vehicle"])
+    assert frame.loc[frame.target == "Vehicle", "mean_killed"].max() < 0.05
+    ax = mh.plot_compare(frame)
+    assert ax.get_title().startswith("mean damage")
+    damage = frame.loc[frame.target == "Vehicle", "mean_damage"].to_numpy()
+    vehicle = ax.images[0].get_array()[:, 1]
+    np.testing.assert_allclose(vehicle, damage / damage.max(), atol=1e-15)
+    assert 0.0 < vehicle.min() < vehicle.max() == 1.0
+    priced = frame.assign(points_of_damage=[10.0, 3.0, 20.0, 12.0], rules="classic")
+    assert mh.plot_compare(priced).get_title() == "points of damage (rules classic)"
+
+
+def test_plot_compare_gives_each_phase_its_row() -> None:
+    frame = pd.DataFrame(
+        {
+            "loadout": ["a", "a", "b"],
+            "phase": ["shooting", "fight", None],
+            "target": ["x", "x", "x"],
+            "mean_killed": [1.0, 2.0, 4.0],
+        }
+    )
+    ax = mh.plot_compare(frame, "mean_killed")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a (shooting)", "a (fight)", "b"]
+    assert ax.images[0].get_array().tolist() == [[0.25], [0.5], [1.0]]
+    with pytest.raises(mh.DistributionError, match="frame must be one row per loadout"):
+        mh.plot_compare(frame.drop(columns="phase"), "mean_killed")
 
 
 def test_plot_compare_checks_its_frame() -> None:
     frame = pd.DataFrame({"loadout": ["a"], "target": ["x"], "mean_killed": [1.0]})
     ax = mh.plot_compare(frame, annotate=False, fmt="{:.0%}")
     assert len(ax.texts) == 0
+    _, given = plt.subplots()
+    gaps = pd.DataFrame({"loadout": ["a", "b"], "target": ["x", "y"], "mean_killed": [1.0, 2.0]})
+    assert mh.plot_compare(gaps, ax=given) is given
+    assert [t.get_text() for t in given.texts] == ["1.00", "2.00"]  # no text where no pairing
+    assert np.isnan(given.images[0].get_array().filled(np.nan)[[0, 1], [1, 0]]).all()
     with pytest.raises(mh.DistributionError, match="metric must be one of the frame's columns"):
         mh.plot_compare(frame, metric="kills")
     with pytest.raises(mh.DistributionError, match="frame columns must be a mathhammer.compare"):

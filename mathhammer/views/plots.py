@@ -111,8 +111,42 @@ def plot_dist(
     return ax
 
 
-def plot_result(result: Any, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
+def _attacker(result: Any) -> str:
+    """The pools of an attack, shortened to fit a title."""
+    import textwrap
+
+    labels = " + ".join(pool.label for pool in result.pools) or "attack"
+    return textwrap.shorten(labels, width=60, placeholder=" …")
+
+
+def _one_wound_each(unit: Any) -> bool:
+    """Every model has one wound left, so models destroyed and wounds lost are one."""
+    return bool(unit.total_wounds == unit.models)
+
+
+def _panel_axes(ax: Any, panels: int) -> Any:
+    """The Axes to draw ``panels`` panels on: ``ax`` checked, or a new figure's."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        size = (4.8 * panels, 3.4)
+        _, axes = plt.subplots(1, panels, figsize=size, layout="constrained", squeeze=False)
+        return axes.ravel()
+    axes = np.asarray(ax, dtype=object).ravel()
+    if axes.size not in (panels, 2):
+        expected = "a pair of Axes" if panels == 2 else "one Axes or a pair"
+        raise field_error(DistributionError, "ax", expected, ax)
+    return axes
+
+
+def plot_result(
+    result: Any, kind: str = "pmf", ax: Any = None, *, attacker: str | None = None, **kwargs: Any
+) -> Any:
     """Models destroyed and wounds lost side by side, the mean and median marked.
+
+    Against a unit whose every model has one wound left the two are the same
+    distribution, so one panel is drawn (unless a pair of Axes is given). Each title
+    names the attacker and the target.
 
     Parameters
     ----------
@@ -120,14 +154,18 @@ def plot_result(result: Any, kind: str = "pmf", ax: Any = None, **kwargs: Any) -
         An exact or simulated result.
     kind : {"pmf", "at_least", "cdf"}
         As for :func:`plot_dist`.
-    ax : pair of matplotlib Axes, optional
-        Where to draw; a new figure with two panels by default.
+    ax : matplotlib Axes or a pair of them, optional
+        Where to draw; a new figure by default.
+    attacker : str, optional
+        The attacker's name in the titles; by default the pools attacking
+        (``"Bolt rifle x10"``).
     **kwargs
-        Passed on to :func:`plot_dist` for both panels.
+        Passed on to :func:`plot_dist` for every panel.
 
     Returns
     -------
-    numpy.ndarray of two Axes
+    numpy.ndarray of Axes
+        The killed panel, then the damage panel where there are two.
 
     Examples
     --------
@@ -135,41 +173,39 @@ def plot_result(result: Any, kind: str = "pmf", ax: Any = None, **kwargs: Any) -
     >>> matplotlib.use("Agg")
     >>> import mathhammer as mh
     >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
-    >>> axes = plot_result(mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1)), "cdf")
-    >>> axes[1].get_ylabel()
-    'P(X <= k)'
+    >>> axes = plot_result(mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 2)), "cdf")
+    >>> [a.get_title() for a in axes]
+    ['Gun x5 → Squad\\nmodels destroyed', 'Gun x5 → Squad\\nwounds lost']
+    >>> axes = plot_result(mh.attack([(gun, 5)], mh.Unit.of("Boyz", 5, 4, 5, 1)))
+    >>> len(axes), axes[0].get_xlabel()
+    (1, 'models destroyed (W1: = wounds lost)')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     _check_kind(kind)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, axes = plt.subplots(1, 2, figsize=(9, 3.2), layout="constrained")
-    else:
-        axes = np.asarray(ax, dtype=object).ravel()
-        if axes.size != 2:
-            raise field_error(DistributionError, "ax", "a pair of Axes", ax)
+    single = _one_wound_each(result.target)
+    axes = _panel_axes(ax, 1 if single else 2)
     kwargs.setdefault("marks", True)
-    name = result.target.name
-    plot_dist(
-        result.killed,
-        kind,
-        axes[0],
-        xlabel="models destroyed",
-        title=f"{name}: models destroyed",
-        **kwargs,
-    )
-    plot_dist(
-        result.damage, kind, axes[1], xlabel="wounds lost", title=f"{name}: wounds lost", **kwargs
-    )
-    return np.asarray(axes, dtype=object)
+    heading = f"{attacker or _attacker(result)} → {result.target.name}"
+    if axes.size == 1:
+        xlabel = "models destroyed (W1: = wounds lost)"
+        plot_dist(result.killed, kind, axes[0], xlabel=xlabel, title=heading, **kwargs)
+        return axes
+    panels = (("models destroyed", result.killed), ("wounds lost", result.damage))
+    for axis, (what, dist) in zip(axes, panels, strict=True):
+        plot_dist(dist, kind, axis, xlabel=what, title=f"{heading}\n{what}", **kwargs)
+    return axes
+
+
+def _legend_outside(ax: Any) -> None:
+    """The legend right of the Axes, where it covers no curve."""
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
 
 
 def plot_at_least(
     results: Mapping[str, Any],
     ax: Any = None,
     *,
-    stage: str = "killed",
+    stage: str | None = None,
     title: str | None = None,
     **kwargs: Any,
 ) -> Any:
@@ -182,12 +218,16 @@ def plot_at_least(
         ``{name: mh.attack(weapons, target) for name, weapons in loadouts.items()}``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
-    stage : str
-        Which distribution of a result to draw: ``"killed"`` or ``"damage"``.
+    stage : {"killed", "damage"}, optional
+        Which distribution of a result to draw. By default models destroyed, or wounds
+        lost when every target is a single model (whose "models destroyed" is only 0
+        or 1).
     title : str, optional
         The title; by default the target's name when every result shares it.
     **kwargs
         Passed on to :func:`plot_dist` for every curve.
+
+    The legend sits right of the plot, where it hides no curve.
 
     Examples
     --------
@@ -200,51 +240,72 @@ def plot_at_least(
     >>> ax = plot_at_least({"gun": mh.attack(one, squad), "twin": mh.attack(two, squad)})
     >>> [line.get_label() for line in ax.lines], ax.get_title()
     (['gun', 'twin'], 'Squad: at least k models destroyed')
+    >>> tank = mh.Unit.of("Tank", 1, 10, 3, 12)
+    >>> plot_at_least({"twin": mh.attack(two, tank)}).get_xlabel()
+    'wounds lost'
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    if stage not in ("killed", "damage"):
-        raise field_error(DistributionError, "stage", "'killed' or 'damage'", stage)
     if not results:
         raise field_error(
             DistributionError, "results", "a non-empty mapping of label to result", results
         )
+    units = [item.target for item in results.values() if hasattr(item, "target")]
+    if stage is None:
+        lone = bool(units) and all(unit.models == 1 for unit in units)
+        stage = "damage" if lone else "killed"
+    if stage not in ("killed", "damage"):
+        raise field_error(DistributionError, "stage", "'killed' or 'damage'", stage)
     ax = _axes(ax)
-    names = set()
     for label, item in results.items():
         dist = getattr(item, stage) if hasattr(item, "target") else item
-        if hasattr(item, "target"):
-            names.add(item.target.name)
         plot_dist(dist, "at_least", ax, label=str(label), **kwargs)
     what = "models destroyed" if stage == "killed" else "wounds lost"
     ax.set_xlabel(what)
+    names = {unit.name for unit in units}
     if title is None:
         title = f"{names.pop()}: at least k {what}" if len(names) == 1 else f"at least k {what}"
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
+    _legend_outside(ax)
     return ax
 
 
 def plot_compare(
     frame: Any,
-    metric: str = "mean_killed",
+    metric: str | None = None,
     ax: Any = None,
     *,
+    rules: str | None = None,
+    scale: str = "auto",
     cmap: str = "viridis",
     annotate: bool = True,
     fmt: str = "{:.2f}",
 ) -> Any:
     """A loadout x target heatmap of one column of a :func:`mathhammer.compare` frame.
 
+    Probabilities (``p_`` columns) are coloured on one scale from 0 to 1; any other
+    metric is scaled per target column (its best loadout brightest), since a horde and
+    a lone Terminator differ tenfold in models destroyed. The colour bar says which.
+
     Parameters
     ----------
     frame : pandas.DataFrame
-        The tidy frame :func:`mathhammer.compare` returns (columns ``loadout``,
-        ``target`` and the metric).
-    metric : str
+        The tidy frame :func:`mathhammer.compare` or a report returns (columns
+        ``loadout``, ``target`` and the metric; with a ``phase`` column, each loadout's
+        phases are rows of their own).
+    metric : str, optional
         The column to show, e.g. ``"mean_killed"``, ``"p_destroyed"`` or
-        ``"points_destroyed_per_100_points"``.
+        ``"points_destroyed_per_100_points"``. By default one that means something
+        against every target: ``points_of_damage``, else ``mean_damage``
+        (:func:`~mathhammer.views.heatmap.default_metric`).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
+    rules : str, optional
+        The ruleset, named in the title (by default the frame's ``rules`` column, if
+        it has one value).
+    scale : {"auto", "column", "shared"}
+        Colour probabilities 0 to 1 and anything else per column; every metric per
+        column; or one scale for the whole grid.
     cmap : str
         A matplotlib colour map.
     annotate : bool
@@ -259,41 +320,38 @@ def plot_compare(
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"loadout": ["a", "a", "b", "b"], "target": ["x", "y", "x", "y"],
     ...                       "mean_killed": [1.0, 2.0, 3.0, 4.0]})
-    >>> ax = plot_compare(frame)
-    >>> ax.images[0].get_array().tolist()
-    [[1.0, 2.0], [3.0, 4.0]]
+    >>> ax = plot_compare(frame, rules="11e")
+    >>> ax.images[0].get_array().tolist()  # each column over its best
+    [[0.3333333333333333, 0.5], [1.0, 1.0]]
+    >>> ax.get_title(), ax.get_xlabel(), ax.get_ylabel()
+    ('mean killed (rules 11e)', 'target', 'loadout')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    import pandas as pd
+    from .heatmap import colour_scale, default_metric, grid, heatmap_title
 
-    columns = [str(c) for c in frame.columns]
-    if "loadout" not in columns or "target" not in columns:
-        expected = "a mathhammer.compare frame with 'loadout' and 'target' columns"
-        raise field_error(DistributionError, "frame columns", expected, columns)
-    if metric not in columns:
-        raise field_error(
-            DistributionError, "metric", f"one of the frame's columns {columns}", metric
-        )
-    loadouts, targets = pd.unique(frame["loadout"]), pd.unique(frame["target"])
-    table = frame.pivot_table(index="loadout", columns="target", values=metric, sort=False)
-    table = table.reindex(index=loadouts, columns=targets)
-    values = table.to_numpy(dtype=np.float64)
+    metric = default_metric(frame) if metric is None else metric
+    cells = grid(frame, metric)
+    colours = colour_scale(cells.values, metric, scale)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        size = (2.0 + 1.0 * len(targets), 2.2 + 0.5 * len(loadouts))
+        size = (2.6 + 1.0 * len(cells.columns), 2.4 + 0.5 * len(cells.rows))
         _, ax = plt.subplots(figsize=size, layout="constrained")
-    image = ax.imshow(values, cmap=cmap, aspect="auto")
-    ax.set_xticks(range(len(targets)), [str(t) for t in targets], rotation=35, ha="right")
-    ax.set_yticks(range(len(loadouts)), [str(name) for name in loadouts])
-    ax.set_title(metric.replace("_", " "))
-    ax.figure.colorbar(image, ax=ax)
+    image = ax.imshow(colours.levels, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(cells.columns)), cells.columns, rotation=35, ha="right")
+    ax.set_yticks(range(len(cells.rows)), cells.rows)
+    ax.set_xlabel("target")
+    ax.set_ylabel("loadout")
+    ax.set_title(heatmap_title(metric, rules, frame))
+    bar = ax.figure.colorbar(image, ax=ax)
+    bar.set_label(colours.label)
+    if colours.per_column:
+        bar.set_ticks([0.0, 1.0], labels=["0", "column best"])
     if annotate:
-        finite = values[np.isfinite(values)]
-        middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
-        for (i, j), value in np.ndenumerate(values):
+        for (i, j), value in np.ndenumerate(cells.values):
             if np.isfinite(value):
-                colour = "black" if value > middle else "white"
+                level = colours.levels[i, j]
+                colour = "black" if level > 0.5 else "white"
                 text = fmt.format(value)
                 ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
     return ax

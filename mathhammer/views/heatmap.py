@@ -1,0 +1,316 @@
+"""The loadout x target grid of a comparison, and how its cells are coloured.
+
+Both heatmaps, the matplotlib one (:func:`mathhammer.views.plots.plot_compare`) and the
+SVG one of the HTML report (:func:`heatmap_svg`), read their grid, their default metric,
+their colours and their title here, so the two always show the same thing.
+
+A colour must mean the same thing across a row: a shared scale makes 5 Boyz and one
+Terminator look alike, since their mean kills differ tenfold. So a probability (a
+``p_`` column) is drawn on the fixed scale 0 to 1, and any other metric is scaled per
+target column, from 0 (or the column's lowest value, if negative) to the column's
+highest value; the colour bar and the note say which.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import DistributionError, field_error
+
+__all__ = [
+    "SCALES",
+    "ColourScale",
+    "Grid",
+    "colour_scale",
+    "default_metric",
+    "grid",
+    "heatmap_svg",
+    "heatmap_title",
+    "viridis",
+]
+
+#: How cells are coloured: "auto" (probabilities 0 to 1, anything else per column),
+#: "column" (every metric per target column) or "shared" (one scale for the whole grid).
+SCALES = ("auto", "column", "shared")
+#: The metrics tried, in order, when none is asked for: each means something against every
+#: target, a vehicle that loses wounds but no model included.
+DEFAULT_METRICS = ("points_of_damage", "mean_damage", "mean_killed")
+#: Nine evenly spaced colours of matplotlib's viridis, so that the SVG heatmap needs no
+#: matplotlib and matches the PNG one.
+_VIRIDIS = (
+    (0x44, 0x01, 0x54),
+    (0x47, 0x2D, 0x7B),
+    (0x3B, 0x52, 0x8B),
+    (0x2C, 0x72, 0x8E),
+    (0x21, 0x91, 0x8C),
+    (0x28, 0xAE, 0x80),
+    (0x5E, 0xC9, 0x62),
+    (0xAD, 0xDC, 0x30),
+    (0xFD, 0xE7, 0x25),
+)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One metric laid out loadout (row) by target (column), in first-seen order."""
+
+    rows: list[str]
+    columns: list[str]
+    values: Any  # float64 array, rows x columns; NaN where a pairing is missing
+
+
+@dataclass(frozen=True)
+class ColourScale:
+    """Cell colours as numbers from 0 to 1, and what they mean, for the colour bar."""
+
+    levels: Any  # float64 array like Grid.values, in [0, 1]; NaN where the value is
+    label: str  # short, for a colour bar
+    note: str  # a sentence, for a key under the grid
+    per_column: bool
+
+
+def default_metric(frame: Any) -> str:
+    """The metric a heatmap shows when none is asked for.
+
+    ``points_of_damage`` when the targets have points (damage credited, so a tank that
+    loses wounds but no model is not a column of zeros), else ``mean_damage``, else
+    ``mean_killed``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> default_metric(pd.DataFrame({"mean_killed": [1.0], "mean_damage": [2.0]}))
+    'mean_damage'
+    >>> default_metric(pd.DataFrame({"mean_damage": [2.0], "points_of_damage": [float("nan")]}))
+    'mean_damage'
+    >>> default_metric(pd.DataFrame({"loadout": ["a"]}))
+    'mean_killed'
+    """
+    for metric in DEFAULT_METRICS:
+        if metric in frame.columns and np.isfinite(frame[metric].to_numpy(np.float64)).any():
+            return metric
+    return DEFAULT_METRICS[-1]
+
+
+def _row_labels(frame: Any) -> list[str]:
+    """The loadout of each row, with its phase where the report split shooting and fight."""
+    loadouts = [str(x) for x in frame["loadout"]]
+    if "phase" not in frame.columns:
+        return loadouts
+    phases = ["" if not isinstance(p, str) else p for p in frame["phase"]]
+    return [
+        f"{name} ({phase})" if phase else name for name, phase in zip(loadouts, phases, strict=True)
+    ]
+
+
+def grid(frame: Any, metric: str) -> Grid:
+    """The values of ``metric`` by loadout (rows, with the phase if any) and target.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "a", "b"], "target": ["x", "y", "x"],
+    ...                       "mean_killed": [1.0, 2.0, 3.0]})
+    >>> g = grid(frame, "mean_killed")
+    >>> g.rows, g.columns, g.values.tolist()
+    (['a', 'b'], ['x', 'y'], [[1.0, 2.0], [3.0, nan]])
+    """
+    columns = [str(c) for c in frame.columns]
+    if "loadout" not in columns or "target" not in columns:
+        expected = "a mathhammer.compare frame with 'loadout' and 'target' columns"
+        raise field_error(DistributionError, "frame columns", expected, columns)
+    if metric not in columns:
+        raise field_error(
+            DistributionError, "metric", f"one of the frame's columns {columns}", metric
+        )
+    rows = _row_labels(frame)
+    targets = [str(t) for t in frame["target"]]
+    row_names, column_names = list(dict.fromkeys(rows)), list(dict.fromkeys(targets))
+    values = np.full((len(row_names), len(column_names)), np.nan)
+    seen: set[tuple[str, str]] = set()
+    row_at = {name: i for i, name in enumerate(row_names)}
+    column_at = {name: j for j, name in enumerate(column_names)}
+    for row, target, value in zip(rows, targets, frame[metric].to_numpy(np.float64), strict=True):
+        if (row, target) in seen:
+            raise field_error(
+                DistributionError,
+                "frame",
+                "one row per loadout (and phase) and target",
+                f"several rows for {row!r} against {target!r}",
+            )
+        seen.add((row, target))
+        values[row_at[row], column_at[target]] = value
+    return Grid(row_names, column_names, values)
+
+
+def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
+    """Map a grid's values to colour levels from 0 to 1.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The grid, rows x columns (NaN where missing).
+    metric : str
+        Its column name: a ``p_`` column holding probabilities is drawn 0 to 1 under
+        ``scale="auto"``.
+    scale : {"auto", "column", "shared"}
+        See :data:`SCALES`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> colour_scale(np.array([[1.0, 10.0], [2.0, 40.0]]), "mean_killed").levels.tolist()
+    [[0.5, 0.25], [1.0, 1.0]]
+    >>> colour_scale(np.array([[0.07], [0.02]]), "p_destroyed").levels.tolist()
+    [[0.07], [0.02]]
+    """
+    if scale not in SCALES:
+        raise field_error(DistributionError, "scale", f"one of {list(SCALES)}", scale)
+    values = np.asarray(values, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    probability = metric.startswith("p_") and bool(((finite >= 0) & (finite <= 1)).all())
+    if scale == "auto" and probability:
+        note = "probability, one scale from 0 to 1 for every target"
+        return ColourScale(np.clip(values, 0.0, 1.0), "probability, 0 to 1", note, False)
+    if scale == "shared":
+        low, high = _bounds(values)
+        note = f"{_words(metric)}, one scale for every target"
+        return ColourScale(_scaled(values, low, high), _words(metric), note, False)
+    low, high = _bounds(values, axis=0)
+    note = "scaled per target column, from 0 to the best loadout against that target"
+    return ColourScale(_scaled(values, low, high), "scaled per column", note, True)
+
+
+def _bounds(values: Any, axis: int | None = None) -> tuple[Any, Any]:
+    """The lowest value (0 unless one is negative) and the highest, over finite values."""
+    finite = np.isfinite(values)
+    low = np.min(np.where(finite, values, np.inf), axis=axis, initial=np.inf)
+    high = np.max(np.where(finite, values, -np.inf), axis=axis, initial=-np.inf)
+    return np.minimum(np.where(np.isfinite(low), low, 0.0), 0.0), np.where(
+        np.isfinite(high), high, 0.0
+    )
+
+
+def _scaled(values: Any, low: Any, high: Any) -> Any:
+    span = np.asarray(high - low, dtype=np.float64)
+    levels = np.where(span > 0, (values - low) / np.where(span > 0, span, 1.0), 0.0)
+    return np.where(np.isfinite(values), np.clip(levels, 0.0, 1.0), np.nan)
+
+
+def _words(metric: str) -> str:
+    return metric.replace("_", " ")
+
+
+def heatmap_title(metric: str, rules: str | None = None, frame: Any = None) -> str:
+    """The metric in words and the ruleset: ``rules``, else the frame's ``rules`` column.
+
+    Examples
+    --------
+    >>> heatmap_title("points_of_damage", "11e")
+    'points of damage (rules 11e)'
+    >>> import pandas as pd
+    >>> heatmap_title("mean_killed", frame=pd.DataFrame({"rules": ["classic"]}))
+    'mean killed (rules classic)'
+    """
+    if rules is None and frame is not None and "rules" in frame.columns:
+        found = {str(r) for r in frame["rules"].dropna()}
+        rules = found.pop() if len(found) == 1 else None
+    return _words(metric) + (f" (rules {rules})" if rules else "")
+
+
+def viridis(level: float) -> str:
+    """The viridis colour of a level from 0 to 1, as ``#rrggbb`` (NaN: light grey).
+
+    Examples
+    --------
+    >>> viridis(0.0), viridis(1.0), viridis(float("nan"))
+    ('#440154', '#fde725', '#dddddd')
+    """
+    if not np.isfinite(level):
+        return "#dddddd"
+    position = min(max(float(level), 0.0), 1.0) * (len(_VIRIDIS) - 1)
+    i = min(int(position), len(_VIRIDIS) - 2)
+    t = position - i
+    rgb = (round(a + (b - a) * t) for a, b in zip(_VIRIDIS[i], _VIRIDIS[i + 1], strict=True))
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def _text_colour(level: float) -> str:
+    # viridis is dark below the middle: white text there, black above
+    return "black" if np.isfinite(level) and level > 0.5 else "white"
+
+
+def _cell_svg(
+    box: tuple[int, int, int, int], value: float, level: float, what: str, fmt: str
+) -> str:
+    """One cell: its colour, its value written in it, and a tooltip naming the pairing."""
+    x, y, width, height = box
+    shown = fmt.format(value) if np.isfinite(value) else ""
+    return (
+        f'<rect class="cell" x="{x}" y="{y}" width="{width}" height="{height}" '
+        f'fill="{viridis(level)}" stroke="white"><title>{html.escape(what)}: {shown}</title>'
+        f'</rect><text x="{x + width / 2:.1f}" y="{y + height / 2 + 4:.1f}" '
+        f'text-anchor="middle" fill="{_text_colour(level)}">{shown}</text>'
+    )
+
+
+def heatmap_svg(
+    frame: Any,
+    metric: str | None = None,
+    *,
+    rules: str | None = None,
+    scale: str = "auto",
+    fmt: str = "{:.2f}",
+) -> str:
+    """The heatmap as a standalone SVG element: cells, values, labels, title and key.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "b"], "target": ["x", "x"],
+    ...                       "mean_killed": [1.0, 2.0]})
+    >>> svg = heatmap_svg(frame, rules="11e")
+    >>> svg.count('class="cell"'), "mean killed (rules 11e)" in svg
+    (2, True)
+    """
+    metric = default_metric(frame) if metric is None else metric
+    cells = grid(frame, metric)
+    colours = colour_scale(cells.values, metric, scale)
+    cell_w, cell_h = 76, 26
+    left = 12 + 7 * max(len(r) for r in cells.rows)
+    top = 40 + 6 * max(len(c) for c in cells.columns) // 2
+    # the last column's slanted label reaches past the grid's right edge
+    right = max(12, round(5.7 * len(cells.columns[-1])) - cell_w // 2 + 12)
+    width = left + cell_w * len(cells.columns) + right
+    height = top + cell_h * len(cells.rows) + 34
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="heatmap" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        'style="font: 11px sans-serif">',
+        f'<text x="4" y="14" font-weight="bold">'
+        f"{html.escape(heatmap_title(metric, rules, frame))}</text>",
+    ]
+    for j, name in enumerate(cells.columns):
+        x = left + cell_w * (j + 0.5)
+        parts.append(
+            f'<text x="{x:.1f}" y="{top - 6}" transform="rotate(-30 {x:.1f} {top - 6})">'
+            f"{html.escape(name)}</text>"
+        )
+    for i, name in enumerate(cells.rows):
+        y = top + cell_h * (i + 0.5) + 4
+        parts.append(
+            f'<text x="{left - 6}" y="{y:.1f}" text-anchor="end">{html.escape(name)}</text>'
+        )
+        for j, value in enumerate(cells.values[i]):
+            box = (left + cell_w * j, top + cell_h * i, cell_w, cell_h)
+            what = f"{name} vs {cells.columns[j]}"
+            parts.append(_cell_svg(box, value, float(colours.levels[i, j]), what, fmt))
+    parts.append(
+        f'<text x="4" y="{height - 10}" fill="#555">colour: {html.escape(colours.note)}</text>'
+        "</svg>"
+    )
+    return "".join(parts)

@@ -1,0 +1,298 @@
+"""A report as one self-contained HTML page: the table (sortable), the heatmap, P(>= k) charts.
+
+Everything the page shows is inside the file: the style, a few lines of script that sort
+the table when a header is clicked, the heatmap and the per-row charts as inline SVG.
+It opens offline, from a mail attachment or a shared drive, with no request anywhere.
+Nothing here computes a number: the values come from the report's frame, and the
+charts from the distributions given beside it.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import DistributionError, field_error
+from .heatmap import default_metric, heatmap_svg
+from .html import DistLike, visible_range
+
+__all__ = ["report_html", "spark_svg", "write_html_report"]
+
+#: The text of the chart column's header.
+CHART_HEADER = "P(≥k)"
+#: Colours of the P(>= k) line and of the area under it.
+LINE_COLOUR = "#4c72b0"
+AREA_COLOUR = "#dbe4f0"
+
+_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; margin-bottom: 0.2em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
+.meta, .hint { color: #666; }
+.scroll { overflow-x: auto; }
+table.report { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.report th, table.report td { border-bottom: 1px solid #ddd; padding: 2px 8px; }
+table.report td { white-space: nowrap; }
+table.report td.number { text-align: right; }
+table.report th { background: #f4f4f4; position: sticky; top: 0; white-space: nowrap; }
+table.sortable th:not(.nosort) { cursor: pointer; }
+th[aria-sort="ascending"]::after { content: " ▲"; }
+th[aria-sort="descending"]::after { content: " ▼"; }
+tbody tr:hover { background: #f7f9fc; }
+"""
+
+# Sorts the table by the clicked header: numbers by value (blanks last either way), text
+# alphabetically; a second click reverses; ties keep the report's order.
+_SCRIPT = """
+(() => {
+  "use strict";
+  const key = (cell) => {
+    const value = cell.getAttribute("data-value");
+    if (value === null) return cell.textContent.trim().toLowerCase();
+    return value === "" ? null : Number(value);
+  };
+  const order = (a, b, direction) => {
+    if (a === b) return 0;
+    if (a === null) return 1;
+    if (b === null) return -1;
+    if (typeof a === "number" && typeof b === "number") return direction * (a - b);
+    return direction * String(a).localeCompare(String(b));
+  };
+  for (const table of document.querySelectorAll("table.sortable")) {
+    const heads = Array.from(table.tHead.rows[0].cells);
+    heads.forEach((th, column) => {
+      if (th.classList.contains("nosort")) return;
+      th.addEventListener("click", () => {
+        const ascending = th.getAttribute("aria-sort") !== "ascending";
+        heads.forEach((h) => h.removeAttribute("aria-sort"));
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        const body = table.tBodies[0];
+        const rows = Array.from(body.rows);
+        const direction = ascending ? 1 : -1;
+        rows.sort((r, s) => order(key(r.cells[column]), key(s.cells[column]), direction)
+          || Number(r.dataset.row) - Number(s.dataset.row));
+        for (const row of rows) body.appendChild(row);
+      });
+    });
+  }
+})();
+"""
+
+
+def spark_svg(dist: DistLike, what: str, *, width: int = 140, height: int = 40) -> str:
+    """A small inline SVG of P(X >= k) for k from 0 over the visible range.
+
+    The vertical scale is always 0 to 1, so the charts of a table compare at a glance;
+    the ``<title>`` (a tooltip) lists the values.
+
+    Examples
+    --------
+    >>> from mathhammer import Dist
+    >>> svg = spark_svg(Dist([0.25, 0.5, 0.25]), "models destroyed")
+    >>> svg.count("<circle"), "P(≥1 models destroyed) = 0.750" in svg
+    (3, True)
+    """
+    pmf = np.asarray(dist.probabilities, dtype=np.float64)
+    high = max(visible_range(dist)[1], 1)
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
+    ks = np.arange(high + 1)
+    values = np.minimum(np.where(ks < tail.size, tail[np.minimum(ks, tail.size - 1)], 0.0), 1.0)
+    left, right, top, bottom = 4, 4, 4, 12
+    plot_w, plot_h = width - left - right, height - top - bottom
+    xs = left + ks * plot_w / high
+    ys = top + (1.0 - values) * plot_h
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
+    base = top + plot_h
+    unit = f" {what}" if what else ""
+    tip = "; ".join(f"P(≥{k}{unit}) = {v:.3f}" for k, v in zip(ks[1:13], values[1:13], strict=True))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="spark" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        'style="font: 9px sans-serif">',
+        f"<title>{html.escape(tip)}</title>",
+        f'<polygon points="{left},{base} {points} {xs[-1]:.1f},{base}" fill="{AREA_COLOUR}"/>',
+        f'<polyline points="{points}" fill="none" stroke="{LINE_COLOUR}" stroke-width="1.5"/>',
+    ]
+    if high <= 30:
+        parts += [
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.6" fill="{LINE_COLOUR}"/>'
+            for x, y in zip(xs, ys, strict=True)
+        ]
+    parts.append(f'<text x="{left}" y="{height - 1}">0</text>')
+    parts.append(
+        f'<text x="{width - right}" y="{height - 1}" text-anchor="end">'
+        f"{high}{html.escape(unit)}</text></svg>"
+    )
+    return "".join(parts)
+
+
+def _row_chart(item: Any) -> str:
+    """The P(>= k) chart of one row: models destroyed, or wounds lost for one model."""
+    if item is None:
+        return ""
+    if hasattr(item, "target"):
+        if item.target.models == 1:
+            return spark_svg(item.damage, "wounds lost")
+        return spark_svg(item.killed, "models destroyed")
+    return spark_svg(item, "")
+
+
+def _formats(column: Any) -> tuple[bool, str]:
+    """(numeric, format) for a column: whole numbers shown whole, others to 3 places."""
+    values = column.to_numpy()
+    if values.dtype.kind not in "iuf":  # text, and flags (kind "b"), are shown as read
+        return False, ""
+    finite = values[np.isfinite(values.astype(np.float64))]
+    whole = bool(np.all(finite == np.round(finite)))
+    return True, "{:.0f}" if whole else "{:.3f}"
+
+
+def _cells(frame: Any, charts: Sequence[str]) -> tuple[str, list[str]]:
+    """The table's header row and body rows, the chart column after ``target``."""
+    columns = [str(c) for c in frame.columns]
+    after = columns.index("target") + 1 if "target" in columns else len(columns)
+    formats = [_formats(frame[c]) for c in frame.columns]
+    heads = [f'<th scope="col" title="click to sort">{html.escape(c)}</th>' for c in columns]
+    if charts:
+        tip = "P(at least k): models destroyed, or wounds lost against one model"
+        heads.insert(after, f'<th scope="col" class="nosort" title="{tip}">{CHART_HEADER}</th>')
+    rows = []
+    for i, record in enumerate(frame.itertuples(index=False)):
+        cells = []
+        for value, (numeric, fmt) in zip(record, formats, strict=True):
+            if numeric:
+                number = float(value)
+                shown = fmt.format(number) if np.isfinite(number) else ""
+                data = repr(number) if np.isfinite(number) else ""
+                cells.append(f'<td class="number" data-value="{data}">{shown}</td>')
+            else:
+                shown = "" if value is None or value != value else str(value)  # NaN: blank
+                cells.append(f"<td>{html.escape(shown)}</td>")
+        if charts:
+            cells.insert(after, f'<td class="chart">{charts[i]}</td>')
+        rows.append(f'<tr data-row="{i}">{"".join(cells)}</tr>')
+    return "".join(heads), rows
+
+
+def report_html(
+    frame: Any,
+    *,
+    title: str = "mathhammer report",
+    rules: str | None = None,
+    metric: str | None = None,
+    results: Sequence[Any] | None = None,
+    scale: str = "auto",
+) -> str:
+    """The report page as a string (see :func:`write_html_report`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "b"], "target": ["x", "x"],
+    ...                       "mean_killed": [1.0, 2.5]})
+    >>> page = report_html(frame, rules="11e")
+    >>> page.count("<tr data-row="), page.count('class="cell"'), "http" in page.replace(
+    ...     'xmlns="http://www.w3.org/2000/svg"', "")
+    (2, 2, False)
+    """
+    if len(frame) == 0:
+        raise field_error(DistributionError, "frame", "a report with at least one row", "0 rows")
+    if results is not None and len(results) != len(frame):
+        raise field_error(
+            DistributionError,
+            "results",
+            f"one entry (or None) per row of the frame ({len(frame)} rows)",
+            f"{len(results)} entries",
+        )
+    metric = default_metric(frame) if metric is None else metric
+    charts = [_row_chart(item) for item in results] if results is not None else []
+    heads, rows = _cells(frame, charts)
+    about = [f"rules {rules}"] if rules else []
+    about += [f"{len(frame)} rows", f"heatmap: {metric}"]
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{html.escape(title)}</title><link rel="icon" href="data:,">'
+        f"<style>{_STYLE}</style></head><body>"
+        f'<h1>{html.escape(title)}</h1><p class="meta">{html.escape(" · ".join(about))}</p>'
+        f'<h2>Heatmap</h2><div class="scroll">'
+        f"{heatmap_svg(frame, metric, rules=rules, scale=scale)}</div>"
+        '<h2>Table</h2><p class="hint">Click a column header to sort; click again to '
+        "reverse.</p>"
+        f'<div class="scroll"><table class="report sortable"><thead><tr>{heads}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )
+
+
+def write_html_report(
+    frame: Any,
+    path: str | os.PathLike[str],
+    *,
+    title: str = "mathhammer report",
+    rules: str | None = None,
+    metric: str | None = None,
+    results: Sequence[Any] | None = None,
+    scale: str = "auto",
+) -> Path:
+    """Write a report as one self-contained HTML file; return its path.
+
+    The page holds the table (sortable by clicking a header), the loadout x target
+    heatmap of ``metric`` and, given the distributions, a small chart of P(at least k)
+    in each row. It needs no network: style, script and charts are all inline.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`mathhammer.compare` frame or a report's: one row per pairing, with
+        ``loadout`` and ``target`` columns (and ``phase``, if the report has one).
+    path : str or path-like
+        Where to write; replaced whole, so a reader never sees half a file.
+    title : str
+        The page's title and heading.
+    rules : str, optional
+        The ruleset, shown under the title and in the heatmap's title.
+    metric : str, optional
+        The heatmap's column; by default one that means something against every
+        target (:func:`~mathhammer.views.heatmap.default_metric`).
+    results : sequence of AttackResult, Dist or None, optional
+        The distributions behind the rows, in the frame's row order (None for a row
+        without one): each row's chart shows P(at least k models destroyed), or of k
+        wounds lost against a single model. Without them, no chart column.
+    scale : {"auto", "column", "shared"}
+        The heatmap's colours: see :func:`~mathhammer.views.heatmap.colour_scale`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
+    >>> frame = mh.compare({"guns": [(gun, 5)]}, ["Horde infantry", "Vehicle"])
+    >>> results = [mh.attack([(gun, 5)], mh.targets.get(t).unit) for t in frame["target"]]
+    >>> folder = tempfile.mkdtemp()
+    >>> path = write_html_report(frame, pathlib.Path(folder) / "r.html", results=results)
+    >>> page = path.read_text(encoding="utf-8")
+    >>> page.count('class="spark"'), "wounds lost" in page
+    (2, True)
+    """
+    page = report_html(frame, title=title, rules=rules, metric=metric, results=results, scale=scale)
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(page)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
