@@ -248,6 +248,7 @@ def test_attack_command_lists_and_takes_the_ruleset(capsys: pytest.CaptureFixtur
         main(["attack", "--help"])
     assert NAME in capsys.readouterr().out
     argv = ["attack", "-A", "1", "--skill", "3+", "-S", "4", "--ap", "-1", "--count", "3"]
-    assert main([*argv, "--models", "10", "-T", "4", "-W", "1", "--rules", NAME]) == 0
+    target = ["--models", "10", "-T", "4", "--save", "-", "-W", "1"]
+    assert main([*argv, *target, "--rules", NAME]) == 0
     printed = capsys.readouterr().out
     assert f"[{NAME}]" in printed and "mean 0.833" in printed

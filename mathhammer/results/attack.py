@@ -311,19 +311,24 @@ class AttackResult:
     def plot(self, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
         """Models destroyed and wounds lost side by side, the mean and median marked.
 
+        Each title names the attacker (its pools, or ``attacker=``) and the target.
+        Against a unit whose every model has one wound left the two are one
+        distribution, so one panel is drawn.
+
         Parameters
         ----------
         kind : {"pmf", "at_least", "cdf"}
             As for :meth:`Dist.plot <mathhammer.core.dist.Dist.plot>`.
-        ax : pair of matplotlib Axes, optional
-            Where to draw; a new figure with two panels by default.
+        ax : matplotlib Axes or a pair of them, optional
+            Where to draw; a new figure by default.
         **kwargs
-            Passed on to :func:`mathhammer.views.plots.plot_dist` for both panels.
+            ``attacker=`` names the attacker in the titles; the rest is passed on to
+            :func:`mathhammer.views.plots.plot_dist` for every panel.
 
         Returns
         -------
-        numpy.ndarray of two Axes
-            The killed panel and the damage panel.
+        numpy.ndarray of Axes
+            The killed panel, then the damage panel where there are two.
 
         Examples
         --------
@@ -331,9 +336,11 @@ class AttackResult:
         >>> matplotlib.use("Agg")
         >>> import mathhammer as mh
         >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
-        >>> axes = mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1)).plot()
+        >>> axes = mh.attack([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 2)).plot()
         >>> [a.get_title() for a in axes]
-        ['Squad: models destroyed', 'Squad: wounds lost']
+        ['Gun x5 → Squad\\nmodels destroyed', 'Gun x5 → Squad\\nwounds lost']
+        >>> len(mh.attack([(gun, 5)], mh.Unit.of("Boyz", 10, 5, 5, 1)).plot())
+        1
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from ..views.plots import plot_result
