@@ -63,16 +63,23 @@ def report_command(args: argparse.Namespace) -> int:
     """``mathhammer report``: every loadout against every target, written as CSV."""
     from ..io.report import write_csv_atomic
 
-    if args.plot and args.metric not in METRIC_COLUMNS:  # refused before the work
+    if args.metric is not None and args.metric not in METRIC_COLUMNS:  # before the work
         raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
     attackers, targets = _report_inputs(args)
     frame = _build_report(args, attackers, targets)
     write_csv_atomic(frame, args.output)
     print(frame[_shown(frame.columns)].to_string(index=False, float_format=_three_places))
     print(f"\n{len(frame)} rows written to {args.output}")
+    metric = _metric(frame, args.metric)
     if args.plot:
-        _save_heatmap(frame, args.plot, args.metric)
-        print(f"heatmap of {args.metric} written to {args.plot}")
+        _save_heatmap(frame, args.plot, metric, args.rules)
+        print(f"heatmap of {metric} written to {args.plot}")
+    if args.html:
+        from ..views.report_html import write_html_report
+
+        title = f"mathhammer report: {Path(args.attackers).name if args.attackers else 'examples'}"
+        write_html_report(frame, args.html, title=title, rules=args.rules, metric=metric)
+        print(f"HTML report written to {args.html}")
     return 0
 
 
@@ -161,13 +168,22 @@ def save_plot(draw: Callable[[], Any], path: str) -> None:
         plt.close(figure)
 
 
-def _save_heatmap(frame: Any, path: str, metric: str) -> None:
-    from ..views.plots import plot_compare
+def _metric(frame: Any, metric: str | None) -> str:
+    """The metric asked for, if the report has it, or the default that credits damage."""
+    from ..views.heatmap import default_metric
 
+    if metric is None:
+        return default_metric(frame)
     present = [c for c in METRIC_COLUMNS if c in frame.columns]
     if metric not in present:  # a column of the vocabulary this report lacks
         raise field_error(OptionError, "--metric", f"one of {present}", metric)
-    save_plot(lambda: plot_compare(frame, metric=metric), path)
+    return metric
+
+
+def _save_heatmap(frame: Any, path: str, metric: str, rules: str) -> None:
+    from ..views.plots import plot_compare
+
+    save_plot(lambda: plot_compare(frame, metric=metric, rules=rules), path)
 
 
 # --------------------------------------------------------------------------- attack

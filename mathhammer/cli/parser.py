@@ -132,7 +132,14 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
     )
     report.add_argument("--plot", metavar="FILE.png", help="write a loadout x target heatmap")
-    report.add_argument("--metric", default="mean_killed", help="heatmap metric (mean_killed)")
+    report.add_argument(
+        "--metric",
+        help="the heatmap's metric, a numeric column of the report (default: points_of_damage "
+        "when targets have points, else mean_damage: both credit damage to big targets)",
+    )
+    report.add_argument(
+        "--html", metavar="FILE.html", help="write a self-contained HTML report (table, heatmap)"
+    )
     report.add_argument(
         "--check-trials",
         type=_count,
