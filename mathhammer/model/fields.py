@@ -48,6 +48,10 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     Traceback (most recent call last):
     ...
     mathhammer.errors.ProfileError: count must be an integer >= 1; got 0
+    >>> check_int("offset", "2")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: offset must be an integer; got '2'
     """
     if low is not None and high is not None:
         constraint = f"an integer from {low} to {high}"

@@ -152,23 +152,31 @@ class Weapon:
 
     @property
     def profile_text(self) -> str:
-        """The profile in one line, as a datasheet abbreviates it.
+        """The profile in one line, as a datasheet abbreviates it; a value that is not a
+        number is set off by ``=`` (``A=D6``, ``D=D6+1``), so no letters run together.
 
         Examples
         --------
         >>> Weapon("Power fist", 3, skill="3+", strength=8, ap=-2, damage=2, melee=True)
         Weapon('Power fist', A3 WS3+ S8 AP-2 D2, melee)
         >>> Weapon("Flamer", "D6", skill="N/A", strength=4, abilities="[TORRENT]").profile_text
-        'AD6 BSN/A S4 AP0 D1 [TORRENT]'
+        'A=D6 BS=N/A S4 AP0 D1 [TORRENT]'
         """
         kind = "WS" if self.melee else "BS"
         if self.bs is not None:
-            skill = f"{kind}{self.bs}"
+            skill = str(self.bs)
         elif any(isinstance(a, Torrent) for a in self.abilities):
-            skill = f"{kind}N/A"
+            skill = "N/A"
         else:
-            skill = f"{kind}{self.skill}+"
-        text = f"A{self.attacks} {skill} S{self.strength} AP{self.ap} D{self.damage}"
+            skill = f"{self.skill}+"
+        stats = (
+            ("A", self.attacks.text),
+            (kind, skill),
+            ("S", str(self.strength)),
+            ("AP", str(self.ap)),
+            ("D", self.damage.text),
+        )
+        text = " ".join(_stat(label, value) for label, value in stats)
         if self.abilities:
             text += f" {self.abilities_text}"
         if self.unknown_abilities:
@@ -200,3 +208,8 @@ class Weapon:
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
         return (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage, abilities)
+
+
+def _stat(label: str, value: str) -> str:
+    """``"S4"``, ``"AP-1"``, ``"BS3+"``; ``"A=D6"`` where letters would run together."""
+    return f"{label}{value}" if value[:1].isdigit() or value[:1] == "-" else f"{label}={value}"

@@ -218,7 +218,9 @@ def parse_bs(value: RollInput, field: str = "bs") -> int:
     if found is None or found[1] or not 1 <= found[0] <= 10:
         hint = "a roll 'N+' is an 11th-edition skill: give skill= instead"
         constraint = "the classic BS characteristic, 1 to 10, written '4'"
-        raise field_error(ProfileError, field, constraint, value, hint if found else "")
+        raise field_error(
+            ProfileError, field, constraint, value, hint if found and found[1] else ""
+        )
     return found[0]
 
 
