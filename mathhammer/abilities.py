@@ -5,7 +5,7 @@ Examples
 >>> from mathhammer import abilities
 >>> found, unknown = abilities.parse_abilities("[SUSTAINED HITS 1], [SNAGGED]")
 >>> found, unknown
-((SustainedHits(keywords=(), value=Dice.parse('1')),), ('SNAGGED',))
+((SustainedHits(keywords=(), value=Dice('1')),), ('SNAGGED',))
 """
 
 from __future__ import annotations

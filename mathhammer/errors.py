@@ -18,6 +18,7 @@ OptionError            an option of a computation, not of a profile: ``rng``, ``
                        ``phase``, ``metric``, ``jobs``, ``check_trials``
 InputFileError         a problem in an input file, located by file, line and column
 CsvError               the same, in a CSV file (an InputFileError)
+InputFileWarning       not an error: something in an input file read past (a UserWarning)
 =====================  ====================================================================
 
 Messages follow one pattern, ``"<field> must be <constraint>; got <value>"``, with a
@@ -50,12 +51,14 @@ __all__ = [
     "DiceSyntaxError",
     "DistributionError",
     "InputFileError",
+    "InputFileWarning",
     "LimitError",
     "MathhammerError",
     "OptionError",
     "ProfileError",
     "RulesError",
     "field_error",
+    "shown",
 ]
 
 E = TypeVar("E", bound="MathhammerError")
@@ -291,10 +294,54 @@ class CsvError(InputFileError):
     """A problem in a CSV file, located as ``file:line: column 'x': problem``."""
 
 
+class InputFileWarning(UserWarning):
+    """Something in an input file that is read past rather than refused, such as a column
+    the reader does not know; located like :class:`InputFileError`.
+
+    Examples
+    --------
+    >>> warning = InputFileWarning("army.csv:1: column 'colour': not read", "army.csv", 1, "colour")
+    >>> str(warning), warning.column
+    ("army.csv:1: column 'colour': not read", 'colour')
+    """
+
+    def __init__(
+        self, message: str, file: str = "", line: int | None = None, column: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+        self.column = column
+
+
+#: The most characters of a value a message shows; a longer repr is cut short with "...".
+MAX_SHOWN = 120
+
+
+def shown(value: object) -> str:
+    """The value as a message shows it: its repr, on one line, at most :data:`MAX_SHOWN`
+    characters (profiles have short reprs: ``Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)``).
+
+    Examples
+    --------
+    >>> shown("3+")
+    "'3+'"
+    >>> long = shown(list(range(100)))
+    >>> len(long), long[-8:]
+    (120, '0, 3 ...')
+    """
+    text = repr(value)
+    first, *more = text.splitlines() or [""]
+    if len(first) <= MAX_SHOWN and not more:
+        return first
+    return first[: MAX_SHOWN - 4] + " ..."
+
+
 def field_error(cls: type[E], field: str, constraint: str, value: object, hint: str = "") -> E:
     """Build an error in the house pattern ``"<field> must be <constraint>; got <value>"``.
 
-    The parts are kept on the error as attributes of the same names.
+    The parts are kept on the error as attributes of the same names; the message shows
+    the value by :func:`shown`, so a long value never floods it.
 
     Examples
     --------
@@ -304,7 +351,7 @@ def field_error(cls: type[E], field: str, constraint: str, value: object, hint: 
     >>> str(field_error(OptionError, "jobs", "an integer >= 1", 0, "one per core at most"))
     'jobs must be an integer >= 1; got 0 (one per core at most)'
     """
-    message = f"{field} must be {constraint}; got {value!r}"
+    message = f"{field} must be {constraint}; got {shown(value)}"
     if hint:
         message += f" ({hint})"
     return cls(message, field=field, constraint=constraint, value=value, hint=hint)

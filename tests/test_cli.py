@@ -162,8 +162,8 @@ def test_plot_writes_a_heatmap(files: tuple[Path, Path], tmp_path: Path) -> None
         ("unit;weapon;count\n", ":1: the header is one column containing ';'"),
         ("unit,weapon\nX,Gun\n", ":1: missing columns"),
         (
-            "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,colour\nX,G,1,1,3+,4,0,1,,,red\n",
-            ":1: unknown columns ['colour']",
+            "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,Points\nX,G,1,1,3+,4,0,1,,,\n",
+            ":1: column 'points': given twice, as 'points' and 'Points'",
         ),
         (
             "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nX,G,1,1,3+,4,0,1,,10\n"

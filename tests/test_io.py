@@ -85,8 +85,8 @@ HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points"
             ":2: column 'A': Weapon.attacks: cannot read dice expression '2D' at position 2",
         ),
         (
-            f"{HEADER}\nSquad,Gun,1,2,3,4,0,1,,\n",
-            ":2: column 'BS/WS': expected a roll such as '3+'; got '3'",
+            f"{HEADER}\nSquad,Gun,1,2,3x,4,0,1,,\n",
+            ":2: column 'BS/WS': expected a roll written '3+' or '3'; got '3x'",
         ),
         (
             f"{HEADER}\nSquad,Gun,1,2,7+,4,0,1,,\n",
@@ -106,7 +106,10 @@ HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points"
             ":3: column 'points': unit 'Squad' has 90 on an earlier row but 80 here",
         ),
         (f"{HEADER}\nSquad,Gun,1,2,3+,4,0,1\n", ":2: expected 10 values; got 8"),
-        (f"{HEADER},colour\nSquad,Gun,1,2,3+,4,0,1,,,red\n", ":1: unknown columns ['colour']"),
+        (
+            f"{HEADER}, UNIT \nSquad,Gun,1,2,3+,4,0,1,,,Squad\n",
+            ":1: column 'unit': given twice, as 'unit' and 'UNIT'",
+        ),
         ("unit,weapon,count\nSquad,Gun,1\n", ":1: missing columns ['A', 'BS/WS', 'S', 'AP'"),
         ("unit;weapon;count\n", ":1: the header is one column containing ';'"),
         ("", ": the file is empty; expected a header row"),

@@ -23,7 +23,10 @@ def weapon(**changes: object) -> Weapon:
     [
         ({"skill": 1}, "Weapon.skill must be an integer from 2 to 6; got 1"),
         ({"skill": 7}, "Weapon.skill must be an integer from 2 to 6; got 7"),
-        ({"skill": "3+"}, "Weapon.skill must be an integer from 2 to 6; got '3+' (give 3 for 3+"),
+        (
+            {"skill": "3x"},
+            "Weapon.skill must be a roll from 2+ to 6+, written '3+' or '3'; got '3x'",
+        ),
         ({"skill": 3.0}, "Weapon.skill must be an integer from 2 to 6; got 3.0"),
         ({"skill": True}, "Weapon.skill must be an integer from 2 to 6; got True"),
         ({"strength": 0}, "Weapon.strength must be an integer >= 1; got 0"),
@@ -82,7 +85,7 @@ def test_pool_key_ignores_name_and_attacks() -> None:
         ({"count": 2.0}, "ModelGroup.count must be an integer >= 1; got 2.0"),
         ({"toughness": 0}, "ModelGroup.toughness must be an integer >= 1; got 0"),
         ({"save": 1}, "ModelGroup.save must be an integer from 2 to 7; got 1"),
-        ({"save": "3+"}, "ModelGroup.save must be an integer from 2 to 7; got '3+' (give 3 for 3+"),
+        ({"save": "3x"}, "ModelGroup.save must be a roll from 2+ to 6+, written '3+' or '3'"),
         ({"wounds": 0}, "ModelGroup.wounds must be an integer >= 1; got 0"),
         ({"invuln": 7}, "ModelGroup.invuln must be an integer from 2 to 6; got 7"),
         ({"fnp": 1}, "ModelGroup.fnp must be an integer from 2 to 6; got 1"),

@@ -24,18 +24,21 @@ _BONUS = re.compile(r"\+\s*(\d+)\s*")
 MAX_SIDES = 20
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Dice:
     """A dice expression ``count`` D ``sides`` + ``bonus`` (``sides == 0`` for a constant).
 
-    Equality ignores the spelling: ``Dice.parse("d6+1") == Dice.parse("D6 + 1")``.
+    ``Dice("D6+1")`` reads the expression as :func:`parse_dice` does, and that is also
+    its repr. Equality ignores the spelling: ``Dice("d6+1") == Dice("D6 + 1")``.
 
     Examples
     --------
-    >>> d = Dice.parse("2D3+2")
+    >>> d = Dice("2D3+2")
+    >>> d
+    Dice('2D3+2')
     >>> d.text, d.min, d.max, d.mean
     ('2D3+2', 4, 8, 6.0)
-    >>> Dice.parse(3).dist.probabilities.tolist()
+    >>> Dice(3).dist.probabilities.tolist()
     [0.0, 0.0, 0.0, 1.0]
     """
 
@@ -43,6 +46,18 @@ class Dice:
     sides: int
     bonus: int
     text: str = field(compare=False)
+
+    def __init__(self, expression: str | int | Dice) -> None:
+        read = parse_dice(expression)
+        for name in ("count", "sides", "bonus", "text"):
+            object.__setattr__(self, name, getattr(read, name))
+
+    @classmethod
+    def _of(cls, count: int, sides: int, bonus: int, text: str) -> Dice:
+        dice = cls.__new__(cls)
+        for name, value in (("count", count), ("sides", sides), ("bonus", bonus), ("text", text)):
+            object.__setattr__(dice, name, value)
+        return dice
 
     @staticmethod
     def parse(value: str | int | Dice) -> Dice:
@@ -88,7 +103,7 @@ class Dice:
         return self.text
 
     def __repr__(self) -> str:
-        return f"Dice.parse({self.text!r})"
+        return f"Dice({self.text!r})"
 
     def __int__(self) -> int:
         if not self.is_constant:
@@ -126,7 +141,7 @@ def parse_dice(value: str | int | Dice) -> Dice:
     if isinstance(value, int | np.integer):
         if value < 0:
             raise field_error(ProfileError, "dice", "an integer >= 0", value)
-        return Dice(0, 0, int(value), str(int(value)))
+        return Dice._of(0, 0, int(value), str(int(value)))
     if not isinstance(value, str):
         raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
     text = value
@@ -143,7 +158,7 @@ def parse_dice(value: str | int | Dice) -> Dice:
             raise DiceSyntaxError(text, pos + 1, "expected the number of sides after 'D'")
         if pos != len(text):
             raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r} after a number")
-        return Dice(0, 0, int(const_s), text.strip().upper())
+        return Dice._of(0, 0, int(const_s), text.strip().upper())
     count = int(count_s) if count_s is not None else 1
     sides = int(sides_s)
     if count < 1:
@@ -162,4 +177,4 @@ def parse_dice(value: str | int | Dice) -> Dice:
         if pos != len(text):
             raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
     canonical = f"{count if count > 1 else ''}D{sides}" + (f"+{bonus}" if bonus else "")
-    return Dice(count, sides, bonus, canonical)
+    return Dice._of(count, sides, bonus, canonical)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core.dice import Dice, parse_dice
-from ..errors import CsvError, DiceSyntaxError, MathhammerError
+from ..errors import CsvError, DiceSyntaxError, InputFileWarning, MathhammerError
+from ..model.values import parse_leadership, parse_roll
 
 T = TypeVar("T")
 
@@ -28,6 +30,7 @@ __all__ = [
     "dice_reader",
     "flag",
     "integer",
+    "leadership",
     "optional_flag",
     "optional_integer",
     "threshold",
@@ -39,7 +42,26 @@ NO = {"no", "n", "false", "0", ""}
 
 
 class CsvReader:
-    """Reads one CSV file's rows; builds located errors."""
+    """Reads one CSV file's rows; builds located errors.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    required, optional : tuple of str
+        The columns the caller reads, as they are named in its rows; the caller decides
+        which are required. A header names a column in any case and with spaces around
+        it (``" insv "`` is ``InSv``); a column that is neither required nor optional is
+        warned about (:class:`~mathhammer.errors.InputFileWarning`, naming the file and
+        the column) and kept in the rows under its own name, but not read.
+
+    Attributes
+    ----------
+    rows : list of (int, dict)
+        The line of each row that is not blank, and its values by column name.
+    extra_columns : tuple of str
+        The columns of the file the caller does not read, as the header spells them.
+    """
 
     def __init__(self, path: str | Path, required: tuple[str, ...], optional: tuple[str, ...]):
         self.path = Path(path)
@@ -53,24 +75,7 @@ class CsvReader:
         if not text.strip():
             raise self.error(None, None, "the file is empty; expected a header row")
         reader = csv.reader(io.StringIO(text))
-        header = [h.strip() for h in next(reader)]
-        if len(header) == 1:
-            for sep in (";", "|", "\t"):
-                if sep in header[0]:
-                    raise self.error(
-                        1,
-                        None,
-                        f"the header is one column containing {sep!r}; "
-                        "expected comma-separated values",
-                    )
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise self.error(1, None, f"missing columns {missing}; expected {list(required)}")
-        unknown = [c for c in header if c and c not in required + optional]
-        if unknown:
-            raise self.error(
-                1, None, f"unknown columns {unknown}; expected {list(required + optional)}"
-            )
+        header = self._header(next(reader), required, optional)
         self.rows: list[tuple[int, dict[str, str]]] = []
         for number, values in enumerate(reader, start=2):
             if not any(v.strip() for v in values):
@@ -80,6 +85,39 @@ class CsvReader:
             self.rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
         if not self.rows:
             raise self.error(None, None, "no rows after the header")
+
+    def _header(
+        self, cells: list[str], required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> list[str]:
+        """The column names of the header row, spelt as the caller reads them."""
+        header = [h.strip() for h in cells]
+        if len(header) == 1:
+            for sep in (";", "|", "\t"):
+                if sep in header[0]:
+                    raise self.error(
+                        1,
+                        None,
+                        f"the header is one column containing {sep!r}; "
+                        "expected comma-separated values",
+                    )
+        known = {c.casefold(): c for c in required + optional}
+        names = [known.get(h.casefold(), h) for h in header]
+        seen: dict[str, str] = {}
+        for given, name in zip(header, names, strict=True):
+            if name and name in seen:
+                raise self.error(1, name, f"given twice, as {seen[name]!r} and {given!r}; keep one")
+            seen[name] = given
+        missing = [c for c in required if c not in names]
+        if missing:
+            raise self.error(1, None, f"missing columns {missing}; expected {list(required)}")
+        self.extra_columns = tuple(n for n in names if n and n not in known.values())
+        for name in self.extra_columns:
+            message = (
+                f"{self.name}:1: column {name!r}: not a column this reader knows; kept but not "
+                f"used (the columns read are {list(required + optional)})"
+            )
+            warnings.warn(InputFileWarning(message, self.name, 1, name), stacklevel=4)
+        return names
 
     def error(
         self,
@@ -123,13 +161,41 @@ def optional_integer(raw: str) -> int | None:
 
 
 def threshold(raw: str) -> int | None:
-    """ "3+" -> 3; "-" or empty -> None."""
+    """A roll as :func:`~mathhammer.model.values.parse_roll` reads it: ``"3+"`` or ``"3"``
+    -> 3; ``"-"``, ``"N/A"`` or empty -> None. The profile the value feeds checks its range.
+
+    Examples
+    --------
+    >>> threshold("3+"), threshold("3"), threshold("-")
+    (3, 3, None)
+    """
+    if raw.strip().lower() in NONE:
+        return None
+    try:
+        return parse_roll(raw, low=0, high=99)
+    except MathhammerError as exc:
+        raise ValueError(f"expected a roll written '3+' or '3'; got {exc.value!r}") from None
+
+
+def leadership(raw: str) -> int | None:
+    """Ld as :func:`~mathhammer.model.values.parse_leadership` reads it: ``"6+"`` -> 8 (the
+    classic characteristic with the same chance of passing), ``"8"`` -> 8; ``"-"`` or empty
+    -> None. Like :func:`threshold`, the unit checks the range of a plain number.
+
+    Examples
+    --------
+    >>> leadership("6+"), leadership("7"), leadership("")
+    (8, 7, None)
+    """
     text = raw.strip()
     if text.lower() in NONE:
         return None
-    if not text.endswith("+"):
-        raise ValueError(f"expected a roll such as '3+'; got {raw!r}")
-    return integer(text[:-1])
+    if text.isdigit():
+        return int(text)
+    try:
+        return parse_leadership(raw)
+    except MathhammerError as exc:
+        raise ValueError(f"expected {exc.constraint}; got {raw!r}") from None
 
 
 def flag(raw: str) -> bool:

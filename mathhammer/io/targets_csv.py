@@ -1,22 +1,67 @@
 """Targets from CSV files, with values as datasheets print them.
 
 Targets: one row per allocation group; rows with the same ``unit`` form one mixed
-unit in allocation order, a :class:`~mathhammer.Target`. Columns: unit, group, models,
-T, Sv, InSv, W, FNP, keywords, CHARACTER, Ld, points ("-" or empty for none).
+unit in allocation order, a :class:`~mathhammer.Target`.
+
+==========  ==================================================================  ==========
+column      meaning                                                             example
+==========  ==================================================================  ==========
+unit        the target unit (rows with the same name form one unit)             Boyz
+models      models in the group                                                 10
+T, W        toughness, wounds                                                   5, 1
+Sv          save: ``3+`` or ``3``; ``-`` for none                               5+
+group       optional: the group's name (default: a description)                 Warboss
+InSv, FNP   optional: ``4+`` or ``4``; ``-`` or empty for none                  5+
+keywords    optional: the unit's keywords (on one row or repeated identically)  INFANTRY
+CHARACTER   optional: ``yes`` for a CHARACTER model's group (default ``no``)    yes
+Ld          optional: ``6+`` (11th edition) or ``8`` (classic; see below)       6+
+points      optional: each group's points on every row, or the unit's on one    85
+==========  ==================================================================  ==========
+
+Headers are read in any case and with spaces around them; a column not in the table is
+warned about (:class:`~mathhammer.errors.InputFileWarning`) and not read. Ld is stored
+as the classic characteristic: ``6+`` (the test passes on 2D6 >= 6) becomes 8, which
+passes as often (:func:`~mathhammer.model.values.parse_leadership`).
+
+Points: with points on every row of a unit, each row's points are its group's (a
+Warboss's on his row, the Boyz' on theirs), and points destroyed credit each model at
+its own group's price; with points on one row only, they are the whole unit's, spread
+evenly over its models. A unit of several rows that repeats one value on every row is
+read as each group's points, with a warning.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> text = '''unit,group,models,T,Sv,W,CHARACTER,points
+... Boyz,Boyz,10,5,5+,1,no,85
+... Boyz,Warboss,1,6,4+,6,yes,65
+... '''
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = pathlib.Path(folder, "targets.csv")
+...     _ = path.write_text(text)
+...     (boyz,) = read_targets(path)
+>>> boyz.points, boyz.group_points, boyz.model_points
+(150, (85, 65), (8.5, 65.0))
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
-from ..errors import CsvError, MathhammerError
+from ..errors import CsvError, InputFileWarning, MathhammerError
 from ..model.profiles import ModelGroup, Unit
 from ..units.targets import Target
-from .csv_reader import CsvReader, agree, flag, integer, optional_integer, threshold
+from .csv_reader import CsvReader, agree, flag, integer, leadership, optional_integer, threshold
 
-__all__ = ["CsvError", "TARGET_COLUMNS", "TARGET_FIELDS", "read_targets"]
+__all__ = ["CsvError", "TARGET_COLUMNS", "TARGET_FIELDS", "TARGET_OPTIONAL", "read_targets"]
 
+#: The columns a targets file must have.
+TARGET_REQUIRED = ("unit", "models", "T", "Sv", "W")
+#: The columns it may have; each has a default.
+TARGET_OPTIONAL = ("group", "InSv", "FNP", "keywords", "CHARACTER", "Ld", "points")
+#: Every column, in the order of the documentation.
 TARGET_COLUMNS = (
     "unit", "group", "models", "T", "Sv", "InSv", "W", "FNP", "keywords", "CHARACTER", "Ld",
     "points",
@@ -27,42 +72,43 @@ TARGET_FIELDS = {
     "ModelGroup.toughness": "T", "ModelGroup.save": "Sv", "ModelGroup.invuln": "InSv",
     "ModelGroup.wounds": "W", "ModelGroup.fnp": "FNP", "ModelGroup.character": "CHARACTER",
     "keywords": "keywords", "Unit.leadership": "Ld", "Target.points": "points",
+    "Target.group_points": "points",
 }  # fmt: skip
 
 
 def read_targets(path: str | Path) -> list[Target]:
     """Read targets: rows with the same ``unit`` form one unit, groups in row order.
 
-    Each :class:`~mathhammer.Target` carries the unit's points and its ``source``,
-    the file and line of its first row.
+    Each :class:`~mathhammer.Target` carries its points (per group when every row gives
+    them; see the module's documentation) and its ``source``, the file and line of its
+    first row.
 
     Raises
     ------
     CsvError
-        As for :func:`read_attackers`.
+        Located as ``file:line: column 'x': problem``; an invalid value keeps the
+        ``field``, ``constraint``, ``value`` and ``hint`` of the error it caused.
     """
-    reader = CsvReader(path, TARGET_COLUMNS, ())
+    reader = CsvReader(path, TARGET_REQUIRED, TARGET_OPTIONAL)
     units: dict[str, dict[str, Any]] = {}
     for line, row in reader.rows:
         name = row["unit"]
         if not name:
             raise reader.error(line, "unit", "expected a unit name; got ''")
         group = _group(reader, line, row)
-        keywords = row["keywords"]
-        leadership = reader.value(line, row, "Ld", optional_integer)
+        keywords = row.get("keywords", "")
+        ld = reader.value(line, row, "Ld", leadership)
         points = reader.value(line, row, "points", optional_integer)
         entry = units.setdefault(
-            name,
-            {"groups": [], "keywords": keywords, "ld": leadership, "points": points, "line": line},
+            name, {"groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line}
         )
         if entry["groups"]:
             agree(reader, line, name, "keywords", entry["keywords"] or None, keywords or None)
-            agree(reader, line, name, "Ld", entry["ld"], leadership)
-            agree(reader, line, name, "points", entry["points"], points)
+            agree(reader, line, name, "Ld", entry["ld"], ld)
             entry["keywords"] = entry["keywords"] or keywords
-            entry["ld"] = entry["ld"] if leadership is None else leadership
-            entry["points"] = entry["points"] if points is None else points
+            entry["ld"] = entry["ld"] if ld is None else ld
         entry["groups"].append(group)
+        entry["points"].append((line, points))
     return [_target(reader, name, entry) for name, entry in units.items()]
 
 
@@ -76,16 +122,48 @@ def _group(reader: CsvReader, line: int, row: dict[str, str]) -> ModelGroup:
         "invuln": reader.value(line, row, "InSv", threshold),
         "fnp": reader.value(line, row, "FNP", threshold),
         "character": reader.value(line, row, "CHARACTER", flag),
-        "name": row["group"],
+        "name": row.get("group", ""),
     }
     return reader.build(line, TARGET_FIELDS, lambda: ModelGroup(**fields))
 
 
+def _points(
+    reader: CsvReader, name: str, rows: list[tuple[int, int | None]]
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """The unit's points and each group's: every row priced, one row, or none."""
+    given = [p for _, p in rows if p is not None]
+    if len(rows) == 1 or len(given) <= 1:
+        return (given[0] if given else None), None
+    if len(given) < len(rows):
+        line = next(line for line, p in rows if p is None)
+        raise reader.error(
+            line,
+            "points",
+            f"unit {name!r} has points on {len(given)} of its {len(rows)} rows; give each "
+            "group's points on every row, or the whole unit's on one row",
+        )
+    if len(set(given)) == 1:
+        warnings.warn(
+            InputFileWarning(
+                f"{reader.source(rows[0][0])}: column 'points': unit {name!r} gives "
+                f"{given[0]} on each of its {len(rows)} rows: read as each group's points "
+                f"({sum(given)} in all); give the unit's points on one row if "
+                f"{given[0]} is the whole unit's",
+                reader.name,
+                rows[0][0],
+                "points",
+            ),
+            stacklevel=4,
+        )
+    return None, tuple(given)
+
+
 def _target(reader: CsvReader, name: str, entry: dict[str, Any]) -> Target:
     line = entry["line"]
+    points, group_points = _points(reader, name, entry["points"])
     try:
         unit = Unit(name, entry["groups"], entry["keywords"], leadership=entry["ld"])
-        return Target(unit, entry["points"], source=reader.source(line))
+        return Target(unit, points, group_points=group_points, source=reader.source(line))
     except MathhammerError as exc:
-        column = TARGET_FIELDS.get(exc.field) if exc.field else None
+        column = TARGET_FIELDS.get(exc.field.split("[")[0]) if exc.field else None
         raise reader.error(line, column, f"unit {name!r}: {exc}", exc) from None

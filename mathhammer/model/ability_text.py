@@ -74,7 +74,7 @@ def parse_token(token: str) -> Ability | None:
     Examples
     --------
     >>> parse_token("SUSTAINED HITS D3")
-    SustainedHits(keywords=(), value=Dice.parse('D3'))
+    SustainedHits(keywords=(), value=Dice('D3'))
     >>> str(parse_token("LETHAL HITS: VEHICLE"))
     '[LETHAL HITS: VEHICLE]'
     >>> str(parse_token("ANTI-FLY 2+"))

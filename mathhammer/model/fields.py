@@ -1,4 +1,7 @@
-"""Field validation shared by the value objects: integers, thresholds, dice, flags, keywords.
+"""Field validation shared by the value objects: integers, dice, flags, keywords.
+
+Characteristics written as datasheets print them (``"3+"``, ``"N/A"``, ``"6+"``) are
+read by :mod:`mathhammer.model.values`.
 
 Every invalid field raises :class:`~mathhammer.errors.ProfileError` (also a
 ``ValueError``), worded ``"<field> must be <constraint>; got <value>"``.
@@ -16,11 +19,11 @@ from ..errors import DiceSyntaxError, ProfileError, field_error
 
 __all__ = [
     "NO_SAVE",
+    "check_int",
     "dice_field",
     "flag_field",
     "int_field",
     "normalise_keywords",
-    "threshold_or_none",
 ]
 
 #: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
@@ -30,7 +33,26 @@ NO_SAVE = 7
 def int_field(
     owner: str, name: str, value: Any, low: int | None = None, high: int | None = None
 ) -> int:
-    """Validate an integer field, with the range in the message."""
+    """Validate the integer field ``owner.name``, with the range in the message."""
+    return check_int(f"{owner}.{name}", value, low, high)
+
+
+def check_int(field: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    """Validate an integer, with the range in the message.
+
+    Examples
+    --------
+    >>> check_int("count", 3, 1)
+    3
+    >>> check_int("count", 0, 1)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: count must be an integer >= 1; got 0
+    >>> check_int("offset", "2")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: offset must be an integer; got '2'
+    """
     if low is not None and high is not None:
         constraint = f"an integer from {low} to {high}"
     elif low is not None:
@@ -39,21 +61,11 @@ def int_field(
         constraint = f"an integer <= {high}"
     else:
         constraint = "an integer"
-    hint = ""
-    if isinstance(value, str) and value.strip().endswith("+"):
-        hint = f"give {value.strip()[:-1]} for {value.strip()}; thresholds are ints meaning N+"
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+        raise field_error(ProfileError, field, constraint, value)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise field_error(ProfileError, f"{owner}.{name}", constraint, value, hint)
+        raise field_error(ProfileError, field, constraint, value)
     return int(value)
-
-
-def threshold_or_none(owner: str, name: str, value: Any) -> int | None:
-    """Validate an optional "N+" threshold (2 to 6)."""
-    if value is None:
-        return None
-    return int_field(owner, name, value, 2, 6)
 
 
 def dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:

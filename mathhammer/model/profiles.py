@@ -1,6 +1,7 @@
 """Weapon profiles, and the target profiles re-exported from :mod:`mathhammer.model.unit`.
 
-Thresholds are ints meaning "N+" (``skill=3`` is BS 3+); AP is stored as printed
+Thresholds are ints meaning "N+" (``skill=3`` is BS 3+; ``skill="3+"`` and
+``skill="3"`` are read as 3 by :mod:`mathhammer.model.values`); AP is stored as printed
 (``ap=-1``); attacks and damage take an int or a dice expression (``"D6+1"``) and are
 stored as :class:`~mathhammer.core.dice.Dice`. Every invalid field raises
 :class:`~mathhammer.errors.ProfileError`, which is also a ``ValueError``, worded
@@ -19,10 +20,11 @@ import numpy as np
 
 from ..core.dice import Dice
 from ..errors import ProfileError, field_error
-from .abilities import Ability
+from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
 from .fields import dice_field, flag_field, int_field, normalise_keywords
 from .unit import ModelGroup, Unit
+from .values import RollInput, parse_bs, parse_skill
 
 __all__ = [
     "AbilityInput",
@@ -48,8 +50,10 @@ class Weapon:
     attacks : int, str or Dice
         The A characteristic: ``2`` or a dice expression such as ``"D6"`` (rolled per
         weapon); stored as :class:`~mathhammer.core.dice.Dice`.
-    skill : int
-        11th edition: BS or WS as "N+": ``3`` means 3+. From 2 to 6.
+    skill : int or str
+        11th edition: BS or WS as "N+": ``3``, ``"3"`` or ``"3+"`` mean 3+, from 2 to 6;
+        ``"N/A"`` (or ``"-"``) for a [TORRENT] weapon, which hits without a roll (stored
+        as 2, never rolled). See :mod:`mathhammer.model.values`.
     strength : int
         S, at least 1.
     ap : int
@@ -62,7 +66,7 @@ class Weapon:
         typed abilities (``[mh.abilities.SustainedHits.of(1)]``). Stored as a tuple of
         typed abilities; tokens that are not core weapon abilities warn once and are
         kept in ``unknown_abilities``.
-    bs : int
+    bs : int or str
         The classic ruleset's Ballistic Skill *characteristic*, from 1 to 10 (BS 4 hits
         on 3+), given instead of ``skill``.
     melee : bool
@@ -70,9 +74,11 @@ class Weapon:
 
     Examples
     --------
-    >>> w = Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> w.attacks.text, w.damage.mean
-    ('2', 1)
+    >>> w = Weapon("Bolt rifle", attacks=2, skill="3+", strength=4, ap=-1, damage=1)
+    >>> w
+    Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)
+    >>> w.skill, w.attacks.text, w.damage.mean
+    (3, '2', 1)
     >>> Weapon("x", attacks=1, skill=7, strength=4, ap=0, damage=1)
     Traceback (most recent call last):
     ...
@@ -96,12 +102,12 @@ class Weapon:
         self,
         name: str,
         attacks: Dice | int | str,
-        skill: int | None = None,
+        skill: RollInput | None = None,
         strength: int | None = None,
         ap: int = 0,
         damage: Dice | int | str = 1,
         abilities: AbilityInput = (),
-        bs: int | None = None,
+        bs: RollInput | None = None,
         melee: bool = False,
     ) -> None:
         if not isinstance(name, str):
@@ -109,6 +115,13 @@ class Weapon:
         set_field = partial(object.__setattr__, self)
         set_field("name", name)
         set_field("attacks", dice_field("Weapon", "attacks", attacks, 1))
+        if isinstance(abilities, Ability):
+            abilities = (abilities,)
+        if not isinstance(abilities, str | Iterable):
+            raise field_error(
+                ProfileError, "Weapon.abilities", "a string or a list of abilities", abilities
+            )
+        found, unknown = parse_abilities(abilities)
         if skill is None and bs is None:
             raise ProfileError(
                 "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
@@ -119,8 +132,9 @@ class Weapon:
                 "Weapon takes skill= (11th edition) or bs= (classic), not both; "
                 f"got skill={skill!r} and bs={bs!r}"
             )
-        set_field("skill", None if skill is None else int_field("Weapon", "skill", skill, 2, 6))
-        set_field("bs", None if bs is None else int_field("Weapon", "bs", bs, 1, 10))
+        torrent = any(isinstance(a, Torrent) for a in found)
+        set_field("skill", None if skill is None else parse_skill(skill, torrent, "Weapon.skill"))
+        set_field("bs", None if bs is None else parse_bs(bs, "Weapon.bs"))
         set_field("melee", flag_field("Weapon", "melee", melee))
         set_field("strength", int_field("Weapon", "strength", strength, 1))
         if isinstance(ap, int | np.integer) and not isinstance(ap, bool) and ap > 0:
@@ -129,16 +143,45 @@ class Weapon:
             )
         set_field("ap", int_field("Weapon", "ap", ap, high=0))
         set_field("damage", dice_field("Weapon", "damage", damage, 1))
-        if isinstance(abilities, Ability):
-            abilities = (abilities,)
-        if not isinstance(abilities, str | Iterable):
-            raise field_error(
-                ProfileError, "Weapon.abilities", "a string or a list of abilities", abilities
-            )
-        found, unknown = parse_abilities(abilities)
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)
         warn_unknown(name, unknown)
+
+    def __repr__(self) -> str:
+        return f"Weapon({self.name!r}, {self.profile_text})"
+
+    @property
+    def profile_text(self) -> str:
+        """The profile in one line, as a datasheet abbreviates it; a value that is not a
+        number is set off by ``=`` (``A=D6``, ``D=D6+1``), so no letters run together.
+
+        Examples
+        --------
+        >>> Weapon("Power fist", 3, skill="3+", strength=8, ap=-2, damage=2, melee=True)
+        Weapon('Power fist', A3 WS3+ S8 AP-2 D2, melee)
+        >>> Weapon("Flamer", "D6", skill="N/A", strength=4, abilities="[TORRENT]").profile_text
+        'A=D6 BS=N/A S4 AP0 D1 [TORRENT]'
+        """
+        kind = "WS" if self.melee else "BS"
+        if self.bs is not None:
+            skill = str(self.bs)
+        elif any(isinstance(a, Torrent) for a in self.abilities):
+            skill = "N/A"
+        else:
+            skill = f"{self.skill}+"
+        stats = (
+            ("A", self.attacks.text),
+            (kind, skill),
+            ("S", str(self.strength)),
+            ("AP", str(self.ap)),
+            ("D", self.damage.text),
+        )
+        text = " ".join(_stat(label, value) for label, value in stats)
+        if self.abilities:
+            text += f" {self.abilities_text}"
+        if self.unknown_abilities:
+            text += f", unknown {list(self.unknown_abilities)!r}"
+        return text + (", melee" if self.melee else "")
 
     def replace(self, **changes: Any) -> Weapon:
         """A copy with some fields changed, read as the constructor reads them.
@@ -165,3 +208,8 @@ class Weapon:
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
         return (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage, abilities)
+
+
+def _stat(label: str, value: str) -> str:
+    """``"S4"``, ``"AP-1"``, ``"BS3+"``; ``"A=D6"`` where letters would run together."""
+    return f"{label}{value}" if value[:1].isdigit() or value[:1] == "-" else f"{label}={value}"

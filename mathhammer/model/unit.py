@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from ..errors import AllocationOrderError, ProfileError, field_error
-from .fields import NO_SAVE, flag_field, int_field, normalise_keywords, threshold_or_none
+from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
+from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 
 __all__ = ["ModelGroup", "Unit"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ModelGroup:
     """A set of models sharing Wounds, Save and Invulnerable Save: one allocation group.
 
@@ -25,13 +27,16 @@ class ModelGroup:
     ----------
     count : int
         Models in the group (exactly 1 for a CHARACTER).
-    toughness, save, wounds : int
-        T; Sv as "N+" (7 means no armour save); W.
-    invuln : int, optional
-        Invulnerable save as "N+", unaffected by AP.
-    fnp : int, optional
+    toughness, wounds : int
+        T and W.
+    save : int or str
+        Sv as "N+": ``3``, ``"3"`` or ``"3+"``; 7 or ``"-"`` means no armour save.
+    invuln : int or str, optional
+        Invulnerable save as "N+" (``4`` or ``"4+"``), unaffected by AP; None or ``"-"``
+        for none.
+    fnp : int or str, optional
         Feel No Pain as "N+", rolled for each wound that would be lost.
-    fnp_mortal : int, optional
+    fnp_mortal : int or str, optional
         Feel No Pain as "N+" against mortal wounds only (devastating wounds and other
         mortal wounds); a mortal wound is rolled for once, against the better of the two.
     character : bool
@@ -48,38 +53,53 @@ class ModelGroup:
 
     Examples
     --------
-    >>> boss = ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True)
+    >>> boss = ModelGroup(1, toughness=4, save="2+", wounds=5, invuln="4+", character=True)
     >>> boss.label, boss.total_wounds
     ('1x W5 Sv2+ InSv4+', 5)
+    >>> boss
+    ModelGroup(1x T4 Sv2+ W5 InSv4+ CHARACTER)
     """
 
     count: int
     toughness: int
     save: int
     wounds: int
-    invuln: int | None = None
-    fnp: int | None = None
-    character: bool = False
-    name: str = ""
-    wounds_lost: int = 0
-    fnp_mortal: int | None = None
-    damage_reduction: int = 0
-    halve_damage: bool = False
+    invuln: int | None
+    fnp: int | None
+    character: bool
+    name: str
+    wounds_lost: int
+    fnp_mortal: int | None
+    damage_reduction: int
+    halve_damage: bool
 
-    def __post_init__(self) -> None:
-        int_field("ModelGroup", "count", self.count, 1)
-        int_field("ModelGroup", "toughness", self.toughness, 1)
-        int_field("ModelGroup", "save", self.save, 2, NO_SAVE)
-        int_field("ModelGroup", "wounds", self.wounds, 1)
-        for name in ("count", "toughness", "save", "wounds"):
-            object.__setattr__(self, name, int(getattr(self, name)))
-        object.__setattr__(self, "invuln", threshold_or_none("ModelGroup", "invuln", self.invuln))
-        object.__setattr__(self, "fnp", threshold_or_none("ModelGroup", "fnp", self.fnp))
-        mortal = threshold_or_none("ModelGroup", "fnp_mortal", self.fnp_mortal)
-        object.__setattr__(self, "fnp_mortal", mortal)
-        object.__setattr__(self, "character", flag_field("ModelGroup", "character", self.character))
-        if not isinstance(self.name, str):
-            raise field_error(ProfileError, "ModelGroup.name", "a string", self.name)
+    def __init__(
+        self,
+        count: int,
+        toughness: int,
+        save: RollInput,
+        wounds: int,
+        invuln: RollInput | None = None,
+        fnp: RollInput | None = None,
+        character: bool = False,
+        name: str = "",
+        wounds_lost: int = 0,
+        fnp_mortal: RollInput | None = None,
+        damage_reduction: int = 0,
+        halve_damage: bool = False,
+    ) -> None:
+        set_field = partial(object.__setattr__, self)
+        set_field("count", int_field("ModelGroup", "count", count, 1))
+        set_field("toughness", int_field("ModelGroup", "toughness", toughness, 1))
+        set_field("save", parse_save(save, "ModelGroup.save"))
+        set_field("wounds", int_field("ModelGroup", "wounds", wounds, 1))
+        set_field("invuln", parse_optional_roll(invuln, "ModelGroup.invuln"))
+        set_field("fnp", parse_optional_roll(fnp, "ModelGroup.fnp"))
+        set_field("fnp_mortal", parse_optional_roll(fnp_mortal, "ModelGroup.fnp_mortal"))
+        set_field("character", flag_field("ModelGroup", "character", character))
+        if not isinstance(name, str):
+            raise field_error(ProfileError, "ModelGroup.name", "a string", name)
+        set_field("name", name)
         if self.character and self.count != 1:
             raise field_error(
                 ProfileError,
@@ -88,12 +108,41 @@ class ModelGroup:
                 self.count,
                 "each CHARACTER model is its own allocation group",
             )
-        lost = int_field("ModelGroup", "wounds_lost", self.wounds_lost, 0, self.wounds - 1)
-        object.__setattr__(self, "wounds_lost", lost)
-        reduction = int_field("ModelGroup", "damage_reduction", self.damage_reduction, 0, 10)
-        object.__setattr__(self, "damage_reduction", reduction)
-        halve = flag_field("ModelGroup", "halve_damage", self.halve_damage)
-        object.__setattr__(self, "halve_damage", halve)
+        lost = int_field("ModelGroup", "wounds_lost", wounds_lost, 0, self.wounds - 1)
+        set_field("wounds_lost", lost)
+        reduction = int_field("ModelGroup", "damage_reduction", damage_reduction, 0, 10)
+        set_field("damage_reduction", reduction)
+        set_field("halve_damage", flag_field("ModelGroup", "halve_damage", halve_damage))
+
+    def __repr__(self) -> str:
+        named = f"{self.name!r}, " if self.name else ""
+        return f"ModelGroup({named}{self.profile_text})"
+
+    @property
+    def profile_text(self) -> str:
+        """The group in one line: ``"4x T4 Sv3+ W2 InSv4+"``, then what sets it apart.
+
+        Examples
+        --------
+        >>> ModelGroup(3, 10, 3, 12, fnp=6, wounds_lost=4, damage_reduction=1).profile_text
+        '3x T10 Sv3+ W12 FNP6+ (4 wounds lost) (-1 damage)'
+        """
+        sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
+        parts = [f"{self.count}x T{self.toughness} {sv} W{self.wounds}"]
+        for label, value in (("InSv", self.invuln), ("FNP", self.fnp)):
+            if value is not None:
+                parts.append(f"{label}{value}+")
+        if self.fnp_mortal is not None:
+            parts.append(f"FNP{self.fnp_mortal}+ vs mortal wounds")
+        if self.character:
+            parts.append("CHARACTER")
+        if self.wounds_lost:
+            parts.append(f"({self.wounds_lost} wound{'s' if self.wounds_lost > 1 else ''} lost)")
+        if self.halve_damage:
+            parts.append("(halve damage)")
+        if self.damage_reduction:
+            parts.append(f"(-{self.damage_reduction} damage)")
+        return " ".join(parts)
 
     @property
     def label(self) -> str:
@@ -147,8 +196,12 @@ class Unit:
         as an upper-case tuple (:func:`~mathhammer.model.fields.normalise_keywords`).
     stealth : bool
         The unit has Stealth: the benefit of cover against ranged attacks.
-    leadership : int, optional
-        The Ld characteristic (classic ruleset: the Panic Test passes on 2D6 <= Ld).
+    leadership : int or str, optional
+        Ld, stored as the classic characteristic (the Panic Test passes on 2D6 <= Ld):
+        ``8`` or ``"8"`` as classic datasheets print it, or ``"6+"`` as 11th-edition
+        ones do, read as the characteristic with the same chance of passing (``"6+"``
+        -> 8; :func:`~mathhammer.model.values.parse_leadership`). Only the classic
+        ruleset reads it.
 
     Examples
     --------
@@ -157,6 +210,8 @@ class Unit:
     >>> unit = Unit("Command squad", [guard, boss], keywords="INFANTRY")
     >>> unit.models, unit.total_wounds, unit.toughness
     (5, 13, 4)
+    >>> unit
+    Unit('Command squad', 5 models: Bodyguard 4x T4 Sv3+ W2 + Captain 1x T4 Sv2+ W5 CHARACTER)
     >>> Unit("Bad", [boss, guard])
     Traceback (most recent call last):
     ...
@@ -176,7 +231,7 @@ class Unit:
         groups: ModelGroup | Iterable[ModelGroup],
         keywords: str | Iterable[str] = (),
         stealth: bool = False,
-        leadership: int | None = None,
+        leadership: RollInput | None = None,
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Unit.name", "a string", name)
@@ -195,7 +250,7 @@ class Unit:
             if not isinstance(g, ModelGroup):
                 raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
         if leadership is not None:
-            leadership = int_field("Unit", "leadership", leadership, 1, 12)
+            leadership = parse_leadership(leadership, "Unit.leadership")
         _check_allocation_order(checked)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "groups", checked)
@@ -209,23 +264,23 @@ class Unit:
         name: str,
         models: int,
         toughness: int,
-        save: int,
+        save: RollInput,
         wounds: int,
-        invuln: int | None = None,
-        fnp: int | None = None,
+        invuln: RollInput | None = None,
+        fnp: RollInput | None = None,
         keywords: str | Iterable[str] = (),
         *,
         stealth: bool = False,
         damage_reduction: int = 0,
         halve_damage: bool = False,
-        leadership: int | None = None,
+        leadership: RollInput | None = None,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
 
         Examples
         --------
-        >>> Unit.of("Intercessors", models=5, toughness=4, save=3, wounds=2).total_wounds
-        10
+        >>> Unit.of("Intercessors", models=5, toughness=4, save="3+", wounds=2)
+        Unit('Intercessors', 5 models: 5x T4 Sv3+ W2)
         """
         group = ModelGroup(
             models,
@@ -238,6 +293,11 @@ class Unit:
             halve_damage=halve_damage,
         )
         return cls(name, (group,), keywords, stealth=stealth, leadership=leadership)
+
+    def __repr__(self) -> str:
+        groups = " + ".join((f"{g.name} " if g.name else "") + g.profile_text for g in self.groups)
+        models = self.models
+        return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups})"
 
     @property
     def models(self) -> int:

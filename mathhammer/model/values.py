@@ -1,0 +1,268 @@
+"""One grammar for characteristics as datasheets print them, shared by Python, CSV and CLI.
+
+The profiles (:class:`~mathhammer.model.profiles.Weapon`,
+:class:`~mathhammer.model.unit.ModelGroup`, :class:`~mathhammer.model.unit.Unit`), the
+CSV readers and the command line all read a characteristic with the functions here, so
+that ``3+`` means the same everywhere:
+
+==================  ============================================  ==============
+characteristic      accepted forms                                stored as
+==================  ============================================  ==============
+a roll (BS/WS,      ``3+`` or ``3`` (or the int ``3``)            ``3``
+InSv, FNP)
+BS of a TORRENT     ``N/A`` or ``-`` (only where the weapon is    ``2`` (never
+weapon              known to have [TORRENT])                      rolled)
+Sv                  a roll, or ``-`` / ``N/A`` / ``none``         ``7``: no save
+                    for no save
+InSv, FNP           a roll, or ``-`` / ``N/A`` / ``none`` / empty  None
+Ld                  ``6+`` (11th edition: 2D6 >= 6 passes), or    the classic
+                    ``8`` (classic: 2D6 <= 8 passes)              characteristic
+classic BS          the characteristic ``1`` to ``10``            ``4``
+==================  ============================================  ==============
+
+Leadership is stored as the classic characteristic, the only form the engine reads (the
+classic Panic Test passes on 2D6 <= Ld). An 11th-edition ``N+`` is converted to the
+characteristic with the same chance of passing: 2D6 is symmetric about 7, so
+P(2D6 >= N) = P(2D6 <= 14 - N) and ``6+`` is stored as 8, ``7+`` as 7.
+
+Every function takes the text (or an int) and the name of the field it feeds, used in
+its error: a :class:`~mathhammer.errors.ProfileError` (also a ``ValueError``) worded
+``"<field> must be <accepted forms>; got <value>"``. An int keeps the message of
+:func:`~mathhammer.model.fields.int_field`.
+
+Examples
+--------
+>>> parse_roll("3+"), parse_roll("3"), parse_roll(" 4+ ")
+(3, 3, 4)
+>>> parse_skill("N/A", torrent_ok=True)
+2
+>>> parse_leadership("6+"), parse_leadership("7+"), parse_leadership("8")
+(8, 7, 8)
+>>> parse_save("-"), parse_optional_roll("-")
+(7, None)
+>>> parse_roll("3++", "--skill")
+Traceback (most recent call last):
+...
+mathhammer.errors.ProfileError: --skill must be a roll from 2+ to 6+, written '3+' or '3';
+got '3++'
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ProfileError, field_error
+from .fields import NO_SAVE, check_int
+
+__all__ = [
+    "NOT_ROLLED",
+    "NO_VALUE",
+    "RollInput",
+    "parse_bs",
+    "parse_leadership",
+    "parse_optional_roll",
+    "parse_roll",
+    "parse_save",
+    "parse_skill",
+    "roll_text",
+]
+
+#: What a characteristic given in Python, a CSV cell or a command-line flag may be.
+RollInput = int | str
+
+#: Written for a value that is not there: an InSv, a FNP, or a Sv of "no save".
+NO_VALUE = frozenset({"", "-", "\u2013", "\u2014", "n/a", "none"})
+#: Written for the BS/WS of a TORRENT weapon, which hits without a roll.
+NOT_ROLLED = frozenset({"-", "\u2013", "\u2014", "n/a"})
+
+_NUMBER = re.compile(r"(\d+)\s*(\+?)")
+_TORRENT_HINT = "'N/A' and '-' are only for [TORRENT] weapons, which hit without a roll"
+
+
+def _roll_constraint(low: int, high: int) -> str:
+    return f"a roll from {low}+ to {high}+, written '3+' or '3'"
+
+
+def _number(text: str) -> tuple[int, bool] | None:
+    """The number of ``"3+"`` or ``"3"`` and whether it had the ``+``; None otherwise."""
+    match = _NUMBER.fullmatch(text.strip())
+    return None if match is None else (int(match.group(1)), bool(match.group(2)))
+
+
+def parse_roll(value: RollInput, field: str = "roll", *, low: int = 2, high: int = 6) -> int:
+    """A roll written ``"3+"`` or ``"3"`` (or the int 3), from ``low``+ to ``high``+.
+
+    Parameters
+    ----------
+    value : int or str
+        The value as given: ``3``, ``"3"``, ``"3+"``; spaces around it do not matter.
+    field : str
+        The field it feeds, named in the error: ``"Weapon.skill"``, ``"--skill"``.
+    low, high : int
+        The range of the field.
+
+    Raises
+    ------
+    ProfileError
+        Naming the accepted forms.
+
+    Examples
+    --------
+    >>> parse_roll("5+", "ModelGroup.fnp")
+    5
+    >>> parse_roll("1+", "ModelGroup.fnp")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: ModelGroup.fnp must be a roll from 2+ to 6+, written '3+'
+    or '3'; got '1+'
+    """
+    if not isinstance(value, str):
+        return check_int(field, value, low, high)
+    found = _number(value)
+    if found is None or not low <= found[0] <= high:
+        raise field_error(ProfileError, field, _roll_constraint(low, high), value)
+    return found[0]
+
+
+def parse_optional_roll(value: RollInput | None, field: str = "roll") -> int | None:
+    """An InSv or a FNP: a roll from 2+ to 6+, or None when there is none.
+
+    None, ``""``, ``"-"``, ``"N/A"`` and ``"none"`` mean there is none.
+
+    Examples
+    --------
+    >>> parse_optional_roll("4+"), parse_optional_roll(None), parse_optional_roll("N/A")
+    (4, None, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in NO_VALUE:
+        return None
+    if not isinstance(value, str):
+        return check_int(field, value, 2, 6)
+    found = _number(value)
+    if found is None or not 2 <= found[0] <= 6:
+        constraint = _roll_constraint(2, 6) + ", or '-' for none"
+        raise field_error(ProfileError, field, constraint, value)
+    return found[0]
+
+
+def parse_save(value: RollInput, field: str = "save") -> int:
+    """A save: a roll from 2+ to 6+; ``"-"``, ``"N/A"``, ``"none"`` or 7 for no save (7).
+
+    Examples
+    --------
+    >>> parse_save("3+"), parse_save("3"), parse_save("none"), parse_save(7)
+    (3, 3, 7, 7)
+    """
+    if not isinstance(value, str):
+        return check_int(field, value, 2, NO_SAVE)
+    text = value.strip().lower()
+    if text and text in NO_VALUE:
+        return NO_SAVE
+    found = _number(text)
+    if found is None or not 2 <= found[0] <= NO_SAVE:
+        constraint = _roll_constraint(2, 6) + ", or '-' for no save"
+        raise field_error(ProfileError, field, constraint, value)
+    return found[0]
+
+
+def parse_skill(value: RollInput, torrent_ok: bool = False, field: str = "skill") -> int:
+    """An 11th-edition BS or WS: a roll from 2+ to 6+, or ``"N/A"`` for a TORRENT weapon.
+
+    Parameters
+    ----------
+    value : int or str
+        ``3``, ``"3"``, ``"3+"``; ``"N/A"`` or ``"-"`` where ``torrent_ok``.
+    torrent_ok : bool
+        The weapon is known to have [TORRENT]: it hits without a roll, so ``"N/A"`` is
+        its printed BS and is stored as 2 (never rolled).
+    field : str
+        The field it feeds, named in the error.
+
+    Examples
+    --------
+    >>> parse_skill("3+"), parse_skill("N/A", torrent_ok=True)
+    (3, 2)
+    >>> parse_skill("N/A", field="Weapon.skill")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: Weapon.skill must be a roll from 2+ to 6+, written '3+'
+    or '3', or 'N/A' for a [TORRENT] weapon; got 'N/A' ('N/A' and '-' are only for
+    [TORRENT] weapons, which hit without a roll)
+    """
+    if isinstance(value, str) and value.strip().lower() in NOT_ROLLED:
+        if torrent_ok:
+            return 2  # never rolled: Torrent hits automatically
+        constraint = _roll_constraint(2, 6) + ", or 'N/A' for a [TORRENT] weapon"
+        raise field_error(ProfileError, field, constraint, value, _TORRENT_HINT)
+    return parse_roll(value, field)
+
+
+def parse_bs(value: RollInput, field: str = "bs") -> int:
+    """The classic ruleset's Ballistic Skill characteristic, 1 to 10 (BS 4 hits on 3+).
+
+    Examples
+    --------
+    >>> parse_bs("4"), parse_bs(4)
+    (4, 4)
+    >>> parse_bs("3+")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: bs must be the classic BS characteristic, 1 to 10,
+    written '4'; got '3+' (a roll 'N+' is an 11th-edition skill: give skill= instead)
+    """
+    if not isinstance(value, str):
+        return check_int(field, value, 1, 10)
+    found = _number(value)
+    if found is None or found[1] or not 1 <= found[0] <= 10:
+        hint = "a roll 'N+' is an 11th-edition skill: give skill= instead"
+        constraint = "the classic BS characteristic, 1 to 10, written '4'"
+        raise field_error(
+            ProfileError, field, constraint, value, hint if found and found[1] else ""
+        )
+    return found[0]
+
+
+def parse_leadership(value: RollInput, field: str = "leadership") -> int:
+    """Leadership as either edition prints it, stored as the classic characteristic.
+
+    ``"N+"`` (11th edition: the test passes on 2D6 >= N, N from 2 to 12) is stored as
+    ``14 - N``, the classic characteristic with the same chance of passing; ``"N"`` or
+    the int N (classic: passes on 2D6 <= N) is stored as N, from 1 to 12.
+
+    Examples
+    --------
+    >>> parse_leadership("6+"), parse_leadership("6"), parse_leadership(7)
+    (8, 6, 7)
+    >>> parse_leadership("Ld6")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: leadership must be '6+' (11th edition: 2D6 >= 6 passes;
+    2+ to 12+) or the classic characteristic '8' (2D6 <= 8 passes; 1 to 12); got 'Ld6'
+    """
+    if not isinstance(value, str):
+        return check_int(field, value, 1, 12)
+    found = _number(value)
+    if found is not None:
+        number, plus = found
+        if plus and 2 <= number <= 12:
+            return 14 - number
+        if not plus and 1 <= number <= 12:
+            return number
+    constraint = (
+        "'6+' (11th edition: 2D6 >= 6 passes; 2+ to 12+) or the classic characteristic "
+        "'8' (2D6 <= 8 passes; 1 to 12)"
+    )
+    raise field_error(ProfileError, field, constraint, value)
+
+
+def roll_text(value: int | None) -> str:
+    """A roll as printed: ``3`` -> ``"3+"``, None -> ``"-"``.
+
+    Examples
+    --------
+    >>> roll_text(3), roll_text(None)
+    ('3+', '-')
+    """
+    return "-" if value is None else f"{value}+"
