@@ -12,6 +12,7 @@ Examples
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from . import abilities, targets
@@ -78,8 +79,8 @@ _READERS = (
 def __getattr__(name: str) -> object:
     """``mh.read_roster`` and the other readers of :mod:`mathhammer.io`, loaded lazily."""
     if name in _READERS or name == "io":
-        from . import io
-
+        # import_module, not "from . import io": that would ask this hook for "io" again
+        io = importlib.import_module(".io", __name__)
         return io if name == "io" else getattr(io, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
