@@ -16,6 +16,7 @@ from mathhammer.io.library import DatasheetLibrary
 from mathhammer.io.wahapedia import group_wargear, read_table, read_wahapedia, weapon_from_row
 from mathhammer.io.wahapedia.composition import composition, loadout, points
 from mathhammer.io.wahapedia.weapons import WeaponRowError
+from mathhammer.units.options import AttackOptions
 
 SLICE = Path(__file__).resolve().parent / "data" / "wahapedia-10e"
 """Invented datasheets in the export's format (see tests/data/README.md)."""
@@ -261,6 +262,7 @@ def test_wargear_profiles_and_copies(library: DatasheetLibrary) -> None:
     wheel = library.get("Wheel Engine")
     assert [w.name for w in wheel.gear("Wheel of fate").profiles][1] == "Wheel of fate \u2013 frost"
     (ranged,) = [lo for lo in wheel.loadouts() if lo.name == "Wheel Engine (ranged)"]
+    assert isinstance(ranged, AttackOptions)
     assert any("Wheel of fate: Wheel of fate \u2013 void" in o.name for o in ranged.options)
 
 

@@ -94,7 +94,7 @@ def _unit_rows(
             trials=check_trials,
             rng=np.random.default_rng(stream),
             rules=rules,
-            context=used.context,
+            context=choice.context,
         )
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))

@@ -52,7 +52,6 @@ __all__ = [
     "check_metric",
     "choice_columns",
     "choose",
-    "phase_of",
 ]
 
 #: The columns that rank options, higher being better for the attacker: every numeric
@@ -97,21 +96,6 @@ class UnknownAbility:
         return self.message
 
 
-def phase_of(weapons: Iterable[tuple[Weapon, int] | MortalWounds]) -> str | None:
-    """``"fight"`` if every weapon is a melee weapon, ``"shooting"`` if none is, else None.
-
-    Examples
-    --------
-    >>> from mathhammer import Weapon
-    >>> phase_of([(Weapon("Axe", 3, 3, 5, -1, 1, melee=True), 1)])
-    'fight'
-    """
-    kinds = {entry[0].melee for entry in weapons if not isinstance(entry, MortalWounds)}
-    if kinds == {True}:
-        return "fight"
-    return "shooting" if kinds == {False} else None
-
-
 @dataclass(frozen=True, init=False)
 class AttackOptions(Loadout):
     """The legal declarations of one unit in one phase; a report uses the best.
@@ -141,7 +125,8 @@ class AttackOptions(Loadout):
     >>> import mathhammer as mh
     >>> axe = mh.Weapon("Axe", 3, 3, 5, -1, 1, melee=True)
     >>> fist = mh.Weapon("Fist", 2, 4, 8, -2, 2, melee=True)
-    >>> boss = AttackOptions("Boss", [[(axe, 1)], [(fist, 1)]], phase="fight", points=60)
+    >>> boss = AttackOptions("Boss", [[(axe, 1)], [(fist, 1)]], phase="fight",
+    ...                      points=60, context=mh.Context(charged=True))
     >>> [o.name for o in boss.options], boss.context.melee
     (['1x Axe', '1x Fist'], True)
     """
@@ -163,7 +148,7 @@ class AttackOptions(Loadout):
     ) -> None:
         if phase not in PHASES:
             raise field_error(OptionError, "AttackOptions.phase", f"one of {list(PHASES)}", phase)
-        situation = replace(context or Context(), melee=phase == "fight")
+        situation = None if context is None else replace(context, melee=phase == "fight")
         self._set_common(name, points, situation, source)
         chosen = _options(name, options, phase)
         object.__setattr__(self, "phase", phase)
@@ -178,9 +163,11 @@ class AttackOptions(Loadout):
         tokens += [t for option in self.options for t in option.unknown_tokens]
         return tuple(dict.fromkeys(tokens))
 
-    def declaration(self, option: Loadout) -> Loadout:
-        """One option as the unit's loadout: its weapons, the unit's name, points, context."""
-        return Loadout(option.name, option.weapons, self.points, self.context, self.source)
+    def declaration(self, option: Loadout, context: Context | None = None) -> Loadout:
+        """One option as a loadout: named by what it uses, with the unit's points, source
+        and context (``context`` instead, when given)."""
+        situation = self.context if context is None else context
+        return Loadout(option.name, option.weapons, self.points, situation, self.source)
 
 
 def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ...]:
@@ -200,8 +187,15 @@ def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ..
                 f"option {option.name!r} of {name!r} uses the {kind} weapon {wrong[0]!r} "
                 f"in the {phase} phase"
             )
-        if option.name not in {o.name for o in out}:
-            out.append(option)
+        if any(o.weapons == option.weapons for o in out):
+            continue  # the same declaration reached another way
+        names = {o.name for o in out}
+        if option.name in names:  # same-named weapons with other profiles
+            k = 2
+            while f"{option.name} #{k}" in names:
+                k += 1
+            option = Loadout(f"{option.name} #{k}", option.weapons)
+        out.append(option)
     if not out:
         raise field_error(ProfileError, f"options of {name!r}", "at least one option", [])
     return tuple(out)
@@ -233,9 +227,11 @@ def _score(row: Mapping[str, Any], metric: Metric) -> float:
 
 @dataclass(frozen=True)
 class Choice:
-    """The declaration used against one target, its result and its table row."""
+    """The declaration used against one target, the context it was attacked in, its
+    result and its table row."""
 
     declaration: Loadout
+    context: Context | None
     result: AttackResult
     row: dict[str, Any]
 
@@ -255,6 +251,9 @@ def choose(
     context, when it has one, is used instead of ``context``. Ties keep the earlier
     option (the default comes first).
 
+    A unit's options (:class:`AttackOptions`) are attacked in the context of their
+    phase: ``melee`` when fighting.
+
     Returns
     -------
     Choice
@@ -263,11 +262,10 @@ def choose(
     """
     check_metric(metric)
     situation = context if loadout.context is None else loadout.context
-    candidates = (
-        [loadout.declaration(o) for o in loadout.options]
-        if isinstance(loadout, AttackOptions)
-        else [loadout]
-    )
+    candidates = [loadout]
+    if isinstance(loadout, AttackOptions):
+        situation = replace(situation or Context(), melee=loadout.phase == "fight")
+        candidates = [loadout.declaration(o, situation) for o in loadout.options]
     best: Choice | None = None
     for declaration in candidates:
         result = attack(
@@ -275,7 +273,7 @@ def choose(
         )
         row = attack_columns(result, target=target, loadout=loadout)
         if best is None or _score(row, metric) > _score(best.row, metric):
-            best = Choice(declaration, result, row)
+            best = Choice(declaration, situation, result, row)
     assert best is not None  # a loadout has at least one option
     best.row.update(choice_columns(loadout, best.declaration))
     return best
