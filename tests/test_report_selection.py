@@ -59,7 +59,9 @@ def test_shooting_and_fighting_are_separate_rows_and_the_better_guns_fire(
         ("Squad (ranged)", "shooting"),
         ("Squad (melee)", "fight"),
     ]
+    assert [u.points for u in units] == [None, None]  # the points column is optional
     frame = build_report(units, [HORDE, BRUTES])
+    assert "loadout_points" not in frame.columns
     got = rows(frame)
     rifles, pistols = 10 * Fraction(4, 9), 5 * Fraction(5, 9)  # 40/9 against 25/9
     assert rifles > pistols
