@@ -103,7 +103,6 @@ def test_loadouts_in_every_accepted_form_give_the_same_rows() -> None:
     target = mh.targets.get("Line infantry")
     forms = [
         {"x": [(BOLT, 10)]},
-        {"x": (BOLT, 10)},
         {"x": Loadout("other name", [(BOLT, 10)])},
         [Loadout("x", [(BOLT, 10)])],
         Loadout("x", [(BOLT, 10)]),

@@ -14,6 +14,7 @@ from mathhammer.units.datasheet import (
     Wargear,
     attach_leaders,
 )
+from mathhammer.units.options import AttackOptions
 
 GAUSS = mh.Weapon("Gauss flayer", 1, 4, 4, 0, 1, "[LETHAL HITS], [RAPID FIRE 1]")
 FRAG = mh.Weapon("frag", "D3", 4, 4, 0, 1, "[BLAST]")
@@ -180,12 +181,19 @@ class TestAttackers:
 class TestLoadouts:
     def test_ranged_and_melee_rows_with_profile_variants(self) -> None:
         rows = {x.name: [(w.name, n) for w, n in x.weapon_counts] for x in SQUAD.loadouts()}
-        assert rows == {
+        assert rows == {  # the default option of each phase
             "Squad (ranged)": [("Gauss flayer", 9), ("Grenade launcher: frag", 1)],
-            "Squad (ranged: krak)": [("Gauss flayer", 9), ("Grenade launcher: krak", 1)],
             # each model fights with one melee weapon, plus its [EXTRA ATTACKS] weapons
             "Squad (melee)": [("Blade", 9), ("Blade", 1), ("Claw", 1)],
         }
+        ranged, melee = SQUAD.loadouts()
+        assert isinstance(ranged, AttackOptions) and isinstance(melee, AttackOptions)
+        assert [o.name for o in ranged.options] == [  # a launcher fires frag or krak
+            "9x Gauss flayer, 1x Grenade launcher: frag",
+            "9x Gauss flayer, 1x Grenade launcher: krak",
+        ]
+        assert (ranged.phase, melee.phase) == ("shooting", "fight")
+        assert [o.name for o in melee.options] == ["10x Blade, 1x Claw"]
         assert {x.points for x in SQUAD.loadouts()} == {90}
 
     def test_a_loadout_attacks_as_its_weapons_do(self) -> None:

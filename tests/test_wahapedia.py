@@ -16,6 +16,7 @@ from mathhammer.io.library import DatasheetLibrary
 from mathhammer.io.wahapedia import group_wargear, read_table, read_wahapedia, weapon_from_row
 from mathhammer.io.wahapedia.composition import composition, loadout, points
 from mathhammer.io.wahapedia.weapons import WeaponRowError
+from mathhammer.units.options import AttackOptions
 
 SLICE = Path(__file__).resolve().parent / "data" / "wahapedia-10e"
 """Invented datasheets in the export's format (see tests/data/README.md)."""
@@ -260,8 +261,9 @@ def test_wargear_profiles_and_copies(library: DatasheetLibrary) -> None:
     assert guns[2].skill == 2 and guns[2].abilities_text == "[PISTOL], [TORRENT]"
     wheel = library.get("Wheel Engine")
     assert [w.name for w in wheel.gear("Wheel of fate").profiles][1] == "Wheel of fate \u2013 frost"
-    loadouts = [lo.name for lo in wheel.loadouts()]
-    assert "Wheel Engine (ranged: Wheel of fate \u2013 void)" in loadouts
+    (ranged,) = [lo for lo in wheel.loadouts() if lo.name == "Wheel Engine (ranged)"]
+    assert isinstance(ranged, AttackOptions)
+    assert any("Wheel of fate: Wheel of fate \u2013 void" in o.name for o in ranged.options)
 
 
 def test_sizes_alternatives_and_prices(library: DatasheetLibrary) -> None:

@@ -1,20 +1,32 @@
 """Attackers from CSV files, with values as datasheets print them.
 
-Attackers: one row per weapon line; rows with the same ``unit`` form one attacking
-unit, a :class:`~mathhammer.Loadout` whose pools resolve in row order.
+Attackers: one row per weapon line; rows with the same ``unit`` form one attacking unit.
+Its ranged and its melee rows are attacks of different phases, never made together: a
+unit gives one :class:`~mathhammer.units.options.AttackOptions` per phase it has rows
+for (named ``"<unit> (ranged)"`` and ``"<unit> (melee)"`` when it has both), the legal
+declarations of its weapons in that phase (see :mod:`mathhammer.units.alternatives`):
+a model that is not a MONSTER or VEHICLE fires its [PISTOL]/[CLOSE-QUARTERS] weapons or
+its other guns, and fights with one melee weapon plus its [EXTRA ATTACKS] weapons. A
+comparison or a report attacks each target with the best of them.
 
 ==============  ===========================================================  =========
 column          meaning                                                      example
 ==============  ===========================================================  =========
 unit            the attacking unit (rows with the same name form one unit)   Squad
 weapon          the weapon's name                                            Bolt rifle
-count           how many of the weapon fire                                  10
+count           how many of the weapon the unit has                          10
 A               attacks: a number or dice                                    2, D6+1
 BS/WS           "N+" (11e; "N/A" for [TORRENT]) or the classic BS 1-10       3+, N/A, 4
 S, AP, D        strength, AP as printed, damage                              4, -1, D3
 abilities       as printed                                                   [HEAVY]
-points          the unit's points (on one row or repeated identically)       90
+points          optional: the unit's points (on one row or repeated)         90
 type            optional: Ranged (default) or Melee                          Melee
+models          optional: the unit's models (else its largest count)         10
+keywords        optional: the unit's keywords (MONSTER and VEHICLE fire      VEHICLE
+                every gun)
+use             optional: yes (always used), no (never), empty (as the       yes
+                rules allow), or a name: the unit uses one named
+                alternative (with its yes and empty rows) in that phase
 half_range,     optional context of the unit's attack: yes/no                yes
 stationary,
 charged,
@@ -24,42 +36,52 @@ in_cover
 Every problem is a :class:`~mathhammer.errors.CsvError` of one line, ``file:line:
 column 'S': expected an integer; got 'x'``, with ``file``, ``line`` and ``column`` as
 attributes. A value the profiles refuse is placed by the ``field`` of their error
-(:data:`ATTACKER_FIELDS`, :data:`TARGET_FIELDS`), whose ``field``, ``constraint``,
-``value`` and ``hint`` the CsvError keeps.
+(:data:`ATTACKER_FIELDS`), whose ``field``, ``constraint``, ``value`` and ``hint`` the
+CsvError keeps. An ability token the engine does not know warns (an
+:class:`~mathhammer.UnknownAbilityWarning` naming ``file:line``, the token and the
+ability it most likely means) and is listed in the ``unknown_abilities`` of the unit;
+with ``strict=True`` it is an error.
 
 Examples
 --------
 >>> import pathlib, tempfile
->>> header = ",".join(ATTACKER_COLUMNS) + "\\n"
+>>> header = ",".join(ATTACKER_COLUMNS) + ",points\\n"
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     good, bad = pathlib.Path(folder, "army.csv"), pathlib.Path(folder, "bad.csv")
 ...     _ = good.write_text(header + "Squad,Bolt rifle,10,2,3+,4,-1,1,,160\\n")
 ...     _ = bad.write_text(header + "Squad,Bolt rifle,10,2,3+,0,-1,1,,160\\n")
 ...     (squad,) = read_attackers(good)
-...     print(squad.name, squad.points, squad.source == f"{good}:2")
+...     print(squad.name, squad.points, squad.phase, squad.source == f"{good}:2")
 ...     try:
 ...         read_attackers(bad)
 ...     except CsvError as error:
 ...         print(error.line, error.column, error.field, error.value)
-Squad 160 True
+Squad 160 shooting True
 2 S Weapon.strength 0
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..errors import CsvError
+from ..errors import CsvError, ProfileError, field_error
 from ..model.abilities import Torrent
-from ..model.ability_text import parse_abilities
+from ..model.ability_text import UnknownAbilityWarning, parse_abilities, suggest_ability
 from ..model.context import Context
-from ..model.profiles import Weapon
+from ..model.profiles import Weapon, normalise_keywords
 from ..rules import Ruleset, get_ruleset
-from ..units.compare import Loadout
+from ..units.alternatives import pooled_fight, pooled_shooting
+from ..units.loadout import Loadout, describe_weapons
+from ..units.options import AttackOptions, UnknownAbility
 from .csv_reader import (
+    NO,
     NONE,
+    YES,
     CsvReader,
     agree,
     dice_reader,
@@ -69,10 +91,20 @@ from .csv_reader import (
     threshold,
 )
 
-__all__ = ["ATTACKER_COLUMNS", "ATTACKER_FIELDS", "ATTACKER_OPTIONAL", "CsvError", "read_attackers"]
+__all__ = [
+    "ATTACKER_COLUMNS",
+    "ATTACKER_FIELDS",
+    "ATTACKER_OPTIONAL",
+    "CsvError",
+    "read_attackers",
+    "unknown_abilities",
+]
 
-ATTACKER_COLUMNS = ("unit", "weapon", "count", "A", "BS/WS", "S", "AP", "D", "abilities", "points")
-ATTACKER_OPTIONAL = ("type", "half_range", "stationary", "charged", "in_cover")
+ATTACKER_COLUMNS = ("unit", "weapon", "count", "A", "BS/WS", "S", "AP", "D", "abilities")
+ATTACKER_OPTIONAL = (
+    "points", "type", "models", "keywords", "use",
+    "half_range", "stationary", "charged", "in_cover",
+)  # fmt: skip
 #: The column each field of a profile is read from, to place a profile's error in the file.
 ATTACKER_FIELDS = {
     "Loadout.name": "unit", "Loadout.points": "points", "Weapon.name": "weapon",
@@ -87,14 +119,49 @@ _FLAGS = {
     "charged": "charged",
     "target_in_cover": "in_cover",
 }
+#: What the rows of a phase are called in a unit's name when it has both.
+_LABELS = {"shooting": "ranged", "fight": "melee"}
 
 
-def read_attackers(path: str | Path, *, rules: str | Ruleset = "11e") -> list[Loadout]:
-    """Read attacking units: rows with the same ``unit`` form one loadout, in row order.
+@dataclass
+class _Row:
+    line: int
+    weapon: Weapon
+    count: int
+    use: str | None  # "yes", "no", an alternative's name, or None: as the rules allow
+    unknown: tuple[UnknownAbility, ...]
 
-    Each :class:`~mathhammer.Loadout` carries its points, its context (melee when all
-    its weapons are, and the flags of the optional columns) and its ``source``, the
-    file and line of its first row.
+    @property
+    def phase(self) -> str:
+        return "fight" if self.weapon.melee else "shooting"
+
+
+@dataclass
+class _Unit:
+    line: int
+    values: dict[str, Any]  # points, models, keywords and the context flags, once given
+    rows: list[_Row] = field(default_factory=list)
+
+
+def read_attackers(
+    path: str | Path, *, rules: str | Ruleset = "11e", strict: bool = False
+) -> list[AttackOptions]:
+    """Read attacking units: per unit and phase, the legal declarations of its rows.
+
+    Each :class:`~mathhammer.units.options.AttackOptions` (a
+    :class:`~mathhammer.Loadout`) carries its phase, its options, its points, its
+    context (the flags of the optional columns; melee in the fight phase), its
+    ``source`` (the file and line of its first row) and the ``unknown_abilities`` of its
+    rows. They feed :func:`mathhammer.compare` and the batch report as they are.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    rules : str or Ruleset
+        The ruleset whose characteristics the file gives (BS/WS as "N+" or 1-10).
+    strict : bool
+        An ability token the engine does not know is a CsvError rather than a warning.
 
     Raises
     ------
@@ -103,48 +170,129 @@ def read_attackers(path: str | Path, *, rules: str | Ruleset = "11e") -> list[Lo
         ``field``, ``constraint``, ``value`` and ``hint`` of the error it caused.
     """
     reader = CsvReader(path, ATTACKER_COLUMNS, ATTACKER_OPTIONAL)
-    units: dict[str, dict[str, Any]] = {}
+    units: dict[str, _Unit] = {}
     for line, row in reader.rows:
         name = row["unit"]
         if not name:
             raise reader.error(line, "unit", "expected a unit name; got ''")
-        weapon = _weapon(reader, line, row, rules)
-        count = reader.value(line, row, "count", integer)
-        if count < 1:
-            raise reader.error(line, "count", f"expected an integer >= 1; got {count}")
-        points = reader.value(line, row, "points", optional_integer)
-        flags = {  # blank: not given on this row (like points, a flag may be on one row)
-            key: reader.value(line, row, column, optional_flag) if column in row else None
-            for key, column in _FLAGS.items()
-        }
-        entry = units.setdefault(
-            name, {"weapons": [], "points": None, "flags": flags, "line": line}
-        )
-        agree(reader, line, name, "points", entry["points"], points)
-        for key, value in flags.items():
-            agree(reader, line, name, _FLAGS[key], entry["flags"][key], value)
+        read = _row(reader, line, row, rules, strict)
+        values = _unit_values(reader, line, row)
+        unit = units.setdefault(name, _Unit(line, {}))
+        for key, value in values.items():
+            agree(reader, line, name, key, unit.values.get(key), value)
             if value is not None:
-                entry["flags"][key] = value
-        entry["points"] = entry["points"] if points is None else points
-        entry["weapons"].append((weapon, count))
-    return [_loadout(reader, name, entry) for name, entry in units.items()]
+                unit.values[key] = value
+        unit.rows.append(read)
+    out = [options for name, unit in units.items() for options in _unit(reader, name, unit)]
+    for found in unknown_abilities(out):
+        warnings.warn(found.message, UnknownAbilityWarning, stacklevel=2)
+    return out
 
 
-def _loadout(reader: CsvReader, name: str, entry: dict[str, Any]) -> Loadout:
-    melee = {w.melee for w, _ in entry["weapons"]}
-    given: dict[str, Any] = {k: bool(v) for k, v in entry["flags"].items()}
-    line = entry["line"]
-    return reader.build(
-        line,
-        ATTACKER_FIELDS,
-        lambda: Loadout(
-            name,
-            tuple(entry["weapons"]),
-            entry["points"],
-            Context(melee=melee == {True}, **given),
-            source=reader.source(line),
-        ),
+def unknown_abilities(loadouts: Sequence[Loadout]) -> list[UnknownAbility]:
+    """Every unknown ability token read, with its ``file:line``, in file order.
+
+    Examples
+    --------
+    >>> unknown_abilities([])
+    []
+    """
+    found = [u for x in loadouts if isinstance(x, AttackOptions) for u in x.unknown_abilities]
+    return sorted(found, key=lambda u: int(u.source.rpartition(":")[2] or 0))
+
+
+def _unit_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str, Any]:
+    """What a row says of its whole unit; None where it leaves it blank."""
+    keywords = normalise_keywords(row.get("keywords", ""))
+    values: dict[str, Any] = {
+        "points": reader.value(line, row, "points", optional_integer),
+        "models": reader.value(line, row, "models", optional_integer),
+        "keywords": keywords or None,
+    }
+    if values["models"] is not None and values["models"] < 1:
+        raise reader.error(line, "models", f"expected an integer >= 1; got {values['models']}")
+    for column in _FLAGS.values():
+        values[column] = reader.value(line, row, column, optional_flag) if column in row else None
+    return values
+
+
+def _row(
+    reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset, strict: bool
+) -> _Row:
+    weapon = _weapon(reader, line, row, rules)
+    count = reader.value(line, row, "count", integer)
+    if count < 1:
+        raise reader.error(line, "count", f"expected an integer >= 1; got {count}")
+    for token in weapon.unknown_abilities if strict else ():
+        guess = suggest_ability(token)
+        hint = f"did you mean {guess!r}?" if guess else "not a core weapon ability"
+        cause = field_error(ProfileError, "Weapon.abilities", "a known ability", token, hint)
+        raise reader.error(line, "abilities", str(cause), cause)
+    unknown = tuple(
+        UnknownAbility(t, weapon.name, reader.source(line)) for t in weapon.unknown_abilities
     )
+    return _Row(line, weapon, count, _use(row.get("use", "")), unknown)
+
+
+def _use(raw: str) -> str | None:
+    text = raw.strip()
+    if text.lower() in YES:
+        return "yes"
+    if text.lower() in NO - {""}:
+        return "no"
+    return text or None
+
+
+def _unit(reader: CsvReader, name: str, unit: _Unit) -> list[AttackOptions]:
+    """The unit's AttackOptions, one per phase it has rows to use in."""
+    models = unit.values.get("models") or max(r.count for r in unit.rows)
+    keywords = unit.values.get("keywords", ())
+    flags: dict[str, Any] = {k: bool(unit.values.get(c)) for k, c in _FLAGS.items()}
+    phases = [p for p in _LABELS if any(r.phase == p and r.use != "no" for r in unit.rows)]
+    if not phases:
+        raise reader.error(
+            unit.line, "use", f"unit {name!r} marks every row no; expected a row to use"
+        )
+    # the tokens of rows never used still reach the user, with the unit's first phase
+    unused = [u for r in unit.rows if r.phase not in phases for u in r.unknown]
+    out = []
+    for phase in phases:
+        rows = [r for r in unit.rows if r.phase == phase]
+        first = min(r.line for r in rows if r.use != "no")
+        make = partial(
+            AttackOptions,
+            f"{name} ({_LABELS[phase]})" if len(phases) > 1 else name,
+            _phase_options(rows, models, keywords),
+            phase,
+            unit.values.get("points"),
+            Context(**flags),
+            source=reader.source(first),
+            unknown_abilities=[u for r in rows for u in r.unknown]
+            + (unused if phase == phases[0] else []),
+        )
+        out.append(reader.build(first, ATTACKER_FIELDS, make))
+    return out
+
+
+def _phase_options(rows: list[_Row], models: int, keywords: Sequence[str]) -> list[Loadout]:
+    """The declarations of one phase: the named alternatives, or the rules' choices."""
+    line_of = {id(r.weapon): r.line for r in rows}
+    forced = [(r.weapon, r.count) for r in rows if r.use == "yes"]
+    free = [(r.weapon, r.count) for r in rows if r.use is None]
+    names = list(dict.fromkeys(r.use for r in rows if r.use not in (None, "yes", "no")))
+    if names:
+        named = {n: [(r.weapon, r.count) for r in rows if r.use == n] for n in names}
+        return [Loadout(n, _in_order(named[n] + free + forced, line_of)) for n in names]
+    if rows[0].phase == "fight":
+        chosen = pooled_fight(free, models)
+    else:
+        chosen = pooled_shooting(free, models, keywords)
+    options = [_in_order(option + forced, line_of) for option in chosen or [[]]]
+    return [Loadout(describe_weapons(o), o) for o in options if o]
+
+
+def _in_order(entries: list[tuple[Weapon, int]], line_of: dict[int, int]) -> list[Any]:
+    return sorted(entries, key=lambda entry: line_of[id(entry[0])])
 
 
 def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset) -> Weapon:
@@ -160,7 +308,7 @@ def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Rule
         "damage": reader.value(line, row, "D", dice_reader("Weapon.damage")),
         "melee": kind == "melee",
     }
-    found, unknown = reader.value(line, row, "abilities", _abilities)
+    found, unknown = reader.value(line, row, "abilities", parse_abilities)
     fields["abilities"] = list(found) + list(unknown)
     if get_ruleset(rules).skill_field == "bs":  # a characteristic, 1 to 10
         fields["bs"] = reader.value(line, row, "BS/WS", integer)
@@ -171,11 +319,6 @@ def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Rule
     else:
         fields["skill"] = reader.value(line, row, "BS/WS", threshold)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unknown abilities are kept, as printed
+        # kept in weapon.unknown_abilities; read_attackers warns with the file and line
+        warnings.simplefilter("ignore", UnknownAbilityWarning)
         return reader.build(line, ATTACKER_FIELDS, lambda: Weapon(**fields))
-
-
-def _abilities(raw: str) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unknown abilities are kept, as printed
-        return parse_abilities(raw)

@@ -10,46 +10,95 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, field_error
-from ..exact.engine import attack
+from ..errors import OptionError, RulesError, field_error
 from ..montecarlo.engine import simulate
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
-from ..rules import Ruleset
-from ..units.compare import Loadout
+from ..rules import Ruleset, get_ruleset
+from ..units.loadout import Loadout
+from ..units.options import DEFAULT_METRIC, Metric, check_metric, choice_columns, choose
 from ..units.targets import Target
 
-__all__ = ["REPORT_COLUMNS", "build_report", "write_csv_atomic"]
+__all__ = ["REPORT_COLUMNS", "SkippedTarget", "build_report", "usable_targets", "write_csv_atomic"]
 
 #: The columns of a report, in order (those that apply: points and panic columns only
 #: appear when the inputs have points or the ruleset has Panic Tests, Monte Carlo
-#: columns with ``check_trials``). The vocabulary of :mod:`mathhammer.results.columns`.
+#: columns with ``check_trials``, ``phase`` and ``weapons_used`` for units choosing among
+#: legal declarations). The vocabulary of :mod:`mathhammer.results.columns`.
 REPORT_COLUMNS = ALL_COLUMNS
 
 
+@dataclass(frozen=True)
+class SkippedTarget:
+    """A target left out of a report because the ruleset cannot resolve attacks on it."""
+
+    target: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"skipped {self.target}: {self.reason}"
+
+
+def usable_targets(
+    targets: Sequence[Target], rules: str | Ruleset = "11e"
+) -> tuple[list[Target], list[SkippedTarget]]:
+    """The targets the ruleset resolves, and those it refuses with its reason.
+
+    The classic rules, for one, have no wound roll against a VEHICLE.
+
+    Examples
+    --------
+    >>> from mathhammer import Target, Unit
+    >>> guard = Target(Unit.of("Guard", 10, 3, 5, 1, keywords="INFANTRY", leadership=7))
+    >>> tank = Target(Unit.of("Tank", 1, 10, 3, 12, keywords="VEHICLE", leadership=9))
+    >>> kept, skipped = usable_targets([guard, tank], rules="classic")
+    >>> [t.name for t in kept]
+    ['Guard']
+    >>> print(skipped[0])  # doctest: +NORMALIZE_WHITESPACE
+    skipped Tank: target 'Tank' is a VEHICLE: its wound roll is in a section the rules
+    do not include
+    """
+    ruleset = get_ruleset(rules)
+    kept, skipped = [], []
+    for target in targets:
+        try:
+            ruleset.check_target(target.unit)
+        except RulesError as refused:
+            reason = str(refused).removeprefix(f"rules={ruleset.name!r}: ")
+            skipped.append(SkippedTarget(target.name, reason))
+        else:
+            kept.append(target)
+    return kept, skipped
+
+
 def _unit_rows(
-    args: tuple[Loadout, Sequence[Target], str | Ruleset, int, np.random.SeedSequence],
+    args: tuple[Loadout, Sequence[Target], str | Ruleset, int, np.random.SeedSequence, Metric],
 ) -> list[dict[str, Any]]:
     """One loadout against every target (run in a worker process for ``jobs > 1``)."""
-    loadout, targets, rules, check_trials, seeds = args
+    loadout, targets, rules, check_trials, seeds, metric = args
     rows = []
     for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
-        exact = attack(loadout.weapons, target.unit, rules=rules, context=loadout.context)
-        check = None
-        if check_trials:
-            check = simulate(
-                loadout.weapons,
-                target.unit,
-                trials=check_trials,
-                rng=np.random.default_rng(stream),
-                rules=rules,
-                context=loadout.context,
-            )
-        rows.append(attack_columns(exact, target=target, loadout=loadout, check=check))
+        choice = choose(loadout, target, rules=rules, metric=metric)
+        if not check_trials:
+            rows.append(choice.row)
+            continue
+        used = choice.declaration
+        check = simulate(
+            used.weapons,
+            target.unit,
+            trials=check_trials,
+            rng=np.random.default_rng(stream),
+            rules=rules,
+            context=choice.context,
+        )
+        row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
+        row.update(choice_columns(loadout, used))
+        rows.append(row)
     return rows
 
 
@@ -58,6 +107,7 @@ def build_report(
     targets: Sequence[Target],
     *,
     rules: str | Ruleset = "11e",
+    metric: Metric = DEFAULT_METRIC,
     check_trials: int = 0,
     jobs: int = 1,
     rng: Any = None,
@@ -69,14 +119,24 @@ def build_report(
     ----------
     attackers : sequence of Loadout
         E.g. from :func:`mathhammer.io.read_attackers`; each is attacked in its own
-        context.
+        context. A unit's legal alternatives in a phase
+        (:class:`~mathhammer.units.options.AttackOptions`, as the readers give them) are
+        each tried against each target, and the best is the row.
     targets : sequence of Target
         Targets with points, e.g. from :func:`mathhammer.io.read_targets` or
-        :data:`mathhammer.targets.STANDARD`.
+        :data:`mathhammer.targets.STANDARD`. Those the ruleset refuses (the classic
+        rules and a VEHICLE) are left out: see :func:`usable_targets`.
+    rules : str or Ruleset
+        The ruleset.
+    metric : str or callable
+        What makes one option better than another against a target: a column of
+        :data:`~mathhammer.units.options.CHOICE_METRICS` (``"mean_damage"``, wounds lost,
+        by default), or a function of the row. A column a row lacks (points against a
+        target without any) ranks that row's options by ``mean_damage``.
     check_trials : int
         If positive, a Monte Carlo estimate per row: ``mc_mean_killed``,
         ``mc_se_killed`` and ``mc_z`` (its deviation from the exact mean in exact
-        standard errors).
+        standard errors), for the option chosen.
     jobs : int
         Worker processes; the result is identical to a serial run.
     rng : None, int or numpy.random.SeedSequence
@@ -89,12 +149,15 @@ def build_report(
     -------
     pandas.DataFrame
         One row per (loadout, target), in input order, with the columns of
-        :data:`REPORT_COLUMNS` that apply.
+        :data:`REPORT_COLUMNS` that apply. ``frame.attrs["skipped_targets"]`` lists the
+        :class:`SkippedTarget` records of the targets left out.
 
     Raises
     ------
     OptionError
-        For ``jobs`` or ``check_trials`` out of range.
+        For ``jobs``, ``check_trials`` or ``metric`` out of range.
+    RulesError
+        When the ruleset refuses every target.
 
     Examples
     --------
@@ -105,18 +168,16 @@ def build_report(
     >>> list(frame.columns[-3:]), round(float(frame.mean_killed[0]), 3)
     (['mc_mean_killed', 'mc_se_killed', 'mc_z'], 1.417)
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise field_error(OptionError, "jobs", "an integer >= 1", jobs)
-    if (
-        isinstance(check_trials, bool)
-        or not isinstance(check_trials, int)
-        or check_trials < 0
-        or check_trials == 1
-    ):
-        raise field_error(OptionError, "check_trials", "0 or an integer >= 2", check_trials)
+    _check_options(jobs, check_trials, metric)
+    usable, skipped = usable_targets(targets, rules)
+    if not usable:
+        raise RulesError(
+            f"rules={get_ruleset(rules).name!r} refuses every target: "
+            + "; ".join(f"{s.target}: {s.reason}" for s in skipped)
+        )
     root = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(rng)
     work = [
-        (loadout, tuple(targets), rules, check_trials, stream)
+        (loadout, tuple(usable), rules, check_trials, stream, metric)
         for loadout, stream in zip(attackers, root.spawn(len(attackers)), strict=True)
     ]
     rows: list[dict[str, Any]] = []
@@ -131,7 +192,23 @@ def build_report(
                 rows.extend(unit_rows)
                 if progress:
                     progress(done)
-    return columns_frame(rows)
+    frame = columns_frame(rows)
+    frame.attrs["skipped_targets"] = tuple(skipped)
+    return frame
+
+
+def _check_options(jobs: Any, check_trials: Any, metric: Any) -> None:
+    """Refuse out-of-range options before any work."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise field_error(OptionError, "jobs", "an integer >= 1", jobs)
+    if (
+        isinstance(check_trials, bool)
+        or not isinstance(check_trials, int)
+        or check_trials < 0
+        or check_trials == 1
+    ):
+        raise field_error(OptionError, "check_trials", "0 or an integer >= 2", check_trials)
+    check_metric(metric)
 
 
 def write_csv_atomic(frame: Any, path: str | Path) -> None:

@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import json
+import warnings
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputFileError, OptionError, field_error
+from ..model.ability_text import UnknownAbilityWarning
 from ..rules import Ruleset
-from ..units.compare import Loadout
 from ..units.datasheet import Datasheet
+from ..units.loadout import Loadout
+from ..units.options import UnknownAbility
 from ..units.targets import Target
 from .import_report import ImportReport
 
@@ -52,13 +55,19 @@ class Army:
         What it was: ``"roster"``, ``"catalogue"``, ``"Wahapedia export"``,
         ``"attackers CSV"``, ``"targets CSV"`` or ``"target suite"``.
     loadouts : list of Loadout
-        The attacks of every unit (ranged and melee separately for datasheets).
+        The attacks of every unit, per phase: each an
+        :class:`~mathhammer.units.options.AttackOptions` holding the unit's legal
+        declarations in that phase, which a comparison or report chooses among.
     targets : list of Target
         Every unit as a target (datasheets at their default size).
     datasheets : tuple of Datasheet
         The datasheets read (rosters and catalogues), narrowed to ``faction``.
     report : ImportReport, optional
         What was and was not read (rosters, catalogues and the Wahapedia export).
+    unknown_abilities : tuple of UnknownAbility
+        Attackers CSV: each weapon-ability token the engine does not know, with its
+        ``file:line`` (``str()`` of one is a line to show the user), in file order.
+        :func:`read_army` collects them instead of warning.
     """
 
     source: str
@@ -67,6 +76,7 @@ class Army:
     targets: list[Target] = field(default_factory=list)
     datasheets: tuple[Datasheet, ...] = ()
     report: ImportReport | None = None
+    unknown_abilities: tuple[UnknownAbility, ...] = ()
 
 
 def read_army(
@@ -92,7 +102,9 @@ def read_army(
     rules : str or Ruleset
         For the profiles CSV: the ruleset whose characteristics it gives.
     strict : bool
-        A weapon ability the engine does not know is an error rather than a reported skip.
+        A weapon ability the engine does not know is an error rather than a reported skip
+        (listed in :attr:`Army.report` or, for an attackers CSV,
+        :attr:`Army.unknown_abilities`).
     csv_kind : {"attackers", "targets"}
         How to read a CSV file: as attackers or as targets.
     leaders : mapping of unit name to leader name(s), optional
@@ -115,9 +127,7 @@ def read_army(
     if kind in ("catalogue", "Wahapedia export"):
         return _from_library(where, kind, faction, strict)
     if kind == "attackers CSV":
-        from .attackers_csv import read_attackers
-
-        return Army(str(where), kind, loadouts=read_attackers(where, rules=rules))
+        return _from_attackers_csv(where, rules, strict)
     if kind == "targets CSV":
         from .targets_csv import read_targets
 
@@ -125,6 +135,16 @@ def read_army(
     from .targets_json import load
 
     return Army(str(where), kind, targets=list(load(where)))
+
+
+def _from_attackers_csv(path: Path, rules: str | Ruleset, strict: bool) -> Army:
+    from .attackers_csv import read_attackers, unknown_abilities
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownAbilityWarning)  # returned, to be listed
+        loadouts: list[Loadout] = [*read_attackers(path, rules=rules, strict=strict)]
+    found = tuple(unknown_abilities(loadouts))
+    return Army(str(path), "attackers CSV", loadouts=loadouts, unknown_abilities=found)
 
 
 def _kind(path: Path, csv_kind: str) -> str:

@@ -18,102 +18,36 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ProfileError, field_error
-from ..exact.engine import attack
 from ..model.context import Context, Modifiers
-from ..model.pools import MortalWounds, weapon_entries
-from ..model.profiles import Unit, Weapon
-from ..results.columns import COLUMNS, attack_columns, columns_frame
+from ..model.profiles import Unit
+from ..results.columns import COLUMNS, columns_frame
 from ..rules import Ruleset
 from . import targets as suite
+from .loadout import Loadout, ambiguous_pair
+from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose
 from .targets import Target
 
-__all__ = ["COLUMNS", "Loadout", "compare"]
-
-
-@dataclass(frozen=True, init=False)
-class Loadout:
-    """A named set of weapons for one attacking unit, with its points and situation.
-
-    Parameters
-    ----------
-    name : str
-        The row label in a comparison.
-    weapons : Weapon, list of Weapon or list of (Weapon, count)
-        As for :func:`mathhammer.attack`; stored as ``(Weapon, count)`` pairs and
-        :class:`~mathhammer.model.pools.MortalWounds` steps
-        (:func:`~mathhammer.model.pools.weapon_entries`).
-    points : int, optional
-        What the loadout costs: enables the "per 100 points" columns.
-    context : Context, optional
-        The loadout's own situation (half range, charged, ...): :func:`compare` uses
-        it instead of the ``context`` it is given.
-    source : str, optional
-        Where the loadout was read from, as ``file:line`` (set by
-        :func:`mathhammer.io.read_attackers`); not part of its identity.
-
-    Examples
-    --------
-    >>> import mathhammer as mh
-    >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
-    >>> Loadout("bolters", [(bolt, 10)], points=160).points
-    160
-    >>> Loadout("close", [(bolt, 10)], context=mh.Context(half_range=True)).context.half_range
-    True
-    """
-
-    name: str
-    weapons: tuple[tuple[Weapon, int] | MortalWounds, ...]
-    points: int | None
-    context: Context | None
-    source: str | None = field(compare=False)
-
-    def __init__(
-        self,
-        name: str,
-        weapons: Any,
-        points: int | None = None,
-        context: Context | None = None,
-        source: str | None = None,
-    ) -> None:
-        if not isinstance(name, str) or not name:
-            raise field_error(ProfileError, "Loadout.name", "a non-empty string", name)
-        if points is not None and (
-            isinstance(points, bool) or not isinstance(points, int) or points < 1
-        ):
-            raise field_error(ProfileError, "Loadout.points", "an integer >= 1", points)
-        if context is not None and not isinstance(context, Context):
-            raise field_error(ProfileError, "Loadout.context", "a Context or None", context)
-        if source is not None and not isinstance(source, str):
-            raise field_error(ProfileError, "Loadout.source", "a string or None", source)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "weapons", weapon_entries(weapons))
-        object.__setattr__(self, "points", points)
-        object.__setattr__(self, "context", context)
-        object.__setattr__(self, "source", source)
-
-    @property
-    def weapon_counts(self) -> tuple[tuple[Weapon, int], ...]:
-        """The ``(Weapon, count)`` pairs, without the mortal-wound steps."""
-        return tuple(entry for entry in self.weapons if not isinstance(entry, MortalWounds))
+__all__ = ["COLUMNS", "AttackOptions", "Loadout", "compare"]
 
 
 def _loadout(name: str, value: Any) -> Loadout:
     if isinstance(value, Loadout):
         return value if value.name == name else replace(value, name=name)
-    if isinstance(value, tuple) and len(value) == 2:
-        if isinstance(value[0], Weapon):
-            return Loadout(name, [value])  # one (Weapon, count) pair, as attack() reads it
-        if isinstance(value[1], int) and not isinstance(value[1], bool):
-            return Loadout(name, value[0], value[1])  # (weapons, points)
+    refused = ambiguous_pair(name, value)
+    if refused is not None:
+        raise refused
+    points = value[1] if isinstance(value, tuple) and len(value) == 2 else None
+    if isinstance(points, int) and not isinstance(points, bool):
+        return Loadout(name, value[0], points)  # ([weapons], points)
     return Loadout(name, value)
 
 
 def _loadouts(loadouts: Any) -> list[Loadout]:
-    expected = "a dict of name -> weapons, (weapons, points) or Loadout, or a list of Loadouts"
+    expected = "a dict of name -> weapons, ([weapons], points) or Loadout, or a list of Loadouts"
     if isinstance(loadouts, Loadout):
         out = [loadouts]
     elif isinstance(loadouts, Mapping):
@@ -175,16 +109,19 @@ def compare(
     rules: str | Ruleset = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
+    metric: Metric = DEFAULT_METRIC,
 ) -> Any:
     """Attack every target with every loadout; one row per pairing.
 
     Parameters
     ----------
     loadouts : dict or list
-        ``{name: weapons}``, ``{name: (weapons, points)}`` or ``{name: Loadout}``, or a
-        list of :class:`Loadout`. ``weapons`` is anything :func:`mathhammer.attack` takes;
-        a ``(Weapon, n)`` pair means n of the weapon, as in ``attack``, so give points
-        with a list: ``{name: ([weapon], points)}`` or ``{name: ([(weapon, n)], points)}``.
+        ``{name: weapons}``, ``{name: ([weapons], points)}`` or ``{name: Loadout}``, or
+        a list of :class:`Loadout` (such as what :func:`mathhammer.io.read_attackers`
+        and :meth:`mathhammer.Datasheet.loadouts` return). ``weapons`` is anything
+        :func:`mathhammer.attack` takes, but a bare ``(weapon, n)`` pair is refused as
+        ambiguous (n weapons, or n points?): write ``[(weapon, n)]`` for n weapons and
+        ``mh.Loadout(name, [(weapon, 1)], points=n)`` for n points.
     targets : Unit, Target, str, or a list or dict of them
         Units; :class:`~mathhammer.targets.Target` records (with points); names from the
         standard suite; or the suite itself, ``mathhammer.targets.STANDARD``. A dict
@@ -192,6 +129,11 @@ def compare(
     rules, context, modifiers
         As for :func:`mathhammer.attack`, applied to every pairing; a loadout with a
         context of its own is attacked in that context instead.
+    metric : str or callable
+        For :class:`~mathhammer.units.options.AttackOptions` (a unit's legal
+        alternatives in a phase): the column that picks the best option against each
+        target, one of :data:`~mathhammer.units.options.CHOICE_METRICS`, or a function
+        of the row. ``"mean_damage"`` by default.
 
     Returns
     -------
@@ -204,7 +146,9 @@ def compare(
         ``target_points`` and ``points_destroyed`` (expected, each model at its own
         group's price). When both do: ``points_destroyed_per_100_points``. A missing
         price gives NaN. Under a ruleset with Panic Tests, ``p_panic_test`` and
-        ``p_panic_fail`` follow ``mean_damage``.
+        ``p_panic_fail`` follow ``mean_damage``. For AttackOptions: ``phase`` and
+        ``weapons_used`` (the option chosen); for weapons with ability tokens the
+        engine does not know: ``unknown_abilities``.
 
     Examples
     --------
@@ -216,14 +160,23 @@ def compare(
     >>> row = frame.set_index("target").loc["Horde infantry"]
     >>> round(float(row.mean_killed), 3), round(float(row.points_destroyed_per_100_points), 3)
     (7.407, 27.778)
+    >>> las = mh.Weapon("Lascannon", attacks=1, skill=3, strength=12, ap=-3, damage="D6+1")
+    >>> frame = mh.compare([mh.Loadout("Lascannon team", [(las, 1)], points=120)], "Vehicle")
+    >>> float(frame.loadout_points[0])
+    120.0
     """
     chosen, against = _loadouts(loadouts), _targets(targets)
-    rows = []
-    for loadout in chosen:
-        situation = context if loadout.context is None else loadout.context
-        for target in against:
-            res = attack(
-                loadout.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
-            )
-            rows.append(attack_columns(res, target=target, loadout=loadout))
+    check_metric(metric)
+    rows = [
+        choose(
+            loadout,
+            target,
+            rules=rules,
+            context=context,
+            modifiers=modifiers,
+            metric=metric,
+        ).row
+        for loadout in chosen
+        for target in against
+    ]
     return columns_frame(rows)

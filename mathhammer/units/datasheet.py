@@ -26,9 +26,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import ProfileError, field_error
-from ..model.abilities import ExtraAttacks
 from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
-from .compare import Loadout
+from .alternatives import fight_sets, model_options, shooting_sets
+from .loadout import Loadout
+from .options import AttackOptions
 from .parts import AbilityText, ModelProfile, Wargear
 from .selection import Attacker, Models
 from .targets import Target
@@ -246,12 +247,15 @@ class Datasheet:
         models: ModelCounts = None,
         wargear: Mapping[str, Sequence[str]] | None = None,
     ) -> list[Loadout]:
-        """The unit's ranged and melee attacks as loadouts a report compares.
+        """The unit's shooting and fight attacks, as the options a report chooses among.
 
-        One loadout per phase that has weapons: every model fires each of its ranged
-        weapons, and fights with its first melee weapon plus its [EXTRA ATTACKS] weapons.
-        Wargear with several profiles uses its first profile; each other profile gives
-        one more loadout (named after it) with the rest of the wargear unchanged.
+        One :class:`~mathhammer.units.options.AttackOptions` per phase that has weapons,
+        named ``"<name> (ranged)"`` and ``"<name> (melee)"``. Each model type fires its
+        [PISTOL]/[CLOSE-QUARTERS] sidearms or its other guns (a MONSTER or VEHICLE fires
+        both), and fights with one of its melee weapons plus its [EXTRA ATTACKS] weapons;
+        wargear with several profiles uses one of them. The options are the combinations
+        of these choices (:func:`~mathhammer.units.alternatives.model_options`), the
+        default first: other guns, and the first melee weapon and profile.
         """
         counts = self.counts(models)
         points = self.points_for(models)
@@ -260,24 +264,23 @@ class Datasheet:
             for m in self.models
             if counts[m.name]
         }
-        out = []
-        for melee in (False, True):
-            phase = "melee" if melee else "ranged"
-            gear = {
-                model: [self.gear(n) for n in names if self.gear(n).melee == melee]
-                for model, names in chosen.items()
-            }
-            if melee:
-                gear = {model: _fighting_gear(items) for model, items in gear.items()}
-            base = _phase_weapons(gear, counts, {})
-            if not base:
-                continue
-            out.append(Loadout(f"{self.name} ({phase})", base, points, source=self.source or None))
-            for item in {g.name: g for items in gear.values() for g in items}.values():
-                for k, profile in enumerate(item.profiles[1:], start=1):
-                    weapons = _phase_weapons(gear, counts, {item.name: k})
-                    label = f"{self.name} ({phase}: {profile.name})"
-                    out.append(Loadout(label, weapons, points, source=self.source or None))
+        out: list[Loadout] = []
+        for phase, label in (("shooting", "ranged"), ("fight", "melee")):
+            types = []
+            for model, names in chosen.items():
+                items = [
+                    [w for w in _named_profiles(self.gear(n)) if w.melee == (phase == "fight")]
+                    for n in names
+                ]
+                items = [i for i in items if i]
+                if phase == "fight":
+                    types.append((counts[model], fight_sets(items)))
+                else:
+                    types.append((counts[model], shooting_sets(items, self.keywords)))
+            options = model_options(types)
+            if options:
+                name, source = f"{self.name} ({label})", self.source or None
+                out.append(AttackOptions(name, options, phase, points, source=source))
         return out
 
 
@@ -296,28 +299,6 @@ def _numbered(weapons: list[Weapon]) -> list[Weapon]:
         copy = seen[weapon.name]
         out.append(weapon if copy == 1 else weapon.replace(name=f"{weapon.name} #{copy}"))
     return out
-
-
-def _is_extra(weapon: Weapon) -> bool:
-    return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
-
-
-def _fighting_gear(items: list[Wargear]) -> list[Wargear]:
-    """The melee wargear one model fights with: its first weapon plus its extra ones."""
-    extra = [g for g in items if any(_is_extra(w) for w in g.profiles)]
-    main = [g for g in items if g not in extra]
-    return main[:1] + extra
-
-
-def _phase_weapons(
-    gear: Mapping[str, list[Wargear]], counts: Mapping[str, int], choice: Mapping[str, int]
-) -> list[tuple[Weapon, int]]:
-    weapons = []
-    for model, items in gear.items():
-        for item in items:
-            profile = _named_profiles(item)[choice.get(item.name, 0)]
-            weapons.append((profile, counts[model]))
-    return weapons
 
 
 def _merge_groups(

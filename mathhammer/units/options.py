@@ -1,0 +1,306 @@
+"""The legal alternatives of one unit in one phase, and the best of them against a target.
+
+A unit cannot make every attack its models carry. When shooting, a model that is not a
+MONSTER or VEHICLE fires either its [PISTOL]/[CLOSE-QUARTERS] sidearms or its other
+guns; when fighting, each model uses one melee weapon, plus its [EXTRA ATTACKS] weapons
+(docs/rules.md §2.2, enforced for declarations in :mod:`mathhammer.units.selection`).
+:class:`AttackOptions` holds the legal declarations of a unit in a phase, each an
+option named by what it uses; :func:`choose` attacks a target with each and keeps the
+best by a metric, which is what a comparison or a report shows (with the ``phase`` and
+``weapons_used`` columns).
+
+Examples
+--------
+>>> import mathhammer as mh
+>>> rifle = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+>>> pistol = mh.Weapon("Bolt pistol", 1, 3, 4, -1, 1, "[PISTOL]")
+>>> squad = AttackOptions("Squad", [[(rifle, 5)], [(pistol, 5)]], phase="shooting")
+>>> squad.weapons == ((rifle, 5),), [o.name for o in squad.options]
+(True, ['5x Bolt rifle', '5x Bolt pistol'])
+>>> choice = choose(squad, mh.targets.get("Line infantry"))
+>>> choice.declaration.name, round(choice.result.killed.mean(), 4)
+('5x Bolt rifle', 0.5877)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import OptionError, ProfileError, field_error
+from ..exact.engine import attack
+from ..model.ability_text import unknown_message
+from ..model.context import Context, Modifiers
+from ..model.pools import MortalWounds
+from ..model.profiles import Weapon
+from ..results.attack import AttackResult
+from ..results.columns import METRIC_COLUMNS, attack_columns
+from ..rules import Ruleset
+from .loadout import Loadout, describe_weapons
+from .selection import PHASES
+from .targets import Target
+
+__all__ = [
+    "CHOICE_METRICS",
+    "DEFAULT_METRIC",
+    "AttackOptions",
+    "Choice",
+    "Metric",
+    "UnknownAbility",
+    "check_metric",
+    "choice_columns",
+    "choose",
+]
+
+#: The columns that rank options, higher being better for the attacker: every numeric
+#: column but spreads, prices, the attacker's own losses and Monte Carlo checks.
+CHOICE_METRICS = tuple(
+    c
+    for c in METRIC_COLUMNS
+    if c not in {"sd_killed", "mean_hazard_wounds", "loadout_points", "target_points"}
+    and not c.startswith("mc_")
+)
+#: The metric a report ranks options by unless told otherwise: wounds lost, which means
+#: something against every target (models destroyed do not, against a lone vehicle).
+DEFAULT_METRIC = "mean_damage"
+#: A metric: a column of :data:`CHOICE_METRICS`, or a function of a row of columns.
+Metric = str | Callable[[Mapping[str, Any]], float]
+
+
+@dataclass(frozen=True)
+class UnknownAbility:
+    """A weapon-ability token the engine does not know, and where it was read.
+
+    Examples
+    --------
+    >>> print(UnknownAbility("SUSTAINED HIT 1", "Bolt rifle", "army.csv:3"))
+    army.csv:3: weapon 'Bolt rifle': unknown ability 'SUSTAINED HIT 1' (did you mean \
+'SUSTAINED HITS 1'?), ignored
+    """
+
+    token: str
+    weapon: str
+    source: str
+
+    @property
+    def message(self) -> str:
+        """One line: where, which weapon, the token and what it may mean."""
+        return (
+            f"{self.source}: weapon {self.weapon!r}: unknown ability "
+            f"{unknown_message(self.token)}, ignored"
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, init=False)
+class AttackOptions(Loadout):
+    """The legal declarations of one unit in one phase; a report uses the best.
+
+    A :class:`~mathhammer.Loadout` whose :attr:`weapons` are those of its first
+    option, so that anything taking a loadout takes it (as its default declaration),
+    while :func:`mathhammer.compare` and the batch report attack each target with every
+    option and keep the best.
+
+    Parameters
+    ----------
+    name : str
+        The unit (the row label).
+    options : sequence of Loadout or of weapons
+        The legal declarations, the default first. A Loadout's name says what it uses;
+        weapons given bare are named by :func:`~mathhammer.units.loadout.describe_weapons`.
+        Their points and context are those of the unit.
+    phase : {"shooting", "fight"}
+        The phase: ranged weapons only when shooting, melee weapons only when fighting.
+    points, context, source
+        As for :class:`~mathhammer.Loadout`. The context's ``melee`` follows the phase.
+    unknown_abilities : sequence of UnknownAbility
+        The ability tokens of the unit's rows in this phase that the engine does not know.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> axe = mh.Weapon("Axe", 3, 3, 5, -1, 1, melee=True)
+    >>> fist = mh.Weapon("Fist", 2, 4, 8, -2, 2, melee=True)
+    >>> boss = AttackOptions("Boss", [[(axe, 1)], [(fist, 1)]], phase="fight",
+    ...                      points=60, context=mh.Context(charged=True))
+    >>> [o.name for o in boss.options], boss.context.melee
+    (['1x Axe', '1x Fist'], True)
+    """
+
+    weapons: tuple[tuple[Weapon, int] | MortalWounds, ...] = field(init=False)
+    phase: str
+    options: tuple[Loadout, ...]
+    unknown_abilities: tuple[UnknownAbility, ...] = field(compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        options: Iterable[Any],
+        phase: str,
+        points: int | None = None,
+        context: Context | None = None,
+        source: str | None = None,
+        unknown_abilities: Iterable[UnknownAbility] = (),
+    ) -> None:
+        if phase not in PHASES:
+            raise field_error(OptionError, "AttackOptions.phase", f"one of {list(PHASES)}", phase)
+        situation = None if context is None else replace(context, melee=phase == "fight")
+        self._set_common(name, points, situation, source)
+        chosen = _options(name, options, phase)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "options", chosen)
+        object.__setattr__(self, "weapons", chosen[0].weapons)
+        object.__setattr__(self, "unknown_abilities", tuple(unknown_abilities))
+
+    @property
+    def unknown_tokens(self) -> tuple[str, ...]:
+        """The unknown ability tokens of every option and row, each once."""
+        tokens = [u.token for u in self.unknown_abilities]
+        tokens += [t for option in self.options for t in option.unknown_tokens]
+        return tuple(dict.fromkeys(tokens))
+
+    def declaration(self, option: Loadout, context: Context | None = None) -> Loadout:
+        """One option as a loadout: named by what it uses, with the unit's points, source
+        and context (``context`` instead, when given)."""
+        situation = self.context if context is None else context
+        return Loadout(option.name, option.weapons, self.points, situation, self.source)
+
+
+def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ...]:
+    if isinstance(options, Loadout | Weapon) or not isinstance(options, Iterable):
+        raise field_error(
+            ProfileError, f"options of {name!r}", "a list of Loadouts or of weapon lists", options
+        )
+    out: list[Loadout] = []
+    for option in options:
+        if not isinstance(option, Loadout):
+            probe = Loadout(name, option)  # checks the weapons, refuses a (Weapon, n) pair
+            option = Loadout(describe_weapons(probe.weapons), probe.weapons)
+        wrong = [w.name for w, _ in option.weapon_counts if w.melee != (phase == "fight")]
+        if wrong:
+            kind = "ranged" if phase == "fight" else "melee"
+            raise ProfileError(
+                f"option {option.name!r} of {name!r} uses the {kind} weapon {wrong[0]!r} "
+                f"in the {phase} phase"
+            )
+        if any(o.weapons == option.weapons for o in out):
+            continue  # the same declaration reached another way
+        names = {o.name for o in out}
+        if option.name in names:  # same-named weapons with other profiles
+            k = 2
+            while f"{option.name} #{k}" in names:
+                k += 1
+            option = Loadout(f"{option.name} #{k}", option.weapons)
+        out.append(option)
+    if not out:
+        raise field_error(ProfileError, f"options of {name!r}", "at least one option", [])
+    return tuple(out)
+
+
+def check_metric(metric: Any) -> Metric:
+    """The metric, if it can rank options; else an OptionError naming the choices."""
+    if callable(metric) or metric in CHOICE_METRICS:
+        return metric  # type: ignore[no-any-return]
+    raise field_error(
+        OptionError,
+        "metric",
+        f"one of {list(CHOICE_METRICS)} or a function of a row",
+        metric,
+        "higher must be better for the attacker",
+    )
+
+
+def _score(row: Mapping[str, Any], metric: Metric) -> float:
+    """The row's metric; a column the row lacks (points against a target without any)
+    ranks by :data:`DEFAULT_METRIC` instead, the same for every option of the row."""
+    if callable(metric):
+        return float(metric(row))
+    value = row.get(metric)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        value = row[DEFAULT_METRIC]
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The declaration used against one target, the context it was attacked in, its
+    result and its table row."""
+
+    declaration: Loadout
+    context: Context | None
+    result: AttackResult
+    row: dict[str, Any]
+
+
+def choose(
+    loadout: Loadout,
+    target: Target,
+    *,
+    rules: str | Ruleset = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    metric: Metric = DEFAULT_METRIC,
+) -> Choice:
+    """Attack ``target`` with each option of ``loadout`` and keep the best by ``metric``.
+
+    A plain :class:`~mathhammer.Loadout` is its own single option. The loadout's own
+    context, when it has one, is used instead of ``context``. Ties keep the earlier
+    option (the default comes first).
+
+    A unit's options (:class:`AttackOptions`) are attacked in the context of their
+    phase: ``melee`` when fighting.
+
+    Returns
+    -------
+    Choice
+        ``row`` holds the columns of :func:`~mathhammer.results.columns.attack_columns`
+        and of :func:`choice_columns`.
+    """
+    check_metric(metric)
+    situation = context if loadout.context is None else loadout.context
+    candidates = [loadout]
+    if isinstance(loadout, AttackOptions):
+        situation = replace(situation or Context(), melee=loadout.phase == "fight")
+        candidates = [loadout.declaration(o, situation) for o in loadout.options]
+    best: Choice | None = None
+    for declaration in candidates:
+        result = attack(
+            declaration.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
+        )
+        row = attack_columns(result, target=target, loadout=loadout)
+        if best is None or _score(row, metric) > _score(best.row, metric):
+            best = Choice(declaration, situation, result, row)
+    assert best is not None  # a loadout has at least one option
+    best.row.update(choice_columns(loadout, best.declaration))
+    return best
+
+
+def choice_columns(loadout: Loadout, declaration: Loadout) -> dict[str, Any]:
+    """The ``phase`` and ``weapons_used`` of a row where options were chosen among, and
+    its ``unknown_abilities`` (tokens joined by ``"; "``) where there are any.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # the token is unknown: Weapon warns
+    ...     gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HIT 1], [PISTOL]")
+    >>> plain = mh.Loadout("guns", [(gun, 2)])
+    >>> choice_columns(plain, plain)
+    {'unknown_abilities': 'SUSTAINED HIT 1'}
+    >>> options = AttackOptions("guns", [plain], phase="shooting")
+    >>> choice_columns(options, options.declaration(options.options[0]))
+    {'phase': 'shooting', 'weapons_used': 'guns', 'unknown_abilities': 'SUSTAINED HIT 1'}
+    """
+    row: dict[str, Any] = {}
+    if isinstance(loadout, AttackOptions):
+        row["phase"] = loadout.phase
+        row["weapons_used"] = declaration.name
+    if loadout.unknown_tokens:
+        row["unknown_abilities"] = "; ".join(loadout.unknown_tokens)
+    return row
