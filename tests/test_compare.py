@@ -192,8 +192,9 @@ def test_panic_columns_under_the_classic_rules() -> None:
     assert frame.loc[0, "p_panic_test"] == res.p_panic_test
     assert frame.loc[0, "p_panic_fail"] == res.p_panic_fail
     assert frame.loc[0, "mean_killed"] == res.killed.mean()
+    leaderless = mh.Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY")
     with pytest.raises(mh.RulesError, match="needs leadership= for its Panic Test"):
-        mh.compare({"lasguns": [(lasgun, 20)]}, "Line infantry", rules="classic")
+        mh.compare({"lasguns": [(lasgun, 20)]}, leaderless, rules="classic")
 
 
 def test_a_loadout_is_attacked_in_its_own_context() -> None:

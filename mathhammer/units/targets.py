@@ -2,7 +2,9 @@
 
 The suite is package data (``mathhammer/data/targets.json``), not code: horde, line,
 elite and heavy elite infantry, cavalry, a monster, a vehicle, a super-heavy vehicle
-and a CHARACTER-led unit, each with keywords, points and a one-line description.
+and a CHARACTER-led unit, each with keywords, points, a Leadership for the classic
+rules' Panic Test (which refuses the vehicles and the CHARACTER-led unit, whose
+models have different saves) and a one-line description.
 :func:`mathhammer.targets.load` reads a suite of your own in the same format.
 
 Examples
