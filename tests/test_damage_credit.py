@@ -250,6 +250,6 @@ def test_a_lone_model_needs_no_record() -> None:
 
 
 def test_a_table_keeps_points_of_damage_as_floats() -> None:
-    rows: list[dict[str, Any]] = [{"target": "A", "points_of_damage": 5}, {"target": "B"}]
-    frame = columns_frame(rows)
-    assert frame.points_of_damage.dtype == np.float64
+    # a price with nothing missing is still a float column, as a table with gaps has it
+    rows: list[dict[str, Any]] = [{"target": "A", "points_of_damage": 5}]
+    assert columns_frame(rows).points_of_damage.dtype == np.float64
