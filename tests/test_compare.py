@@ -26,14 +26,15 @@ POINTS_COLUMNS = [
     "killed_per_100_points",
     "target_points",
     "points_destroyed",
+    "points_of_damage",
     "points_destroyed_per_100_points",
 ]
 
 
 def test_compare_against_the_standard_suite_matches_direct_attacks() -> None:
     frame = mh.compare(LOADOUTS, mh.targets.STANDARD)
-    assert frame.shape == (3 * 9, len(COLUMNS) + len(POINTS_COLUMNS))
-    assert list(frame.columns) == [*COLUMNS, *POINTS_COLUMNS]
+    assert frame.shape == (3 * 9, len(COLUMNS) + 1 + len(POINTS_COLUMNS))
+    assert list(frame.columns) == [*COLUMNS, "p_character_killed", *POINTS_COLUMNS]
     assert frame.loadout.tolist() == [name for name in LOADOUTS for _ in range(9)]
     assert frame.target.tolist() == 3 * mh.targets.names()
     for row in frame.itertuples():
@@ -90,7 +91,12 @@ def test_points_columns_appear_for_the_side_that_has_points() -> None:
     only_loadout = mh.compare({"b": ([(BOLT, 10)], 100)}, unit)
     assert list(only_loadout.columns) == [*COLUMNS, "loadout_points", "killed_per_100_points"]
     only_target = mh.compare({"b": [(BOLT, 10)]}, Target(unit, 90))
-    assert list(only_target.columns) == [*COLUMNS, "target_points", "points_destroyed"]
+    assert list(only_target.columns) == [
+        *COLUMNS,
+        "target_points",
+        "points_destroyed",
+        "points_of_damage",
+    ]
     assert only_target.loc[0, "points_destroyed"] == pytest.approx(
         18 * only_target.loc[0, "mean_killed"], abs=1e-12
     )
@@ -191,8 +197,9 @@ def test_panic_columns_under_the_classic_rules() -> None:
     assert frame.loc[0, "p_panic_test"] == res.p_panic_test
     assert frame.loc[0, "p_panic_fail"] == res.p_panic_fail
     assert frame.loc[0, "mean_killed"] == res.killed.mean()
+    leaderless = mh.Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY")
     with pytest.raises(mh.RulesError, match="needs leadership= for its Panic Test"):
-        mh.compare({"lasguns": [(lasgun, 20)]}, "Line infantry", rules="classic")
+        mh.compare({"lasguns": [(lasgun, 20)]}, leaderless, rules="classic")
 
 
 def test_a_loadout_is_attacked_in_its_own_context() -> None:

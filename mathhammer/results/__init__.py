@@ -1,8 +1,10 @@
 """Result containers shared by the exact engine and the Monte Carlo.
 
-:mod:`.attack` holds the exact result (:class:`AttackResult`, with :class:`PoolResult`,
-:class:`GroupResult` and :class:`TestResult`), :mod:`.simulation` the Monte Carlo's
-(:class:`SimulationResult`), and :mod:`.columns` the one vocabulary of summary columns.
+:mod:`.attack` holds the exact result (:class:`AttackResult`), :mod:`.parts` its parts
+(:class:`PoolResult`, :class:`GroupResult` and :class:`TestResult`, served by
+:mod:`.attack` too), :mod:`.allocation` what the allocation order says about each
+group, :mod:`.simulation` the Monte Carlo's result (:class:`SimulationResult`), and
+:mod:`.columns` the one vocabulary of summary columns.
 """
 
 from __future__ import annotations

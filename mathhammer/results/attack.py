@@ -1,128 +1,22 @@
 """Result containers shared by the exact engine and the Monte Carlo.
 
 They hold distributions only; nothing here computes an attack, so both engines can
-fill them without depending on each other.
+fill them without depending on each other. The parts of a result (per pool, per group,
+per after-attack test) are in :mod:`.parts`, and served here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..core.dist import Dist
-from ..model.profiles import ModelGroup, Unit, Weapon
+from ..model.profiles import Unit
+from .allocation import in_allocation_order, wounds_lost_by_group
+from .parts import GroupResult, PoolResult, TestResult
 
-if TYPE_CHECKING:
-    pass
-
-# SimulationResult lives in .simulation; the name is still served here (by __getattr__
-# below, since .simulation imports this module) for the modules that import it from here.
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "TestResult"]
-
-
-@dataclass(frozen=True)
-class PoolResult:
-    """The stages of one pool of identical attacks.
-
-    Attributes
-    ----------
-    label : str
-        The weapons gathered, e.g. ``"Bolt rifle x10"``.
-    weapons : tuple of (Weapon, int)
-        The weapons and how many of each.
-    attacks, hits, wounds : Dist
-        Attack dice rolled; hits scored (critical hits included); wounds scored
-        (critical and automatic wounds included).
-    killed : Dist
-        Models destroyed so far: by this pool and the pools before it.
-    devastating : Dist
-        Critical wounds of a [DEVASTATING WOUNDS] weapon, which skip the save step.
-    abilities : tuple of str
-        The abilities applied against this target, as printed (duplicates resolved).
-    unsaved : Dist
-        Save dice that inflicted damage (saves failed before the unit was destroyed;
-        leftover attacks are not counted). Computed on first access by the exact engine.
-    """
-
-    label: str
-    weapons: tuple[tuple[Weapon, int], ...]
-    attacks: Dist
-    hits: Dist
-    wounds: Dist
-    killed: Dist
-    unsaved_source: Dist | Callable[[], Dist] = field(repr=False, compare=False)
-    devastating: Dist = field(default_factory=lambda: Dist.constant(0))
-    abilities: tuple[str, ...] = ()
-
-    @property
-    def unsaved(self) -> Dist:
-        """Save dice that inflicted damage (see the class docstring)."""
-        cached = self.__dict__.get("_unsaved")
-        if cached is None:
-            source = self.unsaved_source
-            cached = source if isinstance(source, Dist) else source()
-            self.__dict__["_unsaved"] = cached
-        return cached
-
-    @classmethod
-    def mortal(cls, label: str, count: Dist, killed: Dist) -> PoolResult:
-        """A mortal-wound step: ``count`` mortal wounds, each one "attack" through to damage."""
-        return cls(
-            label=label,
-            weapons=(),
-            attacks=count,
-            hits=count,
-            wounds=count,
-            killed=killed,
-            unsaved_source=count,
-        )
-
-    def stages(self) -> dict[str, Dist]:
-        """The stage distributions in sequence order."""
-        return {
-            "attacks": self.attacks,
-            "hits": self.hits,
-            "wounds": self.wounds,
-            "unsaved": self.unsaved,
-        }
-
-
-@dataclass(frozen=True)
-class TestResult:
-    """A test the target takes after the attacks (the classic Panic Test).
-
-    Attributes
-    ----------
-    name : str
-        E.g. ``"panic test"``.
-    p_taken : float
-        P(the target must take the test).
-    p_failed : float
-        P(the target takes the test and fails it).
-    """
-
-    name: str
-    p_taken: float
-    p_failed: float
-
-
-@dataclass(frozen=True)
-class GroupResult:
-    """What happened to one allocation group."""
-
-    group: ModelGroup
-    killed: Dist
-
-    @property
-    def label(self) -> str:
-        """The group's name or description."""
-        return self.group.label
-
-    @property
-    def p_destroyed(self) -> float:
-        """P(every model of the group is destroyed), e.g. P(the CHARACTER dies)."""
-        return float(self.killed.at_least(self.group.count))
 
 
 @dataclass(frozen=True)
@@ -159,6 +53,24 @@ class AttackResult:
     hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
     tests: tuple[TestResult, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Each group's wounds lost, where the engine did not record them and the unit's
+        # wounds lost fix them (groups used up in allocation order).
+        groups = self.groups
+        if all(g.damage is not None for g in groups) or len(groups) != len(self.target.groups):
+            return
+        if len(groups) > 1 and not self._in_allocation_order():
+            return
+        lost = wounds_lost_by_group(self.target, self.damage)
+        filled = tuple(
+            g if g.damage is not None else replace(g, damage=d)
+            for g, d in zip(groups, lost, strict=True)
+        )
+        object.__setattr__(self, "groups", filled)
+
+    def _in_allocation_order(self) -> bool:
+        return in_allocation_order([a for pool in self.pools for a in pool.abilities])
+
     def test(self, name: str) -> TestResult | None:
         """The after-attack test called ``name``, or None if the ruleset has none."""
         for test in self.tests:
@@ -182,6 +94,79 @@ class AttackResult:
     def p_destroyed(self) -> float:
         """P(the whole unit is destroyed)."""
         return float(self.killed.at_least(self.target.models))
+
+    @property
+    def survivors(self) -> Dist:
+        """Models left alive: ``target.models - killed``.
+
+        Examples
+        --------
+        Six automatic hits at S4 AP-4 on 5 T4 W1 models with a 4+ save: each wounds on
+        a 4+ and cannot be saved, so each kills with P = 1/2, and 3 or more models are
+        left when at most 2 die: (1 + 6 + 15) / 64.
+
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=4, ap=-4, damage=1,
+        ...                 abilities="[TORRENT]")
+        >>> res = mh.attack([(gun, 6)], mh.Unit.of("Squad", 5, 4, 4, 1))
+        >>> res.survivors.at_least(3)
+        0.34375
+        >>> res.survivors.at_least(3) == res.killed.at_most(2)
+        True
+        """
+        models = self.target.models
+        return self.killed.map(lambda k: models - k)
+
+    @property
+    def p_character_killed(self) -> float | None:
+        """P(at least one CHARACTER model is destroyed); None without CHARACTER models.
+
+        With several CHARACTER groups and [PRECISION], when the groups' results do not
+        tell which died together, NaN.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Lascannon", attacks=1, skill=2, strength=12, ap=-3, damage=6,
+        ...                 abilities="[TORRENT]")
+        >>> led = mh.targets.get("Character-led unit").unit
+        >>> res = mh.attack([(gun, 8)], led)
+
+        The Leader is allocated to last: he dies only when the whole unit does.
+
+        >>> res.p_character_killed == res.p_destroyed
+        True
+        >>> mh.attack(gun, mh.Unit.of("Squad", 5, 4, 3, 1)).p_character_killed is None
+        True
+        """
+        characters = [g for g in self.groups if g.group.character]
+        if not characters:
+            return None
+        if len(characters) > 1 and not self._in_allocation_order():
+            return float("nan")
+        # in allocation order the first CHARACTER dies before any other one does
+        return float(characters[0].killed.at_least(1))
+
+    @property
+    def mean_hazard_wounds(self) -> float | None:
+        """Mortal wounds the attacker suffers from [HAZARDOUS], on average; None without it.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> plasma = mh.Weapon("Plasma", attacks=1, skill=3, strength=8, ap=-3, damage=2,
+        ...                    abilities="[HAZARDOUS]")
+        >>> res = mh.attack([(plasma, 6)], mh.Unit.of("Squad", 5, 4, 3, 1))
+        >>> round(res.mean_hazard_wounds, 12)  # 6 hazard rolls failing on a 1 or 2: 6 / 3
+        2.0
+        >>> mh.attack(mh.Weapon("Gun", 1, skill=3, strength=4), res.target).mean_hazard_wounds
+        """
+        used = any(
+            a == "[HAZARDOUS]" or a.startswith("[HAZARDOUS:")
+            for pool in self.pools
+            for a in pool.abilities
+        )
+        return float(self.hazardous.mean()) if used else None
 
     def group(self, key: int | str) -> GroupResult:
         """One allocation group's result, by position or by label (e.g. ``"Captain"``)."""

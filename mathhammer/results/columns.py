@@ -12,6 +12,10 @@ mean_killed, sd_killed              models destroyed: mean and standard deviatio
 p_at_least_1, p_at_least_half       P(at least 1), P(at least half the models, rounded up)
 p_destroyed                         P(the whole unit is destroyed)
 mean_damage                         wounds lost, on average
+p_character_killed                  P(at least one CHARACTER model is destroyed), against
+                                    a target with CHARACTER models
+mean_hazard_wounds                  mortal wounds the attacker suffers from its
+                                    [HAZARDOUS] weapons, on average
 p_panic_test, p_panic_fail          classic rules: P(Panic Test), P(taken and failed)
 p_<test>_test, p_<test>_fail        the same for any test a ruleset has the target take
                                     after the attack (:func:`after_attack_columns`)
@@ -20,6 +24,9 @@ killed_per_100_points               mean_killed per 100 of the loadout's points
 target_points                       what the target costs
 points_destroyed                    the expected points destroyed (each model priced
                                     at its own group's points)
+points_of_damage                    the expected points of the wounds lost: a model's
+                                    points spread over its wounds, so that damage to a
+                                    vehicle or monster counts before it dies
 points_destroyed_per_100_points     points_destroyed per 100 of the loadout's points
 mc_mean_killed, mc_se_killed        a Monte Carlo check: its mean and standard error
 mc_z                                its deviation from the exact mean, in standard errors
@@ -107,7 +114,7 @@ PANIC_COLUMNS = after_attack_columns("panic test")
 #: When the loadout has points.
 LOADOUT_POINTS_COLUMNS = ("loadout_points", "killed_per_100_points")
 #: When the target has points.
-TARGET_POINTS_COLUMNS = ("target_points", "points_destroyed")
+TARGET_POINTS_COLUMNS = ("target_points", "points_destroyed", "points_of_damage")
 #: When both have points.
 POINTS_COLUMNS = (
     *LOADOUT_POINTS_COLUMNS,
@@ -134,9 +141,7 @@ ALL_COLUMNS = (
     *CHARACTER_COLUMNS,
     *HAZARD_COLUMNS,
     *PANIC_COLUMNS,
-    *POINTS_COLUMNS[:4],
-    "points_of_damage",
-    *POINTS_COLUMNS[4:],
+    *POINTS_COLUMNS,
     *CHECK_COLUMNS,
     *UNKNOWN_COLUMNS,
     *SOURCE_COLUMNS,
@@ -146,7 +151,7 @@ _TEXT_COLUMNS = {"loadout", "target", *CHOICE_COLUMNS, *UNKNOWN_COLUMNS, *SOURCE
 METRIC_COLUMNS = tuple(c for c in ALL_COLUMNS if c not in _TEXT_COLUMNS)
 
 # Prices are NaN where one side has none, so they are floats in every table.
-_FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed")
+_FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed", "points_of_damage")
 
 
 class Priced(Protocol):
@@ -163,6 +168,8 @@ class PricedTarget(Priced, Protocol):
     """A target with a price per model, such as a :class:`~mathhammer.Target`."""
 
     def points_destroyed(self, result: Any) -> float | None: ...
+
+    def points_of_damage(self, result: Any) -> float | None: ...
 
 
 def attack_columns(
@@ -193,7 +200,9 @@ def attack_columns(
     -------
     dict
         Only the columns that apply: no ``loadout`` without a loadout, no points
-        columns for a side without points, and the two columns of
+        columns for a side without points, ``p_character_killed`` only against a target
+        with CHARACTER models, ``mean_hazard_wounds`` only for an attacker with
+        [HAZARDOUS] weapons, and the two columns of
         :func:`after_attack_columns` for each test in ``result.tests`` (the Panic Test
         of the classic rules), none under a ruleset without such tests.
 
@@ -208,9 +217,20 @@ def attack_columns(
     >>> list(row)  # doctest: +NORMALIZE_WHITESPACE
     ['loadout', 'target', 'mean_killed', 'sd_killed', 'p_at_least_1', 'p_at_least_half',
      'p_destroyed', 'mean_damage', 'loadout_points', 'killed_per_100_points',
-     'target_points', 'points_destroyed', 'points_destroyed_per_100_points']
+     'target_points', 'points_destroyed', 'points_of_damage',
+     'points_destroyed_per_100_points']
     >>> round(row["mean_killed"], 6), round(row["points_destroyed_per_100_points"], 6)
     (5.0, 60.0)
+
+    Against a vehicle, the damage short of destroying it earns points: 6 automatic
+    hits of damage 1 at S8 against T10 wound on a 5+ and cannot be saved (AP -4
+    against Sv 3+), so the 160-point W12 vehicle loses 6 * 1/3 = 2 wounds on average,
+    worth 160 / 12 points each.
+
+    >>> tank = mh.targets.get("Vehicle")
+    >>> row = attack_columns(mh.attack([(gun, 6)], tank.unit), target=tank)
+    >>> row["points_destroyed"], round(row["points_of_damage"], 12), round(160 / 12 * 2, 12)
+    (0.0, 26.666666666667, 26.666666666667)
     """
     killed = result.killed
     half = -(-result.target.models // 2)
@@ -224,6 +244,12 @@ def attack_columns(
     row["p_at_least_half"] = float(killed.at_least(half))
     row["p_destroyed"] = result.p_destroyed
     row["mean_damage"] = result.damage.mean()
+    for column, value in (
+        ("p_character_killed", result.p_character_killed),
+        ("mean_hazard_wounds", result.mean_hazard_wounds),
+    ):
+        if value is not None:
+            row[column] = value
     for test in result.tests:
         taken, failed = after_attack_columns(test.name)
         row[taken] = test.p_taken
@@ -236,6 +262,9 @@ def attack_columns(
         destroyed = target.points_destroyed(result)
         row["target_points"] = target.points
         row["points_destroyed"] = destroyed
+        damaged = target.points_of_damage(result)
+        if damaged is not None:
+            row["points_of_damage"] = damaged
         if spent is not None and destroyed is not None:
             row["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
     if check is not None:

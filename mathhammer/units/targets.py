@@ -2,7 +2,9 @@
 
 The suite is package data (``mathhammer/data/targets.json``), not code: horde, line,
 elite and heavy elite infantry, cavalry, a monster, a vehicle, a super-heavy vehicle
-and a CHARACTER-led unit, each with keywords, points and a one-line description.
+and a CHARACTER-led unit, each with keywords, points, a Leadership for the classic
+rules' Panic Test (which refuses the vehicles and the CHARACTER-led unit, whose
+models have different saves) and a one-line description.
 :func:`mathhammer.targets.load` reads a suite of your own in the same format.
 
 Examples
@@ -151,6 +153,52 @@ class Target:
         if prices is None:
             return None
         return float(sum(p * g.killed.mean() for p, g in zip(prices, result.groups, strict=True)))
+
+    def points_of_damage(self, result: Any) -> float | None:
+        """The expected points of the wounds an attack on this target takes.
+
+        Each model's points are spread evenly over its wounds, so a wound lost is worth
+        the model's points divided by its W, and a destroyed model its points (damage
+        beyond a model's wounds is lost). Damage to a vehicle or a monster earns points
+        before it dies; a destroyed model earns what :meth:`points_destroyed` gives it.
+
+        Parameters
+        ----------
+        result : AttackResult
+            An attack on :attr:`unit`.
+
+        Returns
+        -------
+        float or None
+            None without points, or when the result does not say how many wounds each
+            group lost (see :attr:`GroupResult.damage
+            <mathhammer.results.attack.GroupResult.damage>`).
+
+        Examples
+        --------
+        Two automatic hits of damage 6 on a W12 vehicle of 160 points, wounding on a 6
+        (S6 against T12) and saved on a 3+: each takes 6 of its 12 wounds, 80 points, with
+        P = 1/6 * 2/3.
+
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=6, ap=0, damage=6,
+        ...                 abilities="[TORRENT]")
+        >>> tank = get("Vehicle")
+        >>> result = mh.attack([(gun, 2)], tank.unit)
+        >>> round(tank.points_of_damage(result), 12), round(2 * 80 / 9, 12)
+        (17.777777777778, 17.777777777778)
+        >>> round(tank.points_destroyed(result), 12)  # both wounds needed to destroy it
+        1.975308641975
+        """
+        prices = self.model_points
+        if prices is None or any(g.damage is None for g in result.groups):
+            return None
+        return float(
+            sum(
+                price / g.group.wounds * g.damage.mean()
+                for price, g in zip(prices, result.groups, strict=True)
+            )
+        )
 
 
 def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
