@@ -170,12 +170,15 @@ def test_a_classic_report_prints_the_panic_test_failures(
     # the terminal shows P(taken and failed) after p_destroyed; the CSV has both columns
     assert printed == [
         "loadout",
+        "phase",
+        "weapons_used",
         "target",
         "mean_killed",
         "mean_damage",
         "p_at_least_1",
         "p_destroyed",
         "p_panic_fail",
+        "points_of_damage",
         "points_destroyed_per_100_points",
     ]
     header = out.read_text().splitlines()[0].split(",")

@@ -250,7 +250,9 @@ def test_plot_compare_scales_each_target_column_to_its_best() -> None:
 def test_plot_compare_default_metric_credits_damage() -> None:
     # against a vehicle no model dies, but the default metric still tells the loadouts apart
     loadouts = {"bolters": [(BOLT, 10)], "plasma": [(PLASMA, 10)]}
-    frame = mh.compare(loadouts, ["Horde infantry", "Vehicle"])
+    priced = mh.compare(loadouts, ["Horde infantry", "Vehicle"])
+    assert mh.plot_compare(priced).get_title().startswith("points of damage")
+    frame = priced.drop(columns=["points_of_damage"])  # targets without points
     assert frame.loc[frame.target == "Vehicle", "mean_killed"].max() < 0.05
     ax = mh.plot_compare(frame)
     assert ax.get_title().startswith("mean damage")

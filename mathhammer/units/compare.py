@@ -156,7 +156,7 @@ def compare(
     >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     >>> frame = mh.compare({"bolters": ([(bolt, 10)], 160)}, mh.targets.STANDARD)
     >>> frame.shape
-    (9, 13)
+    (9, 15)
     >>> row = frame.set_index("target").loc["Horde infantry"]
     >>> round(float(row.mean_killed), 3), round(float(row.points_destroyed_per_100_points), 3)
     (7.407, 27.778)
