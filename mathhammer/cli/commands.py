@@ -78,7 +78,10 @@ def report_command(args: argparse.Namespace) -> int:
         from ..views.report_html import write_html_report
 
         title = f"mathhammer report: {Path(args.attackers).name if args.attackers else 'examples'}"
-        write_html_report(frame, args.html, title=title, rules=args.rules, metric=metric)
+        charts = frame.attrs.get("distributions")
+        write_html_report(
+            frame, args.html, title=title, rules=args.rules, metric=metric, results=charts
+        )
         print(f"HTML report written to {args.html}")
     return 0
 
@@ -91,6 +94,8 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     source = Path(args.attackers) if args.attackers else _example_attackers()
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
+    for unknown in army.unknown_abilities:  # a profiles CSV: one line per token, file:line
+        print(f"mathhammer: warning: {unknown}", file=sys.stderr)
     if not army.loadouts:
         raise field_error(OptionError, "attackers", "a file with weapons", str(source))
     if not args.targets:
@@ -132,11 +137,15 @@ def _build_report(args: argparse.Namespace, attackers: Sequence[Any], targets: l
         from tqdm import tqdm
 
         bar = tqdm(total=len(attackers), unit="unit", desc="report", file=sys.stderr)
+    from ..units.options import CHOICE_METRICS
+
+    metric = args.metric if args.metric in CHOICE_METRICS else "mean_damage"
     try:
-        return build_report(
+        frame = build_report(
             attackers,
             targets,
             rules=args.rules,
+            metric=metric,
             check_trials=args.check_trials,
             jobs=args.jobs,
             rng=args.seed,
@@ -145,6 +154,9 @@ def _build_report(args: argparse.Namespace, attackers: Sequence[Any], targets: l
     finally:
         if bar is not None:
             bar.close()
+    for skipped in frame.attrs.get("skipped_targets", ()):
+        print(f"mathhammer: warning: {skipped}", file=sys.stderr)
+    return frame
 
 
 def _shown(columns: Sequence[str]) -> list[str]:

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, RulesError, field_error
+from ..core.dist import Dist
+from ..errors import LimitError, OptionError, RulesError, field_error
 from ..montecarlo.engine import simulate
+from ..results.attack import AttackResult
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
 from ..rules import Ruleset, get_ruleset
 from ..units.loadout import Loadout
@@ -78,14 +80,18 @@ def usable_targets(
 
 def _unit_rows(
     args: tuple[Loadout, Sequence[Target], str | Ruleset, int, np.random.SeedSequence, Metric],
-) -> list[dict[str, Any]]:
-    """One loadout against every target (run in a worker process for ``jobs > 1``)."""
+) -> list[tuple[dict[str, Any], Dist]]:
+    """One loadout against every target (run in a worker process for ``jobs > 1``): each
+    row with the distribution its chart shows."""
     loadout, targets, rules, check_trials, seeds, metric = args
     rows = []
     for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
-        choice = choose(loadout, target, rules=rules, metric=metric)
+        try:
+            choice = choose(loadout, target, rules=rules, metric=metric)
+        except LimitError as exc:
+            raise _located(exc, loadout, target) from None
+        rows.append((choice.row, _chart(choice.result, target)))
         if not check_trials:
-            rows.append(choice.row)
             continue
         used = choice.declaration
         check = simulate(
@@ -98,8 +104,26 @@ def _unit_rows(
         )
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))
-        rows.append(row)
+        rows[-1] = (row, rows[-1][1])
     return rows
+
+
+def _chart(result: AttackResult, target: Target) -> Dist:
+    """What a row's chart shows: models destroyed, or wounds lost against one model."""
+    return result.damage if target.unit.models == 1 else result.killed
+
+
+def _located(exc: LimitError, loadout: Loadout, target: Target) -> LimitError:
+    """The engine's limit, placed at the loadout's row of its file, with a remedy."""
+    where = f"{loadout.source}: " if loadout.source else ""
+    return field_error(
+        LimitError,
+        f"{where}{loadout.name!r} against {target.name!r}: {exc.field}",
+        exc.constraint or "within the exact engine's limit",
+        exc.value,
+        "the exact engine's limit: estimate this attack by Monte Carlo with "
+        "`mathhammer attack ... --trials N`, or split the unit into smaller loadouts",
+    )
 
 
 def build_report(
@@ -150,7 +174,9 @@ def build_report(
     pandas.DataFrame
         One row per (loadout, target), in input order, with the columns of
         :data:`REPORT_COLUMNS` that apply. ``frame.attrs["skipped_targets"]`` lists the
-        :class:`SkippedTarget` records of the targets left out.
+        :class:`SkippedTarget` records of the targets left out, and
+        ``frame.attrs["distributions"]`` each row's distribution (models destroyed, or
+        wounds lost against a single model) for charts.
 
     Raises
     ------
@@ -180,7 +206,7 @@ def build_report(
         (loadout, tuple(usable), rules, check_trials, stream, metric)
         for loadout, stream in zip(attackers, root.spawn(len(attackers)), strict=True)
     ]
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[dict[str, Any], Dist]] = []
     if jobs == 1:
         for done, args in enumerate(work, start=1):
             rows.extend(_unit_rows(args))
@@ -192,8 +218,9 @@ def build_report(
                 rows.extend(unit_rows)
                 if progress:
                     progress(done)
-    frame = columns_frame(rows)
+    frame = columns_frame([row for row, _ in rows])
     frame.attrs["skipped_targets"] = tuple(skipped)
+    frame.attrs["distributions"] = tuple(chart for _, chart in rows)
     return frame
 
 
