@@ -24,6 +24,7 @@ from .errors import (
     DiceSyntaxError,
     DistributionError,
     InputFileError,
+    InputFileWarning,
     LimitError,
     MathhammerError,
     OptionError,
@@ -41,6 +42,7 @@ from .results.simulation import SimulationResult
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
+from .units.options import AttackOptions
 from .units.resolve import (
     UnitAttackResult,
     UnitSimulationResult,
@@ -87,6 +89,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "AllocationOrderError",
+    "AttackOptions",
     "AttackPlan",
     "AttackResult",
     "Attacker",
@@ -99,6 +102,7 @@ __all__ = [
     "DistributionError",
     "GroupResult",
     "InputFileError",
+    "InputFileWarning",
     "LimitError",
     "Loadout",
     "MathhammerError",

@@ -22,16 +22,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from ..model.abilities import ExtraAttacks, NoEffect
 from ..model.profiles import Weapon
 from .loadout import describe_weapons
+from .selection import is_extra_attacks, is_sidearm
 
 __all__ = [
     "MAX_OPTIONS",
     "describe_weapons",
     "fight_sets",
-    "is_extra_attacks",
-    "is_sidearm",
     "model_options",
     "pooled_fight",
     "pooled_shooting",
@@ -42,22 +40,11 @@ __all__ = [
 MAX_OPTIONS = 32
 #: Rows whose every order is tried when handing out melee weapons (4! = 24 orders).
 _ALL_ORDERS = 4
-_SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
 _BIG = frozenset({"MONSTER", "VEHICLE"})
 
 Entry = tuple[Weapon, int]
 #: A piece of wargear as the alternative profiles a model uses one of.
 Item = Sequence[Weapon]
-
-
-def is_sidearm(weapon: Weapon) -> bool:
-    """A [PISTOL] or [CLOSE-QUARTERS] weapon."""
-    return any(isinstance(a, NoEffect) and a.name in _SIDEARMS for a in weapon.abilities)
-
-
-def is_extra_attacks(weapon: Weapon) -> bool:
-    """An [EXTRA ATTACKS] weapon: used on top of the model's one melee weapon."""
-    return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
 
 
 def _expand(items: Sequence[Item]) -> list[list[Weapon]]:

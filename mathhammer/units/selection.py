@@ -18,7 +18,16 @@ from ..errors import OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.profiles import Unit, Weapon, normalise_keywords
 
-__all__ = ["PHASES", "Attacker", "Models", "Use", "per_target", "split_weapon"]
+__all__ = [
+    "PHASES",
+    "Attacker",
+    "Models",
+    "Use",
+    "is_extra_attacks",
+    "is_sidearm",
+    "per_target",
+    "split_weapon",
+]
 
 
 PHASES = ("shooting", "fight")
@@ -178,11 +187,13 @@ def _split_pairs(
     return pairs
 
 
-def _is_sidearm(weapon: Weapon) -> bool:
+def is_sidearm(weapon: Weapon) -> bool:
+    """A [PISTOL] or [CLOSE-QUARTERS] weapon."""
     return any(isinstance(a, NoEffect) and a.name in _SIDEARMS for a in weapon.abilities)
 
 
-def _is_extra(weapon: Weapon) -> bool:
+def is_extra_attacks(weapon: Weapon) -> bool:
+    """An [EXTRA ATTACKS] weapon: used on top of the model's one melee weapon."""
     return any(isinstance(a, ExtraAttacks) for a in weapon.abilities)
 
 
@@ -258,8 +269,8 @@ def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
 def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
     if {"MONSTER", "VEHICLE"} & set(group.keywords):
         return
-    sidearms = [w for w in used if _is_sidearm(group.weapon(w))]
-    others = [w for w in used if not _is_sidearm(group.weapon(w))]
+    sidearms = [w for w in used if is_sidearm(group.weapon(w))]
+    others = [w for w in used if not is_sidearm(group.weapon(w))]
     if sidearms and others:
         most_sidearm = max(used[w] for w in sidearms)
         most_other = max(used[w] for w in others)
@@ -272,7 +283,7 @@ def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
 
 
 def _check_melee(group: Models, used: Mapping[str, int]) -> None:
-    main = {w: n for w, n in used.items() if not _is_extra(group.weapon(w))}
+    main = {w: n for w, n in used.items() if not is_extra_attacks(group.weapon(w))}
     if sum(main.values()) != group.count:
         raise ProfileError(
             f"{group.label!r}: each model fights with exactly one melee weapon (plus its "
