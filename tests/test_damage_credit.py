@@ -229,13 +229,12 @@ def test_with_precision_the_groups_wounds_are_not_guessed() -> None:
     first = GroupResult(unit.groups[0], res.groups[0].killed, mh.Dist.constant(1))
     recorded = replace(unrecorded, groups=(first, *unrecorded.groups[1:]))
     assert recorded.groups[0].damage == mh.Dist.constant(1) and recorded.groups[1].damage is None
-    # and where the engine records them, they are the oracle's
-    if all(g.damage is not None for g in res.groups):
-        expected = oracle_lost(oracle_attack([(sniper, 3)], unit), unit)
-        for group, want in zip(res.groups, expected, strict=True):
-            assert_pmf(group.damage.probabilities, want)  # type: ignore[union-attr]
-    else:
-        assert target.points_of_damage(res) is None
+    # the exact engine records them, and they are the oracle's
+    expected = oracle_lost(oracle_attack([(sniper, 3)], unit), unit)
+    for group, want in zip(res.groups, expected, strict=True):
+        assert group.damage is not None
+        assert_pmf(group.damage.probabilities, want)
+    assert target.points_of_damage(res) is not None
 
 
 def test_a_lone_model_needs_no_record() -> None:

@@ -213,7 +213,11 @@ def attack(
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)
     groups = tuple(
-        GroupResult(g, layout.distribution(state, layout.killed_in_group(i)))
+        GroupResult(
+            g,
+            layout.distribution(state, layout.killed_in_group(i)),
+            damage=layout.distribution(state, np.asarray(layout.positions[:, i], dtype=np.int64)),
+        )
         for i, g in enumerate(plan.target.groups)
     )
     killed = layout.distribution(state, layout.killed)
