@@ -88,11 +88,12 @@ def test_demo_without_trials_runs_only_the_exact_engine(
         ),
         (
             ["attack", "-A", "1", "--skill", "three", "-S", "4"],
-            "argument --skill: expected a roll such as '3+'; got 'three'",
+            "argument --skill must be a roll from 2+ to 6+, written '3+' or '3'",
         ),
         (
             ["attack", "-A", "1", "--skill", "3+", "-S", "4", "--save", "x+"],
-            "argument --save: expected a roll such as '3+'; got 'x+'",
+            "argument --save: --save must be a roll from 2+ to 6+, written '3+' or '3', or '-' "
+            "for no save; got 'x+'",
         ),
     ],
 )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pandas as pd
 import pytest
 
 import mathhammer as mh
@@ -11,7 +14,12 @@ GUN = ["attack", "-A", "2", "--skill", "3+", "-S", "4", "--count", "10"]
 
 
 def mean_killed(out: str) -> float:
+    """The mean models destroyed of the result's one-line headline (3 significant digits)."""
     return float(out.split("killed mean ")[1].split(" ")[0])
+
+
+def close(printed: float, exact: float) -> bool:
+    return printed == pytest.approx(exact, rel=5e-3)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +109,52 @@ def test_too_many_dice_names_the_command_line_remedy(capsys: pytest.CaptureFixtu
     assert main([*big, "--target", "Line infantry", "--trials", "200"]) == 0
     out = capsys.readouterr().out
     assert "Monte Carlo only" in out and "Monte Carlo (200 trials): mean killed" in out
+
+
+def test_the_command_line_reads_values_as_python_and_csv_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def killed(argv: list[str]) -> float:
+        assert main(argv) == 0
+        return mean_killed(capsys.readouterr().out)
+
+    flamer = ["attack", "-A", "D6", "-S", "5", "--abilities", "[TORRENT]", "--count", "2"]
+    horde = ["--target", "Horde infantry"]
+    torrent = killed([*flamer, "--skill", "N/A", *horde])
+    gun = mh.Weapon("Flamer", "D6", skill="N/A", strength=5, abilities="[TORRENT]")
+    assert close(
+        torrent, mh.attack([(gun, 2)], mh.targets.get("Horde infantry").unit).killed.mean()
+    )
+    assert killed([*GUN, "--skill", "3", *horde]) == killed([*GUN, *horde])  # GUN says 3+
+    classic = ["attack", "--rules", "classic", "-A", "1", "--skill", "3", "-S", "3"]
+    troops = ["--count", "10", "--models", "10", "-T", "3", "--save", "5+", "-W", "1"]
+    assert killed([*classic, *troops, "--leadership", "6+"]) == killed(
+        [*classic, *troops, "--leadership", "8"]
+    )
+    with pytest.raises(SystemExit) as info:
+        main(["attack", "-A", "D6", "-S", "5", "--skill", "N/A", *horde])
+    assert info.value.code == 2
+    assert "only for [TORRENT] weapons" in capsys.readouterr().err
+
+
+def test_a_classic_report_runs_with_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.csv"
+    assert main(["report", "--rules", "classic", "-o", str(out), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped Vehicle" in err and "skipped Character-led unit" in err
+    frame = pd.read_csv(out)
+    assert "Horde infantry" in set(frame.target) and "p_panic_fail" in frame.columns
+
+
+def test_mc_z_is_explained_and_the_default_report_is_ignored_by_git(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "mc_z, the Monte Carlo mean's distance from the exact mean" in help_text
+    root = Path(__file__).resolve().parents[1]
+    assert "mathhammer-report.csv" in (root / ".gitignore").read_text().split()
+    assert "mc_z" in (root / "README.md").read_text()

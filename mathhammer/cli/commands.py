@@ -46,8 +46,12 @@ SHOWN = (
 SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z")
 
 
-def _example_attackers() -> Path:
-    return Path(str(resources.files("mathhammer") / "data" / "example_attackers.csv"))
+def _example_attackers(rules: str) -> Path:
+    """The bundled example loadouts for a ruleset: ``example_attackers_<rules>.csv`` when the
+    package has one (the classic profiles), else the 11th-edition ``example_attackers.csv``."""
+    data = resources.files("mathhammer") / "data"
+    own = data / f"example_attackers_{rules}.csv"
+    return Path(str(own if own.is_file() else data / "example_attackers.csv"))
 
 
 def _progress_wanted() -> bool:
@@ -91,7 +95,7 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from ..io.sources import read_army
     from ..units import targets as suite
 
-    source = Path(args.attackers) if args.attackers else _example_attackers()
+    source = Path(args.attackers) if args.attackers else _example_attackers(args.rules)
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
     for unknown in army.unknown_abilities:  # a profiles CSV: one line per token, file:line

@@ -8,16 +8,32 @@ with the usage and exits with status 2.
 from __future__ import annotations
 
 import argparse
-from typing import TypeAlias
+from collections.abc import Callable
+from typing import TypeAlias, TypeVar
 
 from .. import __version__
+from ..errors import ProfileError
+from ..model.values import (
+    parse_bs,
+    parse_leadership,
+    parse_optional_roll,
+    parse_save,
+    parse_skill,
+)
 from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
 
-__all__ = ["DEFAULT_REPORT", "TARGET_FLAGS", "build_parser", "check_target_options"]
+__all__ = [
+    "DEFAULT_REPORT",
+    "TARGET_FLAGS",
+    "build_parser",
+    "check_attack_options",
+    "check_target_options",
+]
 
 DEFAULT_REPORT = "mathhammer-report.csv"
+T = TypeVar("T")
 
 _RAW = argparse.RawDescriptionHelpFormatter
 # argparse has no public name for the object add_subparsers returns
@@ -25,22 +41,24 @@ _Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 # --------------------------------------------------------------------------- argument types
-def _threshold(text: str) -> int:
-    value = text.strip().removesuffix("+")
-    try:
-        return int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a roll such as '3+'; got {text!r}") from None
+def _grammar(parse: Callable[[str, str], T], flag: str) -> Callable[[str], T]:
+    """An argparse type from a parser of :mod:`mathhammer.model.values`: the one grammar of
+    characteristics that Python and the CSV files read too; its error is a usage error."""
+
+    def read(text: str) -> T:
+        try:
+            return parse(text, flag)
+        except ProfileError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    read.__name__ = flag.lstrip("-")  # argparse names the type in its messages
+    return read
 
 
-def _optional_threshold(text: str) -> int | None:
-    return None if text.strip().lower() in ("-", "none", "") else _threshold(text)
-
-
-def _save(text: str) -> int:
-    """Sv as N+; ``-`` (or ``none``) is no armour save, stored as 7."""
-    threshold = _optional_threshold(text)
-    return 7 if threshold is None else threshold
+def _skill_text(text: str) -> str:
+    """--skill as typed: read by Weapon with the abilities (N/A needs [TORRENT]) and the
+    ruleset (a classic BS is a characteristic), so it is checked when the weapon is built."""
+    return text.strip()
 
 
 def _positive(text: str) -> int:
@@ -75,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     >>> args = build_parser().parse_args(["attack", "-A", "2", "--skill", "3+", "-S", "4"])
     >>> args.command, args.skill, args.rules, args.run.__name__
-    ('attack', 3, '11e', 'attack_command')
+    ('attack', '3+', '11e', 'attack_command')
     """
     parser = argparse.ArgumentParser(
         prog="mathhammer",
@@ -213,9 +231,9 @@ def _add_weapon_options(one: argparse.ArgumentParser) -> None:
     one.add_argument("-A", "--attacks", required=True, help="attacks: 2, D6, 2D6+1")
     one.add_argument(
         "--skill",
-        type=_threshold,
+        type=_skill_text,
         required=True,
-        help="BS/WS as N+ (11e) or the classic BS characteristic",
+        help="BS/WS as 3+ or 3, N/A for a [TORRENT] weapon (11e); the classic BS characteristic",
     )
     one.add_argument("-S", "--strength", type=int, required=True)
     one.add_argument("--ap", type=int, default=0, help="AP as printed, e.g. -1")
@@ -238,13 +256,23 @@ def _add_target_options(one: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--models", type=_positive, help="models in the target")
     group.add_argument("-T", "--toughness", type=_positive)
-    group.add_argument("--save", type=_save, help="Sv as N+ ('-' for none)")
+    group.add_argument(
+        "--save", type=_grammar(parse_save, "--save"), help="Sv as 3+ or 3 ('-' for none)"
+    )
     group.add_argument("-W", "--wounds", type=_positive)
-    group.add_argument("--invuln", type=_optional_threshold, help="InSv as N+ ('-' for none)")
-    group.add_argument("--fnp", type=_optional_threshold, help="Feel No Pain as N+")
+    group.add_argument(
+        "--invuln", type=_grammar(parse_optional_roll, "--invuln"), help="InSv as 4+ ('-': none)"
+    )
+    group.add_argument(
+        "--fnp", type=_grammar(parse_optional_roll, "--fnp"), help="Feel No Pain as 5+"
+    )
     group.add_argument("--keywords", help="e.g. 'INFANTRY'")
-    group.add_argument("--leadership", type=int, help="Ld (classic)")
-    one.set_defaults(check=check_target_options)
+    group.add_argument(
+        "--leadership",
+        type=_grammar(parse_leadership, "--leadership"),
+        help="Ld as 6+ (11th edition) or 8 (classic)",
+    )
+    one.set_defaults(check=check_attack_options)
 
 
 #: The flags that describe a target, by the name argparse gives them.
@@ -259,6 +287,19 @@ TARGET_FLAGS = {
     "leadership": "--leadership",
 }
 _REQUIRED = ("models", "toughness", "save", "wounds")
+
+
+def check_attack_options(args: argparse.Namespace) -> str | None:
+    """The usage problem of ``attack``'s options, or None: the skill in the ruleset's form
+    (with the weapon's abilities, for N/A), then the target flags."""
+    try:
+        if get_ruleset(args.rules).skill_field == "bs":
+            parse_bs(args.skill, "--skill")
+        else:
+            parse_skill(args.skill, "TORRENT" in args.abilities.upper(), "--skill")
+    except ProfileError as exc:
+        return f"argument {exc}"
+    return check_target_options(args)
 
 
 def check_target_options(args: argparse.Namespace) -> str | None:
