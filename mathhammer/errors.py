@@ -58,6 +58,7 @@ __all__ = [
     "ProfileError",
     "RulesError",
     "field_error",
+    "shorten",
     "shown",
 ]
 
@@ -279,14 +280,15 @@ class InputFileError(MathhammerError, ValueError):
         >>> error.line, error.column, error.field, error.value
         (3, 'S', 'Weapon.strength', 0)
         """
-        where = file + (f":{line}" if line is not None else "") + ": "
+        where = shorten(file, MAX_LINE // 2) + (f":{line}" if line is not None else "") + ": "
         if column is not None:
-            where += f"column {column!r}: "
+            where += f"column {shown(column)}: "
         lines = problem.splitlines()
         inherited = cause.details if isinstance(cause, MathhammerError) else {}
         shared = {k: v for k, v in inherited.items() if k in MathhammerError.FIELDS}
+        message = shorten(where + (lines[0] if lines else ""), MAX_LINE)
         return cls(  # type: ignore[call-arg]
-            where + (lines[0] if lines else ""), file=file, line=line, column=column, **shared
+            message, file=file, line=line, column=column, **shared
         )
 
 
@@ -316,11 +318,36 @@ class InputFileWarning(UserWarning):
 
 #: The most characters of a value a message shows; a longer repr is cut short with "...".
 MAX_SHOWN = 120
+#: The most characters of one line of a message: a file's error names its place, the
+#: problem and the value, and never runs to megabytes whatever the input held.
+MAX_LINE = 1000
+
+
+def shorten(text: str, limit: int = MAX_SHOWN) -> str:
+    """The text on one line, at most ``limit`` characters: a longer one is cut short with
+    ``" ..."``. For labels and names a message quotes, which a file may make any length.
+
+    Examples
+    --------
+    >>> shorten("Bolt rifle x10")
+    'Bolt rifle x10'
+    >>> shorten(" + ".join(["Gun"] * 100), 20)
+    'Gun + Gun + Gun ...'
+    >>> shorten("two\\nlines")
+    'two ...'
+    """
+    first, *more = text.splitlines() or [""]
+    if len(first) <= limit and not more:
+        return first
+    return first[: max(limit - 4, 0)] + " ..."
 
 
 def shown(value: object) -> str:
     """The value as a message shows it: its repr, on one line, at most :data:`MAX_SHOWN`
     characters (profiles have short reprs: ``Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)``).
+
+    An integer too long for Python to write in digits (over 4,300 of them) is described
+    by its size; a value whose repr fails is described by its type.
 
     Examples
     --------
@@ -329,12 +356,24 @@ def shown(value: object) -> str:
     >>> long = shown(list(range(100)))
     >>> len(long), long[-8:]
     (120, '0, 3 ...')
+    >>> shown(-(10**5000))
+    '-<an integer of 5001 digits>'
     """
-    text = repr(value)
-    first, *more = text.splitlines() or [""]
-    if len(first) <= MAX_SHOWN and not more:
-        return first
-    return first[: MAX_SHOWN - 4] + " ..."
+    try:
+        text = repr(value)
+    except Exception:  # a message is built whatever the value: it must not raise itself
+        if isinstance(value, int):
+            sign = "-" if value < 0 else ""
+            text = f"{sign}<an integer of {_digits(abs(value))} digits>"
+        else:
+            text = f"<{type(value).__name__} object>"
+    return shorten(text)
+
+
+def _digits(number: int) -> int:
+    """The decimal digits of a non-negative int, without writing it out."""
+    estimate = max(int(number.bit_length() * 0.30102999566398120), 1)
+    return estimate + int(number >= 10**estimate)
 
 
 def field_error(cls: type[E], field: str, constraint: str, value: object, hint: str = "") -> E:
@@ -351,7 +390,7 @@ def field_error(cls: type[E], field: str, constraint: str, value: object, hint: 
     >>> str(field_error(OptionError, "jobs", "an integer >= 1", 0, "one per core at most"))
     'jobs must be an integer >= 1; got 0 (one per core at most)'
     """
-    message = f"{field} must be {constraint}; got {shown(value)}"
+    message = f"{shorten(field, MAX_LINE // 2)} must be {constraint}; got {shown(value)}"
     if hint:
         message += f" ({hint})"
     return cls(message, field=field, constraint=constraint, value=value, hint=hint)

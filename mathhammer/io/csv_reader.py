@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core.dice import Dice, parse_dice
-from ..errors import CsvError, DiceSyntaxError, InputFileWarning, MathhammerError
+from ..core.dice import Dice
+from ..errors import CsvError, DiceSyntaxError, InputFileWarning, MathhammerError, shown
+from ..model.fields import read_dice
 from ..model.values import parse_leadership, parse_roll
 
 T = TypeVar("T")
 
 __all__ = [
+    "MAX_DIGITS",
     "NO",
     "NONE",
     "YES",
@@ -37,6 +40,10 @@ __all__ = [
 ]
 
 NONE = {"", "-", "n/a", "none"}
+#: The most digits of a whole number in a cell: more than any characteristic, count or
+#: points value needs, and far fewer than Python's own limit on reading one (4,300).
+MAX_DIGITS = 9
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 YES = {"yes", "y", "true", "1"}
 NO = {"no", "n", "false", "0", ""}
 
@@ -74,17 +81,27 @@ class CsvReader:
             raise self.error(None, None, f"cannot read: {exc}") from None
         if not text.strip():
             raise self.error(None, None, "the file is empty; expected a header row")
-        reader = csv.reader(io.StringIO(text))
-        header = self._header(next(reader), required, optional)
-        self.rows: list[tuple[int, dict[str, str]]] = []
-        for number, values in enumerate(reader, start=2):
-            if not any(v.strip() for v in values):
-                continue
-            if len(values) != len(header):
-                raise self.error(number, None, f"expected {len(header)} values; got {len(values)}")
-            self.rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+        self.rows = self._rows(csv.reader(io.StringIO(text)), required, optional)
         if not self.rows:
             raise self.error(None, None, "no rows after the header")
+
+    def _rows(
+        self, reader: Any, required: tuple[str, ...], optional: tuple[str, ...]
+    ) -> list[tuple[int, dict[str, str]]]:
+        """Each row that is not blank, with its line; the header read first."""
+        rows: list[tuple[int, dict[str, str]]] = []
+        try:
+            header = self._header(next(reader), required, optional)
+            for number, values in enumerate(reader, start=2):
+                if not any(v.strip() for v in values):
+                    continue
+                if len(values) != len(header):
+                    problem = f"expected {len(header)} values; got {len(values)}"
+                    raise self.error(number, None, problem)
+                rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+        except csv.Error as exc:  # a cell past csv.field_size_limit(), say
+            raise self.error(reader.line_num, None, f"cannot read the row: {exc}") from None
+        return rows
 
     def _header(
         self, cells: list[str], required: tuple[str, ...], optional: tuple[str, ...]
@@ -150,10 +167,27 @@ class CsvReader:
 
 
 def integer(raw: str) -> int:
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValueError(f"expected an integer; got {raw!r}") from None
+    """A whole number written with the digits 0-9 and an optional sign: ``"4"``, ``"-1"``.
+
+    ``"1_0"``, ``"٣"`` (an Arabic-Indic 3) and ``"１"`` (a full-width 1) are not numbers
+    in a profile, though Python's ``int`` reads them; nor is a number of more than
+    :data:`MAX_DIGITS` digits, beyond any characteristic or points value.
+
+    Examples
+    --------
+    >>> integer(" -1 "), integer("+4")
+    (-1, 4)
+    >>> integer("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected an integer; got '1_0'
+    """
+    text = raw.strip()
+    if _INTEGER.fullmatch(text) is None:
+        raise ValueError(f"expected an integer; got {shown(raw)}")
+    if len(text.lstrip("+-")) > MAX_DIGITS:
+        raise ValueError(f"expected an integer of at most {MAX_DIGITS} digits; got {shown(raw)}")
+    return int(text)
 
 
 def optional_integer(raw: str) -> int | None:
@@ -173,8 +207,8 @@ def threshold(raw: str) -> int | None:
         return None
     try:
         return parse_roll(raw, low=0, high=99)
-    except MathhammerError as exc:
-        raise ValueError(f"expected a roll written '3+' or '3'; got {exc.value!r}") from None
+    except MathhammerError:
+        raise ValueError(f"expected a roll written '3+' or '3'; got {shown(raw)}") from None
 
 
 def leadership(raw: str) -> int | None:
@@ -190,12 +224,12 @@ def leadership(raw: str) -> int | None:
     text = raw.strip()
     if text.lower() in NONE:
         return None
-    if text.isdigit():
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
         return int(text)
     try:
         return parse_leadership(raw)
     except MathhammerError as exc:
-        raise ValueError(f"expected {exc.constraint}; got {raw!r}") from None
+        raise ValueError(f"expected {exc.constraint}; got {shown(raw)}") from None
 
 
 def flag(raw: str) -> bool:
@@ -204,7 +238,7 @@ def flag(raw: str) -> bool:
         return True
     if text in NO:
         return False
-    raise ValueError(f"expected yes or no; got {raw!r}")
+    raise ValueError(f"expected yes or no; got {shown(raw)}")
 
 
 def optional_flag(raw: str) -> bool | None:
@@ -212,13 +246,19 @@ def optional_flag(raw: str) -> bool | None:
 
 
 def dice_reader(field: str) -> Callable[[str], Dice]:
-    """A reader of a dice column; its syntax errors name the field it feeds."""
+    """A reader of a dice column; its errors name the field it feeds.
+
+    Examples
+    --------
+    >>> dice_reader("Weapon.damage")("D3+1")
+    Dice('D3+1')
+    """
 
     def parse(raw: str) -> Dice:
         if not raw.strip():
             raise ValueError("expected a number or dice such as 'D6+1'; got ''")
         try:
-            return parse_dice(raw)
+            return read_dice(raw, field)
         except DiceSyntaxError as exc:
             raise exc.prefixed(field, field=field) from None
 

@@ -17,9 +17,21 @@ def load(path: str | Path) -> tuple[Target, ...]:
     Raises
     ------
     InputFileError
-        For a file that cannot be read or is not JSON, naming the file and line.
+        For a file that cannot be read or is not JSON, naming the file and line; JSON
+        nested too deeply for Python or with a number of thousands of digits cannot be read.
     ProfileError
         For an invalid entry, naming the file and the entry.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder, "deep.json")
+    ...     _ = path.write_text("[" * 100_000 + "]" * 100_000)
+    ...     load(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputFileError: ...deep.json: cannot read: nested too deeply
     """
     name = str(path)
     try:
@@ -32,4 +44,9 @@ def load(path: str | Path) -> tuple[Target, ...]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputFileError.at(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an int read from text
+        problem = "cannot read: a number has too many digits"
+        raise InputFileError.at(name, None, None, problem) from None
     return parse_suite(data, name)

@@ -329,6 +329,13 @@ class NoEffect(Ability):
     NAME = "NO EFFECT"
     CHANGES_ATTACK = False
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        name = " ".join(self.name.split()).upper() if isinstance(self.name, str) else ""
+        if not name:
+            raise field_error(ProfileError, "NoEffect.name", "the ability's name", self.name)
+        object.__setattr__(self, "name", name)
+
     @classmethod
     def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
         return cls(name=body, keywords=keywords) if body in NO_EFFECT else None

@@ -11,13 +11,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Self
 
+import numpy as np
+
 from ..core.dice import Dice, parse_dice
-from ..errors import DiceSyntaxError, ProfileError, field_error
+from ..errors import DiceSyntaxError, MathhammerError, ProfileError, field_error
+from .fields import read_dice
 
 if TYPE_CHECKING:
     from .draft import PoolDraft, Situation
 
 __all__ = [
+    "MAX_NUMBERED",
     "NO_EFFECT",
     "Ability",
     "DiceValuedAbility",
@@ -29,6 +33,10 @@ __all__ = [
 
 #: Abilities with no effect on the attack maths (weapon-selection rules only).
 NO_EFFECT = frozenset({"ASSAULT", "PISTOL", "CLOSE-QUARTERS", "PSYCHIC", "ONE SHOT"})
+
+#: The largest number a numbered ability ([BLAST 2], [CLEAVE 1]) takes: far beyond any
+#: datasheet, and beyond the attack dice the exact engine handles.
+MAX_NUMBERED = 1_000_000
 
 #: Every ability class with a printed name, in the order defined.
 _REGISTRY: dict[str, type[Ability]] = {}
@@ -140,7 +148,11 @@ class DiceValuedAbility(Ability):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "value", parse_dice(self.value))
+        name = f"{type(self).__name__}.value"
+        dice = read_dice(self.value, name)
+        if dice.min < 1:  # [SUSTAINED HITS 0] would be printed as an ability doing nothing
+            raise field_error(ProfileError, name, "at least 1 on every roll", dice.text)
+        object.__setattr__(self, "value", dice)
 
     @classmethod
     def of(cls, value: Dice | int | str = 1, *, keywords: Iterable[str] = ()) -> Self:
@@ -154,18 +166,29 @@ class DiceValuedAbility(Ability):
         >>> str(Melta.of(2, keywords=["VEHICLE"]))
         '[MELTA 2: VEHICLE]'
         """
-        return cls(value=parse_dice(value), keywords=tuple(keywords))
+        name = cls.__name__
+        return cls(value=read_dice(value, f"{name}.value"), keywords=_keywords(keywords, name))
 
     @classmethod
     def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
         text = value_text(cls, body)
-        if text is None:
+        if text is None or not text.isascii():  # "٣" and "３" are not digits here
             return None
         try:
             dice = parse_dice(text)
         except DiceSyntaxError:
             return None
-        return cls(value=dice, keywords=keywords) if dice.max >= 1 else None
+        except MathhammerError:
+            raise
+        except ValueError:  # Python's limit on the digits of an int read from text
+            raise field_error(
+                ProfileError,
+                f"{cls.__name__}.value",
+                "a number or dice such as 'D3'",
+                text,
+                "too long",
+            ) from None
+        return cls(value=dice, keywords=keywords) if dice.min >= 1 else None
 
     def strength(self) -> tuple[float, ...]:
         return (self.value.mean, self.value.max)
@@ -182,18 +205,23 @@ class NumberedAbility(Ability):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise field_error(
-                ProfileError, f"{type(self).__name__}.value", "an integer >= 1", value
-            )
+        value, name = self.value, f"{type(self).__name__}.value"
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise field_error(ProfileError, name, "an integer >= 1", value)
+        if value > MAX_NUMBERED:
+            raise field_error(ProfileError, name, f"at most {MAX_NUMBERED:,}", value)
+        object.__setattr__(self, "value", int(value))
 
     @classmethod
     def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:
         text = value_text(cls, body)
-        if text is None or not text.isascii() or not text.isdigit() or int(text) < 1:
+        if text is None or not text.isascii() or not text.isdigit():
             return None
-        return cls(value=int(text), keywords=keywords)
+        if len(text) > len(str(MAX_NUMBERED)):  # refused unread: it may be too long to read
+            raise field_error(
+                ProfileError, f"{cls.__name__}.value", f"at most {MAX_NUMBERED:,}", text
+            )
+        return cls(value=int(text), keywords=keywords) if int(text) >= 1 else None
 
     def strength(self) -> tuple[float, ...]:
         return (self.value,)

@@ -17,7 +17,7 @@ import re
 import warnings
 from collections.abc import Iterable, Sequence
 
-from ..errors import ProfileError, field_error
+from ..errors import MathhammerError, ProfileError, field_error
 from .abilities import NO_EFFECT, Ability, ability_classes
 
 __all__ = [
@@ -25,13 +25,15 @@ __all__ = [
     "parse_abilities",
     "parse_token",
     "split_abilities",
+    "strip_tags",
     "suggest_ability",
     "warn_unknown",
 ]
 
-_TAG = re.compile(r"<[^>]*>")
 _ANTI_WITHOUT_PLUS = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])$")
-_TRAILING_VALUE = re.compile(r"^(.*?)(?:\s+(\d*D?\d+(?:\+\d+)?\+?))?$")
+# One way to match each value ("D" is not optional between two runs of digits), so a
+# long run of digits is matched in linear time, not quadratic.
+_TRAILING_VALUE = re.compile(r"^(.*?)(?:\s+((?:[0-9]*D)?[0-9]+(?:\+[0-9]+)?\+?))?$")
 _SEPARATORS = re.compile(r"[,.;\n]")
 
 
@@ -52,9 +54,9 @@ def split_abilities(text: str | Iterable[object]) -> tuple[str, ...]:
     ()
     """
     if isinstance(text, str):
-        parts: Iterable[str] = _SEPARATORS.split(_TAG.sub("", text))
+        parts: Iterable[str] = _SEPARATORS.split(strip_tags(text))
     else:
-        parts = (_TAG.sub("", str(t)) for t in text)
+        parts = (strip_tags(str(t)) for t in text)
     tokens = []
     for part in parts:
         token = " ".join(part.replace("[", " ").replace("]", " ").split()).upper()
@@ -62,6 +64,31 @@ def split_abilities(text: str | Iterable[object]) -> tuple[str, ...]:
         if token:
             tokens.append(token)
     return tuple(tokens)
+
+
+def strip_tags(text: str) -> str:
+    """The text without its HTML tags: each ``<`` up to the next ``>`` is removed.
+
+    A scan rather than the regular expression ``<[^>]*>``, which takes quadratic time on
+    text with many ``<`` and no ``>`` (each ``<`` would be matched to the end of the text).
+
+    Examples
+    --------
+    >>> strip_tags("<b>Lethal</b> hits")
+    'Lethal hits'
+    >>> strip_tags("S < T, <i>always</i> 6+ < 7")
+    'S  always 6+ < 7'
+    """
+    out = []
+    start = 0
+    while (opening := text.find("<", start)) >= 0:
+        closing = text.find(">", opening)
+        if closing < 0:  # no tag can close after here
+            break
+        out.append(text[start:opening])
+        start = closing + 1
+    out.append(text[start:])
+    return "".join(out)
 
 
 def _keywords(text: str) -> tuple[str, ...]:
@@ -156,7 +183,7 @@ def suggest_ability(token: str) -> str | None:
     anti = _ANTI_WITHOUT_PLUS.match(body)
     if anti is not None:
         guess = f"ANTI-{anti.group(1)} {anti.group(2)}+"
-        return guess + suffix if parse_token(guess + suffix) is not None else None
+        return guess + suffix if _reads(guess + suffix) else None
     match = _TRAILING_VALUE.match(body)
     name, value = (match.group(1), match.group(2)) if match else (body, None)
     names = [c.NAME for c in ability_classes() if c.NAME not in ("ANTI", "NO EFFECT")]
@@ -164,9 +191,17 @@ def suggest_ability(token: str) -> str | None:
     if not close:
         return None
     for guess in (f"{close[0]} {value}" if value else close[0], close[0]):
-        if parse_token(guess + suffix) is not None:
+        if _reads(guess + suffix):
             return guess + suffix
     return None
+
+
+def _reads(token: str) -> bool:
+    """True if the token is a known ability as it stands (a value refused is not)."""
+    try:
+        return parse_token(token) is not None
+    except MathhammerError:
+        return False
 
 
 def unknown_message(token: str) -> str:

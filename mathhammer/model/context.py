@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice, parse_dice
+from ..core.dice import Dice
 from ..errors import ProfileError, field_error
+from .fields import read_dice
 from .profiles import Unit
 
 __all__ = ["REROLLS", "Context", "Modifiers", "check_inputs"]
@@ -45,6 +46,21 @@ def _int(owner: Any, name: str, low: int, high: int) -> None:
             value,
         )
     object.__setattr__(owner, name, int(value))
+
+
+def _group(key: object) -> int | str | None:
+    """A group named as :meth:`Unit.group_index` takes it: an index or a label (which
+    CHARACTER group of the target it names is checked when the target is known)."""
+    if key is None or (isinstance(key, str) and key.strip()):
+        return key
+    if isinstance(key, int | np.integer) and not isinstance(key, bool | np.bool_) and key >= 0:
+        return int(key)
+    raise field_error(
+        ProfileError,
+        "Context.precision_group",
+        "None, a group's index (an integer >= 0) or its label (a non-empty string)",
+        key,
+    )
 
 
 @dataclass(frozen=True)
@@ -79,8 +95,8 @@ class Context:
         What a granted re-roll ([TWIN-LINKED]) re-rolls: failed results (default) or
         every non-critical result.
     precision_group : int or str, optional
-        The CHARACTER group that [PRECISION] makes the current allocation group;
-        the first CHARACTER group of the target by default.
+        The CHARACTER group that [PRECISION] makes the current allocation group, by its
+        index (from 0) or its label; the first CHARACTER group of the target by default.
     attacker_monster_or_vehicle : bool
         Every model of the attacking unit is a MONSTER or VEHICLE ([HAZARDOUS] deals 3
         mortal wounds instead of 1).
@@ -139,6 +155,7 @@ class Context:
                 "'failures' or 'non_critical'",
                 self.reroll_policy,
             )
+        object.__setattr__(self, "precision_group", _group(self.precision_group))
 
     @property
     def heavy_eligible(self) -> bool:
@@ -225,7 +242,7 @@ class Modifiers:
                     ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
                 )
         if damage_set is not None:
-            dice = parse_dice(damage_set)
+            dice = read_dice(damage_set, "Modifiers.damage_set")
             if dice.min < 1:
                 raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
             object.__setattr__(self, "damage_set", dice)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.dice import Dice, parse_dice
-from ..errors import DiceSyntaxError, ProfileError, field_error
+from ..errors import DiceSyntaxError, MathhammerError, ProfileError, field_error
 
 __all__ = [
     "NO_SAVE",
@@ -24,10 +24,13 @@ __all__ = [
     "flag_field",
     "int_field",
     "normalise_keywords",
+    "read_dice",
 ]
 
 #: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
 NO_SAVE = 7
+#: What a dice field takes.
+_DICE = "an integer or a dice expression like 'D6+1'"
 
 
 def int_field(
@@ -70,19 +73,46 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
 
 def dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:
     """Read an int or a dice expression, at least ``minimum`` on every roll."""
+    field = f"{owner}.{name}"
     try:
-        dice = parse_dice(value)
+        dice = read_dice(value, field)
     except DiceSyntaxError as exc:
-        raise ProfileError(f"{owner}.{name}: {exc}") from None
-    except ProfileError:
-        raise field_error(
-            ProfileError, f"{owner}.{name}", "an integer or a dice expression like 'D6+1'", value
-        ) from None
+        raise ProfileError(f"{field}: {exc}", field=field, constraint=_DICE, value=value) from None
     if dice.min < minimum:
-        raise field_error(
-            ProfileError, f"{owner}.{name}", f"at least {minimum} on every roll", dice.text
-        )
+        raise field_error(ProfileError, field, f"at least {minimum} on every roll", dice.text)
     return dice
+
+
+def read_dice(value: Any, field: str) -> Dice:
+    """An int or a dice expression (:func:`~mathhammer.core.dice.parse_dice`) for ``field``.
+
+    Only the digits 0-9 are digits here: ``"３D6"`` (full width) and ``"٣"`` (Arabic-Indic)
+    are refused rather than read as 3D6 and 3, and a number too long for Python to read
+    (over 4,300 digits) is a :class:`~mathhammer.errors.ProfileError` like any other
+    misspelt value. A :class:`~mathhammer.errors.DiceSyntaxError` is raised as it is.
+
+    Examples
+    --------
+    >>> read_dice("D6+1", "Weapon.attacks")
+    Dice('D6+1')
+    >>> read_dice("\uff13D6", "Weapon.attacks")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: Weapon.attacks must be an integer or a dice expression
+    like 'D6+1', written with the digits 0-9; got '３D6'
+    """
+    if isinstance(value, str) and any(c.isdigit() and not c.isascii() for c in value):
+        raise field_error(ProfileError, field, f"{_DICE}, written with the digits 0-9", value)
+    try:
+        return parse_dice(value)
+    except DiceSyntaxError:
+        raise
+    except ProfileError:
+        raise field_error(ProfileError, field, _DICE, value) from None
+    except MathhammerError:
+        raise  # a size limit, say: not a misspelt value
+    except ValueError:  # Python's limit on the digits of an int read from (or shown as) text
+        raise field_error(ProfileError, field, _DICE, value, "the number is too long") from None
 
 
 def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.dice import Dice
-from ..errors import ProfileError, field_error
+from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
 from .fields import dice_field, int_field
 from .profiles import Weapon
 
@@ -36,8 +36,29 @@ class Pool:
 
     @property
     def label(self) -> str:
-        """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``."""
-        return " + ".join(f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons)
+        """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
+
+        At most about :data:`~mathhammer.errors.MAX_SHOWN` characters, so that tables
+        and messages stay readable whatever a file holds: the weapons that do not fit
+        are counted.
+
+        Examples
+        --------
+        >>> guns = [(Weapon(f"Gun {i}", 1, 3, 4), 1) for i in range(100)]
+        >>> Pool(tuple(guns)).label  # doctest: +ELLIPSIS
+        'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
+        """
+        parts = [f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons]
+        out: list[str] = []
+        size = 0
+        for i, part in enumerate(parts):
+            part = shorten(part)
+            if out and size + len(part) > MAX_SHOWN:
+                out.append(f"{len(parts) - i:,} more")
+                break
+            out.append(part)
+            size += len(part) + 3
+        return " + ".join(out)
 
 
 @dataclass(frozen=True, init=False)

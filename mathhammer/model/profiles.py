@@ -27,12 +27,16 @@ from .unit import ModelGroup, Unit
 from .values import RollInput, parse_bs, parse_skill
 
 __all__ = [
+    "MIN_AP",
     "AbilityInput",
     "ModelGroup",
     "Unit",
     "Weapon",
     "normalise_keywords",
 ]
+
+#: The lowest AP a weapon takes (as :class:`~mathhammer.model.context.Modifiers` ``ap``).
+MIN_AP = -20
 
 #: What ``Weapon(abilities=...)`` accepts: printed text, one typed ability, or a sequence
 #: of tokens and typed abilities.
@@ -57,7 +61,7 @@ class Weapon:
     strength : int
         S, at least 1.
     ap : int
-        AP as printed: ``0``, ``-1``, ``-2`` ...
+        AP as printed: ``0``, ``-1``, ``-2`` ..., down to ``-20`` (:data:`MIN_AP`).
     damage : int, str or Dice
         The D characteristic: ``1`` or a dice expression such as ``"D3+1"`` (rolled per
         attack); stored as :class:`~mathhammer.core.dice.Dice`.
@@ -142,6 +146,8 @@ class Weapon:
                 ProfileError, "Weapon.ap", "an integer <= 0", ap, f"AP is as printed: {-ap}"
             )
         set_field("ap", int_field("Weapon", "ap", ap, high=0))
+        if self.ap < MIN_AP:  # no save survives AP-6; far beyond, the numbers overflow
+            raise field_error(ProfileError, "Weapon.ap", f"an integer from {MIN_AP} to 0", ap)
         set_field("damage", dice_field("Weapon", "damage", damage, 1))
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)

@@ -25,6 +25,9 @@ classic Panic Test passes on 2D6 <= Ld). An 11th-edition ``N+`` is converted to 
 characteristic with the same chance of passing: 2D6 is symmetric about 7, so
 P(2D6 >= N) = P(2D6 <= 14 - N) and ``6+`` is stored as 8, ``7+`` as 7.
 
+A number is written with the digits 0-9: ``"٣"`` (an Arabic-Indic 3) and ``"３+"`` (a full
+width 3) are refused, though Python's ``int`` reads them.
+
 Every function takes the text (or an int) and the name of the field it feeds, used in
 its error: a :class:`~mathhammer.errors.ProfileError` (also a ``ValueError``) worded
 ``"<field> must be <accepted forms>; got <value>"``. An int keeps the message of
@@ -75,7 +78,9 @@ NO_VALUE = frozenset({"", "-", "\u2013", "\u2014", "n/a", "none"})
 #: Written for the BS/WS of a TORRENT weapon, which hits without a roll.
 NOT_ROLLED = frozenset({"-", "\u2013", "\u2014", "n/a"})
 
-_NUMBER = re.compile(r"(\d+)\s*(\+?)")
+# Only the digits 0-9, and few of them: "٣" or "３+" is not a roll, and a number of
+# thousands of digits is refused here rather than by Python's limit on reading one.
+_NUMBER = re.compile(r"([0-9]{1,9})\s*(\+?)")
 _TORRENT_HINT = "'N/A' and '-' are only for [TORRENT] weapons, which hit without a roll"
 
 

@@ -26,10 +26,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..errors import ProfileError, field_error
+from ..errors import ProfileError, field_error, shown
 from ..model.profiles import ModelGroup, Unit
 
-__all__ = ["Target", "get", "names", "parse_suite", "standard"]
+__all__ = ["MAX_POINTS", "Target", "get", "names", "parse_suite", "standard"]
 
 _GROUP_FIELDS = {
     "count",
@@ -47,9 +47,16 @@ _GROUP_FIELDS = {
 _UNIT_FIELDS = {"name", "description", "keywords", "stealth", "leadership", "groups"}
 
 
+#: The most points a target or one of its groups is worth: far beyond any army, and
+#: small enough for every points column (a float) to be computed.
+MAX_POINTS = 1_000_000_000
+
+
 def _points(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise field_error(ProfileError, name, "an integer >= 0", value)
+    if value > MAX_POINTS:
+        raise field_error(ProfileError, name, f"an integer from 0 to {MAX_POINTS:,}", value)
     return int(value)
 
 
@@ -265,7 +272,7 @@ def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
         where = f"{source}: targets[{i}]"
         if not isinstance(entry, dict):
             raise field_error(ProfileError, where, "an object", entry)
-        where += f" ({entry.get('name')!r})"
+        where += f" ({shown(entry.get('name'))})"
         try:
             unit, points = _unit(entry)
             out.append(
