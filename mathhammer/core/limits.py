@@ -38,7 +38,7 @@ The Monte Carlo (:func:`mathhammer.simulate`) keeps counts, not trials, so its m
 does not grow with the trials; it refuses only what would exhaust memory or never end:
 
 ====================  ===========  =========================================================
-MAX_TRIALS            10**9        trials of one simulation
+MAX_TRIALS            10**7        trials of one simulation
 MAX_TRIAL_DICE        1,000,000    dice one trial rolls at once (a stage of a pool)
 BLOCK_DICE            10,000,000   dice rolled at once by a block of trials: a pool of more
                                    than 200 dice is simulated in blocks of fewer than
@@ -77,6 +77,7 @@ __all__ = [
     "MAX_WORK",
     "SIMULATE_HINT",
     "check_limit",
+    "printable",
     "shorten",
 ]
 
@@ -114,7 +115,7 @@ MAX_WORK = 3_000_000_000
 
 # ---------------------------------------------------------------- the Monte Carlo
 #: Trials of one simulation.
-MAX_TRIALS = 10**9
+MAX_TRIALS = 10**7
 #: Dice one trial rolls at once.
 MAX_TRIAL_DICE = 1_000_000
 #: Dice a block of trials rolls at once: sets the block size of large pools.
@@ -141,16 +142,24 @@ def check_limit(field: str, value: int, limit: int, hint: str = "") -> None:
     """
     if value <= limit:
         return
-    shown: object = value
-    if isinstance(value, int) and value.bit_length() > 1000:
-        shown = f"an integer of {_digits(value)} digits"
-    raise field_error(LimitError, field, f"at most {limit}", shown, hint)
+    raise field_error(LimitError, field, f"at most {limit}", printable(value), hint)
 
 
-def _digits(value: int) -> int:
-    """The number of decimal digits of a positive integer, without printing it."""
-    digits = int(value.bit_length() * 0.30102999566398) + 1  # log10(2): exact or one over
-    return digits - 1 if 10 ** (digits - 1) > value else digits
+def printable(value: int) -> int | str:
+    """``value`` itself, or its number of digits when it is too long to print (a message
+    shows at most 120 characters, and Python refuses to print 4,300 digits).
+
+    Examples
+    --------
+    >>> printable(12), printable(10**400)
+    (12, 'an integer of 401 digits')
+    """
+    if abs(value).bit_length() <= 300:
+        return value
+    digits = int(abs(value).bit_length() * 0.30102999566398) + 1  # log10(2): exact or one over
+    if 10 ** (digits - 1) > abs(value):
+        digits -= 1
+    return f"an integer of {digits} digits"
 
 
 def shorten(label: str, width: int = 60) -> str:

@@ -61,11 +61,11 @@ def kernel_kind(k: np.ndarray) -> str:
     return "split" if split_kernel(k) is not None else "general"
 
 
-def _transition(layout: Layout, target: Unit, damage: int) -> float:
-    """Work of one state vector through the pool's damage transition."""
+def _transition(layout: Layout, target: Unit, damage: int, stacked: bool = False) -> float:
+    """Work of one state vector (or one row of a stack) through the pool's damage transition."""
     wounds = max(g.wounds for g in target.groups)
     nonzero = layout.size * (min(damage, wounds) + 2)
-    return apply_cost(layout.size, nonzero, layout.size <= DENSE_LIMIT)
+    return apply_cost(layout.size, nonzero, layout.size <= DENSE_LIMIT, stacked)
 
 
 def pool_cost(step: PlannedPool, target: Unit, layout: Layout) -> tuple[Cost, str]:
@@ -74,10 +74,16 @@ def pool_cost(step: PlannedPool, target: Unit, layout: Layout) -> tuple[Cost, st
     dice = step.attack_dice
     hk, wk = hit_kernel(checks), wound_kernel(checks)
     hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
-    wound, to_save, width = wound_cost(rows, columns, kernel_kind(wk), int(np.count_nonzero(wk)))
+    tops = None
+    split = split_kernel(hk)
+    if split is not None:  # y critical hits leave at most dice - y hits and a * y extra
+        tops = [min(rows - 1, dice + (split[3] - 1) * y) for y in range(columns)]
+    kind, nonzero = kernel_kind(wk), int(np.count_nonzero(wk))
+    wound, to_save, width = wound_cost(rows, columns, kind, nonzero, tops)
     apply = _transition(layout, target, step.damage)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved_faces(checks, target))]
-    chain = chain_cost(to_save - 1, width, layout.size, apply, acting)
+    stacked = _transition(layout, target, step.damage, stacked=True)
+    chain = chain_cost(to_save - 1, width, layout.size, apply, acting, stacked)
     devastating = series_cost(width, 1, layout.size, apply) if width > 1 else Cost()
     sizes = (
         f"{dice} attack dice, {to_save - 1} dice to save, {width - 1} devastating wounds, "

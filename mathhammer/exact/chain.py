@@ -386,7 +386,8 @@ def unsaved_distribution(
     states = layout.size * counter
     nonzero = counter * (damage.nnz + layout.size)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved)]
-    cost = chain_cost(kmax, 1, states, apply_cost(states, nonzero, False), acting)
+    one, stacked = apply_cost(states, nonzero, False), apply_cost(states, nonzero, False, True)
+    cost = chain_cost(kmax, 1, states, one, acting, stacked)
     sizes = f"{kmax} dice to save, {layout.size} target states x {counter} counts"
     check_cost("the failed saves' distribution", cost, sizes)
     current = layout.current_group(focus, order)

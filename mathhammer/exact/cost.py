@@ -79,10 +79,13 @@ def thin_cost(n: int, columns: int) -> Cost:
 
 
 def split_cost(n: int, a: int) -> Cost:
-    """:func:`~mathhammer.exact.steps.split_compound` of ``n`` dice."""
+    """:func:`~mathhammer.exact.steps.split_compound` of ``n`` dice: two binomial tables,
+    the weights, their product and the joint placed (three ``n²`` arrays at most at once)."""
+    square = (n + 1) ** 2
     tables = _table(n) + _table(n)
-    rest = Cost(3 * (n + 1) ** 2 + (n * max(a, 1) + 1) * (n + 1), 2 * (n + 1) ** 2 + 2 * n * STEP)
-    return tables + rest + Cost(0, (n + 1) ** 3 * BLAS)
+    out = (n * max(a, 1) + 1) * (n + 1)
+    rest = Cost(3 * square + out, 3 * square + 2 * n * STEP / 4 + (n + 1) ** 3 * BLAS)
+    return tables + rest
 
 
 def hit_cost(dice: int, shape: tuple[int, int], kind: str, nonzero: int) -> tuple[Cost, int, int]:
@@ -106,9 +109,14 @@ def hit_cost(dice: int, shape: tuple[int, int], kind: str, nonzero: int) -> tupl
     return Cost(3 * rows * columns, 2 * nonzero * powers + n * STEP), rows, columns
 
 
-def wound_cost(rows: int, columns: int, kind: str, nonzero: int) -> tuple[Cost, int, int]:
+def wound_cost(
+    rows: int, columns: int, kind: str, nonzero: int, tops: Sequence[int] | None = None
+) -> tuple[Cost, int, int]:
     """The wound step of the hits' joint ``rows x columns``; and the shape ``(K + 1, M + 1)``
     of the joint of dice to save and devastating wounds.
+
+    ``tops[y]`` is the most hits that roll to wound with ``y`` automatic wounds (all the
+    rows by default): a split kernel thins each column of the joint up to its top.
 
     Examples
     --------
@@ -120,17 +128,22 @@ def wound_cost(rows: int, columns: int, kind: str, nonzero: int) -> tuple[Cost, 
         cost = thin_cost(xmax, columns) + Cost(rows * columns, rows * columns + ymax * STEP)
         return cost, xmax + ymax + 1, 1
     out = Cost((xmax + ymax + 1) * rows)
-    if kind == "split":  # one split per column of the joint
-        per = split_cost(xmax, 0)
-        return out + Cost(per.entries, per.work * columns), xmax + ymax + 1, rows
+    if kind == "split":  # one split per column of the joint, up to its top
+        cost = out
+        for top in tops if tops is not None else [xmax] * columns:
+            cost += split_cost(top, 0)
+        return cost, xmax + ymax + 1, rows
     work = nonzero * columns * (xmax + 1) ** 3 / 3 + xmax * columns * STEP
     return out + Cost(3 * (xmax + ymax + 1) * rows, work), xmax + ymax + 1, rows
 
 
-def apply_cost(states: int, nonzero: int, dense: bool) -> float:
+def apply_cost(states: int, nonzero: int, dense: bool, stacked: bool = False) -> float:
     """Work of one state vector through one transition: a dense product runs in BLAS
-    (measured: 320 states in 10 us), a sparse one at about 3 ns a non-zero entry."""
-    return states * states / 8 if dense else 3.0 * nonzero
+    (measured: 320 states in 10 us), a sparse one at about 3 ns a non-zero entry. A row
+    of a stack of vectors moved at once (``stacked``) costs about half that, or a third."""
+    if dense:
+        return states * states / (16 if stacked else 8)
+    return (1.0 if stacked else 3.0) * nonzero
 
 
 def series_cost(terms: int, width: int, states: int, apply: float) -> Cost:
@@ -140,11 +153,19 @@ def series_cost(terms: int, width: int, states: int, apply: float) -> Cost:
     return Cost(width * states + chunk, work)
 
 
-def chain_cost(dice: int, width: int, states: int, apply: float, acting: Sequence[bool]) -> Cost:
+def chain_cost(
+    dice: int,
+    width: int,
+    states: int,
+    apply: float,
+    acting: Sequence[bool],
+    stacked: float | None = None,
+) -> Cost:
     """The save chain of ``dice + 1`` counts of save dice by ``width`` passengers.
 
     ``acting[b]`` tells whether face block ``b`` changes some state (its dice are not
-    saved by every group); ``apply`` is the work of one vector through one transition.
+    saved by every group); ``apply`` is the work of one vector through one transition,
+    ``stacked`` that of one row of a stack moved at once (``apply`` by default).
 
     Examples
     --------
@@ -153,6 +174,7 @@ def chain_cost(dice: int, width: int, states: int, apply: float, acting: Sequenc
     >>> chain_cost(2000, 1, 5001, 30000.0, [True, True, False]).entries  # the joint [n, m, s]
     18011002
     """
+    row = apply if stacked is None else stacked
     k = dice
     active = [i for i, acts in enumerate(acting) if acts]
     if not active:
@@ -175,10 +197,10 @@ def chain_cost(dice: int, width: int, states: int, apply: float, acting: Sequenc
     for i in range(first + 1, last):
         if acting[i]:
             rows = (k + 1) * (k + 2) / 2
-            cost += _table(k) + Cost(4 * joint, rows * width * (states + apply) + k * STEP)
+            cost += _table(k) + Cost(4 * joint, rows * width * (states + row) + k * STEP)
         else:
             cost += thin
-    horner = Cost(held, (k + 1) * width * (apply + states) + k * STEP)
+    horner = Cost(held, (k + 1) * (width * states + (apply if width == 1 else width * row) + STEP))
     return cost + thin + horner
 
 

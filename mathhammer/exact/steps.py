@@ -157,7 +157,9 @@ def split_compound(weights: FloatArray, split: tuple[float, float, float, int]) 
     w = np.zeros((nmax + 1, nmax + 1))  # w[c, m]: c critical, m other dice
     for c in range(nmax + 1):
         w[c, : nmax + 1 - c] = weights[c:] * crit_table[c:, c]
+    del crit_table  # the tables are n² each: hold no more than three at once
     joint = w @ kept  # [c, s]
+    del w
     out = np.zeros((nmax * max(a, 1) + 1, nmax + 1))
     for c in range(nmax + 1):
         out[a * c : a * c + nmax + 1 - c, c] = joint[c, : nmax + 1 - c]
@@ -170,9 +172,12 @@ def compound_kernel(count: Dist, k: FloatArray) -> FloatArray:
         return count.thin(float(k[1, 0])).probabilities[:, None].copy()
     split = split_kernel(k)
     if split is not None:
-        out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n + 1))
         part = split_compound(count.probabilities, split)
-        out[: part.shape[0]] = part[: out.shape[0]]
+        rows = count.n * (k.shape[0] - 1) + 1
+        if part.shape[0] == rows:
+            return part
+        out = np.zeros((rows, count.n + 1))
+        out[: min(rows, part.shape[0])] = part[:rows]
         return out
     out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
     power = np.ones((1, 1))
