@@ -80,7 +80,7 @@ CASES = [
     Case(
         "devastating",
         "MAX_POOL_DICE, MAX_WORK",
-        "2,000 dice [DEVASTATING WOUNDS] vs 5,000 models W1",
+        "2,000 dice [DEVASTATING WOUNDS] vs 5,000 models W1 (issue 13: 149 GiB)",
         "plan = plan_attack([(gun(ab='[DEVASTATING WOUNDS]'), 2000)],"
         " mh.Unit.of('Horde', 5000, 4, 3, 1))",
     ),
@@ -140,7 +140,7 @@ CASES = [
     Case(
         "table-refused",
         "MAX_TABLE",
-        "2,000 dice [DEVASTATING WOUNDS] vs 2,500 W1 Sv3+ and 2,500 W1 Sv4+ (issue 13: 149 GiB)",
+        "2,000 dice [DEVASTATING WOUNDS] vs 2,500 W1 Sv3+ and 2,500 W1 Sv4+",
         "plan = plan_attack([(gun(ab='[DEVASTATING WOUNDS]'), 2000)], mh.Unit('Mob',"
         " [mh.ModelGroup(2500, 4, 3, 1), mh.ModelGroup(2500, 4, 4, 1)]))",
         accepted=False,
@@ -174,8 +174,11 @@ CASES = [
     Case(
         "mortal-refused",
         "MAX_MORTAL_WOUNDS",
-        "MortalWounds(10**9)",
-        "plan = plan_attack([mh.MortalWounds(10**9)], mh.Unit.of('S', 5, 4, 3, 2))",
+        "MortalWounds(10**6); MortalWounds(10**9) (issue 13: 7.45 GiB)",
+        "def run():\n"
+        "    try: mh.MortalWounds(10**9)\n"
+        "    except mh.LimitError: pass\n"
+        "    mh.attack([mh.MortalWounds(10**6)], mh.Unit.of('S', 5, 4, 3, 2))",
         accepted=False,
     ),
     # ---------------------------------------------------------------- distributions

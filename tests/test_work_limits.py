@@ -262,7 +262,7 @@ def test_estimates_are_checked_against_the_limits() -> None:
 
 # --------------------------------------------------------------------- refusals and budgets
 REFUSALS: dict[str, Callable[[], object]] = {
-    "devastating vs two groups of 2,500 (149 GiB before)": lambda: mh.attack(
+    "devastating vs two groups of 2,500": lambda: mh.attack(
         [(mh.Weapon("Gun", 1, 3, 4, 0, 1, abilities="[DEVASTATING WOUNDS]"), 2000)],
         mh.Unit("Mob", [mh.ModelGroup(2500, 4, 3, 1), mh.ModelGroup(2500, 4, 4, 1)]),
     ),
@@ -363,7 +363,7 @@ EDGES: dict[str, tuple[str, float]] = {
         "[mh.ModelGroup(100, 4, 3, 1), mh.ModelGroup(100, 4, 4, 1)])",
         5.0,
     ),
-    "2,000 devastating dice vs 5,000 wounds": (
+    "2,000 devastating dice vs 5,000 wounds (149 GiB before)": (
         "weapons = [(gun(ab='[DEVASTATING WOUNDS]'), 2000)]; "
         "target = mh.Unit.of('Horde', 5000, 4, 3, 1)",
         10.0,

@@ -207,6 +207,7 @@ def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) 
     # coeffs[j, n', m] = table[n' + j, j] * count[n' + j, m], for a range of j or of n'
     if width == 1:
         chunk = max(1, CHUNK_ENTRIES // (kmax + 1))
+        rows_at_once = max(1, CHUNK_ENTRIES // state.size)  # of the product, added to joint
         v = state
         for j0 in range(0, kmax + 1, chunk):
             rows = min(chunk, kmax + 1 - j0)
@@ -218,7 +219,8 @@ def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) 
                 powers[r] = v
                 if j < kmax:
                     v = t.apply(v)
-            flat += coeffs.T @ powers
+            for r0 in range(0, kmax + 1, rows_at_once):
+                flat[r0 : r0 + rows_at_once] += coeffs[:, r0 : r0 + rows_at_once].T @ powers
         return joint
     powers = np.empty((kmax + 1, state.size))
     v = state
