@@ -391,7 +391,7 @@ def test_the_largest_accepted_cases_finish_within_budget(code: str, budget_secon
         gun = lambda d=1, ab="": mh.Weapon("Gun", 1, 3, 4, 0, d, abilities=ab)
         {code}
         plan = plan_attack(weapons, target)
-        layout = budget.check_plan(plan)
+        layout = budget.check_plan(plan).layout
         start = time.perf_counter()
         result = mh.attack(plan)
         seconds = time.perf_counter() - start

@@ -9,6 +9,8 @@ of :mod:`mathhammer.core.limits`), then each step's estimated memory and work
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.limits import (
@@ -30,7 +32,15 @@ from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cos
 from .layout import DENSE_LIMIT, Layout
 from .steps import hit_kernel, split_kernel, wound_kernel
 
-__all__ = ["EXACT_LIMITS", "check_plan", "kernel_kind", "mortal_cost", "pool_cost", "saved_faces"]
+__all__ = [
+    "EXACT_LIMITS",
+    "Checked",
+    "check_plan",
+    "kernel_kind",
+    "mortal_cost",
+    "pool_cost",
+    "saved_faces",
+]
 
 #: The exact engine's limits on a plan's sizes.
 EXACT_LIMITS = PlanLimits(
@@ -68,11 +78,19 @@ def _transition(layout: Layout, target: Unit, damage: int, stacked: bool = False
     return apply_cost(layout.size, nonzero, layout.size <= DENSE_LIMIT, stacked)
 
 
-def pool_cost(step: PlannedPool, target: Unit, layout: Layout) -> tuple[Cost, str]:
-    """The estimated cost of one pool against ``target``, and the sizes it comes from."""
+def pool_cost(
+    step: PlannedPool,
+    target: Unit,
+    layout: Layout,
+    kernels: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[Cost, str]:
+    """The estimated cost of one pool against ``target``, and the sizes it comes from.
+
+    ``kernels`` are the pool's hit and wound kernels, when they are known already.
+    """
     checks = step.checks
     dice = step.attack_dice
-    hk, wk = hit_kernel(checks), wound_kernel(checks)
+    hk, wk = (hit_kernel(checks), wound_kernel(checks)) if kernels is None else kernels
     hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
     tops = None
     split = split_kernel(hk)
@@ -107,15 +125,26 @@ def mortal_cost(step: MortalWounds, target: Unit, layout: Layout) -> tuple[Cost,
     return series_cost(terms, 1, layout.size, apply), sizes
 
 
-def check_plan(plan: AttackPlan) -> Layout:
-    """Refuse a plan beyond the exact engine's limits; return the target's layout.
+class Checked(NamedTuple):
+    """What :func:`check_plan` found out on the way: the target's layout, and each step's
+    hit and wound kernels (None for a mortal-wound step), for the engine to use."""
+
+    layout: Layout
+    kernels: list[tuple[np.ndarray, np.ndarray] | None]
+
+
+def check_plan(plan: AttackPlan) -> Checked:
+    """Refuse a plan beyond the exact engine's limits.
 
     Examples
     --------
     >>> import mathhammer as mh
     >>> from mathhammer.rules.plan import plan_attack
+    >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    >>> check_plan(plan_attack([(mh.Weapon("Gun", 1, 3, 4, 0, 1), 20)], squad)).layout.size
+    11
     >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, abilities="[LETHAL HITS], [DEVASTATING WOUNDS]")
-    >>> check_plan(plan_attack([(gun, 2000)], mh.Unit.of("Squad", 5, 4, 3, 2))).size
+    >>> check_plan(plan_attack([(gun, 2000)], squad))
     Traceback (most recent call last):
     ...
     mathhammer.errors.LimitError: estimated work of pool 'Gun x2000' must be at most ...
@@ -124,11 +153,15 @@ def check_plan(plan: AttackPlan) -> Layout:
     check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
     check_sizes(plan, EXACT_LIMITS)
     layout = Layout.of(target, plan.focus)
+    kernels: list[tuple[np.ndarray, np.ndarray] | None] = []
     for step in plan.steps:
         if isinstance(step, MortalWounds):
             cost, sizes = mortal_cost(step, target, layout)
             check_cost(f"{shorten(step.label)!r}", cost, sizes)
+            kernels.append(None)
             continue
-        cost, sizes = pool_cost(step, target, layout)
+        pair = (hit_kernel(step.checks), wound_kernel(step.checks))
+        cost, sizes = pool_cost(step, target, layout, pair)
         check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
-    return layout
+        kernels.append(pair)
+    return Checked(layout, kernels)

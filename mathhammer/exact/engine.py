@@ -80,10 +80,10 @@ def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPla
 
 
 def _pool_step(
-    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan
+    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan, kernels: Any
 ) -> tuple[Any, PoolResult]:
     checks, target = step.checks, plan.target
-    stages = hit_and_wound(step.pool, checks)
+    stages = hit_and_wound(step.pool, checks, kernels)
     saved = saved_faces(checks, target)
     per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
     order = plan.ruleset.current_group
@@ -166,18 +166,18 @@ def attack(
     0.4167
     """
     plan = as_plan(weapons, target, rules, context, modifiers)
-    layout = check_plan(plan)
+    layout, kernels = check_plan(plan)
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
-    for step in plan.steps:
+    for step, pair in zip(plan.steps, kernels, strict=True):
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
             count = step.amount.dist
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        state, result = _pool_step(step, layout, state, plan)
+        state, result = _pool_step(step, layout, state, plan, pair)
         if step.checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)

@@ -279,11 +279,15 @@ class PoolSteps:
     to_save: FloatArray
 
 
-def hit_and_wound(pool: Pool, rules: PoolChecks) -> PoolSteps:
-    """Resolve the hit and wound steps of a pool."""
+def hit_and_wound(
+    pool: Pool, rules: PoolChecks, kernels: tuple[FloatArray, FloatArray] | None = None
+) -> PoolSteps:
+    """Resolve the hit and wound steps of a pool (``kernels``: its hit and wound kernels,
+    when they are known already)."""
+    hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
     attacks = attack_dice(pool, rules)
-    hits_joint = compound_kernel(attacks, hit_kernel(rules))
-    wounds_joint = thin_by_kernel(hits_joint, wound_kernel(rules))
+    hits_joint = compound_kernel(attacks, hit)
+    wounds_joint = thin_by_kernel(hits_joint, wound)
     return PoolSteps(
         attacks=attacks,
         hits=Dist._trusted(_antidiagonal_sums(hits_joint)),
