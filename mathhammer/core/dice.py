@@ -2,7 +2,10 @@
 
 A :class:`Dice` keeps its source text for display and gives its exact
 distribution as a :class:`~mathhammer.core.dist.Dist`. The Monte Carlo rolls the
-same expression face by face from ``count``, ``sides`` and ``bonus``.
+same expression face by face from ``count``, ``sides`` and ``bonus``. An expression has at
+most :data:`~mathhammer.core.limits.MAX_DICE` dice and its value is at most
+:data:`~mathhammer.core.limits.MAX_VALUE`: far beyond any datasheet, and refused before any
+number is read or any distribution built.
 """
 
 from __future__ import annotations
@@ -13,15 +16,19 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import DiceSyntaxError, ProfileError, field_error
+from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
+from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
-__all__ = ["Dice", "parse_dice"]
+__all__ = ["MAX_SIDES", "Dice", "parse_dice"]
 
-_TOKEN = re.compile(r"\s*(?:(\d+)?\s*[dD]\s*(\d+)|(\d+))\s*")
-_BONUS = re.compile(r"\+\s*(\d+)\s*")
-#: Dice with more sides than this are almost certainly a typo ("D66" is not a D6).
-MAX_SIDES = 20
+# ASCII digits only: "\d" would read "٣" or "３" as a number
+_TOKEN = re.compile(r"\s*(?:([0-9]+)?\s*[dD]\s*([0-9]+)|([0-9]+))\s*")
+_BONUS = re.compile(r"\+\s*([0-9]+)\s*")
+#: More digits than MAX_VALUE has are refused unread (Python reads 5,000 digits slowly,
+#: and refuses more than 4,300).
+_DIGITS = len(str(MAX_VALUE))
+_HINT = "no characteristic comes near it: check the expression"
 
 
 @dataclass(frozen=True, eq=True, init=False)
@@ -141,6 +148,7 @@ def parse_dice(value: str | int | Dice) -> Dice:
     if isinstance(value, int | np.integer):
         if value < 0:
             raise field_error(ProfileError, "dice", "an integer >= 0", value)
+        check_limit("dice value", int(value), MAX_VALUE, _HINT)
         return Dice._of(0, 0, int(value), str(int(value)))
     if not isinstance(value, str):
         raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
@@ -158,9 +166,10 @@ def parse_dice(value: str | int | Dice) -> Dice:
             raise DiceSyntaxError(text, pos + 1, "expected the number of sides after 'D'")
         if pos != len(text):
             raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r} after a number")
-        return Dice._of(0, 0, int(const_s), text.strip().upper())
-    count = int(count_s) if count_s is not None else 1
-    sides = int(sides_s)
+        return Dice._of(0, 0, _number(text, const_s), text.strip().upper())
+    count = _number(text, count_s, "number of dice") if count_s is not None else 1
+    check_limit(f"number of dice in {text!r}", count, MAX_DICE, _HINT)
+    sides = _number(text, sides_s)
     if count < 1:
         raise DiceSyntaxError(text, m.start(1), "the number of dice must be at least 1")
     if not 2 <= sides <= MAX_SIDES:
@@ -172,9 +181,19 @@ def parse_dice(value: str | int | Dice) -> Dice:
         b = _BONUS.match(text, pos)
         if b is None:
             raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}; only '+N' may follow")
-        bonus = int(b.group(1))
+        bonus = _number(text, b.group(1))
         pos = b.end()
         if pos != len(text):
             raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
+    check_limit(f"largest value of {text!r}", count * sides + bonus, MAX_VALUE, _HINT)
     canonical = f"{count if count > 1 else ''}D{sides}" + (f"+{bonus}" if bonus else "")
     return Dice._of(count, sides, bonus, canonical)
+
+
+def _number(text: str, digits: str, what: str = "value") -> int:
+    """A run of digits of ``text`` as an int; refused unread past :data:`MAX_VALUE`'s length."""
+    if len(digits) > _DIGITS:
+        field = f"{what} in {text[:40]!r}"
+        shown = int(digits) if len(digits) <= 40 else f"a number of {len(digits)} digits"
+        raise field_error(LimitError, field, f"at most {MAX_VALUE}", shown, _HINT)
+    return int(digits)

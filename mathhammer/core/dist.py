@@ -9,7 +9,10 @@ a float) or an array (and return an array); the wargamer's question gets its own
 The whole pmf is the read-only array ``probabilities``. Those queries are defined in
 :mod:`mathhammer.core.queries`; this module builds and combines distributions.
 
-Every operation returns a new instance. The presentation methods (``summary``,
+Every operation returns a new instance. Sizes are checked before anything is
+allocated (:mod:`mathhammer.core.limits`): a distribution past ``MAX_DIST_SIZE``, a
+binomial past ``MAX_BINOMIAL_N`` or a convolution past ``MAX_DIST_WORK`` operations
+raises a :class:`~mathhammer.errors.LimitError`. The presentation methods (``summary``,
 ``to_frame``, ``plot`` and the HTML view) are implemented in :mod:`mathhammer.views`,
 imported when first used.
 """
@@ -24,7 +27,8 @@ from numpy.typing import ArrayLike
 
 from ..errors import DistributionError, field_error
 from .arguments import as_count, as_probability
-from .binomial import FloatArray, binomial_table
+from .binomial import FloatArray, binomial_pmf, binomial_table, binomial_thin
+from .limits import MAX_BINOMIAL_N, MAX_DIST_SIZE, MAX_DIST_WORK, check_limit
 from .queries import DistQueries
 
 # binomial_table is re-exported: it was first defined here
@@ -32,6 +36,11 @@ __all__ = ["Dist", "binomial_table"]
 
 #: Largest deviation of the total probability from 1 accepted on construction.
 MASS_TOLERANCE = 1e-9
+
+
+def _check_work(operation: str, work: int) -> None:
+    hint = "the distributions are too large"
+    check_limit(f"operations of {operation}", work, MAX_DIST_WORK, hint)
 
 
 class Dist(DistQueries):
@@ -97,6 +106,7 @@ class Dist(DistQueries):
         [0.0, 0.0, 1.0]
         """
         k = as_count(k, "k")
+        check_limit("Dist.constant k", k, MAX_DIST_SIZE)
         arr = np.zeros(k + 1)
         arr[k] = 1.0
         return cls._trusted(arr)
@@ -113,6 +123,7 @@ class Dist(DistQueries):
         low, high = as_count(low, "low"), as_count(high, "high")
         if high < low:
             raise field_error(DistributionError, "high", f"an integer >= low ({low})", high)
+        check_limit("Dist.uniform high", high, MAX_DIST_SIZE)
         arr = np.zeros(high + 1)
         arr[low:] = 1.0 / (high - low + 1)
         return cls._trusted(arr)
@@ -127,7 +138,8 @@ class Dist(DistQueries):
         [0.25, 0.5, 0.25]
         """
         n, p = as_count(n, "n"), as_probability(p, "p")
-        return cls._trusted(binomial_table(n, p)[n].copy())
+        check_limit("Dist.binomial n", n, MAX_BINOMIAL_N, "its work grows as n squared")
+        return cls._trusted(binomial_pmf(n, p))
 
     @classmethod
     def from_samples(cls, samples: ArrayLike, minlength: int = 0) -> Dist:
@@ -143,6 +155,7 @@ class Dist(DistQueries):
             raise field_error(DistributionError, "samples", "non-empty", samples)
         if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0:
             raise field_error(DistributionError, "samples", "non-negative integers", arr.dtype)
+        check_limit("largest of Dist.from_samples", int(arr.max()), MAX_DIST_SIZE)
         counts = np.bincount(arr.ravel(), minlength=minlength)
         return cls._trusted(counts / arr.size)
 
@@ -186,8 +199,10 @@ class Dist(DistQueries):
         An int is a constant shift.
         """
         if isinstance(other, Dist):
+            _check_work("Dist.convolve", len(self._pmf) * len(other._pmf))
             return Dist._trusted(np.convolve(self._pmf, other._pmf))
         shift = as_count(other, "shift")
+        check_limit("largest value of Dist.convolve", self.n + shift, MAX_DIST_SIZE)
         return Dist._trusted(np.concatenate([np.zeros(shift), self._pmf]))
 
     def __add__(self, other: Dist | int) -> Dist:
@@ -204,6 +219,9 @@ class Dist(DistQueries):
         [0.111..., 0.222..., 0.333..., 0.222..., 0.111...]
         """
         times = as_count(times, "times")
+        size = self.n * times + 1
+        check_limit("largest value of Dist.repeat", size - 1, MAX_DIST_SIZE)
+        _check_work("Dist.repeat", size * size)  # the last squarings dominate
         result = np.ones(1)
         base = self._pmf
         while times:
@@ -222,6 +240,8 @@ class Dist(DistQueries):
         >>> Dist.constant(2).compound(Dist([0.5, 0.5])).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
+        check_limit("largest value of Dist.compound", count.n * self.n, MAX_DIST_SIZE)
+        _check_work("Dist.compound", (count.n + 1) ** 2 * (self.n + 1) ** 2 // 2)
         out = np.zeros(count.n * self.n + 1)
         power = np.ones(1)
         for n, weight in enumerate(count._pmf):
@@ -240,7 +260,8 @@ class Dist(DistQueries):
         [0.25, 0.5, 0.25]
         """
         p = as_probability(p, "p")
-        return Dist._trusted(self._pmf @ binomial_table(self.n, p))
+        check_limit("largest value of Dist.thin", self.n, MAX_BINOMIAL_N)
+        return Dist._trusted(binomial_thin(self._pmf, p))
 
     def map(self, func: Any) -> Dist:
         """The distribution of ``func(X)`` for an integer-valued ``func`` >= 0.
@@ -253,6 +274,7 @@ class Dist(DistQueries):
         values = [int(func(k)) for k in range(len(self._pmf))]
         if min(values) < 0:
             raise field_error(DistributionError, "func(k)", "an integer >= 0", min(values))
+        check_limit("largest value of Dist.map", max(values), MAX_DIST_SIZE)
         out = np.zeros(max(values) + 1)
         np.add.at(out, values, self._pmf)
         return Dist._trusted(out)

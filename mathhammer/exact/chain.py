@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.binomial import FloatArray, binomial_table
+from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
-from ..errors import LimitError
+from ..core.limits import MAX_TABLE
 from ..rules.base import FACES, AllocationOrder
-from .layout import MAX_STATES, Layout, damage_matrix
+from .cost import CHUNK_ENTRIES, apply_cost, chain_cost, check_cost
+from .layout import Layout, damage_matrix
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 #: The most entries of a pool's joint (dice left, devastating wounds, state) distribution.
-MAX_JOINT = 20_000_000
+MAX_JOINT = MAX_TABLE
 
 
 class Transition:
@@ -130,40 +131,126 @@ def _chain(
 
     ``count[n, m]`` is the joint pmf of save dice ``n`` and of a passenger count ``m``
     (the pool's devastating wounds) that the save dice do not touch. The joint
-    ``joint[n, m, s]`` starts as ``count`` times ``state`` and stays factored while
-    only one block acts.
+    ``joint[n, m, s]`` of dice left, passengers and state is factored (``count`` times
+    ``state``) until the first block that acts, and is only built when a later block acts
+    too: a single acting block costs ``O((n + m) s)`` memory, not ``O(n m s)``.
     """
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
         return np.asarray(count.sum(axis=0)[:, None] * state, dtype=np.float64)
-    last = active[-1]
-    kmax = count.shape[0] - 1
-    joint: FloatArray | None = None
-    for i, (p, t) in enumerate(blocks[: last + 1]):
-        table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
-        if i == last:
-            assert t is not None
-            # coeffs[j, m] = sum_n P(n dice left, j of them in this block, m) * state_n
-            if joint is None:
-                coeffs = (table.T @ count)[:, :, None] * state
-            else:
-                coeffs = np.tensordot(table.T, joint, axes=1)
-            return t.power_series(coeffs)
-        if joint is None:
-            if count.size * state.size > MAX_JOINT:
-                raise LimitError(
-                    f"this pool's save chain needs {count.size * state.size:,} entries (at most "
-                    f"{MAX_JOINT:,}); use mathhammer.simulate for it"
-                )
-            joint = count[:, :, None] * state
-        out = np.zeros_like(joint)
-        stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
-        for j in range(kmax + 1):
-            out[: kmax + 1 - j] += table[j:, j, None, None] * stack[j:]
-            if j < kmax and t is not None:
-                stack[j + 1 :] = t.apply(stack[j + 1 :])
-        joint = out
-    raise AssertionError("unreachable")
+    first, last = active[0], active[-1]
+    for p, _ in blocks[:first]:  # saved by every group: they take dice, change nothing
+        count = binomial_thin(count, 1.0 - p)
+    p, t = blocks[first]
+    assert t is not None
+    if first == last:  # the dice of later blocks are saved: only this block's count matters
+        return factored_series(binomial_thin(count, p), state, t)
+    joint = _first_split(count, state, p, t)
+    for p, t in blocks[first + 1 : last]:
+        joint = _thin_in_place(joint, 1.0 - p) if t is None else _split(joint, p, t)
+    p, t = blocks[last]
+    assert t is not None
+    return t.power_series(_thin_in_place(joint, p))
+
+
+def _thin_in_place(joint: FloatArray, p: float) -> FloatArray:
+    """:func:`binomial_thin` of ``joint`` along its first axis, a chunk of columns at a time
+    and into ``joint`` itself: no second array of the joint's size."""
+    kmax = joint.shape[0] - 1
+    table = binomial_table(kmax, p)
+    flat = joint.reshape(kmax + 1, -1)
+    chunk = max(1, CHUNK_ENTRIES // (kmax + 1))
+    for c0 in range(0, flat.shape[1], chunk):
+        flat[:, c0 : c0 + chunk] = table.T @ flat[:, c0 : c0 + chunk]
+    return joint
+
+
+def factored_series(coeffs: FloatArray, state: FloatArray, t: Transition) -> FloatArray:
+    """``out[m] = sum_j coeffs[j, m] * (state @ T**j)``, without the ``[j, m, s]`` stack.
+
+    The vectors ``state @ T**j`` are made one after another and multiplied in chunks, so
+    the memory is ``O(m s)`` plus one chunk. Once a vector no longer changes (the unit
+    is destroyed in every state reached) the remaining terms are that vector: they are
+    summed at once.
+    """
+    jmax, width = coeffs.shape[0], coeffs.shape[1]
+    out = np.zeros((width, state.size))
+    chunk = max(1, min(jmax, CHUNK_ENTRIES // max(state.size, 1)))
+    powers = np.empty((chunk, state.size))
+    v = state
+    for j0 in range(0, jmax, chunk):
+        rows = min(chunk, jmax - j0)
+        for r in range(rows):
+            powers[r] = v
+            after = t.apply(v) if j0 + r + 1 < jmax else v
+            if after is not v and np.array_equal(after, v):
+                out += coeffs[j0 : j0 + r].T @ powers[:r]
+                out += coeffs[j0 + r :].sum(axis=0)[:, None] * v
+                return out
+            v = after
+        out += coeffs[j0 : j0 + rows].T @ powers[:rows]
+    return out
+
+
+def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) -> FloatArray:
+    """``joint[n', m, s]`` after the first acting block, from the factored ``count x state``.
+
+    ``joint[n'] = sum_j P(n' + j dice, j of them in the block) count[n' + j] state T**j``:
+    matrix products of the coefficients with the vectors ``state @ T**j``, a chunk of ``j``
+    at a time (one passenger count), or all of them against a slice of ``n'`` (several:
+    the vectors are kept, the coefficients of a slice made as needed).
+    """
+    kmax, width = count.shape[0] - 1, count.shape[1]
+    table = binomial_table(kmax, p)  # table[n, j]
+    joint = np.zeros((kmax + 1, width, state.size))
+    flat = joint.reshape(-1, state.size)
+    # coeffs[j, n', m] = table[n' + j, j] * count[n' + j, m], for a range of j or of n'
+    if width == 1:
+        chunk = max(1, CHUNK_ENTRIES // (kmax + 1))
+        rows_at_once = max(1, CHUNK_ENTRIES // state.size)  # of the product, added to joint
+        v = state
+        for j0 in range(0, kmax + 1, chunk):
+            rows = min(chunk, kmax + 1 - j0)
+            coeffs = np.zeros((rows, kmax + 1))
+            powers = np.empty((rows, state.size))
+            for r in range(rows):
+                j = j0 + r
+                coeffs[r, : kmax + 1 - j] = table[j:, j] * count[j:, 0]
+                powers[r] = v
+                if j < kmax:
+                    v = t.apply(v)
+            for r0 in range(0, kmax + 1, rows_at_once):
+                flat[r0 : r0 + rows_at_once] += coeffs[:, r0 : r0 + rows_at_once].T @ powers
+        return joint
+    powers = np.empty((kmax + 1, state.size))
+    v = state
+    for j in range(kmax + 1):
+        powers[j] = v
+        if j < kmax:
+            v = t.apply(v)
+    per_slice = max(1, CHUNK_ENTRIES // ((kmax + 1) * width))
+    dice = np.arange(kmax + 1)[:, None]
+    for n0 in range(0, kmax + 1, per_slice):
+        n1 = min(kmax + 1, n0 + per_slice)
+        n = np.arange(n0, n1)[None, :] + dice  # [j, n'] -> n' + j
+        inside = np.minimum(n, kmax)
+        weights = np.where(n <= kmax, table[inside, dice], 0.0)
+        coeffs = weights[:, :, None] * count[inside]  # [j, n', m]
+        joint[n0:n1] = (coeffs.reshape(kmax + 1, -1).T @ powers).reshape(n1 - n0, width, -1)
+    return joint
+
+
+def _split(joint: FloatArray, p: float, t: Transition) -> FloatArray:
+    """``joint[n', m, s]`` after a later acting block: each ``joint[n]`` moves ``j`` dice."""
+    kmax = joint.shape[0] - 1
+    table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
+    out = np.zeros_like(joint)
+    stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
+    for j in range(kmax + 1):
+        out[: kmax + 1 - j] += table[j:, j, None, None] * stack[j:]
+        if j < kmax:
+            stack[j + 1 :] = t.apply(stack[j + 1 :])
+    return out
 
 
 def _blocks(
@@ -234,7 +321,7 @@ def spill_mortal_wounds(
     """
     one = [Dist._trusted(np.array([1.0 - p, p])) for p in wound_lost]
     t = Transition(damage_matrix(layout, one, order=order))
-    return t.power_series(count.probabilities[:, None] * state)
+    return np.asarray(factored_series(count.probabilities[:, None], state, t)[0], np.float64)
 
 
 def _unsaved_by_survival(
@@ -256,6 +343,14 @@ def _unsaved_by_survival(
     return Dist._trusted(np.maximum(at_least[:-1] - at_least[1:], 0.0))
 
 
+def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Dist]) -> int:
+    """The values the failed-saves counter takes: ``0..kmax``, or ``0..wounds`` when every
+    failed save costs at least one wound (the unit is destroyed by then)."""
+    if all(d.probabilities[0] == 0.0 for d in effective_damage):
+        return min(kmax, int(layout.damage.max())) + 1
+    return kmax + 1
+
+
 def unsaved_distribution(
     layout: Layout,
     state: FloatArray,
@@ -271,7 +366,8 @@ def unsaved_distribution(
     ``U ~ thin(save dice, faces failed / 6)`` and they are resolved first, so the count
     is ``min(U, T)`` with ``T`` the damaging die that destroys the unit, independent of
     ``U``: ``P(min >= k) = P(U >= k) P(T >= k)``. Otherwise the chain of
-    :func:`apply_pool` runs on states augmented with a counter of failed saves.
+    :func:`apply_pool` runs on states augmented with a counter of failed saves (up to the
+    unit's wounds when every failed save costs a wound: no Feel No Pain).
     """
     count = to_save.sum(axis=1, keepdims=True)  # devastating wounds are not save dice
     kmax = count.shape[0] - 1
@@ -284,18 +380,22 @@ def unsaved_distribution(
             patterns[0][0],
             damage_matrix(layout, effective_damage, focus=focus, order=order),
         )
-    counter = kmax + 1
-    if layout.size * counter > MAX_STATES * 10:
-        raise LimitError(
-            f"the failed-saves stage of this pool needs {layout.size * counter} states; "
-            "use mathhammer.simulate for it"
-        )
+    counter = unsaved_counter(layout, kmax, effective_damage)
     import scipy.sparse as sp
 
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
+    assert isinstance(damage, sp.csr_matrix)
+    states = layout.size * counter
+    nonzero = counter * (damage.nnz + layout.size)
+    acting = [not pattern.all() for _, _, pattern in save_blocks(saved)]
+    one, stacked = apply_cost(states, nonzero, False), apply_cost(states, nonzero, False, True)
+    cost = chain_cost(kmax, 1, states, one, acting, stacked)
+    sizes = f"{kmax} dice to save, {layout.size} target states x {counter} counts"
+    check_cost("the failed saves' distribution", cost, sizes)
     current = layout.current_group(focus, order)
-    shift = sp.diags(np.ones(kmax), 1, shape=(counter, counter)) + sp.coo_matrix(
-        ([1.0], ([kmax], [kmax])), shape=(counter, counter)
+    top = counter - 1
+    shift = sp.diags(np.ones(top), 1, shape=(counter, counter)) + sp.coo_matrix(
+        ([1.0], ([top], [top])), shape=(counter, counter)
     )
     blocks: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):

@@ -8,45 +8,20 @@ from typing import Any
 import numpy as np
 
 from ..core.dist import Dist
-from ..errors import LimitError, field_error
+from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import ModelGroup, Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..rules.base import FACES, AfterAttackTest, PoolChecks, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from .budget import check_plan, saved_faces
 from .chain import apply_pool, spill_mortal_wounds, unsaved_distribution
 from .layout import Layout
 from .steps import hit_and_wound
 
+# the limits were first defined here
 __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
-
-#: The most attack dice one pool may roll in the exact engine.
-MAX_POOL_DICE = 2000
-#: The most wounds a target unit may have in the exact engine.
-MAX_UNIT_WOUNDS = 5000
-
-
-def _check_sizes(plan: AttackPlan) -> None:
-    hint = "use mathhammer.simulate for larger attacks"
-    target = plan.target
-    if target.total_wounds > MAX_UNIT_WOUNDS:
-        raise field_error(
-            LimitError, "target wounds", f"at most {MAX_UNIT_WOUNDS}", target.total_wounds, hint
-        )
-    for step in plan.steps:
-        if not isinstance(step, PlannedPool):
-            continue
-        bonus = sum(extra.max for extra in step.checks.bonus_attacks)
-        dice = sum(n * (w.attacks.max + bonus) for w, n in step.pool.weapons)
-        if dice > MAX_POOL_DICE:
-            raise field_error(
-                LimitError,
-                f"attack dice of pool {step.label!r}",
-                f"at most {MAX_POOL_DICE}",
-                dice,
-                hint,
-            )
 
 
 def _wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
@@ -90,11 +65,6 @@ def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
     return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
 
 
-def _saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
-    faces = np.asarray(FACES)
-    return np.array([checks.saves(faces, g) for g in target.groups], dtype=bool)
-
-
 def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
     """Mortal wounds to the attacker: one hazard roll per weapon."""
     rolls = sum(count for _, count in step.pool.weapons)
@@ -110,11 +80,11 @@ def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPla
 
 
 def _pool_step(
-    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan
+    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan, kernels: Any
 ) -> tuple[Any, PoolResult]:
     checks, target = step.checks, plan.target
-    stages = hit_and_wound(step.pool, checks)
-    saved = _saved_faces(checks, target)
+    stages = hit_and_wound(step.pool, checks, kernels)
+    saved = saved_faces(checks, target)
     per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
     order = plan.ruleset.current_group
     focus = checks.precision_group
@@ -196,19 +166,18 @@ def attack(
     0.4167
     """
     plan = as_plan(weapons, target, rules, context, modifiers)
-    _check_sizes(plan)
-    layout = Layout.of(plan.target, plan.focus)
+    layout, kernels = check_plan(plan)
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
-    for step in plan.steps:
+    for step, pair in zip(plan.steps, kernels, strict=True):
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
             count = step.amount.dist
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        state, result = _pool_step(step, layout, state, plan)
+        state, result = _pool_step(step, layout, state, plan, pair)
         if step.checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)

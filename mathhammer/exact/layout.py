@@ -24,6 +24,7 @@ import numpy as np
 
 from ..core.binomial import FloatArray
 from ..core.dist import Dist
+from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
@@ -35,8 +36,6 @@ __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
 #: Up to this many states the transition matrices are dense (faster for small units).
 DENSE_LIMIT = 320
-#: The most states a unit's layout may have.
-MAX_STATES = 200_000
 
 
 class _GroupLine:
@@ -88,7 +87,10 @@ class Layout:
         self.focus = tuple(sorted(set(focus)))
         radix = np.array([line.size + 1 for line in self.lines], dtype=np.int64)
         if float(np.prod(radix.astype(float))) >= 2**62:
-            raise LimitError("the target has too many allocation groups for the exact engine")
+            raise LimitError(
+                "the target has too many allocation groups for the exact engine; " + SIMULATE_HINT
+            )
+        check_limit("target states", self._count(), MAX_STATES, SIMULATE_HINT)
         self._stride = np.concatenate([[1], np.cumprod(radix[:-1])]).astype(np.int64)
         positions = self._reachable()
         codes = positions @ self._stride
@@ -96,8 +98,15 @@ class Layout:
         #: positions[s, g]: wounds group g has lost in state s
         self.positions = positions[order]
         self._codes = codes[order]
-        if len(self._codes) > MAX_STATES:
-            raise LimitError(f"the target needs {len(self._codes)} states; at most {MAX_STATES}")
+
+    def _count(self) -> int:
+        """The number of states :meth:`_reachable` makes, before it makes them."""
+        groups = self.unit.groups
+        free = [g for g in self.focus if groups[g].character]
+        line = sum(self.lines[g].size for g in range(len(groups)) if g not in free) + 1
+        for g in free:
+            line *= self.lines[g].size + 1
+        return line
 
     def _reachable(self) -> np.ndarray:
         """A superset of the states the allocation rules can reach."""

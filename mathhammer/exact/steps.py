@@ -11,6 +11,13 @@ Keeping critical results as their own category lets abilities change only the
 mapping (a Critical Hit scoring extra hits, or wounding automatically) while the
 pool arithmetic stays the same: the n-fold convolution of the kernel, mixed over a
 random number of dice.
+
+Two kernels are common enough, and costly enough as convolutions, to have their own
+paths: a Bernoulli kernel (a die succeeds or not) is a binomial thinning, and a
+*split* kernel ([LETHAL HITS], [DEVASTATING WOUNDS]: a critical die is worth a fixed
+``(a, 1)``, any other die 0 or 1 in ``x``) is a multinomial, computed as one matrix
+product: of ``n`` dice, ``c`` critical ~ Binomial(n, p_crit) and of the rest ``s``
+successful ~ Binomial(n - c, p_success / (1 - p_crit)).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.binomial import FloatArray, binomial_table
+from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.convolution import convolve2d
 from ..core.dist import Dist
 from ..model.pools import Pool
@@ -34,6 +41,8 @@ __all__ = [
     "hit_and_wound",
     "hit_kernel",
     "kernel",
+    "split_compound",
+    "split_kernel",
     "thin_by_kernel",
     "wound_kernel",
 ]
@@ -107,10 +116,69 @@ def _is_bernoulli(k: FloatArray) -> bool:
     return k.shape == (2, 1)
 
 
+def split_kernel(k: FloatArray) -> tuple[float, float, float, int] | None:
+    """``(p_fail, p_success, p_critical, a)`` when ``k`` is a split kernel, else None.
+
+    A split kernel puts a die at ``(0, 0)`` (fail), ``(1, 0)`` (success) or ``(a, 1)``
+    (critical): the kernel of [LETHAL HITS] with a fixed number of [SUSTAINED HITS], and
+    of [DEVASTATING WOUNDS].
+
+    Examples
+    --------
+    >>> split_kernel(np.array([[0.5, 0.0], [0.25, 0.0], [0.0, 0.25]]))
+    (0.5, 0.25, 0.25, 2)
+    >>> split_kernel(np.array([[0.5, 0.25], [0.25, 0.0]]))  # [DEVASTATING WOUNDS]
+    (0.5, 0.25, 0.25, 0)
+    >>> split_kernel(np.array([[0.5], [0.5]])) is None
+    True
+    """
+    if k.ndim != 2 or k.shape[1] != 2 or np.any(k[2:, 0]) or abs(float(k.sum()) - 1.0) > 1e-12:
+        return None
+    critical = np.flatnonzero(k[:, 1])
+    if len(critical) != 1:
+        return None
+    a = int(critical[0])
+    success = float(k[1, 0]) if k.shape[0] > 1 else 0.0
+    return float(k[0, 0]), success, float(k[a, 1]), a
+
+
+def split_compound(weights: FloatArray, split: tuple[float, float, float, int]) -> FloatArray:
+    """The joint pmf ``out[s + a c, c]`` of ``N ~ weights`` dice through a split kernel.
+
+    ``A[c, s] = sum_n weights[n] P(c critical of n) P(s successes of the n - c others)`` is
+    the product ``W @ B`` of ``W[c, m] = weights[m + c] P(c critical of m + c)`` and the
+    binomial table ``B[m, s]``: one matrix product instead of ``N`` 2-D convolutions.
+    """
+    _, success, critical, a = split
+    nmax = len(weights) - 1
+    crit_table = binomial_table(nmax, critical)  # [n, c]
+    rest = 1.0 - critical
+    kept = binomial_table(nmax, success / rest if rest > 0 else 0.0)  # [m, s]
+    w = np.zeros((nmax + 1, nmax + 1))  # w[c, m]: c critical, m other dice
+    for c in range(nmax + 1):
+        w[c, : nmax + 1 - c] = weights[c:] * crit_table[c:, c]
+    del crit_table  # the tables are n² each: hold no more than three at once
+    joint = w @ kept  # [c, s]
+    del w
+    out = np.zeros((nmax * max(a, 1) + 1, nmax + 1))
+    for c in range(nmax + 1):
+        out[a * c : a * c + nmax + 1 - c, c] = joint[c, : nmax + 1 - c]
+    return out
+
+
 def compound_kernel(count: Dist, k: FloatArray) -> FloatArray:
     """The joint distribution of the summed kernel over ``N ~ count`` independent dice."""
     if _is_bernoulli(k):
         return count.thin(float(k[1, 0])).probabilities[:, None].copy()
+    split = split_kernel(k)
+    if split is not None:
+        part = split_compound(count.probabilities, split)
+        rows = count.n * (k.shape[0] - 1) + 1
+        if part.shape[0] == rows:
+            return part
+        out = np.zeros((rows, count.n + 1))
+        out[: min(rows, part.shape[0])] = part[:rows]
+        return out
     out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
     power = np.ones((1, 1))
     for n, weight in enumerate(count.probabilities):
@@ -130,10 +198,17 @@ def thin_by_kernel(joint: FloatArray, k: FloatArray) -> FloatArray:
     xmax, ymax = joint.shape[0] - 1, joint.shape[1] - 1
     if _is_bernoulli(k):
         # out[w + y] = sum_x joint[x, y] * B[x, w]
-        thinned = binomial_table(xmax, float(k[1, 0])).T @ joint  # [w, y]
+        thinned = binomial_thin(joint, float(k[1, 0]))  # [w, y]
         return _antidiagonal_sums(thinned)[:, None]
     rows = xmax * (k.shape[0] - 1) + ymax + 1
     out = np.zeros((rows, xmax * (k.shape[1] - 1) + 1))
+    split = split_kernel(k)
+    if split is not None:
+        for y in np.flatnonzero(joint.any(axis=0)):
+            top = int(np.flatnonzero(joint[:, y])[-1])  # dice beyond it have no mass
+            part = split_compound(joint[: top + 1, y], split)
+            out[y : y + part.shape[0], : part.shape[1]] += part
+        return out
     power = np.ones((1, 1))
     for x in range(xmax + 1):
         if x:
@@ -204,11 +279,15 @@ class PoolSteps:
     to_save: FloatArray
 
 
-def hit_and_wound(pool: Pool, rules: PoolChecks) -> PoolSteps:
-    """Resolve the hit and wound steps of a pool."""
+def hit_and_wound(
+    pool: Pool, rules: PoolChecks, kernels: tuple[FloatArray, FloatArray] | None = None
+) -> PoolSteps:
+    """Resolve the hit and wound steps of a pool (``kernels``: its hit and wound kernels,
+    when they are known already)."""
+    hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
     attacks = attack_dice(pool, rules)
-    hits_joint = compound_kernel(attacks, hit_kernel(rules))
-    wounds_joint = thin_by_kernel(hits_joint, wound_kernel(rules))
+    hits_joint = compound_kernel(attacks, hit)
+    wounds_joint = thin_by_kernel(hits_joint, wound)
     return PoolSteps(
         attacks=attacks,
         hits=Dist._trusted(_antidiagonal_sums(hits_joint)),

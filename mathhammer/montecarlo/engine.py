@@ -5,15 +5,17 @@ profiles and the ruleset's resolved checks), applies the ruleset's literal check
 faces it rolls (re-rolling the dice a re-roll selects), sorts each trial's save dice and
 allocates them one at a time, all trials of a block in one vectorised step per die.
 
-The trials are cut into blocks of :data:`BLOCK` trials, each rolled from its own random
-stream spawned from ``rng`` (``SeedSequence.spawn``), and each block is summarised as
-mergeable counts (:class:`~mathhammer.montecarlo.tally.Tally`). So the result does not
-depend on how blocks are grouped or where they run (another process, another machine),
-and the memory does not grow with the number of trials.
+The trials are cut into blocks of :data:`BLOCK` trials (fewer for a pool of more than
+200 dice: see :mod:`mathhammer.montecarlo.budget`), each rolled from its own random stream
+spawned from ``rng`` (``SeedSequence.spawn``, one stream as each block starts), and each
+block is summarised as mergeable counts (:class:`~mathhammer.montecarlo.tally.Tally`). So
+the result does not depend on how blocks are grouped or where they run (another process,
+another machine), and the memory does not grow with the number of trials.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -27,11 +29,19 @@ from ..results.attack import GroupResult, PoolResult, TestResult
 from ..results.simulation import SimulationResult
 from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from .budget import block_size, check_simulation, check_trials
 from .state import TargetState
 from .steps import mortal_wounds, pool_stages
 from .tally import Tally
 
-__all__ = ["BLOCK", "block_streams", "generator_from", "simulate", "simulate_block"]
+__all__ = [
+    "BLOCK",
+    "block_streams",
+    "generator_from",
+    "iter_blocks",
+    "simulate",
+    "simulate_block",
+]
 
 #: Trials per block: each block has its own random stream; bounds the dice arrays' memory.
 BLOCK = 50_000
@@ -48,17 +58,35 @@ def generator_from(rng: Any) -> np.random.Generator:
         ) from None
 
 
-def block_streams(trials: int, rng: Any) -> list[tuple[np.random.Generator, int]]:
+def block_streams(
+    trials: int, rng: Any, block: int | None = None
+) -> list[tuple[np.random.Generator, int]]:
     """The blocks of a simulation: (its own generator, trials in it), in order.
+
+    ``block`` is the trials per block, :data:`BLOCK` by default.
 
     Examples
     --------
     >>> [size for _, size in block_streams(120_000, 1)]
     [50000, 50000, 20000]
     """
-    sizes = [min(BLOCK, trials - start) for start in range(0, trials, BLOCK)]
-    streams = generator_from(rng).spawn(len(sizes))
-    return list(zip(streams, sizes, strict=True))
+    return list(iter_blocks(trials, rng, BLOCK if block is None else block))
+
+
+def iter_blocks(trials: int, rng: Any, block: int) -> Iterator[tuple[np.random.Generator, int]]:
+    """The blocks of :func:`block_streams`, each stream spawned as its block starts: the
+    same streams (``spawn(1)`` again and again is ``spawn(n)``), in memory independent of
+    the number of blocks.
+
+    Examples
+    --------
+    >>> [size for _, size in iter_blocks(5, 1, block=2)]
+    [2, 2, 1]
+    """
+    parent = generator_from(rng)
+    for start in range(0, trials, block):
+        (stream,) = parent.spawn(1)
+        yield stream, min(block, trials - start)
 
 
 def simulate_block(plan: AttackPlan, rng: np.random.Generator, trials: int) -> Tally:
@@ -117,7 +145,8 @@ def simulate(
         As for :func:`mathhammer.attack` (an :class:`~mathhammer.rules.plan.AttackPlan`
         is run as it is).
     trials : int
-        The number of simulated attacks, at least 2.
+        The number of simulated attacks, from 2 to 10**9 (``MAX_TRIALS``). The memory
+        does not grow with it.
     rng : None, int, SeedSequence or numpy.random.Generator
         Seed or generator, normalised with ``numpy.random.default_rng``; each block of
         trials rolls from its own stream spawned from it.
@@ -133,10 +162,10 @@ def simulate(
     True
     """
     plan = as_plan(weapons, target, rules, context, modifiers)
-    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 2:
-        raise field_error(OptionError, "trials", "an integer >= 2", trials)
+    trials = check_trials(trials)
+    check_simulation(plan)
     tally = Tally()
-    for stream, size in block_streams(int(trials), rng):
+    for stream, size in iter_blocks(trials, rng, block_size(plan, BLOCK)):
         tally = tally.merge(simulate_block(plan, stream, size))
     return assemble(plan, tally)
 

@@ -5,6 +5,11 @@ refuse what it cannot resolve, gathers the weapons into pools in the order decla
 and resolves each pool's checks. The exact engine (:func:`mathhammer.attack`) and the
 Monte Carlo (:func:`mathhammer.simulate`) both run an :class:`AttackPlan`, so what is
 attacked, and under which rules, is decided in one place.
+
+The sizes that drive either engine's memory and work (attack dice, hits, damage, mortal
+wounds) are read from the plan here too, at their largest, and :func:`check_sizes`
+compares them with an engine's limits (:mod:`mathhammer.core.limits`) before anything
+is computed.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers, check_inputs
 from ..model.pools import MortalWounds, Pool, gather_pools
@@ -19,7 +25,7 @@ from ..model.profiles import Unit
 from .base import AfterAttackTest, PoolChecks, Ruleset
 from .registry import get_ruleset
 
-__all__ = ["AttackPlan", "PlannedPool", "as_plan", "plan_attack"]
+__all__ = ["AttackPlan", "PlanLimits", "PlannedPool", "as_plan", "check_sizes", "plan_attack"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,27 @@ class PlannedPool:
     def label(self) -> str:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
+
+    @property
+    def attack_dice(self) -> int:
+        """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
+        bonus = sum(extra.max for extra in self.checks.bonus_attacks)
+        return sum(n * (w.attacks.max + bonus) for w, n in self.pool.weapons)
+
+    @property
+    def hits(self) -> int:
+        """The most hits the pool scores: every die a critical hit with the most extra
+        hits [SUSTAINED HITS] gives (lethal hits included)."""
+        extra = self.checks.sustained.max if self.checks.sustained is not None else 0
+        return self.attack_dice * (1 + extra)
+
+    @property
+    def damage(self) -> int:
+        """The largest Damage of one attack before the defender's modifiers: D (or the
+        damage set) times the multiplier, plus the damage added and [MELTA] X."""
+        checks = self.checks
+        melta = checks.melta.max if checks.melta is not None else 0
+        return checks.damage.max * checks.damage_multiply + max(checks.damage_add, 0) + melta
 
 
 @dataclass(frozen=True)
@@ -68,6 +95,52 @@ class AttackPlan:
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target)
+
+
+@dataclass(frozen=True)
+class PlanLimits:
+    """An engine's limits on a plan's sizes, and the remedy past them."""
+
+    dice: int
+    hits: int
+    damage: int
+    mortal_wounds: int
+    hint: str = ""
+
+
+def check_sizes(plan: AttackPlan, limits: PlanLimits) -> None:
+    """Refuse a plan whose attack dice, hits, damage or mortal wounds pass ``limits``.
+
+    Raises
+    ------
+    LimitError
+        Naming the pool (or step) and the size, e.g. ``"hits of pool 'Gun x10' (attack
+        dice x (1 + [SUSTAINED HITS] X)) must be at most 6000; got 62000"``.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, abilities="[SUSTAINED HITS 30]")
+    >>> plan = plan_attack([(gun, 2000)], mh.Unit.of("Squad", 5, 4, 3, 2))
+    >>> check_sizes(plan, PlanLimits(dice=2000, hits=6000, damage=1000, mortal_wounds=10))
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.LimitError: hits of pool 'Gun x2000' (attack dice x (1 + [SUSTAINED HITS]
+    X)) must be at most 6000; got 62000
+    """
+    hint = limits.hint
+    for step in plan.steps:
+        if isinstance(step, MortalWounds):
+            amount = step.amount.max
+            field = f"mortal wounds of {shorten(step.label)!r}"
+            check_limit(field, amount, limits.mortal_wounds, hint)
+            continue
+        label = f"pool {shorten(step.label)!r}"
+        check_limit(f"attack dice of {label}", step.attack_dice, limits.dice, hint)
+        sustained = "(attack dice x (1 + [SUSTAINED HITS] X))"
+        check_limit(f"hits of {label} {sustained}", step.hits, limits.hits, hint)
+        damage = "(D x multiplier + added damage + [MELTA] X)"
+        check_limit(f"damage of one attack of {label} {damage}", step.damage, limits.damage, hint)
 
 
 def plan_attack(

@@ -1,0 +1,167 @@
+"""The exact engine's limits, checked before an attack is computed.
+
+:func:`check_plan` refuses a plan the exact engine cannot compute in seconds: first the
+sizes a user gives (attack dice, hits, damage, mortal wounds, target wounds: the limits
+of :mod:`mathhammer.core.limits`), then each step's estimated memory and work
+(:mod:`mathhammer.exact.cost`) against the target's states. Each refusal is a
+:class:`~mathhammer.errors.LimitError` naming the size and the Monte Carlo remedy.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core.limits import (
+    MAX_DAMAGE,
+    MAX_MORTAL_WOUNDS,
+    MAX_POOL_DICE,
+    MAX_POOL_HITS,
+    MAX_UNIT_WOUNDS,
+    SIMULATE_HINT,
+    check_limit,
+    shorten,
+)
+from ..model.pools import MortalWounds
+from ..model.profiles import Unit
+from ..rules.base import FACES, PoolChecks
+from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
+from .chain import save_blocks
+from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
+from .layout import DENSE_LIMIT, Layout
+from .steps import hit_kernel, split_kernel, wound_kernel
+
+__all__ = [
+    "EXACT_LIMITS",
+    "Checked",
+    "check_plan",
+    "kernel_kind",
+    "mortal_cost",
+    "pool_cost",
+    "saved_faces",
+]
+
+#: The exact engine's limits on a plan's sizes.
+EXACT_LIMITS = PlanLimits(
+    dice=MAX_POOL_DICE,
+    hits=MAX_POOL_HITS,
+    damage=MAX_DAMAGE,
+    mortal_wounds=MAX_MORTAL_WOUNDS,
+    hint=SIMULATE_HINT,
+)
+
+
+def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
+    """``saved[g, f - 1]``: a model of group ``g`` saves a natural ``f`` against the pool."""
+    faces = np.asarray(FACES)
+    return np.array([checks.saves(faces, g) for g in target.groups], dtype=bool)
+
+
+def kernel_kind(k: np.ndarray) -> str:
+    """How the engine convolves a per-die kernel: ``"bernoulli"``, ``"split"`` or ``"general"``.
+
+    Examples
+    --------
+    >>> kernel_kind(np.array([[0.5], [0.5]])), kernel_kind(np.array([[0.5, 0.2], [0.3, 0.0]]))
+    ('bernoulli', 'split')
+    """
+    if k.shape == (2, 1):
+        return "bernoulli"
+    return "split" if split_kernel(k) is not None else "general"
+
+
+def _transition(layout: Layout, target: Unit, damage: int, stacked: bool = False) -> float:
+    """Work of one state vector (or one row of a stack) through the pool's damage transition."""
+    wounds = max(g.wounds for g in target.groups)
+    nonzero = layout.size * (min(damage, wounds) + 2)
+    return apply_cost(layout.size, nonzero, layout.size <= DENSE_LIMIT, stacked)
+
+
+def pool_cost(
+    step: PlannedPool,
+    target: Unit,
+    layout: Layout,
+    kernels: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[Cost, str]:
+    """The estimated cost of one pool against ``target``, and the sizes it comes from.
+
+    ``kernels`` are the pool's hit and wound kernels, when they are known already.
+    """
+    checks = step.checks
+    dice = step.attack_dice
+    hk, wk = (hit_kernel(checks), wound_kernel(checks)) if kernels is None else kernels
+    hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
+    tops = None
+    split = split_kernel(hk)
+    if split is not None:  # y critical hits leave at most dice - y hits and a * y extra
+        tops = [min(rows - 1, dice + (split[3] - 1) * y) for y in range(columns)]
+    kind, nonzero = kernel_kind(wk), int(np.count_nonzero(wk))
+    wound, to_save, width = wound_cost(rows, columns, kind, nonzero, tops)
+    apply = _transition(layout, target, step.damage)
+    acting = [not pattern.all() for _, _, pattern in save_blocks(saved_faces(checks, target))]
+    stacked = _transition(layout, target, step.damage, stacked=True)
+    chain = chain_cost(to_save - 1, width, layout.size, apply, acting, stacked)
+    devastating = series_cost(width, 1, layout.size, apply) if width > 1 else Cost()
+    sizes = (
+        f"{dice} attack dice, {to_save - 1} dice to save, {width - 1} devastating wounds, "
+        f"{layout.size} target states"
+    )
+    return hit + wound + chain + devastating, sizes
+
+
+def mortal_cost(step: MortalWounds, target: Unit, layout: Layout) -> tuple[Cost, str]:
+    """The estimated cost of a mortal-wound step, and the sizes it comes from.
+
+    Without Feel No Pain every mortal wound costs a wound, so the state stops changing
+    after the unit's wounds at most (:func:`~mathhammer.exact.chain.factored_series`
+    stops there).
+    """
+    terms = step.amount.max + 1
+    if all(g.feel_no_pain(True) is None for g in target.groups):
+        terms = min(terms, target.total_wounds + 2)
+    apply = apply_cost(layout.size, 2 * layout.size, layout.size <= DENSE_LIMIT)
+    sizes = f"{step.amount.max} mortal wounds, {layout.size} target states"
+    return series_cost(terms, 1, layout.size, apply), sizes
+
+
+class Checked(NamedTuple):
+    """What :func:`check_plan` found out on the way: the target's layout, and each step's
+    hit and wound kernels (None for a mortal-wound step), for the engine to use."""
+
+    layout: Layout
+    kernels: list[tuple[np.ndarray, np.ndarray] | None]
+
+
+def check_plan(plan: AttackPlan) -> Checked:
+    """Refuse a plan beyond the exact engine's limits.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> from mathhammer.rules.plan import plan_attack
+    >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    >>> check_plan(plan_attack([(mh.Weapon("Gun", 1, 3, 4, 0, 1), 20)], squad)).layout.size
+    11
+    >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, abilities="[LETHAL HITS], [DEVASTATING WOUNDS]")
+    >>> check_plan(plan_attack([(gun, 2000)], squad))
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.LimitError: estimated work of pool 'Gun x2000' must be at most ...
+    """
+    target = plan.target
+    check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
+    check_sizes(plan, EXACT_LIMITS)
+    layout = Layout.of(target, plan.focus)
+    kernels: list[tuple[np.ndarray, np.ndarray] | None] = []
+    for step in plan.steps:
+        if isinstance(step, MortalWounds):
+            cost, sizes = mortal_cost(step, target, layout)
+            check_cost(f"{shorten(step.label)!r}", cost, sizes)
+            kernels.append(None)
+            continue
+        pair = (hit_kernel(step.checks), wound_kernel(step.checks))
+        cost, sizes = pool_cost(step, target, layout, pair)
+        check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
+        kernels.append(pair)
+    return Checked(layout, kernels)
