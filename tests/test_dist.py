@@ -239,7 +239,8 @@ def test_thinning_matches_enumeration(counts: list[float], p: float) -> None:
 def test_mixture() -> None:
     m = Dist.mixture([0.25, 0.75], [Dist.constant(0), Dist.uniform(1, 2)])
     np.testing.assert_allclose(m.probabilities, [0.25, 0.375, 0.375], atol=ATOL)
-    with pytest.raises(DistributionError, match="weights must be non-negative and summing to 1"):
+    message = "weights must be finite, non-negative and summing to 1"
+    with pytest.raises(DistributionError, match=message):
         Dist.mixture([0.5, 0.6], [Dist.constant(0), Dist.constant(1)])
 
 

@@ -2,9 +2,7 @@
 
 ``Dist.mixture`` with NaN weights returned NaN probabilities, ``Dist.map`` truncated a
 function's non-integer values, and ``parse_dice`` read non-ASCII digits and numbers past
-Python's digit limit. The tests marked ``CORE_FIX`` fail until ``core/dist.py`` and
-``core/dice.py`` are changed (their strict xfail then reports the pass: drop the mark);
-the others guard what already holds.
+Python's digit limit; each is refused now.
 """
 
 from __future__ import annotations
@@ -20,14 +18,9 @@ import mathhammer as mh
 from mathhammer.core.dice import Dice, parse_dice
 from mathhammer.core.dist import Dist
 
-CORE_FIX = pytest.mark.xfail(
-    strict=True, reason="needs the fix in mathhammer/core described in the issue 13 report"
-)
-
 D3 = Dist.uniform(1, 3)
 
 
-@CORE_FIX
 @pytest.mark.parametrize("weights", [[math.nan, 1.0], [math.nan], [0.5, math.nan, 0.5]])
 def test_mixture_refuses_nan_weights(weights: list[float]) -> None:
     with pytest.raises(mh.DistributionError, match="weights must be"):
@@ -46,7 +39,6 @@ def test_queries_refuse_nan(query: str) -> None:
         getattr(D3, query)(math.nan)
 
 
-@CORE_FIX
 @pytest.mark.parametrize(
     "func",
     [lambda k: k / 2, lambda k: math.nan, lambda k: "1", lambda k: True],
@@ -75,7 +67,6 @@ def test_a_copied_dist_is_read_only(again: Callable[[Dist], Dist]) -> None:
         copied.probabilities[0] = 1.0
 
 
-@CORE_FIX
 @pytest.mark.parametrize("text", ["\uff13D6", "D\uff16", "\u0663", "2D6+\u0661"])
 def test_parse_dice_reads_only_the_digits_0_to_9(text: str) -> None:
     with pytest.raises(mh.DiceSyntaxError):
@@ -87,7 +78,6 @@ def test_parse_dice_refuses_underscores() -> None:
         Dice("1_0")
 
 
-@CORE_FIX
 @pytest.mark.parametrize(
     "value", ["9" * 5_000, "D6+" + "9" * 5_000, 10**5_000], ids=["text", "bonus", "int"]
 )

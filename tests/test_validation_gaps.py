@@ -182,10 +182,6 @@ def test_simulation_results_compare_without_raising() -> None:
     assert first != untyped("a result") and first is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="montecarlo/engine.py: generator_from must refuse a bool (see the issue 13 report)",
-)
 def test_simulate_refuses_a_bool_rng() -> None:
     gun, squad = mh.Weapon("Gun", 1, 3, 4), mh.Unit.of("Squad", 5, 4, 3, 1)
     with pytest.raises(mh.OptionError, match=re.escape("rng must be")):

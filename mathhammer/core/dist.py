@@ -173,8 +173,14 @@ class Dist(DistQueries):
             raise field_error(
                 DistributionError, "weights", f"one weight per distribution ({len(dists)})", w
             )
-        if np.any(w < 0) or abs(float(w.sum()) - 1.0) > MASS_TOLERANCE:
-            raise field_error(DistributionError, "weights", "non-negative and summing to 1", w)
+        if (
+            not np.all(np.isfinite(w))
+            or np.any(w < 0)
+            or abs(float(w.sum()) - 1.0) > MASS_TOLERANCE
+        ):
+            raise field_error(
+                DistributionError, "weights", "finite, non-negative and summing to 1", w
+            )
         size = max(d.n for d in dists) + 1
         out = np.zeros(size)
         for wi, d in zip(w, dists, strict=True):
@@ -271,7 +277,11 @@ class Dist(DistQueries):
         >>> Dist.uniform(1, 3).map(lambda d: max(d - 1, 1)).probabilities.tolist()
         [0.0, 0.6666666666666666, 0.3333333333333333]
         """
-        values = [int(func(k)) for k in range(len(self._pmf))]
+        values = [func(k) for k in range(len(self._pmf))]
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                raise field_error(DistributionError, "func(k)", "an integer >= 0", value)
+        values = [int(v) for v in values]
         if min(values) < 0:
             raise field_error(DistributionError, "func(k)", "an integer >= 0", min(values))
         check_limit("largest value of Dist.map", max(values), MAX_DIST_SIZE)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.dice import Dice, parse_dice
-from ..errors import DiceSyntaxError, MathhammerError, ProfileError, field_error
+from ..errors import DiceSyntaxError, LimitError, MathhammerError, ProfileError, field_error
 
 __all__ = [
     "NO_SAVE",
@@ -109,8 +109,11 @@ def read_dice(value: Any, field: str) -> Dice:
         raise
     except ProfileError:
         raise field_error(ProfileError, field, _DICE, value) from None
+    except LimitError as exc:  # a size limit, not a misspelt value: named by the field
+        constraint = exc.constraint or "within the limits of a dice expression"
+        raise field_error(LimitError, field, constraint, exc.value, exc.hint or "") from None
     except MathhammerError:
-        raise  # a size limit, say: not a misspelt value
+        raise
     except ValueError:  # Python's limit on the digits of an int read from (or shown as) text
         raise field_error(ProfileError, field, _DICE, value, "the number is too long") from None
 

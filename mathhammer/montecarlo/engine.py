@@ -49,7 +49,12 @@ _STAGES = ("attacks", "hits", "wounds", "unsaved", "devastating", "killed")
 
 
 def generator_from(rng: Any) -> np.random.Generator:
-    """``numpy.random.default_rng(rng)``, with a clear error for what it cannot take."""
+    """``numpy.random.default_rng(rng)``, with a clear error for what it cannot take (a
+    bool is refused: numpy would read True as the seed 1)."""
+    if isinstance(rng, bool | np.bool_):
+        raise field_error(
+            OptionError, "rng", "None, an integer, a SeedSequence or a numpy Generator", rng
+        )
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
