@@ -147,7 +147,10 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     _add_army_options(report)
     report.add_argument(
-        "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
+        "-o",
+        "--output",
+        default=DEFAULT_REPORT,
+        help=f"output CSV (default: {DEFAULT_REPORT}); a FIFO or /dev/null is written in place",
     )
     report.add_argument("--plot", metavar="FILE.png", help="write a loadout x target heatmap")
     report.add_argument(
@@ -176,8 +179,15 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     report.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (0)")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_force(report)
     report.set_defaults(run=report_command)
     return report
+
+
+def _add_force(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--force", action="store_true", help="replace output files that are read-only"
+    )
 
 
 def _add_army_options(report: argparse.ArgumentParser) -> None:
@@ -222,6 +232,7 @@ def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
     one.add_argument("--trials", type=_count, default=0, help="also run N Monte Carlo trials")
     one.add_argument("--seed", type=int, default=1)
     one.add_argument("--plot", metavar="FILE.png", help="save killed and damage plots")
+    _add_force(one)
     one.set_defaults(run=attack_command, parser=one)
     return one
 
