@@ -293,11 +293,29 @@ def test_a_format_whose_writer_is_missing_is_one_line(
     assert out.read_text() == OLD
 
 
-def test_the_plot_is_written_in_the_format_its_name_says(army: Path, tmp_path: Path) -> None:
+def test_the_plot_is_written_in_the_format_its_name_says(
+    army: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "r.csv"
-    assert report(army, "-o", str(out), "--plot", str(tmp_path / "h.svg")) == 0
+    assert (
+        report(army, "-o", str(out), "--plot", str(tmp_path / "h.svg"), "--metric", "mean_killed")
+        == 0
+    )
+    assert f"heatmap of mean_killed written to {tmp_path / 'h.svg'}" in capsys.readouterr().out
     assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
     assert len(pd.read_csv(out)) == 9
+
+
+def test_an_error_of_ours_while_drawing_is_shown_as_it_is(
+    army: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise mh.OptionError("metric 'x' must be numeric; got text")
+
+    monkeypatch.setattr("mathhammer.views.plots.plot_compare", refuse)
+    assert report(army, "-o", str(tmp_path / "r.csv"), "--plot", str(tmp_path / "h.png")) == 1
+    assert one_error(capsys) == "mathhammer: error: metric 'x' must be numeric; got text"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["army.csv"]
 
 
 def test_the_library_writer_refuses_a_read_only_file(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "OutputPath",
     "TEMPORARY_MARK",
     "check_output",
+    "process_running",
     "remove_stale_temporaries",
     "write_output",
     "write_outputs",
@@ -241,7 +242,7 @@ def remove_stale_temporaries(folder: str | Path) -> list[Path]:
         match = _TEMPORARY.fullmatch(entry.name)
         if match is None or not entry.is_file(follow_symlinks=False):
             continue
-        if _alive(int(match[1])):
+        if int(match[1]) == os.getpid() or process_running(int(match[1])):
             continue
         try:
             os.unlink(entry.path)
@@ -251,10 +252,15 @@ def remove_stale_temporaries(folder: str | Path) -> list[Path]:
     return removed
 
 
-def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (one of another user's counts as running)."""
-    if pid == os.getpid():
-        return True
+def process_running(pid: int) -> bool:
+    """Whether a process with this id runs (one of another user's counts as running, and
+    so does an id this system cannot have).
+
+    Examples
+    --------
+    >>> process_running(os.getpid())
+    True
+    """
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

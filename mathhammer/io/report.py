@@ -29,6 +29,7 @@ from .report_csv import neutralised
 from .workers import ordered_map
 
 __all__ = [
+    "MAX_JOBS",
     "REPORT_COLUMNS",
     "ReportRows",
     "SkippedTarget",
@@ -43,6 +44,8 @@ __all__ = [
 #: columns with ``check_trials``, ``phase`` and ``weapons_used`` for units choosing among
 #: legal declarations). The vocabulary of :mod:`mathhammer.results.columns`.
 REPORT_COLUMNS = ALL_COLUMNS
+#: The most worker processes a report starts.
+MAX_JOBS = 256
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,7 @@ def report_rows(
     >>> [(row["target"], round(row["mean_killed"], 3)) for row, _ in rows]
     [('Line infantry', 1.417), ('Vehicle', 0.0)]
     """
-    _check_options(jobs, check_trials, metric)
+    _check_options(jobs, check_trials, metric, rng)
     usable, skipped = usable_targets(targets, rules)
     if not usable:
         raise RulesError(
@@ -308,10 +311,16 @@ class ReportRows:
                 close()
 
 
-def _check_options(jobs: Any, check_trials: Any, metric: Any) -> None:
+def _check_options(jobs: Any, check_trials: Any, metric: Any, rng: Any) -> None:
     """Refuse out-of-range options before any work."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise field_error(OptionError, "jobs", "an integer >= 1", jobs)
+    if jobs > MAX_JOBS:
+        raise field_error(
+            OptionError, "jobs", f"at most {MAX_JOBS}", jobs, "one per processor core is plenty"
+        )
+    if isinstance(rng, int) and not isinstance(rng, bool) and rng < 0:
+        raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng)
     if (
         isinstance(check_trials, bool)
         or not isinstance(check_trials, int)

@@ -31,13 +31,15 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from itertools import islice
 from multiprocessing.process import BaseProcess
 from typing import Protocol, TypeVar
+
+from .outputs import process_running
 
 __all__ = ["ordered_map"]
 
@@ -52,7 +54,7 @@ WATCH_INTERVAL = 0.5
 
 def ordered_map(
     function: Callable[[T], R], items: Iterable[T], *, jobs: int, chunk: int = 8
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """``function(item)`` for each item, computed in ``jobs`` processes, in input order.
 
     Parameters
@@ -194,7 +196,7 @@ def _start_worker(parent: int) -> None:  # pragma: no cover (runs in the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a handler inherited by fork would not die
     set_parent_death_signal(signal.SIGTERM)
     watched = os.getppid()
-    if watched != parent and not _running(parent):
+    if watched != parent and not process_running(parent):
         os._exit(1)  # the parent died before the death signal was asked for
     threading.Thread(
         target=watch_parent, args=(watched, WATCH_INTERVAL, _exit), daemon=True
@@ -231,16 +233,6 @@ def watch_parent(parent: int, interval: float, gone: Callable[[], object]) -> No
     while os.getppid() == parent:
         time.sleep(interval)
     gone()
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _exit() -> None:  # pragma: no cover (ends the process: runs in the workers only)
