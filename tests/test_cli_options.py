@@ -134,7 +134,7 @@ def test_an_unwritable_output_is_one_line_and_leaves_nothing_behind(
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("mathhammer: error: ") and "no such folder" in err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["army.csv", "threats.csv"]
-    with pytest.raises(OSError):
+    with pytest.raises(mh.OptionError):  # checked before any work, as an option
         main(["--debug", *argv])
 
 

@@ -60,7 +60,7 @@ def test_progress_counts_the_finished_units(attackers: list[Any], jobs: int) -> 
 def test_writing_into_a_folder_fails_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     folder = tmp_path / "report.csv"
     folder.mkdir()
-    with pytest.raises(IsADirectoryError):
+    with pytest.raises(mh.OptionError, match="not a folder"):
         write_csv_atomic(pd.DataFrame({"a": [1]}), folder)
     assert [p.name for p in tmp_path.iterdir()] == ["report.csv"]
     assert list(folder.iterdir()) == []

@@ -4,7 +4,10 @@
 writes a tidy CSV; ``mathhammer attack`` prints one attack's distribution;
 ``mathhammer targets`` lists the bundled target suite; ``mathhammer demo`` shows the
 bundled example attacks, exact and Monte Carlo. Errors are one line on stderr with
-exit status 1 (``--debug`` shows the traceback); usage errors exit with status 2.
+exit status 1 (``--debug`` shows the traceback); usage errors exit with status 2. Ctrl-C is
+one line, ``mathhammer: interrupted``, with status 130, and ``SIGTERM`` one line,
+``mathhammer: terminated``, with status 143: both stop the worker processes and leave
+the output files as they were.
 
 The parser is built in :mod:`mathhammer.cli.parser`, the commands run in
 :mod:`mathhammer.cli.commands`; :func:`main` is the console entry point.
@@ -12,9 +15,14 @@ The parser is built in :mod:`mathhammer.cli.parser`, the commands run in
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any, TextIO
 
 from ..errors import MathhammerError
@@ -35,9 +43,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
-    with warnings.catch_warnings():
-        warnings.showwarning = _show_warning
-        return _run(args)
+    try:
+        with warnings.catch_warnings(), _terminate_as_exception():
+            warnings.showwarning = _show_warning
+            return _run(args)
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print("mathhammer: interrupted", file=sys.stderr)
+        return 130
+    except Terminated:
+        if args.debug:
+            raise
+        print("mathhammer: terminated", file=sys.stderr)
+        return 143
+
+
+class Terminated(BaseException):
+    """``SIGTERM`` arrived: raised like Ctrl-C's KeyboardInterrupt, so that the run stops
+    its workers and removes its temporary files on the way out."""
+
+
+@contextmanager
+def _terminate_as_exception() -> Iterator[None]:
+    """``SIGTERM`` raises :class:`Terminated` while the command runs (main thread only:
+    Python lets no other thread set a signal handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(number: int, frame: FrameType | None) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _show_warning(
@@ -64,6 +106,11 @@ def _run(args: Any) -> int:
             raise
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"mathhammer: error: {message}", file=sys.stderr)
+        return 1
+    except BrokenProcessPool as exc:  # a worker killed: by the out-of-memory killer, say
+        if args.debug:
+            raise
+        print(f"mathhammer: error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()

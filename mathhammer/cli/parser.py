@@ -71,6 +71,25 @@ def _positive(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    from ..io.report import MAX_JOBS
+
+    value = _positive(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_JOBS}; got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0; got {value}")
+    return value
+
+
 def _leader(text: str) -> tuple[str, str]:
     unit, sep, leader = text.partition("=")
     if not sep or not unit.strip() or not leader.strip():
@@ -147,7 +166,10 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     _add_army_options(report)
     report.add_argument(
-        "-o", "--output", default=DEFAULT_REPORT, help=f"output CSV (default: {DEFAULT_REPORT})"
+        "-o",
+        "--output",
+        default=DEFAULT_REPORT,
+        help=f"output CSV (default: {DEFAULT_REPORT}); a FIFO or /dev/null is written in place",
     )
     report.add_argument("--plot", metavar="FILE.png", help="write a loadout x target heatmap")
     report.add_argument(
@@ -169,15 +191,22 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--jobs",
-        type=_positive,
+        type=_jobs,
         default=1,
         metavar="N",
         help="worker processes (results identical to a serial run)",
     )
-    report.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (0)")
+    report.add_argument("--seed", type=_seed, default=0, help="Monte Carlo seed (0)")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_force(report)
     report.set_defaults(run=report_command)
     return report
+
+
+def _add_force(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--force", action="store_true", help="replace output files that are read-only"
+    )
 
 
 def _add_army_options(report: argparse.ArgumentParser) -> None:
@@ -220,8 +249,9 @@ def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
     for flag in ("half-range", "stationary", "charged", "cover"):
         one.add_argument(f"--{flag}", action="store_true")
     one.add_argument("--trials", type=_count, default=0, help="also run N Monte Carlo trials")
-    one.add_argument("--seed", type=int, default=1)
+    one.add_argument("--seed", type=_seed, default=1)
     one.add_argument("--plot", metavar="FILE.png", help="save killed and damage plots")
+    _add_force(one)
     one.set_defaults(run=attack_command, parser=one)
     return one
 
@@ -383,6 +413,6 @@ def _add_demo(sub: _Subparsers) -> argparse.ArgumentParser:
         default=100_000,
         help="Monte Carlo trials per example (0 to skip; default 100000)",
     )
-    demo.add_argument("--seed", type=int, default=1, help="Monte Carlo seed (default 1)")
+    demo.add_argument("--seed", type=_seed, default=1, help="Monte Carlo seed (default 1)")
     demo.set_defaults(run=demo_command)
     return demo

@@ -20,6 +20,7 @@ from ..core.dice import Dice
 from ..errors import CsvError, DiceSyntaxError, InputFileWarning, MathhammerError, shown
 from ..model.fields import read_dice
 from ..model.values import parse_leadership, parse_roll
+from .files import read_input_text
 
 T = TypeVar("T")
 
@@ -73,12 +74,8 @@ class CsvReader:
     def __init__(self, path: str | Path, required: tuple[str, ...], optional: tuple[str, ...]):
         self.path = Path(path)
         self.name = str(path)
-        try:
-            text = self.path.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise self.error(None, None, "no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise self.error(None, None, f"cannot read: {exc}") from None
+        # a regular file of at most 64 MiB: never a device, a FIFO or an endless stream
+        text = read_input_text(path, error=CsvError)
         if not text.strip():
             raise self.error(None, None, "the file is empty; expected a header row")
         self.rows = self._rows(csv.reader(io.StringIO(text)), required, optional)

@@ -1,18 +1,17 @@
 """Batch reports: every attacking unit against every target, as one tidy table.
 
 The work is split by attacking unit, so a report computed with several worker
-processes is identical, row for row, to a serial one.
+processes is identical, row for row, to a serial one. :func:`report_rows` gives the rows
+as they are computed, for a report too long to hold (the command line streams them to
+its CSV); :func:`build_report` collects them into one table.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -25,14 +24,28 @@ from ..rules import Ruleset, get_ruleset
 from ..units.loadout import Loadout
 from ..units.options import DEFAULT_METRIC, Metric, check_metric, choice_columns, choose
 from ..units.targets import Target
+from .outputs import check_output, write_output
+from .report_csv import neutralised
+from .workers import ordered_map
 
-__all__ = ["REPORT_COLUMNS", "SkippedTarget", "build_report", "usable_targets", "write_csv_atomic"]
+__all__ = [
+    "MAX_JOBS",
+    "REPORT_COLUMNS",
+    "ReportRows",
+    "SkippedTarget",
+    "build_report",
+    "report_rows",
+    "usable_targets",
+    "write_csv_atomic",
+]
 
 #: The columns of a report, in order (those that apply: points and panic columns only
 #: appear when the inputs have points or the ruleset has Panic Tests, Monte Carlo
 #: columns with ``check_trials``, ``phase`` and ``weapons_used`` for units choosing among
 #: legal declarations). The vocabulary of :mod:`mathhammer.results.columns`.
 REPORT_COLUMNS = ALL_COLUMNS
+#: The most worker processes a report starts.
+MAX_JOBS = 256
 
 
 @dataclass(frozen=True)
@@ -78,9 +91,13 @@ def usable_targets(
     return kept, skipped
 
 
-def _unit_rows(
-    args: tuple[Loadout, Sequence[Target], str | Ruleset, int, np.random.SeedSequence, Metric],
-) -> list[tuple[dict[str, Any], Dist]]:
+#: One row of a report and the distribution its chart shows.
+Row = tuple[dict[str, Any], Dist]
+#: One loadout's share of a report's work, as sent to a worker process.
+_Work = tuple[Loadout, tuple[Target, ...], str | Ruleset, int, np.random.SeedSequence, Metric]
+
+
+def _unit_rows(args: _Work) -> list[Row]:
     """One loadout against every target (run in a worker process for ``jobs > 1``): each
     row with the distribution its chart shows."""
     loadout, targets, rules, check_trials, seeds, metric = args
@@ -194,7 +211,51 @@ def build_report(
     >>> list(frame.columns[-3:]), round(float(frame.mean_killed[0]), 3)
     (['mc_mean_killed', 'mc_se_killed', 'mc_z'], 1.417)
     """
-    _check_options(jobs, check_trials, metric)
+    rows = report_rows(
+        attackers,
+        targets,
+        rules=rules,
+        metric=metric,
+        check_trials=check_trials,
+        jobs=jobs,
+        rng=rng,
+        progress=progress,
+    )
+    collected = list(rows)
+    frame = columns_frame([row for row, _ in collected])
+    frame.attrs["skipped_targets"] = rows.skipped
+    frame.attrs["distributions"] = tuple(chart for _, chart in collected)
+    return frame
+
+
+def report_rows(
+    attackers: Sequence[Loadout],
+    targets: Sequence[Target],
+    *,
+    rules: str | Ruleset = "11e",
+    metric: Metric = DEFAULT_METRIC,
+    check_trials: int = 0,
+    jobs: int = 1,
+    rng: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> ReportRows:
+    """The rows of :func:`build_report`, computed as they are iterated.
+
+    The arguments are those of :func:`build_report`, and are checked here, before any
+    work. Iterating gives each row (a dict of :func:`~mathhammer.results.columns.attack_columns`)
+    with the distribution its chart shows, in input order, holding only a few loadouts'
+    rows at a time: a report of any length runs in the same memory.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    >>> rows = report_rows([mh.Loadout("bolters", [(bolt, 10)])],
+    ...                    [mh.targets.get("Line infantry"), mh.targets.get("Vehicle")])
+    >>> [(row["target"], round(row["mean_killed"], 3)) for row, _ in rows]
+    [('Line infantry', 1.417), ('Vehicle', 0.0)]
+    """
+    _check_options(jobs, check_trials, metric, rng)
     usable, skipped = usable_targets(targets, rules)
     if not usable:
         raise RulesError(
@@ -206,28 +267,60 @@ def build_report(
         (loadout, tuple(usable), rules, check_trials, stream, metric)
         for loadout, stream in zip(attackers, root.spawn(len(attackers)), strict=True)
     ]
-    rows: list[tuple[dict[str, Any], Dist]] = []
-    if jobs == 1:
-        for done, args in enumerate(work, start=1):
-            rows.extend(_unit_rows(args))
-            if progress:
-                progress(done)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done, unit_rows in enumerate(pool.map(_unit_rows, work, chunksize=8), start=1):
-                rows.extend(unit_rows)
-                if progress:
-                    progress(done)
-    frame = columns_frame([row for row, _ in rows])
-    frame.attrs["skipped_targets"] = tuple(skipped)
-    frame.attrs["distributions"] = tuple(chart for _, chart in rows)
-    return frame
+    return ReportRows(work, tuple(skipped), jobs, progress)
 
 
-def _check_options(jobs: Any, check_trials: Any, metric: Any) -> None:
+class ReportRows:
+    """A report's rows, computed as they are iterated (see :func:`report_rows`).
+
+    Attributes
+    ----------
+    skipped : tuple of SkippedTarget
+        The targets left out, known before any row is computed.
+    """
+
+    def __init__(
+        self,
+        work: Sequence[_Work],
+        skipped: tuple[SkippedTarget, ...],
+        jobs: int,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self._work = work
+        self.skipped = skipped
+        self._jobs = jobs
+        self._progress = progress
+
+    def __len__(self) -> int:
+        """The number of loadouts (each gives one row per usable target)."""
+        return len(self._work)
+
+    def __iter__(self) -> Generator[Row, None, None]:
+        if self._jobs == 1:
+            units: Iterator[list[Row]] = map(_unit_rows, self._work)
+        else:
+            units = ordered_map(_unit_rows, self._work, jobs=self._jobs)
+        try:
+            for done, rows in enumerate(units, start=1):
+                if self._progress:
+                    self._progress(done)
+                yield from rows
+        finally:
+            close = getattr(units, "close", None)
+            if close is not None:  # stop the workers of a report left early
+                close()
+
+
+def _check_options(jobs: Any, check_trials: Any, metric: Any, rng: Any) -> None:
     """Refuse out-of-range options before any work."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise field_error(OptionError, "jobs", "an integer >= 1", jobs)
+    if jobs > MAX_JOBS:
+        raise field_error(
+            OptionError, "jobs", f"at most {MAX_JOBS}", jobs, "one per processor core is plenty"
+        )
+    if isinstance(rng, int) and not isinstance(rng, bool) and rng < 0:
+        raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng)
     if (
         isinstance(check_trials, bool)
         or not isinstance(check_trials, int)
@@ -238,19 +331,23 @@ def _check_options(jobs: Any, check_trials: Any, metric: Any) -> None:
     check_metric(metric)
 
 
-def write_csv_atomic(frame: Any, path: str | Path) -> None:
-    """Write a frame to CSV through a temporary file and a rename: never half a file."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path(".")
-    )
-    try:
-        with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
-            frame.to_csv(out, index=False, float_format="%.6g")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def write_csv_atomic(frame: Any, path: str | Path, *, force: bool = False) -> None:
+    """Write a frame to CSV through a temporary file and a rename: never half a file.
+
+    A symbolic link's target is replaced, not the link; a device or FIFO (``/dev/null``)
+    is written in place; a read-only file is refused unless ``force``
+    (see :mod:`mathhammer.io.outputs`). Text cells that a spreadsheet would read as a
+    formula (starting ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) are written
+    after a ``'`` (:func:`~mathhammer.io.report_csv.neutralise`).
+
+    Raises
+    ------
+    OptionError
+        For a path that cannot be written (a folder, a missing folder, a read-only file).
+    """
+    target = check_output(path, force=force, hint="pass force=True to replace it")
+
+    def write(out: IO[Any]) -> None:
+        neutralised(frame).to_csv(out, index=False, float_format="%.6g")
+
+    write_output(target, write)

@@ -35,6 +35,7 @@ from ..units.datasheet import Datasheet
 from ..units.loadout import Loadout
 from ..units.options import UnknownAbility
 from ..units.targets import Target
+from .files import input_kind, read_input_text
 from .import_report import ImportReport
 
 __all__ = ["Army", "read_army"]
@@ -151,10 +152,8 @@ def _kind(path: Path, csv_kind: str) -> str:
     """What a path holds, from its name and, for JSON, its top-level key."""
     if csv_kind not in ("attackers", "targets"):
         raise field_error(OptionError, "csv_kind", "'attackers' or 'targets'", csv_kind)
-    if path.is_dir():
+    if input_kind(path) == "folder":  # refuses a device, a FIFO: they would never end
         return "Wahapedia export" if (path / "Datasheets.csv").is_file() else "catalogue"
-    if not path.is_file():
-        raise InputFileError(f"{path}: no such file or folder", file=str(path))
     suffix = path.suffix.lower()
     if suffix in _ROSTER_SUFFIXES:
         return "roster"
@@ -175,9 +174,10 @@ def _kind(path: Path, csv_kind: str) -> str:
 
 
 def _json_kind(path: Path) -> str:
+    text = read_input_text(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise InputFileError(f"{path}: not valid JSON ({exc})", file=str(path)) from None
     if isinstance(data, dict) and "roster" in data:
         return "roster"

@@ -1,0 +1,208 @@
+"""``mathhammer report``: every loadout against every target, written as CSV.
+
+The rows stream: each is kept on disk as it is computed
+(:class:`~mathhammer.io.report_csv.RowSpool`) and the CSV is written from there, so a report
+of any length runs in the same memory. The terminal shows the first :data:`SHOWN_ROWS`
+rows; the heatmap and the HTML page, which show every row, keep the rows in memory only
+when asked for. Every output is checked before any work, and all are written or none
+(:mod:`mathhammer.cli.outputs`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from contextlib import closing
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import OptionError, field_error
+from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
+from .outputs import check_outputs, plot_writer
+
+__all__ = ["SHOWN", "SHOWN_ROWS", "report_command"]
+
+#: The report columns printed on the terminal (the CSV has them all), when present; the
+#: P(failed) column of each after-attack test (the classic Panic Test) follows p_destroyed.
+SHOWN = (
+    "loadout",
+    "phase",
+    "weapons_used",
+    "target",
+    "mean_killed",
+    "mean_damage",
+    "p_at_least_1",
+    "p_destroyed",
+    "p_character_killed",
+)
+SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z")
+#: The most rows printed on the terminal; the CSV has every row.
+SHOWN_ROWS = 100
+
+
+def example_attackers(rules: str) -> Path:
+    """The bundled example loadouts for a ruleset: ``example_attackers_<rules>.csv`` when the
+    package has one (the classic profiles), else the 11th-edition ``example_attackers.csv``."""
+    data = resources.files("mathhammer") / "data"
+    own = data / f"example_attackers_{rules}.csv"
+    return Path(str(own if own.is_file() else data / "example_attackers.csv"))
+
+
+def three_places(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``mathhammer report``: every loadout against every target, written as CSV."""
+    from ..io.outputs import write_outputs
+    from ..io.report_csv import RowSpool
+    from ..results.columns import columns_frame
+
+    if args.metric is not None and args.metric not in METRIC_COLUMNS:  # before the work
+        raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
+    named = [("--output", args.output), ("--plot", args.plot), ("--html", args.html)]
+    outputs = check_outputs(named, args.force)
+    attackers, targets = _report_inputs(args)
+    whole = bool(args.plot or args.html)  # the heatmap and the page show every row
+    with RowSpool() as spool:
+        kept = _compute(args, attackers, targets, spool, whole)
+        frame = columns_frame([row for row, _ in kept])
+        metric = _metric(frame if whole else None, spool.columns, args.metric)
+        writers: list[tuple[Any, Any, bool]] = [(outputs["--output"], spool.write_csv, False)]
+        if args.plot:
+            writers.append((outputs["--plot"], _heatmap(frame, args.plot, metric, args), True))
+        if args.html:
+            page = _page(args, frame, metric, [chart for _, chart in kept])
+            writers.append((outputs["--html"], lambda out: out.write(page), False))
+        write_outputs(writers)
+        count = spool.count
+    _print_table(frame, count, args.output)
+    if args.plot:
+        print(f"heatmap of {metric} written to {args.plot}")
+    if args.html:
+        print(f"HTML report written to {args.html}")
+    return 0
+
+
+def _compute(
+    args: argparse.Namespace, attackers: Sequence[Any], targets: list[Any], spool: Any, whole: bool
+) -> list[tuple[dict[str, Any], Any]]:
+    """Run the report into ``spool``; return the rows kept in memory: all of them when
+    ``whole`` (with their distributions), else the first :data:`SHOWN_ROWS`."""
+    from ..io.report import report_rows
+    from ..units.options import CHOICE_METRICS
+
+    bar = None
+    if sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(attackers), unit="unit", desc="report", file=sys.stderr)
+    kept = []
+    try:
+        rows = report_rows(
+            attackers,
+            targets,
+            rules=args.rules,
+            metric=args.metric if args.metric in CHOICE_METRICS else "mean_damage",
+            check_trials=args.check_trials,
+            jobs=args.jobs,
+            rng=args.seed,
+            progress=(lambda _: bar.update(1)) if bar else None,
+        )
+        for skipped in rows.skipped:
+            print(f"mathhammer: warning: {skipped}", file=sys.stderr)
+        with closing(iter(rows)) as computed:  # left early, its workers stop at once
+            for row, chart in computed:
+                spool.add(row)
+                if whole or spool.count <= SHOWN_ROWS:
+                    kept.append((row, chart if args.html else None))
+    finally:
+        if bar is not None:
+            bar.close()
+    return kept
+
+
+def _metric(frame: Any, columns: Sequence[str], metric: str | None) -> str | None:
+    """The heatmap's metric: the one asked for, if the report has it, or (given the whole
+    ``frame``) the default that credits damage; checked before any output is written."""
+    from ..views.heatmap import default_metric
+
+    if metric is None:
+        return default_metric(frame) if frame is not None else None
+    present = [c for c in METRIC_COLUMNS if c in columns]
+    if metric not in present:  # a column of the vocabulary this report lacks
+        raise field_error(OptionError, "--metric", f"one of {present}", metric)
+    return metric
+
+
+def _heatmap(frame: Any, path: str, metric: str | None, args: argparse.Namespace) -> Any:
+    from ..views.plots import plot_compare
+
+    return plot_writer(lambda: plot_compare(frame, metric=metric, rules=args.rules), path)
+
+
+def _page(args: argparse.Namespace, frame: Any, metric: str | None, charts: list[Any]) -> str:
+    from ..views.report_html import report_html
+
+    title = f"mathhammer report: {Path(args.attackers).name if args.attackers else 'examples'}"
+    return report_html(frame, title=title, rules=args.rules, metric=metric, results=charts)
+
+
+def _print_table(frame: Any, count: int, output: str) -> None:
+    """The first rows on the terminal, the columns of :func:`shown`; then where all went."""
+    head = frame.head(SHOWN_ROWS)
+    print(head[shown(head.columns)].to_string(index=False, float_format=three_places))
+    if count > len(head):
+        print(f"... the first {len(head)} of {count} rows: the CSV has them all")
+    print(f"\n{count} rows written to {output}")
+
+
+def shown(columns: Sequence[str]) -> list[str]:
+    """The columns printed on the terminal, among a report's ``columns``."""
+    failed = [c for c in after_attack_columns_in(columns) if c.endswith("_fail")]
+    return [c for c in (*SHOWN, *failed, *SHOWN_LAST) if c in columns]
+
+
+def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """The loadouts and targets of a report, read from whatever files were given."""
+    from ..io.sources import read_army
+    from ..units import targets as suite
+
+    source = Path(args.attackers) if args.attackers else example_attackers(args.rules)
+    army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
+    _print_import(args, army)
+    for unknown in army.unknown_abilities:  # a profiles CSV: one line per token, file:line
+        print(f"mathhammer: warning: {unknown}", file=sys.stderr)
+    if not army.loadouts:
+        raise field_error(OptionError, "attackers", "a file with weapons", str(source))
+    if not args.targets:
+        if args.lead:
+            raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
+        return army.loadouts, list(suite.STANDARD)
+    faction = args.target_faction or args.faction
+    leaders: dict[str, list[str]] = {}
+    for unit, leader in args.lead:
+        leaders.setdefault(unit, []).append(leader)
+    them = read_army(
+        args.targets, faction=faction, strict=args.strict, csv_kind="targets", leaders=leaders
+    )
+    _print_import(args, them)
+    if not them.targets:
+        raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    return army.loadouts, them.targets
+
+
+def _print_import(args: argparse.Namespace, army: Any) -> None:
+    """The import report on stderr when asked for; unknown abilities always."""
+    from ..io.import_report import describe, unknown_lines
+
+    if army.report is None:
+        return
+    if args.import_report:
+        print(describe(army.report), file=sys.stderr)
+    else:
+        for line in unknown_lines(army.report):
+            print(f"mathhammer: warning: {line}", file=sys.stderr)

@@ -1,0 +1,239 @@
+"""Worker processes that never outlive their parent, and an ordered map over them.
+
+:func:`ordered_map` runs a function over items in a :class:`ProcessPoolExecutor` and yields
+the results in input order, with only a few chunks of work in flight at a time (so the
+results of a long run are not all held at once). Its workers:
+
+- end with their parent: on Linux the kernel sends them ``SIGTERM`` when it dies
+  (``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread ends a worker whose
+  parent process has changed (the parent died and the worker was adopted);
+- ignore ``SIGINT``: Ctrl-C in a terminal reaches every process of the group, and is the
+  parent's to handle (it stops the workers itself, and prints one line);
+- are stopped when the map is left early: by an error, an interruption, or a consumer that
+  stops iterating.
+
+A worker that dies (the out-of-memory killer, a ``kill``) is reported as a
+:class:`~concurrent.futures.process.BrokenProcessPool` whose message names the signal or
+the exit status.
+
+Examples
+--------
+>>> list(ordered_map(abs, [-3, 1, -2], jobs=2))
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from itertools import islice
+from multiprocessing.process import BaseProcess
+from typing import Protocol, TypeVar
+
+from .outputs import process_running
+
+__all__ = ["ordered_map"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Linux's prctl option that asks for a signal when the parent dies.
+_PR_SET_PDEATHSIG = 1
+#: How often the watchdog thread looks at the parent process, in seconds.
+WATCH_INTERVAL = 0.5
+
+
+def ordered_map(
+    function: Callable[[T], R], items: Iterable[T], *, jobs: int, chunk: int = 8
+) -> Generator[R, None, None]:
+    """``function(item)`` for each item, computed in ``jobs`` processes, in input order.
+
+    Parameters
+    ----------
+    function : callable
+        A module-level function (it is pickled to the workers).
+    items : iterable
+        Its arguments; read a few chunks ahead of the results, not all at once.
+    jobs : int
+        Worker processes.
+    chunk : int
+        Items sent to a worker at a time.
+
+    Raises
+    ------
+    BrokenProcessPool
+        When a worker dies, naming how (``killed by SIGKILL`` ...).
+    """
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    processes: dict[int, BaseProcess] = {}
+    chunks = _chunks(items, chunk)
+    pending: deque[Future[list[R]]] = deque()
+    finished = False
+    try:
+        with _interrupts_held():  # the workers start here: Ctrl-C waits until they ignore it
+            for _ in range(2 * jobs):
+                _submit(pool, function, chunks, pending, processes)
+        while pending:
+            results = pending.popleft().result()
+            _submit(pool, function, chunks, pending, processes)
+            yield from results
+        finished = True
+    except BrokenProcessPool:
+        pool.shutdown(wait=True)  # every worker reaped: each exit code known
+        raise BrokenProcessPool(death_message(processes.values())) from None
+    finally:
+        _stop(pool, processes.values(), finished)
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def _submit(
+    pool: ProcessPoolExecutor,
+    function: Callable[[T], R],
+    chunks: Iterator[list[T]],
+    pending: deque[Future[list[R]]],
+    processes: dict[int, BaseProcess],
+) -> None:
+    """Send the next chunk, if any, and note the workers (to stop them, or say how one died)."""
+    batch = next(chunks, None)
+    if batch is None:
+        return
+    pending.append(pool.submit(_run_chunk, function, batch))
+    processes.update(pool._processes)  # the pool has no public list of its processes
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold back ``SIGINT`` (where signals can be masked) while workers start: they inherit
+    the mask and take Ctrl-C only once they ignore it, so none prints a traceback."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, held)  # a Ctrl-C that came meanwhile is delivered now
+
+
+def _run_chunk(function: Callable[[T], R], batch: list[T]) -> list[R]:
+    return [function(item) for item in batch]
+
+
+def _stop(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess], finished: bool) -> None:
+    """Shut the pool down; left early, first stop the workers' current work too."""
+    if not finished:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.exitcode is None:
+                process.terminate()
+    pool.shutdown(wait=True)
+
+
+class Ended(Protocol):
+    """A process, as far as :func:`death_message` looks at it."""
+
+    @property
+    def exitcode(self) -> int | None: ...
+
+
+def death_message(processes: Iterable[Ended]) -> str:
+    """How a pool's worker died, in one line: the signal that killed it, or its status.
+
+    Examples
+    --------
+    >>> class Dead:
+    ...     exitcode = -9
+    >>> death_message([Dead()])
+    'a worker process was killed by SIGKILL (the system may have run out of memory); \
+run again, or with fewer jobs'
+    """
+    codes = [p.exitcode for p in processes if p.exitcode]
+    # the pool stops the other workers with SIGTERM once one dies: name the first cause
+    codes.sort(key=lambda code: code == -signal.SIGTERM)
+    if not codes:
+        how = "ended unexpectedly"
+    elif codes[0] < 0:
+        name = _signal_name(-codes[0])
+        memory = " (the system may have run out of memory)" if name == "SIGKILL" else ""
+        how = f"was killed by {name}{memory}"
+    else:
+        how = f"exited with status {codes[0]}"
+    return f"a worker process {how}; run again, or with fewer jobs"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+# --------------------------------------------------------------------------- in the worker
+def _start_worker(parent: int) -> None:  # pragma: no cover (runs in the workers only)
+    """Set up a worker process: ``SIGINT`` ignored, ``SIGTERM`` fatal, gone with its parent.
+
+    The tests check its effects from outside (tests/test_report_faults.py): the workers of
+    a killed parent exit, and Ctrl-C prints one line.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it started us
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a handler inherited by fork would not die
+    set_parent_death_signal(signal.SIGTERM)
+    watched = os.getppid()
+    if watched != parent and not process_running(parent):
+        os._exit(1)  # the parent died before the death signal was asked for
+    threading.Thread(
+        target=watch_parent, args=(watched, WATCH_INTERVAL, _exit), daemon=True
+    ).start()
+
+
+def set_parent_death_signal(number: int) -> bool:
+    """Ask Linux to send this process ``number`` when its parent dies (0: no signal);
+    return whether it did. False on other systems: the watchdog thread serves there.
+
+    Examples
+    --------
+    >>> set_parent_death_signal(0) == sys.platform.startswith("linux")
+    True
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, number, 0, 0, 0) == 0)
+    except (OSError, AttributeError):  # no C library to load, or no prctl in it
+        return False
+
+
+def watch_parent(parent: int, interval: float, gone: Callable[[], object]) -> None:
+    """Call ``gone()`` once the parent process is no longer ``parent`` (it died: the
+    process was adopted by another), looking every ``interval`` seconds.
+
+    Examples
+    --------
+    >>> watch_parent(os.getppid() + 1, 0.01, lambda: print("parent gone"))
+    parent gone
+    """
+    while os.getppid() == parent:
+        time.sleep(interval)
+    gone()
+
+
+def _exit() -> None:  # pragma: no cover (ends the process: runs in the workers only)
+    os._exit(1)
