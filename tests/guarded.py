@@ -45,6 +45,18 @@ def timed(f):
 """
 
 
+def child_environment() -> dict[str, str]:
+    """The environment of a child interpreter: this checkout first on its path, and one BLAS
+    thread (each thread reserves address space of its own, which a cap would count)."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
 def run_capped(code: str, *, memory: int = GIB, timeout: float = 120.0) -> Any:
     """Run ``code`` in a fresh interpreter with at most ``memory`` bytes of address space.
 
@@ -52,19 +64,12 @@ def run_capped(code: str, *, memory: int = GIB, timeout: float = 120.0) -> Any:
     line of output must be JSON; it is returned parsed.
     """
     script = _PRELUDE.format(cap=memory) + textwrap.dedent(code)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-    }
     proc = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=env,
+        env=child_environment(),
         cwd=ROOT,
         check=False,
     )

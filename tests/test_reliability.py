@@ -13,20 +13,18 @@ hypothesis profile runs in the default test run; ``-m slow`` runs the long one.
 from __future__ import annotations
 
 import json
-import os
 import resource
 import subprocess
 import sys
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
+from guarded import ROOT, child_environment
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
 #: The address-space cap of a child: far above what a valid input needs, far below the machine.
 MEMORY = 1536 * 2**20
 #: The wall time of one batch (a batch of valid work takes about a second).
@@ -94,7 +92,6 @@ def run_batch(calls: Sequence[tuple[str, Any]]) -> list[str]:
     def cap() -> None:  # in the child, before it starts Python
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     try:
         done = subprocess.run(
             [sys.executable, "-c", code],
@@ -102,7 +99,7 @@ def run_batch(calls: Sequence[tuple[str, Any]]) -> list[str]:
             text=True,
             timeout=SECONDS,
             preexec_fn=cap,
-            env=env,
+            env=child_environment(),
             cwd=ROOT,
         )
     except subprocess.TimeoutExpired:
@@ -257,14 +254,13 @@ def run_cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "mathhammer", *argv],
         capture_output=True,
         text=True,
         timeout=SECONDS,
         preexec_fn=cap,
-        env=env,
+        env=child_environment(),
         cwd=ROOT,
     )
 
