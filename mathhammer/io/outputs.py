@@ -184,8 +184,9 @@ def write_outputs(outputs: Sequence[tuple[OutputPath, Writer, bool]]) -> None:
             temporary = _temporary_name(target.path)
             written.append((temporary, target.path))
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-            with _opened(os.open(temporary, flags, 0o666), binary, sync=True) as handle:
-                write(handle)  # 0o666: the umask applies, as to any new file
+            fd = os.open(temporary, flags, 0o666)  # less the umask, as any new file
+            with _opened(fd, binary, sync=True) as handle:
+                write(handle)
             if target.mode is not None:
                 os.chmod(temporary, target.mode)
         for temporary, final in written:

@@ -79,19 +79,21 @@ def ordered_map(
     pending: deque[Future[list[R]]] = deque()
     finished = False
     try:
-        with _interrupts_held():  # the workers start here: Ctrl-C waits until they ignore it
+        with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
             for _ in range(2 * jobs):
                 _submit(pool, function, chunks, pending, processes)
         while pending:
             results = pending.popleft().result()
-            _submit(pool, function, chunks, pending, processes)
+            with _signals_held():  # never half-way through the pool's own bookkeeping
+                _submit(pool, function, chunks, pending, processes)
             yield from results
         finished = True
     except BrokenProcessPool:
         pool.shutdown(wait=True)  # every worker reaped: each exit code known
         raise BrokenProcessPool(death_message(processes.values())) from None
     finally:
-        _stop(pool, processes.values(), finished)
+        with _signals_held():
+            _stop(pool, processes.values(), finished)
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -116,32 +118,36 @@ def _submit(
 
 
 @contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Hold back ``SIGINT`` (where signals can be masked) while workers start: they inherit
-    the mask and take Ctrl-C only once they ignore it, so none prints a traceback."""
+def _signals_held() -> Iterator[None]:
+    """Hold back ``SIGINT`` and ``SIGTERM`` (where signals can be masked) for a moment: while
+    workers start (they inherit the mask, and take Ctrl-C only once they ignore it) and while
+    the pool updates its queues (an exception half-way through a write would leave a
+    message half sent). A signal that came meanwhile is delivered at the end."""
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, held)  # a Ctrl-C that came meanwhile is delivered now
+        mask(signal.SIG_SETMASK, held)
 
 
-def _run_chunk(function: Callable[[T], R], batch: list[T]) -> list[R]:
+def _run_chunk(function: Callable[[T], R], batch: list[T]) -> list[R]:  # pragma: no cover
+    """One chunk of work, in a worker process (where coverage is not measured)."""
     return [function(item) for item in batch]
 
 
 def _stop(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess], finished: bool) -> None:
-    """Shut the pool down; left early, first stop the workers' current work too."""
+    """Shut the pool down; left early, first stop the workers' current work too. Its
+    manager thread is waited for either way: left running, it races the interpreter's exit
+    (which then prints an error about a closed pipe, or waits for ever)."""
     if not finished:
-        pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.exitcode is None:
                 process.terminate()
-    pool.shutdown(wait=True)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class Ended(Protocol):
@@ -191,9 +197,9 @@ def _start_worker(parent: int) -> None:  # pragma: no cover (runs in the workers
     a killed parent exit, and Ctrl-C prints one line.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it started us
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a handler inherited by fork would not die
+    if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it started us
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     set_parent_death_signal(signal.SIGTERM)
     watched = os.getppid()
     if watched != parent and not process_running(parent):
