@@ -235,7 +235,7 @@ def test_shown_describes_an_integer_too_long_to_write() -> None:
 def test_a_size_limit_from_the_dice_reader_is_not_a_misspelling(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # parse_dice refuses absurd sizes with a LimitError: the fields pass it on as it is
+    # parse_dice refuses absurd sizes with a LimitError: the fields pass it on, naming themselves
     def refuse(value: str | int | mh.Dice) -> mh.Dice:
         if "999999" not in str(value):
             return parse_dice(value)
@@ -245,5 +245,5 @@ def test_a_size_limit_from_the_dice_reader_is_not_a_misspelling(
     monkeypatch.setattr("mathhammer.model.ability_base.parse_dice", refuse)
     with pytest.raises(mh.LimitError, match="Weapon.attacks must be at most 1,000"):
         mh.Weapon("Gun", "999999D6", 3, 4)
-    with pytest.raises(mh.LimitError, match="dice must be at most 1,000"):
+    with pytest.raises(mh.LimitError, match="SustainedHits.value must be at most 1,000"):
         mh.Weapon("Gun", 1, 3, 4, abilities="[SUSTAINED HITS 999999D6]")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 import numpy as np
 
 from ..core.dice import Dice, parse_dice
-from ..errors import DiceSyntaxError, MathhammerError, ProfileError, field_error
+from ..errors import DiceSyntaxError, ProfileError, field_error
 from .fields import read_dice
 
 if TYPE_CHECKING:
@@ -175,19 +175,9 @@ class DiceValuedAbility(Ability):
         if text is None or not text.isascii():  # "٣" and "３" are not digits here
             return None
         try:
-            dice = parse_dice(text)
+            dice = read_dice(text, f"{cls.__name__}.value")
         except DiceSyntaxError:
             return None
-        except MathhammerError:
-            raise
-        except ValueError:  # Python's limit on the digits of an int read from text
-            raise field_error(
-                ProfileError,
-                f"{cls.__name__}.value",
-                "a number or dice such as 'D3'",
-                text,
-                "too long",
-            ) from None
         return cls(value=dice, keywords=keywords) if dice.min >= 1 else None
 
     def strength(self) -> tuple[float, ...]:
