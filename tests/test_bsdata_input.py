@@ -184,9 +184,9 @@ def test_files_that_are_not_catalogues(tmp_path: Path) -> None:
     (tmp_path / "army.json").unlink()
     with pytest.raises(InputFileError, match="no catalogue files"):
         read_catalogue(tmp_path)
-    with pytest.raises(InputFileError, match="no such file or directory"):
+    with pytest.raises(InputFileError, match="no such file or folder"):
         read_catalogue(tmp_path / "nowhere.cat")
-    with pytest.raises(InputFileError, match="cannot read the file"):
+    with pytest.raises(InputFileError, match="cannot read: a folder; expected a file"):
         files_module.load_tree(tmp_path)
 
 

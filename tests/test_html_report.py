@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -19,8 +20,9 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
+from mathhammer.io.report_html import write_html_report
 from mathhammer.views.heatmap import colour_scale, heatmap_svg, viridis
-from mathhammer.views.report_html import report_html, spark_svg, write_html_report
+from mathhammer.views.report_html import report_html, spark_svg
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -126,10 +128,32 @@ def test_the_file_is_replaced_whole(tmp_path: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
-    (tmp_path / "d.html").mkdir()  # a directory in the way: the write fails, no debris
-    with pytest.raises(OSError):
+    (tmp_path / "d.html").mkdir()  # a directory in the way: refused before any write
+    with pytest.raises(mh.OptionError, match="path must be a file name, not a folder"):
         write_html_report(frame, tmp_path / "d.html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.html", "r.html"]
+
+
+def test_the_library_writer_keeps_links_devices_and_read_only_files(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"loadout": ["a"], "target": ["x"], "mean_killed": [1.0]})
+    real = tmp_path / "real.html"
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    assert write_html_report(frame, link, title="linked") == real
+    assert link.is_symlink() and "<h1>linked</h1>" in real.read_text(encoding="utf-8")
+    before = os.stat("/dev/null")
+    assert write_html_report(frame, "/dev/null") == Path("/dev/null")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+    real.chmod(0o444)
+    with pytest.raises(mh.OptionError, match="writable file.*force=True"):
+        write_html_report(frame, real, title="refused")
+    assert "<h1>linked</h1>" in real.read_text(encoding="utf-8")
+    write_html_report(frame, real, title="forced", force=True)
+    assert "<h1>forced</h1>" in real.read_text(encoding="utf-8")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "real.html"]
 
 
 def test_the_svg_heatmap_matches_the_colour_scale() -> None:

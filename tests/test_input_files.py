@@ -18,6 +18,7 @@ from mathhammer.io.files import MAX_INPUT_BYTES, input_kind, read_input_bytes, r
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev, /proc")
 
+DATA = Path(__file__).resolve().parent / "data"
 READ_ATTACKERS = "import sys, mathhammer as mh\nmh.read_attackers(sys.argv[1])"
 
 
@@ -121,3 +122,86 @@ def test_read_army_refuses_a_device_and_reads_json_through_the_cap(tmp_path: Pat
     suite.write_text("[1, 2")
     with pytest.raises(InputFileError, match="not valid JSON"):
         mh.read_army(suite)
+
+
+# ---------------------------------------------------------------- the importers' files
+IMPORTERS = """
+import sys, mathhammer as mh
+from mathhammer.errors import MathhammerError
+from mathhammer.io.targets_json import load
+read = {"army": mh.read_army, "catalogue": mh.read_catalogue, "roster": mh.read_roster,
+        "targets": load}[sys.argv[1]]
+try:
+    found = read(sys.argv[2])
+    print("read", type(found).__name__)
+except MathhammerError as exc:
+    print("refused", str(exc).splitlines()[0])
+"""
+
+
+def read_in_child(kind: str, path: Path) -> str:
+    """What ``kind``'s reader made of ``path``, read in a capped child that cannot hang."""
+    done = run_limited([sys.executable, "-c", IMPORTERS, kind, str(path)], timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def copy_data(source: Path, folder: Path) -> Path:
+    folder.mkdir()
+    for file in source.iterdir():
+        if file.is_file() and file.suffix in (".json", ".csv"):
+            (folder / file.name).write_bytes(file.read_bytes())
+    return folder
+
+
+def test_a_fifo_named_like_a_catalogue_is_passed_over_in_a_folder(tmp_path: Path) -> None:
+    # the folder reader took every name ending .json; a FIFO's open() blocked for ever
+    folder = copy_data(DATA / "bsdata", tmp_path / "bsdata")
+    os.mkfifo(folder / "Aeldari.json")
+    assert read_in_child("catalogue", folder) == "read Catalogue"
+    # read_army lists the folder's factions the same way, and asks for one of them
+    assert read_in_child("army", folder).startswith("refused --faction for")
+    # named itself, it is refused in one line
+    assert read_in_child("catalogue", folder / "Aeldari.json") == (
+        f"refused {folder / 'Aeldari.json'}: not a regular file (a FIFO or pipe); "
+        "expected a file saved on disk"
+    )
+
+
+def test_a_fifo_beside_a_linked_catalogue_is_passed_over(tmp_path: Path) -> None:
+    folder = copy_data(DATA / "bsdata", tmp_path / "bsdata")
+    os.mkfifo(folder / "Library - Orks.json")  # a name a link would be looked for under
+    assert read_in_child("catalogue", folder / "Orks.json") == "read Catalogue"
+
+
+def test_a_fifo_in_place_of_a_roster_or_a_wahapedia_table_is_refused(tmp_path: Path) -> None:
+    roster = tmp_path / "list.ros"
+    os.mkfifo(roster)
+    assert read_in_child("roster", roster) == (
+        f"refused {roster}: not a regular file (a FIFO or pipe); expected a file saved on disk"
+    )
+    export = copy_data(DATA / "wahapedia-10e", tmp_path / "export")
+    (export / "Datasheets_wargear.csv").unlink()
+    os.mkfifo(export / "Datasheets_wargear.csv")
+    assert read_in_child("army", export) == (
+        f"refused {export / 'Datasheets_wargear.csv'}: not a regular file (a FIFO or pipe); "
+        "expected a file saved on disk"
+    )
+    suite = tmp_path / "suite.json"
+    os.mkfifo(suite)
+    assert read_in_child("targets", suite).startswith(f"refused {suite}: not a regular file")
+
+
+def test_the_importers_refuse_a_device_and_a_file_past_their_cap(tmp_path: Path) -> None:
+    for kind in ("catalogue", "roster", "targets"):
+        assert read_in_child(kind, Path("/dev/zero")) == (
+            "refused /dev/zero: not a regular file (a character device); "
+            "expected a file saved on disk"
+        )
+    roster = tmp_path / "big.ros"
+    with roster.open("wb") as handle:
+        handle.truncate(32 * 2**20 + 1)
+    assert read_in_child("roster", roster) == (
+        f"refused {roster}: larger than the limit of 33,554,432 bytes (33,554,433 bytes); "
+        "expected an army file: split it"
+    )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import InputFileError
 from ..units.targets import Target, parse_suite
+from .files import read_input_text
 
 __all__ = ["load"]
 
@@ -34,12 +35,7 @@ def load(path: str | Path) -> tuple[Target, ...]:
     mathhammer.errors.InputFileError: ...deep.json: cannot read: nested too deeply
     """
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError.at(name, None, None, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError.at(name, None, None, f"cannot read: {exc}") from None
+    text = read_input_text(path)  # a FIFO or device is refused, not read
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

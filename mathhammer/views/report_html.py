@@ -3,6 +3,7 @@
 Everything the page shows is inside the file: the style, a few lines of script that sort
 the table when a header is clicked, the heatmap and the per-row charts as inline SVG.
 It opens offline, from a mail attachment or a shared drive, with no request anywhere.
+Writing it to a file is :func:`mathhammer.io.report_html.write_html_report`'s job.
 Nothing here computes a number: the values come from the report's frame, and the
 charts from the distributions given beside it.
 """
@@ -10,10 +11,7 @@ charts from the distributions given beside it.
 from __future__ import annotations
 
 import html
-import os
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +20,7 @@ from ..errors import DistributionError, field_error
 from .heatmap import default_metric, heatmap_svg
 from .html import DistLike, visible_range
 
-__all__ = ["report_html", "spark_svg", "write_html_report"]
+__all__ = ["report_html", "spark_svg"]
 
 #: The text of the chart column's header.
 CHART_HEADER = "P(≥k)"
@@ -228,71 +226,3 @@ def report_html(
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
-
-
-def write_html_report(
-    frame: Any,
-    path: str | os.PathLike[str],
-    *,
-    title: str = "mathhammer report",
-    rules: str | None = None,
-    metric: str | None = None,
-    results: Sequence[Any] | None = None,
-    scale: str = "auto",
-) -> Path:
-    """Write a report as one self-contained HTML file; return its path.
-
-    The page holds the table (sortable by clicking a header), the loadout x target
-    heatmap of ``metric`` and, given the distributions, a small chart of P(at least k)
-    in each row. It needs no network: style, script and charts are all inline.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A :func:`mathhammer.compare` frame or a report's: one row per pairing, with
-        ``loadout`` and ``target`` columns (and ``phase``, if the report has one).
-    path : str or path-like
-        Where to write; replaced whole, so a reader never sees half a file.
-    title : str
-        The page's title and heading.
-    rules : str, optional
-        The ruleset, shown under the title and in the heatmap's title.
-    metric : str, optional
-        The heatmap's column; by default one that means something against every
-        target (:func:`~mathhammer.views.heatmap.default_metric`).
-    results : sequence of AttackResult, Dist or None, optional
-        The distributions behind the rows, in the frame's row order (None for a row
-        without one): each row's chart shows P(at least k models destroyed), or of k
-        wounds lost against a single model. Without them, no chart column.
-    scale : {"auto", "column", "shared"}
-        The heatmap's colours: see :func:`~mathhammer.views.heatmap.colour_scale`.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> import mathhammer as mh
-    >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
-    >>> frame = mh.compare({"guns": [(gun, 5)]}, ["Horde infantry", "Vehicle"])
-    >>> results = [mh.attack([(gun, 5)], mh.targets.get(t).unit) for t in frame["target"]]
-    >>> folder = tempfile.mkdtemp()
-    >>> path = write_html_report(frame, pathlib.Path(folder) / "r.html", results=results)
-    >>> page = path.read_text(encoding="utf-8")
-    >>> page.count('class="spark"'), "wounds lost" in page
-    (2, True)
-    """
-    page = report_html(frame, title=title, rules=rules, metric=metric, results=results, scale=scale)
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-    )
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(page)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target

@@ -34,10 +34,12 @@ Catalogue(1 datasheet of 1 faction)
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputFileError
+from ..files import input_kind
 from ..import_report import ImportReport
 from ..library import DatasheetLibrary
 from .datasheets import DatasheetReader
@@ -83,16 +85,14 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
         is unknown. The message names the file and the entry.
     """
     path = Path(path)
-    if path.is_dir():
+    if input_kind(path) == "folder":  # a device or FIFO is refused, never read
         books = [_book(p) for p in _candidates(path)]
         if not books:
             raise InputFileError.at(
                 str(path), None, None, f"no catalogue files ({', '.join(EXTENSIONS)}) in it"
             )
-    elif path.is_file():
-        books = _with_links(_book(path))
     else:
-        raise InputFileError.at(str(path), None, None, "no such file or directory")
+        books = _with_links(_book(path))
     report = ImportReport(str(path))
     reader = DatasheetReader(CatalogueSet(books), report, strict=strict)
     return Catalogue(tuple(reader.read_all()), report)
@@ -108,12 +108,23 @@ def _game_system(path: Path) -> bool:
     suffix = path.suffix.lower()
     if suffix != ".json":
         return suffix in (".gst", ".gstz")
-    with path.open("rb") as handle:
+    with path.open("rb") as handle:  # a regular file: _candidates passed over the rest
         return b'"gameSystem"' in handle.read(64)
 
 
 def _candidates(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in EXTENSIONS)
+    """The catalogue files of a folder: regular files (or links to them) only, so that a
+    FIFO or device named like a catalogue is passed over rather than read."""
+    return sorted(
+        p for p in folder.iterdir() if p.suffix.lower() in EXTENSIONS and _regular_file(p)
+    )
+
+
+def _regular_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _with_links(first: Book) -> list[Book]:

@@ -46,6 +46,7 @@ import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
 from ...errors import InputFileError
+from ..files import read_input_bytes
 
 __all__ = [
     "EXTENSIONS",
@@ -88,10 +89,7 @@ def load_tree(path: str | Path) -> tuple[str, Tree]:
         a zip with no or several files, or one past the size limits.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputFileError.at(str(path), None, None, f"cannot read the file: {exc}") from None
+    raw = read_input_bytes(path)  # a FIFO or device beside the catalogues is refused
     if path.suffix.lower() in (".catz", ".gstz"):
         raw = _unzip(raw, str(path))
     return read_tree(raw, str(path))

@@ -38,6 +38,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeElementTree
 
 from ...errors import InputFileError
+from ..files import read_input_bytes
 
 __all__ = ["MAX_BYTES", "MAX_RATIO", "load_tree"]
 
@@ -82,7 +83,7 @@ def load_tree(path: str | Path) -> dict[str, Any]:
         document type with entities, or (a zip) holds no or several rosters.
     """
     file = str(path)
-    data = _read(Path(path), file)
+    data = read_input_bytes(path, limit=MAX_BYTES)  # a FIFO or device is refused, not read
     suffix = Path(path).suffix.lower()
     if suffix == ".rosz" or data.startswith(b"PK\x03\x04"):  # a zip, whatever its name
         member, data = _unzip(file, data)
@@ -94,19 +95,6 @@ def load_tree(path: str | Path) -> dict[str, Any]:
 
 def _error(file: str, problem: str) -> InputFileError:
     return InputFileError.at(file, None, None, problem)
-
-
-def _read(path: Path, file: str) -> bytes:
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise _error(file, "no such file") from None
-    except OSError as exc:
-        raise _error(file, f"cannot read: {exc}") from None
-    if len(data) > MAX_BYTES:
-        raise _error(file, f"the file is larger than {MAX_BYTES} bytes; a roster is far smaller")
-    return data
 
 
 def _unzip(file: str, data: bytes) -> tuple[str, bytes]:

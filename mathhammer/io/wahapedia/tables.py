@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import CsvError
+from ..files import read_input_text
 
 __all__ = ["Row", "Table", "read_table"]
 
@@ -80,13 +81,11 @@ def _records(text: str, width: int, trailing: bool) -> Iterator[tuple[int, str]]
 
 
 def _read_text(path: Path) -> str:
-    name = str(path)
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise CsvError.at(name, None, None, "no such file (a Wahapedia export file)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CsvError.at(name, None, None, f"cannot read: {exc}") from None
+    """A file of the export: a regular file (a FIFO or device is refused, not read) within
+    the input size cap."""
+    if not path.exists():
+        raise CsvError.at(str(path), None, None, "no such file (a Wahapedia export file)")
+    return read_input_text(path, error=CsvError)
 
 
 def read_table(path: str | Path, required: Sequence[str]) -> Table:
