@@ -603,7 +603,9 @@ def test_a_zip_bomb_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     # a roster past the size cap is refused however well it packs, zipped or not
     monkeypatch.setattr(load_module, "MAX_BYTES", 20_000)  # the .rosz is 10 kB, its .ros 68 kB
     assert "unpacks to more than 20000 bytes" in str(error_for(DATA / "necrons.rosz"))
-    assert "larger than the limit of 20,000 bytes (67,548 bytes)" in str(error_for(DATA / "necrons.ros"))
+    assert "larger than the limit of 20,000 bytes (67,548 bytes)" in str(
+        error_for(DATA / "necrons.ros")
+    )
 
 
 def test_a_zip_with_an_encrypted_roster(tmp_path: Path) -> None:

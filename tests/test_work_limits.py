@@ -33,7 +33,7 @@ from mathhammer.core.binomial import (
 )
 from mathhammer.core.convolution import convolve2d
 from mathhammer.core.dist import Dist
-from mathhammer.exact import budget, chain, cost
+from mathhammer.exact import budget, chain, cost, unsaved
 from mathhammer.exact.chain import Transition, factored_series
 from mathhammer.exact.layout import Layout, damage_matrix
 from mathhammer.exact.steps import compound_kernel, split_kernel, thin_by_kernel
@@ -226,7 +226,7 @@ def test_the_failed_saves_counter_stops_at_the_units_wounds(
     gun = mh.Weapon("Gun", 3, 3, 4, 0, "D3")
     led = mh.Unit("Led", [mh.ModelGroup(4, 4, 3, 1), mh.ModelGroup(1, 4, 4, 3, character=True)])
     bounded = mh.attack([(gun, 10)], led).pools[0].unsaved
-    monkeypatch.setattr(chain, "unsaved_counter", lambda layout, kmax, damage: kmax + 1)
+    monkeypatch.setattr(unsaved, "unsaved_counter", lambda layout, kmax, damage: kmax + 1)
     whole = mh.attack([(gun, 10)], led).pools[0].unsaved
     assert bounded.allclose(whole, atol=ATOL)
     assert bounded.n == 7 and whole.n == 30  # the unit has 7 wounds

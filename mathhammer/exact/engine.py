@@ -16,9 +16,10 @@ from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..rules.base import FACES, AfterAttackTest, PoolChecks, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
 from .budget import check_plan, saved_faces
-from .chain import apply_pool, spill_mortal_wounds, unsaved_distribution
+from .chain import apply_pool, spill_mortal_wounds
 from .layout import Layout
 from .steps import hit_and_wound
+from .unsaved import unsaved_distribution
 
 # the limits were first defined here
 __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
