@@ -16,6 +16,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from . import abilities, targets
+from .core.caches import clear as clear_caches
 from .core.dice import Dice, parse_dice
 from .core.dist import Dist
 from .errors import (
@@ -128,6 +129,7 @@ __all__ = [
     "Wargear",
     "Weapon",
     "__version__",
+    "clear_caches",
     "abilities",
     "attach_leaders",
     "attack",

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import DistributionError, field_error
+from .caches import register
 from .limits import MAX_TABLE, check_limit
 
 __all__ = [
@@ -50,7 +51,7 @@ def _binomial_table_build(nmax: int, p: float) -> FloatArray:
     return table
 
 
-_binomial_table_cached = lru_cache(maxsize=512)(_binomial_table_build)
+_binomial_table_cached = register(lru_cache(maxsize=512)(_binomial_table_build))
 
 
 def binomial_table(nmax: int, p: float) -> FloatArray:
