@@ -20,10 +20,13 @@ folder is absent, except under CI, where the folder is provided and its absence 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+import mathhammer as mh
 
 # Each profile extends Hypothesis's own profile of that name (its "ci" profile, which it loads
 # by itself when CI is set, also drops the example database): a parent left out would be the
@@ -52,3 +55,16 @@ def shared_data() -> Path:
             pytest.fail(message + " (CI provides it, so its absence is an error)")
         pytest.skip(message)
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that patches the package's internals neither sees results cached before the
+    patch nor leaves behind results computed under it: the caches are emptied around it.
+    Other tests share the caches, as a user's calls do."""
+    patching = "monkeypatch" in request.fixturenames
+    if patching:
+        mh.clear_caches()
+    yield
+    if patching:
+        mh.clear_caches()

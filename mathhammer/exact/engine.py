@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
+from ..core.caches import BoundedCache, register
 from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
 from ..model.context import Context, Modifiers
@@ -22,7 +24,12 @@ from .steps import hit_and_wound
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
-__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
+__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damage"]
+
+#: Attacks already computed, keyed by what they compute (:attr:`AttackPlan.key`): an attack
+#: repeated with the same profiles (whatever their names) against the same target, as a
+#: report or a comparison does, is computed once. At most 4,096 results and 256 MB.
+RESULTS = register(BoundedCache(maxsize=4096, maxbytes=256 * 2**20))
 
 
 def _wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
@@ -167,6 +174,16 @@ def attack(
     0.4167
     """
     plan = as_plan(weapons, target, rules, context, modifiers)
+    key = plan.key
+    found = RESULTS.get(key)
+    if found is None:
+        found = _run(plan)
+        RESULTS.put(key, found, _footprint(found))
+    return _labelled(found, plan)
+
+
+def _run(plan: AttackPlan) -> AttackResult:
+    """The attack of a plan, computed."""
     layout, kernels = check_plan(plan)
     state = layout.initial_state()
     results = []
@@ -201,6 +218,41 @@ def attack(
         hazardous=hazardous,
         tests=tuple(_test(test, killed) for test in plan.tests),
     )
+
+
+def _labelled(found: AttackResult, plan: AttackPlan) -> AttackResult:
+    """A result computed for a plan with the same key, under this plan's labels.
+
+    The distributions are shared (they are read-only); a pool's failed saves, computed on
+    first access, are computed once for both.
+    """
+    pools = []
+    for step, pool in zip(plan.steps, found.pools, strict=True):
+        weapons = () if isinstance(step, MortalWounds) else step.pool.weapons
+        if pool.label == step.label and pool.weapons == weapons:
+            pools.append(pool)
+        else:
+            source = partial(getattr, pool, "unsaved")
+            pools.append(replace(pool, label=step.label, weapons=weapons, unsaved_source=source))
+    if all(a is b for a, b in zip(pools, found.pools, strict=True)):
+        return found
+    return replace(found, pools=tuple(pools))
+
+
+def _footprint(result: AttackResult) -> int:
+    """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
+    to compute their failed saves on demand."""
+    dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
+    total = sum(d.probabilities.nbytes for d in dists) + 1024
+    for pool in result.pools:
+        stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
+        total += 1024 + sum(d.probabilities.nbytes for d in stages)
+        source = pool.unsaved_source
+        if isinstance(source, partial):
+            for arg in source.args:
+                total += arg.nbytes if isinstance(arg, np.ndarray) else 0
+                total += arg.positions.nbytes * 4 if isinstance(arg, Layout) else 0
+    return total
 
 
 def _test(test: AfterAttackTest, killed: Dist) -> TestResult:

@@ -92,6 +92,31 @@ class AttackPlan:
         return tuple(sorted(groups))
 
     @property
+    def key(self) -> tuple[Any, ...]:
+        """What the plan computes, as a hashable value: the ruleset, context, modifiers and
+        target, and per step the pool's profile (:attr:`Weapon.pool_key`) with each
+        weapon's attacks and count, or the mortal wounds' amount. Names are not part of it:
+        two plans with equal keys have the same distributions, only their labels differ.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+        >>> a = plan_attack([(mh.Weapon("Gun", 2, 3, 4, -1, 1), 10)], squad)
+        >>> b = plan_attack([(mh.Weapon("Rifle", 2, 3, 4, -1, 1), 10)], squad)
+        >>> a.key == b.key, a.steps[0].label == b.steps[0].label
+        (True, False)
+        """
+        steps: list[tuple[Any, ...]] = []
+        for step in self.steps:
+            if isinstance(step, MortalWounds):
+                steps.append(("mortal wounds", step.amount))
+            else:
+                counts = tuple((w.attacks, n) for w, n in step.pool.weapons)
+                steps.append((step.pool.weapon.pool_key, counts))
+        return (self.ruleset, self.context, self.modifiers, self.target, tuple(steps))
+
+    @property
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target)
