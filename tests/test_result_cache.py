@@ -14,6 +14,7 @@ from mathhammer.core import caches
 from mathhammer.core.caches import BoundedCache
 from mathhammer.exact.engine import RESULTS
 from mathhammer.examples import EXAMPLES
+from mathhammer.rules.plan import as_plan
 
 MELTA = mh.Weapon("Melta", 1, 3, 9, -4, "D6", "[MELTA 2]")
 GUN = mh.Weapon("Gun", 2, 3, 4, -1, 1)
@@ -155,3 +156,19 @@ def test_bounded_cache_evicts_the_least_recently_used() -> None:
         BoundedCache(maxsize=0, maxbytes=1)
     with pytest.raises(TypeError, match="cache_clear"):
         caches.register(object())  # type: ignore[type-var]
+
+
+def test_a_plan_is_made_once_for_the_same_inputs() -> None:
+    mh.clear_caches()
+    first = mh.plan_attack  # the uncached function stays as it was
+    a = as_plan([(GUN, 10)], SQUAD, None, None, None)
+    assert as_plan([(GUN, 10)], SQUAD, None, None, None) is a
+    assert as_plan(((GUN, 10),), SQUAD, "11e", None, None) is a  # a tuple, the default rules
+    assert first([(GUN, 10)], SQUAD) is not a
+    # an unhashable entry is planned as before, every time
+    listed = as_plan([[GUN, 10]], SQUAD, None, None, None)
+    assert listed.key == a.key and listed is not as_plan([[GUN, 10]], SQUAD, None, None, None)
+    # a refused input is refused every time: errors are not cached
+    for _ in range(2):
+        with pytest.raises(mh.ProfileError):
+            as_plan([(GUN, -1)], SQUAD, None, None, None)

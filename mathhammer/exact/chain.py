@@ -107,13 +107,16 @@ def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     [(1, 2, [False, False]), (3, 1, [True, False]), (4, 3, [True, True])]
     """
     blocks: list[tuple[int, int, np.ndarray]] = []
+    columns = saved.T.tolist()  # per face, a list of bools: compared in Python, no numpy call
+    previous = None
     for f in FACES:
-        pattern = saved[:, f - 1]
-        if blocks and np.array_equal(blocks[-1][2], pattern):
-            lo, n, _ = blocks[-1]
+        column = columns[f - 1]
+        if column == previous:
+            lo, n, pattern = blocks[-1]
             blocks[-1] = (lo, n + 1, pattern)
         else:
-            blocks.append((f, 1, pattern))
+            blocks.append((f, 1, saved[:, f - 1]))
+        previous = column
     return blocks
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.binomial import FloatArray
+from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..errors import LimitError
@@ -36,6 +37,9 @@ __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
 #: Up to this many states the transition matrices are dense (faster for small units).
 DENSE_LIMIT = 320
+#: The most bytes of damage matrices a layout keeps for the pools that follow (a layout is
+#: shared by the attacks on its target: :meth:`Layout.of`).
+DAMAGE_CACHE_BYTES = 2 * 2**20
 
 
 class _GroupLine:
@@ -128,6 +132,7 @@ class Layout:
         return line
 
     @staticmethod
+    @register
     @lru_cache(maxsize=64)
     def of(unit: Unit, focus: tuple[int, ...] = ()) -> Layout:
         """A shared (cached) layout: layouts are immutable once built."""
@@ -232,6 +237,34 @@ def damage_matrix(
     would lose ``E >= r`` is destroyed and the next model becomes current; the excess
     is lost. Dense for small units unless ``sparse`` is set.
     """
+    dense = not sparse and layout.size <= DENSE_LIMIT
+    key = (tuple(d.probabilities.tobytes() for d in effective_damage), focus, order, dense)
+    cache = layout.__dict__.setdefault("_damage", {})
+    found = cache.get(key)
+    if found is None:
+        found = _damage_matrix(layout, effective_damage, focus, order, dense)
+        size = _nbytes(found)
+        if size <= DAMAGE_CACHE_BYTES // 4:
+            held = sum(_nbytes(m) for m in cache.values())
+            if held + size > DAMAGE_CACHE_BYTES:
+                cache.clear()  # the matrices of a layout are few; start again past the bound
+            cache[key] = found
+    return found
+
+
+def _nbytes(matrix: np.ndarray | sp.csr_matrix) -> int:
+    if isinstance(matrix, np.ndarray):
+        return matrix.nbytes
+    return int(matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes)
+
+
+def _damage_matrix(
+    layout: Layout,
+    effective_damage: Sequence[Dist],
+    focus: int | None,
+    order: AllocationOrder | None,
+    dense: bool,
+) -> np.ndarray | sp.csr_matrix:
     current = layout.current_group(focus, order)
     left = layout.wounds_left(current)
     states = np.arange(layout.size)
@@ -255,10 +288,11 @@ def damage_matrix(
     cols.append(gone)
     vals.append(np.ones(gone.size))
     r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-    if sparse or layout.size > DENSE_LIMIT:
+    if not dense:
         import scipy.sparse as sp
 
         return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
     out = np.zeros((layout.size, layout.size))
     np.add.at(out, (r_, c_), v_)
+    out.flags.writeable = False  # shared by every pool with this damage: never changed
     return out

@@ -15,8 +15,10 @@ is computed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from ..core.caches import register
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers, check_inputs
@@ -216,10 +218,24 @@ def as_plan(
         return weapons
     if target is None:
         raise field_error(ProfileError, "target", "a Unit", target)
-    return plan_attack(
-        weapons,
-        target,
-        rules="11e" if rules is None else rules,
-        context=context,
-        modifiers=modifiers,
-    )
+    rules = "11e" if rules is None else rules
+    if isinstance(weapons, list | tuple):
+        try:
+            return _cached_plan(tuple(weapons), target, rules, context, modifiers)
+        except TypeError:  # an unhashable entry: planned (and refused, if it must be) below
+            pass
+    return plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
+
+
+@register
+@lru_cache(maxsize=1024)
+def _cached_plan(
+    weapons: tuple[Any, ...],
+    target: Unit,
+    rules: str | Ruleset,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackPlan:
+    """A plan made once for the same inputs: plans are immutable, and making one (checks,
+    pools, the ruleset's resolution of every pool) costs more than the lookup."""
+    return plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
