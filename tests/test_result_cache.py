@@ -165,9 +165,10 @@ def test_a_plan_is_made_once_for_the_same_inputs() -> None:
     assert as_plan([(GUN, 10)], SQUAD, None, None, None) is a
     assert as_plan(((GUN, 10),), SQUAD, "11e", None, None) is a  # a tuple, the default rules
     assert first([(GUN, 10)], SQUAD) is not a
-    # an unhashable entry is planned as before, every time
-    listed = as_plan([[GUN, 10]], SQUAD, None, None, None)
-    assert listed.key == a.key and listed is not as_plan([[GUN, 10]], SQUAD, None, None, None)
+    # an unhashable entry is refused as before, with the same error, not a TypeError
+    for _ in range(2):
+        with pytest.raises(mh.ProfileError, match=r"weapons\[0\] must be a Weapon"):
+            as_plan([[GUN, 10]], SQUAD, None, None, None)
     # a refused input is refused every time: errors are not cached
     for _ in range(2):
         with pytest.raises(mh.ProfileError):
