@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -57,14 +58,20 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-@pytest.fixture(autouse=True)
-def _fresh_caches(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A test that patches the package's internals neither sees results cached before the
-    patch nor leaves behind results computed under it: the caches are emptied around it.
-    Other tests share the caches, as a user's calls do."""
-    patching = "monkeypatch" in request.fixturenames
-    if patching:
-        mh.clear_caches()
-    yield
-    if patching:
-        mh.clear_caches()
+@pytest.fixture
+def monkeypatch(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """pytest's ``monkeypatch``, emptying the package's caches at every patch and at the
+    end: a test that patches the internals neither reads results cached before the patch
+    nor leaves behind results computed under it. Other tests share the caches, as a
+    user's calls do."""
+    for name in ("setattr", "delattr", "setitem", "delitem"):
+        original = getattr(monkeypatch, name)
+
+        def patched(*args: Any, _original: Any = original, **kwargs: Any) -> None:
+            _original(*args, **kwargs)
+            mh.clear_caches()
+
+        setattr(monkeypatch, name, patched)
+    mh.clear_caches()
+    yield monkeypatch
+    mh.clear_caches()

@@ -13,12 +13,13 @@ from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
-from ..model.profiles import ModelGroup, Unit
+from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
-from ..rules.base import FACES, AfterAttackTest, PoolChecks, Ruleset
+from ..rules.base import FACES, AfterAttackTest, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
 from .budget import check_plan, saved_faces
 from .chain import apply_pool, spill_mortal_wounds
+from .damage import group_damage, wound_lost
 from .layout import Layout
 from .steps import hit_and_wound
 from .unsaved import unsaved_distribution
@@ -32,47 +33,6 @@ __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damag
 RESULTS = register(BoundedCache(maxsize=4096, maxbytes=256 * 2**20))
 
 
-def _wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
-    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
-    fnp = group.feel_no_pain(mortal)
-    if fnp is None:
-        return 1.0
-    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), fnp)))
-
-
-def group_damage(
-    checks: PoolChecks, target: Unit, ruleset: Ruleset
-) -> tuple[list[Dist], list[Dist]]:
-    """Per group: wounds lost to one unsaved attack, and to one devastating wound.
-
-    The Damage characteristic is set, multiplied and added to by the attacker ([MELTA]
-    adds), then halved and reduced by the defender (fractions round up, minimum 1);
-    Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
-    A devastating wound deals mortal wounds equal to the attacker's D: the defender's
-    halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9).
-    """
-    # every (rolled D, rolled MELTA X) pair, with its probability
-    d_values = np.arange(checks.damage.dist.n + 1)
-    melta = checks.melta.dist if checks.melta is not None else Dist.constant(0)
-    x_values = np.arange(melta.n + 1)
-    weights = np.outer(checks.damage.dist.probabilities, melta.probabilities).ravel()
-    d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
-    add = checks.damage_add + x
-    mortal = ruleset.modified_damage(d, checks.damage_multiply, add)
-    attacks, mortals = [], []
-    for g in target.groups:
-        value = ruleset.modified_damage(
-            d, checks.damage_multiply, add, g.halve_damage, g.damage_reduction
-        )
-        attacks.append(_pmf_of(value, weights).thin(_wound_lost(g, ruleset)))
-        mortals.append(_pmf_of(mortal, weights).thin(_wound_lost(g, ruleset, mortal=True)))
-    return attacks, mortals
-
-
-def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
-    return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
-
-
 def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
     """Mortal wounds to the attacker: one hazard roll per weapon."""
     rolls = sum(count for _, count in step.pool.weapons)
@@ -82,13 +42,18 @@ def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
 
 
 def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPlan) -> Any:
-    lost = [_wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
+    lost = [wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
     order = plan.ruleset.current_group
     return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)
 
 
 def _pool_step(
-    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan, kernels: Any
+    step: PlannedPool,
+    layout: Layout,
+    before: Any,
+    plan: AttackPlan,
+    kernels: Any,
+    trimmed: list[float] | None = None,
 ) -> tuple[Any, PoolResult]:
     checks, target = step.checks, plan.target
     stages = hit_and_wound(step.pool, checks, kernels)
@@ -96,7 +61,9 @@ def _pool_step(
     per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
     order = plan.ruleset.current_group
     focus = checks.precision_group
-    state = apply_pool(layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order)
+    state = apply_pool(
+        layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order, trimmed
+    )
     result = PoolResult(
         label=step.label,
         weapons=step.pool.weapons,
@@ -188,6 +155,7 @@ def _run(plan: AttackPlan) -> AttackResult:
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
+    trimmed: list[float] = []
     for step, pair in zip(plan.steps, kernels, strict=True):
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
@@ -195,7 +163,7 @@ def _run(plan: AttackPlan) -> AttackResult:
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        state, result = _pool_step(step, layout, state, plan, pair)
+        state, result = _pool_step(step, layout, state, plan, pair, trimmed)
         if step.checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)
@@ -217,6 +185,7 @@ def _run(plan: AttackPlan) -> AttackResult:
         pools=tuple(results),
         hazardous=hazardous,
         tests=tuple(_test(test, killed) for test in plan.tests),
+        trimmed=float(sum(trimmed)),
     )
 
 
