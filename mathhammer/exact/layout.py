@@ -265,34 +265,31 @@ def _damage_matrix(
     order: AllocationOrder | None,
     dense: bool,
 ) -> np.ndarray | sp.csr_matrix:
+    """Every state's row at once: the current model loses ``min(E, wounds left)``."""
     current = layout.current_group(focus, order)
     left = layout.wounds_left(current)
-    states = np.arange(layout.size)
-    rows, cols, vals = [], [], []
-    for g, dmg in enumerate(effective_damage):
-        here = states[current == g]
-        if here.size == 0:
-            continue
-        r = left[here]
-        pmf = dmg.probabilities
-        for j in range(min(len(pmf), int(r.max()))):
-            keep = r > j
-            rows.append(here[keep])
-            cols.append(layout.step(here[keep], current[here[keep]], j))
-            vals.append(np.full(int(keep.sum()), pmf[j]))
-        rows.append(here)  # E >= r: the model is destroyed; the excess is lost
-        cols.append(layout.step(here, current[here], r))
-        vals.append(dmg.sf(r - 1))
-    gone = states[current < 0]
-    rows.append(gone)
-    cols.append(gone)
-    vals.append(np.ones(gone.size))
-    r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    size = layout.size
+    # cap[g, j] = P(E = j) for j < top, and P(E >= top) at top: amounts past the most
+    # wounds any model has left are all "the model is destroyed"
+    top = max(1, min(max(d.n for d in effective_damage), int(left.max())))
+    table = np.zeros((len(effective_damage) + 1, top + 1))
+    for g, d in enumerate(effective_damage):
+        pmf = d.probabilities
+        table[g, : min(len(pmf), top)] = pmf[:top]
+        table[g, top] = pmf[top:].sum()
+    table[-1, 0] = 1.0  # the destroyed state (current group -1) stays
+    weights = table[current]  # [state, amount rolled]
+    lost = np.minimum(np.arange(top + 1), left[:, None])  # the excess is lost
+    group = np.maximum(current, 0)[:, None]
+    cols = layout.step(np.arange(size)[:, None], group, lost)
+    keep = weights > 0.0
+    rows = np.broadcast_to(np.arange(size)[:, None], cols.shape)[keep]
+    cols, weights = cols[keep], weights[keep]
     if not dense:
         import scipy.sparse as sp
 
-        return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
-    out = np.zeros((layout.size, layout.size))
-    np.add.at(out, (r_, c_), v_)
+        return sp.csr_matrix((weights, (rows, cols)), shape=(size, size))
+    out = np.bincount(rows * size + cols, weights=weights, minlength=size * size)
+    out = out.reshape(size, size)
     out.flags.writeable = False  # shared by every pool with this damage: never changed
     return out
