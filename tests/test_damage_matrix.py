@@ -54,5 +54,6 @@ def test_the_whole_transition_equals_the_one_built_state_by_state(seed: int) -> 
     dense = _damage_matrix(layout, damage, focus, None, True)
     sparse = _damage_matrix(layout, damage, focus, None, False)
     np.testing.assert_allclose(dense, want, rtol=0, atol=1e-15)
+    assert not isinstance(sparse, np.ndarray)
     np.testing.assert_allclose(sparse.toarray(), want, rtol=0, atol=1e-15)
     np.testing.assert_allclose(dense.sum(axis=1), 1.0, rtol=0, atol=1e-14)
