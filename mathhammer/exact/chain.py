@@ -102,7 +102,13 @@ class Transition:
         so a stack of ``L`` is one product with no transposed copy (a block-diagonal one
         when ``T`` is sparse)."""
         if self.dense:
-            return np.asarray(np.matmul(self._m.T, x), dtype=np.float64)
+            if x.ndim == 2:
+                return np.asarray(self._m.T @ x, dtype=np.float64)
+            stack, states, width = x.shape
+            if width == 1:  # one product of the stacked row vectors
+                return np.asarray(x.reshape(stack, states) @ self._m).reshape(x.shape)
+            moved = np.tensordot(x, self._m, axes=(1, 0))  # [stack, width, states]
+            return np.ascontiguousarray(moved.transpose(0, 2, 1))
         if x.ndim == 2:
             return np.asarray(self._m @ x, dtype=np.float64)
         stack, states = x.shape[0], x.shape[1]
