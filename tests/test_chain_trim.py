@@ -119,3 +119,45 @@ def test_a_large_devastating_precision_pool_agrees_with_the_monte_carlo() -> Non
         assert abs(z) < 4.5  # a false alarm about once in 150,000 runs
     character = result.groups[3].killed.mean()
     assert abs(rolled.groups[3].killed.mean() - character) < 4.5 * 0.5 / np.sqrt(20_000)
+
+
+def banded_matrix(states: int, width: int) -> np.ndarray:
+    rng = np.random.default_rng(states + width)
+    m = np.zeros((states, states))
+    for d in range(width + 1):
+        m[np.arange(states - d), np.arange(d, states)] = rng.random(states - d)
+    return np.asarray(m / m.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_banded_transition_moves_states_as_the_matrix_does(sparse: bool) -> None:
+    import scipy.sparse as sp
+
+    dense = banded_matrix(150, 5)
+    banded = chain.Transition(sp.csr_matrix(dense) if sparse else dense)
+    assert banded.bands is not None and banded.bands.shape == (6, 150)
+    rng = np.random.default_rng(3)
+    rows, stack = rng.random((4, 150)), rng.random((3, 150, 2))
+    np.testing.assert_allclose(banded.apply(rows), rows @ dense, rtol=1e-13, atol=1e-15)
+    want = np.einsum("st,lsm->ltm", dense, stack)
+    np.testing.assert_allclose(banded.apply_columns(stack), want, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(banded.apply_columns(stack[0]), want[0], rtol=1e-13, atol=1e-15)
+
+
+def test_a_matrix_off_the_bands_is_not_banded() -> None:
+    backwards = banded_matrix(150, 2).T.copy()  # states moving back: not a band
+    assert chain.Transition(backwards).bands is None
+    wide = banded_matrix(150, chain.BAND_LIMIT + 1)
+    assert chain.Transition(wide).bands is None
+    assert chain.Transition(banded_matrix(20, 2)).bands is None  # small: dense is faster
+
+
+def test_a_large_line_of_states_gives_the_same_attack_banded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    weapons, target = CASES["D6 vs 200x W3"]
+    banded = mh.attack(weapons, target)
+    monkeypatch.setattr(chain, "BAND_STATES", 10**9)
+    plain = mh.attack(weapons, target)
+    for got, want in zip(distributions(banded), distributions(plain), strict=True):
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)

@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
 
 __all__ = [
+    "BAND_LIMIT",
+    "BAND_STATES",
     "MAX_JOINT",
     "TRIM_MASS",
     "Transition",
@@ -55,11 +57,25 @@ __all__ = [
 MAX_JOINT = MAX_TABLE
 
 
+#: From this many states, a transition that only moves states forward by at most
+#: :data:`BAND_LIMIT` is applied band by band (a few vector operations, not a matrix
+#: product or a sparse one).
+BAND_STATES = 128
+#: The widest band applied band by band.
+BAND_LIMIT = 32
+
+
 class Transition:
-    """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors."""
+    """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors.
+
+    Stored dense for small units, sparse for large ones, and as bands when every
+    transition moves a state forward by a few places only (the units whose groups are
+    used up in order: damage moves the unit along one line of states).
+    """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
         self.dense = isinstance(matrix, np.ndarray)
+        self.bands = _bands(matrix) if matrix.shape[0] >= BAND_STATES else None
         if self.dense:
             self._m = matrix
         else:
@@ -84,6 +100,12 @@ class Transition:
 
     def apply(self, x: FloatArray) -> FloatArray:
         """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
+        if self.bands is not None:
+            bands = self.bands
+            out: FloatArray = x * bands[0]
+            for d in range(1, len(bands)):
+                out[..., d:] += x[..., :-d] * bands[d, :-d]
+            return out
         if self.dense:
             return np.asarray(x @ self._m, dtype=np.float64)
         flat = x.reshape(-1, x.shape[-1])
@@ -101,6 +123,12 @@ class Transition:
         arrays) a state distribution, moved one die. The states are on the second-last axis,
         so a stack of ``L`` is one product with no transposed copy (a block-diagonal one
         when ``T`` is sparse)."""
+        if self.bands is not None:
+            column = self.bands[:, :, None]
+            moved: FloatArray = x * column[0]
+            for d in range(1, len(column)):
+                moved[..., d:, :] += x[..., :-d, :] * column[d, :-d]
+            return moved
         if self.dense:
             if x.ndim == 2:
                 return np.asarray(self._m.T @ x, dtype=np.float64)
@@ -144,6 +172,23 @@ class Transition:
             result = self.apply_columns(result)
             result += coeffs[j]
         return result
+
+
+def _bands(matrix: np.ndarray | sp.spmatrix) -> FloatArray | None:
+    """``bands[d, s] = T[s, s + d]`` when every entry of ``T`` lies on such a diagonal with
+    ``0 <= d <= BAND_LIMIT``; else None."""
+    if isinstance(matrix, np.ndarray):
+        rows, cols = np.nonzero(matrix)
+        values = matrix[rows, cols]
+    else:
+        coo = matrix.tocoo()
+        rows, cols, values = coo.row, coo.col, coo.data
+    offsets = cols - rows
+    if offsets.size == 0 or offsets.min() < 0 or offsets.max() > BAND_LIMIT:
+        return None
+    bands = np.zeros((int(offsets.max()) + 1, matrix.shape[0]))
+    np.add.at(bands, (offsets, rows), values)
+    return bands
 
 
 def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
