@@ -127,6 +127,9 @@ REGISTRY: dict[str, Case] = {
     "invulnerable and armour saves (thresholds 3, 6, 4)": Case(
         (group(3, 3, 2), group(3, 6, 1), group(2, 4, 3)), saves_from(3, 6, 4), (D3,) * 3, 30
     ),
+    "351 states: a sparse damage transition": Case(
+        (group(200, 4, 1), group(75, 3, 2)), saves_from(5, 4), (D1.thin(5 / 6), D3), 40
+    ),
     "no save": Case((group(5, 7, 2), group(5, 7, 1)), saves_from(7, 7), (D1, D2), 25),
     "every die saved": Case(
         (group(5, 2, 1), group(5, 2, 2)), np.ones((2, 6), dtype=bool), (D1, D1), 10
