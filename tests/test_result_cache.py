@@ -129,7 +129,7 @@ def test_threads_share_the_cache_and_agree_with_serial_results() -> None:
 
 def test_the_cache_is_bounded_and_registered() -> None:
     assert RESULTS in caches.registered()
-    assert RESULTS.maxsize == 4096 and RESULTS.maxbytes == 256 * 2**20
+    assert RESULTS.maxsize == 32_768 and RESULTS.maxbytes == 192 * 2**20
     mh.clear_caches()
     for count in range(1, 30):
         mh.attack([(GUN, count)], SQUAD)

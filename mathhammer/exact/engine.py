@@ -29,8 +29,9 @@ __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damag
 
 #: Attacks already computed, keyed by what they compute (:attr:`AttackPlan.key`): an attack
 #: repeated with the same profiles (whatever their names) against the same target, as a
-#: report or a comparison does, is computed once. At most 4,096 results and 256 MB.
-RESULTS = register(BoundedCache(maxsize=4096, maxbytes=256 * 2**20))
+#: report or a comparison does, is computed once. At most 32,768 results and 192 MB (a
+#: small attack's result holds about 6 kB); ``mathhammer.clear_caches()`` empties it.
+RESULTS = register(BoundedCache(maxsize=32_768, maxbytes=192 * 2**20))
 
 
 def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
@@ -212,10 +213,10 @@ def _footprint(result: AttackResult) -> int:
     """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
     to compute their failed saves on demand."""
     dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
-    total = sum(d.probabilities.nbytes for d in dists) + 1024
+    total = sum(d.probabilities.nbytes for d in dists) + 2048  # and the objects around them
     for pool in result.pools:
         stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
-        total += 1024 + sum(d.probabilities.nbytes for d in stages)
+        total += 2048 + sum(d.probabilities.nbytes for d in stages)
         source = pool.unsaved_source
         if isinstance(source, partial):
             for arg in source.args:
