@@ -136,6 +136,10 @@ class DistQueries:
         >>> d.sf(0), d.sf(0.5), d.sf(2)
         (0.5, 0.5, 0.0)
         """
+        if type(k) is int:  # the common question, answered without arrays
+            if k < 0:
+                return 1.0
+            return 0.0 if k >= self.n else min(float(self._pmf[k + 1 :].sum()), 1.0)
         ks = np.floor(as_numbers(k, "k"))
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
         idx = np.clip(ks, 0, self.n).astype(np.intp)
@@ -155,6 +159,8 @@ class DistQueries:
         >>> d.at_least(1), d.at_least(0.5)
         (0.5, 0.5)
         """
+        if type(k) is int:
+            return self.sf(k - 1)
         # X >= 1.5 means X >= 2 for an integer X: P(X > ceil(k) - 1)
         return self.sf(np.ceil(as_numbers(k, "k")) - 1)
 
