@@ -17,7 +17,8 @@ with its distance ``d`` from the mode by about ``2 d`` units in the last place, 
 terms far from the mode are small: the error is below 1e-16 absolute, closer to the
 exact pmf than the recurrence itself, which drifts by a few 1e-15 at thousands of dice
 (``tests/test_binomial.py`` measures both against exact fractions). A large count
-spread over many values is thinned by Horner's scheme, in O(n) memory.
+spread over many values is thinned by Horner's scheme, a block of counts at a time, in
+O(n) memory.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .lru import SizedCache
 
 __all__ = [
     "CACHE_ENTRIES",
+    "HORNER_STEP",
     "ROW_TABLE",
     "TABLE_SIZE",
     "FloatArray",
@@ -56,6 +58,8 @@ CACHE_ENTRIES = 32_000_000
 TABLE_SIZE = 1024
 #: Rows up to this size are read from the (small) table; larger ones are computed alone.
 ROW_TABLE = 64
+#: Counts taken at once by a step of Horner's scheme in :func:`binomial_thin`.
+HORNER_STEP = 128
 #: Tables are built with a multiple of this many rows, so that nearby sizes share one.
 _ROUND = 32
 
@@ -192,20 +196,32 @@ def thin_uses_table(nmax: int, columns: int) -> bool:
 
 
 def _horner(block: FloatArray, p: float, lo: int) -> FloatArray:
-    """``sum_i block[i] (q + p z)^(lo + i)`` by Horner's scheme (all terms non-negative)."""
-    q = 1.0 - p
-    top = block.shape[0] - 1
-    acc = np.zeros_like(block)
-    acc[0] = block[top]
-    for i in range(top - 1, -1, -1):
-        # acc <- acc * (q + p z) + block[i]; acc has degree top - i
-        degree = top - i
-        acc[1 : degree + 1] = q * acc[1 : degree + 1] + p * acc[:degree]
-        acc[0] = q * acc[0] + block[i]
+    """``sum_i block[i] (q + p z)^(lo + i)`` by Horner's scheme, :data:`HORNER_STEP`
+    counts at a time (all terms non-negative).
+
+    With ``A_s(z) = sum_(i >= s) block[i] (q + p z)^(i - s)``, a step of ``j`` counts is
+    ``A_(s-j) = (q + p z)^j A_s + sum_(s-j <= i < s) block[i] (q + p z)^(i - s + j)``: a
+    convolution with one row and a product with a small table, instead of ``j`` steps of
+    a Python loop.
+    """
+    columns = block.shape[1]
+    small = binomial_table(HORNER_STEP, p)
+    start = block.shape[0]
+    acc = np.zeros((0, columns))
+    while start > 0:
+        step = min(HORNER_STEP, start)
+        start -= step
+        part = small[:step, :step].T @ block[start : start + step]
+        if acc.shape[0]:
+            row = small[step, : step + 1]
+            acc = np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
+            acc[:step] += part
+        else:
+            acc = part
     if lo == 0:
         return acc
     row = binomial_row(lo, p)  # the factor (q + p z)^lo
-    return np.stack([np.convolve(acc[:, c], row) for c in range(acc.shape[1])], axis=1)
+    return np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
 
 
 def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
