@@ -37,7 +37,6 @@ from .lru import SizedCache
 __all__ = [
     "CACHE_ENTRIES",
     "HORNER_STEP",
-    "ROW_TABLE",
     "TABLE_SIZE",
     "FloatArray",
     "binomial_pmf",
@@ -56,12 +55,10 @@ CACHE_ENTRIES = 32_000_000
 #: it runs Horner's scheme (no table: memory grows as n, not n²) unless it thins many
 #: columns at once.
 TABLE_SIZE = 1024
-#: Rows up to this size are read from the (small) table; larger ones are computed alone.
-ROW_TABLE = 64
 #: Counts taken at once by a step of Horner's scheme in :func:`binomial_thin`.
 HORNER_STEP = 128
 #: Tables are built with a multiple of this many rows, so that nearby sizes share one.
-_ROUND = 32
+_ROUND = 16
 
 _TABLES: SizedCache[float, FloatArray] = register(SizedCache(CACHE_ENTRIES, max_items=256))
 
@@ -155,8 +152,7 @@ def _ratio_row(n: int, p: float) -> FloatArray:
 @register
 @lru_cache(maxsize=128)
 def _row(n: int, p: float) -> FloatArray:
-    # a small row is copied out of its table: a view would keep a large table alive
-    row = np.array(binomial_table(n, p)[n]) if n <= ROW_TABLE else _ratio_row(n, p)
+    row = _ratio_row(n, p)
     row.flags.writeable = False
     return row
 
@@ -164,8 +160,7 @@ def _row(n: int, p: float) -> FloatArray:
 def binomial_row(n: int, p: float) -> FloatArray:
     """The Binomial(n, p) pmf as a read-only array of ``n + 1`` entries.
 
-    Small rows are read from :func:`binomial_table`; larger ones are computed alone, in
-    O(n) (see the module's notes). Cached.
+    Computed alone, in O(n), without a table (see the module's notes); cached.
 
     Examples
     --------

@@ -75,16 +75,17 @@ _STAGES: SizedCache[Any, PoolSteps] = register(SizedCache(8_000_000, max_items=1
 def _function_key(f: Any) -> Any:
     """A key equal for equal checks: a :func:`functools.partial` (as rulesets build their
     checks) by its function and arguments, anything else by itself."""
-    if isinstance(f, partial):
-        keywords = tuple(sorted((k, _function_key(v)) for k, v in f.keywords.items()))
-        return (partial, _function_key(f.func), tuple(map(_function_key, f.args)), keywords)
-    return f
+    if type(f) is not partial:
+        return f
+    args = tuple(_function_key(a) for a in f.args) if f.args else ()
+    keywords = tuple((k, _function_key(v)) for k, v in f.keywords.items())
+    return (_function_key(f.func), args, keywords)
 
 
 def _check_key(check: RollCheck | None) -> Any:
     if check is None:
         return None
-    return tuple(_function_key(f) for f in (check.first, check.reroll, check.second))
+    return (_function_key(check.first), _function_key(check.reroll), _function_key(check.second))
 
 
 def _cached_kernel(key: Any, build: Callable[[], FloatArray]) -> FloatArray:
