@@ -60,7 +60,9 @@ HORNER_STEP = 128
 #: Tables are built with a multiple of this many rows, so that nearby sizes share one.
 _ROUND = 16
 
-_TABLES: SizedCache[float, FloatArray] = register(SizedCache(CACHE_ENTRIES, max_items=256))
+_TABLES: SizedCache[float, FloatArray] = register(
+    SizedCache(CACHE_ENTRIES, max_items=256, name="binomial tables")
+)
 
 
 def _check(n: int, p: float, name: str = "nmax") -> None:

@@ -12,7 +12,7 @@ that ``mathhammer.clear_caches()`` empties it.
 
 Examples
 --------
->>> cache: SizedCache[str, int] = SizedCache(max_size=10, max_items=3)
+>>> cache: SizedCache[str, int] = SizedCache(max_size=10, max_items=3, name="example")
 >>> cache.put("a", 1, size=4)
 >>> cache.put("b", 2, size=4)
 >>> cache.get("a")
@@ -23,6 +23,8 @@ Examples
 >>> cache.put("big", 0, size=11)  # larger than the budget: not stored
 >>> cache.get("big") is None
 True
+>>> cache
+SizedCache('example', items=2, size=8 of 10)
 """
 
 from __future__ import annotations
@@ -48,12 +50,13 @@ class SizedCache(Generic[K, V]):
     """A thread-safe LRU mapping holding at most ``max_items`` values of total size
     ``max_size`` (in whatever unit :meth:`put` is given: array entries here)."""
 
-    def __init__(self, max_size: int, max_items: int) -> None:
-        for name, value in (("max_size", max_size), ("max_items", max_items)):
+    def __init__(self, max_size: int, max_items: int, name: str = "") -> None:
+        for bound, value in (("max_size", max_size), ("max_items", max_items)):
             if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
+                raise ValueError(f"{bound} must be an integer >= 1; got {value!r}")
         self.max_size = max_size
         self.max_items = max_items
+        self.name = name
         self._values: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
@@ -88,6 +91,10 @@ class SizedCache(Generic[K, V]):
         with self._lock:
             self._values.clear()
             self._size = 0
+
+    def __repr__(self) -> str:
+        items, size = self.cache_info()
+        return f"SizedCache({self.name!r}, items={items}, size={size} of {self.max_size})"
 
     def cache_info(self) -> CacheInfo:
         """The number of values held and the sum of their sizes."""

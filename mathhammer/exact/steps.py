@@ -65,11 +65,15 @@ __all__ = [
 # --------------------------------------------------------------------------- caches
 #: A pool's stages are cached when they hold at most this many entries (2 MB).
 STAGES_CACHED = 250_000
-_KERNELS: SizedCache[Any, FloatArray] = register(SizedCache(100_000, max_items=4096))
-_DICE: SizedCache[Any, tuple[FloatArray, FloatArray]] = register(
-    SizedCache(100_000, max_items=4096)
+_KERNELS: SizedCache[Any, FloatArray] = register(
+    SizedCache(100_000, max_items=4096, name="hit and wound kernels")
 )
-_STAGES: SizedCache[Any, PoolSteps] = register(SizedCache(8_000_000, max_items=1024))
+_DICE: SizedCache[Any, tuple[FloatArray, FloatArray]] = register(
+    SizedCache(100_000, max_items=4096, name="one die's hits and wounds")
+)
+_STAGES: SizedCache[Any, PoolSteps] = register(
+    SizedCache(8_000_000, max_items=1024, name="pool stages")
+)
 
 
 def _function_key(f: Any) -> Any:
