@@ -11,7 +11,6 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.core import caches
-from mathhammer.core.caches import BoundedCache
 from mathhammer.exact.engine import RESULTS
 from mathhammer.examples import EXAMPLES
 from mathhammer.rules.plan import as_plan
@@ -49,7 +48,7 @@ def test_other_names_share_the_numbers_under_their_own_labels() -> None:
     first = mh.attack([(GUN, 10), mh.MortalWounds(3)], SQUAD)
     rifle = mh.Weapon("Rifle", 2, 3, 4, -1, 1)
     second = mh.attack([(rifle, 10), mh.MortalWounds(3, name="Smite")], SQUAD)
-    assert len(RESULTS) == 1
+    assert RESULTS.cache_info().items == 1
     assert [p.label for p in first.pools] == ["Gun x10", "Mortal wounds 3"]
     assert [p.label for p in second.pools] == ["Rifle x10", "Smite 3"]
     assert second.pools[0].weapons == ((rifle, 10),)
@@ -85,7 +84,7 @@ def test_a_different_attack_is_never_answered_from_the_cache(
     mh.clear_caches()
     cached = mh.attack(**base)  # type: ignore[arg-type]
     other = mh.attack(**{**base, **kwargs})  # type: ignore[arg-type]
-    assert len(RESULTS) == 2 and other is not cached, change  # an entry of its own
+    assert RESULTS.cache_info().items == 2 and other is not cached, change  # an entry of its own
     mh.clear_caches()
     fresh = mh.attack(**{**base, **kwargs})  # type: ignore[arg-type]
     for a, b in zip(dists(other), dists(fresh), strict=True):
@@ -129,33 +128,24 @@ def test_threads_share_the_cache_and_agree_with_serial_results() -> None:
 
 def test_the_cache_is_bounded_and_registered() -> None:
     assert RESULTS in caches.registered()
-    assert RESULTS.maxsize == 32_768 and RESULTS.maxbytes == 192 * 2**20
+    assert RESULTS.max_items == 32_768 and RESULTS.max_size == 192 * 2**20
     mh.clear_caches()
     for count in range(1, 30):
         mh.attack([(GUN, count)], SQUAD)
-    assert len(RESULTS) == 29 and 0 < RESULTS.nbytes < 29 * 200_000
+    items, size = RESULTS.cache_info()
+    assert items == 29 and 0 < size < 29 * 200_000
     mh.clear_caches()
-    assert len(RESULTS) == 0 and RESULTS.nbytes == 0
+    assert RESULTS.cache_info() == (0, 0)
 
 
-def test_bounded_cache_evicts_the_least_recently_used() -> None:
-    cache = BoundedCache(maxsize=3, maxbytes=8000)
-    for key in "abc":
-        cache.put(key, key.upper(), 100)
-    assert cache.get("a") == "A"  # now the most recent
-    cache.put("d", "D", 100)
-    assert cache.get("b") is None and [cache.get(k) for k in "acd"] == ["A", "C", "D"]
-    cache.put("e", "E", 900)  # the bytes: 100 * 3 + 900 > 1000 would be fine; 8000 holds
-    assert len(cache) == 3 and cache.nbytes == 1100
-    cache.put("f", "F", 1000)  # exactly an eighth: kept, and the oldest go for the bytes
-    assert cache.get("f") == "F" and cache.nbytes <= 8000
-    cache.put("c", "C2", 50)  # a new value for a key replaces the old, and its size
-    assert cache.get("c") == "C2"
-    assert cache.nbytes == sum(size for _, size in cache._entries.values())
-    with pytest.raises(ValueError, match="maxsize and maxbytes must be >= 1"):
-        BoundedCache(maxsize=0, maxbytes=1)
-    with pytest.raises(TypeError, match="cache_clear"):
-        caches.register(object())  # type: ignore[type-var]
+def test_a_result_larger_than_an_eighth_of_the_cache_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mathhammer.exact import engine
+
+    monkeypatch.setattr(engine, "_footprint", lambda result: RESULTS.max_size // 8 + 1)
+    first = mh.attack([(GUN, 3)], SQUAD)
+    assert RESULTS.cache_info().items == 0 and mh.attack([(GUN, 3)], SQUAD) is not first
 
 
 def test_a_plan_is_made_once_for_the_same_inputs() -> None:

@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.caches import BoundedCache, register
+from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
+from ..core.lru import SizedCache
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
@@ -31,7 +32,9 @@ __all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damag
 #: repeated with the same profiles (whatever their names) against the same target, as a
 #: report or a comparison does, is computed once. At most 32,768 results and 192 MB (a
 #: small attack's result holds about 6 kB); ``mathhammer.clear_caches()`` empties it.
-RESULTS = register(BoundedCache(maxsize=32_768, maxbytes=192 * 2**20))
+RESULTS: SizedCache[Any, AttackResult] = register(
+    SizedCache(max_size=192 * 2**20, max_items=32_768, name="attack results")
+)
 
 
 def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
@@ -146,7 +149,9 @@ def attack(
     found = RESULTS.get(key)
     if found is None:
         found = _run(plan)
-        RESULTS.put(key, found, _footprint(found))
+        size = _footprint(found)
+        if size <= RESULTS.max_size // 8:  # a large result would push out many small ones
+            RESULTS.put(key, found, size)
     return _labelled(found, plan)
 
 
