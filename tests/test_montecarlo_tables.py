@@ -21,9 +21,10 @@ import pytest
 from test_montecarlo_samples import Scrambled
 
 import mathhammer as mh
+from mathhammer.core.dice import Dice
 from mathhammer.model.context import Context, Modifiers
 from mathhammer.montecarlo import saves, steps
-from mathhammer.montecarlo.rolls import categorise
+from mathhammer.montecarlo.rolls import categorise, roll_sum
 from mathhammer.montecarlo.state import TargetState
 from mathhammer.montecarlo.tables import face_counts, prefix_mask, sorted_dice
 from mathhammer.rules import EleventhEdition, eleventh, get_ruleset
@@ -387,3 +388,9 @@ def test_mortal_wounds_equal_the_literal_walk(target: str) -> None:
     assert count.tolist() == expected.tolist()
     assert (state.dead == reference.dead).all() and (state.hurt == reference.hurt).all()
     assert same_place(fast, literal)
+
+
+def test_a_sum_of_no_rolls_rolls_nothing() -> None:
+    rng, untouched = np.random.default_rng(SEED), np.random.default_rng(SEED)
+    assert roll_sum(rng, Dice.parse("D3"), np.zeros(4, dtype=np.int64)).tolist() == [0] * 4
+    assert same_place(rng, untouched)
