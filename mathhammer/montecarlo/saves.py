@@ -85,9 +85,9 @@ def _lone_group(
         going = (left <= column) | (now_dead >= group.count)
         done = trials[going]
         dead[done], hurt[done], unsaved[done] = now_dead[going], now_hurt[going], column
-        going = ~going
-        trials, left = trials[going], left[going]
-        now_dead, now_hurt = now_dead[going], now_hurt[going]
+        staying = ~going
+        trials, left = trials[staying], left[staying]
+        now_dead, now_hurt = now_dead[staying], now_hurt[staying]
     return unsaved
 
 
