@@ -403,9 +403,14 @@ def bench_exact(case: ExactCase, cfg: Settings) -> Row:
     peer_times: list[float] = []
     if peer is not None:
         bench.clear_peer_caches()
-        peer_probe, peer_result = _probe(peer)
-        _check_peer(case, row, result, peer_result)
-        if peer_probe > 1.0:  # thousands of dice: timed on their own, a few times or once
+        try:
+            peer_probe, peer_result = _probe(peer)
+        except Exception as exc:  # the peer's failure is reported, not ours
+            row.peer, peer = f"n/a: it raised {type(exc).__name__}: {exc}", None
+        else:
+            _check_peer(case, row, result, peer_result)
+        # thousands of dice: the peer is timed on its own, a few times or once
+        if peer is not None and peer_probe > 1.0:
             slow, peer, peer_times = peer, None, [peer_probe]
             if peer_probe <= 5.0 and not cfg.quick:
                 peer_times = bench.time_calls(slow, cfg.heavy_repeat, 0, bench.clear_peer_caches)
