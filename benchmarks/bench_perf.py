@@ -300,8 +300,9 @@ class Row:
     key: str
     kind: str  # "time" (s), "ratio" (x), "rate" (per s), "memory" (MB)
     unit: str = ""  # for rates: "trials" or "pairs"
-    value: float | None = None
+    value: float | None = None  # cold, on the clock of the run (--clock)
     warm: float | None = None
+    other: float | None = None  # cold, on the other clock
     goal: float | None = None
     at_most: bool = True
     runs: str = ""
@@ -328,13 +329,44 @@ def _median(values: Sequence[float]) -> float:
     return float(statistics.median(values))
 
 
+#: The clocks every call is timed on.
+CLOCK_NAMES = {"wall": "time.perf_counter", "cpu": "time.process_time, this process's CPU"}
+CLOCKS = tuple(CLOCK_NAMES)
+
+
+def other_clock(clock: str) -> str:
+    return "cpu" if clock == "wall" else "wall"
+
+
+@dataclass
+class Times:
+    """Seconds of calls on the wall clock and on the process's CPU clock.
+
+    On a shared machine the wall clock also counts the time the process waited for a
+    core; its CPU time does not (BLAS runs one thread, so it is the call's own work).
+    """
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def call(self, func: Callable[[], Any]) -> Any:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = func()
+        self.cpu.append(time.process_time() - cpu)
+        self.wall.append(time.perf_counter() - wall)
+        return result
+
+    def median(self, clock: str) -> float:
+        return _median(self.wall if clock == "wall" else self.cpu)
+
+
 def cold_warm(
     func: Callable[[], object],
     runs: int,
     warmup: int,
     peer: Callable[[], object] | None = None,
-) -> tuple[list[float], list[float], list[float]]:
-    """Seconds of ``runs`` cold calls, each followed by a warm one, then the peer's call.
+) -> tuple[Times, Times, Times]:
+    """``runs`` cold calls, each followed by a warm one, then the peer's call.
 
     Interleaved call by call, so that a change in the machine's load falls on all three
     alike; garbage collection is off while timing, as :mod:`timeit` does.
@@ -345,26 +377,18 @@ def cold_warm(
         if peer is not None:
             bench.clear_peer_caches()
             peer()
-    cold: list[float] = []
-    warm: list[float] = []
-    peers: list[float] = []
+    cold, warm, peers = Times(), Times(), Times()
     gc.collect()
     enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(runs):
             _clear()
-            start = time.perf_counter()
-            func()
-            middle = time.perf_counter()
-            func()
-            cold.append(middle - start)
-            warm.append(time.perf_counter() - middle)
+            cold.call(func)
+            warm.call(func)
             if peer is not None:
                 bench.clear_peer_caches()  # identity-keyed: they only grow (see bench.py)
-                start = time.perf_counter()
-                peer()
-                peers.append(time.perf_counter() - start)
+                peers.call(peer)
     finally:
         if enabled:
             gc.enable()
@@ -385,6 +409,7 @@ class Settings:
     heavy_repeat: int
     peer: ModuleType | None
     peer_status: str
+    clock: str = "wall"
 
 
 def bench_exact(case: ExactCase, cfg: Settings) -> Row:
@@ -400,37 +425,54 @@ def bench_exact(case: ExactCase, cfg: Settings) -> Row:
     heavy = probe > 1.0
     runs = 1 if probe > 20.0 else (cfg.heavy_repeat if heavy else cfg.repeat)
     peer = peer_call(case, row, cfg)
-    peer_times: list[float] = []
+    slow = Times()
     if peer is not None:
-        bench.clear_peer_caches()
-        try:
-            peer_probe, peer_result = _probe(peer)
-        except Exception as exc:  # the peer's failure is reported, not ours
-            row.peer, peer = f"n/a: it raised {type(exc).__name__}: {exc}", None
-        else:
-            _check_peer(case, row, result, peer_result)
-        # thousands of dice: the peer is timed on its own, a few times or once
-        if peer is not None and peer_probe > 1.0:
-            slow, peer, peer_times = peer, None, [peer_probe]
-            if peer_probe <= 5.0 and not cfg.quick:
-                peer_times = bench.time_calls(slow, cfg.heavy_repeat, 0, bench.clear_peer_caches)
+        peer = _peer_probe(case, row, cfg, result, peer, slow)
     cold, warm, peers = cold_warm(case.run, runs, 0 if heavy else 2, peer)
-    row.value, row.warm, row.runs = _median(cold), _median(warm), str(runs)
-    row.detail.update(cold_s=cold, warm_s=warm, probe_s=probe)
-    peer_times = peers or peer_times
-    if peer_times:
-        row.peer_s, row.peer_runs = _median(peer_times), str(len(peer_times))
+    clock = cfg.clock
+    row.value, row.warm, row.runs = cold.median(clock), warm.median(clock), str(runs)
+    row.other = cold.median(other_clock(clock))
+    row.detail.update(cold=asdict(cold), warm=asdict(warm), probe_s=probe)
+    peers = peers if peers.wall else slow
+    if peers.wall:
+        row.peer_s, row.peer_runs = peers.median(clock), str(len(peers.wall))
         row.ratio = row.peer_s / row.value
-        row.detail["peer_s"] = peer_times
+        row.detail["peer"] = asdict(peers)
     return row
 
 
 def _probe(func: Callable[[], Any]) -> tuple[float, Any]:
-    """One cold call: its seconds and its result."""
+    """One cold call: its wall-clock seconds and its result."""
     _clear()
     start = time.perf_counter()
     result = func()
     return time.perf_counter() - start, result
+
+
+def _peer_probe(
+    case: ExactCase, row: Row, cfg: Settings, ours: Any, peer: Callable[[], Any], slow: Times
+) -> Callable[[], Any] | None:
+    """One call of the peer: its results checked; the peer to interleave, or None when it
+    failed or is slow (thousands of dice: then timed here, into ``slow``, a few times or
+    only once)."""
+    bench.clear_peer_caches()
+    probe = Times()
+    try:
+        theirs = probe.call(peer)
+    except Exception as exc:  # the peer's failure is reported, not ours
+        row.peer = f"n/a: it raised {type(exc).__name__}: {exc}"
+        return None
+    _check_peer(case, row, ours, theirs)
+    if probe.wall[0] <= 1.0:
+        return peer
+    if probe.wall[0] > 5.0 or cfg.quick:
+        slow.wall, slow.cpu = probe.wall, probe.cpu
+        return None
+    for _ in range(cfg.heavy_repeat):
+        bench.clear_peer_caches()
+        slow.call(peer)
+    bench.clear_peer_caches()
+    return None
 
 
 def peer_call(case: ExactCase, row: Row, cfg: Settings) -> Callable[[], Any] | None:
@@ -479,7 +521,7 @@ def bench_memory(key: str) -> Row:
     row.value = found["peak_mb"]
     row.note = (
         f"{found['added_mb']:.0f} MB added by the call, {found['before_mb']:.0f} MB before it;"
-        f" the call took {found['seconds']:.2f} s"
+        f" the call took {found['seconds']:.2f} s ({found['cpu_seconds']:.2f} s of CPU)"
     )
     row.detail = found
     return row
@@ -507,15 +549,15 @@ def child_memory(key: str) -> int:
     """Run one case once (cold) and print its time and the process's peak memory as JSON."""
     case = exact_cases()[key]
     before = _peak_mb()
-    start = time.perf_counter()
+    times = Times()
     try:
-        case.run()
+        times.call(case.run)
     except mh.MathhammerError as exc:
         print(json.dumps({"refused": f"{type(exc).__name__}: {exc}"}))
         return 0
-    seconds = time.perf_counter() - start
     peak = _peak_mb()
-    out = {"seconds": seconds, "peak_mb": peak, "before_mb": before, "added_mb": peak - before}
+    out = {"seconds": times.wall[0], "cpu_seconds": times.cpu[0], "peak_mb": peak}
+    out.update(before_mb=before, added_mb=peak - before)
     print(json.dumps(out))
     return 0
 
@@ -527,30 +569,36 @@ def bench_cliff(cfg: Settings) -> Row:
     calls = {n: partial(mh.attack, [(CLIFF_WEAPON, n)], CLIFF_TARGET) for n in sizes}
     for call in calls.values():  # warm-up: imports and first-use costs out of the way
         call()
-    cold: dict[int, list[float]] = {n: [] for n in sizes}
-    warm: dict[int, list[float]] = {n: [] for n in sizes}
+    cold = {n: Times() for n in sizes}
+    warm = {n: Times() for n in sizes}
     for _ in range(cfg.repeat):
         for n in sizes:
             c, w, _ = cold_warm(calls[n], 1, 0)
-            cold[n] += c
-            warm[n] += w
+            cold[n].wall += c.wall
+            cold[n].cpu += c.cpu
+            warm[n].wall += w.wall
+            warm[n].cpu += w.cpu
     medians = {
-        "cold": [_median(cold[n]) for n in sizes],
-        "warm": [_median(warm[n]) for n in sizes],
+        f"{mode}_{clock}": [times[n].median(clock) for n in sizes]
+        for mode, times in (("cold", cold), ("warm", warm))
+        for clock in CLOCKS
     }
     worst: dict[str, tuple[float, int, int]] = {}
-    for mode, values in medians.items():
+    for name, values in medians.items():
         steps = [(b / a, sizes[i], sizes[i + 1]) for i, (a, b) in enumerate(pairwise(values))]
-        worst[mode] = max(steps)
+        worst[name] = max(steps)
+    clock, other = cfg.clock, other_clock(cfg.clock)
     row = Row("CLIFF", "ratio", goal=CLIFF_GOAL, runs=str(cfg.repeat))
-    row.value, row.warm = worst["cold"][0], worst["warm"][0]
-    judged = max(row.value, row.warm)
-    row.status = "met" if judged <= CLIFF_GOAL else "NOT MET"
+    row.value, row.warm = worst[f"cold_{clock}"][0], worst[f"warm_{clock}"][0]
+    row.other = worst[f"cold_{other}"][0]
+    row.status = "met" if max(row.value, row.warm) <= CLIFF_GOAL else "NOT MET"
     row.note = "largest steps: " + ", ".join(
-        f"{mode} {r:.2f}x at {a}->{b}" for mode, (r, a, b) in worst.items()
+        f"{mode} {r:.2f}x at {a}->{b}"
+        for mode in ("cold", "warm")
+        for r, a, b in [worst[f"{mode}_{clock}"]]
     )
     row.peer = "n/a: a ratio of mathhammer's own times"
-    row.detail = {"sizes": list(sizes), **{f"{m}_s": v for m, v in medians.items()}}
+    row.detail = {"sizes": list(sizes), **medians}
     return row
 
 
@@ -613,31 +661,30 @@ def bench_batch(cfg: Settings) -> list[Row]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 _clear()
-                cold = _timed(run)
-                warm = _timed(run)
+                cold, warm = Times(), Times()
+                cold.call(run)
+                warm.call(run)
         except Exception as exc:  # a batch that fails is reported, not fatal
             row.status, row.note = "error", f"{type(exc).__name__}: {exc}"
             out.append(row)
             continue
-        row.value, row.warm = cold * scale, warm * scale
-        row.note = f"{pairs / cold:,.0f} pairs/s cold, {pairs / warm:,.0f} warm"
+        seconds = cold.median(cfg.clock), warm.median(cfg.clock)
+        row.value, row.warm = seconds[0] * scale, seconds[1] * scale
+        row.other = cold.median(other_clock(cfg.clock)) * scale
+        row.note = f"{pairs / seconds[0]:,.0f} pairs/s cold, {pairs / seconds[1]:,.0f} warm"
         if key == "BATCH-attack":  # no goal of its own: its rate, beside the others'
-            row.kind, row.unit, row.value, row.warm = "rate", "pairs", pairs / cold, pairs / warm
-            row.note = f"{cold * scale:.1f} s cold, {warm * scale:.1f} s warm"
+            row.kind, row.unit = "rate", "pairs"
+            row.value, row.warm, row.other = pairs / seconds[0], pairs / seconds[1], None
+            row.note = f"{seconds[0] * scale:.1f} s cold, {seconds[1] * scale:.1f} s warm"
         if cfg.quick:
             row.note += f"; est. from {pairs:,} of {full_pairs:,} pairs"
         if key == "BATCH-attack" and refused and refused[0]:
             row.note += f"; {refused[0]} pairs refused"
-        row.detail = {"pairs": pairs, "full_pairs": full_pairs, "cold_s": cold, "warm_s": warm}
+        row.detail = {"pairs": pairs, "full_pairs": full_pairs}
+        row.detail.update(cold=asdict(cold), warm=asdict(warm))
         row.detail.update(weapons=len(weapons), distinct=len(set(weapons)), rows_skipped=skipped)
         out.append(row)
     return out
-
-
-def _timed(run: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
 
 
 def bench_mc(cfg: Settings, cases: dict[str, ExactCase]) -> list[Row]:
@@ -651,11 +698,16 @@ def bench_mc(cfg: Settings, cases: dict[str, ExactCase]) -> list[Row]:
         def run(case: ExactCase = case) -> object:
             return mh.simulate(case.weapons, case.target, trials=trials, rng=1)
 
-        times = bench.time_calls(run, repeat, 1, _clear)
+        run()
+        times = Times()
+        for _ in range(repeat):
+            _clear()
+            times.call(run)
         row = Row(f"MC-{key}", "rate", unit="trials", goal=goal, at_most=False, runs=str(repeat))
-        row.value = trials / _median(times)
+        row.value = trials / times.median(cfg.clock)
+        row.other = trials / times.median(other_clock(cfg.clock))
         row.peer = "n/a: warhammer-stats has no Monte Carlo"
-        row.detail = {"trials": trials, "seconds": times}
+        row.detail = {"trials": trials, "seconds": asdict(times)}
         out.append(row)
     return out
 
@@ -707,15 +759,24 @@ def print_report(rows: Sequence[Row], meta: dict[str, Any]) -> None:
     print(f"threads: {threads}{pinned}")
     print(f"caches: {meta['clear_caches']}; peer: {meta['peer']}")
     print(meta["runs"])
+    print(meta["clock"])
+    busy = meta["load_average_start"][0]
+    if busy > (meta["cpus"] or 1):
+        print(
+            f"BUSY: load {busy:.1f} on {meta['cpus']} CPUs: the wall-clock times include"
+            " waiting for a core; the CPU times do not"
+        )
     print()
-    header = ["row", "cold", "warm", "goal", "status", "runs", "ws median", "ws/mh", "ws runs"]
-    lines = [header]
+    other = f"cold {other_clock(meta['clock_used'])}"
+    header = ["row", "cold", "warm", other, "goal", "status", "runs"]
+    lines = [[*header, "ws median", "ws/mh", "ws runs"]]
     for row in rows:
         lines.append(
             [
                 row.key,
                 _fmt(row, row.value),
                 _fmt(row, row.warm),
+                _fmt(row, row.other),
                 _goal(row),
                 row.status,
                 row.runs,
@@ -724,7 +785,7 @@ def print_report(rows: Sequence[Row], meta: dict[str, Any]) -> None:
                 row.peer_runs,
             ]
         )
-    print(bench.table(lines, [False, True, True, False, False, True, True, True, True]))
+    print(bench.table(lines, [False, True, True, True, False, False, True, True, True, True]))
     for title, notes in (
         ("notes", [(r.key, r.note) for r in rows if r.note]),
         ("warhammer-stats", [(r.key, r.peer) for r in rows if r.peer_s is None]),
@@ -737,14 +798,17 @@ def print_report(rows: Sequence[Row], meta: dict[str, Any]) -> None:
     print(f"\nload average at end (1, 5, 15 min): {load}")
 
 
-def print_cliff(row: Row) -> None:
-    sizes, cold, warm = row.detail["sizes"], row.detail["cold_s"], row.detail["warm_s"]
+def print_cliff(row: Row, clock: str) -> None:
+    sizes, detail, other = row.detail["sizes"], row.detail, other_clock(clock)
+    columns = [detail[f"cold_{clock}"], detail[f"warm_{clock}"], detail[f"cold_{other}"]]
     print(f"\nCLIFF medians ({_profile(CLIFF_WEAPON)} x n vs {_profile(CLIFF_TARGET)}):")
-    lines = [["n", "cold", "step", "warm", "step"]]
+    lines = [["n", "cold", "step", "warm", "step", f"cold {other}", "step"]]
     for i, n in enumerate(sizes):
-        steps = [f"{v[i] / v[i - 1]:.2f}x" if i else "" for v in (cold, warm)]
-        lines.append([str(n), _fmt_time(cold[i]), steps[0], _fmt_time(warm[i]), steps[1]])
-    print(bench.table(lines, [True] * 5))
+        cells = [str(n)]
+        for values in columns:
+            cells += [_fmt_time(values[i]), f"{values[i] / values[i - 1]:.2f}x" if i else ""]
+        lines.append(cells)
+    print(bench.table(lines, [True] * 7))
 
 
 def print_definitions() -> None:
@@ -768,6 +832,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--repeat", type=int, help="runs per exact case (15; --quick: 5)")
     parser.add_argument("--no-peer", action="store_true", help="skip warhammer-stats")
+    parser.add_argument(
+        "--clock",
+        choices=CLOCKS,
+        default="wall",
+        help="the clock of the medians and goals: wall (time.perf_counter, the default) or "
+        "cpu (time.process_time: steadier on a busy machine); the other is shown beside",
+    )
     parser.add_argument("--list", action="store_true", help="print the case definitions")
     parser.add_argument("--child-memory", metavar="KEY", help=argparse.SUPPRESS)
     return parser
@@ -817,7 +888,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ws = None if args.no_peer else bench.load_peer()
     status = "skipped" if args.no_peer else ("ok" if ws is not None else "not installed")
     heavy = 1 if args.quick else 3
-    cfg = Settings(args.quick, repeat, heavy, ws, status)
+    cfg = Settings(args.quick, repeat, heavy, ws, status, args.clock)
     meta: dict[str, Any] = {
         "mathhammer": mh.__version__,
         "mathhammer_path": str(Path(mh.__file__).parent),
@@ -833,6 +904,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else "mh.clear_caches missing: cold is not cold",
         "peer": f"{bench.PEER_DIST} {bench.peer_version()}" if ws is not None else status,
         "quick": args.quick,
+        "clock_used": args.clock,
+        "clock": f"clock: {args.clock} ({CLOCK_NAMES[args.clock]}); beside it, the cold median"
+        f" on the {other_clock(args.clock)} clock ({CLOCK_NAMES[other_clock(args.clock)]})",
         "runs": f"runs: medians of {repeat} cold and {repeat} warm calls"
         f" (interleaved; {heavy} for a case over 1 s, 1 over 20 s; batch rows once each)"
         + (" -- QUICK: a smoke run, not figures of record" if args.quick else ""),
@@ -842,7 +916,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_report(rows, meta)
     for row in rows:
         if row.key == "CLIFF" and row.detail:
-            print_cliff(row)
+            print_cliff(row, cfg.clock)
     if args.json:
         payload = {"meta": meta, "rows": [asdict(r) for r in rows]}
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")

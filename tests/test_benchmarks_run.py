@@ -42,8 +42,10 @@ def test_a_quick_run_prints_each_row_beside_its_goal(tmp_path: Path) -> None:
     for line in done.stdout.splitlines():  # the table's line of each row comes first
         rows.setdefault(line.split()[0] if line.strip() else "", line)
     period, status = r"[\d.]+ (?:us|ms)", r"\s+(?:met|NOT MET)\s"
-    assert re.search(rf"^S1\s+{period}\s+{period}\s+<= 80 us, ws/mh >= 30x{status}", rows["S1"])
-    assert re.search(r"^CLIFF\s+[\d.]+x\s+[\d.]+x\s+<= 1.5x" + status, rows["CLIFF"])
+    three = rf"{period}\s+{period}\s+{period}"  # cold, warm, and cold on the CPU clock
+    assert re.search(rf"^S1\s+{three}\s+<= 80 us, ws/mh >= 30x{status}", rows["S1"])
+    assert re.search(r"^CLIFF\s+([\d.]+x\s+){3}<= 1.5x" + status, rows["CLIFF"])
+    assert re.search(r"^row\s+cold\s+warm\s+cold cpu\s+goal", rows["row"])
     assert re.search(r"load average at start \(1, 5, 15 min\): [\d.]+, ", done.stdout)
     assert "OPENBLAS_NUM_THREADS=1" in done.stdout
     assert "CLIFF medians" in done.stdout and re.search(r"^257\s", done.stdout, re.MULTILINE)
@@ -52,8 +54,10 @@ def test_a_quick_run_prints_each_row_beside_its_goal(tmp_path: Path) -> None:
     by_key = {row["key"]: row for row in payload["rows"]}
     assert list(by_key) == ["S1", "CLIFF"]
     s1 = by_key["S1"]
-    assert len(s1["detail"]["cold_s"]) == len(s1["detail"]["warm_s"]) == 3
-    assert s1["value"] == sorted(s1["detail"]["cold_s"])[1] > 0
+    cold, warm = s1["detail"]["cold"], s1["detail"]["warm"]
+    assert len(cold["wall"]) == len(cold["cpu"]) == len(warm["wall"]) == 3
+    assert s1["value"] == sorted(cold["wall"])[1] > 0
+    assert s1["other"] == sorted(cold["cpu"])[1] > 0
     assert s1["peer"] in ("ok", "not installed")
     assert (s1["ratio"] is not None) == (s1["peer"] == "ok")
     assert by_key["CLIFF"]["detail"]["sizes"] == [128, 192, 256, 257, 320, 512, 513]
@@ -78,3 +82,11 @@ def test_an_unknown_case_is_refused_with_the_known_ones() -> None:
     done = _run("--quick", "--cases", "S1,S9")
     assert done.returncode != 0
     assert "--cases must name rows of S1, S2" in done.stderr and "['S9']" in done.stderr
+
+
+def test_the_cpu_clock_can_be_the_one_judged() -> None:
+    done = _run("--quick", "--cases", "S1", "--repeat", "3", "--clock", "cpu", "--no-peer")
+    assert done.returncode == 0, done.stderr
+    assert "clock: cpu (time.process_time" in done.stdout
+    assert re.search(r"^row\s+cold\s+warm\s+cold wall\s+goal", done.stdout, re.MULTILINE)
+    assert re.search(r"^S1\s.*\s(met|NOT MET)\s+3\s+n/a\s+n/a\s*$", done.stdout, re.MULTILINE)
