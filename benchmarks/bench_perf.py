@@ -593,9 +593,10 @@ def bench_cliff(cfg: Settings) -> Row:
     row.other = worst[f"cold_{other}"][0]
     row.status = "met" if max(row.value, row.warm) <= CLIFF_GOAL else "NOT MET"
     row.note = "largest steps: " + ", ".join(
-        f"{mode} {r:.2f}x at {a}->{b}"
+        f"{mode} {r:.2f}x at {a}->{b}{'' if c == clock else f' ({c})'}"
+        for c in (clock, other)
         for mode in ("cold", "warm")
-        for r, a, b in [worst[f"{mode}_{clock}"]]
+        for r, a, b in [worst[f"{mode}_{c}"]]
     )
     row.peer = "n/a: a ratio of mathhammer's own times"
     row.detail = {"sizes": list(sizes), **medians}
@@ -800,15 +801,16 @@ def print_report(rows: Sequence[Row], meta: dict[str, Any]) -> None:
 
 def print_cliff(row: Row, clock: str) -> None:
     sizes, detail, other = row.detail["sizes"], row.detail, other_clock(clock)
-    columns = [detail[f"cold_{clock}"], detail[f"warm_{clock}"], detail[f"cold_{other}"]]
+    names = ["cold", "warm", f"cold {other}", f"warm {other}"]
+    columns = [detail[f"{mode}_{c}"] for c in (clock, other) for mode in ("cold", "warm")]
     print(f"\nCLIFF medians ({_profile(CLIFF_WEAPON)} x n vs {_profile(CLIFF_TARGET)}):")
-    lines = [["n", "cold", "step", "warm", "step", f"cold {other}", "step"]]
+    lines = [["n", *(cell for name in names for cell in (name, "step"))]]
     for i, n in enumerate(sizes):
         cells = [str(n)]
         for values in columns:
             cells += [_fmt_time(values[i]), f"{values[i] / values[i - 1]:.2f}x" if i else ""]
         lines.append(cells)
-    print(bench.table(lines, [True] * 7))
+    print(bench.table(lines, [True] * 9))
 
 
 def print_definitions() -> None:
