@@ -5,6 +5,7 @@ caller's labels, and never answers a different attack from the cache (issue 14).
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -163,3 +164,31 @@ def test_a_plan_is_made_once_for_the_same_inputs() -> None:
     for _ in range(2):
         with pytest.raises(mh.ProfileError):
             as_plan([(GUN, -1)], SQUAD, None, None, None)
+
+
+def test_a_repeat_is_found_without_planning_and_refusals_still_refuse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mathhammer.exact import engine
+
+    first = mh.attack([(GUN, 10)], SQUAD)
+    planned: list[object] = []
+
+    def counted(*args: Any) -> Any:
+        planned.append(args)
+        return as_plan(*args)
+
+    monkeypatch.setattr(engine, "as_plan", counted)
+    first = mh.attack([(GUN, 10)], SQUAD)  # computed (and planned) once after the patch
+    rifle = mh.Weapon("Rifle", 2, 3, 4, -1, 1)
+    again = mh.attack(((rifle, 10),), SQUAD, rules="11e", context=mh.Context())
+    assert len(planned) == 1 and again.killed is first.killed
+    assert again.pools[0].label == "Rifle x10"
+    # what the plan would refuse is still refused, cached results or not
+    with pytest.raises(mh.ProfileError, match="context must be a Context"):
+        mh.attack([(GUN, 10)], SQUAD, context="half range")  # type: ignore[arg-type]
+    with pytest.raises(mh.RulesError):
+        mh.attack([(GUN, 10)], SQUAD, rules="no such rules")
+    with pytest.raises(mh.ProfileError):
+        mh.attack([(GUN, 0)], SQUAD)
+    assert len(planned) == 4

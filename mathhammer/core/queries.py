@@ -169,13 +169,21 @@ class DistQueries:
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
         """The expected value."""
-        return float(np.dot(np.arange(len(self._pmf)), self._pmf))
+        return self._mean_and_variance()[0]
 
     def var(self) -> float:
         """The variance."""
-        k = np.arange(len(self._pmf))
-        mu = self.mean()
-        return float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
+        return self._mean_and_variance()[1]
+
+    def _mean_and_variance(self) -> tuple[float, float]:
+        # computed once: a distribution never changes (its pmf is read-only)
+        found: tuple[float, float] | None = getattr(self, "_moments", None)
+        if found is None:
+            k = np.arange(len(self._pmf))
+            mu = float(np.dot(k, self._pmf))
+            found = (mu, float(max(np.dot((k - mu) ** 2, self._pmf), 0.0)))
+            object.__setattr__(self, "_moments", found)
+        return found
 
     def std(self) -> float:
         """The standard deviation."""

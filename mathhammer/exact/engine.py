@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -12,12 +13,14 @@ from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
 from ..core.lru import SizedCache
-from ..model.context import Context, Modifiers
-from ..model.pools import MortalWounds
+from ..errors import MathhammerError
+from ..model.context import Context, Modifiers, default_context, default_modifiers
+from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..rules.base import FACES, AfterAttackTest, Ruleset
-from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, value_key
+from ..rules.registry import get_ruleset
 from .budget import check_plan, saved_faces
 from .chain import apply_pool, spill_mortal_wounds
 from .damage import group_damage, wound_lost
@@ -144,6 +147,9 @@ def attack(
     >>> round(res.p_panic_fail / res.p_panic_test, 4)  # P(2D6 > 7) = 15/36
     0.4167
     """
+    known = _known(weapons, target, rules, context, modifiers)
+    if known is not None:
+        return known
     plan = as_plan(weapons, target, rules, context, modifiers)
     key = plan.key
     found = RESULTS.get(key)
@@ -152,7 +158,35 @@ def attack(
         size = _footprint(found)
         if size <= RESULTS.max_size // 8:  # a large result would push out many small ones
             RESULTS.put(key, found, size)
-    return _labelled(found, plan)
+    return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
+
+
+def _known(
+    weapons: Any,
+    target: Any,
+    rules: str | Ruleset | None,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackResult | None:
+    """The result of an attack computed before, found by value without planning it again
+    (the pools' checks are not resolved); None when there is none, or the inputs are not
+    the plain ones (the plan then checks them and says what is wrong)."""
+    if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
+        return None
+    try:
+        pools = cached_pools(tuple(weapons))
+        ruleset = get_ruleset("11e" if rules is None else rules)
+        key = value_key(
+            ruleset,
+            default_context() if context is None else context,
+            default_modifiers() if modifiers is None else modifiers,
+            target,
+            pools,
+        )
+        found = RESULTS.get(key)
+    except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
+        return None
+    return None if found is None else _labelled(found, pools)
 
 
 def _run(plan: AttackPlan) -> AttackResult:
@@ -195,15 +229,15 @@ def _run(plan: AttackPlan) -> AttackResult:
     )
 
 
-def _labelled(found: AttackResult, plan: AttackPlan) -> AttackResult:
-    """A result computed for a plan with the same key, under this plan's labels.
+def _labelled(found: AttackResult, steps: Sequence[Pool | MortalWounds]) -> AttackResult:
+    """A result computed for the same key, under the labels of these steps.
 
     The distributions are shared (they are read-only); a pool's failed saves, computed on
     first access, are computed once for both.
     """
     pools = []
-    for step, pool in zip(plan.steps, found.pools, strict=True):
-        weapons = () if isinstance(step, MortalWounds) else step.pool.weapons
+    for step, pool in zip(steps, found.pools, strict=True):
+        weapons = () if isinstance(step, MortalWounds) else step.weapons
         if pool.label == step.label and pool.weapons == weapons:
             pools.append(pool)
         else:

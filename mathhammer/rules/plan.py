@@ -14,6 +14,7 @@ is computed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -27,7 +28,16 @@ from ..model.profiles import Unit
 from .base import AfterAttackTest, PoolChecks, Ruleset
 from .registry import get_ruleset
 
-__all__ = ["AttackPlan", "PlanLimits", "PlannedPool", "as_plan", "check_sizes", "plan_attack"]
+__all__ = [
+    "AttackPlan",
+    "PlanLimits",
+    "PlannedPool",
+    "as_plan",
+    "cached_pools",
+    "check_sizes",
+    "plan_attack",
+    "value_key",
+]
 
 
 @dataclass(frozen=True)
@@ -109,19 +119,39 @@ class AttackPlan:
         >>> a.key == b.key, a.steps[0].label == b.steps[0].label
         (True, False)
         """
-        steps: list[tuple[Any, ...]] = []
-        for step in self.steps:
-            if isinstance(step, MortalWounds):
-                steps.append(("mortal wounds", step.amount))
-            else:
-                counts = tuple((w.attacks, n) for w, n in step.pool.weapons)
-                steps.append((step.pool.weapon.pool_key, counts))
-        return (self.ruleset, self.context, self.modifiers, self.target, tuple(steps))
+        pools = [s if isinstance(s, MortalWounds) else s.pool for s in self.steps]
+        return value_key(self.ruleset, self.context, self.modifiers, self.target, pools)
 
     @property
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target)
+
+
+def value_key(
+    ruleset: Ruleset,
+    context: Context,
+    modifiers: Modifiers,
+    target: Unit,
+    pools: Sequence[Pool | MortalWounds],
+) -> tuple[Any, ...]:
+    """:attr:`AttackPlan.key` from the parts of a plan, before the pools' checks are
+    resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them."""
+    steps: list[tuple[Any, ...]] = []
+    for pool in pools:
+        if isinstance(pool, MortalWounds):
+            steps.append(("mortal wounds", pool.amount))
+        else:
+            counts = tuple((w.attacks, n) for w, n in pool.weapons)
+            steps.append((pool.weapon.pool_key, counts))
+    return (ruleset, context, modifiers, target, tuple(steps))
+
+
+@register
+@lru_cache(maxsize=8192)
+def cached_pools(weapons: tuple[Any, ...]) -> tuple[Pool | MortalWounds, ...]:
+    """:func:`~mathhammer.model.pools.gather_pools` of the same entries, made once."""
+    return tuple(gather_pools(weapons))
 
 
 @dataclass(frozen=True)
