@@ -79,20 +79,6 @@ _RETINUE = Unit(
     ],
     keywords="INFANTRY",
 )
-#: A smaller four-group unit: 160 dice with [DEVASTATING WOUNDS] and [PRECISION] against
-#: the retinue above ask for 24.9 M table entries, past MAX_TABLE, and are refused.
-_SQUAD = Unit(
-    "Led squad",
-    [
-        ModelGroup(5, toughness=4, save=3, wounds=2, name="Veterans"),
-        ModelGroup(5, toughness=4, save=4, wounds=1, name="Troopers"),
-        ModelGroup(2, toughness=4, save=2, wounds=3, invuln=4, name="Gravis"),
-        ModelGroup(1, toughness=4, save=2, wounds=5, invuln=4, character=True, name="Captain"),
-    ],
-    keywords="INFANTRY",
-)
-
-
 @dataclass(frozen=True)
 class ExactCase:
     """One exact computation: ``mh.attack(weapons, target)`` (or its ``summary()``)."""
@@ -186,7 +172,7 @@ def exact_cases() -> dict[str, ExactCase]:
             "DWPREC",
             "160 D2 [DEVASTATING WOUNDS] [PRECISION] vs a 4-group unit",
             [(Weapon("Needle gun", 1, 3, 4, -1, 2, "[DEVASTATING WOUNDS], [PRECISION]"), 160)],
-            _SQUAD,
+            _RETINUE,
             1.0,
         ),
         ExactCase(
