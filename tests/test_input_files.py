@@ -205,3 +205,12 @@ def test_the_importers_refuse_a_device_and_a_file_past_their_cap(tmp_path: Path)
         f"refused {roster}: larger than the limit of 33,554,432 bytes (33,554,433 bytes); "
         "expected an army file: split it"
     )
+
+
+@pytest.mark.parametrize("kind", ["roster", "catalogue"])
+def test_json_too_deep_or_with_a_huge_number_is_one_error(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / "army.json"
+    path.write_text('{"roster": {"costs": ' + "9" * 5000 + "}}")
+    assert read_in_child(kind, path) == f"refused {path}: cannot read: a number has too many digits"
+    path.write_text('{"roster": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert read_in_child(kind, path) == f"refused {path}: cannot read: nested too deeply"

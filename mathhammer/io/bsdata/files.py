@@ -121,6 +121,11 @@ def _parse_json(raw: bytes, name: str) -> Any:
         raise InputFileError.at(name, None, None, f"not UTF-8 text: {exc}") from None
     except json.JSONDecodeError as exc:
         raise InputFileError.at(name, exc.lineno, None, f"malformed JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an int read from text
+        problem = "cannot read: a number has too many digits"
+        raise InputFileError.at(name, None, None, problem) from None
 
 
 def _parse_xml(raw: bytes, name: str) -> Tree:

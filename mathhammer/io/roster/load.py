@@ -173,6 +173,10 @@ def _json(file: str, data: bytes) -> dict[str, Any]:
         raise InputFileError.at(
             file, exc.lineno, None, f"malformed JSON at column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise _error(file, "cannot read: nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an int read from text
+        raise _error(file, "cannot read: a number has too many digits") from None
     if isinstance(tree, dict) and len(tree) == 1 and next(iter(tree)) != "roster":
         raise _error(file, _not_a_roster(next(iter(tree))))
     if not isinstance(tree, dict):
