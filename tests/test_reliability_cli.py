@@ -1,0 +1,327 @@
+"""Reliability of the command line: every subcommand and option, given hostile values,
+gives output or one clean error line, within a time and memory budget, and harms no file.
+
+The argument lists run in batches in a capped child (:func:`guarded.run_batch`), each by
+:func:`mathhammer.cli.main` as the console runs it, with its output caught at the file
+descriptors. The property of each run (:func:`problems`):
+
+- exit status 0, 1 (an error) or 2 (a usage error), within :data:`~hostile.CALL_SECONDS`;
+- no traceback; on failure, the last line of stderr is ``mathhammer[ command]: error: ...``
+  and shorter than 500 characters;
+- no temporary file of ours left behind, and no read-only file replaced without --force.
+
+Paths are tokens of the child's sandbox (``@army``, ``@fifo``, ``@readonly``: see
+``reliability_child.py``); every output lands in the sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+import pytest
+from guarded import run_batch
+from hostile import BATCH_SECONDS, CALL_SECONDS, CLI_TEXT, LONG, MEMORY, NUMBER_TEXTS, QUICK, TEXTS
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mathhammer.results.columns import METRIC_COLUMNS
+
+#: The last line of a failed run.
+ERROR_LINE = re.compile(r"mathhammer(?: [a-z]+)?: error: .")
+
+
+def problems(argv: list[str], out: dict[str, Any]) -> list[str]:
+    """What is wrong with one run, in words (nothing for a valid result or a clean error)."""
+    found = []
+    status, stderr = out["status"], out["stderr"]
+    if status not in (0, 1, 2):
+        found.append(f"exit status {status!r}")
+    if "Traceback" in stderr:
+        found.append("a traceback")
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if status in (1, 2) and not (lines and ERROR_LINE.match(lines[-1])):
+        found.append("no error line last")
+    if lines and len(lines[-1]) >= 500:
+        found.append(f"a last line of {len(lines[-1])} characters")
+    if out["seconds"] > CALL_SECONDS:
+        found.append(f"{out['seconds']:.1f} s")
+    if out["debris"]:
+        found.append(f"temporary files left: {out['debris']}")
+    if out["read_only_changed"] and "--force" not in argv:
+        found.append(f"read-only files replaced: {out['read_only_changed']}")
+    return found
+
+
+def check(calls: list[list[str]]) -> None:
+    outcomes = run_batch(
+        "cli", calls, memory=MEMORY, seconds=BATCH_SECONDS, call_seconds=CALL_SECONDS
+    )
+    report = [
+        f"mathhammer {' '.join(argv)!s:.300} -> {found}: {out['stderr'][-600:]!r}"
+        for argv, out in zip(calls, outcomes, strict=True)
+        if (found := problems(argv, out))
+    ]
+    assert not report, "\n".join(report)
+
+
+# ------------------------------------------------------------------ values of the options
+#: Inputs: the real test data of every kind, the sandbox's hostile paths, and text.
+INPUT_TOKENS = [
+    "@army",
+    "@examples",
+    "@classic",
+    "@roster",
+    "@orks",
+    "@ros",
+    "@rosterjson",
+    "@bsdata",
+    "@catalogue",
+    "@wahapedia",
+    "@targets",
+    "@suite",
+    "@suitefile",
+    "@missing_input",
+    "@empty",
+    "@binary",
+    "@folder",
+    "@fifo",
+    "@socket",
+    "@loop",
+    "@dangling",
+    "@link",
+    "@readonly",
+    "@long",
+    "@under_file",
+    "@devzero",
+    "@devnull",
+    "@stdin",
+    "@proc",
+    "@root",
+]
+INPUTS = st.one_of(st.sampled_from(INPUT_TOKENS), CLI_TEXT)
+OUTPUT_TOKENS = [
+    "@new",
+    "@unicode",
+    "@readonly",
+    "@folder",
+    "@out_fifo",
+    "@loop",
+    "@dangling",
+    "@link",
+    "@socket",
+    "@under_file",
+    "@no_folder",
+    "@long",
+    "",
+    " ",
+]
+OUTPUTS = st.sampled_from(OUTPUT_TOKENS)
+PLOTS = st.sampled_from(["@new_png", "@new_svg", "@new_pgf", "@readonly_png", *OUTPUT_TOKENS])
+PAGES = st.sampled_from(["@new_html", "@readonly_html", *OUTPUT_TOKENS])
+FACTIONS = st.one_of(
+    st.sampled_from(["Orks", "Necrons", "Tyranids", "orks", "Adeptus Mechanicus", "T\u2019au"]),
+    CLI_TEXT,
+)
+LEADS = st.one_of(
+    st.sampled_from(["Necron Warriors=Overlord", "=", "a=", "=b", "a=b=c", " = "]),
+    CLI_TEXT,
+    st.tuples(CLI_TEXT, CLI_TEXT).map("=".join),
+)
+RULES = st.one_of(st.sampled_from(["11e", "classic", "11E", "10e"]), TEXTS)
+METRICS = st.one_of(st.sampled_from(METRIC_COLUMNS), CLI_TEXT)
+
+
+def small_or_refused(most: int) -> st.SearchStrategy[str]:
+    """Numbers as typed, but no valid count above ``most`` (a run that long is no leak)."""
+
+    def fits(text: str) -> bool:
+        try:
+            return not most < int(text) <= 10**7
+        except ValueError:
+            return True
+
+    return NUMBER_TEXTS.filter(fits)
+
+
+#: The options of ``report`` (flags map to None) and their hostile values.
+REPORT_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--targets": INPUTS,
+    "--faction": FACTIONS,
+    "--target-faction": FACTIONS,
+    "--lead": LEADS,
+    "--strict": None,
+    "--import-report": None,
+    "-o": OUTPUTS,
+    "--plot": PLOTS,
+    "--metric": METRICS,
+    "--html": PAGES,
+    "--check-trials": small_or_refused(5000),
+    "--jobs": small_or_refused(4),
+    "--seed": NUMBER_TEXTS,
+    "--no-progress": None,
+    "--force": None,
+    "--rules": RULES,
+}
+DATASHEETS_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--faction": FACTIONS,
+    "--search": CLI_TEXT,
+    "--strict": None,
+}
+ATTACK_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--name": CLI_TEXT,
+    "-A": CLI_TEXT,
+    "--skill": CLI_TEXT,
+    "-S": NUMBER_TEXTS,
+    "--ap": NUMBER_TEXTS,
+    "-D": CLI_TEXT,
+    "--abilities": CLI_TEXT,
+    "--count": NUMBER_TEXTS,
+    "--melee": None,
+    "--target": st.one_of(st.sampled_from(["Line infantry", "vehicle", "Monster"]), CLI_TEXT),
+    "--modify": None,
+    "--models": NUMBER_TEXTS,
+    "-T": NUMBER_TEXTS,
+    "--save": CLI_TEXT,
+    "-W": NUMBER_TEXTS,
+    "--invuln": CLI_TEXT,
+    "--fnp": CLI_TEXT,
+    "--keywords": CLI_TEXT,
+    "--leadership": CLI_TEXT,
+    "--half-range": None,
+    "--stationary": None,
+    "--charged": None,
+    "--cover": None,
+    "--trials": small_or_refused(10**7),
+    "--seed": NUMBER_TEXTS,
+    "--plot": PLOTS,
+    "--force": None,
+    "--rules": RULES,
+}
+DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--trials": small_or_refused(20_000),
+    "--seed": NUMBER_TEXTS,
+    "--rules": RULES,
+}
+
+
+@st.composite
+def options(
+    draw: st.DrawFn, table: dict[str, st.SearchStrategy[str] | None], most: int = 4
+) -> list[str]:
+    """Some options of ``table``, each with a value drawn for it (a flag alone)."""
+    argv: list[str] = []
+    for flag in draw(st.lists(st.sampled_from(sorted(table)), max_size=most, unique=True)):
+        values = table[flag]
+        argv += [flag] if values is None else [flag, draw(values)]
+    return argv
+
+
+@st.composite
+def report_runs(draw: st.DrawFn) -> list[str]:
+    attackers = draw(st.one_of(st.just([]), INPUTS.map(lambda a: [a])))
+    return ["report", *attackers, *draw(options(REPORT_OPTIONS)), "--no-progress"]
+
+
+@st.composite
+def datasheets_runs(draw: st.DrawFn) -> list[str]:
+    return ["datasheets", draw(INPUTS), *draw(options(DATASHEETS_OPTIONS))]
+
+
+#: A valid attack: the options drawn change it, or add to it.
+ATTACK = {"-A": "2", "--skill": "3+", "-S": "4", "--ap": "-1", "-D": "1", "--count": "5"}
+
+
+@st.composite
+def attack_runs(draw: st.DrawFn) -> list[str]:
+    base = dict(ATTACK)
+    if draw(st.booleans()):
+        base["--target"] = "Line infantry"
+    else:
+        base.update({"--models": "10", "-T": "4", "--save": "3+", "-W": "2"})
+    argv = ["attack", *[x for kv in base.items() for x in kv]]
+    return argv + draw(options(ATTACK_OPTIONS, most=5))
+
+
+RUNS = st.one_of(
+    report_runs(),
+    report_runs(),
+    datasheets_runs(),
+    attack_runs(),
+    st.tuples(st.just("demo"), options(DEMO_OPTIONS)).map(lambda t: [t[0], *t[1]]),
+    st.lists(CLI_TEXT, max_size=3),
+)
+
+
+# ------------------------------------------------------------------ the tests
+@QUICK
+@given(st.lists(RUNS, min_size=25, max_size=35))
+def test_every_command_and_option_gives_output_or_one_clean_line(runs: list[list[str]]) -> None:
+    check(runs)
+
+
+@pytest.mark.slow
+@LONG
+@given(st.lists(RUNS, min_size=40, max_size=60))
+def test_every_command_and_option_long(runs: list[list[str]]) -> None:
+    check(runs)
+
+
+def test_every_option_of_every_command_is_tried() -> None:
+    """The tables above name every option the parser has: a new one is tried at once."""
+    from mathhammer.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    commands: dict[str, argparse.ArgumentParser] = sub.choices
+    tables = {
+        "report": REPORT_OPTIONS,
+        "datasheets": DATASHEETS_OPTIONS,
+        "attack": ATTACK_OPTIONS,
+        "demo": DEMO_OPTIONS,
+        "targets": {},
+    }
+    assert set(commands) == set(tables)
+    for name, command in commands.items():
+        flags = {a.option_strings[0] for a in command._actions if a.option_strings}
+        assert flags - {"-h"} == set(tables[name]), name
+
+
+def test_every_path_as_every_input_and_output() -> None:
+    """Each hostile path as the attackers, the targets, the datasheets' source and each
+    output of ``report`` and ``attack``: deterministic, so none is left to chance."""
+    army = ["report", "@army", "--targets", "@targets"]
+    runs = [["report", token, "--targets", "@targets"] for token in INPUT_TOKENS]
+    runs += [["report", "@army", "--targets", token] for token in INPUT_TOKENS]
+    runs += [["datasheets", token] for token in INPUT_TOKENS]
+    for token in OUTPUT_TOKENS:
+        runs += [[*army, "-o", token], [*army, "-o", token, "--force"]]
+        runs += [[*army, "--html", token], [*army, "--plot", token, "-o", "@new"]]
+    runs += [[*army, "--plot", "@readonly_png"], [*army, "--plot", "@new_pgf"]]
+    runs += [[*army, "--html", "@readonly_html", "--force"], [*army, "-o", "@new", "--jobs", "2"]]
+    runs += [[*ATTACK_ARGV, "--plot", token] for token in ["@new_png", "@readonly_png", "@folder"]]
+    check(runs)
+
+
+ATTACK_ARGV = ["attack", *[x for kv in ATTACK.items() for x in kv], "--target", "Line infantry"]
+
+
+def test_every_command_without_arguments_and_the_global_options() -> None:
+    check(
+        [
+            [],
+            ["--version"],
+            ["--help"],
+            ["--debug", "targets"],
+            ["targets"],
+            ["targets", "extra"],
+            ["nonsense"],
+            ["report", "--help"],
+            ["datasheets"],
+            ["attack"],
+            ["demo", "--trials", "0"],
+            ["report", "--jobs"],
+            ["report", "--rules", "classic", "-o", "@new"],
+        ]
+    )
