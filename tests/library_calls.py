@@ -10,6 +10,7 @@ mishandled later is caught too. Every call takes the sandbox's paths first (see
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,8 @@ def _attack(a: Any, d: Any, text: Any, count: Any, models: Any, wounds: Any) -> 
 
 def _read(reader: str, path: str, *options: Any) -> object:
     """One of the public readers on a path, as a caller would use what it returns."""
+    if reader == "read_defences":
+        return _defences(path)
     if reader == "targets.load":
         return [t.name for t in mh.targets.load(path)]
     if reader == "read_army":
@@ -239,6 +242,26 @@ def _read(reader: str, path: str, *options: Any) -> object:
     if reader in ("read_catalogue", "read_wahapedia"):
         return [d.name for d in getattr(mh, reader)(path)]
     return getattr(mh, reader)(path)
+
+
+def _defences(path: str) -> object:
+    """The defensive abilities quoted in a file like ``tests/data/defences/abilities.json``,
+    each read, then all of them together (a file the test itself cannot parse reads none)."""
+    from mathhammer.io import read_defences
+    from mathhammer.units.parts import AbilityText
+
+    try:
+        entries = json.loads(Path(path).read_bytes().decode("utf-8", "replace"))
+    except ValueError:
+        entries = []
+    texts = [
+        AbilityText(e["name"], e["text"])
+        for e in (entries if isinstance(entries, list) else [])
+        if isinstance(e, dict) and isinstance(e.get("name"), str) and isinstance(e.get("text"), str)
+    ]
+    for text in texts:
+        read_defences([text])
+    return read_defences(texts).invuln
 
 
 #: Named calls: each takes the sandbox's paths, then its JSON arguments.

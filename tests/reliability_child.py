@@ -142,8 +142,28 @@ def outcome(call: Callable[[], object], seconds: float) -> dict[str, Any]:
     except MathhammerError as exc:
         kind = f"error {type(exc).__name__}"
     except Exception as exc:
-        kind = f"LEAK {type(exc).__name__}: {short(str(exc))}"
+        return {
+            "outcome": f"LEAK {printed_name(exc)}: {short(str(exc))}",
+            "seconds": time.perf_counter() - start,
+            "where": where(exc),
+        }
     return {"outcome": kind, "seconds": time.perf_counter() - start}
+
+
+def printed_name(exc: BaseException) -> str:
+    """The exception's name as a traceback prints it (``ValueError``, ``zlib.error``)."""
+    module = type(exc).__module__
+    return type(exc).__qualname__ if module == "builtins" else f"{module}.{type(exc).__qualname__}"
+
+
+def where(exc: BaseException) -> str:
+    """The last place in the package the exception went through: ``io/roster/load.py:_unzip``."""
+    package = f"{os.sep}mathhammer{os.sep}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if package in f.filename]
+    if not frames:
+        return ""
+    path = frames[-1].filename.rsplit(package, 1)[1].replace(os.sep, "/")
+    return f"{path}:{frames[-1].name}"
 
 
 # ------------------------------------------------------------------ the sandbox

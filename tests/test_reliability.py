@@ -17,14 +17,12 @@ from __future__ import annotations
 import resource
 import subprocess
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from guarded import ROOT, child_environment, run_batch
+from guarded import ROOT, child_environment
 from hostile import (
     BATCH_SECONDS,
-    CALL_SECONDS,
     CLI_TEXT,
     HUGE,
     JSONABLE,
@@ -32,25 +30,12 @@ from hostile import (
     MEMORY,
     QUICK,
     TEXTS,
+    check_calls,
 )
 from hypothesis import given
 from hypothesis import strategies as st
 from library_calls import FACTORIES, READERS, parameters
 from reliability_child import INSIDE, OUTSIDE
-
-
-def check(mode: str, calls: Sequence[Any]) -> None:
-    """Every call gives a result or a clean error, each within :data:`CALL_SECONDS`."""
-    outcomes = run_batch(
-        mode, calls, memory=MEMORY, seconds=BATCH_SECONDS, call_seconds=CALL_SECONDS
-    )
-    problems = [
-        f"{call!r:.300} -> {out['outcome']} in {out['seconds']:.1f} s"
-        for call, out in zip(calls, outcomes, strict=True)
-        if out["outcome"].startswith(("LEAK", "HANG")) or out["seconds"] > CALL_SECONDS
-    ]
-    assert not problems, "\n".join(problems)
-
 
 # ------------------------------------------------------------------ named calls
 CONTEXT_FIELDS = st.sampled_from(
@@ -92,14 +77,14 @@ CALLS = st.one_of(
 def test_every_parser_and_constructor_gives_a_result_or_a_clean_error(
     calls: list[tuple[str, Any]],
 ) -> None:
-    check("library", calls)
+    check_calls("library", calls)
 
 
 @pytest.mark.slow
 @LONG
 @given(st.lists(CALLS, min_size=40, max_size=80))
 def test_every_parser_and_constructor_long(calls: list[tuple[str, Any]]) -> None:
-    check("library", calls)
+    check_calls("library", calls)
 
 
 # ------------------------------------------------------------------ every public constructor
@@ -122,14 +107,14 @@ def test_every_constructor_has_parameters_to_vary() -> None:
 def test_every_public_constructor_and_its_use_give_a_result_or_a_clean_error(
     calls: list[tuple[str, dict[str, Any]]],
 ) -> None:
-    check("build", calls)
+    check_calls("build", calls)
 
 
 @pytest.mark.slow
 @LONG
 @given(st.lists(builds(), min_size=60, max_size=100))
 def test_every_public_constructor_long(calls: list[tuple[str, dict[str, Any]]]) -> None:
-    check("build", calls)
+    check_calls("build", calls)
 
 
 # ------------------------------------------------------------------ readers of paths
@@ -143,7 +128,7 @@ def test_every_reader_on_every_hostile_path_gives_a_result_or_a_clean_error() ->
         for options in ([], ["Orks"])
         if not options or reader == "read_army"
     ]
-    check("library", calls)
+    check_calls("library", calls)
 
 
 # ------------------------------------------------------------------ the console itself

@@ -3,12 +3,9 @@ gives output or one clean error line, within a time and memory budget, and harms
 
 The argument lists run in batches in a capped child (:func:`guarded.run_batch`), each by
 :func:`mathhammer.cli.main` as the console runs it, with its output caught at the file
-descriptors. The property of each run (:func:`problems`):
-
-- exit status 0, 1 (an error) or 2 (a usage error), within :data:`~hostile.CALL_SECONDS`;
-- no traceback; on failure, the last line of stderr is ``mathhammer[ command]: error: ...``
-  and shorter than 500 characters;
-- no temporary file of ours left behind, and no read-only file replaced without --force.
+descriptors, and checked by :func:`hostile.problems`: exit status 0, 1 or 2 in time; no
+traceback; a failure's last line ``mathhammer[ command]: error: ...``, under 500
+characters; no temporary file left behind; no read-only file replaced without --force.
 
 Paths are tokens of the child's sandbox (``@army``, ``@fifo``, ``@readonly``: see
 ``reliability_child.py``); every output lands in the sandbox.
@@ -17,54 +14,13 @@ Paths are tokens of the child's sandbox (``@army``, ``@fifo``, ``@readonly``: se
 from __future__ import annotations
 
 import argparse
-import re
-from typing import Any
 
 import pytest
-from guarded import run_batch
-from hostile import BATCH_SECONDS, CALL_SECONDS, CLI_TEXT, LONG, MEMORY, NUMBER_TEXTS, QUICK, TEXTS
+from hostile import CLI_TEXT, LONG, NUMBER_TEXTS, QUICK, TEXTS, check_runs
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mathhammer.results.columns import METRIC_COLUMNS
-
-#: The last line of a failed run.
-ERROR_LINE = re.compile(r"mathhammer(?: [a-z]+)?: error: .")
-
-
-def problems(argv: list[str], out: dict[str, Any]) -> list[str]:
-    """What is wrong with one run, in words (nothing for a valid result or a clean error)."""
-    found = []
-    status, stderr = out["status"], out["stderr"]
-    if status not in (0, 1, 2):
-        found.append(f"exit status {status!r}")
-    if "Traceback" in stderr:
-        found.append("a traceback")
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    if status in (1, 2) and not (lines and ERROR_LINE.match(lines[-1])):
-        found.append("no error line last")
-    if lines and len(lines[-1]) >= 500:
-        found.append(f"a last line of {len(lines[-1])} characters")
-    if out["seconds"] > CALL_SECONDS:
-        found.append(f"{out['seconds']:.1f} s")
-    if out["debris"]:
-        found.append(f"temporary files left: {out['debris']}")
-    if out["read_only_changed"] and "--force" not in argv:
-        found.append(f"read-only files replaced: {out['read_only_changed']}")
-    return found
-
-
-def check(calls: list[list[str]]) -> None:
-    outcomes = run_batch(
-        "cli", calls, memory=MEMORY, seconds=BATCH_SECONDS, call_seconds=CALL_SECONDS
-    )
-    report = [
-        f"mathhammer {' '.join(argv)!s:.300} -> {found}: {out['stderr'][-600:]!r}"
-        for argv, out in zip(calls, outcomes, strict=True)
-        if (found := problems(argv, out))
-    ]
-    assert not report, "\n".join(report)
-
 
 # ------------------------------------------------------------------ values of the options
 #: Inputs: the real test data of every kind, the sandbox's hostile paths, and text.
@@ -204,6 +160,9 @@ DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--seed": NUMBER_TEXTS,
     "--rules": RULES,
 }
+#: The quick profile's Monte Carlo: a few thousand trials at most (the long profile runs
+#: the limits' edges, ten million trials of an attack, and demo's default).
+QUICK_TRIALS = small_or_refused(2000)
 
 
 @st.composite
@@ -234,38 +193,52 @@ ATTACK = {"-A": "2", "--skill": "3+", "-S": "4", "--ap": "-1", "-D": "1", "--cou
 
 
 @st.composite
-def attack_runs(draw: st.DrawFn) -> list[str]:
+def demo_runs(draw: st.DrawFn, edge: bool) -> list[str]:
+    trials = [] if edge else ["--trials", draw(QUICK_TRIALS)]
+    return ["demo", *trials, *draw(options(DEMO_OPTIONS))]
+
+
+@st.composite
+def attack_runs(draw: st.DrawFn, edge: bool = False) -> list[str]:
     base = dict(ATTACK)
     if draw(st.booleans()):
         base["--target"] = "Line infantry"
     else:
         base.update({"--models": "10", "-T": "4", "--save": "3+", "-W": "2"})
     argv = ["attack", *[x for kv in base.items() for x in kv]]
-    return argv + draw(options(ATTACK_OPTIONS, most=5))
+    argv += draw(options(ATTACK_OPTIONS, most=5))
+    if not edge and "--trials" in argv:  # the last of a repeated option counts
+        argv += ["--trials", draw(QUICK_TRIALS)]
+    return argv
 
 
-RUNS = st.one_of(
-    report_runs(),
-    report_runs(),
-    datasheets_runs(),
-    attack_runs(),
-    st.tuples(st.just("demo"), options(DEMO_OPTIONS)).map(lambda t: [t[0], *t[1]]),
-    st.lists(CLI_TEXT, max_size=3),
-)
+def runs(edge: bool) -> st.SearchStrategy[list[str]]:
+    """A command line of any subcommand; with ``edge``, Monte Carlo runs at their limits."""
+    return st.one_of(
+        report_runs(),
+        report_runs(),
+        datasheets_runs(),
+        attack_runs(edge),
+        demo_runs(edge),
+        st.lists(CLI_TEXT, max_size=3),
+    )
+
+
+RUNS = runs(edge=False)
 
 
 # ------------------------------------------------------------------ the tests
 @QUICK
-@given(st.lists(RUNS, min_size=25, max_size=35))
+@given(st.lists(RUNS, min_size=40, max_size=50))
 def test_every_command_and_option_gives_output_or_one_clean_line(runs: list[list[str]]) -> None:
-    check(runs)
+    check_runs(runs)
 
 
 @pytest.mark.slow
 @LONG
-@given(st.lists(RUNS, min_size=40, max_size=60))
+@given(st.lists(runs(edge=True), min_size=40, max_size=60))
 def test_every_command_and_option_long(runs: list[list[str]]) -> None:
-    check(runs)
+    check_runs(runs)
 
 
 def test_every_option_of_every_command_is_tried() -> None:
@@ -301,14 +274,14 @@ def test_every_path_as_every_input_and_output() -> None:
     runs += [[*army, "--plot", "@readonly_png"], [*army, "--plot", "@new_pgf"]]
     runs += [[*army, "--html", "@readonly_html", "--force"], [*army, "-o", "@new", "--jobs", "2"]]
     runs += [[*ATTACK_ARGV, "--plot", token] for token in ["@new_png", "@readonly_png", "@folder"]]
-    check(runs)
+    check_runs(runs)
 
 
 ATTACK_ARGV = ["attack", *[x for kv in ATTACK.items() for x in kv], "--target", "Line infantry"]
 
 
 def test_every_command_without_arguments_and_the_global_options() -> None:
-    check(
+    check_runs(
         [
             [],
             ["--version"],
