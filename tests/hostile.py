@@ -110,6 +110,9 @@ TEXT_VALUES = [
     "../../etc/passwd",
     "%s%n%x",
     "{0}{1}",
+    "$x^{",  # matplotlib's mathtext, in a label
+    "\\frac{1}{0}",
+    "<script>alert(1)</script>",
 ]
 TEXTS = st.sampled_from(TEXT_VALUES)
 NUMBER_TEXTS = st.one_of(

@@ -14,9 +14,20 @@ Paths are tokens of the child's sandbox (``@army``, ``@fifo``, ``@readonly``: se
 from __future__ import annotations
 
 import argparse
+import csv
+from pathlib import Path
 
 import pytest
-from hostile import CLI_TEXT, LONG, NUMBER_TEXTS, QUICK, TEXTS, check_runs
+from hostile import (
+    CLI_TEXT,
+    LONG,
+    NUMBER_TEXTS,
+    QUICK,
+    TEXT_VALUES,
+    TEXTS,
+    check_runs,
+    run_cli,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -278,6 +289,30 @@ def test_every_path_as_every_input_and_output() -> None:
 
 
 ATTACK_ARGV = ["attack", *[x for kv in ATTACK.items() for x in kv], "--target", "Line infantry"]
+
+
+def test_hostile_names_give_every_output(tmp_path: Path) -> None:
+    """Units and weapons named with every hostile text that is a name at all: the report,
+    its heatmap (matplotlib reads ``$...$`` as mathematics) and its page are all written."""
+    names = [t for t in TEXT_VALUES if t.strip() and len(t) < 1000 and "\n" not in t]
+    rows = [(f"{name} {n}", name) for n, name in enumerate(names)]
+    army = tmp_path / "army.csv"
+    with army.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["unit", "weapon", "count", "A", "BS/WS", "S", "AP", "D", "abilities"])
+        writer.writerows([unit, weapon, 1, 1, "3+", 4, 0, 1, ""] for unit, weapon in rows)
+    argv = ["report", str(army), "--targets", "@targets", "-o", "@new", "--no-progress"]
+    runs = [[*argv, "--plot", "@new_png", "--html", "@new_html"], [*argv, "--plot", "@new_svg"]]
+    marked = [name for name in names if set(name) & set("$\\{%<\u202e")]  # mathtext, markup
+    runs += [
+        ["attack", *ATTACK_ARGV[1:], f"--name={name}", "--plot", "@new_png"] for name in marked
+    ]
+    outcomes = run_cli(runs)
+    assert [out["status"] for out in outcomes] == [0] * len(runs), [
+        (argv[-3:], out["stderr"][-300:])
+        for argv, out in zip(runs, outcomes, strict=True)
+        if out["status"]
+    ]
 
 
 def test_every_command_without_arguments_and_the_global_options() -> None:

@@ -4,7 +4,9 @@ now gives a clean mathhammer error (or the result it should)."""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from mathhammer.abilities import parse_abilities, parse_token
 from mathhammer.cli import main
 from mathhammer.cli.lines import MAX_LINE
 from mathhammer.errors import CsvError, DistributionError, LimitError, ProfileError
+from mathhammer.io.workers import ordered_map
 
 
 def gun() -> mh.Weapon:
@@ -89,7 +92,8 @@ def test_datasheet_points_must_be_pairs_of_counts(points: Any) -> None:
 
 
 def test_datasheet_points_are_sorted_pairs_of_ints() -> None:
-    sheet = mh.Datasheet("Squad", (model(max_count=10),), points=[[10, 180], (5, 90)])
+    points: Any = [[10, 180], (5, 90)]  # lists too, as a JSON file gives them
+    sheet = mh.Datasheet("Squad", (model(max_count=10),), points=points)
     assert sheet.points == ((5, 90), (10, 180))
     assert sheet.points_for(10) == 180
 
@@ -205,3 +209,29 @@ def test_integer_options_are_written_with_the_digits_0_to_9(
     ):
         status, line = last_error_line(argv, capsys)
         assert status == 2 and f"expected an integer; got {text!r}" in line, argv
+
+
+# ------------------------------------------------------------------ worker processes
+def _children() -> list[int]:
+    """The live processes this one started (Linux's /proc)."""
+    me = str(os.getpid())
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == me and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+def test_no_more_workers_start_than_there_are_items() -> None:
+    # --jobs 256 on a one-unit report forked 256 processes (600 MB) for one unit's work
+    before = set(_children())
+    results = ordered_map(abs, [-1, -2, -3], jobs=64)
+    assert next(results) == 1
+    started = set(_children()) - before
+    assert list(results) == [2, 3]
+    assert 1 <= len(started) <= 3
