@@ -159,7 +159,11 @@ def printed_name(exc: BaseException) -> str:
 def where(exc: BaseException) -> str:
     """The last place in the package the exception went through: ``io/roster/load.py:_unzip``."""
     package = f"{os.sep}mathhammer{os.sep}"
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if package in f.filename]
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if package in f.filename and not f.name.startswith("<")  # <listcomp> is its function's
+    ]
     if not frames:
         return ""
     path = frames[-1].filename.rsplit(package, 1)[1].replace(os.sep, "/")
@@ -258,7 +262,13 @@ def run_cli(argv: list[str], limit: float) -> dict[str, Any]:
                 os.close(fd)
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
-    return {"status": status, "stderr": stderr[-3000:], "seconds": seconds}
+    traceback_shown = "Traceback (most recent call last)" in stderr
+    return {
+        "status": status,
+        "stderr": stderr[-3000:],
+        "seconds": seconds,
+        "traceback": traceback_shown,
+    }
 
 
 def cli(calls: list[list[str]], folder: Path, limit: float) -> None:

@@ -189,9 +189,12 @@ def options(
 
 
 @st.composite
-def report_runs(draw: st.DrawFn) -> list[str]:
+def report_runs(draw: st.DrawFn, edge: bool = False) -> list[str]:
     attackers = draw(st.one_of(st.just([]), INPUTS.map(lambda a: [a])))
-    return ["report", *attackers, *draw(options(REPORT_OPTIONS)), "--no-progress"]
+    argv = ["report", *attackers, *draw(options(REPORT_OPTIONS)), "--no-progress"]
+    if edge and draw(st.booleans()):  # the most workers, and the most trials of a check
+        argv += draw(st.sampled_from([["--jobs", "256"], ["--check-trials", "20000"]]))
+    return argv
 
 
 @st.composite
@@ -226,8 +229,8 @@ def attack_runs(draw: st.DrawFn, edge: bool = False) -> list[str]:
 def runs(edge: bool) -> st.SearchStrategy[list[str]]:
     """A command line of any subcommand; with ``edge``, Monte Carlo runs at their limits."""
     return st.one_of(
-        report_runs(),
-        report_runs(),
+        report_runs(edge),
+        report_runs(edge),
         datasheets_runs(),
         attack_runs(edge),
         demo_runs(edge),
@@ -289,6 +292,24 @@ def test_every_path_as_every_input_and_output() -> None:
 
 
 ATTACK_ARGV = ["attack", *[x for kv in ATTACK.items() for x in kv], "--target", "Line infantry"]
+
+
+def test_the_army_options_with_every_army_source() -> None:
+    """--faction, --target-faction, --lead, --strict and --import-report with the sources
+    they apply to (rosters, catalogues, the export) as attackers and as targets."""
+    sources = ["@roster", "@orks", "@ros", "@rosterjson", "@bsdata", "@catalogue", "@wahapedia"]
+    factions = ["Necrons", "orks", "Nowhere", "", "\u202e", "Tyranids"]
+    leads = ["Necron Warriors=Overlord", "Overlord=Necron Warriors", "a=b", "Boyz=Boyz"]
+    runs = []
+    for n, source in enumerate(sources):
+        faction = factions[n % len(factions)]
+        runs += [["report", source, "--faction", faction, "--import-report", "-o", "@new"]]
+        runs += [["report", "@army", "--targets", source, "--target-faction", faction]]
+        runs += [["report", "@army", "--targets", source, "--lead", leads[n % len(leads)]]]
+        runs += [["report", source, "--targets", source, "--strict", "--faction", "Necrons"]]
+        runs += [["datasheets", source, "--search", faction, "--faction", "Orks", "--strict"]]
+    runs += [["report", "@army", "--lead", "a=b"], ["report", "@army", "--targets", "@roster"]]
+    check_runs(runs)
 
 
 def test_hostile_names_give_every_output(tmp_path: Path) -> None:

@@ -367,3 +367,61 @@ def test_every_reader_is_given_every_kind_of_seed() -> None:
     readers = {name for name in (*mh.__all__, *mh.io.__all__) if name.startswith("read_")}
     assert {seed.kind for seed in SEEDS} == set(READERS)
     assert readers <= {reader for kind in READERS.values() for reader in kind}
+
+
+def _bomb() -> bytes:
+    """A .rosz whose one member unpacks to 40 MB of spaces, past the roster cap (32 MiB), and
+    packs to 40 kB."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open("bomb.ros", "w") as member,
+    ):
+        member.write(b"<roster>")
+        for _ in range(40):
+            member.write(b" " * 2**20)
+        member.write(b"</roster>")
+    return out.getvalue()
+
+
+DEEP = 100_000
+
+
+def hostile_documents() -> dict[str, bytes]:
+    """Documents built to exhaust a reader, by name (the suffix tells the reader): nested
+    past any recursion limit, packed 1,000 to one, entities that expand a billion times,
+    a CSV of 200,000 columns, a cell of 1 MB."""
+    return {
+        "deep.json": b'{"roster": ' + b"[" * DEEP + b"]" * DEEP + b"}",
+        "deep-suite.json": b'{"targets": ' + b"[" * DEEP + b"]" * DEEP + b"}",
+        "deep.ros": b"<roster>" + b"<a>" * DEEP + b"</a>" * DEEP + b"</roster>",
+        "deep.cat": b"<catalogue>" + b"<a>" * DEEP + b"</a>" * DEEP + b"</catalogue>",
+        "laughs.ros": (
+            b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">'
+            + b"".join(
+                b'<!ENTITY %c "%s">' % (ord("b") + i, (b"&%c;" % (ord("a") + i)) * 10)
+                for i in range(8)
+            )
+            + b"]><roster>&i;</roster>"
+        ),
+        "bomb.rosz": _bomb(),
+        "wide.csv": b"unit,weapon,count,A,BS/WS,S,AP,D,abilities\n" + b"x," * 200_000 + b"\n",
+        "long-line.csv": b"unit,weapon,count,A,BS/WS,S,AP,D,abilities\n" + b"u" * 2**20,
+    }
+
+
+def test_documents_built_to_exhaust_a_reader_give_one_clean_line(tmp_path: Path) -> None:
+    library = []
+    cli = []
+    for name, data in hostile_documents().items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        library += [("read_file", [reader, str(path)]) for reader in READERS_OF_ANY]
+        cli += [["report", str(path), "-o", "@new"], ["report", "@army", "--targets", str(path)]]
+        cli += [["datasheets", str(path)]]
+    check_calls("library", library)
+    check_runs(cli)
+
+
+#: The package's readers (read_defences takes abilities, not a file: the test reads those).
+READERS_OF_ANY = sorted({r for kind in READERS.values() for r in kind} - {"read_defences"})

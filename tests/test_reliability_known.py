@@ -52,6 +52,22 @@ def test_a_catalogue_nested_too_deep_is_an_input_file_error(tmp_path: Path) -> N
         mh.read_catalogue(tmp_path / "deep.json")
 
 
+@owned_elsewhere("io/roster/load.py")
+def test_a_roster_json_nested_too_deep_is_an_input_file_error(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text('{"roster": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(InputFileError):
+        mh.read_roster(tmp_path / "deep.json")
+
+
+@owned_elsewhere("io/bsdata/files.py")
+def test_a_catalogue_xml_nested_too_deep_is_an_input_file_error(tmp_path: Path) -> None:
+    # the XML parses (iteratively); the tree is then converted recursively: RecursionError
+    deep = "<catalogue>" + "<a>" * 100_000 + "</a>" * 100_000 + "</catalogue>"
+    (tmp_path / "deep.cat").write_text(deep)
+    with pytest.raises(InputFileError):
+        mh.read_catalogue(tmp_path / "deep.cat")
+
+
 def test_each_known_leak_has_its_test_here() -> None:
     modules = {where.split(":")[0] for where, _ in KNOWN_LEAKS}
     assert modules == {"io/roster/load.py", "io/bsdata/files.py"}
