@@ -145,8 +145,11 @@ def test_mixture_weights_that_are_not_numbers_are_a_distribution_error(weights: 
 def test_mixture_of_things_that_are_not_distributions_is_a_distribution_error() -> None:
     with pytest.raises(DistributionError, match="dists must be a list of Dists"):
         mh.Dist.mixture([0.5, 0.5], [mh.Dist.constant(0), [0.5, 0.5]])  # type: ignore[list-item]
-    with pytest.raises(DistributionError, match="dists must be a list of Dists"):
-        mh.Dist.mixture([1.0], mh.Dist.constant(0))  # type: ignore[arg-type]
+    for dists in (mh.Dist.constant(0), 5, None):
+        with pytest.raises(DistributionError, match="dists must be a list of Dists"):
+            mh.Dist.mixture([1.0], dists)  # type: ignore[arg-type]
+    one = mh.Dist.constant(1)
+    assert mh.Dist.mixture([1.0], (one,)) == one
 
 
 @pytest.mark.parametrize("at_least", [0, True, 2.5, "12"])

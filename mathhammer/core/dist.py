@@ -19,7 +19,7 @@ imported when first used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -170,7 +170,10 @@ class Dist(DistQueries):
         >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
-        if isinstance(dists, Dist) or not all(isinstance(d, Dist) for d in dists):
+        if isinstance(dists, Dist | str) or not isinstance(dists, Iterable):
+            raise field_error(DistributionError, "dists", "a list of Dists", dists)
+        dists = list(dists)
+        if not all(isinstance(d, Dist) for d in dists):
             raise field_error(DistributionError, "dists", "a list of Dists", dists)
         try:
             w = np.asarray(weights, dtype=np.float64)
