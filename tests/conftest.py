@@ -20,10 +20,14 @@ folder is absent, except under CI, where the folder is provided and its absence 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+
+import mathhammer as mh
 
 # Each profile extends Hypothesis's own profile of that name (its "ci" profile, which it loads
 # by itself when CI is set, also drops the example database): a parent left out would be the
@@ -52,3 +56,22 @@ def shared_data() -> Path:
             pytest.fail(message + " (CI provides it, so its absence is an error)")
         pytest.skip(message)
     return SHARED_DATA
+
+
+@pytest.fixture
+def monkeypatch(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    """pytest's ``monkeypatch``, emptying the package's caches at every patch and at the
+    end: a test that patches the internals neither reads results cached before the patch
+    nor leaves behind results computed under it. Other tests share the caches, as a
+    user's calls do."""
+    for name in ("setattr", "delattr", "setitem", "delitem"):
+        original = getattr(monkeypatch, name)
+
+        def patched(*args: Any, _original: Any = original, **kwargs: Any) -> None:
+            _original(*args, **kwargs)
+            mh.clear_caches()
+
+        setattr(monkeypatch, name, patched)
+    mh.clear_caches()
+    yield monkeypatch
+    mh.clear_caches()

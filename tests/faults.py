@@ -104,10 +104,14 @@ def dead_pid() -> int:
     return int(done.stdout)
 
 
-def heavy_army(path: Path, units: int = 400) -> Path:
-    """An attackers CSV that takes a report several seconds: room to interrupt it."""
+def heavy_army(path: Path, units: int = 1200) -> Path:
+    """An attackers CSV that takes a report several seconds: room to interrupt it. Every
+    unit's count, S and AP differ from the others', so that no attack is a repeat the
+    engine has cached."""
     rows = [
-        f"U{i},Gun,{10 + i % 20},D6,3+,5,-1,D3,[SUSTAINED HITS 1],{100 + i}" for i in range(units)
+        f"U{i},Gun,{10 + i % 40},D6,3+,{3 + i // 160 % 8},{-(i // 40 % 4)},D3,"
+        f"[SUSTAINED HITS 1],{100 + i}"
+        for i in range(units)
     ]
     path.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\n" + "\n".join(rows) + "\n")
     return path

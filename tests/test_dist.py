@@ -326,3 +326,15 @@ def test_evaluation_points_must_be_numbers() -> None:
         d.at_least(np.nan)
     with pytest.raises(DistributionError, match="k must be a number or an array of numbers"):
         d.cdf("a")
+
+
+@given(
+    st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40).filter(lambda w: sum(w) > 0),
+    st.integers(-3, 45),
+)
+def test_an_integer_k_is_answered_as_its_float_is(weights: list[float], k: int) -> None:
+    d = Dist(np.asarray(weights) / sum(weights))
+    for query in (d.sf, d.at_least):
+        fast, general = query(k), query(float(k))
+        assert type(fast) is float and abs(fast - general) <= 1e-15
+    assert d.at_least(k) == d.sf(k - 1)

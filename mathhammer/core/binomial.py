@@ -1,16 +1,30 @@
-"""Binomial probabilities for every pool size at once, by Pascal's recurrence.
+"""Binomial probabilities: whole tables, single rows, and the thinning of a count.
 
 Thinning a count (each of ``n`` dice succeeds with probability ``p``) needs the
-Binomial(n, p) pmf for every ``n`` up to the pool's size. One table serves them all,
-and the engine asks for the same few ``p`` (a D6 roll of 2+ .. 6+) again and again,
-so tables are cached. A large pool's table would not fit in memory: above
-:data:`TABLE_SIZE` the thinning and the binomial pmf are computed by Horner's scheme
-instead, in O(n) memory.
+Binomial(n, p) pmf for every ``n`` the count can take. The engine asks for the same few
+``p`` (a D6 roll of 2+ .. 6+) again and again, so each ``p`` has one table, kept in a
+cache bounded by the entries it holds (:data:`CACHE_ENTRIES`) and grown, by a quarter
+at least, when a larger pool needs more rows; smaller pools get a read-only view of it.
+The tables are built by Pascal's recurrence, row ``n`` from row ``n - 1`` (sums of
+non-negative terms, no cancellation): evaluated entry by entry, a closed form costs about
+four times as much per entry, so a table is built once per ``p`` and never rebuilt.
+
+Where one row is enough (a fixed number of dice), it is computed on its own in O(n),
+without a table: from the mode outward, each term is the previous one times
+``(n - k) / (k + 1) * p / (1 - p)`` (or its inverse), and the row is divided by its sum.
+The mode is the largest term, so nothing overflows; the rounding error of a term grows
+with its distance ``d`` from the mode by about ``2 d`` units in the last place, and the
+terms far from the mode are small: the error is below 1e-16 absolute, closer to the
+exact pmf than the recurrence itself, which drifts by a few 1e-15 at thousands of dice
+(``tests/test_binomial.py`` measures both against exact fractions). A large count
+spread over many values is thinned by Horner's scheme, a block of counts at a time, in
+O(n) memory.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from math import isqrt
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,11 +32,15 @@ from numpy.typing import NDArray
 from ..errors import DistributionError, field_error
 from .caches import register
 from .limits import MAX_TABLE, check_limit
+from .lru import SizedCache
 
 __all__ = [
+    "CACHE_ENTRIES",
+    "HORNER_STEP",
     "TABLE_SIZE",
     "FloatArray",
     "binomial_pmf",
+    "binomial_row",
     "binomial_table",
     "binomial_thin",
     "thin_uses_table",
@@ -30,59 +48,141 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: Tables up to this size are cached (at most 512 of them: under 300 MB in the worst case);
-#: larger ones, for pools of hundreds of dice, are rebuilt when needed.
-_CACHED_SIZE = 256
+#: Entries the cached tables hold at most, all ``p`` together (8 bytes each: 256 MB). A
+#: table of 2,000 dice has 4 million; one larger than the budget is built and not kept.
+CACHE_ENTRIES = 32_000_000
 #: Up to this size :func:`binomial_thin` multiplies by the table (fast, in BLAS); above it,
 #: it runs Horner's scheme (no table: memory grows as n, not n²) unless it thins many
 #: columns at once.
 TABLE_SIZE = 1024
+#: Counts taken at once by a step of Horner's scheme in :func:`binomial_thin`.
+HORNER_STEP = 128
+#: Tables are built with a multiple of this many rows, so that nearby sizes share one.
+_ROUND = 16
+
+_TABLES: SizedCache[float, FloatArray] = register(
+    SizedCache(CACHE_ENTRIES, max_items=256, name="binomial tables")
+)
 
 
-def _binomial_table_build(nmax: int, p: float) -> FloatArray:
-    table = np.zeros((nmax + 1, nmax + 1))
-    table[0, 0] = 1.0
+def _check(n: int, p: float, name: str = "nmax") -> None:
+    if not 0.0 <= p <= 1.0:
+        raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
+    if n < 0:
+        raise field_error(DistributionError, name, "an integer >= 0", n)
+
+
+def _pascal(table: FloatArray, start: int, p: float) -> None:
+    """Fill rows ``start..`` of ``table`` from row ``start - 1`` by Pascal's recurrence."""
     q = 1.0 - p
-    for n in range(1, nmax + 1):
+    for n in range(start, table.shape[0]):
         prev = table[n - 1, :n]
-        table[n, :n] = q * prev
-        table[n, 1 : n + 1] += p * prev
+        row = table[n]
+        np.multiply(prev, q, out=row[:n])
+        row[1 : n + 1] += p * prev
+
+
+def _binomial_table_build(nmax: int, p: float, held: FloatArray | None = None) -> FloatArray:
+    """The table of ``nmax + 1`` rows by the recurrence, continuing ``held`` (its first
+    rows, already built: the rows are the same whatever the table's size)."""
+    table = np.zeros((nmax + 1, nmax + 1))
+    if held is None:
+        table[0, 0] = 1.0
+        start = 1
+    else:
+        start = held.shape[0]
+        table[:start, :start] = held
+    _pascal(table, start, p)
     table.flags.writeable = False
     return table
 
 
-_binomial_table_cached = register(lru_cache(maxsize=512)(_binomial_table_build))
+def _rows_to_build(nmax: int, held: int) -> int:
+    """Rows of the next table: ``nmax`` at least, a quarter more than held, rounded up."""
+    rows = max(nmax + 1, held + held // 4)
+    rows = -(-rows // _ROUND) * _ROUND
+    return max(nmax + 1, min(rows, isqrt(MAX_TABLE)))
 
 
 def binomial_table(nmax: int, p: float) -> FloatArray:
     """Return ``B`` with ``B[n, k]`` = P(Binomial(n, p) = k) for 0 <= k, n <= nmax.
 
     Built by the Pascal recurrence (no cancellation, no special functions), cached,
-    and read-only.
+    and read-only: a view of the table held for ``p``, which is grown when a larger
+    ``nmax`` is asked for.
 
     Examples
     --------
     >>> B = binomial_table(2, 0.5)
     >>> B[2].tolist()
     [0.25, 0.5, 0.25]
+    >>> B.flags.writeable
+    False
     """
-    if not 0.0 <= p <= 1.0:
-        raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
-    if nmax < 0:
-        raise field_error(DistributionError, "nmax", "an integer >= 0", nmax)
-    check_limit("binomial table entries", (int(nmax) + 1) ** 2, MAX_TABLE)
-    # Bucket the size so that repeated calls with slowly growing nmax share a table.
-    size = max(16, 1 << (int(nmax) - 1).bit_length()) if nmax > 0 else 16
-    if size > _CACHED_SIZE:
-        return _binomial_table_build(int(nmax), float(p))
-    return _binomial_table_cached(size, float(p))[: nmax + 1, : nmax + 1]
+    _check(nmax, p)
+    nmax, p = int(nmax), float(p)
+    check_limit("binomial table entries", (nmax + 1) ** 2, MAX_TABLE)
+    held = _TABLES.get(p)
+    if held is None or held.shape[0] <= nmax:
+        rows = _rows_to_build(nmax, 0 if held is None else held.shape[0])
+        held = _binomial_table_build(rows - 1, p, held)
+        _TABLES.put(p, held, held.size)
+    return held[: nmax + 1, : nmax + 1]
+
+
+def _ratio_row(n: int, p: float) -> FloatArray:
+    """The Binomial(n, p) pmf by products of consecutive ratios from the mode, normalised."""
+    out = np.zeros(n + 1)
+    q = 1.0 - p
+    if p == 0.0 or q == 0.0:
+        out[n if q == 0.0 else 0] = 1.0
+        return out
+    mode = min(n, int((n + 1) * p))  # the largest term: every product below is at most 1
+    rho = p / q
+    k = np.arange(n + 1, dtype=np.float64)
+    out[mode] = 1.0
+    if mode < n:
+        up = k[mode:n]  # term k + 1 over term k
+        np.cumprod((n - up) / (up + 1.0) * rho, out=out[mode + 1 :])
+    if mode > 0:
+        down = k[1 : mode + 1]  # term k - 1 over term k
+        out[:mode] = np.cumprod((down / ((n - down + 1.0) * rho))[::-1])[::-1]
+    out /= out.sum()
+    return out
+
+
+@register
+@lru_cache(maxsize=128)
+def _row(n: int, p: float) -> FloatArray:
+    row = _ratio_row(n, p)
+    row.flags.writeable = False
+    return row
+
+
+def binomial_row(n: int, p: float) -> FloatArray:
+    """The Binomial(n, p) pmf as a read-only array of ``n + 1`` entries.
+
+    Computed alone, in O(n), without a table (see the module's notes); cached.
+
+    Examples
+    --------
+    >>> binomial_row(2, 0.5).tolist()
+    [0.25, 0.5, 0.25]
+    >>> row = binomial_row(1000, 1 / 6)
+    >>> round(float(row.sum()), 12), round(float(row @ np.arange(1001)), 9)
+    (1.0, 166.666666667)
+    """
+    _check(n, p, "n")
+    return _row(int(n), float(p))
 
 
 def thin_uses_table(nmax: int, columns: int) -> bool:
     """Whether :func:`binomial_thin` multiplies by the table (else it runs Horner's scheme).
 
-    The table costs n² memory, Horner n² x columns operations: a joint of many columns is
-    thinned by the table (one matrix product) whenever the table fits.
+    ``nmax`` is the largest count with mass, when the count takes more than one value (a
+    fixed count is thinned by one row, :func:`binomial_row`). The table costs n² memory,
+    Horner n² x columns operations: a joint of many columns is thinned by the table (one
+    matrix product) whenever the table fits.
 
     Examples
     --------
@@ -92,52 +192,77 @@ def thin_uses_table(nmax: int, columns: int) -> bool:
     return nmax <= TABLE_SIZE or (columns > 1 and (nmax + 1) ** 2 <= MAX_TABLE)
 
 
+def _horner(block: FloatArray, p: float, lo: int) -> FloatArray:
+    """``sum_i block[i] (q + p z)^(lo + i)`` by Horner's scheme, :data:`HORNER_STEP`
+    counts at a time (all terms non-negative).
+
+    With ``A_s(z) = sum_(i >= s) block[i] (q + p z)^(i - s)``, a step of ``j`` counts is
+    ``A_(s-j) = (q + p z)^j A_s + sum_(s-j <= i < s) block[i] (q + p z)^(i - s + j)``: a
+    convolution with one row and a product with a small table, instead of ``j`` steps of
+    a Python loop.
+    """
+    columns = block.shape[1]
+    small = binomial_table(HORNER_STEP, p)
+    start = block.shape[0]
+    acc = np.zeros((0, columns))
+    while start > 0:
+        step = min(HORNER_STEP, start)
+        start -= step
+        part = small[:step, :step].T @ block[start : start + step]
+        if acc.shape[0]:
+            row = small[step, : step + 1]
+            acc = np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
+            acc[:step] += part
+        else:
+            acc = part
+    if lo == 0:
+        return acc
+    row = binomial_row(lo, p)  # the factor (q + p z)^lo
+    return np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
+
+
 def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
     """Thin every one of ``n`` items with probability ``p``: ``B.T @ weights``.
 
     ``weights[n, ...]`` is a (joint) pmf over a count ``n`` and anything else; the result
-    ``out[k, ...]`` is that of the number ``k`` of items kept. Small tables multiply by
-    :func:`binomial_table`; large ones run Horner's scheme on the probability generating
-    function, ``G(z) -> G(1 - p + p z)``, whose terms are all non-negative (no cancellation).
+    ``out[k, ...]`` is that of the number ``k`` of items kept. Only the counts with mass
+    are read: a fixed count takes one row (:func:`binomial_row`); a count spread over
+    ``lo..hi`` takes those rows of :func:`binomial_table` when it is small, and otherwise
+    runs Horner's scheme on the probability generating function,
+    ``G(z) -> G(1 - p + p z)``, whose terms are all non-negative (no cancellation).
 
     Examples
     --------
     >>> binomial_thin(np.array([0.0, 0.0, 1.0]), 0.5).tolist()
     [0.25, 0.5, 0.25]
-    >>> big = np.zeros(TABLE_SIZE + 2); big[-1] = 1.0
+    >>> big = np.zeros(TABLE_SIZE + 2); big[-2:] = 0.5
     >>> out = binomial_thin(big, 0.5)
     >>> round(float(out.sum()), 12), round(float(out @ np.arange(len(out))), 9)
-    (1.0, 512.5)
+    (1.0, 512.25)
     """
     if not 0.0 <= p <= 1.0:
         raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
     weights = np.asarray(weights, dtype=np.float64)
-    nmax = weights.shape[0] - 1
-    flat = weights.reshape(nmax + 1, -1)
-    if thin_uses_table(nmax, flat.shape[1]):
-        table = binomial_table(nmax, p)
-        return np.asarray(table.T @ flat, dtype=np.float64).reshape(weights.shape)
-    q = 1.0 - p
-    out = np.zeros_like(weights)
-    out[0] = weights[nmax]
-    for n in range(nmax - 1, -1, -1):
-        # out <- out * (q + p z) + weights[n]; out has degree nmax - n
-        top = nmax - n
-        out[1 : top + 1] = q * out[1 : top + 1] + p * out[:top]
-        out[0] = q * out[0] + weights[n]
-    return out
+    flat = weights.reshape(weights.shape[0], -1)
+    out = np.zeros(flat.shape)
+    counts = np.flatnonzero(flat.any(axis=1))
+    if counts.size:
+        lo, hi = int(counts[0]), int(counts[-1])
+        if lo == hi:
+            np.multiply.outer(binomial_row(hi, p), flat[hi], out=out[: hi + 1])
+        elif thin_uses_table(hi, flat.shape[1]):
+            out[: hi + 1] = binomial_table(hi, p)[lo:].T @ flat[lo : hi + 1]
+        else:
+            out[: hi + 1] = _horner(flat[lo : hi + 1], p, lo)
+    return out.reshape(weights.shape)
 
 
 def binomial_pmf(n: int, p: float) -> FloatArray:
-    """The Binomial(n, p) pmf, from the table when it is small, by Horner's scheme otherwise.
+    """The Binomial(n, p) pmf, as a new array (see :func:`binomial_row`).
 
     Examples
     --------
     >>> binomial_pmf(2, 0.5).tolist()
     [0.25, 0.5, 0.25]
     """
-    if n <= TABLE_SIZE:
-        return np.array(binomial_table(n, p)[n], dtype=np.float64)
-    point = np.zeros(n + 1)
-    point[n] = 1.0
-    return binomial_thin(point, p)
+    return np.array(binomial_row(n, p), dtype=np.float64)

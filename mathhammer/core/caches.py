@@ -2,7 +2,8 @@
 
 Results that depend only on values (a binomial table, a pool's hit and wound
 distributions against a target profile) are cached with :func:`functools.lru_cache`
-and a ``maxsize``; every such cache is registered here. :func:`clear` empties them all:
+and a ``maxsize``, or with :class:`~mathhammer.core.lru.SizedCache` when their sizes
+vary; every such cache is registered here. :func:`clear` empties them all:
 for a benchmark that times the computation rather than the lookup, or to give the
 memory back after a large batch.
 

@@ -63,7 +63,7 @@ class Dist(DistQueries):
     [0.0625, 0.25, 0.375, 0.25, 0.0625]
     """
 
-    __slots__ = ("_pmf",)
+    __slots__ = ("_moments", "_pmf")
 
     def __init__(self, pmf: ArrayLike) -> None:
         try:

@@ -136,6 +136,10 @@ class DistQueries:
         >>> d.sf(0), d.sf(0.5), d.sf(2)
         (0.5, 0.5, 0.0)
         """
+        if type(k) is int:  # the common question, answered without arrays
+            if k < 0:
+                return 1.0
+            return 0.0 if k >= self.n else min(float(self._pmf[k + 1 :].sum()), 1.0)
         ks = np.floor(as_numbers(k, "k"))
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
         idx = np.clip(ks, 0, self.n).astype(np.intp)
@@ -155,6 +159,8 @@ class DistQueries:
         >>> d.at_least(1), d.at_least(0.5)
         (0.5, 0.5)
         """
+        if type(k) is int:
+            return self.sf(k - 1)
         # X >= 1.5 means X >= 2 for an integer X: P(X > ceil(k) - 1)
         return self.sf(np.ceil(as_numbers(k, "k")) - 1)
 
@@ -163,13 +169,21 @@ class DistQueries:
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
         """The expected value."""
-        return float(np.dot(np.arange(len(self._pmf)), self._pmf))
+        return self._mean_and_variance()[0]
 
     def var(self) -> float:
         """The variance."""
-        k = np.arange(len(self._pmf))
-        mu = self.mean()
-        return float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
+        return self._mean_and_variance()[1]
+
+    def _mean_and_variance(self) -> tuple[float, float]:
+        # computed once: a distribution never changes (its pmf is read-only)
+        found: tuple[float, float] | None = getattr(self, "_moments", None)
+        if found is None:
+            k = np.arange(len(self._pmf))
+            mu = float(np.dot(k, self._pmf))
+            found = (mu, float(max(np.dot((k - mu) ** 2, self._pmf), 0.0)))
+            object.__setattr__(self, "_moments", found)
+        return found
 
     def std(self) -> float:
         """The standard deviation."""

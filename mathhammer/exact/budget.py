@@ -25,10 +25,11 @@ from ..core.limits import (
 )
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
-from ..rules.base import FACES, PoolChecks
+from ..rules.base import FACES, PoolChecks, Ruleset
 from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
 from .chain import save_blocks
 from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
+from .damage import group_damage
 from .layout import DENSE_LIMIT, Layout
 from .steps import hit_kernel, split_kernel, wound_kernel
 
@@ -83,10 +84,13 @@ def pool_cost(
     target: Unit,
     layout: Layout,
     kernels: tuple[np.ndarray, np.ndarray] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> tuple[Cost, str]:
     """The estimated cost of one pool against ``target``, and the sizes it comes from.
 
-    ``kernels`` are the pool's hit and wound kernels, when they are known already.
+    ``kernels`` are the pool's hit and wound kernels, when they are known already. Given
+    the ``ruleset``, devastating wounds that always cost a wound are counted up to the
+    unit's wounds only, as the chain counts them (:func:`~mathhammer.exact.chain.cap_passengers`).
     """
     checks = step.checks
     dice = step.attack_dice
@@ -98,6 +102,10 @@ def pool_cost(
         tops = [min(rows - 1, dice + (split[3] - 1) * y) for y in range(columns)]
     kind, nonzero = kernel_kind(wk), int(np.count_nonzero(wk))
     wound, to_save, width = wound_cost(rows, columns, kind, nonzero, tops)
+    if width > 1 and ruleset is not None:
+        _, mortal = group_damage(checks, target, ruleset)
+        if all(d.probabilities[0] == 0.0 for d in mortal):
+            width = min(width, int(layout.damage.max()) + 1)
     apply = _transition(layout, target, step.damage)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved_faces(checks, target))]
     stacked = _transition(layout, target, step.damage, stacked=True)
@@ -161,7 +169,7 @@ def check_plan(plan: AttackPlan) -> Checked:
             kernels.append(None)
             continue
         pair = (hit_kernel(step.checks), wound_kernel(step.checks))
-        cost, sizes = pool_cost(step, target, layout, pair)
+        cost, sizes = pool_cost(step, target, layout, pair, plan.ruleset)
         check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
         kernels.append(pair)
     return Checked(layout, kernels)

@@ -42,21 +42,40 @@ if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
 
 __all__ = [
+    "BAND_LIMIT",
+    "BAND_STATES",
     "MAX_JOINT",
+    "TRIM_MASS",
     "Transition",
     "apply_pool",
+    "cap_passengers",
     "spill_mortal_wounds",
+    "trim_counts",
 ]
 
 #: The most entries of a pool's joint (dice left, devastating wounds, state) distribution.
 MAX_JOINT = MAX_TABLE
 
 
+#: From this many states, a transition that only moves states forward by at most
+#: :data:`BAND_LIMIT` is applied band by band (a few vector operations, not a matrix
+#: product or a sparse one).
+BAND_STATES = 128
+#: The widest band applied band by band.
+BAND_LIMIT = 32
+
+
 class Transition:
-    """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors."""
+    """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors.
+
+    Stored dense for small units, sparse for large ones, and as bands when every
+    transition moves a state forward by a few places only (the units whose groups are
+    used up in order: damage moves the unit along one line of states).
+    """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
         self.dense = isinstance(matrix, np.ndarray)
+        self.bands = _bands(matrix) if matrix.shape[0] >= BAND_STATES else None
         if self.dense:
             self._m = matrix
         else:
@@ -81,6 +100,12 @@ class Transition:
 
     def apply(self, x: FloatArray) -> FloatArray:
         """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
+        if self.bands is not None:
+            bands = self.bands
+            out: FloatArray = x * bands[0]
+            for d in range(1, len(bands)):
+                out[..., d:] += x[..., :-d] * bands[d, :-d]
+            return out
         if self.dense:
             return np.asarray(x @ self._m, dtype=np.float64)
         flat = x.reshape(-1, x.shape[-1])
@@ -92,6 +117,78 @@ class Transition:
         for j in range(len(coeffs) - 2, -1, -1):
             result = self.apply(result) + coeffs[j]
         return result
+
+    def apply_columns(self, x: FloatArray) -> FloatArray:
+        """``T^t @ x``: each column of ``x`` (shape ``(S, M)``, or ``(L, S, M)`` for ``L`` such
+        arrays) a state distribution, moved one die. The states are on the second-last axis,
+        so a stack of ``L`` is one product with no transposed copy (a block-diagonal one
+        when ``T`` is sparse)."""
+        if self.bands is not None:
+            column = self.bands[:, :, None]
+            moved: FloatArray = x * column[0]
+            for d in range(1, len(column)):
+                moved[..., d:, :] += x[..., :-d, :] * column[d, :-d]
+            return moved
+        if self.dense:
+            if x.ndim == 2:
+                return np.asarray(self._m.T @ x, dtype=np.float64)
+            stack, states, width = x.shape
+            if width == 1:  # one product of the stacked row vectors
+                return np.asarray(x.reshape(stack, states) @ self._m).reshape(x.shape)
+            moved = np.tensordot(x, self._m, axes=(1, 0))  # [stack, width, states]
+            return np.ascontiguousarray(moved.transpose(0, 2, 1))
+        if x.ndim == 2:
+            return np.asarray(self._m @ x, dtype=np.float64)
+        stack, states = x.shape[0], x.shape[1]
+        flat = x.reshape(stack * states, -1)
+        return np.asarray(self._block(stack) @ flat, dtype=np.float64).reshape(x.shape)
+
+    def _block(self, stack: int) -> sp.csr_matrix:
+        """``I_stack (x) T^t``: the first ``stack`` blocks of one block-diagonal matrix, made
+        once for the largest stack asked for and cut to size without copying its arrays."""
+        import scipy.sparse as sp
+
+        big = self.__dict__.get("_big")
+        if big is None or big.shape[0] < stack * self._m.shape[0]:
+            size = max(stack, self.__dict__.get("_reserved", 0))
+            big = sp.csr_matrix(sp.kron(sp.identity(size, format="csr"), self._m))
+            self.__dict__["_big"] = big
+        rows = stack * self._m.shape[0]
+        end = int(big.indptr[rows])
+        return sp.csr_matrix(
+            (big.data[:end], big.indices[:end], big.indptr[: rows + 1]), shape=(rows, rows)
+        )
+
+    def reserve(self, stack: int) -> None:
+        """Make the block-diagonal matrix of :meth:`apply_columns` for stacks of up to
+        ``stack`` arrays at once, rather than again as the stacks grow."""
+        self.__dict__["_reserved"] = max(stack, self.__dict__.get("_reserved", 0))
+
+    def column_series(self, coeffs: FloatArray) -> FloatArray:
+        """``sum_j T^t**j @ coeffs[j]`` by Horner's scheme: :meth:`power_series` for arrays
+        whose states are on axis 1 (``coeffs[j]`` of shape ``(S, M)``)."""
+        result: FloatArray = coeffs[-1].copy()
+        for j in range(len(coeffs) - 2, -1, -1):
+            result = self.apply_columns(result)
+            result += coeffs[j]
+        return result
+
+
+def _bands(matrix: np.ndarray | sp.spmatrix) -> FloatArray | None:
+    """``bands[d, s] = T[s, s + d]`` when every entry of ``T`` lies on such a diagonal with
+    ``0 <= d <= BAND_LIMIT``; else None."""
+    if isinstance(matrix, np.ndarray):
+        rows, cols = np.nonzero(matrix)
+        values = matrix[rows, cols]
+    else:
+        coo = matrix.tocoo()
+        rows, cols, values = coo.row, coo.col, coo.data
+    offsets = cols - rows
+    if offsets.size == 0 or offsets.min() < 0 or offsets.max() > BAND_LIMIT:
+        return None
+    bands = np.zeros((int(offsets.max()) + 1, matrix.shape[0]))
+    np.add.at(bands, (offsets, rows), values)
+    return bands
 
 
 def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
@@ -107,13 +204,16 @@ def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     [(1, 2, [False, False]), (3, 1, [True, False]), (4, 3, [True, True])]
     """
     blocks: list[tuple[int, int, np.ndarray]] = []
+    columns = saved.T.tolist()  # per face, a list of bools: compared in Python, no numpy call
+    previous = None
     for f in FACES:
-        pattern = saved[:, f - 1]
-        if blocks and np.array_equal(blocks[-1][2], pattern):
-            lo, n, _ = blocks[-1]
+        column = columns[f - 1]
+        if column == previous:
+            lo, n, pattern = blocks[-1]
             blocks[-1] = (lo, n + 1, pattern)
         else:
-            blocks.append((f, 1, pattern))
+            blocks.append((f, 1, saved[:, f - 1]))
+        previous = column
     return blocks
 
 
@@ -124,15 +224,21 @@ def _saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
 
 
 def _chain(
-    count: FloatArray, state: FloatArray, blocks: list[tuple[float, Transition | None]]
+    count: FloatArray,
+    state: FloatArray,
+    blocks: list[tuple[float, Transition | None]],
+    trimmed: list[float] | None = None,
 ) -> FloatArray:
     """Resolve sorted save dice from ``state``; return ``result[m, s]``.
 
     ``count[n, m]`` is the joint pmf of save dice ``n`` and of a passenger count ``m``
     (the pool's devastating wounds) that the save dice do not touch. The joint
-    ``joint[n, m, s]`` of dice left, passengers and state is factored (``count`` times
+    ``joint[n, s, m]`` of dice left, state and passengers is factored (``count`` times
     ``state``) until the first block that acts, and is only built when a later block acts
     too: a single acting block costs ``O((n + m) s)`` memory, not ``O(n m s)``.
+
+    Given a list ``trimmed``, the counts of dice whose probability is negligible are cut
+    from the top of each count (:func:`trim_counts`) and the mass cut is appended to it.
     """
     active = [i for i, (_, t) in enumerate(blocks) if t is not None]
     if not active:
@@ -143,13 +249,49 @@ def _chain(
     p, t = blocks[first]
     assert t is not None
     if first == last:  # the dice of later blocks are saved: only this block's count matters
-        return factored_series(binomial_thin(count, p), state, t)
-    joint = _first_split(count, state, p, t)
+        return factored_series(_trimmed(binomial_thin(count, p), trimmed), state, t)
+    joint = _first_split(_trimmed(count, trimmed), state, p, t)
     for p, t in blocks[first + 1 : last]:
         joint = _thin_in_place(joint, 1.0 - p) if t is None else _split(joint, p, t)
     p, t = blocks[last]
     assert t is not None
-    return t.power_series(_thin_in_place(joint, p))
+    return np.ascontiguousarray(t.column_series(_thin_in_place(joint, p)).T)
+
+
+#: The most probability mass cut from the top of one count of dice (:func:`trim_counts`).
+TRIM_MASS = 1e-18
+
+
+def trim_counts(count: FloatArray, mass: float = TRIM_MASS) -> tuple[FloatArray, float]:
+    """``count[n, m]`` without its top rows (most dice) whose total probability is at most
+    ``mass``; return it and the mass cut.
+
+    A pool of hundreds of dice reaches its largest counts with probabilities far below any
+    that can be printed; the chain's work grows with the square of the count, so those
+    rows are dropped, and the mass dropped is reported with the result.
+
+    Examples
+    --------
+    >>> count = np.array([[0.5], [0.5 - 1e-19], [1e-19]])
+    >>> kept, cut = trim_counts(count)
+    >>> kept.shape, cut
+    ((2, 1), 1e-19)
+    """
+    rows = count.sum(axis=1)
+    tail = np.cumsum(rows[::-1])[::-1]  # tail[n]: P(at least n dice)
+    cut_from = int(np.searchsorted(-tail, -mass, side="left"))  # first n with tail <= mass
+    cut_from = max(cut_from, 1)
+    if cut_from >= len(rows):
+        return count, 0.0
+    return count[:cut_from], float(tail[cut_from])
+
+
+def _trimmed(count: FloatArray, trimmed: list[float] | None) -> FloatArray:
+    if trimmed is None:
+        return count
+    kept, cut = trim_counts(count)
+    trimmed.append(cut)
+    return kept
 
 
 def _thin_in_place(joint: FloatArray, p: float) -> FloatArray:
@@ -182,7 +324,8 @@ def factored_series(coeffs: FloatArray, state: FloatArray, t: Transition) -> Flo
         for r in range(rows):
             powers[r] = v
             after = t.apply(v) if j0 + r + 1 < jmax else v
-            if after is not v and np.array_equal(after, v):
+            # looked for every few steps only: a few more steps cost less than the look
+            if (j0 + r) % 8 == 7 and after is not v and np.array_equal(after, v):
                 out += coeffs[j0 : j0 + r].T @ powers[:r]
                 out += coeffs[j0 + r :].sum(axis=0)[:, None] * v
                 return out
@@ -192,7 +335,7 @@ def factored_series(coeffs: FloatArray, state: FloatArray, t: Transition) -> Flo
 
 
 def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) -> FloatArray:
-    """``joint[n', m, s]`` after the first acting block, from the factored ``count x state``.
+    """``joint[n', s, m]`` after the first acting block, from the factored ``count x state``.
 
     ``joint[n'] = sum_j P(n' + j dice, j of them in the block) count[n' + j] state T**j``:
     matrix products of the coefficients with the vectors ``state @ T**j``, a chunk of ``j``
@@ -201,10 +344,10 @@ def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) 
     """
     kmax, width = count.shape[0] - 1, count.shape[1]
     table = binomial_table(kmax, p)  # table[n, j]
-    joint = np.zeros((kmax + 1, width, state.size))
-    flat = joint.reshape(-1, state.size)
+    joint = np.zeros((kmax + 1, state.size, width))
     # coeffs[j, n', m] = table[n' + j, j] * count[n' + j, m], for a range of j or of n'
     if width == 1:
+        flat = joint.reshape(kmax + 1, state.size)
         chunk = max(1, CHUNK_ENTRIES // (kmax + 1))
         rows_at_once = max(1, CHUNK_ENTRIES // state.size)  # of the product, added to joint
         v = state
@@ -228,27 +371,37 @@ def _first_split(count: FloatArray, state: FloatArray, p: float, t: Transition) 
         if j < kmax:
             v = t.apply(v)
     per_slice = max(1, CHUNK_ENTRIES // ((kmax + 1) * width))
-    dice = np.arange(kmax + 1)[:, None]
+    dice = np.arange(kmax + 1)[None, :]
+    by_state = powers.T  # [s, j]
     for n0 in range(0, kmax + 1, per_slice):
         n1 = min(kmax + 1, n0 + per_slice)
-        n = np.arange(n0, n1)[None, :] + dice  # [j, n'] -> n' + j
+        n = np.arange(n0, n1)[:, None] + dice  # [n', j] -> n' + j
         inside = np.minimum(n, kmax)
         weights = np.where(n <= kmax, table[inside, dice], 0.0)
-        coeffs = weights[:, :, None] * count[inside]  # [j, n', m]
-        joint[n0:n1] = (coeffs.reshape(kmax + 1, -1).T @ powers).reshape(n1 - n0, width, -1)
+        coeffs = weights[:, :, None] * count[inside]  # [n', j, m]
+        joint[n0:n1] = np.matmul(by_state, coeffs)  # [n', s, m]
     return joint
 
 
 def _split(joint: FloatArray, p: float, t: Transition) -> FloatArray:
-    """``joint[n', m, s]`` after a later acting block: each ``joint[n]`` moves ``j`` dice."""
+    """``joint[n', s, m]`` after a later acting block: ``sum_j P(j of n' + j dice in the
+    block) T^t**j joint[n' + j]``, by Horner's scheme in ``j``.
+
+    Going down from the most dice, the sum so far is non-zero only for the ``n'`` below
+    the dice still to place, so each step moves a growing prefix of the joint: one product
+    on contiguous memory, with no stack of powers.
+    """
     kmax = joint.shape[0] - 1
     table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
     out = np.zeros_like(joint)
-    stack = joint.copy()  # stack[n] = joint[n] @ T**j for the rows n >= j still needed
-    for j in range(kmax + 1):
-        out[: kmax + 1 - j] += table[j:, j, None, None] * stack[j:]
-        if j < kmax:
-            stack[j + 1 :] = t.apply(stack[j + 1 :])
+    term = np.empty_like(joint)
+    t.reserve(kmax)
+    for j in range(kmax, -1, -1):
+        rows = kmax + 1 - j  # out[n'] for n' <= kmax - j
+        if rows > 1:
+            out[: rows - 1] = t.apply_columns(out[: rows - 1])
+        np.multiply(joint[j:], table[j:, j, None, None], out=term[:rows])
+        out[:rows] += term[:rows]
     return out
 
 
@@ -276,6 +429,7 @@ def apply_pool(
     mortal_damage: Sequence[Dist],
     focus: int | None = None,
     order: AllocationOrder | None = None,
+    trimmed: list[float] | None = None,
 ) -> FloatArray:
     """The state distribution after a pool's save dice and devastating wounds.
 
@@ -297,14 +451,39 @@ def apply_pool(
         The CHARACTER group [PRECISION] makes current.
     order : callable, optional
         The ruleset's allocation order (the 11th edition's by default).
+    trimmed : list of float, optional
+        Given, the counts of dice of negligible probability are cut (:func:`trim_counts`)
+        and the mass cut appended to it; else nothing is cut.
     """
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     blocks = _blocks(saved, layout.current_group(focus, order), damage)
-    after_saves = _chain(to_save, state, blocks)  # [m, s]
+    if trimmed is not None:
+        to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
+    if to_save.shape[1] > 1 and all(d.probabilities[0] == 0.0 for d in mortal_damage):
+        to_save = cap_passengers(to_save, int(layout.damage.max()))
+    after_saves = _chain(to_save, state, blocks, trimmed)  # [m, s]
     if after_saves.shape[0] == 1:
         return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
     return devastating.power_series(after_saves)
+
+
+def cap_passengers(to_save: FloatArray, wounds: int) -> FloatArray:
+    """``to_save[k, m]`` with the counts of devastating wounds above ``wounds`` added to
+    ``wounds``: when every devastating wound costs a wound, a unit with ``wounds`` wounds
+    is destroyed by that many, and the rest change nothing. Exact, and the chain's joint
+    is no wider than the unit's wounds.
+
+    Examples
+    --------
+    >>> cap_passengers(np.array([[0.125, 0.25, 0.5, 0.125]]), 1).tolist()
+    [[0.125, 0.875]]
+    """
+    if to_save.shape[1] <= wounds + 1:
+        return to_save
+    capped = to_save[:, : wounds + 1].copy()
+    capped[:, wounds] += to_save[:, wounds + 1 :].sum(axis=1)
+    return capped
 
 
 def spill_mortal_wounds(

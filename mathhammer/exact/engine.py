@@ -2,68 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
+from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
-from ..model.context import Context, Modifiers
-from ..model.pools import MortalWounds
-from ..model.profiles import ModelGroup, Unit
+from ..core.lru import SizedCache
+from ..errors import MathhammerError
+from ..model.context import Context, Modifiers, default_context, default_modifiers
+from ..model.pools import MortalWounds, Pool
+from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
-from ..rules.base import FACES, AfterAttackTest, PoolChecks, Ruleset
-from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from ..rules.base import FACES, AfterAttackTest, Ruleset
+from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, value_key
+from ..rules.registry import get_ruleset
 from .budget import check_plan, saved_faces
 from .chain import apply_pool, spill_mortal_wounds
+from .damage import group_damage, wound_lost
 from .layout import Layout
 from .steps import hit_and_wound
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
-__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "attack", "group_damage"]
+__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damage"]
 
-
-def _wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
-    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
-    fnp = group.feel_no_pain(mortal)
-    if fnp is None:
-        return 1.0
-    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), fnp)))
-
-
-def group_damage(
-    checks: PoolChecks, target: Unit, ruleset: Ruleset
-) -> tuple[list[Dist], list[Dist]]:
-    """Per group: wounds lost to one unsaved attack, and to one devastating wound.
-
-    The Damage characteristic is set, multiplied and added to by the attacker ([MELTA]
-    adds), then halved and reduced by the defender (fractions round up, minimum 1);
-    Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
-    A devastating wound deals mortal wounds equal to the attacker's D: the defender's
-    halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9).
-    """
-    # every (rolled D, rolled MELTA X) pair, with its probability
-    d_values = np.arange(checks.damage.dist.n + 1)
-    melta = checks.melta.dist if checks.melta is not None else Dist.constant(0)
-    x_values = np.arange(melta.n + 1)
-    weights = np.outer(checks.damage.dist.probabilities, melta.probabilities).ravel()
-    d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
-    add = checks.damage_add + x
-    mortal = ruleset.modified_damage(d, checks.damage_multiply, add)
-    attacks, mortals = [], []
-    for g in target.groups:
-        value = ruleset.modified_damage(
-            d, checks.damage_multiply, add, g.halve_damage, g.damage_reduction
-        )
-        attacks.append(_pmf_of(value, weights).thin(_wound_lost(g, ruleset)))
-        mortals.append(_pmf_of(mortal, weights).thin(_wound_lost(g, ruleset, mortal=True)))
-    return attacks, mortals
-
-
-def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:
-    return Dist._trusted(np.bincount(values, weights=weights).astype(np.float64))
+#: Attacks already computed, keyed by what they compute (:attr:`AttackPlan.key`): an attack
+#: repeated with the same profiles (whatever their names) against the same target, as a
+#: report or a comparison does, is computed once. At most 32,768 results and 192 MB (a
+#: small attack's result holds about 6 kB); ``mathhammer.clear_caches()`` empties it.
+RESULTS: SizedCache[Any, AttackResult] = register(
+    SizedCache(max_size=192 * 2**20, max_items=32_768, name="attack results")
+)
 
 
 def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
@@ -75,13 +49,18 @@ def _hazard(step: PlannedPool, plan: AttackPlan) -> Dist:
 
 
 def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPlan) -> Any:
-    lost = [_wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
+    lost = [wound_lost(g, plan.ruleset, mortal=True) for g in plan.target.groups]
     order = plan.ruleset.current_group
     return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)
 
 
 def _pool_step(
-    step: PlannedPool, layout: Layout, before: Any, plan: AttackPlan, kernels: Any
+    step: PlannedPool,
+    layout: Layout,
+    before: Any,
+    plan: AttackPlan,
+    kernels: Any,
+    trimmed: list[float] | None = None,
 ) -> tuple[Any, PoolResult]:
     checks, target = step.checks, plan.target
     stages = hit_and_wound(step.pool, checks, kernels)
@@ -89,7 +68,9 @@ def _pool_step(
     per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
     order = plan.ruleset.current_group
     focus = checks.precision_group
-    state = apply_pool(layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order)
+    state = apply_pool(
+        layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order, trimmed
+    )
     result = PoolResult(
         label=step.label,
         weapons=step.pool.weapons,
@@ -166,11 +147,55 @@ def attack(
     >>> round(res.p_panic_fail / res.p_panic_test, 4)  # P(2D6 > 7) = 15/36
     0.4167
     """
+    known = _known(weapons, target, rules, context, modifiers)
+    if known is not None:
+        return known
     plan = as_plan(weapons, target, rules, context, modifiers)
+    key = plan.key
+    found = RESULTS.get(key)
+    if found is None:
+        found = _run(plan)
+        size = _footprint(found)
+        if size <= RESULTS.max_size // 8:  # a large result would push out many small ones
+            RESULTS.put(key, found, size)
+    return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
+
+
+def _known(
+    weapons: Any,
+    target: Any,
+    rules: str | Ruleset | None,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackResult | None:
+    """The result of an attack computed before, found by value without planning it again
+    (the pools' checks are not resolved); None when there is none, or the inputs are not
+    the plain ones (the plan then checks them and says what is wrong)."""
+    if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
+        return None
+    try:
+        pools = cached_pools(tuple(weapons))
+        ruleset = get_ruleset("11e" if rules is None else rules)
+        key = value_key(
+            ruleset,
+            default_context() if context is None else context,
+            default_modifiers() if modifiers is None else modifiers,
+            target,
+            pools,
+        )
+        found = RESULTS.get(key)
+    except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
+        return None
+    return None if found is None else _labelled(found, pools)
+
+
+def _run(plan: AttackPlan) -> AttackResult:
+    """The attack of a plan, computed."""
     layout, kernels = check_plan(plan)
     state = layout.initial_state()
     results = []
     hazardous = Dist.constant(0)
+    trimmed: list[float] = []
     for step, pair in zip(plan.steps, kernels, strict=True):
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
@@ -178,7 +203,7 @@ def attack(
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        state, result = _pool_step(step, layout, state, plan, pair)
+        state, result = _pool_step(step, layout, state, plan, pair, trimmed)
         if step.checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)
@@ -200,7 +225,43 @@ def attack(
         pools=tuple(results),
         hazardous=hazardous,
         tests=tuple(_test(test, killed) for test in plan.tests),
+        trimmed=float(sum(trimmed)),
     )
+
+
+def _labelled(found: AttackResult, steps: Sequence[Pool | MortalWounds]) -> AttackResult:
+    """A result computed for the same key, under the labels of these steps.
+
+    The distributions are shared (they are read-only); a pool's failed saves, computed on
+    first access, are computed once for both.
+    """
+    pools = []
+    for step, pool in zip(steps, found.pools, strict=True):
+        weapons = () if isinstance(step, MortalWounds) else step.weapons
+        if pool.label == step.label and pool.weapons == weapons:
+            pools.append(pool)
+        else:
+            source = partial(getattr, pool, "unsaved")
+            pools.append(replace(pool, label=step.label, weapons=weapons, unsaved_source=source))
+    if all(a is b for a, b in zip(pools, found.pools, strict=True)):
+        return found
+    return replace(found, pools=tuple(pools))
+
+
+def _footprint(result: AttackResult) -> int:
+    """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
+    to compute their failed saves on demand."""
+    dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
+    total = sum(d.probabilities.nbytes for d in dists) + 2048  # and the objects around them
+    for pool in result.pools:
+        stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
+        total += 2048 + sum(d.probabilities.nbytes for d in stages)
+        source = pool.unsaved_source
+        if isinstance(source, partial):
+            for arg in source.args:
+                total += arg.nbytes if isinstance(arg, np.ndarray) else 0
+                total += arg.positions.nbytes * 4 if isinstance(arg, Layout) else 0
+    return total
 
 
 def _test(test: AfterAttackTest, killed: Dist) -> TestResult:

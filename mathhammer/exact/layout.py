@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.binomial import FloatArray
+from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..errors import LimitError
@@ -36,6 +37,9 @@ __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
 #: Up to this many states the transition matrices are dense (faster for small units).
 DENSE_LIMIT = 320
+#: The most bytes of damage matrices a layout keeps for the pools that follow (a layout is
+#: shared by the attacks on its target: :meth:`Layout.of`).
+DAMAGE_CACHE_BYTES = 2 * 2**20
 
 
 class _GroupLine:
@@ -128,6 +132,7 @@ class Layout:
         return line
 
     @staticmethod
+    @register
     @lru_cache(maxsize=64)
     def of(unit: Unit, focus: tuple[int, ...] = ()) -> Layout:
         """A shared (cached) layout: layouts are immutable once built."""
@@ -232,33 +237,59 @@ def damage_matrix(
     would lose ``E >= r`` is destroyed and the next model becomes current; the excess
     is lost. Dense for small units unless ``sparse`` is set.
     """
+    dense = not sparse and layout.size <= DENSE_LIMIT
+    key = (tuple(d.probabilities.tobytes() for d in effective_damage), focus, order, dense)
+    cache = layout.__dict__.setdefault("_damage", {})
+    found = cache.get(key)
+    if found is None:
+        found = _damage_matrix(layout, effective_damage, focus, order, dense)
+        size = _nbytes(found)
+        if size <= DAMAGE_CACHE_BYTES // 4:
+            held = sum(_nbytes(m) for m in cache.values())
+            if held + size > DAMAGE_CACHE_BYTES:
+                cache.clear()  # the matrices of a layout are few; start again past the bound
+            cache[key] = found
+    return found
+
+
+def _nbytes(matrix: np.ndarray | sp.csr_matrix) -> int:
+    if isinstance(matrix, np.ndarray):
+        return matrix.nbytes
+    return int(matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes)
+
+
+def _damage_matrix(
+    layout: Layout,
+    effective_damage: Sequence[Dist],
+    focus: int | None,
+    order: AllocationOrder | None,
+    dense: bool,
+) -> np.ndarray | sp.csr_matrix:
+    """Every state's row at once: the current model loses ``min(E, wounds left)``."""
     current = layout.current_group(focus, order)
     left = layout.wounds_left(current)
-    states = np.arange(layout.size)
-    rows, cols, vals = [], [], []
-    for g, dmg in enumerate(effective_damage):
-        here = states[current == g]
-        if here.size == 0:
-            continue
-        r = left[here]
-        pmf = dmg.probabilities
-        for j in range(min(len(pmf), int(r.max()))):
-            keep = r > j
-            rows.append(here[keep])
-            cols.append(layout.step(here[keep], current[here[keep]], j))
-            vals.append(np.full(int(keep.sum()), pmf[j]))
-        rows.append(here)  # E >= r: the model is destroyed; the excess is lost
-        cols.append(layout.step(here, current[here], r))
-        vals.append(dmg.sf(r - 1))
-    gone = states[current < 0]
-    rows.append(gone)
-    cols.append(gone)
-    vals.append(np.ones(gone.size))
-    r_, c_, v_ = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-    if sparse or layout.size > DENSE_LIMIT:
+    size = layout.size
+    # cap[g, j] = P(E = j) for j < top, and P(E >= top) at top: amounts past the most
+    # wounds any model has left are all "the model is destroyed"
+    top = max(1, min(max(d.n for d in effective_damage), int(left.max())))
+    table = np.zeros((len(effective_damage) + 1, top + 1))
+    for g, d in enumerate(effective_damage):
+        pmf = d.probabilities
+        table[g, : min(len(pmf), top)] = pmf[:top]
+        table[g, top] = pmf[top:].sum()
+    table[-1, 0] = 1.0  # the destroyed state (current group -1) stays
+    weights = table[current]  # [state, amount rolled]
+    lost = np.minimum(np.arange(top + 1), left[:, None])  # the excess is lost
+    group = np.maximum(current, 0)[:, None]
+    cols = layout.step(np.arange(size)[:, None], group, lost)
+    keep = weights > 0.0
+    rows = np.broadcast_to(np.arange(size)[:, None], cols.shape)[keep]
+    cols, weights = cols[keep], weights[keep]
+    if not dense:
         import scipy.sparse as sp
 
-        return sp.csr_matrix((v_, (r_, c_)), shape=(layout.size, layout.size))
-    out = np.zeros((layout.size, layout.size))
-    np.add.at(out, (r_, c_), v_)
+        return sp.csr_matrix((weights, (rows, cols)), shape=(size, size))
+    out = np.bincount(rows * size + cols, weights=weights, minlength=size * size)
+    out = out.reshape(size, size)
+    out.flags.writeable = False  # shared by every pool with this damage: never changed
     return out

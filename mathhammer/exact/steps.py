@@ -1,39 +1,53 @@
-"""The hit and wound steps: per-die outcome distributions -> the pool's joint distribution.
+"""The hit and wound steps: a pool's attack dice, hits and the wounds sent to the saves.
 
-Each die of a step lands in one category (fail, success, critical). A per-die
-*kernel* maps categories to what the die contributes to the next step, as a small
-2-D pmf ``kernel[x, y]``:
+Every attack die of a pool is resolved on its own, with the same odds, so the pool's
+distributions are one die's outcome summed over its dice. One die's outcome comes from
+the per-die kernels of :mod:`~mathhammer.exact.kernels` (its hit kernel, then each hit
+through the wound kernel), and :mod:`~mathhammer.exact.compound` sums it over the pool:
+binomial thinning, repeated squaring, Horner's scheme over a random number of dice, and
+the multinomial closed form of [DEVASTATING WOUNDS]; no joint table of the pool's hits is
+built on the way, except for [LETHAL HITS] with [SUSTAINED HITS] and [DEVASTATING WOUNDS].
 
-* hit step: ``x`` = hits that roll to wound, ``y`` = automatic wounds;
-* wound step: ``x`` = wounds that go to saves, ``y`` = wounds that skip the save.
-
-Keeping critical results as their own category lets abilities change only the
-mapping (a Critical Hit scoring extra hits, or wounding automatically) while the
-pool arithmetic stays the same: the n-fold convolution of the kernel, mixed over a
-random number of dice.
-
-Two kernels are common enough, and costly enough as convolutions, to have their own
-paths: a Bernoulli kernel (a die succeeds or not) is a binomial thinning, and a
-*split* kernel ([LETHAL HITS], [DEVASTATING WOUNDS]: a critical die is worth a fixed
-``(a, 1)``, any other die 0 or 1 in ``x``) is a multinomial, computed as one matrix
-product: of ``n`` dice, ``c`` critical ~ Binomial(n, p_crit) and of the rest ``s``
-successful ~ Binomial(n - c, p_success / (1 - p_crit)).
+Results are cached by value, in bounded caches: the kernels by the checks' functions and
+arguments (rulesets build them from :func:`functools.partial` of module functions), the
+attack dice by the weapons' A, one die's outcome by its kernels, and a pool's stages by
+its attack dice and kernels. Every cached array is read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any
 
 import numpy as np
 
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
-from ..core.convolution import convolve2d
+from ..core.caches import register
+from ..core.dice import Dice
 from ..core.dist import Dist
+from ..core.lru import SizedCache
 from ..model.pools import Pool
-from ..rules.base import CRITICAL, FACES, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
+from ..rules.base import CRITICAL, FAIL, SUCCESS, PoolChecks, RollCheck
+from .compound import by_total, compound, skew, split_successes
+from .kernels import (
+    antidiagonal_sums,
+    as_pmf2,
+    category_probabilities,
+    compound_kernel,
+    kernel,
+    shifted,
+    split_compound,
+    split_kernel,
+    thin_by_kernel,
+    thin_general,
+    thinned_shape,
+)
 
+# the kernels and their convolutions were first defined here
 __all__ = [
+    "STAGES_CACHED",
     "PoolSteps",
     "attack_dice",
     "category_probabilities",
@@ -48,193 +62,77 @@ __all__ = [
 ]
 
 
-def category_probabilities(check: RollCheck) -> FloatArray:
-    """P(fail), P(success), P(critical) of one D6 read by a ruleset's check.
-
-    The check is applied to every face; dice its re-roll selects are rolled once
-    more and the re-roll's result stands (a die is re-rolled at most once).
-
-    Examples
-    --------
-    >>> from mathhammer.rules import eleventh
-    >>> from mathhammer.rules.base import RollCheck, reroll_mask
-    >>> bs3 = lambda f: eleventh.hit_outcome(f, skill=3)
-    >>> (category_probabilities(RollCheck(bs3)) * 6).tolist()
-    [2.0, 3.0, 1.0]
-    >>> ones = RollCheck(bs3, reroll=lambda f, c: reroll_mask(f, c, "ones"))
-    >>> (category_probabilities(ones) * 36).round(6).tolist()  # a 1 is re-rolled
-    [8.0, 21.0, 7.0]
-    """
-    faces = np.asarray(FACES)
-    categories = np.asarray(check.first(faces))
-    once = np.bincount(categories, minlength=len(Outcome)) / len(FACES)
-    if check.reroll is None:
-        return once
-    again = np.asarray(check.reroll(faces, categories), dtype=bool)
-    kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
-    second = np.bincount(np.asarray(check.again(faces)), minlength=len(Outcome)) / len(FACES)
-    return np.asarray(kept + again.mean() * second, dtype=np.float64)
+# --------------------------------------------------------------------------- caches
+#: A pool's stages are cached when they hold at most this many entries (2 MB).
+STAGES_CACHED = 250_000
+_KERNELS: SizedCache[Any, FloatArray] = register(
+    SizedCache(100_000, max_items=4096, name="hit and wound kernels")
+)
+_DICE: SizedCache[Any, tuple[FloatArray, FloatArray]] = register(
+    SizedCache(100_000, max_items=4096, name="one die's hits and wounds")
+)
+_STAGES: SizedCache[Any, PoolSteps] = register(
+    SizedCache(8_000_000, max_items=1024, name="pool stages")
+)
 
 
-def kernel(
-    probabilities: FloatArray, mapping: Mapping[Outcome, FloatArray | tuple[int, int]]
-) -> FloatArray:
-    """The per-die kernel: the mixture over categories of what each category contributes.
-
-    ``mapping[c]`` is a small 2-D pmf (or an ``(x, y)`` pair for a certain outcome).
-
-    Examples
-    --------
-    >>> kernel(np.array([0.5, 0.25, 0.25]), {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: (0, 1)})
-    array([[0.5 , 0.25],
-           [0.25, 0.  ]])
-    """
-    parts = {c: _as_pmf2(v) for c, v in mapping.items()}
-    shape = (max(p.shape[0] for p in parts.values()), max(p.shape[1] for p in parts.values()))
-    out = np.zeros(shape)
-    for category, pmf in parts.items():
-        out[: pmf.shape[0], : pmf.shape[1]] += probabilities[category] * pmf
-    return out
+def _function_key(f: Any) -> Any:
+    """A key equal for equal checks: a :func:`functools.partial` (as rulesets build their
+    checks) by its function and arguments, anything else by itself."""
+    if type(f) is not partial:
+        return f
+    args = tuple(_function_key(a) for a in f.args) if f.args else ()
+    keywords = tuple((k, _function_key(v)) for k, v in f.keywords.items())
+    return (_function_key(f.func), args, keywords)
 
 
-def _as_pmf2(value: FloatArray | tuple[int, int]) -> FloatArray:
-    if isinstance(value, tuple):
-        out = np.zeros((value[0] + 1, value[1] + 1))
-        out[value] = 1.0
-        return out
-    return np.asarray(value, dtype=np.float64)
-
-
-def _shifted(extra: Dist, base: int, axis_y: int) -> FloatArray:
-    """The 2-D pmf of (base + extra, axis_y)."""
-    out = np.zeros((base + extra.n + 1, axis_y + 1))
-    out[base:, axis_y] = extra.probabilities
-    return out
-
-
-def _is_bernoulli(k: FloatArray) -> bool:
-    return k.shape == (2, 1)
-
-
-def split_kernel(k: FloatArray) -> tuple[float, float, float, int] | None:
-    """``(p_fail, p_success, p_critical, a)`` when ``k`` is a split kernel, else None.
-
-    A split kernel puts a die at ``(0, 0)`` (fail), ``(1, 0)`` (success) or ``(a, 1)``
-    (critical): the kernel of [LETHAL HITS] with a fixed number of [SUSTAINED HITS], and
-    of [DEVASTATING WOUNDS].
-
-    Examples
-    --------
-    >>> split_kernel(np.array([[0.5, 0.0], [0.25, 0.0], [0.0, 0.25]]))
-    (0.5, 0.25, 0.25, 2)
-    >>> split_kernel(np.array([[0.5, 0.25], [0.25, 0.0]]))  # [DEVASTATING WOUNDS]
-    (0.5, 0.25, 0.25, 0)
-    >>> split_kernel(np.array([[0.5], [0.5]])) is None
-    True
-    """
-    if k.ndim != 2 or k.shape[1] != 2 or np.any(k[2:, 0]) or abs(float(k.sum()) - 1.0) > 1e-12:
+def _check_key(check: RollCheck | None) -> Any:
+    if check is None:
         return None
-    critical = np.flatnonzero(k[:, 1])
-    if len(critical) != 1:
-        return None
-    a = int(critical[0])
-    success = float(k[1, 0]) if k.shape[0] > 1 else 0.0
-    return float(k[0, 0]), success, float(k[a, 1]), a
+    return (_function_key(check.first), _function_key(check.reroll), _function_key(check.second))
 
 
-def split_compound(weights: FloatArray, split: tuple[float, float, float, int]) -> FloatArray:
-    """The joint pmf ``out[s + a c, c]`` of ``N ~ weights`` dice through a split kernel.
-
-    ``A[c, s] = sum_n weights[n] P(c critical of n) P(s successes of the n - c others)`` is
-    the product ``W @ B`` of ``W[c, m] = weights[m + c] P(c critical of m + c)`` and the
-    binomial table ``B[m, s]``: one matrix product instead of ``N`` 2-D convolutions.
-    """
-    _, success, critical, a = split
-    nmax = len(weights) - 1
-    crit_table = binomial_table(nmax, critical)  # [n, c]
-    rest = 1.0 - critical
-    kept = binomial_table(nmax, success / rest if rest > 0 else 0.0)  # [m, s]
-    w = np.zeros((nmax + 1, nmax + 1))  # w[c, m]: c critical, m other dice
-    for c in range(nmax + 1):
-        w[c, : nmax + 1 - c] = weights[c:] * crit_table[c:, c]
-    del crit_table  # the tables are n² each: hold no more than three at once
-    joint = w @ kept  # [c, s]
-    del w
-    out = np.zeros((nmax * max(a, 1) + 1, nmax + 1))
-    for c in range(nmax + 1):
-        out[a * c : a * c + nmax + 1 - c, c] = joint[c, : nmax + 1 - c]
-    return out
+def _cached_kernel(key: Any, build: Callable[[], FloatArray]) -> FloatArray:
+    try:
+        found = _KERNELS.get(key)
+    except TypeError:  # a check bound to an unhashable argument: not cached
+        return build()
+    if found is None:
+        found = build()
+        found.flags.writeable = False
+        _KERNELS.put(key, found, found.size)
+    return found
 
 
-def compound_kernel(count: Dist, k: FloatArray) -> FloatArray:
-    """The joint distribution of the summed kernel over ``N ~ count`` independent dice."""
-    if _is_bernoulli(k):
-        return count.thin(float(k[1, 0])).probabilities[:, None].copy()
-    split = split_kernel(k)
-    if split is not None:
-        part = split_compound(count.probabilities, split)
-        rows = count.n * (k.shape[0] - 1) + 1
-        if part.shape[0] == rows:
-            return part
-        out = np.zeros((rows, count.n + 1))
-        out[: min(rows, part.shape[0])] = part[:rows]
-        return out
-    out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
-    power = np.ones((1, 1))
-    for n, weight in enumerate(count.probabilities):
-        if n:
-            power = convolve2d(power, k)
-        if weight:
-            out[: power.shape[0], : power.shape[1]] += weight * power
-    return out
-
-
-def thin_by_kernel(joint: FloatArray, k: FloatArray) -> FloatArray:
-    """Send each of the ``x`` items of ``joint[x, y]`` through the per-item kernel ``k``.
-
-    The ``y`` items of the input join the first coordinate of the output unchanged
-    (automatic wounds still go to saves). Returns ``out[x', y']``.
-    """
-    xmax, ymax = joint.shape[0] - 1, joint.shape[1] - 1
-    if _is_bernoulli(k):
-        # out[w + y] = sum_x joint[x, y] * B[x, w]
-        thinned = binomial_thin(joint, float(k[1, 0]))  # [w, y]
-        return _antidiagonal_sums(thinned)[:, None]
-    rows = xmax * (k.shape[0] - 1) + ymax + 1
-    out = np.zeros((rows, xmax * (k.shape[1] - 1) + 1))
-    split = split_kernel(k)
-    if split is not None:
-        for y in np.flatnonzero(joint.any(axis=0)):
-            top = int(np.flatnonzero(joint[:, y])[-1])  # dice beyond it have no mass
-            part = split_compound(joint[: top + 1, y], split)
-            out[y : y + part.shape[0], : part.shape[1]] += part
-        return out
-    power = np.ones((1, 1))
-    for x in range(xmax + 1):
-        if x:
-            power = convolve2d(power, k)
-        for y in np.flatnonzero(joint[x]):
-            out[y : y + power.shape[0], : power.shape[1]] += joint[x, y] * power
-    return out
-
-
-def _antidiagonal_sums(m: FloatArray) -> FloatArray:
-    """``out[k] = sum over i + j == k of m[i, j]``."""
-    out = np.zeros(m.shape[0] + m.shape[1] - 1)
-    for j in range(m.shape[1]):
-        out[j : j + m.shape[0]] += m[:, j]
-    return out
-
-
+# --------------------------------------------------------------------------- the pool
 def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
     """The number of attack dice in a pool: each weapon rolls its own A (plus any bonus
-    attacks from [BLAST], [CLEAVE] or [RAPID FIRE]), then all are pooled."""
-    bonus = Dist.constant(0)
-    for extra in rules.bonus_attacks:
-        bonus = bonus + extra.dist
+    attacks from [BLAST], [CLEAVE] or [RAPID FIRE]), then all are pooled.
+
+    Examples
+    --------
+    >>> from mathhammer import Weapon
+    >>> from mathhammer.rules.base import PoolChecks
+    >>> pool = Pool(((Weapon("Gun", "D3", 3, 4), 2),))
+    >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1), bonus_attacks=(Dice(1),))
+    >>> (attack_dice(pool, checks).probabilities * 9).round(12).tolist()  # 2 x (D3 + 1)
+    [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 1.0]
+    """
+    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    return _attack_dice(weapons, rules.bonus_attacks)
+
+
+@register
+@lru_cache(maxsize=1024)
+def _attack_dice(weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...]) -> Dist:
+    if not bonus and all(attacks.is_constant for attacks, _ in weapons):
+        return Dist.constant(sum(attacks.bonus * count for attacks, count in weapons))
+    extra = Dist.constant(0)
+    for dice in bonus:
+        extra = extra + dice.dist
     total = Dist.constant(0)
-    for weapon, count in pool.weapons:
-        total = total + (weapon.attacks.dist + bonus).repeat(count)
+    for attacks, count in weapons:
+        total = total + (attacks.dist + extra).repeat(count)
     return total
 
 
@@ -243,18 +141,30 @@ def hit_kernel(rules: PoolChecks) -> FloatArray:
 
     [TORRENT] hits automatically and never critically. A Critical Hit scores the
     [SUSTAINED HITS] extra hits (never critical themselves) and, with [LETHAL HITS],
-    wounds automatically instead of rolling.
+    wounds automatically instead of rolling. Cached by value; read-only.
     """
+    key = ("hit", _check_key(rules.hit), rules.sustained, rules.lethal)
+    return _cached_kernel(key, partial(_hit_kernel, rules))
+
+
+def _hit_kernel(rules: PoolChecks) -> FloatArray:
     if rules.hit is None:
-        return _as_pmf2((1, 0))
+        return as_pmf2((1, 0))
     probs = category_probabilities(rules.hit)
     extra = rules.sustained.dist if rules.sustained is not None else Dist.constant(0)
-    critical = _shifted(extra, 0, 1) if rules.lethal else _shifted(extra, 1, 0)
+    critical = shifted(extra, 0, 1) if rules.lethal else shifted(extra, 1, 0)
     return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
 
 
 def wound_kernel(rules: PoolChecks) -> FloatArray:
-    """Per hit: ``kernel[x, y]`` with x wounds that go to saves, y devastating wounds."""
+    """Per hit: ``kernel[x, y]`` with x wounds that go to saves, y devastating wounds.
+
+    Cached by value; read-only."""
+    key = ("wound", _check_key(rules.wound), rules.devastating)
+    return _cached_kernel(key, partial(_wound_kernel, rules))
+
+
+def _wound_kernel(rules: PoolChecks) -> FloatArray:
     probs = category_probabilities(rules.wound)
     critical = (0, 1) if rules.devastating else (1, 0)
     return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
@@ -271,6 +181,7 @@ class PoolSteps:
         successful wounds (critical, devastating and automatic wounds included).
     to_save : ndarray
         ``to_save[k, m]``: P(k attacks go to the save step and m are devastating wounds).
+        Read-only.
     """
 
     attacks: Dist
@@ -283,14 +194,94 @@ def hit_and_wound(
     pool: Pool, rules: PoolChecks, kernels: tuple[FloatArray, FloatArray] | None = None
 ) -> PoolSteps:
     """Resolve the hit and wound steps of a pool (``kernels``: its hit and wound kernels,
-    when they are known already)."""
+    when they are known already).
+
+    Cached by the pool's attack dice and its kernels (values, not objects).
+
+    Examples
+    --------
+    >>> from mathhammer import Weapon, Unit
+    >>> from mathhammer.rules import get_ruleset
+    >>> from mathhammer.model.context import Context, Modifiers
+    >>> gun = Weapon("Gun", 1, 3, 4, abilities="[DEVASTATING WOUNDS]")
+    >>> checks = get_ruleset("11e").pool_checks(gun, Unit.of("T", 1, 4, 3, 1), Context(),
+    ...                                         Modifiers())
+    >>> steps = hit_and_wound(Pool(((gun, 2),)), checks)
+    >>> round(steps.hits.mean(), 12), round(steps.wounds.mean(), 12)  # 2 x 2/3, x 1/2
+    (1.333333333333, 0.666666666667)
+    >>> round(float(steps.to_save[0, 1]), 12)  # one devastating wound: 2 x 1/9 x 2/3
+    0.148148148148
+    """
     hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
-    attacks = attack_dice(pool, rules)
-    hits_joint = compound_kernel(attacks, hit)
-    wounds_joint = thin_by_kernel(hits_joint, wound)
-    return PoolSteps(
-        attacks=attacks,
-        hits=Dist._trusted(_antidiagonal_sums(hits_joint)),
-        wounds=Dist._trusted(_antidiagonal_sums(wounds_joint)),
-        to_save=wounds_joint,
-    )
+    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    kernel_key = (hit.shape, hit.tobytes(), wound.shape, wound.tobytes())
+    key = (weapons, rules.bonus_attacks, kernel_key)
+    found = _STAGES.get(key)
+    if found is not None:
+        return found
+    steps = _resolve(_attack_dice(weapons, rules.bonus_attacks), hit, wound, kernel_key)
+    size = steps.to_save.size + steps.hits.n + steps.wounds.n
+    if size <= STAGES_CACHED:
+        _STAGES.put(key, steps, size)
+    return steps
+
+
+def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any) -> PoolSteps:
+    """The stages of ``N ~ attacks`` dice: one die's hits and wounds, summed over the dice."""
+    count = attacks.probabilities
+    die_hits, die = _one_die(hit, wound, kernel_key)
+    hits = compound(count, die_hits)
+    if die.shape[1] == 1:  # no devastating wounds: the wounds are the dice to save
+        wounds = compound(count, die[:, 0])
+        to_save = wounds[:, None].copy()
+    else:
+        to_save, totals = _devastating(attacks, hit, wound, die)
+        wounds = np.zeros(sum(to_save.shape) - 1)
+        wounds[: len(totals)] = totals
+    to_save.flags.writeable = False
+    return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save)
+
+
+def _one_die(hit: FloatArray, wound: FloatArray, key: Any) -> tuple[FloatArray, FloatArray]:
+    """One die's hits (all of them: ``x + y``) and its ``to_save[k, m]``; cached."""
+    found = _DICE.get(key)
+    if found is None:
+        shape = thinned_shape(hit.shape, wound.shape)
+        found = antidiagonal_sums(hit), thin_general(hit, wound, np.zeros(shape))
+        for array in found:
+            array.flags.writeable = False
+        _DICE.put(key, found, found[0].size + found[1].size)
+    return found
+
+
+def _devastating(
+    attacks: Dist, hit: FloatArray, wound: FloatArray, die: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """``to_save[k, m]`` with devastating wounds, and the wounds' pmf (of ``k + m``).
+
+    ``die`` is one die's ``to_save``. Each successful wound roll is devastating with
+    probability ``r``, whatever came before, so the pool's ``(k, m)`` follows from its
+    total wounds (:func:`~mathhammer.exact.compound.split_successes`).
+    """
+    count = attacks.probabilities
+    n = len(count) - 1
+    rows, cols = n * (die.shape[0] - 1) + 1, n * (die.shape[1] - 1) + 1
+    others = die.copy()
+    others[:2, 0] = others[0, 1] = 0.0
+    if not others.any():  # a die scores (0, 0), (1, 0) or (0, 1): a multinomial
+        scored = float(die[1, 0] + die[0, 1]) if die.shape[0] > 1 else float(die[0, 1])
+        totals = compound(count, np.array([1.0 - scored, scored]))
+        r = float(die[0, 1]) / scored if scored > 0 else 0.0
+        return split_successes(totals, r, rows, cols), totals
+    success, critical = float(wound[1, 0]), float(wound[0, 1])
+    rolled = success + critical
+    r = critical / rolled if rolled > 0 else 0.0
+    if hit.shape[1] == 1:  # no automatic wounds: the total is the successful wound rolls
+        totals = compound(count, binomial_thin(hit[:, 0], rolled))
+        return split_successes(totals, r, rows, cols), totals
+    # [LETHAL HITS] with [SUSTAINED HITS]: the joint of successful rolls t and automatic
+    # wounds y, then by total w = t + y: z[w, m] = sum_t P(t, w - t) P(m of t critical)
+    rolls = binomial_thin(compound_kernel(attacks, hit), rolled)  # [t, y]
+    by_sum = skew(rolls)  # [t, w]
+    z = by_sum.T @ binomial_table(rolls.shape[0] - 1, r)[:, :cols]
+    return by_total(z, rows, cols), by_sum.sum(axis=0)

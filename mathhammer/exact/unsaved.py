@@ -2,9 +2,30 @@
 
 A failed save resolved after the unit was destroyed inflicts nothing, so the count is
 not the number of dice that failed: it depends on the target's state, and so on the
-sorted-dice chain of :mod:`mathhammer.exact.chain`. When every group fails the same
-faces the count has a closed form (:func:`_unsaved_by_survival`); otherwise the chain
-runs on states augmented with a counter of failed saves.
+sorted-dice chain of :mod:`mathhammer.exact.chain`.
+
+The failing streak
+    When every group saves from some face up (a threshold: Sv, InSv, a natural 1 that
+    always fails), a die saved by the current model leaves the state as it is, and every
+    later die shows as much or more: it is saved too. So the failed saves are the
+    *leading* dice that fail, and ``count >= c`` exactly when the ``c`` lowest dice fail
+    one after another. Split by the face block ``b`` of the ``c``-th lowest die and by the
+    blocks ``i_1 .. i_b`` of the ``c`` lowest (``i_b >= 1``)::
+
+        P(count >= c) = sum P(i_1 .. i_{b-1} exactly, at least i_b in block b)
+                            * state @ T_1**i_1 @ ... @ T_b**i_b @ 1
+
+    with ``T_b`` the damage transition from the states whose current model fails the
+    block's faces (the rows of the others zero: the streak ends there). The weight is a
+    binomial of the dice in blocks before ``b`` times a tail of those in block ``b``
+    (:func:`_tail_weights`), and the vectors are mixed block by block
+    (:func:`_mix`): no counter beside the states, and no joint of dice left and states.
+    With ``L`` the most failed saves (the dice, or the unit's wounds) and ``S`` states,
+    two acting blocks (two save characteristics) cost ``3 L`` vectors through the damage
+    transition and one ``(L x S) @ (S x L)`` product; the augmented chain cost ``K² S L``.
+
+Otherwise (a ruleset whose saves are not thresholds) the chain runs on states augmented
+with a counter of failed saves (:func:`_augmented_chain`).
 """
 
 from __future__ import annotations
@@ -14,33 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from ..core.binomial import FloatArray
+from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..rules.base import AllocationOrder
-from .chain import Transition, _chain, _saving_states, save_blocks
-from .cost import apply_cost, chain_cost, check_cost
+from .chain import Transition, _chain, save_blocks
+from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
 from .layout import Layout, damage_matrix
 
 __all__ = ["unsaved_counter", "unsaved_distribution"]
 
-
-def _unsaved_by_survival(
-    layout: Layout, state: FloatArray, save_dice: Dist, faces: int, damage: Any
-) -> Dist:
-    unsaved = save_dice.thin(faces / 6)
-    t = Transition(damage)
-    alive = np.empty(unsaved.n + 1)  # alive[k] = P(T > k): not destroyed after k dice
-    v = state
-    for k in range(unsaved.n + 1):
-        alive[k] = 1.0 - float(v[layout.destroyed].sum())
-        v = t.apply(v)
-    # P(min(U, T) >= k) = P(U >= k) * P(T >= k), and P(T >= k) = alive[k - 1]
-    at_least = np.append(
-        np.concatenate([[1.0], unsaved.sf(np.arange(unsaved.n))])
-        * np.concatenate([[1.0], alive[:-1]]),
-        0.0,
-    )
-    return Dist._trusted(np.maximum(at_least[:-1] - at_least[1:], 0.0))
+#: What the refusal of an estimate names.
+_WHAT = "the failed saves' distribution"
 
 
 def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Dist]) -> int:
@@ -49,6 +54,17 @@ def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Dist])
     if all(d.probabilities[0] == 0.0 for d in effective_damage):
         return min(kmax, int(layout.damage.max())) + 1
     return kmax + 1
+
+
+def _saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
+    """States whose current model saves the block's faces; leftover dice against a
+    destroyed unit change nothing, so the destroyed state "saves" too."""
+    return np.where(current >= 0, pattern[np.maximum(current, 0)], True)
+
+
+def _thresholds(saved: np.ndarray) -> bool:
+    """Whether every group saves from some face up (``False .. False, True .. True``)."""
+    return bool(np.all(saved[:, 1:] >= saved[:, :-1]))
 
 
 def unsaved_distribution(
@@ -62,24 +78,227 @@ def unsaved_distribution(
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
-    When every group fails the same faces and saves the rest, the failed saves are
-    ``U ~ thin(save dice, faces failed / 6)`` and they are resolved first, so the count
-    is ``min(U, T)`` with ``T`` the damaging die that destroys the unit, independent of
-    ``U``: ``P(min >= k) = P(U >= k) P(T >= k)``. Otherwise the chain of
-    :func:`apply_pool` runs on states augmented with a counter of failed saves (up to the
-    unit's wounds when every failed save costs a wound: no Feel No Pain).
+    Parameters
+    ----------
+    layout : Layout
+        The target's state space.
+    state : ndarray
+        The state distribution before the pool.
+    to_save : ndarray
+        ``to_save[k, m]``: P(k attacks reach the save step and m are devastating wounds).
+    saved : ndarray of bool, shape (groups, 6)
+        ``saved[g, f - 1]``: group ``g`` saves a natural ``f`` against this pool.
+    effective_damage : sequence of Dist
+        Wounds lost per unsaved attack by a model of each group (after FNP).
+    focus : int, optional
+        The CHARACTER group [PRECISION] makes current.
+    order : callable, optional
+        The ruleset's allocation order (the 11th edition's by default).
+
+    Returns
+    -------
+    Dist
+        Over ``0..kmax``, or ``0..wounds`` when every failed save costs a wound.
+
+    Examples
+    --------
+    Two dice against a Sv3+ W1 model, then a Sv4+ W1 model, at AP -1 (they fail on 1-3
+    and on 1-4). Sorted ``a <= b``: ``a`` fails unless both dice are 4+ (27/36), and ``b``
+    fails too when ``a <= 3`` and ``b <= 4``: 16/36 - 1/36 (``a = b = 4``).
+
+    >>> from mathhammer.model.profiles import ModelGroup, Unit
+    >>> layout = Layout(Unit("u", [ModelGroup(1, 4, 3, 1), ModelGroup(1, 4, 4, 1)]))
+    >>> saved = np.array([[0, 0, 0, 1, 1, 1], [0, 0, 0, 0, 1, 1]], dtype=bool)
+    >>> two_dice = np.array([[0.0], [0.0], [1.0]])
+    >>> d = unsaved_distribution(
+    ...     layout, layout.initial_state(), two_dice, saved, [Dist.constant(1)] * 2
+    ... )
+    >>> (d.probabilities * 36).round(9).tolist()
+    [9.0, 12.0, 15.0]
     """
-    count = to_save.sum(axis=1, keepdims=True)  # devastating wounds are not save dice
-    kmax = count.shape[0] - 1
-    patterns = [(n, pattern) for _, n, pattern in save_blocks(saved) if not pattern.all()]
-    if len(patterns) == 1 and not patterns[0][1].any():
-        return _unsaved_by_survival(
-            layout,
-            state,
-            Dist._trusted(count[:, 0]),
-            patterns[0][0],
-            damage_matrix(layout, effective_damage, focus=focus, order=order),
-        )
+    count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
+    kmax = count.size - 1
+    counter = unsaved_counter(layout, kmax, effective_damage)
+    if not _thresholds(saved):
+        return _augmented_chain(layout, state, count, saved, effective_damage, focus, order)
+    current = layout.current_group(focus, order)
+    acting = [
+        (n / 6, ~_saving_states(current, pattern))
+        for _, n, pattern in save_blocks(saved)
+        if not pattern.all()
+    ]
+    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
+    if isinstance(damage, np.ndarray):
+        cost = streak_cost(kmax, counter - 1, layout.size, layout.size**2, True, len(acting))
+    else:
+        cost = streak_cost(kmax, counter - 1, layout.size, int(damage.nnz), False, len(acting))
+    sizes = f"{kmax} dice to save, {layout.size} target states"
+    check_cost(_WHAT, cost, sizes)
+    at_least = _streak_at_least(count, state, acting, _Step(damage), counter - 1)
+    return Dist._trusted(np.maximum(at_least[:-1] - at_least[1:], 0.0))
+
+
+class _Step:
+    """One die of a face block: the damage transition from the failing states only."""
+
+    def __init__(self, damage: Any) -> None:
+        self.dense = isinstance(damage, np.ndarray)
+        self._m = damage
+        if not self.dense:
+            import scipy.sparse as sp
+
+            # row vectors go through the transpose, as in chain.Transition
+            self._t = sp.csr_matrix(damage.T)
+
+    def forward(self, rows: FloatArray, failing: np.ndarray) -> FloatArray:
+        """``rows @ T``: the mass of saving states stops, the rest takes the damage."""
+        x = np.where(failing, rows, 0.0)
+        if self.dense:
+            return np.asarray(x @ self._m, dtype=np.float64)
+        return np.asarray((self._t @ x.T).T, dtype=np.float64)
+
+    def backward(self, column: FloatArray, failing: np.ndarray) -> FloatArray:
+        """``T @ column``: what a function of the state after the die is worth before it."""
+        return np.where(failing, np.asarray(self._m @ column, dtype=np.float64), 0.0)
+
+
+def _trim(rows: FloatArray) -> FloatArray:
+    """Drop trailing rows that are exactly zero (the streak cannot be that long)."""
+    nonzero = np.flatnonzero(np.any(rows != 0.0, axis=1))
+    return rows[: nonzero[-1] + 1] if nonzero.size else rows[:1]
+
+
+def _survivals(step: _Step, failing: np.ndarray, most: int, size: int) -> FloatArray:
+    """``q[i] = T**i @ 1``: P(``i`` dice of the block in a row all fail), from each state."""
+    q = np.zeros((most + 1, size))
+    q[0] = 1.0
+    for i in range(1, most + 1):
+        q[i] = step.backward(q[i - 1], failing)
+        if not q[i].any():
+            return q[:i]
+    return q
+
+
+def _mix(z: FloatArray, step: _Step, failing: np.ndarray, share: float, most: int) -> FloatArray:
+    """The vectors after one more block: ``out[I] = sum_i Bin(I, share)(i) z[I - i] @ T**i``.
+
+    ``z[a]`` is the state mass after the streak's ``a`` lowest dice, all in earlier
+    blocks; ``share`` is the chance that one of ``I`` dice in the blocks so far is in
+    this one. ``z @ T**i`` is made for every row at once, ``i`` by ``i``.
+    """
+    out = np.zeros((most + 1, z.shape[1]))
+    stack = z
+    if share == 1.0:  # the first block: z is the state alone, every die is in this block
+        for i in range(most + 1):
+            out[i] = stack[0]
+            stack = step.forward(stack, failing)
+            if not stack.any():
+                break
+        return _trim(out)
+    table = binomial_table(most, share)  # table[I, i]
+    i = 0
+    while stack.any():  # rows past I = most are dropped: the stack ends empty
+        rows = min(stack.shape[0], most + 1 - i)
+        out[i : i + rows] += table[i : i + rows, i, None] * stack[:rows]
+        stack = step.forward(stack[: min(rows, most - i)], failing)
+        i += 1
+    return _trim(out)
+
+
+def _tail_weights(count: FloatArray, before: float, upto: float, top: int) -> FloatArray:
+    """``h[I, N]``: P(``I`` dice in the blocks before this one and ``N - I`` or more in it).
+
+    With ``A(N)`` = P(``N`` dice in the blocks up to this one) (a thinning of the save
+    dice), ``I`` of them are in the earlier blocks with Bin(N, before / upto)(I): the
+    weight is the tail sum ``sum_{N' >= N} A(N') Bin(N', before / upto)(I)``.
+    """
+    within = binomial_thin(count, upto)  # within[N]
+    kmax = count.size - 1
+    if before == 0.0:  # the first block: no earlier dice
+        split = np.zeros((kmax + 1, top))
+        split[:, 0] = within
+    else:
+        split = within[:, None] * binomial_table(kmax, before / upto)[:, :top]
+    return np.cumsum(split[::-1], axis=0)[::-1].T  # [I, N]
+
+
+def _streak_at_least(
+    count: FloatArray,
+    state: FloatArray,
+    acting: list[tuple[float, np.ndarray]],
+    step: _Step,
+    most: int,
+) -> FloatArray:
+    """``at_least[c]`` = P(the ``c`` lowest save dice all fail), ``c = 0..most + 1``.
+
+    ``acting[b]`` is ``(P(a die is in block b), failing states)`` for the blocks that
+    some group fails, in face order (the later ones save every die).
+    """
+    at_least = np.zeros(most + 2)
+    at_least[0] = 1.0
+    z = state[None, :]  # the streak's vectors before the first block (no dice yet)
+    before = 0.0
+    for b, (p, failing) in enumerate(acting):
+        q = _survivals(step, failing, most, state.size)
+        top = min(z.shape[0], most + 1)
+        sigma = z[:top] @ q.T  # sigma[I, i]: mass left after I dice before, then i here
+        h = _tail_weights(count, before, before + p, top)
+        for lead in range(top):  # c = lead + i, i >= 1 of them in this block
+            n = min(q.shape[0] - 1, most - lead)
+            if n <= 0:
+                break
+            at_least[lead + 1 : lead + n + 1] += (
+                h[lead, lead + 1 : lead + n + 1] * sigma[lead, 1 : n + 1]
+            )
+        before += p
+        if b + 1 < len(acting):
+            z = _mix(z, step, failing, p / before, most)
+    return at_least
+
+
+def streak_cost(kmax: int, most: int, states: int, nonzero: int, dense: bool, acting: int) -> Cost:
+    """The estimated cost of :func:`unsaved_distribution` on its failing-streak path.
+
+    ``most`` is the largest count of failed saves, ``acting`` the face blocks that some
+    group fails. Each block runs ``2 most`` products of a vector with the damage
+    transition, a product of the streak's vectors ``(most + 1) x states`` with the
+    block's survivals, and tail sums of a binomial table ``(kmax + 1)²``; each block
+    between the first and the last mixes the vectors (``most²/2`` rows through the
+    transition), with two more arrays of vectors.
+
+    Examples
+    --------
+    >>> streak_cost(300, 60, 61, 61 * 61, True, 2).entries  # the binomial table and tails
+    131044
+    >>> streak_cost(2000, 2000, 5001, 15003, False, 2).entries  # the vectors
+    20014002
+    """
+    vectors = (most + 1) * states
+    one = apply_cost(states, nonzero, dense)
+    row = apply_cost(states, nonzero, dense, stacked=True)
+    table = (kmax + 1) ** 2
+    build = 0.0 if kmax <= 256 else 1.5 * table + kmax * STEP
+    products = (most + 1) ** 2 * states * BLAS
+    block = 2 * most * (one + STEP) + products + 4 * (kmax + 1) * (most + 1) + build
+    mix = (most + 1) ** 2 / 2 * (row + 2 * states) + most * STEP
+    work = acting * block + max(acting - 2, 0) * mix
+    tails = table + 2 * (kmax + 1) * (most + 1) + (most + 1) ** 2
+    return Cost(max((2 if acting <= 2 else 4) * vectors, tails), work)
+
+
+def _augmented_chain(
+    layout: Layout,
+    state: FloatArray,
+    count: FloatArray,
+    saved: np.ndarray,
+    effective_damage: Sequence[Dist],
+    focus: int | None = None,
+    order: AllocationOrder | None = None,
+) -> Dist:
+    """The chain of :func:`~mathhammer.exact.chain.apply_pool` on states augmented with a
+    counter of failed saves: for any ``saved`` (a die saved may be followed by one that
+    fails), at ``counter`` times the cost of the chain."""
+    kmax = count.size - 1
     counter = unsaved_counter(layout, kmax, effective_damage)
     import scipy.sparse as sp
 
@@ -91,7 +310,7 @@ def unsaved_distribution(
     one, stacked = apply_cost(states, nonzero, False), apply_cost(states, nonzero, False, True)
     cost = chain_cost(kmax, 1, states, one, acting, stacked)
     sizes = f"{kmax} dice to save, {layout.size} target states x {counter} counts"
-    check_cost("the failed saves' distribution", cost, sizes)
+    check_cost(_WHAT, cost, sizes)
     current = layout.current_group(focus, order)
     top = counter - 1
     shift = sp.diags(np.ones(top), 1, shape=(counter, counter)) + sp.coo_matrix(
@@ -109,5 +328,5 @@ def unsaved_distribution(
         blocks.append((p, Transition(sp.csr_matrix(aug))))
     start = np.zeros((layout.size, counter))
     start[:, 0] = state
-    final = _chain(count, start.ravel(), blocks)[0].reshape(layout.size, counter)
+    final = _chain(count[:, None], start.ravel(), blocks)[0].reshape(layout.size, counter)
     return Dist._trusted(final.sum(axis=0))

@@ -10,6 +10,7 @@ not roll modifiers), critical thresholds and re-rolls.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,14 @@ from ..errors import ProfileError, field_error
 from .fields import read_dice
 from .profiles import Unit
 
-__all__ = ["REROLLS", "Context", "Modifiers", "check_inputs"]
+__all__ = [
+    "REROLLS",
+    "Context",
+    "Modifiers",
+    "check_inputs",
+    "default_context",
+    "default_modifiers",
+]
 
 #: Re-roll policies: natural 1s, failed results, or every non-critical result
 #: ("fishing" for critical hits or wounds).
@@ -254,10 +262,23 @@ def check_inputs(
     """Validate an attack's target, context and modifiers; fill in the defaults."""
     if not isinstance(target, Unit):
         raise field_error(ProfileError, "target", "a Unit", target)
-    context = Context() if context is None else context
-    modifiers = Modifiers() if modifiers is None else modifiers
+    context = default_context() if context is None else context
+    modifiers = default_modifiers() if modifiers is None else modifiers
     if not isinstance(context, Context):
         raise field_error(ProfileError, "context", "a Context", context)
     if not isinstance(modifiers, Modifiers):
         raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
     return context, modifiers
+
+
+@cache
+def default_context() -> Context:
+    """``Context()``, made once: contexts are immutable, and a default one is asked for on
+    every attack."""
+    return Context()
+
+
+@cache
+def default_modifiers() -> Modifiers:
+    """``Modifiers()``, made once (see :func:`default_context`)."""
+    return Modifiers()

@@ -2,8 +2,9 @@
 
 This package shares nothing derived with the exact engine. It reads the attack plan (the
 profiles and the ruleset's resolved checks), applies the ruleset's literal checks to the
-faces it rolls (re-rolling the dice a re-roll selects), sorts each trial's save dice and
-allocates them one at a time, all trials of a block in one vectorised step per die.
+faces it rolls (through each check's table over the six faces, re-rolling the dice a
+re-roll selects), takes each trial's save dice in sorted order and allocates them one at
+a time, all trials of a block in one vectorised step per die.
 
 The trials are cut into blocks of :data:`BLOCK` trials (fewer for a pool of more than
 200 dice: see :mod:`mathhammer.montecarlo.budget`), each rolled from its own random stream

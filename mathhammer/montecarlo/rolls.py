@@ -2,25 +2,40 @@
 
 Each function takes the generator of one block of trials and per-trial counts, rolls a
 rectangular array of faces and masks the dice a trial does not have, so that every trial
-of the block is rolled in one numpy call. The ruleset's literal checks read the faces.
+of the block is rolled in one numpy call. The ruleset's literal checks read the faces,
+through their tables over the six faces (:mod:`~mathhammer.montecarlo.tables`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from ..core.dice import Dice
 from ..model.profiles import Unit
-from ..rules.base import CRITICAL, SUCCESS, PoolChecks, RollCheck, Ruleset
+from ..rules.base import PoolChecks, RollCheck, Ruleset
+from .tables import count_pairs, count_where, faces_table, pair_table, prefix_mask
 
-__all__ = ["categorise", "damage_roll", "feel_no_pain", "roll", "roll_sum"]
+__all__ = ["categorise", "damage_roll", "feel_no_pain", "roll_sum", "rolled"]
 
 
-def roll(rng: np.random.Generator, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Roll ``counts[t]`` D6 for each trial; return the faces and a mask of real dice."""
+def rolled(rng: np.random.Generator, counts: np.ndarray) -> np.ndarray:
+    """Roll ``counts[t]`` D6 for each trial: a rectangle of faces (one numpy call), with
+    :data:`~mathhammer.montecarlo.tables.NO_DIE` where a trial has no die.
+
+    Examples
+    --------
+    >>> faces = rolled(np.random.default_rng(1), np.array([3, 0, 1]))
+    >>> faces.shape, (faces > 0).sum(axis=1).tolist()
+    ((3, 3), [3, 0, 1])
+    """
     width = int(counts.max()) if counts.size else 0
     faces = rng.integers(1, 7, size=(counts.size, width), dtype=np.int8)
-    return faces, np.arange(width) < counts[:, None]
+    faces *= prefix_mask(counts, width)  # NO_DIE is 0
+    return faces
 
 
 def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.ndarray:
@@ -36,17 +51,33 @@ def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.nda
 def categorise(
     rng: np.random.Generator, counts: np.ndarray, check: RollCheck
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Roll, re-roll what the check selects (once), and count successes and criticals."""
-    faces, valid = roll(rng, counts)
-    categories = check.first(faces)
+    """Roll, re-roll what the check selects (once), and count successes and criticals.
+
+    The check is read through its table over the six faces
+    (:mod:`~mathhammer.montecarlo.tables`); the re-rolls are rolled, for the whole
+    rectangle of dice, only when some die is re-rolled.
+    """
+    faces = rolled(rng, counts)
+    first = faces_table(check.first)
+    table, scale = pair_table(first, faces.shape[1])
+    values = np.take(table, faces)
     if check.reroll is not None:
-        again = np.asarray(check.reroll(faces, categories), dtype=bool) & valid
+        selected = faces_table(partial(_selected, check.reroll, first[1:]), bool)
+        again = np.take(selected, faces)
         if again.any():
             rerolled = rng.integers(1, 7, size=faces.shape, dtype=np.int8)
-            categories = np.where(again, check.again(rerolled), categories)
-    success = ((categories == SUCCESS) & valid).sum(axis=1)
-    critical = ((categories == CRITICAL) & valid).sum(axis=1)
-    return success, critical
+            second, _ = pair_table(faces_table(check.again), faces.shape[1])
+            values = np.where(again, np.take(second, rerolled), values)
+    return count_pairs(values, scale)
+
+
+def _selected(reroll: Callable[[Any, Any], Any], categories: np.ndarray, faces: Any) -> Any:
+    """The dice a re-roll selects among ``faces`` of the given categories."""
+    return reroll(faces, categories)
+
+
+def _fnp_saves(ruleset: Ruleset, fnp: int, faces: Any) -> Any:
+    return ruleset.fnp_saves(faces, fnp)
 
 
 def damage_roll(
@@ -72,10 +103,12 @@ def feel_no_pain(
     return the wounds not prevented."""
     out = wounds.copy()
     for gi, g in enumerate(unit.groups):
-        here = np.flatnonzero(group == gi)
         fnp = g.feel_no_pain(mortal)
-        if fnp is None or here.size == 0:
+        if fnp is None:
             continue
-        faces, valid = roll(rng, wounds[here])
-        out[here] -= (ruleset.fnp_saves(faces, fnp) & valid).sum(axis=1)
+        here = np.flatnonzero(group == gi)
+        if here.size == 0:
+            continue
+        saves = faces_table(partial(_fnp_saves, ruleset, fnp), bool)
+        out[here] -= count_where(rolled(rng, wounds[here]), saves)
     return out

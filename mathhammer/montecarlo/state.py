@@ -13,6 +13,14 @@ __all__ = ["TargetState"]
 class TargetState:
     """Models destroyed and the wounded model's loss, per group, for every trial at once.
 
+    The current group of each trial (for each [PRECISION] focus asked for) is kept, and
+    recomputed by the ruleset only for the trials whose state changes in a way the
+    allocation order reads: a group destroyed, or a group's wounded model appearing or
+    going.
+    A unit of one group in the standard order needs no such record: its current group
+    is the group while it stands; :attr:`lone` says so, and then the arrays may be
+    written directly.
+
     Examples
     --------
     >>> from mathhammer.rules import get_ruleset
@@ -31,6 +39,9 @@ class TargetState:
         self.dead = np.zeros((trials, len(unit.groups)), dtype=np.int64)
         self.start = np.array([g.wounds_lost for g in unit.groups], dtype=np.int64)
         self.hurt = np.tile(self.start, (trials, 1))
+        #: One group in the standard order: the current model is the group's while it stands.
+        self.lone = len(unit.groups) == 1 and (type(ruleset).current_group is Ruleset.current_group)
+        self._current: dict[int | None, IntArray] = {}
 
     @property
     def trials(self) -> int:
@@ -39,16 +50,48 @@ class TargetState:
 
     def current(self, focus: int | None) -> IntArray:
         """Each trial's current group under the ruleset's allocation order (-1: destroyed)."""
-        alive = self.dead < self.count
-        return self.ruleset.current_group(alive, self.hurt > 0, self.character, focus)
+        return self.current_of(np.arange(self.trials), focus)
+
+    def current_of(self, trials: IntArray, focus: int | None) -> IntArray:
+        """:meth:`current` of the given trials only.
+
+        Examples
+        --------
+        >>> from mathhammer.rules import get_ruleset
+        >>> state = TargetState(Unit.of("Pair", 2, 4, 3, 1), trials=3, ruleset=get_ruleset("11e"))
+        >>> for _ in range(2):  # trial 1 loses both of its models
+        ...     state.lose(np.array([1]), np.array([0]), np.array([1]))
+        >>> state.current_of(np.array([1, 2]), None).tolist()
+        [-1, 0]
+        """
+        if self.lone:
+            return np.where(self.dead[trials, 0] < self.count[0], 0, -1)
+        if focus not in self._current:
+            self._current[focus] = self._order(slice(None), focus)
+        return self._current[focus][trials]
+
+    def _order(self, rows: IntArray | slice, focus: int | None) -> IntArray:
+        alive = self.dead[rows] < self.count
+        return self.ruleset.current_group(alive, self.hurt[rows] > 0, self.character, focus)
 
     def lose(self, trials: IntArray, group: IntArray, wounds: IntArray) -> None:
-        """The current models of ``trials`` lose ``wounds``; a model at 0 is destroyed and
-        the excess is lost (no spill-over)."""
-        hurt = self.hurt[trials, group] + wounds
-        dies = hurt >= self.wounds[group]
-        self.dead[trials[dies], group[dies]] += 1
-        self.hurt[trials, group] = np.where(dies, 0, hurt)
+        """The current models of ``trials`` (each at most once) lose ``wounds``; a model
+        at 0 is destroyed and the excess is lost (no spill-over)."""
+        # one flat index into the (trials, groups) arrays: cheaper than a pair of indices
+        cell = trials * self.dead.shape[1] + group
+        hurt = self.hurt.ravel()
+        before = hurt[cell]
+        lost = before + wounds
+        dies = lost >= self.wounds[group]
+        dead = self.dead.ravel()
+        dead[cell[dies]] += 1
+        after = np.where(dies, 0, lost)
+        hurt[cell] = after
+        if self._current:  # what the order reads: each group alive, each group wounded
+            wiped = dies & (dead[cell] == self.count[group])
+            changed = trials[wiped | ((before > 0) != (after > 0))]
+            for focus, current in self._current.items():
+                current[changed] = self._order(changed, focus)
 
     @property
     def killed(self) -> IntArray:

@@ -1,9 +1,9 @@
 """One pool, or one mortal-wound step, for every trial of a block.
 
 A pool rolls its attacks, hits (with re-rolls, Sustained and Lethal Hits), wounds, then
-sorts each trial's save dice and allocates them lowest first, one die per vectorised
-step, against each trial's current model; devastating wounds follow, then the hazard
-rolls. The outcome of each stage is returned per trial, to be tallied.
+allocates each trial's save dice lowest first (:mod:`~mathhammer.montecarlo.saves`);
+devastating wounds follow, one per vectorised step, then the hazard rolls. The outcome
+of each stage is returned per trial, to be tallied.
 """
 
 from __future__ import annotations
@@ -12,51 +12,11 @@ import numpy as np
 
 from ..model.pools import MortalWounds, Pool
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import categorise, damage_roll, feel_no_pain, roll, roll_sum
+from .rolls import categorise, damage_roll, feel_no_pain, roll_sum
+from .saves import save_dice
 from .state import TargetState
 
 __all__ = ["devastating_wounds", "mortal_wounds", "pool_stages", "save_dice"]
-
-#: A sorted save die of this value marks "no die here" (it sorts after every face).
-_NO_DIE = 7
-
-
-def save_dice(
-    rng: np.random.Generator,
-    ruleset: Ruleset,
-    checks: PoolChecks,
-    target: TargetState,
-    count: np.ndarray,
-) -> np.ndarray:
-    """Allocate each trial's save dice, lowest first; return the failed saves per trial."""
-    unit = target.unit
-    faces, valid = roll(rng, count)
-    faces = np.sort(np.where(valid, faces, _NO_DIE), axis=1)
-    unsaved = np.zeros(count.size, dtype=np.int64)
-    for column in range(faces.shape[1]):
-        die = faces[:, column]
-        group = target.current(checks.precision_group)
-        live = (die != _NO_DIE) & (group >= 0)
-        if not live.any():
-            break
-        failed = np.zeros(die.size, dtype=bool)
-        for gi, g in enumerate(unit.groups):
-            here = live & (group == gi)
-            failed[here] = ~checks.saves(die[here], g)
-        unsaved += failed
-        trials = np.flatnonzero(failed)
-        if trials.size == 0:
-            continue
-        rolled, add = damage_roll(rng, checks, trials.size)
-        groups = group[trials]
-        d = np.zeros(trials.size, dtype=np.int64)
-        for gi, g in enumerate(unit.groups):
-            here = groups == gi
-            d[here] = ruleset.modified_damage(
-                rolled[here], checks.damage_multiply, add[here], g.halve_damage, g.damage_reduction
-            )
-        target.lose(trials, groups, feel_no_pain(rng, ruleset, unit, groups, d))
-    return unsaved
 
 
 def devastating_wounds(
@@ -67,16 +27,17 @@ def devastating_wounds(
     count: np.ndarray,
 ) -> None:
     """Each critical wound: mortal wounds equal to D, damaging at most one model."""
+    trials = np.flatnonzero(count)
     for k in range(int(count.max()) if count.size else 0):
-        group = target.current(checks.precision_group)
-        trials = np.flatnonzero((k < count) & (group >= 0))
-        if trials.size == 0:
+        trials = trials[count[trials] > k]
+        group = target.current_of(trials, checks.precision_group)
+        live = group >= 0
+        if not live.any():
             break
-        rolled, add = damage_roll(rng, checks, trials.size)
-        d = ruleset.modified_damage(rolled, checks.damage_multiply, add)
-        groups = group[trials]
-        left = feel_no_pain(rng, ruleset, target.unit, groups, d, mortal=True)
-        target.lose(trials, groups, left)
+        rolled_damage, add = damage_roll(rng, checks, int(live.sum()))
+        d = ruleset.modified_damage(rolled_damage, checks.damage_multiply, add)
+        left = feel_no_pain(rng, ruleset, target.unit, group[live], d, mortal=True)
+        target.lose(trials[live], group[live], left)
 
 
 def mortal_wounds(
@@ -84,16 +45,30 @@ def mortal_wounds(
 ) -> np.ndarray:
     """Mortal wounds from another source: one wound at a time, spilling over; the count."""
     count = step.amount.roll(rng, len(target.dead))
+    trials = np.flatnonzero(count)
     for k in range(int(count.max())):
-        group = target.current(None)
-        trials = np.flatnonzero((k < count) & (group >= 0))
-        if trials.size == 0:
+        trials = trials[count[trials] > k]
+        group = target.current_of(trials, None)
+        live = group >= 0
+        if not live.any():
             break
-        groups = group[trials]
-        one = np.ones(trials.size, dtype=np.int64)
-        left = feel_no_pain(rng, ruleset, target.unit, groups, one, mortal=True)
-        target.lose(trials, groups, left)  # one wound at a time: it spills over
+        one = np.ones(int(live.sum()), dtype=np.int64)
+        left = feel_no_pain(rng, ruleset, target.unit, group[live], one, mortal=True)
+        target.lose(trials[live], group[live], left)  # one wound at a time: it spills over
     return count
+
+
+def _attacks(rng: np.random.Generator, pool: Pool, checks: PoolChecks, trials: int) -> np.ndarray:
+    """The attacks of each trial: every weapon's A and bonus attacks, rolled die by die
+    (a constant is rolled by no die)."""
+    attacks = np.zeros(trials, dtype=np.int64)
+    for weapon, count in pool.weapons:
+        for dice in (weapon.attacks, *checks.bonus_attacks):
+            if dice.is_constant:
+                attacks += count * dice.bonus
+            else:
+                attacks += dice.roll(rng, (trials, count)).sum(axis=1)
+    return attacks
 
 
 def pool_stages(
@@ -106,12 +81,7 @@ def pool_stages(
 ) -> dict[str, np.ndarray]:
     """Resolve one pool for every trial; each stage's outcome per trial, by stage name."""
     trials = len(target.dead)
-    attacks = np.zeros(trials, dtype=np.int64)
-    for weapon, count in pool.weapons:
-        per_weapon = weapon.attacks.roll(rng, (trials, count))
-        for bonus in checks.bonus_attacks:
-            per_weapon = per_weapon + bonus.roll(rng, (trials, count))
-        attacks += per_weapon.sum(axis=1)
+    attacks = _attacks(rng, pool, checks, trials)
     if checks.hit is None:  # every attack hits automatically, never critically
         hits, crits = attacks, np.zeros(trials, dtype=np.int64)
     else:

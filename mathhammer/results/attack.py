@@ -42,6 +42,11 @@ class AttackResult:
     tests : tuple of TestResult
         The tests the target takes after the attacks under this ruleset (the classic
         Panic Test); empty under rulesets without any.
+    trimmed : float
+        The probability mass the exact engine left out: counts of dice whose probability
+        is negligible (at most 1e-18 cut from each count) are not resolved. Every
+        distribution sums to ``1 - trimmed`` or more, and differs from the untrimmed
+        computation by at most ``trimmed`` in any probability.
     """
 
     target: Unit
@@ -52,6 +57,7 @@ class AttackResult:
     pools: tuple[PoolResult, ...]
     hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
     tests: tuple[TestResult, ...] = ()
+    trimmed: float = 0.0
 
     def __post_init__(self) -> None:
         # Each group's wounds lost, where the engine did not record them and the unit's

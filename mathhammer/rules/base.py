@@ -255,15 +255,15 @@ class Ruleset(ABC):
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         """Refuse context fields the ruleset does not read, and unwanted modifiers."""
-        from ..model.context import Context, Modifiers
+        from ..model.context import Context, default_context, default_modifiers
 
-        if not self.takes_modifiers and modifiers != Modifiers():
+        if not self.takes_modifiers and modifiers != default_modifiers():
             raise RulesError(
                 f"rules={self.name!r} defines no modifiers or re-rolls; give modifiers=None"
             )
         if self.context_fields is None:
             return
-        default = Context()
+        default = default_context()
         changed = [
             f.name
             for f in fields(Context)

@@ -18,7 +18,7 @@ import numpy as np
 from ..core.dice import parse_dice
 from ..errors import RulesError
 from ..model.abilities import Linked
-from ..model.context import Context, Modifiers
+from ..model.context import Context, Modifiers, default_modifiers
 from ..model.profiles import Unit, Weapon
 from .base import (
     FAIL,
@@ -252,7 +252,7 @@ class Classic(Ruleset):
             raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
-        if modifiers != Modifiers():
+        if modifiers != default_modifiers():
             raise _refuse(
                 "the classic ruleset defines no modifiers or re-rolls; give modifiers=None"
             )

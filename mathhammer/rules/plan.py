@@ -14,9 +14,12 @@ is computed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from ..core.caches import register
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers, check_inputs
@@ -25,7 +28,16 @@ from ..model.profiles import Unit
 from .base import AfterAttackTest, PoolChecks, Ruleset
 from .registry import get_ruleset
 
-__all__ = ["AttackPlan", "PlanLimits", "PlannedPool", "as_plan", "check_sizes", "plan_attack"]
+__all__ = [
+    "AttackPlan",
+    "PlanLimits",
+    "PlannedPool",
+    "as_plan",
+    "cached_pools",
+    "check_sizes",
+    "plan_attack",
+    "value_key",
+]
 
 
 @dataclass(frozen=True)
@@ -92,9 +104,54 @@ class AttackPlan:
         return tuple(sorted(groups))
 
     @property
+    def key(self) -> tuple[Any, ...]:
+        """What the plan computes, as a hashable value: the ruleset, context, modifiers and
+        target, and per step the pool's profile (:attr:`Weapon.pool_key`) with each
+        weapon's attacks and count, or the mortal wounds' amount. Names are not part of it:
+        two plans with equal keys have the same distributions, only their labels differ.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+        >>> a = plan_attack([(mh.Weapon("Gun", 2, 3, 4, -1, 1), 10)], squad)
+        >>> b = plan_attack([(mh.Weapon("Rifle", 2, 3, 4, -1, 1), 10)], squad)
+        >>> a.key == b.key, a.steps[0].label == b.steps[0].label
+        (True, False)
+        """
+        pools = [s if isinstance(s, MortalWounds) else s.pool for s in self.steps]
+        return value_key(self.ruleset, self.context, self.modifiers, self.target, pools)
+
+    @property
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target)
+
+
+def value_key(
+    ruleset: Ruleset,
+    context: Context,
+    modifiers: Modifiers,
+    target: Unit,
+    pools: Sequence[Pool | MortalWounds],
+) -> tuple[Any, ...]:
+    """:attr:`AttackPlan.key` from the parts of a plan, before the pools' checks are
+    resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them."""
+    steps: list[tuple[Any, ...]] = []
+    for pool in pools:
+        if isinstance(pool, MortalWounds):
+            steps.append(("mortal wounds", pool.amount))
+        else:
+            counts = tuple((w.attacks, n) for w, n in pool.weapons)
+            steps.append((pool.weapon.pool_key, counts))
+    return (ruleset, context, modifiers, target, tuple(steps))
+
+
+@register
+@lru_cache(maxsize=8192)
+def cached_pools(weapons: tuple[Any, ...]) -> tuple[Pool | MortalWounds, ...]:
+    """:func:`~mathhammer.model.pools.gather_pools` of the same entries, made once."""
+    return tuple(gather_pools(weapons))
 
 
 @dataclass(frozen=True)
@@ -191,10 +248,24 @@ def as_plan(
         return weapons
     if target is None:
         raise field_error(ProfileError, "target", "a Unit", target)
-    return plan_attack(
-        weapons,
-        target,
-        rules="11e" if rules is None else rules,
-        context=context,
-        modifiers=modifiers,
-    )
+    rules = "11e" if rules is None else rules
+    if isinstance(weapons, list | tuple):
+        try:
+            return _cached_plan(tuple(weapons), target, rules, context, modifiers)
+        except TypeError:  # an unhashable entry: planned (and refused, if it must be) below
+            pass
+    return plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
+
+
+@register
+@lru_cache(maxsize=1024)
+def _cached_plan(
+    weapons: tuple[Any, ...],
+    target: Unit,
+    rules: str | Ruleset,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackPlan:
+    """A plan made once for the same inputs: plans are immutable, and making one (checks,
+    pools, the ruleset's resolution of every pool) costs more than the lookup."""
+    return plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)

@@ -1,0 +1,146 @@
+"""Sums over a pool of dice: one die's outcome summed over ``N ~ count`` independent dice.
+
+Every attack die of a pool is resolved on its own, with the same odds: its hits, and the
+wounds it sends to the saves, are independent of the other dice's. So the pool's hits are
+the sum over ``N`` dice of one die's hits, and so are its wounds; no joint table of the
+pool's hits and automatic wounds is needed on the way. This module sums a small per-die
+pmf ``q`` over the dice, by the cheapest exact form:
+
+* ``q`` on {0, 1} (a die succeeds or not): binomial thinning of the count;
+* a fixed ``N``: the ``N``-fold convolution by repeated squaring (``log2 N`` products);
+* a random ``N`` on ``lo..hi``: Horner's scheme, ``sum_n P(N = n) q^n``, over ``lo..hi``,
+  times ``q^lo``.
+
+Every term is a sum of products of non-negative numbers: no cancellation, rounding errors
+of a few units in the last place of each probability.
+
+[DEVASTATING WOUNDS] needs the joint of the wounds that go to the saves (``k``) and the
+devastating ones (``m``). Of the ``t`` wound rolls that succeed, each is critical with the
+same probability ``r`` whatever happened before, so ``m`` given ``t`` is Binomial(t, r): the
+multinomial closed form ``P(k, m) = P(t = k + m) * P(Binomial(k + m, r) = m)``
+(:func:`split_successes`), one product per entry instead of a convolution per die.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..core.binomial import FloatArray, binomial_row, binomial_table, binomial_thin
+
+__all__ = ["by_total", "compound", "power", "skew", "split_successes"]
+
+
+def power(q: FloatArray, n: int) -> FloatArray:
+    """The ``n``-fold convolution of the pmf ``q`` (``q`` summed over ``n`` dice).
+
+    Examples
+    --------
+    >>> power(np.array([0.5, 0.5]), 2).tolist()
+    [0.25, 0.5, 0.25]
+    """
+    result = np.ones(1)
+    base = q
+    while n:
+        if n & 1:
+            result = np.convolve(result, base)
+        n >>= 1
+        if n:
+            base = np.convolve(base, base)
+    return result
+
+
+def compound(count: FloatArray, q: FloatArray) -> FloatArray:
+    """The pmf of ``q`` summed over ``N`` independent dice, ``N ~ count``.
+
+    ``count[n]`` = P(N = n) and ``q[j]`` = P(one die scores j); the result has
+    ``(len(count) - 1) * (len(q) - 1) + 1`` entries.
+
+    Examples
+    --------
+    >>> compound(np.array([0.0, 0.0, 1.0]), np.array([0.5, 0.5])).tolist()  # thinning
+    [0.25, 0.5, 0.25]
+    >>> compound(np.array([0.5, 0.5]), np.array([0.0, 0.0, 1.0])).tolist()  # 0 or 2
+    [0.5, 0.0, 0.5]
+    >>> out = compound(np.array([0.0, 0.5, 0.5]), np.array([0.5, 0.25, 0.25]))
+    >>> (out * 32).tolist()  # half the time one die (16 8 8), half two (8 8 10 4 2)
+    [12.0, 8.0, 9.0, 2.0, 1.0]
+    """
+    out = np.zeros((len(count) - 1) * (len(q) - 1) + 1)
+    faces = [j for j, value in enumerate(q.tolist()) if value]  # a few entries
+    dice = count.nonzero()[0]
+    if dice.size == 0 or not faces:
+        return out
+    lo, hi, last = int(dice[0]), int(dice[-1]), faces[-1]
+    if last == 0:
+        out[0] = count.sum()
+    elif last == 1 and lo == hi:
+        out[: hi + 1] = count[hi] * binomial_row(hi, float(q[1]))
+    elif last == 1:
+        out[: hi + 1] = binomial_thin(count[: hi + 1], float(q[1]))
+    elif lo == hi:
+        out[: hi * last + 1] = count[hi] * power(q[: last + 1], hi)
+    else:
+        out[: hi * last + 1] = _horner(count[lo : hi + 1], q[: last + 1], lo)
+    return out
+
+
+def _horner(count: FloatArray, die: FloatArray, lo: int) -> FloatArray:
+    """``sum_i count[i] die^(lo + i)`` (powers by convolution) by Horner's scheme."""
+    result = count[-1:].copy()
+    for weight in count[-2::-1].tolist():
+        result = np.convolve(result, die)
+        result[0] += weight
+    return np.convolve(result, power(die, lo)) if lo else result
+
+
+def skew(g: FloatArray) -> FloatArray:
+    """``out[t, t + y] = g[t, y]``: row ``t`` moved ``t`` places right (zeros elsewhere).
+
+    Examples
+    --------
+    >>> skew(np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    [[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]]
+    """
+    rows, cols = g.shape
+    width = rows + cols - 1
+    # in a buffer of rows of width + 1, row t starts t places further into a row of width
+    buffer = np.zeros(rows * (width + 1))
+    buffer.reshape(rows, width + 1)[:, :cols] = g
+    return buffer[: rows * width].reshape(rows, width)
+
+
+def by_total(z: FloatArray, rows: int, cols: int) -> FloatArray:
+    """``out[k, m] = z[k + m, m]`` for ``k < rows`` and ``m < cols`` (zero past ``z``).
+
+    ``z[w, m]`` is indexed by a total ``w = k + m`` and one of its parts; the result by the
+    two parts.
+
+    Examples
+    --------
+    >>> by_total(np.array([[1.0, 0.0], [2.0, 3.0], [4.0, 5.0]]), 2, 2).tolist()
+    [[1.0, 3.0], [2.0, 5.0]]
+    """
+    padded = np.zeros((rows + cols - 1, cols))
+    width = min(cols, z.shape[1])
+    padded[: z.shape[0], :width] = z[:, :width]
+    # out[k, m] = padded[k + m, m]: a step of a row and a column per m. The last entry
+    # read, padded[rows - 1 + cols - 1, cols - 1], is the last one of ``padded``.
+    row, col = padded.strides
+    view = as_strided(padded, shape=(rows, cols), strides=(row, row + col), writeable=False)
+    return view.copy()
+
+
+def split_successes(totals: FloatArray, r: float, rows: int, cols: int) -> FloatArray:
+    """``out[k, m] = totals[k + m] * P(Binomial(k + m, r) = m)``, of shape ``(rows, cols)``.
+
+    ``totals[t]`` is P(t successes); each success is independently of the second kind
+    with probability ``r``: ``k`` of the first kind, ``m`` of the second.
+
+    Examples
+    --------
+    >>> split_successes(np.array([0.5, 0.5]), 0.25, 2, 2).tolist()
+    [[0.5, 0.125], [0.375, 0.0]]
+    """
+    table = binomial_table(len(totals) - 1, r)
+    return by_total(totals[:, None] * table[:, :cols], rows, cols)

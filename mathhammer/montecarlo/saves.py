@@ -1,0 +1,167 @@
+"""The save dice of one pool, allocated lowest first, for every trial of a block.
+
+Each trial's save dice are taken in sorted order, lowest first, one die per vectorised
+step against each trial's current model; a failed save rolls its damage (then Feel No
+Pain) and the model loses it, with no spill-over. The dice are never sorted: a trial's
+sorted dice are read from its counts of each face, and against one group whose failed
+saves are its lowest faces (every threshold save) only the failed saves, which come
+first, are walked through. Either way the damage dice are rolled for the same trials in
+the same order as a walk through sorted dice would roll them, so the samples for a seed
+do not depend on the path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..rules.base import PoolChecks, Ruleset
+from .rolls import damage_roll, feel_no_pain, rolled
+from .state import TargetState
+from .tables import count_where, faces_table, is_prefix, sorted_dice
+
+if TYPE_CHECKING:
+    from ..model.profiles import ModelGroup
+
+__all__ = ["save_dice"]
+
+
+def save_dice(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    target: TargetState,
+    count: np.ndarray,
+) -> np.ndarray:
+    """Allocate each trial's save dice, lowest first; return the failed saves per trial.
+
+    Against one group (in the standard allocation order) whose failed saves are its
+    lowest faces (every threshold save), a trial's failed saves are its first dice once
+    sorted: only they are walked through. Otherwise each trial's dice are walked in
+    sorted order, read from its counts of each face (no sort), and each is checked
+    against the group current at its turn. Either way the damage dice are rolled for
+    the same trials in the same order.
+    """
+    faces = rolled(rng, count)
+    groups = target.unit.groups
+    fails = np.array([faces_table(partial(_fails, checks.saves, g), bool) for g in groups])
+    if target.lone and is_prefix(fails[0]):
+        return _lone_group(rng, ruleset, checks, target, count_where(faces, fails[0]))
+    return _in_sorted_order(rng, ruleset, checks, target, sorted_dice(faces), count, fails)
+
+
+def _fails(saves: Callable[[Any, ModelGroup], Any], group: ModelGroup, faces: Any) -> Any:
+    return ~np.asarray(saves(faces, group), dtype=bool)
+
+
+def _lone_group(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    target: TargetState,
+    failures: np.ndarray,
+) -> np.ndarray:
+    """Against a unit of one group: each trial's ``failures`` failed saves, one per
+    vectorised step while its unit stands; the failed saves allocated.
+
+    The trials still taking failed saves are carried as short arrays of their own state,
+    dropped as they finish, and written back once.
+    """
+    group = target.unit.groups[0]
+    dead, hurt = target.dead[:, 0], target.hurt[:, 0]
+    unsaved = np.zeros(failures.size, dtype=np.int64)
+    trials = np.flatnonzero((failures > 0) & (dead < group.count))
+    left, now_dead, now_hurt = failures[trials], dead[trials], hurt[trials]
+    column = 0
+    while trials.size:
+        column += 1
+        lost = now_hurt + _damage(rng, ruleset, checks, target, trials.size)
+        dies = lost >= group.wounds
+        now_dead += dies
+        now_hurt = np.where(dies, 0, lost)
+        going = (left <= column) | (now_dead >= group.count)
+        done = trials[going]
+        dead[done], hurt[done], unsaved[done] = now_dead[going], now_hurt[going], column
+        staying = ~going
+        trials, left = trials[staying], left[staying]
+        now_dead, now_hurt = now_dead[staying], now_hurt[staying]
+    return unsaved
+
+
+def _damage(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    target: TargetState,
+    size: int,
+) -> np.ndarray:
+    """The damage of ``size`` failed saves against the one group of the target, after
+    its modifiers and Feel No Pain."""
+    unit = target.unit
+    group = unit.groups[0]
+    rolled_damage, add = damage_roll(rng, checks, size)
+    d = np.asarray(
+        ruleset.modified_damage(
+            rolled_damage, checks.damage_multiply, add, group.halve_damage, group.damage_reduction
+        ),
+        dtype=np.int64,
+    )
+    if group.feel_no_pain(False) is None:  # no roll to make
+        return d
+    return feel_no_pain(rng, ruleset, unit, np.zeros(size, dtype=np.int64), d)
+
+
+def _in_sorted_order(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    target: TargetState,
+    dice: np.ndarray,
+    count: np.ndarray,
+    fails: np.ndarray,
+) -> np.ndarray:
+    """Each trial's save dice in sorted order (``dice``), checked against the group
+    current at each die (``fails[group, face]``); the failed saves allocated."""
+    unsaved = np.zeros(count.size, dtype=np.int64)
+    trials = np.flatnonzero(count)
+    for column in range(int(count.max()) if count.size else 0):
+        trials = trials[count[trials] > column]
+        group = target.current_of(trials, checks.precision_group)
+        live = group >= 0
+        if not live.any():
+            break
+        here, group = trials[live], group[live]
+        die = dice[here, column]
+        failed = fails[group, die]
+        unsaved[here[failed]] += 1
+        if failed.any():
+            _inflict(rng, ruleset, checks, target, here[failed], group[failed])
+    return unsaved
+
+
+def _inflict(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    target: TargetState,
+    trials: np.ndarray,
+    groups: np.ndarray,
+) -> None:
+    """One failed save for each of ``trials``: roll its damage, modified by the group
+    it strikes (``groups``), then Feel No Pain; the models lose what is left."""
+    unit = target.unit
+    rolled_damage, add = damage_roll(rng, checks, trials.size)
+    d = np.zeros(trials.size, dtype=np.int64)
+    for gi, g in enumerate(unit.groups):
+        here = groups == gi
+        d[here] = ruleset.modified_damage(
+            rolled_damage[here],
+            checks.damage_multiply,
+            add[here],
+            g.halve_damage,
+            g.damage_reduction,
+        )
+    target.lose(trials, groups, feel_no_pain(rng, ruleset, unit, groups, d))
