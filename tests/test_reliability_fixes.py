@@ -238,3 +238,4 @@ def test_no_more_workers_start_than_there_are_items() -> None:
     started = set(_children()) - before
     assert list(results) == [2, 3]
     assert 1 <= len(started) <= 3
+    assert list(ordered_map(abs, (n for n in [-4, 5]), jobs=2)) == [4, 5]  # a count unknown
