@@ -68,6 +68,21 @@ def test_a_catalogue_xml_nested_too_deep_is_an_input_file_error(tmp_path: Path) 
         mh.read_catalogue(tmp_path / "deep.cat")
 
 
+@owned_elsewhere("io/roster/load.py")
+def test_a_roster_json_number_of_5000_digits_is_an_input_file_error(tmp_path: Path) -> None:
+    # Python's json refuses to read it with a ValueError ("Exceeds the limit (4300 digits)")
+    (tmp_path / "digits.json").write_text('{"roster": {"costs": ' + "9" * 5000 + "}}")
+    with pytest.raises(InputFileError):
+        mh.read_roster(tmp_path / "digits.json")
+
+
+@owned_elsewhere("io/bsdata/files.py")
+def test_a_catalogue_number_of_5000_digits_is_an_input_file_error(tmp_path: Path) -> None:
+    (tmp_path / "digits.json").write_text('{"catalogue": {"revision": ' + "9" * 5000 + "}}")
+    with pytest.raises(InputFileError):
+        mh.read_catalogue(tmp_path / "digits.json")
+
+
 def test_each_known_leak_has_its_test_here() -> None:
     modules = {where.split(":")[0] for where, _ in KNOWN_LEAKS}
     assert modules == {"io/roster/load.py", "io/bsdata/files.py"}
