@@ -8,6 +8,11 @@ prints one JSON line last, which is returned.
 :func:`memory_cap` caps this process the same way for the length of a ``with`` block
 (its soft limit: restored afterwards), for the in-process twins of those tests that
 coverage measures.
+
+:func:`run_batch` makes many calls in one capped interpreter (``reliability_child.py``),
+one outcome each: the reliability suite's way to try thousands of inputs without starting
+an interpreter for each. A batch that outlives its time, dies, or leaves processes behind
+fails the test, naming the call it was making.
 """
 
 from __future__ import annotations
@@ -15,14 +20,19 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 GIB = 2**30
 #: The repository: the interpreter run imports this copy of mathhammer.
@@ -118,3 +128,82 @@ def timed(f: Callable[[], object]) -> tuple[BaseException | None, float]:
     except Exception as exc:
         return exc, time.perf_counter() - start
     return None, time.perf_counter() - start
+
+
+#: The child script of :func:`run_batch`.
+CHILD = Path(__file__).resolve().parent / "reliability_child.py"
+
+
+def run_batch(
+    mode: str, calls: Sequence[Any], *, memory: int, seconds: float, call_seconds: float
+) -> list[dict[str, Any]]:
+    """Make ``calls`` in one interpreter capped at ``memory`` bytes of address space and
+    ``seconds`` of wall time, each call interrupted after ``call_seconds``; return one
+    outcome per call (see ``reliability_child.py``).
+
+    The interpreter leads a session of its own, so that whatever it starts (the workers of
+    ``--jobs``) can be found and ended; any process of that session still there a few
+    seconds after it exits is an orphan, and fails the test.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="mathhammer-reliability-"))
+    try:
+        (folder / "calls.json").write_text(json.dumps(list(calls)))
+        proc = subprocess.Popen(
+            [sys.executable, str(CHILD), mode, str(folder / "calls.json"), str(folder)]
+            + [str(call_seconds)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_environment(),
+            cwd=ROOT,
+            start_new_session=True,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (memory, memory)),
+        )
+        try:
+            out, err = proc.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            _end_session(proc.pid)
+            out, err = proc.communicate()
+            done = len(out.splitlines())
+            pytest.fail(f"a batch took over {seconds} s at call {calls[done]!r:.2000}", False)
+        orphans = _orphans(proc.pid)
+        outcomes = [json.loads(line) for line in out.decode().splitlines()]
+        if proc.returncode != 0 or len(outcomes) != len(calls):
+            pytest.fail(
+                f"the child died (status {proc.returncode}) after {len(outcomes)} of "
+                f"{len(calls)} calls; the next was {calls[len(outcomes)]!r:.1000}\n"
+                f"{err.decode(errors='replace')[-3000:]}",
+                False,
+            )
+        assert not orphans, f"processes left behind by {calls!r:.2000}: {orphans}"
+        return outcomes
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session ``sid`` (Linux's /proc; none elsewhere)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _orphans(sid: int, wait: float = 5.0) -> list[int]:
+    """The processes of session ``sid`` still running after ``wait`` seconds (then ended)."""
+    deadline = time.monotonic() + wait
+    while (left := _session(sid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    _end_session(sid)
+    return left
+
+
+def _end_session(sid: int) -> None:
+    """End every process of session ``sid`` (its leader's pid is its process group too)."""
+    with suppress(ProcessLookupError):
+        os.killpg(sid, signal.SIGKILL)

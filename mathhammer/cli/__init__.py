@@ -26,6 +26,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from ..errors import MathhammerError
+from .lines import one_line
 from .parser import build_parser
 
 __all__ = ["build_parser", "main"]
@@ -91,7 +92,7 @@ def _show_warning(
     line: str | None = None,
 ) -> None:
     """A warning as one line of the command line's own: no source path, no source line."""
-    print(f"mathhammer: warning: {message}", file=sys.stderr)
+    print(f"mathhammer: warning: {one_line(str(message))}", file=sys.stderr)
 
 
 def _run(args: Any) -> int:
@@ -104,13 +105,13 @@ def _run(args: Any) -> int:
     except MathhammerError as exc:
         if args.debug:
             raise
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        message = one_line(str(exc)) or type(exc).__name__
         print(f"mathhammer: error: {message}", file=sys.stderr)
         return 1
     except BrokenProcessPool as exc:  # a worker killed: by the out-of-memory killer, say
         if args.debug:
             raise
-        print(f"mathhammer: error: {exc}", file=sys.stderr)
+        print(f"mathhammer: error: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()
@@ -118,5 +119,5 @@ def _run(args: Any) -> int:
     except OSError as exc:
         if args.debug:
             raise
-        print(f"mathhammer: error: {exc}", file=sys.stderr)
+        print(f"mathhammer: error: {one_line(str(exc))}", file=sys.stderr)
         return 1

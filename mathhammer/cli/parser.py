@@ -8,8 +8,9 @@ with the usage and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
-from typing import TypeAlias, TypeVar
+from typing import NoReturn, TypeAlias, TypeVar
 
 from .. import __version__
 from ..errors import ProfileError
@@ -23,6 +24,7 @@ from ..model.values import (
 from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
+from .lines import one_line
 
 __all__ = [
     "DEFAULT_REPORT",
@@ -37,7 +39,7 @@ T = TypeVar("T")
 
 _RAW = argparse.RawDescriptionHelpFormatter
 # argparse has no public name for the object add_subparsers returns
-_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+_Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 
 # --------------------------------------------------------------------------- argument types
@@ -61,11 +63,26 @@ def _skill_text(text: str) -> str:
     return text.strip()
 
 
+#: An integer as typed: the digits 0-9 and an optional sign.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _integer(text: str) -> int:
+    """An integer written with the digits 0-9: Python's ``int`` also reads ``1_0``, ``٣``
+    (an Arabic-Indic three) and ``３`` (a full-width three), which a value here never is."""
+    digits = text.strip()
+    if _INTEGER.fullmatch(digits) is None or len(digits) > _MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}")
+    return int(digits)
+
+
+#: Digits an integer option may have: far more than any option takes, far fewer than the
+#: 4,300 past which Python refuses to read a number.
+_MAX_DIGITS = 100
+
+
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {value}")
     return value
@@ -81,10 +98,7 @@ def _jobs(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0; got {value}")
     return value
@@ -105,6 +119,14 @@ def _count(text: str) -> int:
 
 
 # --------------------------------------------------------------------------- the parser
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with a usage error kept to one line of readable length: a value
+    of thousands of characters (a 5,000-digit number) is shown by its start and end."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(one_line(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``mathhammer`` command.
 
@@ -114,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, args.skill, args.rules, args.run.__name__
     ('attack', '3+', '11e', 'attack_command')
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mathhammer",
         formatter_class=_RAW,
         description="Exact damage distributions for wargame attacks.",
@@ -265,8 +287,8 @@ def _add_weapon_options(one: argparse.ArgumentParser) -> None:
         required=True,
         help="BS/WS as 3+ or 3, N/A for a [TORRENT] weapon (11e); the classic BS characteristic",
     )
-    one.add_argument("-S", "--strength", type=int, required=True)
-    one.add_argument("--ap", type=int, default=0, help="AP as printed, e.g. -1")
+    one.add_argument("-S", "--strength", type=_integer, required=True)
+    one.add_argument("--ap", type=_integer, default=0, help="AP as printed, e.g. -1")
     one.add_argument("-D", "--damage", default="1", help="damage: 1, D3, D6+1")
     one.add_argument("--abilities", default="", help="as printed: '[HEAVY], [BLAST]'")
     one.add_argument("--count", type=_positive, default=1, help="how many of the weapon")

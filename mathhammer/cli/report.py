@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
+from .lines import one_line
 from .outputs import check_outputs, plot_writer
 
 __all__ = ["SHOWN", "SHOWN_ROWS", "report_command"]
@@ -113,7 +114,7 @@ def _compute(
             progress=(lambda _: bar.update(1)) if bar else None,
         )
         for skipped in rows.skipped:
-            print(f"mathhammer: warning: {skipped}", file=sys.stderr)
+            print(f"mathhammer: warning: {one_line(str(skipped))}", file=sys.stderr)
         with closing(iter(rows)) as computed:  # left early, its workers stop at once
             for row, chart in computed:
                 spool.add(row)
@@ -175,7 +176,7 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
     for unknown in army.unknown_abilities:  # a profiles CSV: one line per token, file:line
-        print(f"mathhammer: warning: {unknown}", file=sys.stderr)
+        print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
     if not army.loadouts:
         raise field_error(OptionError, "attackers", "a file with weapons", str(source))
     if not args.targets:
@@ -205,4 +206,4 @@ def _print_import(args: argparse.Namespace, army: Any) -> None:
         print(describe(army.report), file=sys.stderr)
     else:
         for line in unknown_lines(army.report):
-            print(f"mathhammer: warning: {line}", file=sys.stderr)
+            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)

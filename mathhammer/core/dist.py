@@ -19,7 +19,7 @@ imported when first used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -156,6 +156,8 @@ class Dist(DistQueries):
         if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0:
             raise field_error(DistributionError, "samples", "non-negative integers", arr.dtype)
         check_limit("largest of Dist.from_samples", int(arr.max()), MAX_DIST_SIZE)
+        minlength = as_count(minlength, "minlength")
+        check_limit("minlength of Dist.from_samples", minlength, MAX_DIST_SIZE + 1)
         counts = np.bincount(arr.ravel(), minlength=minlength)
         return cls._trusted(counts / arr.size)
 
@@ -168,7 +170,17 @@ class Dist(DistQueries):
         >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
-        w = np.asarray(weights, dtype=np.float64)
+        if isinstance(dists, Dist | str) or not isinstance(dists, Iterable):
+            raise field_error(DistributionError, "dists", "a list of Dists", dists)
+        dists = list(dists)
+        if not all(isinstance(d, Dist) for d in dists):
+            raise field_error(DistributionError, "dists", "a list of Dists", dists)
+        try:
+            w = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise field_error(
+                DistributionError, "weights", "an array of numbers", weights
+            ) from None
         if w.ndim != 1 or len(w) != len(dists) or len(w) == 0:
             raise field_error(
                 DistributionError, "weights", f"one weight per distribution ({len(dists)})", w

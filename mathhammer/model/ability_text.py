@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import MathhammerError, ProfileError, field_error
 from .abilities import NO_EFFECT, Ability, ability_classes
@@ -107,6 +107,8 @@ def parse_token(token: str) -> Ability | None:
     >>> str(parse_token("ANTI-FLY 2+"))
     '[ANTI-FLY 2+]'
     """
+    if not isinstance(token, str):
+        raise field_error(ProfileError, "ability token", "a string", token)
     body, _, restriction = token.partition(":")
     body = body.strip()
     keywords = _keywords(restriction)
@@ -136,6 +138,10 @@ def parse_abilities(
     (['[SUSTAINED HITS 1]', '[LETHAL HITS]'], ('SNAGGED',))
     """
     if not isinstance(abilities, str):
+        if not isinstance(abilities, Iterable) or isinstance(abilities, bytes | Mapping):
+            raise field_error(
+                ProfileError, "abilities", "a string or a list of abilities", abilities
+            )
         items = list(abilities)
         for item in items:
             if not isinstance(item, str | Ability):

@@ -9,7 +9,7 @@ Every invalid field raises :class:`~mathhammer.errors.ProfileError` (also a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -23,8 +23,12 @@ __all__ = [
     "dice_field",
     "flag_field",
     "int_field",
+    "items_field",
+    "names_field",
     "normalise_keywords",
+    "optional_int_field",
     "read_dice",
+    "text_field",
 ]
 
 #: A save characteristic of 7 means "no armour save" (nothing reaches 7+ on a D6).
@@ -140,6 +144,69 @@ def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:
         if word and word not in out:
             out.append(word)
     return tuple(out)
+
+
+def text_field(owner: str, name: str, value: Any) -> str:
+    """Validate the text field ``owner.name``.
+
+    Examples
+    --------
+    >>> text_field("Wargear", "name", 3)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: Wargear.name must be a string; got 3
+    """
+    if not isinstance(value, str):
+        raise field_error(ProfileError, f"{owner}.{name}", "a string", value)
+    return value
+
+
+def optional_int_field(owner: str, name: str, value: Any, low: int = 0) -> int | None:
+    """Validate an integer field that may be None (a characteristic shown, not used)."""
+    return None if value is None else int_field(owner, name, value, low)
+
+
+def names_field(owner: str, name: str, value: Any) -> tuple[str, ...]:
+    """Validate a list of names; one string is one name (not a list of its letters).
+
+    Examples
+    --------
+    >>> names_field("ModelProfile", "weapons", "Bolt rifle")
+    ('Bolt rifle',)
+    >>> names_field("ModelProfile", "weapons", 5)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: ModelProfile.weapons must be a list of strings; got 5
+    """
+    if isinstance(value, str):
+        return (value,)
+    return items_field(f"{owner}.{name}", value, str, "a list of strings")
+
+
+def items_field(
+    field: str, value: Any, kind: type | tuple[type, ...], what: str
+) -> tuple[Any, ...]:
+    """Validate a collection whose items are all of ``kind``; return it as a tuple.
+
+    A string or a mapping is refused (iterating it would give its letters or its keys), and
+    so is anything that cannot be iterated.
+
+    Examples
+    --------
+    >>> items_field("points", [(1, 2)], tuple, "a list of pairs")
+    ((1, 2),)
+    >>> items_field("points", 12, tuple, "a list of pairs")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: points must be a list of pairs; got 12
+    """
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise field_error(ProfileError, field, what, value)
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, kind):
+            raise field_error(ProfileError, field, what, item)
+    return items
 
 
 def flag_field(owner: str, name: str, value: Any) -> bool:

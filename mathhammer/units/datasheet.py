@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import ProfileError, field_error
+from ..model.fields import check_int, flag_field, items_field, text_field
 from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
 from .alternatives import fight_sets, model_options, shooting_sets
 from .loadout import Loadout
@@ -90,15 +91,23 @@ class Datasheet:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        models = tuple(self.models)
-        if not models or not all(isinstance(m, ModelProfile) for m in models):
-            raise field_error(
-                ProfileError, f"Datasheet {self.name!r}.models", "one or more ModelProfiles", models
-            )
+        text_field("Datasheet", "name", self.name)
+        field = f"Datasheet {self.name!r}.models"
+        models = items_field(field, self.models, ModelProfile, "one or more ModelProfiles")
+        if not models:
+            raise field_error(ProfileError, field, "one or more ModelProfiles", models)
         object.__setattr__(self, "models", models)
-        object.__setattr__(self, "wargear", tuple(self.wargear))
+        owner = f"Datasheet {self.name!r}"
+        for name in ("faction", "source"):
+            text_field(owner, name, getattr(self, name))
+        wargear = items_field(f"{owner}.wargear", self.wargear, Wargear, "a list of Wargear")
+        object.__setattr__(self, "wargear", wargear)
+        for name in ("abilities", "not_understood"):
+            texts = items_field(f"{owner}.{name}", getattr(self, name), AbilityText, "AbilityTexts")
+            object.__setattr__(self, name, texts)
         object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
-        object.__setattr__(self, "points", tuple(sorted(tuple(p) for p in self.points)))
+        object.__setattr__(self, "stealth", flag_field(owner, "stealth", self.stealth))
+        object.__setattr__(self, "points", _points(f"{owner}.points", self.points))
         names = [g.name for g in self.wargear]
         if len(set(names)) != len(names):
             raise field_error(
@@ -282,6 +291,17 @@ class Datasheet:
                 name, source = f"{self.name} ({label})", self.source or None
                 out.append(AttackOptions(name, options, phase, points, source=source))
         return out
+
+
+def _points(field: str, value: object) -> tuple[tuple[int, int], ...]:
+    """The ``(models, points)`` brackets, sorted: each a pair of integers >= 0."""
+    pairs = items_field(field, value, (tuple, list), "a list of (models, points) pairs")
+    for pair in pairs:
+        if len(pair) != 2:
+            raise field_error(ProfileError, field, "a list of (models, points) pairs", pair)
+        for number in pair:
+            check_int(field, number, 0)
+    return tuple(sorted((int(models), int(points)) for models, points in pairs))
 
 
 def _named_profiles(gear: Wargear) -> list[Weapon]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ProfileError, field_error
+from ..model.fields import items_field, names_field, optional_int_field, text_field
 from ..model.profiles import ModelGroup, Weapon
 
 __all__ = ["AbilityText", "ModelProfile", "Wargear"]
@@ -38,11 +39,11 @@ class Wargear:
     profiles: tuple[Weapon, ...]
 
     def __post_init__(self) -> None:
-        profiles = tuple(self.profiles)
-        if not profiles or not all(isinstance(w, Weapon) for w in profiles):
-            raise field_error(
-                ProfileError, f"Wargear {self.name!r}.profiles", "one or more Weapons", profiles
-            )
+        text_field("Wargear", "name", self.name)
+        field = f"Wargear {self.name!r}.profiles"
+        profiles = items_field(field, self.profiles, Weapon, "one or more Weapons")
+        if not profiles:
+            raise field_error(ProfileError, field, "one or more Weapons", profiles)
         object.__setattr__(self, "profiles", profiles)
 
     @property
@@ -103,7 +104,10 @@ class ModelProfile:
     movement: str = ""
 
     def __post_init__(self) -> None:
-        owner = f"ModelProfile {self.name!r}"
+        owner = f"ModelProfile {text_field('ModelProfile', 'name', self.name)!r}"
+        text_field(owner, "movement", self.movement)
+        for name in ("leadership", "oc"):
+            optional_int_field(owner, name, getattr(self, name))
         for name in ("min_count", "max_count"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -126,8 +130,9 @@ class ModelProfile:
                 default,
             )
         object.__setattr__(self, "default_count", default)
-        object.__setattr__(self, "weapons", tuple(self.weapons))
-        options = tuple(dict.fromkeys((*self.weapons, *self.options)))
+        object.__setattr__(self, "weapons", names_field(owner, "weapons", self.weapons))
+        options = names_field(owner, "options", self.options)
+        options = tuple(dict.fromkeys((*self.weapons, *options)))
         object.__setattr__(self, "options", options)
         self.group(1)  # validates the characteristics now
 

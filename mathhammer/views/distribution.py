@@ -11,7 +11,7 @@ by duck typing, so that ``core.dist`` can import this module on demand without a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -93,6 +93,8 @@ def describe(dist: Describable, at_least: Sequence[int] | None = None) -> dict[s
     {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1, 'mode': 1, 'P(>=1)': 0.75,
      'P(>=2)': 0.25}
     """
+    if at_least is not None and (isinstance(at_least, str) or not isinstance(at_least, Iterable)):
+        raise field_error(DistributionError, "at_least", "a list of integers", at_least)
     ks = thresholds(dist) if at_least is None else [_count(k, "k") for k in at_least]
     out: dict[str, float] = {
         "mean": dist.mean(),

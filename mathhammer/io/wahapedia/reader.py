@@ -72,7 +72,11 @@ class _Export:
 
 
 def _read_tables(folder: Path) -> dict[str, Table | None]:
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a folder that cannot be read
+        raise CsvError.at(str(folder), None, None, f"cannot read: {exc}") from None
+    if not is_folder:
         raise CsvError.at(str(folder), None, None, "no such folder (the Wahapedia export)")
     tables: dict[str, Table | None] = {}
     for name, columns in FILES.items():
