@@ -79,6 +79,8 @@ _RETINUE = Unit(
     ],
     keywords="INFANTRY",
 )
+
+
 @dataclass(frozen=True)
 class ExactCase:
     """One exact computation: ``mh.attack(weapons, target)`` (or its ``summary()``)."""

@@ -139,19 +139,10 @@ CLI_TEXT = st.one_of(TEXTS, NUMBER_TEXTS, st.text(max_size=12).filter(lambda t: 
 
 
 # ------------------------------------------------------------------ the property
-#: Leaks found in modules another change owns at the time of writing: the place (module and
-#: function) and the exception. Each is tolerated by the property only there, and each has
-#: a strict expected-failure test in ``test_reliability_known.py`` that fails as soon as it
-#: is fixed, to remove its entry here.
-KNOWN_LEAKS = {
-    ("io/roster/load.py:_unzip", "zlib.error"),  # a .rosz member's data corrupt
-    ("io/roster/load.py:_unzip", "ValueError"),  # a .rosz's offsets wrong: "negative seek"
-    ("io/roster/load.py:_json", "RecursionError"),  # a roster's JSON nested 1,000 deep
-    ("io/roster/load.py:_json", "ValueError"),  # a number of 5,000 digits in it
-    ("io/bsdata/files.py:_parse_json", "RecursionError"),  # a catalogue nested 1,000 deep
-    ("io/bsdata/files.py:_parse_json", "ValueError"),  # a number of 5,000 digits in it
-    ("io/bsdata/files.py:_element", "RecursionError"),  # its XML nested 1,000 deep
-}
+#: Leaks known and not yet fixed: the place (module and function) and the exception, each
+#: tolerated by the property only there (none today; the importers' were fixed with
+#: ``test_importer_leaks.py``). An entry added here needs a strict expected-failure test.
+KNOWN_LEAKS: set[tuple[str, str]] = set()
 
 
 def known(where: str, outcome: str) -> bool:

@@ -151,7 +151,7 @@ def simulate(
         As for :func:`mathhammer.attack` (an :class:`~mathhammer.rules.plan.AttackPlan`
         is run as it is).
     trials : int
-        The number of simulated attacks, from 2 to 10**9 (``MAX_TRIALS``). The memory
+        The number of simulated attacks, from 2 to 10**7 (``MAX_TRIALS``). The memory
         does not grow with it.
     rng : None, int, SeedSequence or numpy.random.Generator
         Seed or generator, normalised with ``numpy.random.default_rng``; each block of

@@ -138,7 +138,10 @@ def _parse_xml(raw: bytes, name: str) -> Tree:
     except SafeTree.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise InputFileError.at(name, line, None, f"malformed XML: {exc}") from None
-    return {_local(root.tag): _element(root)}
+    try:
+        return {_local(root.tag): _element(root)}
+    except RecursionError:  # a real catalogue nests a few dozen elements deep
+        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
 
 
 def _local(tag: str) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
@@ -117,7 +118,14 @@ def _unzip(file: str, data: bytes) -> tuple[str, bytes]:
             limit = min(MAX_BYTES, max(info.compress_size, 1) * MAX_RATIO)
             with archive.open(info) as handle:
                 content = handle.read(limit + 1)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        NotImplementedError,
+        EOFError,
+        zlib.error,  # a member's data corrupt
+        ValueError,  # offsets that point outside the file ("negative seek value")
+    ) as exc:
         raise _error(file, f"not a readable zip file ({exc})") from None
     except RuntimeError as exc:  # an encrypted member
         raise _error(file, f"cannot open the roster in the zip ({exc})") from None
