@@ -328,3 +328,31 @@ def test_the_library_writer_refuses_a_read_only_file(tmp_path: Path) -> None:
         write_csv_atomic(pd.DataFrame({"a": [1]}), out)
     write_csv_atomic(pd.DataFrame({"a": [1]}), out, force=True)
     assert out.read_text() == "a\n1\n"
+
+
+def test_an_input_file_is_never_the_output(
+    army: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the report replaced the army it was read from
+    link = tmp_path / "link.csv"
+    link.symlink_to(army)
+    suite = tmp_path / "t.csv"
+    suite.write_text("unit,models,T,Sv,W\nT0,10,4,3+,1\n")
+    assert report(army, "-o", str(army)) == 1
+    assert "--output must be a file other than ATTACKERS" in one_error(capsys)
+    assert report(army, "-o", str(link)) == 1  # the same file by another name
+    assert "--output must be a file other than ATTACKERS" in one_error(capsys)
+    assert report(army, "--targets", str(suite), "--html", str(suite)) == 1
+    assert "--html must be a file other than --targets" in one_error(capsys)
+    assert army.read_text() == ARMY and "T0,10" in suite.read_text()
+    assert debris(tmp_path) == []
+
+
+def test_an_empty_input_name_is_an_error_not_the_examples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "", "-o", str(tmp_path / "r.csv")]) == 1
+    assert one_error(capsys).endswith("ATTACKERS must be a file or folder; got ''")
+    assert main(["report", "--targets", "", "-o", str(tmp_path / "r.csv")]) == 1
+    assert one_error(capsys).endswith("--targets must be a file or folder; got ''")
+    assert not (tmp_path / "r.csv").exists()

@@ -66,6 +66,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
     named = [("--output", args.output), ("--plot", args.plot), ("--html", args.html)]
     outputs = check_outputs(named, args.force)
+    _check_not_inputs(args, outputs)
     attackers, targets = _report_inputs(args)
     whole = bool(args.plot or args.html)  # the heatmap and the page show every row
     with RowSpool() as spool:
@@ -167,11 +168,32 @@ def shown(columns: Sequence[str]) -> list[str]:
     return [c for c in (*SHOWN, *failed, *SHOWN_LAST) if c in columns]
 
 
+def _check_not_inputs(args: argparse.Namespace, outputs: dict[str, Any]) -> None:
+    """Refuse an output that is one of the report's input files: it would be replaced by
+    the report it was read for."""
+    inputs = [("ATTACKERS", args.attackers), ("--targets", args.targets)]
+    for flag, target in outputs.items():
+        for name, given in inputs:
+            if given and not target.direct and _same_file(target.path, given):
+                raise field_error(OptionError, flag, f"a file other than {name}", str(given))
+
+
+def _same_file(output: Path, given: str) -> bool:
+    try:
+        return os.path.samefile(output, given)
+    except (OSError, ValueError):  # one of them is missing or cannot be looked at
+        return False
+
+
 def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     """The loadouts and targets of a report, read from whatever files were given."""
     from ..io.sources import read_army
     from ..units import targets as suite
 
+    if args.attackers == "":  # an empty argument is a mistake, not "the examples"
+        raise field_error(OptionError, "ATTACKERS", "a file or folder", args.attackers)
+    if args.targets == "":
+        raise field_error(OptionError, "--targets", "a file or folder", args.targets)
     source = Path(args.attackers) if args.attackers else example_attackers(args.rules)
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
