@@ -192,7 +192,7 @@ def test_factored_chain_equals_the_whole_joint(
         for p, acts in zip(probabilities, acting, strict=True)
     ]
     want = reference_chain(count, state, blocks)
-    np.testing.assert_allclose(chain._chain(count, state, blocks), want, atol=ATOL)
+    np.testing.assert_allclose(chain.sorted_dice_chain(count, state, blocks), want, atol=ATOL)
 
 
 def test_small_chunks_give_the_same_attack(monkeypatch: pytest.MonkeyPatch) -> None:

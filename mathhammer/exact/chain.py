@@ -49,6 +49,8 @@ __all__ = [
     "Transition",
     "apply_pool",
     "cap_passengers",
+    "saving_states",
+    "sorted_dice_chain",
     "spill_mortal_wounds",
     "trim_counts",
 ]
@@ -217,13 +219,13 @@ def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     return blocks
 
 
-def _saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
+def saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
     """States whose current model saves the block's faces; leftover dice against a
     destroyed unit change nothing, so the destroyed state "saves" too."""
     return np.where(current >= 0, pattern[np.maximum(current, 0)], True)
 
 
-def _chain(
+def sorted_dice_chain(
     count: FloatArray,
     state: FloatArray,
     blocks: list[tuple[float, Transition | None]],
@@ -414,7 +416,7 @@ def _blocks(
         t = (
             None
             if pattern.all()
-            else Transition.with_saves(damage, _saving_states(current, pattern))
+            else Transition.with_saves(damage, saving_states(current, pattern))
         )
         out.append((p, t))
     return out
@@ -461,7 +463,7 @@ def apply_pool(
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
     if to_save.shape[1] > 1 and all(d.probabilities[0] == 0.0 for d in mortal_damage):
         to_save = cap_passengers(to_save, int(layout.damage.max()))
-    after_saves = _chain(to_save, state, blocks, trimmed)  # [m, s]
+    after_saves = sorted_dice_chain(to_save, state, blocks, trimmed)  # [m, s]
     if after_saves.shape[0] == 1:
         return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))

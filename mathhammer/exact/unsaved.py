@@ -38,7 +38,7 @@ import numpy as np
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..rules.base import AllocationOrder
-from .chain import Transition, _chain, save_blocks
+from .chain import Transition, save_blocks, saving_states, sorted_dice_chain
 from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
 from .layout import Layout, damage_matrix
 
@@ -54,12 +54,6 @@ def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Dist])
     if all(d.probabilities[0] == 0.0 for d in effective_damage):
         return min(kmax, int(layout.damage.max())) + 1
     return kmax + 1
-
-
-def _saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
-    """States whose current model saves the block's faces; leftover dice against a
-    destroyed unit change nothing, so the destroyed state "saves" too."""
-    return np.where(current >= 0, pattern[np.maximum(current, 0)], True)
 
 
 def _thresholds(saved: np.ndarray) -> bool:
@@ -123,7 +117,7 @@ def unsaved_distribution(
         return _augmented_chain(layout, state, count, saved, effective_damage, focus, order)
     current = layout.current_group(focus, order)
     acting = [
-        (n / 6, ~_saving_states(current, pattern))
+        (n / 6, ~saving_states(current, pattern))
         for _, n, pattern in save_blocks(saved)
         if not pattern.all()
     ]
@@ -322,11 +316,13 @@ def _augmented_chain(
         if pattern.all():
             blocks.append((p, None))
             continue
-        saving = _saving_states(current, pattern)
+        saving = saving_states(current, pattern)
         fail = sp.diags((~saving).astype(float)) @ damage
         aug = sp.kron(sp.diags(saving.astype(float)), sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
     start = np.zeros((layout.size, counter))
     start[:, 0] = state
-    final = _chain(count[:, None], start.ravel(), blocks)[0].reshape(layout.size, counter)
+    final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(
+        layout.size, counter
+    )
     return Dist._trusted(final.sum(axis=0))
