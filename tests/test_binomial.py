@@ -213,3 +213,23 @@ def test_sized_cache_bounds_and_replacement() -> None:
     for bad in ({"max_size": 0, "max_items": 1}, {"max_size": 1, "max_items": 1.5}):
         with pytest.raises(ValueError, match="must be an integer >= 1"):
             SizedCache(**bad)
+
+
+@pytest.mark.parametrize("p", [*PROBABILITIES, 0.0, 1.0])
+def test_the_closed_rows_are_within_half_a_1e15_of_the_exact_pmf(p: float) -> None:
+    """The first rows, C(n, k) p^k (1 - p)^(n - k) with (1 - p)^m from log1p: closer to the
+    exact pmf than the recurrence, which carries the rounding of 1 - p m times."""
+    table = _binomial_table_build(binomial.CLOSED_ROWS + 20, p)
+    for n in [0, 1, 2, 17, binomial.CLOSED_ROWS - 1, binomial.CLOSED_ROWS + 20]:
+        want = exact(n, p, range(n + 1))
+        assert np.abs(table[n, : n + 1] - want).max() <= 5e-16, n
+        assert table[n, n + 1 :].sum() == 0.0
+
+
+def test_the_coefficients_are_exact_integers_rounded_once() -> None:
+    coefficients = binomial._coefficients()
+    assert coefficients.shape == (binomial.CLOSED_ROWS, binomial.CLOSED_ROWS)
+    for n in range(binomial.CLOSED_ROWS):
+        assert coefficients[n, : n + 1].tolist() == [float(comb(n, k)) for k in range(n + 1)]
+    caches.clear()  # a constant of arithmetic: kept
+    assert binomial._coefficients() is coefficients
