@@ -282,8 +282,13 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
     if not 0.0 <= p <= 1.0:
         raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
     weights = np.asarray(weights, dtype=np.float64)
+    if p == 1.0:  # every item kept
+        return weights.copy()
     flat = weights.reshape(weights.shape[0], -1)
     out = np.zeros(flat.shape)
+    if p == 0.0:  # none kept
+        out[0] = flat.sum(axis=0)
+        return out.reshape(weights.shape)
     counts = np.flatnonzero(flat.any(axis=1))
     if counts.size:
         lo, hi = int(counts[0]), int(counts[-1])

@@ -41,6 +41,7 @@ __all__ = [
     "mortal_cost",
     "pool_cost",
     "saved_faces",
+    "stage_cost",
 ]
 
 #: The exact engine's limits on a plan's sizes.
@@ -93,15 +94,8 @@ def pool_cost(
     unit's wounds only, as the chain counts them (:func:`~mathhammer.exact.chain.cap_passengers`).
     """
     checks = step.checks
-    dice = step.attack_dice
     hk, wk = (hit_kernel(checks), wound_kernel(checks)) if kernels is None else kernels
-    hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
-    tops = None
-    split = split_kernel(hk)
-    if split is not None:  # y critical hits leave at most dice - y hits and a * y extra
-        tops = [min(rows - 1, dice + (split[3] - 1) * y) for y in range(columns)]
-    kind, nonzero = kernel_kind(wk), int(np.count_nonzero(wk))
-    wound, to_save, width = wound_cost(rows, columns, kind, nonzero, tops)
+    stages, to_save, width = stage_cost(step, hk, wk)
     if width > 1 and ruleset is not None:
         _, mortal = group_damage(checks, target, ruleset)
         if all(d.probabilities[0] == 0.0 for d in mortal):
@@ -112,10 +106,24 @@ def pool_cost(
     chain = chain_cost(to_save - 1, width, layout.size, apply, acting, stacked)
     devastating = series_cost(width, 1, layout.size, apply) if width > 1 else Cost()
     sizes = (
-        f"{dice} attack dice, {to_save - 1} dice to save, {width - 1} devastating wounds, "
+        f"{step.attack_dice} attack dice, {to_save - 1} dice to save, {width - 1} devastating wounds, "
         f"{layout.size} target states"
     )
-    return hit + wound + chain + devastating, sizes
+    return stages + chain + devastating, sizes
+
+
+def stage_cost(step: PlannedPool, hk: np.ndarray, wk: np.ndarray) -> tuple[Cost, int, int]:
+    """The estimated cost of a pool's hit and wound steps (kernels ``hk`` and ``wk``), and
+    the shape ``(K + 1, M + 1)`` of its dice to save and devastating wounds."""
+    dice = step.attack_dice
+    hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
+    tops = None
+    split = split_kernel(hk)
+    if split is not None:  # y critical hits leave at most dice - y hits and a * y extra
+        tops = [min(rows - 1, dice + (split[3] - 1) * y) for y in range(columns)]
+    kind, nonzero = kernel_kind(wk), int(np.count_nonzero(wk))
+    wound, to_save, width = wound_cost(rows, columns, kind, nonzero, tops)
+    return hit + wound, to_save, width
 
 
 def mortal_cost(step: MortalWounds, target: Unit, layout: Layout) -> tuple[Cost, str]:

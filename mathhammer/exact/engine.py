@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.caches import register
 from ..core.dist import Dist
-from ..core.limits import MAX_POOL_DICE, MAX_UNIT_WOUNDS
+from ..core.limits import MAX_POOL_DICE, MAX_TABLE, MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
 from ..core.lru import SizedCache
 from ..errors import MathhammerError
 from ..model.context import Context, Modifiers, default_context, default_modifiers
@@ -19,13 +19,15 @@ from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..rules.base import FACES, AfterAttackTest, Ruleset
-from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, value_key
+from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_sizes, value_key
 from ..rules.registry import get_ruleset
-from .budget import check_plan, saved_faces
+from .budget import EXACT_LIMITS, check_plan, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .damage import group_damage, wound_lost
+from .cost import MAX_WORK
 from .layout import Layout
-from .steps import hit_and_wound
+from .single import LINE_WORK, Line
+from .steps import hit_and_wound, hit_kernel, wound_kernel
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
@@ -190,7 +192,98 @@ def _known(
 
 
 def _run(plan: AttackPlan) -> AttackResult:
-    """The attack of a plan, computed."""
+    """The attack of a plan, computed: by the closed form of a one-group target where it
+    applies (:mod:`~mathhammer.exact.single`), else on the target's layout."""
+    target = plan.target
+    check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
+    check_sizes(plan, EXACT_LIMITS)
+    found = _run_single(plan)
+    return _run_layout(plan) if found is None else found
+
+
+def _run_single(plan: AttackPlan) -> AttackResult | None:
+    """The attack of a plan on a one-group target by the closed form, or None where it
+    does not apply: a mortal-wound step, devastating wounds, a ruleset with its own
+    allocation order, or a chain past :data:`~mathhammer.exact.single.LINE_WORK` (the
+    layout's engine then estimates the cost, and refuses what is too large)."""
+    target, ruleset = plan.target, plan.ruleset
+    if len(target.groups) != 1 or type(ruleset).current_group is not Ruleset.current_group:
+        return None
+    line = Line(target.groups[0])
+    pools = []
+    for step in plan.steps:
+        if isinstance(step, MortalWounds):
+            return None
+        checks = step.checks
+        hk, wk = hit_kernel(checks), wound_kernel(checks)
+        if wk.shape[1] != 1:  # devastating wounds
+            return None
+        if hk.shape != (2, 1) or wk.shape != (2, 1):
+            cost = stage_cost(step, hk, wk)[0]
+            if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
+                return None
+        damage = group_damage(checks, target, ruleset)[0][0].probabilities
+        if line.work(damage, step.hits) > LINE_WORK:
+            return None
+        pools.append((step, (hk, wk), damage))
+    state = np.zeros(line.size + 1)
+    state[0] = 1.0
+    results = []
+    hazardous = Dist.constant(0)
+    trimmed: list[float] = []
+    for step, kernels, damage in pools:
+        checks = step.checks
+        stages = hit_and_wound(step.pool, checks, kernels)
+        saved = saved_faces(checks, target)
+        before = state
+        fail = float(np.count_nonzero(~saved[0])) / len(FACES)
+        state = line.apply(state, stages.to_save[:, 0], fail, damage, trimmed)
+        per_attack = group_damage(checks, target, ruleset)[0]
+        unsaved = partial(_unsaved_on_layout, target, plan.focus, before, stages.to_save, saved,
+                          per_attack, checks.precision_group, ruleset.current_group)
+        results.append(
+            PoolResult(
+                label=step.label,
+                weapons=step.pool.weapons,
+                attacks=stages.attacks,
+                hits=stages.hits,
+                wounds=stages.wounds,
+                killed=_distribution(state, line.killed),
+                unsaved_source=unsaved,
+                devastating=Dist._trusted(stages.to_save.sum(axis=0)),
+                abilities=checks.used,
+            )
+        )
+        if checks.hazardous:
+            hazardous = hazardous + _hazard(step, plan)
+    killed = _distribution(state, line.killed)
+    damage = Dist._trusted(state)
+    return AttackResult(
+        target=target,
+        rules=ruleset.name,
+        killed=killed,
+        damage=damage,
+        groups=(GroupResult(target.groups[0], killed, damage=damage),),
+        pools=tuple(results),
+        hazardous=hazardous,
+        tests=tuple(_test(test, killed) for test in plan.tests),
+        trimmed=float(sum(trimmed)),
+    )
+
+
+def _distribution(state: np.ndarray, values: np.ndarray) -> Dist:
+    """The distribution of a per-state integer quantity (as :meth:`Layout.distribution`)."""
+    counts = np.bincount(values, weights=state, minlength=int(values[-1]) + 1)
+    return Dist._trusted(counts)
+
+
+def _unsaved_on_layout(target: Unit, focus: tuple[int, ...], *args: Any) -> Dist:
+    """A pool's failed saves on the target's layout (computed on first access)."""
+    return unsaved_distribution(Layout.of(target, focus), *args)
+
+
+def _run_layout(plan: AttackPlan) -> AttackResult:
+    """The attack of a plan on the target's layout."""
     layout, kernels = check_plan(plan)
     state = layout.initial_state()
     results = []

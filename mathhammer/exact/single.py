@@ -1,0 +1,146 @@
+"""The closed form for a target of one model group: failed saves, then damage along a line.
+
+Against one group every save die meets a model with the same save, so the sorted-dice
+chain of :mod:`mathhammer.exact.chain` needs no order: each die to save fails with the
+same probability ``q`` whatever the state, and the failed saves are a binomial thinning
+of the dice, ``U = thin(dice, q)``, drawn before the damage. The unit's state is one
+number, the wounds lost since the attack began (``0..S``, the group's wounds left; ``S``
+is "destroyed"), and each failed save moves it forward by ``min(E, wounds left on the
+current model)``: a banded transition ``T``. The state after a pool is
+``sum_j P(U = j) state T**j``; the vectors ``state T**j`` stop changing once every state
+reached is "destroyed", which happens after ``S`` failed saves when every failed save
+costs at least one wound.
+
+This is what the general engine computes on such a target (the same states, in the same
+order, and the same trimming of negligible counts of dice): it is checked against it
+case by case (``tests/test_single_group.py``). It applies to pools without devastating
+wounds or any effect that depends on the state; the engine decides (:func:`applies`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.binomial import FloatArray, binomial_thin
+from ..model.unit import ModelGroup
+from .chain import trim_counts
+from .layout import DENSE_LIMIT
+
+__all__ = ["LINE_WORK", "Line"]
+
+#: The most work (vector entries moved, summed over the failed saves) a target of one
+#: group is given by the closed form; past it the general engine (with its cost
+#: estimates and refusals) computes the attack.
+LINE_WORK = 4_000_000
+
+
+class Line:
+    """The states of a one-group target: wounds lost since the attack began, ``0..size``.
+
+    Examples
+    --------
+    >>> from mathhammer.model.unit import ModelGroup
+    >>> line = Line(ModelGroup(3, 4, 3, 2, wounds_lost=1))
+    >>> line.size, line.killed.tolist(), line.left.tolist()
+    (5, [0, 1, 1, 2, 2, 3], [1, 2, 1, 2, 1, 0])
+    """
+
+    def __init__(self, group: ModelGroup) -> None:
+        wounds, first = group.wounds, group.wounds - group.wounds_lost
+        #: the state in which the group is destroyed
+        self.size = first + (group.count - 1) * wounds
+        position = np.arange(self.size + 1)
+        after_first = np.maximum(position - first, 0)
+        started = position >= first
+        #: models destroyed in each state
+        self.killed = np.where(started, 1 + after_first // wounds, 0)
+        #: wounds left on the current model in each state (0 once destroyed)
+        self.left = np.where(started, wounds - after_first % wounds, first - position)
+        self.left[-1] = 0
+
+    @property
+    def dense(self) -> bool:
+        """Whether the transition is a dense matrix (a small line) rather than bands."""
+        return self.size + 1 <= DENSE_LIMIT
+
+    def transition(self, damage: FloatArray) -> FloatArray:
+        """The one-failed-save transition for a damage pmf (after Feel No Pain): the
+        dense ``T`` of a small line (:attr:`dense`), else ``bands[d, s] = T[s, s + d]``.
+
+        A model with ``r`` wounds left that would lose ``E >= r`` is destroyed; the
+        excess is lost.
+        """
+        top = max(1, min(len(damage) - 1, int(self.left.max())))
+        table = np.zeros(top + 1)
+        table[: min(len(damage), top)] = damage[:top]
+        table[top] += damage[top:].sum()
+        tail = table[::-1].cumsum()[::-1]  # tail[d] = P(E >= d), the amounts capped at top
+        amounts = np.arange(top + 1)[:, None]
+        left = self.left[None, :]
+        # a state loses min(E, left): P(E = d) below its wounds left, P(E >= d) at them
+        bands = np.where(amounts < left, table[:, None], 0.0)
+        bands += np.where(amounts == left, tail[:, None], 0.0)
+        if not self.dense:
+            return bands
+        size = self.size + 1
+        rows = np.broadcast_to(np.arange(size), bands.shape)
+        cols = rows + amounts
+        inside = cols < size
+        dense = np.zeros((size, size))
+        dense[rows[inside], cols[inside]] = bands[inside]
+        return dense
+
+    def steps(self, damage: FloatArray, dice: int) -> int:
+        """The failed saves that can still change the state: ``dice``, or ``size`` when
+        every failed save costs a wound."""
+        return min(dice, self.size) if damage[0] == 0.0 else dice
+
+    def work(self, damage: FloatArray, dice: int) -> int:
+        """Vector entries the pool's chain moves (what :data:`LINE_WORK` bounds)."""
+        width = min(len(damage), int(self.left.max()) + 1)
+        per_step = (self.size + 1) * (self.size + 1 if self.dense else width)
+        return self.steps(damage, dice) * per_step
+
+    def apply(
+        self,
+        state: FloatArray,
+        to_save: FloatArray,
+        fail: float,
+        damage: FloatArray,
+        trimmed: list[float] | None = None,
+    ) -> FloatArray:
+        """The state after a pool: ``to_save`` dice (a pmf) each failing with ``fail``,
+        each failure losing ``damage`` (a pmf) from the current model.
+
+        Given a list ``trimmed``, the counts of dice of negligible probability are cut
+        from the top of ``to_save`` (:func:`~mathhammer.exact.chain.trim_counts`) and the
+        mass cut is appended to it.
+
+        Examples
+        --------
+        >>> line = Line(ModelGroup(2, 4, 3, 1))
+        >>> start = np.array([1.0, 0.0, 0.0])
+        >>> line.apply(start, np.array([0.0, 0.0, 1.0]), 0.5, np.array([0.0, 1.0])).tolist()
+        [0.25, 0.5, 0.25]
+        """
+        if trimmed is not None:
+            kept, cut = trim_counts(to_save[:, None])
+            to_save = kept[:, 0]
+            trimmed.append(cut)
+        failed = binomial_thin(to_save, fail)
+        steps = self.steps(damage, len(failed) - 1)
+        t = self.transition(damage)
+        powers = np.empty((steps + 1, state.size))
+        powers[0] = state
+        if self.dense:
+            for j in range(steps):
+                np.matmul(powers[j], t, out=powers[j + 1])
+        else:
+            for j in range(steps):
+                v, moved = powers[j], powers[j + 1]
+                np.multiply(v, t[0], out=moved)
+                for d in range(1, len(t)):
+                    moved[d:] += v[:-d] * t[d, :-d]
+        after: FloatArray = failed[: steps + 1] @ powers
+        after[-1] += failed[steps + 1 :].sum()  # the unit was destroyed by then
+        return after
