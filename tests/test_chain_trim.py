@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
-from mathhammer.exact import chain
+from mathhammer.exact import chain, single
 from mathhammer.exact.chain import TRIM_MASS, cap_passengers, trim_counts
 
 LED = mh.Unit(
@@ -47,7 +47,9 @@ def distributions(result: mh.AttackResult) -> list[np.ndarray]:
 
 
 def untrimmed(monkeypatch: pytest.MonkeyPatch, weapons: object, target: mh.Unit) -> mh.AttackResult:
-    monkeypatch.setattr(chain, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
+    """The attack with nothing trimmed: by the sorted-dice chain, or the one-group line."""
+    for module in (chain, single):
+        monkeypatch.setattr(module, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
     return mh.attack(weapons, target)
 
 

@@ -206,7 +206,9 @@ def test_the_line_by_hand() -> None:
     line = single.Line(ModelGroup(2, 4, 3, 2))
     start = np.zeros(line.size + 1)
     start[0] = 1.0
-    after = line.apply(start, np.array([0.0, 0.0, 1.0]), 0.5, np.array([0.0, 1.0]))
+    failed = single.failed_saves(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0]), 0.5)
+    assert failed.tolist() == [0.25, 0.5, 0.25]
+    after = line.apply(start, failed, np.array([0.0, 1.0]))
     assert after.tolist() == [0.25, 0.5, 0.25, 0.0, 0.0]
     killed = np.bincount(line.killed, weights=after)
     assert killed.tolist() == [0.75, 0.25, 0.0]

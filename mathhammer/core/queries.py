@@ -179,8 +179,11 @@ class DistQueries:
         # computed once: a distribution never changes (its pmf is read-only)
         found: tuple[float, float] | None = getattr(self, "_moments", None)
         if found is None:
+            # about the mode, so that the sum's rounding grows with the spread of the
+            # values, not with their size (a D6 + 999,994 has a mean exact to 1e-13)
             k = np.arange(len(self._pmf))
-            mu = float(np.dot(k, self._pmf))
+            mode = int(self._pmf.argmax())
+            mu = mode + float(np.dot(k - mode, self._pmf))
             found = (mu, float(max(np.dot((k - mu) ** 2, self._pmf), 0.0)))
             object.__setattr__(self, "_moments", found)
         return found

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..core.caches import register
+from ..core.binomial import binomial_thin
 from ..core.dist import Dist
 from ..core.limits import MAX_POOL_DICE, MAX_TABLE, MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
 from ..core.lru import SizedCache
@@ -26,7 +27,7 @@ from .chain import apply_pool, spill_mortal_wounds
 from .damage import group_damage, wound_lost
 from .cost import MAX_WORK
 from .layout import Layout
-from .single import LINE_WORK, Line
+from .single import LINE_WORK, Line, failed_saves
 from .steps import hit_and_wound, hit_kernel, wound_kernel
 from .unsaved import unsaved_distribution
 
@@ -209,7 +210,7 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
     target, ruleset = plan.target, plan.ruleset
     if len(target.groups) != 1 or type(ruleset).current_group is not Ruleset.current_group:
         return None
-    line = Line(target.groups[0])
+    line = Line.of(target.groups[0])
     pools = []
     for step in plan.steps:
         if isinstance(step, MortalWounds):
@@ -222,23 +223,27 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
             cost = stage_cost(step, hk, wk)[0]
             if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
                 return None
-        damage = group_damage(checks, target, ruleset)[0][0].probabilities
-        if line.work(damage, step.hits) > LINE_WORK:
+        per_attack = group_damage(checks, target, ruleset)[0]
+        if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
-        pools.append((step, (hk, wk), damage))
+        pools.append((step, (hk, wk), per_attack))
     state = np.zeros(line.size + 1)
     state[0] = 1.0
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
-    for step, kernels, damage in pools:
+    for step, kernels, per_attack in pools:
         checks = step.checks
+        damage = per_attack[0].probabilities
         stages = hit_and_wound(step.pool, checks, kernels)
         saved = saved_faces(checks, target)
         before = state
         fail = float(np.count_nonzero(~saved[0])) / len(FACES)
-        state = line.apply(state, stages.to_save[:, 0], fail, damage, trimmed)
-        per_attack = group_damage(checks, target, ruleset)[0]
+        if stages.die is None:
+            failed = binomial_thin(stages.to_save[:, 0], fail)
+        else:
+            failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
+        state = line.apply(state, failed, damage, trimmed)
         unsaved = partial(_unsaved_on_layout, target, plan.focus, before, stages.to_save, saved,
                           per_attack, checks.precision_group, ruleset.current_group)
         results.append(
@@ -256,7 +261,7 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
         )
         if checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
-    killed = _distribution(state, line.killed)
+    killed = results[-1].killed if results else _distribution(state, line.killed)
     damage = Dist._trusted(state)
     return AttackResult(
         target=target,

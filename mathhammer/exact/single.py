@@ -19,19 +19,25 @@ wounds or any effect that depends on the state; the engine decides (:func:`appli
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..core.binomial import FloatArray, binomial_thin
+from ..core.caches import register
 from ..model.unit import ModelGroup
 from .chain import trim_counts
+from .compound import compound
 from .layout import DENSE_LIMIT
 
-__all__ = ["LINE_WORK", "Line"]
+__all__ = ["LINE_WORK", "Line", "failed_saves"]
 
 #: The most work (vector entries moved, summed over the failed saves) a target of one
 #: group is given by the closed form; past it the general engine (with its cost
 #: estimates and refusals) computes the attack.
 LINE_WORK = 4_000_000
+#: The transitions a line keeps (for its last damage pmfs).
+_TRANSITIONS_KEPT = 8
 
 
 class Line:
@@ -57,19 +63,38 @@ class Line:
         #: wounds left on the current model in each state (0 once destroyed)
         self.left = np.where(started, wounds - after_first % wounds, first - position)
         self.left[-1] = 0
+        self._transitions: dict[bytes, FloatArray] = {}
 
     @property
     def dense(self) -> bool:
         """Whether the transition is a dense matrix (a small line) rather than bands."""
         return self.size + 1 <= DENSE_LIMIT
 
+    @staticmethod
+    @register
+    @lru_cache(maxsize=256)
+    def of(group: ModelGroup) -> Line:
+        """A shared (cached) line: lines are immutable once built."""
+        return Line(group)
+
     def transition(self, damage: FloatArray) -> FloatArray:
         """The one-failed-save transition for a damage pmf (after Feel No Pain): the
         dense ``T`` of a small line (:attr:`dense`), else ``bands[d, s] = T[s, s + d]``.
 
         A model with ``r`` wounds left that would lose ``E >= r`` is destroyed; the
-        excess is lost.
+        excess is lost. Kept for the line's last few damage pmfs; read-only.
         """
+        key = damage.tobytes()
+        found = self._transitions.get(key)
+        if found is None:
+            if len(self._transitions) >= _TRANSITIONS_KEPT:
+                self._transitions.clear()
+            found = self._transition(damage)
+            found.flags.writeable = False
+            self._transitions[key] = found
+        return found
+
+    def _transition(self, damage: FloatArray) -> FloatArray:
         top = max(1, min(len(damage) - 1, int(self.left.max())))
         table = np.zeros(top + 1)
         table[: min(len(damage), top)] = damage[:top]
@@ -104,30 +129,28 @@ class Line:
     def apply(
         self,
         state: FloatArray,
-        to_save: FloatArray,
-        fail: float,
+        failed: FloatArray,
         damage: FloatArray,
         trimmed: list[float] | None = None,
     ) -> FloatArray:
-        """The state after a pool: ``to_save`` dice (a pmf) each failing with ``fail``,
-        each failure losing ``damage`` (a pmf) from the current model.
+        """The state after a pool whose failed saves have the pmf ``failed``, each losing
+        ``damage`` (a pmf) from the current model.
 
-        Given a list ``trimmed``, the counts of dice of negligible probability are cut
-        from the top of ``to_save`` (:func:`~mathhammer.exact.chain.trim_counts`) and the
-        mass cut is appended to it.
+        Given a list ``trimmed``, the counts of negligible probability are cut from the
+        top of ``failed`` (:func:`~mathhammer.exact.chain.trim_counts`) and the mass cut
+        is appended to it.
 
         Examples
         --------
         >>> line = Line(ModelGroup(2, 4, 3, 1))
         >>> start = np.array([1.0, 0.0, 0.0])
-        >>> line.apply(start, np.array([0.0, 0.0, 1.0]), 0.5, np.array([0.0, 1.0])).tolist()
+        >>> line.apply(start, np.array([0.25, 0.5, 0.25]), np.array([0.0, 1.0])).tolist()
         [0.25, 0.5, 0.25]
         """
         if trimmed is not None:
-            kept, cut = trim_counts(to_save[:, None])
-            to_save = kept[:, 0]
+            kept, cut = trim_counts(failed[:, None])
+            failed = kept[:, 0]
             trimmed.append(cut)
-        failed = binomial_thin(to_save, fail)
         steps = self.steps(damage, len(failed) - 1)
         t = self.transition(damage)
         powers = np.empty((steps + 1, state.size))
@@ -144,3 +167,20 @@ class Line:
         after: FloatArray = failed[: steps + 1] @ powers
         after[-1] += failed[steps + 1 :].sum()  # the unit was destroyed by then
         return after
+
+
+def failed_saves(attacks: FloatArray, die: FloatArray, fail: float) -> FloatArray:
+    """The pmf of failed saves: each of ``N ~ attacks`` dice sends ``die`` (a pmf) dice to
+    the save step, and each of those fails with probability ``fail``.
+
+    Examples
+    --------
+    >>> failed_saves(np.array([0.0, 0.0, 1.0]), np.array([0.5, 0.5]), 0.5).tolist()
+    [0.5625, 0.375, 0.0625]
+    """
+    if len(die) == 2:  # one die to save at most: a Bernoulli die
+        one = float(die[1]) * fail
+        per_die = np.array([1.0 - one, one])
+    else:
+        per_die = binomial_thin(die, fail)
+    return compound(attacks, per_die)

@@ -182,12 +182,16 @@ class PoolSteps:
     to_save : ndarray
         ``to_save[k, m]``: P(k attacks go to the save step and m are devastating wounds).
         Read-only.
+    die : ndarray, optional
+        One attack die's ``to_save[k, m]`` (the pool's is its sum over the attack dice).
+        Read-only.
     """
 
     attacks: Dist
     hits: Dist
     wounds: Dist
     to_save: FloatArray
+    die: FloatArray | None = None
 
 
 def hit_and_wound(
@@ -239,7 +243,7 @@ def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any)
         wounds = np.zeros(sum(to_save.shape) - 1)
         wounds[: len(totals)] = totals
     to_save.flags.writeable = False
-    return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save)
+    return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save, die)
 
 
 def _one_die(hit: FloatArray, wound: FloatArray, key: Any) -> tuple[FloatArray, FloatArray]:
