@@ -22,7 +22,14 @@ from ..results.attack import AttackResult
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
 from ..rules import Ruleset, get_ruleset
 from ..units.loadout import Loadout
-from ..units.options import DEFAULT_METRIC, Metric, check_metric, choice_columns, choose
+from ..units.options import (
+    DEFAULT_METRIC,
+    Metric,
+    check_metric,
+    choice_columns,
+    choose,
+    choose_rows,
+)
 from ..units.targets import Target
 from .outputs import check_output, write_output
 from .report_csv import neutralised
@@ -101,15 +108,21 @@ def _unit_rows(args: _Work) -> list[Row]:
     """One loadout against every target (run in a worker process for ``jobs > 1``): each
     row with the distribution its chart shows."""
     loadout, targets, rules, check_trials, seeds, metric = args
-    rows = []
+    rows: list[Row] = []
+    if not check_trials:  # rows made once for loadouts of the same weapons
+        found = choose_rows(loadout, targets, rules=rules, metric=metric)
+        for target in targets:
+            try:
+                row, result = next(found)
+            except LimitError as exc:
+                raise _located(exc, loadout, target) from None
+            rows.append((row, _chart(result, target)))
+        return rows
     for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
         try:
             choice = choose(loadout, target, rules=rules, metric=metric)
         except LimitError as exc:
             raise _located(exc, loadout, target) from None
-        rows.append((choice.row, _chart(choice.result, target)))
-        if not check_trials:
-            continue
         used = choice.declaration
         check = simulate(
             used.weapons,
@@ -121,7 +134,7 @@ def _unit_rows(args: _Work) -> list[Row]:
         )
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))
-        rows[-1] = (row, rows[-1][1])
+        rows.append((row, _chart(choice.result, target)))
     return rows
 
 

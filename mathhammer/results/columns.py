@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -70,6 +71,7 @@ __all__ = [
     "after_attack_columns_in",
     "attack_columns",
     "columns_frame",
+    "for_loadout",
 ]
 
 #: The columns every comparison has, in order (``phase`` and ``weapons_used`` only where an
@@ -235,8 +237,6 @@ def attack_columns(
     killed = result.killed
     half = -(-result.target.models // 2)
     row: dict[str, Any] = {}
-    if loadout is not None:
-        row["loadout"] = loadout.name
     row["target"] = result.target.name if target is None else target.name
     row["mean_killed"] = killed.mean()
     row["sd_killed"] = killed.std()
@@ -254,25 +254,61 @@ def attack_columns(
         taken, failed = after_attack_columns(test.name)
         row[taken] = test.p_taken
         row[failed] = test.p_failed
-    spent = None if loadout is None else loadout.points
-    if spent is not None:
-        row["loadout_points"] = spent
-        row["killed_per_100_points"] = 100.0 * row["mean_killed"] / spent
     if target is not None and target.points is not None:
-        destroyed = target.points_destroyed(result)
         row["target_points"] = target.points
-        row["points_destroyed"] = destroyed
+        row["points_destroyed"] = target.points_destroyed(result)
         damaged = target.points_of_damage(result)
         if damaged is not None:
             row["points_of_damage"] = damaged
-        if spent is not None and destroyed is not None:
-            row["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
     if check is not None:
         row.update(_check_columns(row["mean_killed"], row["sd_killed"], check))
-    sources = (getattr(loadout, "source", None), getattr(target, "source", None))
+    target_source = getattr(target, "source", None)
+    if target_source:
+        row["target_source"] = target_source
+    return for_loadout(row, loadout)
+
+
+#: The columns that depend on the loadout alone: its name, price and source.
+_LOADOUT_COLUMNS = frozenset(
+    {"loadout", *LOADOUT_POINTS_COLUMNS, "points_destroyed_per_100_points", *SOURCE_COLUMNS}
+)
+
+
+def for_loadout(
+    row: Mapping[str, Any], loadout: Priced | None, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``row`` of :func:`attack_columns` for ``loadout``: its columns that depend on the
+    loadout (its name, its points and the ratios per 100 of them, the sources) made for
+    this one, the rest kept, and the columns of ``extra`` added; in table order.
+
+    A table of many loadouts with the same weapons computes one row and gives it to each.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", attacks=1, skill=3, strength=4)
+    >>> row = attack_columns(mh.attack([(gun, 6)], mh.targets.get("Vehicle").unit),
+    ...                      target=mh.targets.get("Vehicle"), loadout=mh.Loadout("a", [(gun, 6)]))
+    >>> other = for_loadout(row, mh.Loadout("b", [(gun, 6)], points=50))
+    >>> other["loadout"], other["loadout_points"], other["mean_damage"] == row["mean_damage"]
+    ('b', 50, True)
+    """
+    out = {k: v for k, v in row.items() if k not in _LOADOUT_COLUMNS}
+    if loadout is not None:
+        out["loadout"] = loadout.name
+    spent = None if loadout is None else loadout.points
+    if spent is not None:
+        out["loadout_points"] = spent
+        out["killed_per_100_points"] = 100.0 * out["mean_killed"] / spent
+        destroyed = out.get("points_destroyed")
+        if destroyed is not None:
+            out["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
+    sources = (getattr(loadout, "source", None), row.get("target_source"))
     if any(sources):
-        row.update(zip(SOURCE_COLUMNS, sources, strict=True))
-    return row
+        out.update(zip(SOURCE_COLUMNS, sources, strict=True))
+    if extra:
+        out.update(extra)
+    return {column: out[column] for column in _ordered_once(tuple(out))}
 
 
 def _check_columns(mean: float, sd: float, check: SimulationResult) -> dict[str, float]:
@@ -326,6 +362,12 @@ def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
     stems = [m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, columns) if m]
     pairs = [after_attack_columns(stem) for stem in dict.fromkeys(stems)]
     return [c for pair in pairs for c in pair if c in columns]
+
+
+@lru_cache(maxsize=256)
+def _ordered_once(columns: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`_ordered` of the columns of a row (rows of one table share a few orders)."""
+    return tuple(_ordered(list(columns)))
 
 
 def _ordered(columns: list[str]) -> list[str]:

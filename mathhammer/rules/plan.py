@@ -36,6 +36,7 @@ __all__ = [
     "cached_pools",
     "check_sizes",
     "plan_attack",
+    "steps_key",
     "value_key",
 ]
 
@@ -137,6 +138,20 @@ def value_key(
 ) -> tuple[Any, ...]:
     """:attr:`AttackPlan.key` from the parts of a plan, before the pools' checks are
     resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them."""
+    return (ruleset, context, modifiers, target, steps_key(pools))
+
+
+def steps_key(pools: Sequence[Pool | MortalWounds]) -> tuple[Any, ...]:
+    """The steps of :attr:`AttackPlan.key`: per pool its profile (:attr:`Weapon.pool_key`)
+    with each weapon's attacks and count, or a mortal-wound step's amount (names left out).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun, rifle = mh.Weapon("Gun", 2, 3, 4), mh.Weapon("Rifle", 2, 3, 4)
+    >>> steps_key(cached_pools(((gun, 3),))) == steps_key(cached_pools(((rifle, 3),)))
+    True
+    """
     steps: list[tuple[Any, ...]] = []
     for pool in pools:
         if isinstance(pool, MortalWounds):
@@ -144,7 +159,7 @@ def value_key(
         else:
             counts = tuple((w.attacks, n) for w, n in pool.weapons)
             steps.append((pool.weapon.pool_key, counts))
-    return (ruleset, context, modifiers, target, tuple(steps))
+    return tuple(steps)
 
 
 @register

@@ -28,7 +28,7 @@ from ..results.columns import COLUMNS, columns_frame
 from ..rules import Ruleset
 from . import targets as suite
 from .loadout import Loadout, ambiguous_pair
-from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose
+from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose_rows
 from .targets import Target
 
 __all__ = ["COLUMNS", "AttackOptions", "Loadout", "compare"]
@@ -168,15 +168,10 @@ def compare(
     chosen, against = _loadouts(loadouts), _targets(targets)
     check_metric(metric)
     rows = [
-        choose(
-            loadout,
-            target,
-            rules=rules,
-            context=context,
-            modifiers=modifiers,
-            metric=metric,
-        ).row
+        row
         for loadout in chosen
-        for target in against
+        for row, _ in choose_rows(
+            loadout, against, rules=rules, context=context, modifiers=modifiers, metric=metric
+        )
     ]
     return columns_frame(rows)

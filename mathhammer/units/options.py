@@ -25,19 +25,22 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import OptionError, ProfileError, field_error
+from ..core.caches import register
+from ..core.lru import SizedCache
+from ..errors import MathhammerError, OptionError, ProfileError, field_error
 from ..exact.engine import attack
 from ..model.ability_text import unknown_message
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Weapon
 from ..results.attack import AttackResult
-from ..results.columns import METRIC_COLUMNS, attack_columns
+from ..results.columns import METRIC_COLUMNS, attack_columns, for_loadout
 from ..rules import Ruleset
+from ..rules.plan import cached_pools, steps_key
 from .loadout import Loadout, describe_weapons
 from .selection import PHASES
 from .targets import Target
@@ -52,6 +55,8 @@ __all__ = [
     "check_metric",
     "choice_columns",
     "choose",
+    "choose_rows",
+    "declaration_key",
 ]
 
 #: The columns that rank options, higher being better for the attacker: every numeric
@@ -304,3 +309,82 @@ def choice_columns(loadout: Loadout, declaration: Loadout) -> dict[str, Any]:
     if loadout.unknown_tokens:
         row["unknown_abilities"] = "; ".join(loadout.unknown_tokens)
     return row
+
+
+#: Rows of :func:`choose_row`, by the declaration's value and the rest of the pairing.
+_ROWS: SizedCache[Any, tuple[dict[str, Any], AttackResult]] = register(
+    SizedCache(65_536, max_items=65_536, name="comparison rows")
+)
+
+
+def declaration_key(loadout: Loadout) -> tuple[Any, ...] | None:
+    """What a plain loadout attacks with, by value: its pools' profiles, attacks and counts
+    (not their names) and its own context; None for a unit's options (chosen among by
+    name), or entries that cannot be hashed.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun, rifle = mh.Weapon("Gun", 2, 3, 4), mh.Weapon("Rifle", 2, 3, 4)
+    >>> declaration_key(Loadout("a", [(gun, 3)])) == declaration_key(Loadout("b", [(rifle, 3)]))
+    True
+    """
+    if isinstance(loadout, AttackOptions):
+        return None
+    try:
+        key = (steps_key(cached_pools(tuple(loadout.weapons))), loadout.context)
+        hash(key)
+    except (TypeError, MathhammerError):
+        return None
+    return key
+
+
+def choose_rows(
+    loadout: Loadout,
+    targets: Iterable[Target],
+    *,
+    rules: str | Ruleset = "11e",
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    metric: Metric = DEFAULT_METRIC,
+) -> Iterator[tuple[dict[str, Any], AttackResult]]:
+    """The rows of :func:`choose` against each target and the results they show, made once
+    for loadouts of the same weapons (:func:`declaration_key`) against the same target: a
+    table of thousands of loadouts repeats a few hundred profiles. Another loadout's row is
+    the same row with its own name, points, ratios per 100 points, source and unknown
+    abilities (:func:`~mathhammer.results.columns.for_loadout`); the result is that of the
+    first (its pools may carry that loadout's weapon names). Bounded; emptied by
+    ``mathhammer.clear_caches()``.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun, rifle = mh.Weapon("Gun", 2, 3, 4), mh.Weapon("Rifle", 2, 3, 4)
+    >>> line = mh.targets.get("Line infantry")
+    >>> [(a, _)] = choose_rows(Loadout("a", [(gun, 3)]), [line])
+    >>> [(b, _)] = choose_rows(Loadout("b", [(rifle, 3)], points=30), [line])
+    >>> b["loadout"], b["mean_killed"] == a["mean_killed"], b["loadout_points"]
+    ('b', True, 30)
+    """
+    declared = declaration_key(loadout)
+    extra = choice_columns(loadout, loadout) if declared is not None else {}
+    for target in targets:
+        key = None
+        if declared is not None:
+            try:
+                key = (declared, target, rules, context, modifiers, metric)
+                found = _ROWS.get(key)
+            except TypeError:  # an unhashable target, context or metric: nothing shared
+                key = found = None
+            if found is not None:
+                row, result = found
+                if "unknown_abilities" in row:
+                    row = {k: v for k, v in row.items() if k != "unknown_abilities"}
+                yield for_loadout(row, loadout, extra), result
+                continue
+        choice = choose(
+            loadout, target, rules=rules, context=context, modifiers=modifiers, metric=metric
+        )
+        if key is not None:
+            _ROWS.put(key, (dict(choice.row), choice.result), 1)
+        yield choice.row, choice.result
