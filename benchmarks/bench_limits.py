@@ -54,8 +54,16 @@ CASES = [
     Case(
         "dice",
         "MAX_POOL_DICE, MAX_UNIT_WOUNDS",
-        "2,000 dice (BS3+ S4 D1) vs 5,000 models W1 Sv3+",
-        "plan = plan_attack([(gun(), 2000)], mh.Unit.of('Horde', 5000, 4, 3, 1))",
+        "5,000 dice (BS3+ S4 D1) vs 10,000 models W1 Sv3+",
+        "plan = plan_attack([(gun(), 5000)], mh.Unit.of('Horde', 10000, 4, 3, 1))",
+    ),
+    Case(
+        "dice-d6",
+        "MAX_POOL_DICE, MAX_UNIT_WOUNDS",
+        "5,000 dice D6 vs 2,000 models W5 Sv3+, and its failed saves",
+        "def run():\n"
+        "    res = mh.attack([(gun(d='D6'), 5000)], mh.Unit.of('Big', 2000, 4, 3, 5))\n"
+        "    res.pools[0].unsaved",
     ),
     Case(
         "two-groups",
@@ -67,9 +75,9 @@ CASES = [
     Case(
         "hits",
         "MAX_POOL_HITS",
-        "2,000 dice [SUSTAINED HITS 2] (6,000 hits) vs 5,000 models W1",
-        "plan = plan_attack([(gun(ab='[SUSTAINED HITS 2]'), 2000)],"
-        " mh.Unit.of('Horde', 5000, 4, 3, 1))",
+        "5,000 dice [SUSTAINED HITS 2] (15,000 hits) vs 10,000 models W1",
+        "plan = plan_attack([(gun(ab='[SUSTAINED HITS 2]'), 5000)],"
+        " mh.Unit.of('Horde', 10000, 4, 3, 1))",
     ),
     Case(
         "lethal",
@@ -126,8 +134,8 @@ CASES = [
     Case(
         "dice-refused",
         "MAX_POOL_DICE",
-        "2,001 dice",
-        "plan = plan_attack([(gun(), 2001)], mh.Unit.of('Horde', 10, 4, 3, 1))",
+        "5,001 dice",
+        "plan = plan_attack([(gun(), 5001)], mh.Unit.of('Horde', 10, 4, 3, 1))",
         accepted=False,
     ),
     Case(

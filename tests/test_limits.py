@@ -158,7 +158,7 @@ EXACT_REFUSALS: list[tuple[str, Callable[[], object], list[str]]] = [
     (
         "sustained hits on many dice",
         lambda: mh.attack([(gun(abilities="[SUSTAINED HITS 30]"), 2000)], SQUAD),
-        ["hits of pool 'Gun x2000'", "at most 6000; got 62000"],
+        ["hits of pool 'Gun x2000'", "at most 15000; got 62000"],
     ),
     (
         "many sustained hits",
@@ -168,12 +168,12 @@ EXACT_REFUSALS: list[tuple[str, Callable[[], object], list[str]]] = [
     (
         "attack dice",
         lambda: mh.attack([(gun(attacks="D6"), 1000)], SQUAD),
-        ["attack dice of pool 'Gun x1000' must be at most 2000; got 6000"],
+        ["attack dice of pool 'Gun x1000' must be at most 5000; got 6000"],
     ),
     (
         "target wounds",
-        lambda: mh.attack(gun(), mh.Unit.of("Horde", 6000, 3, 7, 1)),
-        ["target wounds must be at most 5000"],
+        lambda: mh.attack(gun(), mh.Unit.of("Horde", 12000, 3, 7, 1)),
+        ["target wounds must be at most 10000"],
     ),
     (
         "states",

@@ -331,13 +331,21 @@ def test_the_issue_cases_are_refused_in_a_capped_process() -> None:
 #: seconds allowed). Measured on 2 shared cores, one BLAS thread, each takes 0.2-2.5 s
 #: (benchmarks/README.md): the budgets leave room for a busy machine.
 EDGES: dict[str, tuple[str, float]] = {
-    "2,000 dice vs 5,000 wounds": (
-        "weapons = [(gun(), 2000)]; target = mh.Unit.of('Horde', 5000, 4, 3, 1)",
+    "5,000 dice vs 10,000 wounds": (
+        "weapons = [(gun(), 5000)]; target = mh.Unit.of('Horde', 10000, 4, 3, 1)",
         5.0,
     ),
-    "6,000 hits": (
-        "weapons = [(gun(ab='[SUSTAINED HITS 2]'), 2000)]; "
-        "target = mh.Unit.of('Horde', 5000, 4, 3, 1)",
+    "5,000 D6 dice vs 2,000 W5": (
+        "weapons = [(gun(d='D6'), 5000)]; target = mh.Unit.of('Big', 2000, 4, 3, 5)",
+        5.0,
+    ),
+    "one group at the closed form's bound: 5,000 D20 dice vs W10,000": (
+        "weapons = [(gun(d='D20'), 5000)]; target = mh.Unit.of('Monster', 1, 4, 7, 10000)",
+        10.0,
+    ),
+    "15,000 hits": (
+        "weapons = [(gun(ab='[SUSTAINED HITS 2]'), 5000)]; "
+        "target = mh.Unit.of('Horde', 10000, 4, 3, 1)",
         5.0,
     ),
     "2,000 lethal dice": (
@@ -390,12 +398,12 @@ def test_the_largest_accepted_cases_finish_within_budget(code: str, budget_secon
     report = run_capped(
         f"""
         import mathhammer as mh
-        from mathhammer.exact import budget
+        from mathhammer.exact.layout import Layout
         from mathhammer.rules.plan import plan_attack
         gun = lambda d=1, ab="": mh.Weapon("Gun", 1, 3, 4, 0, d, abilities=ab)
         {code}
         plan = plan_attack(weapons, target)
-        layout = budget.check_plan(plan).layout
+        layout = Layout.of(target, plan.focus)
         start = time.perf_counter()
         result = mh.attack(plan)
         seconds = time.perf_counter() - start

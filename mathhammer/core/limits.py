@@ -23,9 +23,9 @@ The exact engine (:func:`mathhammer.attack`); beyond these, :func:`mathhammer.si
 estimates the attack by Monte Carlo:
 
 ====================  ===========  =========================================================
-MAX_POOL_DICE         2,000        attack dice of one pool (bonus attacks included)
-MAX_POOL_HITS         6,000        hits of one pool: dice x (1 + [SUSTAINED HITS] X)
-MAX_UNIT_WOUNDS       5,000        wounds of the target unit
+MAX_POOL_DICE         5,000        attack dice of one pool (bonus attacks included)
+MAX_POOL_HITS         15,000       hits of one pool: dice x (1 + [SUSTAINED HITS] X)
+MAX_UNIT_WOUNDS       10,000       wounds of the target unit
 MAX_STATES            200,000      model-wound states of the target ([PRECISION])
 MAX_DAMAGE            1,000        Damage of one attack: D (or the damage set) x multiplier
                                    + added damage + [MELTA] X, at their largest
@@ -47,10 +47,10 @@ BLOCK_DICE            10,000,000   dice rolled at once by a block of trials: a p
 
 Examples
 --------
->>> check_limit("attack dice of pool 'Gun x3000'", 3000, MAX_POOL_DICE, SIMULATE_HINT)
+>>> check_limit("attack dice of pool 'Gun x6000'", 6000, MAX_POOL_DICE, SIMULATE_HINT)
 Traceback (most recent call last):
 ...
-mathhammer.errors.LimitError: attack dice of pool 'Gun x3000' must be at most 2000; got 3000 ...
+mathhammer.errors.LimitError: attack dice of pool 'Gun x6000' must be at most 5000; got 6000 ...
 """
 
 from __future__ import annotations
@@ -97,11 +97,11 @@ MAX_DIST_WORK = 2_000_000_000
 
 # ---------------------------------------------------------------- the exact engine
 #: Attack dice of one pool, bonus attacks included.
-MAX_POOL_DICE = 2000
+MAX_POOL_DICE = 5000
 #: Hits of one pool: its attack dice times (1 + the most extra hits a [SUSTAINED HITS] scores).
-MAX_POOL_HITS = 6000
+MAX_POOL_HITS = 15000
 #: Wounds of the target unit.
-MAX_UNIT_WOUNDS = 5000
+MAX_UNIT_WOUNDS = 10000
 #: Model-wound states of the target unit (a CHARACTER that [PRECISION] reaches multiplies them).
 MAX_STATES = 200_000
 #: Damage of one attack at its largest, before the defender's modifiers.

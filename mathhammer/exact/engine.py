@@ -244,8 +244,7 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
         state = line.apply(state, failed, damage, trimmed)
-        unsaved = partial(_unsaved_on_layout, target, plan.focus, before, stages.to_save, saved,
-                          per_attack, checks.precision_group, ruleset.current_group)
+        unsaved = partial(_line_unsaved, line, before, failed, damage)
         results.append(
             PoolResult(
                 label=step.label,
@@ -282,9 +281,10 @@ def _distribution(state: np.ndarray, values: np.ndarray) -> Dist:
     return Dist._trusted(counts)
 
 
-def _unsaved_on_layout(target: Unit, focus: tuple[int, ...], *args: Any) -> Dist:
-    """A pool's failed saves on the target's layout (computed on first access)."""
-    return unsaved_distribution(Layout.of(target, focus), *args)
+def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.ndarray) -> Dist:
+    """A pool's failed saves that inflicted damage on a one-group target (computed on
+    first access)."""
+    return Dist._trusted(line.unsaved(state, failed, damage))
 
 
 def _run_layout(plan: AttackPlan) -> AttackResult:

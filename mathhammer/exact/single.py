@@ -19,6 +19,7 @@ wounds or any effect that depends on the state; the engine decides (:func:`appli
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -28,14 +29,18 @@ from ..core.caches import register
 from ..model.unit import ModelGroup
 from .chain import trim_counts
 from .compound import compound
+from .cost import CHUNK_ENTRIES
 from .layout import DENSE_LIMIT
 
-__all__ = ["LINE_WORK", "Line", "failed_saves"]
+__all__ = ["CALL_ENTRIES", "LINE_WORK", "Line", "failed_saves"]
 
-#: The most work (vector entries moved, summed over the failed saves) a target of one
-#: group is given by the closed form; past it the general engine (with its cost
-#: estimates and refusals) computes the attack.
-LINE_WORK = 4_000_000
+#: The most work a target of one group is given by the closed form, in vector entries
+#: moved, each array operation counted as :data:`CALL_ENTRIES` more (about 1 ns an entry:
+#: two seconds); past it the general engine, with its cost estimates and refusals,
+#: computes the attack.
+LINE_WORK = 2_000_000_000
+#: The cost of one array operation, as entries moved (its fixed overhead: a few µs).
+CALL_ENTRIES = 2_000
 #: The transitions a line keeps (for its last damage pmfs).
 _TRANSITIONS_KEPT = 8
 
@@ -121,10 +126,13 @@ class Line:
         return min(dice, self.size) if damage[0] == 0.0 else dice
 
     def work(self, damage: FloatArray, dice: int) -> int:
-        """Vector entries the pool's chain moves (what :data:`LINE_WORK` bounds)."""
+        """The most work of a pool's chain, for at most ``dice`` failed saves (what
+        :data:`LINE_WORK` bounds): per failed save, one matrix product of a small line,
+        or an operation per band."""
+        states = self.size + 1
         width = min(len(damage), int(self.left.max()) + 1)
-        per_step = (self.size + 1) * (self.size + 1 if self.dense else width)
-        return self.steps(damage, dice) * per_step
+        calls, entries = (1, states * states) if self.dense else (width, width * states)
+        return self.steps(damage, dice) * (calls * CALL_ENTRIES + entries)
 
     def apply(
         self,
@@ -152,21 +160,66 @@ class Line:
             failed = kept[:, 0]
             trimmed.append(cut)
         steps = self.steps(damage, len(failed) - 1)
-        t = self.transition(damage)
-        powers = np.empty((steps + 1, state.size))
-        powers[0] = state
-        if self.dense:
-            for j in range(steps):
-                np.matmul(powers[j], t, out=powers[j + 1])
-        else:
-            for j in range(steps):
-                v, moved = powers[j], powers[j + 1]
-                np.multiply(v, t[0], out=moved)
-                for d in range(1, len(t)):
-                    moved[d:] += v[:-d] * t[d, :-d]
-        after: FloatArray = failed[: steps + 1] @ powers
+        after = np.zeros(state.size)
+        for j0, block in self._powers(state, damage, steps):
+            after += failed[j0 : j0 + len(block)] @ block
         after[-1] += failed[steps + 1 :].sum()  # the unit was destroyed by then
         return after
+
+    def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
+        """The pmf of the failed saves resolved before the unit was destroyed (those that
+        inflicted damage), from ``state``, for ``failed`` failed saves (a pmf) of
+        ``damage`` each.
+
+        The ``c``-th failed save counts when there are ``c`` and the unit still stands
+        after ``c - 1``: ``P(count >= c) = P(U >= c) * P(alive after c - 1)``, the failed
+        saves being drawn before, and independently of, the damage.
+
+        Examples
+        --------
+        >>> line = Line(ModelGroup(1, 4, 3, 1))  # one W1 model: at most one counts
+        >>> line.unsaved(np.array([1.0, 0.0]), np.array([0.25, 0.5, 0.25]), np.array([0.0, 1.0]))
+        array([0.25, 0.75])
+        """
+        steps = self.steps(damage, len(failed) - 1)
+        alive = np.empty(steps + 1)  # alive[j]: P(the unit stands after j failed saves)
+        for j0, block in self._powers(state, damage, steps):
+            alive[j0 : j0 + len(block)] = 1.0 - block[:, -1]
+        at_least = failed[::-1].cumsum()[::-1]  # at_least[c] = P(U >= c)
+        survived = np.ones(len(failed))
+        survived[1:] = alive[np.minimum(np.arange(len(failed) - 1), steps)]
+        tail = at_least * survived
+        out: FloatArray = np.append(tail[:-1] - tail[1:], tail[-1])
+        # when every failed save costs a wound, at most ``size`` of them can count
+        return np.maximum(out[: steps + 1], 0.0)
+
+    def _powers(
+        self, state: FloatArray, damage: FloatArray, steps: int
+    ) -> Iterator[tuple[int, FloatArray]]:
+        """``state @ T**j`` for ``j = 0..steps``, as blocks of consecutive ``j`` (each
+        block ``(j0, rows)``, at most :data:`~mathhammer.exact.cost.CHUNK_ENTRIES` entries;
+        a block is overwritten by the next)."""
+        t = self.transition(damage)
+        rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
+        block = np.empty((rows, state.size))
+        v = state
+        for j0 in range(0, steps + 1, rows):
+            count = min(rows, steps + 1 - j0)
+            block[0] = v
+            for r in range(1, count):
+                self._step(block[r - 1], t, block[r])
+            yield j0, block[:count]
+            if j0 + count <= steps:
+                v = self._step(block[count - 1], t, np.empty(state.size))
+
+    def _step(self, v: FloatArray, t: FloatArray, out: FloatArray) -> FloatArray:
+        """``out = v @ T``."""
+        if self.dense:
+            return np.matmul(v, t, out=out)
+        np.multiply(v, t[0], out=out)
+        for d in range(1, len(t)):
+            out[d:] += v[:-d] * t[d, :-d]
+        return out
 
 
 def failed_saves(attacks: FloatArray, die: FloatArray, fail: float) -> FloatArray:
