@@ -68,7 +68,7 @@ def test_too_many_dice_in_a_report_names_the_row_and_the_remedy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     army = tmp_path / "army.csv"
-    army.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities\nHorde,Gun,300,2D6,4+,4,0,1,\n")
+    army.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities\nHorde,Gun,500,2D6,4+,4,0,1,\n")
     assert main(["report", str(army), "-o", str(tmp_path / "r.csv"), "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert f"{army}:2: 'Horde' against " in err

@@ -101,10 +101,10 @@ def test_a_warning_is_one_line_without_a_source_path() -> None:
 
 
 def test_too_many_dice_names_the_command_line_remedy(capsys: pytest.CaptureFixture[str]) -> None:
-    big = ["attack", "-A", "2D6", "--skill", "3+", "-S", "4", "--count", "200"]
+    big = ["attack", "-A", "2D6", "--skill", "3+", "-S", "4", "--count", "500"]
     assert main([*big, "--target", "Line infantry"]) == 1
     err = capsys.readouterr().err
-    assert "must be at most 2000; got 2400" in err and "add --trials N" in err
+    assert "must be at most 5000; got 6000" in err and "add --trials N" in err
     assert "mathhammer.simulate" not in err
     assert main([*big, "--target", "Line infantry", "--trials", "200"]) == 0
     out = capsys.readouterr().out

@@ -38,12 +38,13 @@ def test_import_loads_no_heavy_library(code: str) -> None:
 
 def test_the_probe_sees_heavy_libraries_once_they_are_used() -> None:
     # The same check after work that needs them, so the empty answers above mean something:
-    # a horde's states take sparse matrices, a summary pandas, a plot matplotlib.
+    # a horde of two groups takes sparse matrices (one group has its closed form), a summary
+    # pandas, a plot matplotlib.
     code = (
         "import matplotlib\n"
         "matplotlib.use('Agg')\n"
         "import mathhammer as mh\n"
-        "horde = mh.Unit.of('Horde', 200, 4, 3, 3)\n"
+        "horde = mh.Unit('Horde', [mh.ModelGroup(100, 4, 3, 3), mh.ModelGroup(100, 4, 4, 3)])\n"
         "gun = mh.Weapon('Gun', attacks=2, skill=3, strength=4, ap=0, damage=1)\n"
         "res = mh.attack([(gun, 10)], horde)\n"
         "res.summary()\n"

@@ -239,13 +239,13 @@ def test_unknown_abilities_warn_once_and_are_kept() -> None:
 
 
 def test_exact_engine_size_limits() -> None:
-    big = Weapon("w", attacks=3000, skill=3, strength=4, ap=0, damage=1)
+    big = Weapon("w", attacks=6000, skill=3, strength=4, ap=0, damage=1)
     with pytest.raises(
-        mh.LimitError, match="attack dice of pool 'w' must be at most 2000; got 3000"
+        mh.LimitError, match="attack dice of pool 'w' must be at most 5000; got 6000"
     ):
         mh.attack(big, Unit.of("t", 5, 4, 3, 1))
-    with pytest.raises(mh.LimitError, match="target wounds must be at most 5000; got 6000"):
-        mh.attack(weapon(), Unit.of("t", 1000, 4, 3, 6))
+    with pytest.raises(mh.LimitError, match="target wounds must be at most 10000; got 12000"):
+        mh.attack(weapon(), Unit.of("t", 2000, 4, 3, 6))
 
 
 def test_more_input_forms_and_errors() -> None:
@@ -257,5 +257,5 @@ def test_more_input_forms_and_errors() -> None:
     with pytest.raises(mh.OptionError, match="rng must be None, an integer, a SeedSequence"):
         mh.simulate(bolt, unit, trials=10, rng="a")
     blast = Weapon("b", 1, 4, 5, 0, 1, abilities="[BLAST 5]")
-    with pytest.raises(mh.LimitError, match="got 4010"):  # bonus dice count towards the limit
-        mh.attack([(blast, 10)], Unit.of("h", 400, 3, 5, 1))
+    with pytest.raises(mh.LimitError, match="got 10010"):  # bonus dice count towards the limit
+        mh.attack([(blast, 10)], Unit.of("h", 1000, 3, 5, 1))
