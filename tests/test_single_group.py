@@ -60,7 +60,11 @@ CASES: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
         Unit.of("Bikers", 5, 5, 3, 4),
         {"modifiers": mh.Modifiers(hit=1, reroll_wounds="ones")},
     ),
-    "cover": ([(BOLTER, 10)], Unit.of("Line", 10, 4, 4, 1), {"context": mh.Context(target_in_cover=True)}),
+    "cover": (
+        [(BOLTER, 10)],
+        Unit.of("Line", 10, 4, 4, 1),
+        {"context": mh.Context(target_in_cover=True)},
+    ),
     "banded (over 320 states)": ([(PLASMA, 120)], Unit.of("Horde", 120, 4, 5, 3), {}),
     "banded with FNP": ([(D3, 90)], Unit.of("Horde", 110, 4, 5, 3, fnp=6), {}),
     "classic": (
@@ -93,13 +97,14 @@ def test_the_closed_form_equals_the_layout_engine(name: str) -> None:
     general = engine._run_layout(plan)
     _close(fast.killed, general.killed)
     _close(fast.damage, general.damage)
-    for a, b in zip(fast.groups, general.groups, strict=True):
-        _close(a.killed, b.killed)
-        _close(a.damage, b.damage)
-    for a, b in zip(fast.pools, general.pools, strict=True):
+    for group, other in zip(fast.groups, general.groups, strict=True):
+        assert group.damage is not None and other.damage is not None
+        _close(group.killed, other.killed)
+        _close(group.damage, other.damage)
+    for pool, same in zip(fast.pools, general.pools, strict=True):
         for field in ("attacks", "hits", "wounds", "killed", "devastating", "unsaved"):
-            _close(getattr(a, field), getattr(b, field))
-        assert a.label == b.label and a.abilities == b.abilities
+            _close(getattr(pool, field), getattr(same, field))
+        assert pool.label == same.label and pool.abilities == same.abilities
     _close(fast.hazardous, general.hazardous)
     for t_fast, t_general in zip(fast.tests, general.tests, strict=True):
         assert t_fast.name == t_general.name
@@ -189,7 +194,9 @@ def test_the_line_is_the_layout_of_one_group(group: ModelGroup, damage: list[flo
     assert line.killed.tolist() == layout.killed.tolist()
     assert line.left.tolist() == layout.wounds_left(layout.current_group()).tolist()
     pmf = np.asarray(damage)
-    expected = np.asarray(damage_matrix(layout, [Dist(pmf)], sparse=True).todense())
+    matrix = damage_matrix(layout, [Dist(pmf)], sparse=True)
+    assert not isinstance(matrix, np.ndarray)
+    expected = np.asarray(matrix.todense())
     t = line.transition(pmf)
     if not line.dense:
         dense = np.zeros_like(expected)

@@ -106,8 +106,8 @@ def pool_cost(
     chain = chain_cost(to_save - 1, width, layout.size, apply, acting, stacked)
     devastating = series_cost(width, 1, layout.size, apply) if width > 1 else Cost()
     sizes = (
-        f"{step.attack_dice} attack dice, {to_save - 1} dice to save, {width - 1} devastating wounds, "
-        f"{layout.size} target states"
+        f"{step.attack_dice} attack dice, {to_save - 1} dice to save, "
+        f"{width - 1} devastating wounds, {layout.size} target states"
     )
     return stages + chain + devastating, sizes
 

@@ -9,10 +9,17 @@ from typing import Any
 
 import numpy as np
 
-from ..core.caches import register
 from ..core.binomial import binomial_thin
+from ..core.caches import register
 from ..core.dist import Dist
-from ..core.limits import MAX_POOL_DICE, MAX_TABLE, MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
+from ..core.limits import (
+    MAX_POOL_DICE,
+    MAX_TABLE,
+    MAX_UNIT_WOUNDS,
+    MAX_WORK,
+    SIMULATE_HINT,
+    check_limit,
+)
 from ..core.lru import SizedCache
 from ..errors import MathhammerError
 from ..model.context import Context, Modifiers, default_context, default_modifiers
@@ -25,7 +32,6 @@ from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .damage import group_damage, wound_lost
-from .cost import MAX_WORK
 from .layout import Layout
 from .single import LINE_WORK, Line, failed_saves
 from .steps import hit_and_wound, hit_kernel, wound_kernel
@@ -234,7 +240,7 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
     trimmed: list[float] = []
     for step, kernels, per_attack in pools:
         checks = step.checks
-        damage = per_attack[0].probabilities
+        lost = per_attack[0].probabilities
         stages = hit_and_wound(step.pool, checks, kernels)
         saved = saved_faces(checks, target)
         before = state
@@ -243,8 +249,8 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
-        state = line.apply(state, failed, damage, trimmed)
-        unsaved = partial(_line_unsaved, line, before, failed, damage)
+        state = line.apply(state, failed, lost, trimmed)
+        unsaved = partial(_line_unsaved, line, before, failed, lost)
         results.append(
             PoolResult(
                 label=step.label,
@@ -278,7 +284,7 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
 def _distribution(state: np.ndarray, values: np.ndarray) -> Dist:
     """The distribution of a per-state integer quantity (as :meth:`Layout.distribution`)."""
     counts = np.bincount(values, weights=state, minlength=int(values[-1]) + 1)
-    return Dist._trusted(counts)
+    return Dist._trusted(counts.astype(np.float64))
 
 
 def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.ndarray) -> Dist:

@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from .attack import AttackResult
