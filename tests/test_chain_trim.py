@@ -5,6 +5,9 @@ engine without it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -47,9 +50,11 @@ def distributions(result: mh.AttackResult) -> list[np.ndarray]:
 
 
 def untrimmed(monkeypatch: pytest.MonkeyPatch, weapons: object, target: mh.Unit) -> mh.AttackResult:
-    """The attack with nothing trimmed: by the sorted-dice chain, or the one-group line."""
+    """The attack with nothing trimmed: by the sorted-dice chain, or the one-group line
+    (whose powers then run to the end, however unlikely the unit is to stand)."""
     for module in (chain, single):
         monkeypatch.setattr(module, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
+    monkeypatch.setattr(single, "TRIM_MASS", 0.0)
     return mh.attack(weapons, target)
 
 
@@ -85,6 +90,41 @@ def test_large_pools_are_trimmed_and_small_ones_are_not() -> None:
     assert mh.attack(weapons, target).trimmed > 0.0
     small = mh.attack([(mh.Weapon("Gun", 2, 3, 4, 0, 1), 5)], mh.Unit.of("Squad", 5, 4, 3, 1))
     assert small.trimmed == 0.0
+
+
+#: About 440 failed saves against 600 wounds: destroyed after 200-300 of them.
+HORDE = ([(mh.Weapon("Heavy", 1, 3, 5, -1, "D6"), 2000)], mh.Unit.of("Big", 200, 4, 3, 3))
+
+
+def test_the_line_ends_its_powers_once_the_unit_is_all_but_destroyed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    weapons, target = HORDE
+    line = single.Line.of(target.groups[0])
+    monkeypatch.setattr(single, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
+    powers: list[int] = []
+    original = single.Line._powers
+
+    def counted(self: single.Line, *args: Any) -> Iterator[tuple[int, np.ndarray]]:
+        for j0, block in original(self, *args):
+            powers.append(j0 + len(block))
+            yield j0, block
+
+    monkeypatch.setattr(single.Line, "_powers", counted)
+    settled = mh.attack(weapons, target)
+    assert 200 <= max(powers) < 400 < line.size  # ended early: not all 600 powers
+    monkeypatch.setattr(single, "TRIM_MASS", 0.0)
+    mh.clear_caches()
+    powers.clear()
+    full = mh.attack(weapons, target)
+    assert max(powers) == line.size + 1
+    assert 0.0 < settled.trimmed <= TRIM_MASS and full.trimmed == 0.0
+    # 600 powers of the transition leave the full run's mass off 1 by rounding (about
+    # 4e-14); the settled run, 300 powers shorter, keeps it within a few ulp
+    drift = abs(full.damage.probabilities.sum() - 1.0)
+    assert abs(settled.damage.probabilities.sum() - 1.0) <= 1e-15
+    for got, want in zip(distributions(settled), distributions(full), strict=True):
+        assert np.abs(got - want).max() <= settled.trimmed + drift + 1e-15
 
 
 def test_cap_passengers_merges_the_counts_past_the_units_wounds() -> None:

@@ -9,7 +9,9 @@ is "destroyed"), and each failed save moves it forward by ``min(E, wounds left o
 current model)``: a banded transition ``T``. The state after a pool is
 ``sum_j P(U = j) state T**j``; the vectors ``state T**j`` stop changing once every state
 reached is "destroyed", which happens after ``S`` failed saves when every failed save
-costs at least one wound.
+costs at least one wound, and they are taken as "destroyed" once the unit stands with
+probability below :data:`~mathhammer.exact.chain.TRIM_MASS` (the mass moved reported with
+the trimmed mass).
 
 This is what the general engine computes on such a target (the same states, in the same
 order, and the same trimming of negligible counts of dice): it is checked against it
@@ -27,7 +29,7 @@ import numpy as np
 from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
 from ..model.unit import ModelGroup
-from .chain import trim_counts
+from .chain import TRIM_MASS, trim_counts
 from .compound import compound
 from .cost import CHUNK_ENTRIES
 from .layout import DENSE_LIMIT
@@ -145,8 +147,10 @@ class Line:
         ``damage`` (a pmf) from the current model.
 
         Given a list ``trimmed``, the counts of negligible probability are cut from the
-        top of ``failed`` (:func:`~mathhammer.exact.chain.trim_counts`) and the mass cut
-        is appended to it.
+        top of ``failed`` (:func:`~mathhammer.exact.chain.trim_counts`), the powers of
+        ``T`` end once the unit stands with probability at most
+        :data:`~mathhammer.exact.chain.TRIM_MASS` (the rest of ``failed`` then destroys
+        it), and the mass cut and the mass so moved are appended to it.
 
         Examples
         --------
@@ -155,15 +159,22 @@ class Line:
         >>> line.apply(start, np.array([0.25, 0.5, 0.25]), np.array([0.0, 1.0])).tolist()
         [0.25, 0.5, 0.25]
         """
+        settle = 0.0
         if trimmed is not None:
             kept, cut = trim_counts(failed[:, None])
             failed = kept[:, 0]
             trimmed.append(cut)
+            settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
         after = np.zeros(state.size)
-        for j0, block in self._powers(state, damage, steps):
+        last, standing = 0, 0.0
+        for j0, block in self._powers(state, damage, steps, settle):
             after += failed[j0 : j0 + len(block)] @ block
-        after[-1] += failed[steps + 1 :].sum()  # the unit was destroyed by then
+            last, standing = j0 + len(block) - 1, float(block[-1, :-1].sum())
+        beyond = float(failed[last + 1 :].sum())
+        after[-1] += beyond  # the unit was destroyed by then (or all but ``standing`` of it)
+        if trimmed is not None and last < steps:
+            trimmed.append(standing * beyond)
         return after
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
@@ -182,8 +193,8 @@ class Line:
         array([0.25, 0.75])
         """
         steps = self.steps(damage, len(failed) - 1)
-        alive = np.empty(steps + 1)  # alive[j]: P(the unit stands after j failed saves)
-        for j0, block in self._powers(state, damage, steps):
+        alive = np.zeros(steps + 1)  # alive[j]: P(the unit stands after j failed saves)
+        for j0, block in self._powers(state, damage, steps, TRIM_MASS):
             alive[j0 : j0 + len(block)] = 1.0 - block[:, -1]
         at_least = failed[::-1].cumsum()[::-1]  # at_least[c] = P(U >= c)
         survived = np.ones(len(failed))
@@ -194,11 +205,16 @@ class Line:
         return np.maximum(out[: steps + 1], 0.0)
 
     def _powers(
-        self, state: FloatArray, damage: FloatArray, steps: int
+        self, state: FloatArray, damage: FloatArray, steps: int, settle: float = 0.0
     ) -> Iterator[tuple[int, FloatArray]]:
         """``state @ T**j`` for ``j = 0..steps``, as blocks of consecutive ``j`` (each
         block ``(j0, rows)``, at most :data:`~mathhammer.exact.cost.CHUNK_ENTRIES` entries;
-        a block is overwritten by the next)."""
+        a block is overwritten by the next).
+
+        With ``settle > 0`` the powers end early, at the first ``j`` after which the unit
+        stands with probability at most ``settle``: the later ones differ from "destroyed"
+        by at most that mass (the unit standing only grows less likely).
+        """
         t = self.transition(damage)
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
         block = np.empty((rows, state.size))
@@ -208,6 +224,9 @@ class Line:
             block[0] = v
             for r in range(1, count):
                 self._step(block[r - 1], t, block[r])
+                if settle and block[r, :-1].sum() <= settle:
+                    yield j0, block[: r + 1]
+                    return
             yield j0, block[:count]
             if j0 + count <= steps:
                 v = self._step(block[count - 1], t, np.empty(state.size))
