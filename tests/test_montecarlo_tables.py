@@ -6,8 +6,10 @@ against a unit of one group, and keeps each trial's current group instead of ask
 ruleset for every trial at every die. Each is checked here against the literal way, written
 out in this file as the simulation did it before: the check applied to every rolled die,
 ``np.sort``, every die walked against a current group computed afresh, a plain state of
-models destroyed and wounds lost. Both sides roll from generators with the same seed; the
-outcomes must be equal (``==``, not close) and the generators left at the same place.
+models destroyed and wounds lost. Both sides roll from generators with the same seed, and
+their D6 through the same :func:`~mathhammer.montecarlo.rolls.d6` (checked on its own in
+``test_montecarlo_dice.py``); the outcomes must be equal (``==``, not close) and the
+generators left at the same place.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import mathhammer as mh
 from mathhammer.core.dice import Dice
 from mathhammer.model.context import Context, Modifiers
 from mathhammer.montecarlo import saves, steps
-from mathhammer.montecarlo.rolls import categorise, roll_sum
+from mathhammer.montecarlo.rolls import categorise, d6, roll_sum
 from mathhammer.montecarlo.state import TargetState
 from mathhammer.montecarlo.tables import face_counts, prefix_mask, sorted_dice
 from mathhammer.rules import EleventhEdition, eleventh, get_ruleset
@@ -46,13 +48,13 @@ def literal_categorise(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The check applied to every rolled die, re-rolls and all (the former simulation)."""
     width = int(counts.max()) if counts.size else 0
-    faces = rng.integers(1, 7, size=(counts.size, width), dtype=np.int8)
+    faces = d6(rng, (counts.size, width))
     valid = np.arange(width) < counts[:, None]
     categories = np.asarray(check.first(faces))
     if check.reroll is not None:
         again = np.asarray(check.reroll(faces, categories), dtype=bool) & valid
         if again.any():
-            rerolled = rng.integers(1, 7, size=faces.shape, dtype=np.int8)
+            rerolled = d6(rng, faces.shape)
             categories = np.where(again, check.again(rerolled), categories)
     return ((categories == SUCCESS) & valid).sum(axis=1), ((categories == CRITICAL) & valid).sum(
         axis=1
@@ -183,7 +185,7 @@ def _fnp(
         if fnp is None or here.size == 0:
             continue
         width = int(wounds[here].max())
-        faces = rng.integers(1, 7, size=(here.size, width), dtype=np.int8)
+        faces = d6(rng, (here.size, width))
         valid = np.arange(width) < wounds[here][:, None]
         out[here] -= (ruleset.fnp_saves(faces, fnp) & valid).sum(axis=1)
     return out
@@ -194,7 +196,7 @@ def literal_save_dice(
 ) -> np.ndarray:
     """Sort each trial's save dice, then allocate them lowest first, one per step."""
     width = int(count.max()) if count.size else 0
-    faces = rng.integers(1, 7, size=(count.size, width), dtype=np.int8)
+    faces = d6(rng, (count.size, width))
     faces = np.sort(np.where(np.arange(width) < count[:, None], faces, 7), axis=1)
     unsaved = np.zeros(count.size, dtype=np.int64)
     for column in range(width):

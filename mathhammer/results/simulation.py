@@ -31,7 +31,7 @@ class SimulationResult(AttackResult):
     >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=4, ap=0, damage=1)
     >>> sim = mh.simulate([(gun, 5)], mh.Unit.of("Squad", 5, 4, 3, 1), trials=10_000, rng=1)
     >>> sim.trials, round(sim.killed.mean(), 2), round(sim.killed_se, 3)  # exact mean: 1.11
-    (10000, 1.1, 0.01)
+    (10000, 1.11, 0.01)
     """
 
     trials: int = 0
