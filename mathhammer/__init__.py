@@ -33,13 +33,16 @@ from .errors import (
     RulesError,
 )
 from .exact.engine import attack
+from .exact.sequence import sequence
 from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers
 from .model.pools import MortalWounds, Pool, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
 from .results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
+from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
@@ -118,12 +121,14 @@ __all__ = [
     "ProfileError",
     "Ruleset",
     "RulesError",
+    "SequenceResult",
     "SimulationResult",
     "Target",
     "TestResult",
     "Unit",
     "UnitAttackResult",
     "UnitSimulationResult",
+    "UnitState",
     "UnknownAbilityWarning",
     "Use",
     "Wargear",
@@ -151,6 +156,7 @@ __all__ = [
     "register_ruleset",
     "resolve",
     "ruleset_names",
+    "sequence",
     "simulate",
     "simulate_uses",
     "targets",

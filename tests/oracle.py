@@ -775,8 +775,12 @@ def oracle_pools(
     modifiers: Modifiers | None = None,
     sort_saves: bool = True,
     devastating_first: bool = False,
+    start: dict[State, Fraction] | None = None,
 ) -> OracleResult:
     """Resolve the given pools (and MortalWounds steps) in order, against the unit.
+
+    ``start`` carries on from the states an earlier call left (its ``states``): the
+    distributions then count from the unit's own start, earlier attacks included.
 
     ``pools`` is taken as given (no gathering), so splitting identical attacks into
     several pools can be studied.  ``sort_saves=False`` resolves each pool's save dice
@@ -787,14 +791,14 @@ def oracle_pools(
     context = Context() if context is None else context
     modifiers = Modifiers() if modifiers is None else modifiers
     groups = unit.groups
-    start = _initial_state(unit)
-    initial_models = [len(m) for m in start]
-    initial_wounds = sum(sum(m) for m in start)
+    full = _initial_state(unit)
+    initial_models = [len(m) for m in full]
+    initial_wounds = sum(sum(m) for m in full)
 
     def killed(state: State) -> int:
         return sum(initial_models) - sum(len(m) for m in state)
 
-    states: dict[State, Fraction] = {start: Fraction(1)}
+    states: dict[State, Fraction] = {full: Fraction(1)} if start is None else dict(start)
     hazardous: PMF = {0: Fraction(1)}
     outcomes = []
     for step in pools:
@@ -881,8 +885,10 @@ def oracle_attack(
     modifiers: Modifiers | None = None,
     sort_saves: bool = True,
     devastating_first: bool = False,
+    start: dict[State, Fraction] | None = None,
 ) -> OracleResult:
-    """The whole attack: gather identical weapons into pools, then resolve them in order."""
+    """The whole attack: gather identical weapons into pools, then resolve them in order
+    (from ``start``, the states an earlier attack left, where given)."""
     return oracle_pools(
         gather_entries(weapons),
         unit,
@@ -890,6 +896,7 @@ def oracle_attack(
         modifiers=modifiers,
         sort_saves=sort_saves,
         devastating_first=devastating_first,
+        start=start,
     )
 
 

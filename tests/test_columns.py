@@ -48,7 +48,7 @@ class BattleShock(EleventhEdition):
 
     name = "11e-battle-shock"
 
-    def after_attack_tests(self, target: mh.Unit) -> tuple[AfterAttackTest, ...]:
+    def after_attack_tests(self, target: mh.Unit, before: int = 0) -> tuple[AfterAttackTest, ...]:
         taken = partial(below_half_strength, models=target.models)
         fails = partial(panic_fails, leadership=target.leadership or 7)
         return (AfterAttackTest("battle-shock test", taken, fails, dice=2),)

@@ -149,8 +149,9 @@ class Checked(NamedTuple):
     kernels: list[tuple[np.ndarray, np.ndarray] | None]
 
 
-def check_plan(plan: AttackPlan) -> Checked:
-    """Refuse a plan beyond the exact engine's limits.
+def check_plan(plan: AttackPlan, focus: tuple[int, ...] | None = None) -> Checked:
+    """Refuse a plan beyond the exact engine's limits; its layout has the plan's focus,
+    or ``focus`` where given (the groups a carried-on state made vary too).
 
     Examples
     --------
@@ -168,7 +169,7 @@ def check_plan(plan: AttackPlan) -> Checked:
     target = plan.target
     check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
     check_sizes(plan, EXACT_LIMITS)
-    layout = Layout.of(target, plan.focus)
+    layout = Layout.of(target, plan.focus if focus is None else focus)
     kernels: list[tuple[np.ndarray, np.ndarray] | None] = []
     for step in plan.steps:
         if isinstance(step, MortalWounds):

@@ -21,11 +21,12 @@ from ..core.limits import (
     check_limit,
 )
 from ..core.lru import SizedCache
-from ..errors import MathhammerError
+from ..errors import MathhammerError, OptionError, field_error
 from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from ..results.state import UnitState
 from ..rules.base import FACES, AfterAttackTest, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_sizes, value_key
 from ..rules.registry import get_ruleset
@@ -38,7 +39,14 @@ from .steps import hit_and_wound, hit_kernel, wound_kernel
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
-__all__ = ["MAX_POOL_DICE", "MAX_UNIT_WOUNDS", "RESULTS", "attack", "group_damage"]
+__all__ = [
+    "MAX_POOL_DICE",
+    "MAX_UNIT_WOUNDS",
+    "RESULTS",
+    "attack",
+    "group_damage",
+    "start_state",
+]
 
 #: Attacks already computed, keyed by what they compute (:attr:`AttackPlan.key`): an attack
 #: repeated with the same profiles (whatever their names) against the same target, as a
@@ -103,6 +111,7 @@ def attack(
     rules: str | Ruleset | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
+    start: AttackResult | UnitState | None = None,
 ) -> AttackResult:
     """The exact distributions of a unit's attacks against one target unit.
 
@@ -126,6 +135,12 @@ def attack(
     modifiers : Modifiers, optional
         Roll modifiers, characteristic changes, critical thresholds and re-rolls that
         apply to every pool.
+    start : AttackResult or UnitState, optional
+        Carry on from the target's state after earlier attacks (a result's ``state``, or
+        the result itself): these attacks resolve against each state it holds, weighted
+        by its probability, and the result counts from the start of the sequence (its
+        ``killed`` and ``damage`` include the earlier attacks'). The target must be the
+        unit the state is of, under the same ruleset. See :func:`mathhammer.sequence`.
 
     Returns
     -------
@@ -155,7 +170,19 @@ def attack(
     0.0623
     >>> round(res.p_panic_fail / res.p_panic_test, 4)  # P(2D6 > 7) = 15/36
     0.4167
+
+    A second unit's attacks carry on from the first's: the chance that the squad of
+    marines is destroyed after both.
+
+    >>> first = mh.attack([(bolter, 10)], marines)
+    >>> melta = mh.Weapon("Melta", attacks=1, skill=3, strength=9, ap=-4, damage="D6")
+    >>> both = mh.attack([(melta, 4)], marines, start=first)
+    >>> round(first.p_destroyed, 4), round(both.p_destroyed, 4)
+    (0.0006, 0.1857)
     """
+    if start is not None:
+        plan = as_plan(weapons, target, rules, context, modifiers)
+        return _run(plan, start_state(start, plan))
     known = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
@@ -198,17 +225,63 @@ def _known(
     return None if found is None else _labelled(found, pools)
 
 
-def _run(plan: AttackPlan) -> AttackResult:
+def start_state(start: Any, plan: AttackPlan) -> UnitState:
+    """The state an attack carries on from: ``start``'s, checked against the plan's
+    target and ruleset."""
+    state = start.state if isinstance(start, AttackResult) else start
+    if isinstance(start, AttackResult) and state is None:
+        raise OptionError("start: this result holds no state of its target to carry on from")
+    if not isinstance(state, UnitState):
+        raise field_error(OptionError, "start", "an AttackResult or a UnitState", start)
+    if state.unit != plan.target:
+        raise OptionError(
+            f"start: a state of unit {state.unit.name!r} ({state.unit!r}), not of the target "
+            f"{plan.target.name!r} ({plan.target!r}); carry a state on against its own unit"
+        )
+    if state.rules != plan.ruleset.name:
+        raise OptionError(
+            f"start: a state reached under the {state.rules!r} ruleset; this attack uses "
+            f"{plan.ruleset.name!r}"
+        )
+    return state
+
+
+def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
     """The attack of a plan, computed: by the closed form of a one-group target where it
-    applies (:mod:`~mathhammer.exact.single`), else on the target's layout."""
+    applies (:mod:`~mathhammer.exact.single`), else on the target's layout; from the
+    state ``start`` where given."""
     target = plan.target
     check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
     check_sizes(plan, EXACT_LIMITS)
-    found = _run_single(plan)
-    return _run_layout(plan) if found is None else found
+    found = _run_single(plan, start)
+    return _run_layout(plan, start) if found is None else found
 
 
-def _run_single(plan: AttackPlan) -> AttackResult | None:
+def _tests_after(plan: AttackPlan, killed: Dist, start: UnitState | None) -> tuple[TestResult, ...]:
+    """The after-attack tests: on the models this attack destroyed, out of those the
+    target had before it. From a ``start`` whose states differ in the models destroyed
+    before, the attack is computed again from the states of each such number (the test's
+    threshold depends on it), and the tests weighted by their probabilities."""
+    if not plan.tests:
+        return ()
+    if start is None:
+        return tuple(_test(test, killed) for test in plan.tests)
+    before = start.killed_in_group().sum(axis=1)
+    counts = np.unique(before[start.probabilities > 0])
+    taken: dict[str, list[float]] = {}
+    for k in counts.tolist():
+        weight = 1.0 if len(counts) == 1 else float(start.probabilities[before == k].sum())
+        after = killed if len(counts) == 1 else _run(plan, start.given_killed(k)).killed
+        now = Dist._trusted(after.probabilities[k:])  # the models this attack destroyed
+        for test in plan.ruleset.after_attack_tests(plan.target, before=k):
+            result = _test(test, now)
+            total = taken.setdefault(test.name, [0.0, 0.0])
+            total[0] += weight * result.p_taken
+            total[1] += weight * result.p_failed
+    return tuple(TestResult(name, p, f) for name, (p, f) in taken.items())
+
+
+def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResult | None:
     """The attack of a plan on a one-group target by the closed form, or None where it
     does not apply: a mortal-wound step, devastating wounds, a ruleset with its own
     allocation order, or a chain past :data:`~mathhammer.exact.single.LINE_WORK` (the
@@ -234,7 +307,10 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
             return None
         pools.append((step, (hk, wk), per_attack))
     state = np.zeros(line.size + 1)
-    state[0] = 1.0
+    if start is None:
+        state[0] = 1.0
+    else:
+        np.add.at(state, start.positions[:, 0], start.probabilities)
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
@@ -276,8 +352,9 @@ def _run_single(plan: AttackPlan) -> AttackResult | None:
         groups=(GroupResult(target.groups[0], killed, damage=damage),),
         pools=tuple(results),
         hazardous=hazardous,
-        tests=tuple(_test(test, killed) for test in plan.tests),
+        tests=_tests_after(plan, killed, start),
         trimmed=float(sum(trimmed)),
+        state=UnitState(target, ruleset.name, line.positions, state),
     )
 
 
@@ -293,10 +370,12 @@ def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.
     return Dist._trusted(line.unsaved(state, failed, damage))
 
 
-def _run_layout(plan: AttackPlan) -> AttackResult:
-    """The attack of a plan on the target's layout."""
-    layout, kernels = check_plan(plan)
-    state = layout.initial_state()
+def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
+    """The attack of a plan on the target's layout (from ``start``, where given: on a
+    layout that holds its states too)."""
+    focus = None if start is None else tuple(sorted({*plan.focus, *start.focus}))
+    layout, kernels = check_plan(plan, focus)
+    state = layout.initial_state() if start is None else layout.state_of(start)
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
@@ -328,8 +407,9 @@ def _run_layout(plan: AttackPlan) -> AttackResult:
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,
-        tests=tuple(_test(test, killed) for test in plan.tests),
+        tests=_tests_after(plan, killed, start),
         trimmed=float(sum(trimmed)),
+        state=UnitState(plan.target, plan.ruleset.name, layout.positions, state, layout.focus),
     )
 
 

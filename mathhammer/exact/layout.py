@@ -33,6 +33,8 @@ from ..rules.base import AllocationOrder, standard_order
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
 
+    from ..results.state import UnitState
+
 __all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
 
 #: Up to this many states the transition matrices are dense (faster for small units).
@@ -214,6 +216,18 @@ class Layout:
         """The state distribution before any attack: no wounds lost."""
         out = np.zeros(self.size)
         out[0] = 1.0
+        return out
+
+    def state_of(self, start: UnitState) -> FloatArray:
+        """A carried-on state as a distribution over this layout's states (which must
+        hold every state of positive probability: its focus includes ``start.focus``)."""
+        codes = np.asarray(start.positions, dtype=np.int64) @ self._stride
+        index = np.minimum(self.index(codes), self.size - 1)
+        held = start.probabilities > 0
+        if not np.array_equal(self._codes[index[held]], codes[held]):
+            raise ValueError("the layout does not hold every state of the start")
+        out = np.zeros(self.size)
+        np.add.at(out, index[held], start.probabilities[held])
         return out
 
     def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:

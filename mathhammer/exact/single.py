@@ -70,6 +70,9 @@ class Line:
         #: wounds left on the current model in each state (0 once destroyed)
         self.left = np.where(started, wounds - after_first % wounds, first - position)
         self.left[-1] = 0
+        #: each state's wounds lost, as a one-group layout's positions (read-only)
+        self.positions = position[:, None]
+        self.positions.flags.writeable = False
         self._transitions: dict[bytes, FloatArray] = {}
 
     @property

@@ -15,6 +15,7 @@ from ..core.dist import Dist
 from ..model.profiles import Unit
 from .allocation import in_allocation_order, wounds_lost_by_group
 from .parts import GroupResult, PoolResult, TestResult
+from .state import UnitState
 
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "TestResult"]
 
@@ -47,6 +48,13 @@ class AttackResult:
         is negligible (at most 1e-18 cut from each count) are not resolved. Every
         distribution sums to ``1 - trimmed`` or more, and differs from the untrimmed
         computation by at most ``trimmed`` in any probability.
+    state : UnitState or None
+        The target's state after the attacks: the joint distribution of each group's
+        models and wounds left, which ``attack(..., start=result)`` carries on from.
+
+    A result that carries on from a ``start`` counts from the start of the sequence:
+    ``killed``, ``damage``, the groups' and the pools' distributions include what the
+    earlier attacks did.
     """
 
     target: Unit
@@ -58,6 +66,7 @@ class AttackResult:
     hazardous: Dist = field(default_factory=lambda: Dist.constant(0))
     tests: tuple[TestResult, ...] = ()
     trimmed: float = 0.0
+    state: UnitState | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # Each group's wounds lost, where the engine did not record them and the unit's

@@ -333,8 +333,13 @@ class Ruleset(ABC):
         """Mortal wounds the attacker suffers per failed hazard roll."""
         return 3 if context.attacker_monster_or_vehicle else 1
 
-    def after_attack_tests(self, target: Unit) -> tuple[AfterAttackTest, ...]:
-        """The tests the target takes after a unit's attacks; none by default."""
+    def after_attack_tests(self, target: Unit, before: int = 0) -> tuple[AfterAttackTest, ...]:
+        """The tests the target takes after a unit's attacks; none by default.
+
+        ``before`` is the models of ``target`` destroyed before this unit's attacks (by
+        earlier units of a sequence); a test's ``taken`` then reads the models this unit
+        destroyed.
+        """
         return ()
 
     def __repr__(self) -> str:

@@ -264,13 +264,16 @@ class Classic(Ruleset):
         """Every unsaved wound removes exactly one wound: damage modifiers do not exist here."""
         return np.ones_like(np.asarray(damage))
 
-    def after_attack_tests(self, target: Unit) -> tuple[AfterAttackTest, ...]:
-        """The Panic Test: taken when at least a quarter of the models (rounded up) were
-        slain and some remain; failed when 2D6 rolls higher than Ld."""
+    def after_attack_tests(self, target: Unit, before: int = 0) -> tuple[AfterAttackTest, ...]:
+        """The Panic Test: taken when at least a quarter of the models the unit had before
+        the attacks (rounded up) were slain and some remain; failed when 2D6 rolls higher
+        than Ld. After ``before`` models fell to earlier units, the quarter is of those
+        left, and ``taken`` reads the models this unit slew."""
+        models = target.models - before
         taken = partial(
             panic_taken,
-            threshold=panic_threshold(target.models),
-            models=target.models,
+            threshold=panic_threshold(models),
+            models=models,
             exempt=not takes_panic_tests(target),
         )
         fails = partial(panic_fails, leadership=target.leadership or 0)

@@ -1,0 +1,113 @@
+"""Attacks in sequence: several attacking units (or turns) against one target, exactly.
+
+Each step is an attack with its own weapons, context and modifiers; it carries on from
+the target's state distribution the previous step left (``attack(..., start=...)``), so
+the chance the target is destroyed after each step is exact, not a sum of averages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..errors import OptionError
+from ..model.context import Context, Modifiers
+from ..model.profiles import Unit
+from ..results.attack import AttackResult
+from ..results.sequence import SequenceResult
+from ..results.state import UnitState
+from ..rules.base import Ruleset
+from .engine import attack
+
+__all__ = ["sequence"]
+
+
+def _step(item: Any, index: int) -> tuple[Any, Context | None, Modifiers | None, str]:
+    """A step's (weapons, context, modifiers, label) from one of the forms it may take."""
+    if isinstance(item, Mapping):
+        unknown = set(item) - {"weapons", "context", "modifiers", "label"}
+        if unknown or "weapons" not in item:
+            raise OptionError(
+                f"step {index}: a mapping takes 'weapons' and optionally 'context', "
+                f"'modifiers' and 'label'; got keys {sorted(item)}"
+            )
+        weapons, context = item["weapons"], item.get("context")
+        modifiers, label = item.get("modifiers"), item.get("label")
+    elif (
+        isinstance(item, tuple)
+        and len(item) in (2, 3)
+        and (item[1] is None or isinstance(item[1], Context))
+        and (len(item) == 2 or item[2] is None or isinstance(item[2], Modifiers))
+    ):
+        weapons, context = item[0], item[1]
+        modifiers, label = (item[2] if len(item) == 3 else None), None
+    else:
+        weapons, context, modifiers, label = item, None, None, None
+    if label is not None and not isinstance(label, str):
+        raise OptionError(f"step {index}: label must be a string; got {label!r}")
+    return weapons, context, modifiers, label or f"step {index}"
+
+
+def sequence(
+    steps: Iterable[Any],
+    target: Unit,
+    *,
+    rules: str | Ruleset | None = None,
+    start: AttackResult | UnitState | None = None,
+) -> SequenceResult:
+    """Attacks resolved one after another against one target, the target's state
+    carried from each to the next: several units shooting in turn, or turn after turn.
+
+    Parameters
+    ----------
+    steps : iterable
+        The attacks in order. Each is the weapons as :func:`mathhammer.attack` takes them,
+        or ``(weapons, context)``, ``(weapons, context, modifiers)``, or a mapping with
+        ``weapons`` and optionally ``context``, ``modifiers`` and ``label``.
+    target : Unit
+        The target before the first step.
+    rules : str or Ruleset
+        The ruleset of every step (``"11e"`` by default). Under the classic ruleset each
+        step's result carries the Panic Test that attacking unit causes.
+    start : AttackResult or UnitState, optional
+        The target's state before the first step (e.g. the last step of an earlier
+        turn's sequence).
+
+    Returns
+    -------
+    SequenceResult
+        The result after each step, and P(destroyed) by step.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> tank = mh.Unit.of("Tank", models=1, toughness=10, save=3, wounds=12)
+    >>> melta = mh.Weapon("Melta", 1, 3, strength=9, ap=-4, damage="D6", abilities="[MELTA 2]")
+    >>> lascannon = mh.Weapon("Lascannon", 1, skill=3, strength=12, ap=-3, damage="D6+1")
+    >>> close = mh.Context(half_range=True)
+    >>> turn = mh.sequence(
+    ...     [
+    ...         {"weapons": [(melta, 2)], "context": close, "label": "Melta squad"},
+    ...         {"weapons": [(lascannon, 2)], "label": "Devastators"},
+    ...         {"weapons": [(lascannon, 2)], "label": "Predator"},
+    ...     ],
+    ...     tank,
+    ... )
+    >>> [round(p, 4) for p in turn.p_destroyed]
+    [0.0206, 0.1342, 0.3247]
+    """
+    if not isinstance(target, Unit):
+        raise OptionError(f"target must be a Unit; got {type(target).__name__}")
+    labels, results = [], []
+    state = start
+    for index, item in enumerate(steps, 1):
+        weapons, context, modifiers, label = _step(item, index)
+        result = attack(
+            weapons, target, rules=rules, context=context, modifiers=modifiers, start=state
+        )
+        labels.append(label)
+        results.append(result)
+        state = result
+    if not results:
+        raise OptionError("sequence: give at least one step")
+    return SequenceResult(target, tuple(labels), tuple(results))

@@ -1,0 +1,294 @@
+"""Attacks that carry on from the target's state: ``attack(..., start=...)`` and
+``mh.sequence``.
+
+Exactness three ways: against the brute-force oracle (every die face, exact fractions)
+carried from step to step on tiny cases; against one attack of the same pools (a
+sequence of attacks with the same context is one attack whose pools resolve in order);
+and, for the classic Panic Test, against each state's unit attacked on its own.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from oracle import assert_pmf, oracle_attack
+
+import mathhammer as mh
+from mathhammer.model.context import Context, Modifiers
+
+BOLTER = mh.Weapon("Bolter", 1, 3, 4, 0, 1)
+MELTA = mh.Weapon("Melta", 1, 3, 9, -4, "D3")
+HEAVY = mh.Weapon("Heavy", 1, 4, 6, -1, 2)
+PRECISE = mh.Weapon("Sniper", 1, 3, 4, -2, 2, "[PRECISION]")
+DEVASTATING = mh.Weapon("Dev", 1, 3, 4, 0, 1, "[DEVASTATING WOUNDS]")
+SUSTAINED = mh.Weapon("Chain", 1, 4, 5, 0, 1, "[SUSTAINED HITS 1]")
+
+GUARDED = mh.Unit(
+    "Guarded",
+    [mh.ModelGroup(2, 4, 4, 1), mh.ModelGroup(1, 4, 3, 2, character=True, name="Boss")],
+)
+MIXED = mh.Unit("Mixed", [mh.ModelGroup(2, 4, 4, 1), mh.ModelGroup(1, 4, 3, 2)])
+WOUNDED = mh.Unit("Wounded", [mh.ModelGroup(2, 4, 3, 2, wounds_lost=1)])
+TOUGH = mh.Unit("Tough", [mh.ModelGroup(2, 4, 4, 2, fnp=5)])
+
+Step = tuple[list[Any], Context | None, Modifiers | None]
+
+#: Tiny sequences the oracle enumerates: (target, steps), each step with its own context.
+ORACLE_CASES: dict[str, tuple[mh.Unit, list[Step]]] = {
+    "bolters then melta vs 2x W2": (
+        mh.Unit.of("Pair", 2, 4, 3, 2),
+        [([(BOLTER, 2)], None, None), ([(MELTA, 1)], None, None)],
+    ),
+    "a wounded start, then cover": (
+        WOUNDED,
+        [([(HEAVY, 2)], None, None), ([(BOLTER, 2)], Context(target_in_cover=True), None)],
+    ),
+    "two groups, three units": (
+        MIXED,
+        [([(BOLTER, 1)], None, None), ([(HEAVY, 1)], None, None), ([(MELTA, 1)], None, None)],
+    ),
+    "precision after a bodyguard is hurt": (
+        GUARDED,
+        [([(BOLTER, 2)], None, None), ([(PRECISE, 2)], None, None)],
+    ),
+    "precision first, then an ordinary gun": (
+        GUARDED,
+        [([(PRECISE, 1)], None, None), ([(HEAVY, 2)], None, None)],
+    ),
+    "devastating wounds against FNP, then a modifier": (
+        TOUGH,
+        [([(DEVASTATING, 2)], None, None), ([(SUSTAINED, 1)], None, Modifiers(hit=1))],
+    ),
+    "a mortal-wound step between units": (
+        MIXED,
+        [([(BOLTER, 1), mh.MortalWounds("D3")], None, None), ([(HEAVY, 1)], None, None)],
+    ),
+}
+
+
+def positions_of(unit: mh.Unit, states: dict[Any, Fraction]) -> dict[tuple[int, ...], float]:
+    """The oracle's states as each group's wounds lost since the start."""
+    start = [g.total_wounds for g in unit.groups]
+    out: dict[tuple[int, ...], float] = defaultdict(float)
+    for state, p in states.items():
+        out[tuple(w - sum(models) for w, models in zip(start, state, strict=True))] += float(p)
+    return {k: v for k, v in out.items() if v > 0}
+
+
+def joint(state: mh.UnitState) -> dict[tuple[int, ...], float]:
+    out: dict[tuple[int, ...], float] = defaultdict(float)
+    for row, p in zip(state.positions.tolist(), state.probabilities.tolist(), strict=True):
+        out[tuple(row)] += p
+    return {k: v for k, v in out.items() if v > 1e-15}
+
+
+@pytest.mark.parametrize("name", list(ORACLE_CASES))
+def test_a_sequence_equals_the_oracle_carried_step_by_step(name: str) -> None:
+    target, steps = ORACLE_CASES[name]
+    states = None
+    result: mh.AttackResult | None = None
+    for i, (weapons, context, modifiers) in enumerate(steps):
+        want = oracle_attack(weapons, target, context=context, modifiers=modifiers, start=states)
+        result = mh.attack(weapons, target, context=context, modifiers=modifiers, start=result)
+        what = f"{name}, step {i + 1}"
+        assert_pmf(result.killed.probabilities, want.killed, what)
+        assert_pmf(result.damage.probabilities, want.damage, what)
+        for g, group in enumerate(result.groups):
+            assert_pmf(group.killed.probabilities, want.groups[g], f"{what}, group {g}")
+        for pool, expected in zip(result.pools, want.pools, strict=True):
+            assert_pmf(pool.killed.probabilities, expected.killed, f"{what}, {pool.label}")
+            assert_pmf(pool.unsaved.probabilities, expected.unsaved, f"{what}, {pool.label}")
+        assert result.state is not None
+        got, expected_joint = joint(result.state), positions_of(target, want.states)
+        assert got.keys() == expected_joint.keys(), what
+        for key, p in expected_joint.items():
+            assert got[key] == pytest.approx(p, abs=1e-12), (what, key)
+        assert result.p_destroyed == pytest.approx(float(want.p_destroyed), abs=1e-12)
+        states = want.states
+
+
+RETINUE = mh.Unit(
+    "Retinue",
+    [
+        mh.ModelGroup(10, 4, 3, 2, name="Veterans"),
+        mh.ModelGroup(5, 4, 4, 1, name="Troopers"),
+        mh.ModelGroup(1, 4, 2, 5, invuln=4, character=True, name="Captain"),
+    ],
+)
+#: (target, first weapons, second weapons): larger, against one attack of both pools.
+SPLIT_CASES = {
+    "one group, many dice": (
+        mh.Unit.of("Horde", 30, 3, 5, 1),
+        [(BOLTER, 40)],
+        [(mh.Weapon("Flamer", "D6", 2, 4, 0, 1, "[TORRENT]"), 4)],
+    ),
+    "one group, D3 vs W3": (
+        mh.Unit.of("Elite", 6, 4, 3, 3),
+        [(MELTA, 6)],
+        [(HEAVY, 12)],
+    ),
+    "three groups, precision second": (
+        RETINUE,
+        [(HEAVY, 20)],
+        [(mh.Weapon("Sniper", 1, 3, 5, -2, 3, "[PRECISION]"), 6)],
+    ),
+    "three groups, precision first": (
+        RETINUE,
+        [(mh.Weapon("Sniper", 1, 3, 5, -2, 3, "[PRECISION]"), 6)],
+        [(BOLTER, 30)],
+    ),
+    "devastating wounds second": (
+        RETINUE,
+        [(BOLTER, 20)],
+        [(mh.Weapon("Dev", 2, 3, 5, -1, 2, "[DEVASTATING WOUNDS]"), 5)],
+    ),
+}
+
+
+def close(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    size = max(len(got), len(want))
+    np.testing.assert_allclose(
+        np.pad(got, (0, size - len(got))),
+        np.pad(want, (0, size - len(want))),
+        atol=1e-12,
+        err_msg=what,
+    )
+
+
+@pytest.mark.parametrize("name", list(SPLIT_CASES))
+def test_two_attacks_in_sequence_are_one_attack_of_both_pools(name: str) -> None:
+    target, first, second = SPLIT_CASES[name]
+    whole = mh.attack([*first, *second], target)
+    before = mh.attack(first, target)
+    after = mh.attack(second, target, start=before)
+    close(before.killed.probabilities, whole.pools[0].killed.probabilities, "first pool")
+    close(after.pools[0].killed.probabilities, whole.pools[1].killed.probabilities, "second")
+    close(after.killed.probabilities, whole.killed.probabilities, "killed")
+    close(after.damage.probabilities, whole.damage.probabilities, "damage")
+    for g, (got, want) in enumerate(zip(after.groups, whole.groups, strict=True)):
+        close(got.killed.probabilities, want.killed.probabilities, f"group {g}")
+    assert after.state is not None and whole.state is not None
+    mine, theirs = joint(after.state), joint(whole.state)
+    for key in mine.keys() | theirs.keys():
+        assert mine.get(key, 0.0) == pytest.approx(theirs.get(key, 0.0), abs=1e-12), key
+    assert after.p_destroyed == pytest.approx(whole.p_destroyed, abs=1e-12)
+    turn = mh.sequence([first, second], target)
+    assert turn.final.killed == after.killed and turn.results[0].killed == before.killed
+    assert turn.p_destroyed == (before.p_destroyed, after.p_destroyed)
+
+
+def test_the_panic_test_counts_the_models_each_unit_slew_out_of_those_left() -> None:
+    lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+    troops = mh.Unit.of("Troops", 8, 3, 5, 1, keywords="INFANTRY", leadership=7)
+    first = mh.attack([(lasgun, 12)], troops, rules="classic")
+    second = mh.attack([(lasgun, 10)], troops, rules="classic", start=first)
+    # each state's unit attacked on its own: k slain before leaves 8 - k models
+    taken = failed = 0.0
+    for k, p in enumerate(first.killed.probabilities.tolist()):
+        if p == 0.0 or k == troops.models:
+            continue
+        alone = mh.attack(
+            [(lasgun, 10)],
+            mh.Unit.of("Troops", 8 - k, 3, 5, 1, keywords="INFANTRY", leadership=7),
+            rules="classic",
+        )
+        taken += p * alone.p_panic_test
+        failed += p * alone.p_panic_fail
+    assert 0.05 < taken < 0.95
+    assert second.p_panic_test == pytest.approx(taken, abs=1e-12)
+    assert second.p_panic_fail == pytest.approx(failed, abs=1e-12)
+    turn = mh.sequence([[(lasgun, 12)], [(lasgun, 10)]], troops, rules="classic")
+    assert [r.p_panic_test for r in turn.results] == [first.p_panic_test, second.p_panic_test]
+
+
+def test_a_start_from_another_target_or_ruleset_is_refused() -> None:
+    squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    other = mh.Unit.of("Other", 5, 4, 3, 1)
+    first = mh.attack([(BOLTER, 10)], squad)
+    with pytest.raises(mh.OptionError, match="start: a state of unit 'Squad'.*not of the target"):
+        mh.attack([(BOLTER, 10)], other, start=first)
+    classic = mh.Unit.of("Squad", 5, 4, 3, 2, leadership=7)
+    lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+    earlier = mh.attack([(lasgun, 5)], classic, rules="classic")
+    assert earlier.state is not None
+    with pytest.raises(mh.OptionError, match="under the 'classic' ruleset; this attack uses '11e'"):
+        mh.attack([(BOLTER, 10)], classic, start=earlier.state)
+    with pytest.raises(mh.OptionError, match="start must be an AttackResult or a UnitState"):
+        mh.attack([(BOLTER, 10)], squad, start="first")  # type: ignore[arg-type]
+    with pytest.raises(mh.OptionError, match="holds no state"):
+        mh.attack([(BOLTER, 10)], squad, start=mh.AttackResult(squad, "11e", *first_parts(first)))
+
+
+def first_parts(result: mh.AttackResult) -> tuple[Any, ...]:
+    return (result.killed, result.damage, result.groups, result.pools)
+
+
+def test_sequence_forms_and_errors() -> None:
+    squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    a = mh.sequence([[(BOLTER, 10)], ([(BOLTER, 10)], Context(target_in_cover=True))], squad)
+    b = mh.sequence(
+        [
+            {"weapons": [(BOLTER, 10)], "label": "first"},
+            {"weapons": [(BOLTER, 10)], "context": Context(target_in_cover=True)},
+        ],
+        squad,
+    )
+    assert a.final.killed == b.final.killed and b.labels == ("first", "step 2")
+    frame = b.frame()
+    assert list(frame["attacker"]) == ["first", "step 2"]
+    assert frame["p_destroyed_by_step"].sum() == pytest.approx(b.final.p_destroyed)
+    assert "P(destroyed) by step" in repr(b)
+    with pytest.raises(mh.OptionError, match="at least one step"):
+        mh.sequence([], squad)
+    with pytest.raises(mh.OptionError, match="step 1: a mapping takes 'weapons'"):
+        mh.sequence([{"weapon": [(BOLTER, 1)]}], squad)
+    with pytest.raises(mh.OptionError, match="target must be a Unit"):
+        mh.sequence([[(BOLTER, 1)]], "Squad")  # type: ignore[arg-type]
+    later = mh.sequence([[(BOLTER, 10)]], squad, start=a.final)
+    assert later.final.killed.mean() > a.final.killed.mean()
+
+
+def test_the_state_answers_questions_about_the_unit() -> None:
+    result = mh.attack([(HEAVY, 6), (PRECISE, 3)], GUARDED)
+    state = result.state
+    assert state is not None
+    assert state.killed == result.killed
+    assert state.p_destroyed == pytest.approx(result.p_destroyed, abs=1e-15)
+    assert state.models_left.probabilities[::-1].tolist() == pytest.approx(
+        result.killed.probabilities.tolist(), abs=1e-15
+    )
+    boss = state.group_models_left("Boss")
+    assert boss.probabilities[0] == pytest.approx(result.groups[1].killed.probabilities[1])
+    assert state.group_models_left(0) == state.group_models_left(0)
+    with pytest.raises(KeyError, match="no group named 'Nobody'"):
+        state.group_models_left("Nobody")
+    with pytest.raises(IndexError):
+        state.group_models_left(5)
+    given = state.given_killed(1)
+    assert given.probabilities.sum() == pytest.approx(1.0) and set(
+        given.killed_in_group().sum(axis=1).tolist()
+    ) == {1}
+    with pytest.raises(ValueError, match="no state with 9 models"):
+        state.given_killed(9)
+    table = state.table()
+    assert list(table.columns) == [
+        "group 0 left",
+        "group 0 wounded",
+        "Boss left",
+        "Boss wounded",
+        "probability",
+    ]
+    assert table["probability"].sum() == pytest.approx(1.0)
+    assert table["probability"].is_monotonic_decreasing
+    assert state == mh.attack([(HEAVY, 6), (PRECISE, 3)], GUARDED).state
+    assert hash(state) == hash(mh.attack([(HEAVY, 6), (PRECISE, 3)], GUARDED).state)
+    assert "UnitState [11e] Guarded" in repr(state)
+    initial = mh.UnitState.initial(GUARDED, "11e")
+    assert (
+        mh.attack([(BOLTER, 4)], GUARDED, start=initial).killed
+        == mh.attack([(BOLTER, 4)], GUARDED).killed
+    )
