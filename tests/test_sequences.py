@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from oracle import assert_pmf, oracle_attack
+from statcheck import assert_matches, seed_for
 
 import mathhammer as mh
 from mathhammer.model.context import Context, Modifiers
@@ -292,3 +293,78 @@ def test_the_state_answers_questions_about_the_unit() -> None:
         mh.attack([(BOLTER, 4)], GUARDED, start=initial).killed
         == mh.attack([(BOLTER, 4)], GUARDED).killed
     )
+
+
+# ------------------------------------------------------------------------ Monte Carlo
+MC_TRIALS = 40_000
+
+
+@pytest.mark.parametrize("name", list(SPLIT_CASES))
+def test_the_simulation_carries_on_from_an_exact_state(name: str) -> None:
+    """Each trial draws its start from the exact state: the second step's simulated
+    distributions match the exact ones (means within 5 sigma, cdfs within the DKW band)."""
+    target, first, second = SPLIT_CASES[name]
+    before = mh.attack(first, target)
+    exact = mh.attack(second, target, start=before)
+    rolled = mh.simulate(second, target, start=before, trials=MC_TRIALS, rng=seed_for(name))
+    assert_matches(f"{name}: killed", exact.killed, rolled.killed, MC_TRIALS)
+    assert_matches(f"{name}: damage", exact.damage, rolled.damage, MC_TRIALS)
+    for g, (want, got) in enumerate(zip(exact.groups, rolled.groups, strict=True)):
+        assert_matches(f"{name}: group {g}", want.killed, got.killed, MC_TRIALS)
+
+
+@pytest.mark.parametrize("name", ["three groups, precision second", "one group, D3 vs W3"])
+def test_a_simulated_sequence_agrees_with_the_exact_one(name: str) -> None:
+    """The second step starts from the first's simulated states (its empirical
+    distribution, from 4x the trials): the mean's variance is at most
+    ``Var(X) (1/n1 + 1/n2)``, so the 5-sigma test uses that many effective trials."""
+    target, first, second = SPLIT_CASES[name]
+    exact = mh.attack(second, target, start=mh.attack(first, target))
+    n1, n2 = 4 * MC_TRIALS, MC_TRIALS
+    earlier = mh.simulate(first, target, trials=n1, rng=seed_for(name, 1))
+    rolled = mh.simulate(second, target, start=earlier, trials=n2, rng=seed_for(name, 2))
+    effective = 1.0 / (1.0 / n1 + 1.0 / n2)
+    for want, got in [(exact.killed, rolled.killed), (exact.damage, rolled.damage)]:
+        sd = want.std()
+        assert abs(got.mean() - want.mean()) <= 5.0 * sd / np.sqrt(effective)
+
+
+def test_a_simulations_state_is_its_trials_final_states() -> None:
+    sim = mh.simulate([(HEAVY, 20), (PRECISE, 4)], RETINUE, trials=5_000, rng=3)
+    state = sim.state
+    assert state is not None and state.focus == (2,)
+    counts = np.rint(state.probabilities * 5_000)
+    assert np.allclose(state.probabilities * 5_000, counts) and counts.sum() == 5_000
+    close(state.killed.probabilities, sim.killed.probabilities, "killed")
+    for g in range(3):
+        left = state.group_models_left(g).probabilities[::-1]
+        assert left.tolist() == pytest.approx(sim.groups[g].killed.probabilities.tolist())
+    # the exact engine carries on from it too (its precision states included)
+    onward = mh.attack([(BOLTER, 10)], RETINUE, start=sim)
+    assert onward.killed.mean() > sim.killed.mean()
+
+
+def test_a_target_of_too_many_state_codes_keeps_no_state() -> None:
+    from mathhammer.montecarlo.engine import MAX_STATE_CODES
+
+    groups = [mh.ModelGroup(10, 4, s, 12) for s in (2, 3, 4, 5, 6)]
+    big = mh.Unit("Big", groups)
+    assert np.prod([g.total_wounds + 1 for g in groups]) > MAX_STATE_CODES
+    sim = mh.simulate([(BOLTER, 5)], big, trials=1_000, rng=1)
+    assert sim.state is None
+    with pytest.raises(mh.OptionError, match="holds no state"):
+        mh.simulate([(BOLTER, 5)], big, start=sim, trials=1_000, rng=1)
+
+
+def test_the_simulated_panic_test_counts_from_each_trials_start() -> None:
+    lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
+    troops = mh.Unit.of("Troops", 8, 3, 5, 1, keywords="INFANTRY", leadership=7)
+    first = mh.attack([(lasgun, 12)], troops, rules="classic")
+    exact = mh.attack([(lasgun, 10)], troops, rules="classic", start=first)
+    rolled = mh.simulate(
+        [(lasgun, 10)], troops, rules="classic", start=first, trials=MC_TRIALS, rng=11
+    )
+    pairs = [(exact.p_panic_test, rolled.p_panic_test), (exact.p_panic_fail, rolled.p_panic_fail)]
+    for want, got in pairs:
+        assert want is not None and got is not None
+        assert abs(got - want) <= 5.0 * np.sqrt(want * (1 - want) / MC_TRIALS)

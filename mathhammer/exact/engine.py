@@ -21,11 +21,12 @@ from ..core.limits import (
     check_limit,
 )
 from ..core.lru import SizedCache
-from ..errors import MathhammerError, OptionError, field_error
+from ..errors import MathhammerError
 from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from ..results.carry import start_state
 from ..results.state import UnitState
 from ..rules.base import FACES, AfterAttackTest, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_sizes, value_key
@@ -45,7 +46,6 @@ __all__ = [
     "RESULTS",
     "attack",
     "group_damage",
-    "start_state",
 ]
 
 #: Attacks already computed, keyed by what they compute (:attr:`AttackPlan.key`): an attack
@@ -182,7 +182,7 @@ def attack(
     """
     if start is not None:
         plan = as_plan(weapons, target, rules, context, modifiers)
-        return _run(plan, start_state(start, plan))
+        return _run(plan, start_state(start, plan.target, plan.ruleset.name))
     known = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
@@ -223,27 +223,6 @@ def _known(
     except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
         return None
     return None if found is None else _labelled(found, pools)
-
-
-def start_state(start: Any, plan: AttackPlan) -> UnitState:
-    """The state an attack carries on from: ``start``'s, checked against the plan's
-    target and ruleset."""
-    state = start.state if isinstance(start, AttackResult) else start
-    if isinstance(start, AttackResult) and state is None:
-        raise OptionError("start: this result holds no state of its target to carry on from")
-    if not isinstance(state, UnitState):
-        raise field_error(OptionError, "start", "an AttackResult or a UnitState", start)
-    if state.unit != plan.target:
-        raise OptionError(
-            f"start: a state of unit {state.unit.name!r} ({state.unit!r}), not of the target "
-            f"{plan.target.name!r} ({plan.target!r}); carry a state on against its own unit"
-        )
-    if state.rules != plan.ruleset.name:
-        raise OptionError(
-            f"start: a state reached under the {state.rules!r} ruleset; this attack uses "
-            f"{plan.ruleset.name!r}"
-        )
-    return state
 
 
 def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:

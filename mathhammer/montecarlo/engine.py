@@ -26,8 +26,10 @@ from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
-from ..results.attack import GroupResult, PoolResult, TestResult
+from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from ..results.carry import start_state
 from ..results.simulation import SimulationResult
+from ..results.state import UnitState
 from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
 from .budget import block_size, check_simulation, check_trials
@@ -95,14 +97,45 @@ def iter_blocks(trials: int, rng: Any, block: int) -> Iterator[tuple[np.random.G
         yield stream, min(block, trials - start)
 
 
-def simulate_block(plan: AttackPlan, rng: np.random.Generator, trials: int) -> Tally:
+#: The most codes of a target's states (the product over its groups of their wounds + 1)
+#: for which the trials' final states are tallied (a histogram of at most 8 MB a block).
+MAX_STATE_CODES = 2**20
+
+
+def _radix(unit: Unit) -> np.ndarray:
+    """Each group's positions 0..its wounds: the radix of a state's code."""
+    return np.array([g.total_wounds + 1 for g in unit.groups], dtype=np.int64)
+
+
+def _stride(unit: Unit) -> np.ndarray | None:
+    """The code of each group's position in a state's code, or None when the codes pass
+    :data:`MAX_STATE_CODES` (the final states are then not tallied)."""
+    radix = _radix(unit)
+    if float(np.prod(radix.astype(float))) > MAX_STATE_CODES:
+        return None
+    return np.concatenate([[1], np.cumprod(radix[:-1])]).astype(np.int64)
+
+
+def _draw_states(rng: np.random.Generator, start: UnitState, trials: int) -> np.ndarray:
+    """Each trial's state at the start, drawn from the state distribution ``start``."""
+    cumulative = np.cumsum(start.probabilities)
+    drawn = np.searchsorted(cumulative, rng.random(trials) * cumulative[-1], side="right")
+    return np.asarray(start.positions[np.minimum(drawn, len(cumulative) - 1)])
+
+
+def simulate_block(
+    plan: AttackPlan, rng: np.random.Generator, trials: int, start: UnitState | None = None
+) -> Tally:
     """Simulate one block of trials of a plan and tally every outcome.
 
     Blocks are independent: tallies of blocks rolled anywhere merge into exactly the
-    tally of a serial run (see :func:`block_streams`).
+    tally of a serial run (see :func:`block_streams`). From a ``start``, each trial first
+    draws its state from it.
     """
     ruleset = plan.ruleset
-    target = TargetState(plan.target, trials, ruleset)
+    positions = None if start is None else _draw_states(rng, start, trials)
+    target = TargetState(plan.target, trials, ruleset, positions)
+    before = target.killed
     tally = Tally()
     hazard = np.zeros(trials, dtype=np.int64)
     for i, step in enumerate(plan.steps):
@@ -122,8 +155,15 @@ def simulate_block(plan: AttackPlan, rng: np.random.Generator, trials: int) -> T
     tally.count("hazardous", hazard)
     for g in range(len(plan.target.groups)):
         tally.count(f"group {g}", target.dead[:, g])
-    for test in plan.tests:
-        taken = np.asarray(test.taken(killed), dtype=bool)
+    stride = _stride(plan.target)
+    if stride is not None:
+        tally.count("state", target.positions() @ stride)
+    for i, test in enumerate(plan.tests):
+        taken = np.zeros(trials, dtype=bool)
+        for k in np.unique(before).tolist():  # the models slain before this unit's attacks
+            here = before == k
+            tests = ruleset.after_attack_tests(plan.target, before=k) if k else plan.tests
+            taken[here] = np.asarray(tests[i].taken(killed[here] - k), dtype=bool)
         total = rng.integers(1, 7, size=(trials, test.dice)).sum(axis=1)
         failed = taken & np.asarray(test.fails(total), dtype=bool)
         tally.count(f"test {test.name}", taken.astype(np.int64) + failed)
@@ -139,6 +179,7 @@ def simulate(
     rules: str | Ruleset | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
+    start: AttackResult | UnitState | None = None,
 ) -> SimulationResult:
     """Estimate the attack's distributions by rolling real dice.
 
@@ -156,6 +197,10 @@ def simulate(
     rng : None, int, SeedSequence or numpy.random.Generator
         Seed or generator, normalised with ``numpy.random.default_rng``; each block of
         trials rolls from its own stream spawned from it.
+    start : AttackResult or UnitState, optional
+        Carry on from the target's state after earlier attacks, as
+        :func:`mathhammer.attack` does: each trial draws its starting state from it (an
+        exact result's state, or a simulation's: its trials' final states).
 
     Examples
     --------
@@ -170,17 +215,31 @@ def simulate(
     plan = as_plan(weapons, target, rules, context, modifiers)
     trials = check_trials(trials)
     check_simulation(plan)
+    state = None if start is None else start_state(start, plan.target, plan.ruleset.name)
     tally = Tally()
     for stream, size in iter_blocks(trials, rng, block_size(plan, BLOCK)):
-        tally = tally.merge(simulate_block(plan, stream, size))
-    return assemble(plan, tally)
+        tally = tally.merge(simulate_block(plan, stream, size, state))
+    return assemble(plan, tally, state)
 
 
 def _dist(tally: Tally, name: str, minlength: int = 0) -> Dist:
     return Dist._trusted(tally.probabilities(name, minlength))
 
 
-def assemble(plan: AttackPlan, tally: Tally) -> SimulationResult:
+def _state(plan: AttackPlan, tally: Tally, start: UnitState | None) -> UnitState | None:
+    """The trials' final states as a state distribution (None where not tallied)."""
+    stride = _stride(plan.target)
+    if stride is None or "state" not in tally.counts:
+        return None
+    counts = tally.counts["state"]
+    codes = np.flatnonzero(counts)
+    positions = (codes[:, None] // stride) % _radix(plan.target)
+    focus = tuple(sorted({*plan.focus, *(() if start is None else start.focus)}))
+    rules = plan.ruleset.name
+    return UnitState(plan.target, rules, positions, counts[codes] / tally.trials, focus)
+
+
+def assemble(plan: AttackPlan, tally: Tally, start: UnitState | None = None) -> SimulationResult:
     """The result of a plan from the tally of all its trials."""
     unit = plan.target
     pools = []
@@ -220,4 +279,5 @@ def assemble(plan: AttackPlan, tally: Tally) -> SimulationResult:
         hazardous=_dist(tally, "hazardous"),
         tests=tuple(tests),
         trials=tally.trials,
+        state=_state(plan, tally, start),
     )

@@ -30,15 +30,22 @@ class TargetState:
     ([0, 1, 0], [1, 2, 0])
     """
 
-    def __init__(self, unit: Unit, trials: int, ruleset: Ruleset) -> None:
+    def __init__(
+        self, unit: Unit, trials: int, ruleset: Ruleset, positions: IntArray | None = None
+    ) -> None:
         self.unit = unit
         self.ruleset = ruleset
         self.count = np.array([g.count for g in unit.groups])
         self.wounds = np.array([g.wounds for g in unit.groups])
         self.character = np.array([g.character for g in unit.groups])
-        self.dead = np.zeros((trials, len(unit.groups)), dtype=np.int64)
         self.start = np.array([g.wounds_lost for g in unit.groups], dtype=np.int64)
-        self.hurt = np.tile(self.start, (trials, 1))
+        if positions is None:
+            self.dead = np.zeros((trials, len(unit.groups)), dtype=np.int64)
+            self.hurt = np.tile(self.start, (trials, 1))
+        else:  # each trial from its own state: wounds lost per group since the start
+            lost = np.asarray(positions, dtype=np.int64) + self.start
+            self.dead = np.minimum(lost // self.wounds, self.count)
+            self.hurt = np.where(self.dead < self.count, lost % self.wounds, 0)
         #: One group in the standard order: the current model is the group's while it stands.
         self.lone = len(unit.groups) == 1 and (type(ruleset).current_group is Ruleset.current_group)
         self._current: dict[int | None, IntArray] = {}
@@ -97,6 +104,13 @@ class TargetState:
     def killed(self) -> IntArray:
         """Models destroyed in each trial."""
         return self.dead.sum(axis=1)  # type: ignore[no-any-return]
+
+    def positions(self) -> IntArray:
+        """``[t, g]``: the wounds group ``g`` has lost in trial ``t`` since the start (the
+        exact engine's positions, :class:`~mathhammer.results.state.UnitState`)."""
+        standing = self.dead < self.count
+        lost = np.where(standing, self.dead * self.wounds + self.hurt, self.count * self.wounds)
+        return np.asarray(lost - self.start, dtype=np.int64)
 
     def damage(self) -> IntArray:
         """Wounds lost in each trial since the attack began."""
