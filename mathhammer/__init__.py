@@ -48,10 +48,12 @@ from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
 from .units.options import AttackOptions
 from .units.resolve import (
+    SequenceAttackResult,
     UnitAttackResult,
     UnitSimulationResult,
     best_splits,
     resolve,
+    resolve_sequence,
     simulate_uses,
 )
 from .units.selection import Attacker, Models, Use
@@ -121,6 +123,7 @@ __all__ = [
     "ProfileError",
     "Ruleset",
     "RulesError",
+    "SequenceAttackResult",
     "SequenceResult",
     "SimulationResult",
     "Target",
@@ -155,6 +158,7 @@ __all__ = [
     "read_wahapedia",
     "register_ruleset",
     "resolve",
+    "resolve_sequence",
     "ruleset_names",
     "sequence",
     "simulate",

@@ -368,3 +368,52 @@ def test_the_simulated_panic_test_counts_from_each_trials_start() -> None:
     for want, got in pairs:
         assert want is not None and got is not None
         assert abs(got - want) <= 5.0 * np.sqrt(want * (1 - want) / MC_TRIALS)
+
+
+# ------------------------------------------------------------------- several units
+def test_several_units_against_several_targets_carry_each_targets_state() -> None:
+    rifle = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
+    cannon = mh.Weapon("Cannon", 1, 4, 8, -2, "D3")
+    squad, elite = mh.Unit.of("Squad", 10, 4, 4, 1), mh.Unit.of("Elite", 3, 4, 3, 3)
+    first = mh.Attacker("First", [mh.Models(5, [rifle]), mh.Models(1, [cannon])])
+    second = mh.Attacker("Second", [mh.Models(10, [rifle])])
+    cover = Context(target_in_cover=True)
+    turn = mh.resolve_sequence(
+        [
+            (first, [mh.Use(0, "Rifle", target=squad), mh.Use(1, "Cannon", target=elite)]),
+            {"attacker": second, "uses": [mh.Use(0, "Rifle", target=squad)], "context": cover},
+        ]
+    )
+    # each target: the sequence of the weapons aimed at it, with each unit's context
+    on_squad = mh.sequence([[(rifle, 5)], ([(rifle, 10)], cover)], squad)
+    on_elite = mh.sequence([[(cannon, 1)]], elite)
+    assert turn["Squad"].killed == on_squad.final.killed
+    assert turn["Elite"].killed == on_elite.final.killed
+    assert turn.p_destroyed_by_step("Squad") == on_squad.p_destroyed
+    assert turn.p_destroyed_by_step(elite) == (on_elite.final.p_destroyed,) * 2
+    assert turn.p_all_destroyed == pytest.approx(
+        on_squad.final.p_destroyed * on_elite.final.p_destroyed
+    )
+    assert turn.targets == ("Squad", "Elite")
+    frame = turn.frame()
+    assert list(frame["target"]) == ["Squad", "Elite", "Squad"]
+    assert "2 units" in repr(turn)
+    # the next turn carries on from this one's results
+    again = mh.resolve_sequence([(second, [mh.Use(0, "Rifle", target=squad)])], start=turn.results)
+    assert again["Squad"].killed.mean() > turn["Squad"].killed.mean()
+
+
+def test_resolve_sequence_refuses_what_it_cannot_read() -> None:
+    squad = mh.Unit.of("Squad", 10, 4, 4, 1)
+    unit = mh.Attacker("Unit", [mh.Models(5, [BOLTER])])
+    with pytest.raises(mh.OptionError, match="at least one attacking unit"):
+        mh.resolve_sequence([])
+    with pytest.raises(mh.OptionError, match="unit 1: a mapping takes 'attacker' and 'uses'"):
+        mh.resolve_sequence([{"attacker": unit}])
+    with pytest.raises(mh.OptionError, match=r"unit 1: expected \(attacker, uses"):
+        mh.resolve_sequence([unit])
+    with pytest.raises(mh.OptionError, match="start: a state of unit 'Other'"):
+        mh.resolve_sequence(
+            [(unit, [mh.Use(0, "Bolter", target=squad)])],
+            start={"Squad": mh.attack([(BOLTER, 1)], mh.Unit.of("Other", 2, 4, 4, 1))},
+        )

@@ -22,27 +22,25 @@ from ..montecarlo.engine import generator_from, simulate
 from ..results.attack import AttackResult
 from ..results.columns import attack_columns
 from ..results.simulation import SimulationResult
+from ..results.state import UnitState
 from .selection import Attacker, Models, Use, per_target, split_weapon
 
 __all__ = [
+    "SequenceAttackResult",
     "UnitAttackResult",
     "UnitSimulationResult",
     "best_splits",
     "resolve",
+    "resolve_sequence",
     "simulate_uses",
 ]
 
 
-@dataclass(frozen=True)
-class UnitAttackResult:
-    """One result per target, and the joint view.
+class _Joint:
+    """The joint view of results per target: the targets' dice are independent given
+    the declarations, so ``p_all_destroyed`` and ``p_any_destroyed`` are exact products."""
 
-    Targets are independent given the declarations, so ``p_all_destroyed`` and
-    ``p_any_destroyed`` are exact products.
-    """
-
-    attacker: Attacker
-    results: Mapping[str, AttackResult] = field(default_factory=dict)
+    results: Mapping[str, AttackResult]
 
     def __getitem__(self, target: str | Unit) -> AttackResult:
         name = target.name if isinstance(target, Unit) else target
@@ -69,6 +67,18 @@ class UnitAttackResult:
     def expected_killed(self) -> float:
         """Models destroyed, summed over the targets, on average."""
         return float(sum(r.killed.mean() for r in self.results.values()))
+
+
+@dataclass(frozen=True)
+class UnitAttackResult(_Joint):
+    """One result per target, and the joint view.
+
+    Targets are independent given the declarations, so ``p_all_destroyed`` and
+    ``p_any_destroyed`` are exact products.
+    """
+
+    attacker: Attacker
+    results: Mapping[str, AttackResult] = field(default_factory=dict)
 
     def summary(self) -> Any:
         """A DataFrame with a row per target: the standard summary columns
@@ -136,6 +146,148 @@ def resolve(
         for name, (target, weapons) in per_target(attacker, list(uses), phase).items()
     }
     return UnitAttackResult(attacker, results)
+
+
+@dataclass(frozen=True)
+class SequenceAttackResult(_Joint):
+    """Several units' attacks, in order, against one or more targets, each target's state
+    carried from unit to unit.
+
+    Attributes
+    ----------
+    steps : tuple of UnitAttackResult
+        Each attacking unit's results against the targets it attacked, counting from the
+        start of the sequence (what the earlier units did included).
+    results : mapping of str to AttackResult
+        Each target's result after the last unit that attacked it: pass it as ``start``
+        to carry on (the next turn).
+    """
+
+    steps: tuple[UnitAttackResult, ...]
+    results: Mapping[str, AttackResult] = field(default_factory=dict)
+
+    def p_destroyed_by_step(self, target: str | Unit) -> tuple[float, ...]:
+        """P(``target`` is destroyed) after each attacking unit (unchanged by a unit that
+        did not attack it)."""
+        name = self[target].target.name
+        out, current = [], 0.0
+        for step in self.steps:
+            if name in step.results:
+                current = step.results[name].p_destroyed
+            out.append(current)
+        return tuple(out)
+
+    def frame(self) -> Any:
+        """One row per attacking unit and target it attacked: the models destroyed so
+        far on average and P(destroyed) after that unit."""
+        import pandas as pd
+
+        rows = [
+            {
+                "step": i,
+                "attacker": step.attacker.name,
+                "target": name,
+                "killed_mean": result.killed.mean(),
+                "p_destroyed": result.p_destroyed,
+            }
+            for i, step in enumerate(self.steps, 1)
+            for name, result in step.results.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{n}: P(destroyed) {r.p_destroyed:.3f}" for n, r in self.results.items())
+        return f"<SequenceAttackResult {len(self.steps)} units: {parts}>"
+
+
+def _unit_step(item: Any, index: int) -> tuple[Attacker, list[Use], dict[str, Any]]:
+    """One attacking unit's (attacker, uses, options) from the forms a step may take."""
+    if isinstance(item, Mapping):
+        allowed = {"attacker", "uses", "phase", "context", "modifiers"}
+        if not {"attacker", "uses"} <= set(item) or set(item) - allowed:
+            raise OptionError(
+                f"unit {index}: a mapping takes 'attacker' and 'uses', and optionally "
+                f"'phase', 'context' and 'modifiers'; got keys {sorted(item)}"
+            )
+        options = {k: item[k] for k in ("phase", "context", "modifiers") if k in item}
+        return item["attacker"], list(item["uses"]), options
+    if isinstance(item, tuple) and 2 <= len(item) <= 4:
+        names = ("context", "modifiers")
+        return item[0], list(item[1]), dict(zip(names, item[2:], strict=False))
+    raise OptionError(
+        f"unit {index}: expected (attacker, uses[, context[, modifiers]]) or a mapping; "
+        f"got {type(item).__name__}"
+    )
+
+
+def resolve_sequence(
+    units: Iterable[Any],
+    *,
+    phase: str = "shooting",
+    rules: str = "11e",
+    start: Mapping[str, AttackResult | UnitState] | None = None,
+) -> SequenceAttackResult:
+    """Several units' declared attacks, one unit after another, exactly: each target's
+    state carries on from every unit that attacked it to the next.
+
+    Parameters
+    ----------
+    units : iterable
+        The attacking units in order, each ``(attacker, uses)``, ``(attacker, uses,
+        context)``, ``(attacker, uses, context, modifiers)``, or a mapping with
+        ``attacker`` and ``uses`` and optionally ``phase``, ``context`` and
+        ``modifiers``. Each unit's declarations are checked as :func:`resolve` checks
+        them.
+    phase : str
+        ``"shooting"`` or ``"fight"``: every unit's, unless its mapping says otherwise.
+    rules : str
+        The ruleset of every unit.
+    start : mapping of str to AttackResult or UnitState, optional
+        Targets' states to carry on from, by target name (an earlier sequence's
+        ``results``: the turn before).
+
+    Returns
+    -------
+    SequenceAttackResult
+        Each unit's results and each target's final result; targets are independent
+        given the declarations, so the joint probabilities are exact products.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", attacks=2, skill=3, strength=5, ap=-1, damage=1)
+    >>> first = mh.Attacker("First", [mh.Models(5, [gun])])
+    >>> second = mh.Attacker("Second", [mh.Models(5, [gun])])
+    >>> squad = mh.Unit.of("Squad", 5, 4, 3, 1)
+    >>> turn = mh.resolve_sequence(
+    ...     [(first, [mh.Use(0, "Gun", target=squad)]), (second, [mh.Use(0, "Gun", target=squad)])]
+    ... )
+    >>> [round(p, 4) for p in turn.p_destroyed_by_step("Squad")]
+    [0.0498, 0.4677]
+    """
+    carried: dict[str, AttackResult | UnitState] = dict(start or {})
+    steps = []
+    for index, item in enumerate(units, 1):
+        attacker, uses, options = _unit_step(item, index)
+        here = options.get("phase", phase)
+        context = options.get("context") or Context()
+        context = replace(context, melee=here == "fight")
+        results = {}
+        for name, (target, weapons) in per_target(attacker, uses, here).items():
+            results[name] = attack(
+                weapons,
+                target,
+                rules=rules,
+                context=context,
+                modifiers=options.get("modifiers"),
+                start=carried.get(name),
+            )
+        carried.update(results)
+        steps.append(UnitAttackResult(attacker, results))
+    if not steps:
+        raise OptionError("resolve_sequence: give at least one attacking unit")
+    final = {name: r for step in steps for name, r in step.results.items()}
+    return SequenceAttackResult(tuple(steps), final)
 
 
 @dataclass(frozen=True)
