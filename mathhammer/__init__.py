@@ -46,6 +46,7 @@ from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
+from .units.durability import StandardAttacker, durability, load_attackers, standard_attackers
 from .units.options import AttackOptions
 from .units.resolve import (
     SequenceAttackResult,
@@ -59,7 +60,7 @@ from .units.resolve import (
 from .units.selection import Attacker, Models, Use
 from .units.targets import Target
 from .views import plots
-from .views.plots import plot_at_least, plot_compare
+from .views.plots import plot_at_least, plot_compare, plot_durability
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__)
     from .io import (
@@ -126,6 +127,7 @@ __all__ = [
     "SequenceAttackResult",
     "SequenceResult",
     "SimulationResult",
+    "StandardAttacker",
     "Target",
     "TestResult",
     "Unit",
@@ -143,12 +145,15 @@ __all__ = [
     "attack",
     "best_splits",
     "compare",
+    "durability",
     "gather_pools",
     "get_ruleset",
+    "load_attackers",
     "parse_dice",
     "plan_attack",
     "plot_at_least",
     "plot_compare",
+    "plot_durability",
     "plots",
     "read_army",
     "read_attackers",
@@ -162,6 +167,7 @@ __all__ = [
     "ruleset_names",
     "sequence",
     "simulate",
+    "standard_attackers",
     "simulate_uses",
     "targets",
 ]

@@ -24,6 +24,7 @@ from ..model.values import (
 from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
+from .durability import durability_command
 from .lines import one_line
 
 __all__ = [
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = (_add_report(sub), _add_attack(sub), _add_demo(sub))
     _add_targets(sub)
     _add_datasheets(sub)
+    _add_durability(sub)
     for command in commands:
         command.add_argument(
             "--rules",
@@ -418,6 +420,43 @@ def _add_datasheets(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     listing.set_defaults(run=datasheets_command)
     return listing
+
+
+def _add_durability(sub: _Subparsers) -> argparse.ArgumentParser:
+    from ..views.plots import DURABILITY_METRICS
+
+    command = sub.add_parser(
+        "durability",
+        formatter_class=_RAW,
+        help="how durable units are against the standard attackers",
+        description="Attack each unit of TARGETS (a targets CSV, JSON suite, roster or "
+        "catalogue; the standard target suite by default) with each standard attacker: "
+        "models and points lost to one copy, P(destroyed), and how many copies, one after "
+        "another, destroy it with a chance of 50%% and of 90%% (exact: each copy carries on "
+        "from the state the ones before left).",
+        epilog="examples:\n  mathhammer durability\n  mathhammer durability threats.csv -o "
+        "durability.csv --plot durability.png\n  mathhammer durability my-list.rosz",
+    )
+    command.add_argument("targets", nargs="?", help="the units to measure (default: the suite)")
+    command.add_argument("--attackers", help="a JSON suite of attackers of your own")
+    command.add_argument("--faction", help="only this faction's units (a catalogue)")
+    command.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    command.add_argument(
+        "--max-copies", type=_positive, default=60, help="the most copies sent (default 60)"
+    )
+    command.add_argument("-o", "--output", help="write the whole table as CSV")
+    command.add_argument("--plot", help="write a bar chart of --metric (PNG, SVG or PDF)")
+    command.add_argument(
+        "--metric",
+        choices=list(DURABILITY_METRICS),
+        default="copies_90",
+        help="what the plot shows (default copies_90)",
+    )
+    _add_force(command)
+    command.set_defaults(run=durability_command)
+    return command
 
 
 def _add_demo(sub: _Subparsers) -> argparse.ArgumentParser:

@@ -16,7 +16,15 @@ import numpy as np
 from ..errors import DistributionError, field_error
 from .html import DistLike, visible_range
 
-__all__ = ["KINDS", "plot_at_least", "plot_compare", "plot_dist", "plot_result"]
+__all__ = [
+    "DURABILITY_METRICS",
+    "KINDS",
+    "plot_at_least",
+    "plot_compare",
+    "plot_dist",
+    "plot_durability",
+    "plot_result",
+]
 
 #: The kinds of distribution plot.
 KINDS = ("pmf", "at_least", "cdf")
@@ -354,4 +362,73 @@ def plot_compare(
                 colour = "black" if level > 0.5 else "white"
                 text = fmt.format(value)
                 ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
+    return ax
+
+
+#: The columns of a durability frame :func:`plot_durability` can show, and their labels.
+DURABILITY_METRICS = {
+    "copies_90": "copies to destroy it with P >= 90 %",
+    "copies_50": "copies to destroy it with P >= 50 %",
+    "effective_wounds_per_100_points": "effective wounds per 100 points",
+    "effective_wounds": "effective wounds",
+    "points_lost_per_100": "points lost per 100 points of the attacker",
+    "killed_mean": "models destroyed by one copy",
+    "p_destroyed": "P(destroyed) by one copy",
+}
+
+
+def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> Any:
+    """Durability profiles side by side: one group of bars per standard attacker, one bar
+    per unit, from a :func:`mathhammer.durability` frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Columns ``unit``, ``attacker`` and the metric.
+    metric : str
+        One of :data:`DURABILITY_METRICS`: ``"copies_90"`` (default), ``"copies_50"``,
+        ``"effective_wounds_per_100_points"``, ... A unit still standing after the most
+        copies sent has no bar for that attacker (its value is missing).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure by default.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"unit": ["a", "a", "b", "b"], "attacker": ["x", "y", "x", "y"],
+    ...                       "copies_90": [2, 5, 3, None]})
+    >>> ax = plot_durability(frame)
+    >>> [round(p.get_height()) for p in ax.patches]
+    [2, 5, 3, 0]
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    if metric not in DURABILITY_METRICS:
+        raise field_error(DistributionError, "metric", f"one of {list(DURABILITY_METRICS)}", metric)
+    missing = [c for c in ("unit", "attacker", metric) if c not in getattr(frame, "columns", ())]
+    if missing:
+        raise field_error(
+            DistributionError, "frame", "a durability frame (mathhammer.durability)", missing
+        )
+    units = list(dict.fromkeys(frame["unit"]))
+    attackers = list(dict.fromkeys(frame["attacker"]))
+    table = frame.pivot_table(index="attacker", columns="unit", values=metric, aggfunc="first")
+    table = table.reindex(index=attackers, columns=units)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(1.2 + 1.1 * len(attackers), 3.4), layout="constrained")
+    width = 0.8 / len(units)
+    positions = np.arange(len(attackers))
+    for i, unit in enumerate(units):
+        values = np.asarray(table[unit], dtype=float)
+        ax.bar(
+            positions + (i - (len(units) - 1) / 2) * width, np.nan_to_num(values), width, label=unit
+        )
+    ax.set_xticks(positions, attackers, rotation=25, ha="right")
+    ax.set_ylabel(DURABILITY_METRICS[metric])
+    ax.set_title("durability against the standard attackers")
+    if len(units) > 1:
+        _legend_outside(ax)
     return ax

@@ -1,0 +1,94 @@
+"""``mathhammer durability``: how durable units are against the standard attackers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..errors import OptionError, field_error
+from .lines import one_line
+from .outputs import check_outputs, plot_writer
+
+__all__ = ["durability_command"]
+
+#: The columns printed per unit (the CSV has every column).
+SHOWN = {
+    "attacker": "attacker",
+    "role": "role",
+    "killed_mean": "killed",
+    "points_lost": "pts lost",
+    "p_destroyed": "P(dest.)",
+    "copies_50": "copies 50%",
+    "copies_90": "copies 90%",
+    "effective_wounds_per_100_points": "EW/100pts",
+}
+
+
+def _targets(args: argparse.Namespace) -> list[Any]:
+    """The units measured: the standard suite, or what ``TARGETS`` holds."""
+    from ..io.sources import read_army
+    from ..units import targets as suite
+
+    if args.targets is None:
+        return list(suite.STANDARD)
+    if args.targets == "":
+        raise field_error(OptionError, "TARGETS", "a file or folder", args.targets)
+    army = read_army(args.targets, faction=args.faction, strict=args.strict, csv_kind="targets")
+    if army.report is not None:
+        from ..io.import_report import unknown_lines
+
+        for line in unknown_lines(army.report):
+            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    if not army.targets:
+        raise field_error(OptionError, "TARGETS", "a file with units", args.targets)
+    return list(army.targets)
+
+
+def _cell(value: Any, column: str) -> str:
+    if value is None or value != value:  # None, NaN and pandas' NA (NA != NA is NA: falsy)
+        return "-" if column != "copies_90" and column != "copies_50" else "more"
+    if isinstance(value, float):
+        return f"{value:.3f}" if column == "p_destroyed" else f"{value:.2f}"
+    return str(value)
+
+
+def durability_command(args: argparse.Namespace) -> int:
+    """Measure every unit of ``TARGETS`` (the standard suite by default) against the
+    standard attackers (or ``--attackers``), print a table per unit, write the CSV."""
+    from ..units.durability import durability, load_attackers, standard_attackers
+
+    named = [("--output", args.output), ("--plot", args.plot)]
+    outputs = check_outputs(named, args.force)
+    targets = _targets(args)
+    suite = standard_attackers() if args.attackers is None else load_attackers(args.attackers)
+    frame = durability(targets, suite, max_copies=args.max_copies)
+    for unit, rows in frame.groupby("unit", sort=False):
+        print(f"{unit}:")
+        table = [[header for header in SHOWN.values()]]
+        for _, row in rows.iterrows():
+            table.append([_cell(row[c], c) for c in SHOWN])
+        widths = [max(len(r[i]) for r in table) for i in range(len(SHOWN))]
+        for line in table:
+            cells = [
+                c.ljust(w) if i < 2 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(line, widths, strict=True))
+            ]
+            print("  " + "  ".join(cells))
+        print()
+    print(
+        f"copies: the fewest copies of the attacker, one after another, that destroy the unit "
+        f"with that chance ('more': not within {args.max_copies}); EW: effective wounds"
+    )
+    from ..io.outputs import write_output
+
+    if "--output" in outputs:
+        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
+        print(f"durability table written to {args.output}")
+    if "--plot" in outputs:
+        from ..views.plots import plot_durability
+
+        draw = plot_writer(lambda: plot_durability(frame, args.metric), args.plot)
+        write_output(outputs["--plot"], draw, binary=True)
+        print(f"{args.metric} plot written to {args.plot}")
+    return 0

@@ -1,0 +1,307 @@
+"""How durable a unit is: what the standard attackers do to it, and how many it takes.
+
+The standard attackers (``mathhammer/data/attackers.json``) are generic units, one for
+each job a list asks of its guns: anti-horde, general purpose, anti-elite, anti-tank,
+melee and mortal wounds, each with its points. :func:`durability` attacks a unit with
+each, exactly, and counts how many copies of the attacker, one after another with the
+unit's state carried from each to the next (:func:`mathhammer.sequence`), destroy it
+with a chance of at least 50 % and 90 %.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputFileError, OptionError, ProfileError, field_error, shown
+from ..exact.engine import attack
+from ..model.context import Context
+from ..model.pools import MortalWounds
+from ..model.profiles import Unit, Weapon
+from ..results.attack import AttackResult
+from .targets import MAX_POINTS, Target
+
+if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
+    import pandas as pd
+
+__all__ = [
+    "MAX_COPIES",
+    "StandardAttacker",
+    "durability",
+    "load_attackers",
+    "parse_attackers",
+    "standard_attackers",
+]
+
+#: The most copies of an attacker :func:`durability` sends before it says "more".
+MAX_COPIES = 60
+_ENTRY_FIELDS = {"name", "role", "description", "points", "weapons", "context"}
+_WEAPON_FIELDS = {"name", "count", "attacks", "skill", "strength", "ap", "damage"}
+_WEAPON_FIELDS |= {"abilities", "melee"}
+
+
+@dataclass(frozen=True)
+class StandardAttacker:
+    """An attacking unit of a durability suite: its weapons, context and points.
+
+    Examples
+    --------
+    >>> rifles = standard_attackers()[1]
+    >>> rifles.name, rifles.role, rifles.points
+    ('Rifle squad', 'general purpose', 160)
+    """
+
+    name: str
+    role: str
+    weapons: tuple[tuple[Weapon, int] | MortalWounds, ...]
+    points: int
+    context: Context = field(default_factory=Context)
+    description: str = ""
+
+    def attack(self, unit: Unit, rules: str = "11e", start: Any = None) -> AttackResult:
+        """This attacker's attacks on ``unit`` (carrying on from ``start``, if given)."""
+        return attack(list(self.weapons), unit, rules=rules, context=self.context, start=start)
+
+
+def _weapon(entry: Any, where: str) -> tuple[Weapon, int] | MortalWounds:
+    if not isinstance(entry, dict):
+        raise field_error(ProfileError, where, "an object", entry)
+    if "mortal" in entry:
+        if set(entry) != {"mortal"}:
+            raise field_error(ProfileError, where, "only 'mortal' beside mortal wounds", entry)
+        return MortalWounds(entry["mortal"])
+    unknown = set(entry) - _WEAPON_FIELDS
+    if unknown:
+        raise field_error(ProfileError, where, f"fields of {sorted(_WEAPON_FIELDS)}", unknown)
+    fields = dict(entry)
+    count = fields.pop("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise field_error(ProfileError, f"{where}.count", "an integer >= 1", count)
+    try:
+        return Weapon(**fields), count
+    except ProfileError as exc:
+        raise exc.prefixed(where) from None
+    except TypeError as exc:  # a required field missing
+        raise ProfileError(f"{where}: {exc}") from None
+
+
+def parse_attackers(data: Any, source: str = "suite") -> tuple[StandardAttacker, ...]:
+    """Build a durability suite from its parsed JSON: ``{"attackers": [{...}, ...]}``.
+
+    Each attacker has ``name``, ``role``, ``points`` (required: durability is measured
+    per point), ``weapons`` (:class:`~mathhammer.model.profiles.Weapon` fields plus a
+    ``count``, or ``{"mortal": "D6"}`` for mortal wounds), and optionally
+    ``description`` and ``context`` (:class:`~mathhammer.model.context.Context` fields).
+
+    Examples
+    --------
+    >>> suite = parse_attackers({"attackers": [{"name": "Guns", "role": "test", "points": 50,
+    ...     "weapons": [{"name": "Gun", "count": 5, "attacks": 2, "skill": 3, "strength": 4}]}]})
+    >>> suite[0].weapons[0][1], suite[0].points
+    (5, 50)
+    >>> parse_attackers({"attackers": [{"name": "Free", "role": "test", "weapons": []}]})
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: suite: attackers[0] ('Free'): points is required: a
+    durability suite prices every attacker
+    """
+    entries = data.get("attackers") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise field_error(ProfileError, f"{source}: attackers", "a non-empty list", entries)
+    out = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: attackers[{i}]"
+        if not isinstance(entry, dict):
+            raise field_error(ProfileError, where, "an object", entry)
+        where += f" ({shown(entry.get('name'))})"
+        unknown = set(entry) - _ENTRY_FIELDS
+        if unknown:
+            raise field_error(ProfileError, where, f"fields of {sorted(_ENTRY_FIELDS)}", unknown)
+        if "points" not in entry:
+            raise ProfileError(
+                f"{where}: points is required: a durability suite prices every attacker"
+            )
+        points = entry["points"]
+        if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_POINTS:
+            raise field_error(
+                ProfileError, f"{where}: points", f"an integer from 1 to {MAX_POINTS:,}", points
+            )
+        name, role = entry.get("name"), entry.get("role", "")
+        if not isinstance(name, str) or not name.strip() or not isinstance(role, str):
+            raise field_error(ProfileError, f"{where}: name and role", "strings", (name, role))
+        weapons = entry.get("weapons")
+        if not isinstance(weapons, list) or not weapons:
+            raise field_error(ProfileError, f"{where}: weapons", "a non-empty list", weapons)
+        context = entry.get("context", {})
+        if not isinstance(context, dict):
+            raise field_error(ProfileError, f"{where}: context", "an object", context)
+        try:
+            made = Context(**context)
+        except (TypeError, ValueError) as exc:
+            raise ProfileError(f"{where}: context: {exc}") from None
+        out.append(
+            StandardAttacker(
+                name,
+                role,
+                tuple(_weapon(w, f"{where}: weapons[{j}]") for j, w in enumerate(weapons)),
+                points,
+                made,
+                str(entry.get("description", "")),
+            )
+        )
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def standard_attackers() -> tuple[StandardAttacker, ...]:
+    """The bundled standard attackers, read from package data on first use.
+
+    Examples
+    --------
+    >>> [a.role for a in standard_attackers()]
+    ['anti-horde', 'general purpose', 'anti-elite', 'anti-tank', 'melee', 'mortal wounds']
+    """
+    text = resources.files("mathhammer").joinpath("data", "attackers.json").read_text("utf-8")
+    return parse_attackers(json.loads(text), "mathhammer/data/attackers.json")
+
+
+def load_attackers(path: str | Path) -> tuple[StandardAttacker, ...]:
+    """Read a durability suite of your own from a JSON file (the bundled one's format)."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputFileError(f"{path}: not a JSON file: {exc}") from None
+    return parse_attackers(data, str(path))
+
+
+def _raw_damage(result: AttackResult) -> float:
+    """The damage the attacker's wounds carry before saves, Feel No Pain and overkill:
+    per pool, its expected wounds times the mean of its weapon's Damage; mortal wounds
+    at their expected amount."""
+    total = 0.0
+    for pool in result.pools:
+        if not pool.weapons:  # a mortal-wound step
+            total += pool.attacks.mean()
+            continue
+        weapon = pool.weapons[0][0]
+        total += pool.wounds.mean() * weapon.damage.mean
+    return total
+
+
+def _copies(
+    unit: Unit, attacker: StandardAttacker, rules: str, first: AttackResult, most: int
+) -> tuple[int | None, int | None]:
+    """The fewest copies of the attacker, one after another, that destroy the unit with a
+    chance of at least 50 % and of at least 90 % (None past ``most``)."""
+    found: dict[float, int | None] = {0.5: None, 0.9: None}
+    result, copies = first, 1
+    while True:
+        for q in found:
+            if found[q] is None and result.p_destroyed >= q:
+                found[q] = copies
+        if found[0.9] is not None or copies >= most:
+            return found[0.5], found[0.9]
+        result, copies = attacker.attack(unit, rules, start=result), copies + 1
+
+
+def durability(
+    units: Unit | Target | Iterable[Unit | Target],
+    attackers: Sequence[StandardAttacker] | None = None,
+    *,
+    rules: str = "11e",
+    max_copies: int = MAX_COPIES,
+) -> pd.DataFrame:
+    """How durable units are against the standard attackers, exactly.
+
+    Parameters
+    ----------
+    units : Unit, Target, or an iterable of them
+        The units measured; a :class:`~mathhammer.units.targets.Target` brings its
+        points (the per-point columns are empty for a bare Unit).
+    attackers : sequence of StandardAttacker, optional
+        The suite (:func:`standard_attackers` by default; :func:`load_attackers` reads
+        one of your own).
+    rules : str
+        The ruleset.
+    max_copies : int
+        The most copies of an attacker sent one after another (60); a unit still
+        standing past it gets an empty ``copies_50``/``copies_90``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per unit and attacker: ``unit``, ``attacker``, ``role``,
+        ``attacker_points``, then for one copy of the attacker ``killed_mean`` (models
+        destroyed), ``points_lost`` (their points), ``p_destroyed``, and
+        ``points_lost_per_100`` (points destroyed per 100 points of the attacker); then
+        ``copies_50`` and ``copies_90``, the fewest copies, each carrying on from the
+        state the ones before left, that destroy the unit with a chance of at least 50 %
+        and 90 % (exact, not from averages); ``effective_wounds``, the wounds of damage
+        the attacker's wound rolls must carry to destroy the unit (its wounds, scaled by
+        the attacker's damage after its wound rolls over the wounds the unit loses: saves,
+        Feel No Pain, damage reduction and damage lost past a model's wounds all raise
+        it), and ``effective_wounds_per_100_points`` of the unit.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> table = mh.durability(mh.targets.get("Line infantry"))
+    >>> table.loc[0, ["attacker", "role"]].tolist()
+    ['Flamer squad', 'anti-horde']
+    >>> int(table.loc[3, "copies_90"])  # lascannons against ten W2 marines in 3+ armour
+    7
+    """
+    suite = standard_attackers() if attackers is None else tuple(attackers)
+    if not suite:
+        raise field_error(OptionError, "attackers", "at least one StandardAttacker", suite)
+    if not all(isinstance(a, StandardAttacker) for a in suite):
+        raise field_error(OptionError, "attackers", "StandardAttacker entries", suite)
+    if isinstance(max_copies, bool) or not isinstance(max_copies, int) or max_copies < 1:
+        raise field_error(OptionError, "max_copies", "an integer >= 1", max_copies)
+    measured = [units] if isinstance(units, Unit | Target) else list(units)
+    if not measured or not all(isinstance(u, Unit | Target) for u in measured):
+        raise field_error(OptionError, "units", "a Unit or Target, or a list of them", units)
+    import pandas as pd
+
+    rows = []
+    for item in measured:
+        target = item if isinstance(item, Target) else Target(item)
+        unit = target.unit
+        for attacker in suite:
+            first = attacker.attack(unit, rules)
+            half, most = _copies(unit, attacker, rules, first, max_copies)
+            lost = target.points_destroyed(first)
+            raw, taken = _raw_damage(first), first.damage.mean()
+            effective = unit.total_wounds * raw / taken if taken > 0 else math.inf
+            rows.append(
+                {
+                    "unit": unit.name,
+                    "attacker": attacker.name,
+                    "role": attacker.role,
+                    "attacker_points": attacker.points,
+                    "killed_mean": first.killed.mean(),
+                    "points_lost": lost,
+                    "p_destroyed": first.p_destroyed,
+                    "points_lost_per_100": None if lost is None else 100 * lost / attacker.points,
+                    "copies_50": half,
+                    "copies_90": most,
+                    "effective_wounds": effective,
+                    "effective_wounds_per_100_points": (
+                        100 * effective / target.points if target.points else None
+                    ),
+                }
+            )
+    frame = pd.DataFrame(rows)
+    for column in ("copies_50", "copies_90"):
+        frame[column] = frame[column].astype("Int64")
+    for column in ("points_lost", "points_lost_per_100", "effective_wounds_per_100_points"):
+        frame[column] = frame[column].astype(float)
+    return frame
