@@ -34,6 +34,7 @@ from .errors import (
 )
 from .exact.engine import attack
 from .exact.sequence import sequence
+from .io.attackers_json import load as load_attackers
 from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers
 from .model.pools import MortalWounds, Pool, gather_pools
@@ -46,7 +47,7 @@ from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
-from .units.durability import StandardAttacker, durability, load_attackers, standard_attackers
+from .units.durability import StandardAttacker, durability, standard_attackers
 from .units.options import AttackOptions
 from .units.resolve import (
     SequenceAttackResult,

@@ -58,6 +58,7 @@ OUTSIDE = {
     "@examples": str(PACKAGE_DATA / "example_attackers.csv"),
     "@classic": str(PACKAGE_DATA / "example_attackers_classic.csv"),
     "@suitefile": str(PACKAGE_DATA / "targets.json"),
+    "@attackersuite": str(PACKAGE_DATA / "attackers.json"),
     "@roster": str(DATA / "rosters" / "necrons.rosz"),
     "@orks": str(DATA / "rosters" / "orks.rosz"),
     "@ros": str(DATA / "rosters" / "necrons.ros"),

@@ -174,9 +174,9 @@ def test_load_attackers_reads_a_suite_file(tmp_path: Path) -> None:
     (guns,) = mh.load_attackers(path)
     assert guns.points == 50 and guns.weapons[0][1] == 3  # type: ignore[index]
     (tmp_path / "broken.json").write_text("{")
-    with pytest.raises(mh.InputFileError, match="not a JSON file"):
+    with pytest.raises(mh.InputFileError, match="not valid JSON"):
         mh.load_attackers(tmp_path / "broken.json")
-    with pytest.raises(mh.InputFileError, match="cannot be read"):
+    with pytest.raises(mh.InputFileError, match="none.json"):
         mh.load_attackers(tmp_path / "none.json")
 
 
@@ -212,6 +212,8 @@ def test_the_command_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFix
     frame = mh.durability(mh.read_targets(threats))
     assert [int(r["copies_90"]) for r in rows] == frame["copies_90"].tolist()
     assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert main(["durability", str(threats), "--max-copies", "1"]) == 0
+    assert "more" in capsys.readouterr().out  # the Guard still stands after one lascannon team
     assert main(["durability", str(tmp_path / "none.csv")]) == 1
     assert "none.csv" in capsys.readouterr().err
     with pytest.raises(SystemExit):

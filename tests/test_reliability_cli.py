@@ -168,6 +168,16 @@ ATTACK_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--force": None,
     "--rules": RULES,
 }
+DURABILITY_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--attackers": st.one_of(st.sampled_from(["@suitefile", "@attackersuite"]), INPUTS),
+    "--faction": FACTIONS,
+    "--strict": None,
+    "--max-copies": small_or_refused(8),
+    "-o": OUTPUTS,
+    "--plot": PLOTS,
+    "--metric": st.one_of(st.sampled_from(["copies_50", "p_destroyed"]), CLI_TEXT),
+    "--force": None,
+}
 DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--trials": small_or_refused(20_000),
     "--seed": NUMBER_TEXTS,
@@ -209,6 +219,12 @@ ATTACK = {"-A": "2", "--skill": "3+", "-S": "4", "--ap": "-1", "-D": "1", "--cou
 
 
 @st.composite
+def durability_runs(draw: st.DrawFn) -> list[str]:
+    targets = draw(st.one_of(st.just([]), INPUTS.map(lambda a: [a])))
+    return ["durability", *targets, *draw(options(DURABILITY_OPTIONS))]
+
+
+@st.composite
 def demo_runs(draw: st.DrawFn, edge: bool) -> list[str]:
     trials = [] if edge else ["--trials", draw(QUICK_TRIALS)]
     return ["demo", *trials, *draw(options(DEMO_OPTIONS))]
@@ -236,6 +252,7 @@ def runs(edge: bool) -> st.SearchStrategy[list[str]]:
         datasheets_runs(),
         attack_runs(edge),
         demo_runs(edge),
+        durability_runs(),
         st.lists(CLI_TEXT, max_size=3),
     )
 
@@ -269,6 +286,7 @@ def test_every_option_of_every_command_is_tried() -> None:
         "datasheets": DATASHEETS_OPTIONS,
         "attack": ATTACK_OPTIONS,
         "demo": DEMO_OPTIONS,
+        "durability": DURABILITY_OPTIONS,
         "targets": {},
     }
     assert set(commands) == set(tables)
@@ -284,12 +302,17 @@ def test_every_path_as_every_input_and_output() -> None:
     runs = [["report", token, "--targets", "@targets"] for token in INPUT_TOKENS]
     runs += [["report", "@army", "--targets", token] for token in INPUT_TOKENS]
     runs += [["datasheets", token] for token in INPUT_TOKENS]
+    runs += [["durability", token, "--max-copies", "3"] for token in INPUT_TOKENS]
+    runs += [["durability", "--attackers", token, "--max-copies", "3"] for token in INPUT_TOKENS]
     for token in OUTPUT_TOKENS:
         runs += [[*army, "-o", token], [*army, "-o", token, "--force"]]
         runs += [[*army, "--html", token], [*army, "--plot", token, "-o", "@new"]]
     runs += [[*army, "--plot", "@readonly_png"], [*army, "--plot", "@new_pgf"]]
     runs += [[*army, "--html", "@readonly_html", "--force"], [*army, "-o", "@new", "--jobs", "2"]]
     runs += [[*ATTACK_ARGV, "--plot", token] for token in ["@new_png", "@readonly_png", "@folder"]]
+    durable = ["durability", "@targets", "--max-copies", "3"]
+    runs += [[*durable, "-o", token] for token in OUTPUT_TOKENS]
+    runs += [[*durable, "--plot", token] for token in ["@new_png", "@readonly_png", "@new_svg"]]
     check_runs(runs)
 
 

@@ -46,8 +46,10 @@ def _targets(args: argparse.Namespace) -> list[Any]:
 
 
 def _cell(value: Any, column: str) -> str:
-    if value is None or value != value:  # None, NaN and pandas' NA (NA != NA is NA: falsy)
-        return "-" if column != "copies_90" and column != "copies_50" else "more"
+    import pandas as pd
+
+    if pd.isna(value):  # None, NaN and pandas' NA
+        return "more" if column.startswith("copies_") else "-"
     if isinstance(value, float):
         return f"{value:.3f}" if column == "p_destroyed" else f"{value:.2f}"
     return str(value)
@@ -56,16 +58,18 @@ def _cell(value: Any, column: str) -> str:
 def durability_command(args: argparse.Namespace) -> int:
     """Measure every unit of ``TARGETS`` (the standard suite by default) against the
     standard attackers (or ``--attackers``), print a table per unit, write the CSV."""
-    from ..units.durability import durability, load_attackers, standard_attackers
+    from ..io.attackers_json import load as load_attackers
+    from ..units.durability import durability, standard_attackers
 
     named = [("--output", args.output), ("--plot", args.plot)]
     outputs = check_outputs(named, args.force)
     targets = _targets(args)
     suite = standard_attackers() if args.attackers is None else load_attackers(args.attackers)
     frame = durability(targets, suite, max_copies=args.max_copies)
-    for unit, rows in frame.groupby("unit", sort=False):
-        print(f"{unit}:")
-        table = [[header for header in SHOWN.values()]]
+    for start in range(0, len(frame), len(suite)):  # each unit's rows, in order
+        rows = frame.iloc[start : start + len(suite)]
+        print(f"{rows['unit'].iloc[0]}:")
+        table = [list(SHOWN.values())]
         for _, row in rows.iterrows():
             table.append([_cell(row[c], c) for c in SHOWN])
         widths = [max(len(r[i]) for r in table) for i in range(len(SHOWN))]

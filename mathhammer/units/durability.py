@@ -16,10 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputFileError, OptionError, ProfileError, field_error, shown
+from ..errors import OptionError, ProfileError, field_error, shown
 from ..exact.engine import attack
 from ..model.context import Context
 from ..model.pools import MortalWounds
@@ -34,7 +33,6 @@ __all__ = [
     "MAX_COPIES",
     "StandardAttacker",
     "durability",
-    "load_attackers",
     "parse_attackers",
     "standard_attackers",
 ]
@@ -171,17 +169,6 @@ def standard_attackers() -> tuple[StandardAttacker, ...]:
     return parse_attackers(json.loads(text), "mathhammer/data/attackers.json")
 
 
-def load_attackers(path: str | Path) -> tuple[StandardAttacker, ...]:
-    """Read a durability suite of your own from a JSON file (the bundled one's format)."""
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except OSError as exc:
-        raise InputFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(f"{path}: not a JSON file: {exc}") from None
-    return parse_attackers(data, str(path))
-
-
 def _raw_damage(result: AttackResult) -> float:
     """The damage the attacker's wounds carry before saves, Feel No Pain and overkill:
     per pool, its expected wounds times the mean of its weapon's Damage; mortal wounds
@@ -227,8 +214,8 @@ def durability(
         The units measured; a :class:`~mathhammer.units.targets.Target` brings its
         points (the per-point columns are empty for a bare Unit).
     attackers : sequence of StandardAttacker, optional
-        The suite (:func:`standard_attackers` by default; :func:`load_attackers` reads
-        one of your own).
+        The suite (:func:`standard_attackers` by default;
+        :func:`mathhammer.load_attackers` reads one of your own).
     rules : str
         The ruleset.
     max_copies : int
