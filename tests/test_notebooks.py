@@ -25,6 +25,7 @@ NAMES = [
     "04_exact_vs_monte_carlo.ipynb",
     "05_multiple_targets.ipynb",
     "06_real_armies.ipynb",
+    "07_turns_and_durability.ipynb",
 ]
 #: Decimal numbers and percentages in prose (integers such as "3+" or "10 rifles" are inputs).
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
@@ -269,6 +270,43 @@ def real_armies() -> dict[str, str]:
     }
 
 
+def turns_and_durability() -> dict[str, str]:
+    tank = mh.targets.get("Vehicle").unit
+    melta = mh.Weapon("Multi-melta", 2, 4, strength=9, ap=-4, damage="D6", abilities="[MELTA 2]")
+    lascannon = mh.Weapon("Lascannon", 1, 3, strength=12, ap=-3, damage="D6+1")
+    autocannon = mh.Weapon("Predator autocannon", 2, 3, strength=9, ap=-1, damage=3)
+    steps = [
+        {"weapons": [(melta, 2)], "context": mh.Context(half_range=True)},
+        {"weapons": [(lascannon, 2)]},
+        {"weapons": [(autocannon, 1), (lascannon, 2)]},
+    ]
+    one = mh.sequence(steps, tank)
+    two = mh.sequence(steps, tank, start=one.final)
+    p1, p2, p3 = one.p_destroyed
+    after = two.final.p_destroyed
+    assert one.final.damage.mean() < tank.total_wounds  # "the average says it survives"
+    catalogue = mh.read_catalogue(Path(__file__).resolve().parent / "data" / "bsdata")
+    units = [catalogue.get(name).target() for name in ("Necron Warriors", "Boyz")]
+    table = mh.durability(units).set_index(["unit", "role"])
+    rifles, lascannons = "general purpose", "anti-tank"
+    ew = "effective_wounds_per_100_points"
+    for unit in ("Necron Warriors", "Boyz"):  # "both are at their best against lascannons"
+        assert table.loc[unit, ew].idxmax() == lascannons
+    return {
+        "after the bike": pct(p1),
+        "after the Devastators": pct(p2),
+        "after the Predator": pct(p3),
+        "mean wounds taken": f"{one.final.damage.mean():.2f}",
+        "after turn two": pct(after),
+        "dies in turn two if it survived": pct((after - p3) / (1 - p3)),
+        "rifle squads for the Warriors": str(table.loc[("Necron Warriors", rifles), "copies_90"]),
+        "rifle squads for the Boyz": str(table.loc[("Boyz", rifles), "copies_90"]),
+        "Warriors EW vs rifles": f"{table.loc[('Necron Warriors', rifles), ew]:.2f}",
+        "Boyz EW vs rifles": f"{table.loc[('Boyz', rifles), ew]:.2f}",
+        "Warriors EW vs lascannons": f"{table.loc[('Necron Warriors', lascannons), ew]:.2f}",
+    }
+
+
 CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_compare_loadouts.ipynb": compare_loadouts,
@@ -276,6 +314,7 @@ CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "04_exact_vs_monte_carlo.ipynb": exact_vs_monte_carlo,
     "05_multiple_targets.ipynb": multiple_targets,
     "06_real_armies.ipynb": real_armies,
+    "07_turns_and_durability.ipynb": turns_and_durability,
 }
 
 
