@@ -365,7 +365,7 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
         critical_wound=critical_wound,
         reroll_wounds=reroll_wounds,
         devastating=has(DevastatingWounds),
-        ap=min(0, weapon.ap + modifiers.ap),
+        ap=min(0, weapon.ap + modifiers.ap + unit.worsen_ap),  # the target may worsen AP
         damage=_dice_tuple(damage),
         multiply=modifiers.damage_multiply,
         add=modifiers.damage_add,

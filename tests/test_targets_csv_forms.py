@@ -48,9 +48,21 @@ def test_a_missing_required_column_is_still_an_error(tmp_path: Path) -> None:
 
 
 def test_the_full_header_still_reads(tmp_path: Path) -> None:
-    text = ",".join(TARGET_COLUMNS) + "\nMarines,Guard,4,4,3+,-,2,-,INFANTRY,no,7,100\n"
+    text = ",".join(TARGET_COLUMNS) + "\nMarines,Guard,4,4,3+,-,2,-,INFANTRY,no,7,100,1\n"
     (marines,) = quietly_read(write(tmp_path, text))
     assert marines.points == 100 and marines.unit.leadership == 7
+    assert marines.unit.worsen_ap == 1
+
+
+def test_worsen_ap_is_the_units_and_must_agree(tmp_path: Path) -> None:
+    text = "unit,group,models,T,Sv,W,worsen AP\nSquad,A,4,4,3+,2,1\nSquad,B,1,4,2+,4,\n"
+    (squad,) = quietly_read(write(tmp_path, text))
+    assert squad.unit.worsen_ap == 1
+    bad = "unit,group,models,T,Sv,W,worsen AP\nSquad,A,4,4,3+,2,1\nSquad,B,1,4,2+,4,2\n"
+    with pytest.raises(mh.CsvError, match="worsen AP"):
+        quietly_read(write(tmp_path, bad))
+    with pytest.raises(mh.CsvError, match="worsen AP"):
+        quietly_read(write(tmp_path, "unit,models,T,Sv,W,worsen AP\nSquad,4,4,3+,2,9\n"))
 
 
 # --------------------------------------------------------------------------- headers

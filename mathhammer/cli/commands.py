@@ -133,6 +133,7 @@ def _attack_target(args: argparse.Namespace) -> Unit:
         unit.keywords if keywords is None else keywords,
         stealth=unit.stealth,
         leadership=unit.leadership if args.leadership is None else args.leadership,
+        worsen_ap=unit.worsen_ap,
     )
 
 

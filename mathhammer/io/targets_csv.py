@@ -16,6 +16,7 @@ keywords    optional: the unit's keywords (on one row or repeated identically)  
 CHARACTER   optional: ``yes`` for a CHARACTER model's group (default ``no``)    yes
 Ld          optional: ``6+`` (11th edition) or ``8`` (classic; see below)       6+
 points      optional: each group's points on every row, or the unit's on one    85
+worsen AP   optional: worsen the AP of attacks on the unit by this (0 to 6)     1
 ==========  ==================================================================  ==========
 
 Headers are read in any case and with spaces around them; a column not in the table is
@@ -60,11 +61,13 @@ __all__ = ["CsvError", "TARGET_COLUMNS", "TARGET_FIELDS", "TARGET_OPTIONAL", "re
 #: The columns a targets file must have.
 TARGET_REQUIRED = ("unit", "models", "T", "Sv", "W")
 #: The columns it may have; each has a default.
-TARGET_OPTIONAL = ("group", "InSv", "FNP", "keywords", "CHARACTER", "Ld", "points")
+TARGET_OPTIONAL = (
+    "group", "InSv", "FNP", "keywords", "CHARACTER", "Ld", "points", "worsen AP",
+)  # fmt: skip
 #: Every column, in the order of the documentation.
 TARGET_COLUMNS = (
     "unit", "group", "models", "T", "Sv", "InSv", "W", "FNP", "keywords", "CHARACTER", "Ld",
-    "points",
+    "points", "worsen AP",
 )  # fmt: skip
 #: The column each field of a profile is read from, to place a profile's error in the file.
 TARGET_FIELDS = {
@@ -72,7 +75,7 @@ TARGET_FIELDS = {
     "ModelGroup.toughness": "T", "ModelGroup.save": "Sv", "ModelGroup.invuln": "InSv",
     "ModelGroup.wounds": "W", "ModelGroup.fnp": "FNP", "ModelGroup.character": "CHARACTER",
     "keywords": "keywords", "Unit.leadership": "Ld", "Target.points": "points",
-    "Target.group_points": "points",
+    "Target.group_points": "points", "Unit.worsen_ap": "worsen AP",
 }  # fmt: skip
 
 
@@ -99,14 +102,18 @@ def read_targets(path: str | Path) -> list[Target]:
         keywords = row.get("keywords", "")
         ld = reader.value(line, row, "Ld", leadership)
         points = reader.value(line, row, "points", optional_integer)
+        worsen = reader.value(line, row, "worsen AP", optional_integer)
         entry = units.setdefault(
-            name, {"groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line}
+            name,
+            {"groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line, "ap": None},
         )
         if entry["groups"]:
             agree(reader, line, name, "keywords", entry["keywords"] or None, keywords or None)
             agree(reader, line, name, "Ld", entry["ld"], ld)
+            agree(reader, line, name, "worsen AP", entry["ap"], worsen)
             entry["keywords"] = entry["keywords"] or keywords
             entry["ld"] = entry["ld"] if ld is None else ld
+        entry["ap"] = entry["ap"] if worsen is None else worsen
         entry["groups"].append(group)
         entry["points"].append((line, points))
     return [_target(reader, name, entry) for name, entry in units.items()]
@@ -162,7 +169,13 @@ def _target(reader: CsvReader, name: str, entry: dict[str, Any]) -> Target:
     line = entry["line"]
     points, group_points = _points(reader, name, entry["points"])
     try:
-        unit = Unit(name, entry["groups"], entry["keywords"], leadership=entry["ld"])
+        unit = Unit(
+            name,
+            entry["groups"],
+            entry["keywords"],
+            leadership=entry["ld"],
+            worsen_ap=entry["ap"] or 0,
+        )
         return Target(unit, points, group_points=group_points, source=reader.source(line))
     except MathhammerError as exc:
         column = TARGET_FIELDS.get(exc.field.split("[")[0]) if exc.field else None

@@ -202,6 +202,10 @@ class Unit:
         ones do, read as the characteristic with the same chance of passing (``"6+"``
         -> 8; :func:`~mathhammer.model.values.parse_leadership`). Only the classic
         ruleset reads it.
+    worsen_ap : int
+        Worsen the AP of every attack against the unit by this much (an armour-of-contempt
+        style defence: AP -2 becomes AP -1 with 1; AP 0 stays 0). 0 to 6; only the 11th
+        edition reads it.
 
     Examples
     --------
@@ -224,6 +228,7 @@ class Unit:
     keywords: tuple[str, ...]
     stealth: bool
     leadership: int | None
+    worsen_ap: int
 
     def __init__(
         self,
@@ -232,6 +237,7 @@ class Unit:
         keywords: str | Iterable[str] = (),
         stealth: bool = False,
         leadership: RollInput | None = None,
+        worsen_ap: int = 0,
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Unit.name", "a string", name)
@@ -257,6 +263,7 @@ class Unit:
         object.__setattr__(self, "keywords", normalise_keywords(keywords))
         object.__setattr__(self, "stealth", flag_field("Unit", "stealth", stealth))
         object.__setattr__(self, "leadership", leadership)
+        object.__setattr__(self, "worsen_ap", int_field("Unit", "worsen_ap", worsen_ap, 0, 6))
 
     @classmethod
     def of(
@@ -274,6 +281,7 @@ class Unit:
         damage_reduction: int = 0,
         halve_damage: bool = False,
         leadership: RollInput | None = None,
+        worsen_ap: int = 0,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
 
@@ -292,12 +300,15 @@ class Unit:
             damage_reduction=damage_reduction,
             halve_damage=halve_damage,
         )
-        return cls(name, (group,), keywords, stealth=stealth, leadership=leadership)
+        return cls(
+            name, (group,), keywords, stealth=stealth, leadership=leadership, worsen_ap=worsen_ap
+        )
 
     def __repr__(self) -> str:
         groups = " + ".join((f"{g.name} " if g.name else "") + g.profile_text for g in self.groups)
         models = self.models
-        return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups})"
+        defence = f", AP worsened by {self.worsen_ap}" if self.worsen_ap else ""
+        return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
 
     @property
     def models(self) -> int:

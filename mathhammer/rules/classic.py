@@ -250,6 +250,11 @@ class Classic(Ruleset):
             raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
         if target.stealth:
             raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
+        if target.worsen_ap:
+            raise _refuse(
+                f"target {target.name!r} worsens the AP of attacks, which this ruleset does "
+                "not define"
+            )
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         if modifiers != default_modifiers():

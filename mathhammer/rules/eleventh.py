@@ -236,7 +236,7 @@ class EleventhEdition(Ruleset):
     def _checks(
         self, skill: int, draft: PoolDraft, target: Unit, context: Context, used: tuple[str, ...]
     ) -> PoolChecks:
-        ap = min(0, draft.ap)
+        ap = min(0, draft.ap + target.worsen_ap)  # AP worsened by the target's defence
         assert draft.damage is not None  # PoolDraft.start sets it
         return PoolChecks(
             hit=None if draft.hits_automatically else self._hit_check(skill, draft),

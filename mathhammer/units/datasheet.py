@@ -366,4 +366,6 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
             groups.extend(replace(g, character=True, count=1) for _ in range(g.count))
     label = name or f"{bodyguard.name} led by {', '.join(u.name for u in leaders)}"
     stealth = bodyguard.stealth and all(u.stealth for u in leaders)
-    return Unit(label, groups, bodyguard.keywords, stealth=stealth)
+    # a defence that worsens AP covers the whole unit, from the bodyguard or a leader
+    worsen = max(bodyguard.worsen_ap, *(u.worsen_ap for u in leaders))
+    return Unit(label, groups, bodyguard.keywords, stealth=stealth, worsen_ap=worsen)

@@ -44,7 +44,9 @@ _GROUP_FIELDS = {
     "damage_reduction",
     "halve_damage",
 }
-_UNIT_FIELDS = {"name", "description", "keywords", "stealth", "leadership", "groups"}
+_UNIT_FIELDS = {
+    "name", "description", "keywords", "stealth", "leadership", "groups", "worsen_ap",
+}  # fmt: skip
 
 
 #: The most points a target or one of its groups is worth: far beyond any army, and
@@ -239,6 +241,7 @@ def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
         keywords=entry.get("keywords", ()),
         stealth=entry.get("stealth", False),
         leadership=entry.get("leadership"),
+        worsen_ap=entry.get("worsen_ap", 0),
     )
     return unit, tuple(points) if points else None
 
@@ -246,9 +249,10 @@ def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
 def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
     """Build targets from a suite's parsed JSON: ``{"targets": [{...}, ...]}``.
 
-    Each target has ``name``, ``description``, ``keywords``, optional ``stealth`` and
-    ``leadership``, and ``groups``: :class:`~mathhammer.model.profiles.ModelGroup` fields plus
-    the ``points`` of the whole group. Errors name the entry: ``"suite: targets[2]
+    Each target has ``name``, ``description``, ``keywords``, optional ``stealth``,
+    ``leadership`` and ``worsen_ap``, and ``groups``:
+    :class:`~mathhammer.model.profiles.ModelGroup` fields plus the ``points`` of the whole
+    group. Errors name the entry: ``"suite: targets[2]
     ('Elite infantry'): ..."``.
 
     Examples
