@@ -577,13 +577,13 @@ class _Resolver:
         groups: Sequence[ModelGroup],
         ap: int,
         per_attack: Sequence[PMF],
-        per_mortal: PMF,
+        per_mortal: Sequence[PMF],
         focus: int | None,
     ):
         self.groups = groups
         self.ap = ap
         self.per_attack = per_attack  # per group
-        self.per_mortal = per_mortal
+        self.per_mortal = per_mortal  # per group: a rule may reduce mortal wounds too
         self.focus = focus
         self.memo: dict[tuple[State, tuple[int, ...]], dict[tuple[State, int], Fraction]] = {}
         self.mortal_memo: dict[tuple[State, int], dict[State, Fraction]] = {}
@@ -624,7 +624,7 @@ class _Resolver:
         else:
             gi, mi = where
             left = state[gi][mi]
-            for dmg, p in self.per_mortal.items():
+            for dmg, p in self.per_mortal[gi].items():
                 for lost, q in _wounds_lost(dmg, left, _mortal_fnp(self.groups[gi])):
                     for final, r in self.mortal(_apply(state, gi, mi, lost), count - 1).items():
                         _add(out, final, p * q * r)
@@ -827,7 +827,12 @@ def oracle_pools(
             groups,
             prof.ap,
             [_defender_damage(attacker, g) for g in groups],
-            {max(1, d): p for d, p in attacker.items()},
+            [
+                _defender_damage(attacker, g)
+                if g.reduce_mortal
+                else {max(1, d): p for d, p in attacker.items()}
+                for g in groups
+            ],
             prof.precision,
         )
         unsaved: PMF = defaultdict(Fraction)

@@ -39,7 +39,8 @@ def group_damage(
     adds), then halved and reduced by the defender (fractions round up, minimum 1);
     Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
     A devastating wound deals mortal wounds equal to the attacker's D: the defender's
-    halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9).
+    halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9),
+    unless the group's rule says so (``reduce_mortal``).
     """
     key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
     return _group_damage(*key, target.groups, ruleset)
@@ -67,7 +68,8 @@ def _group_damage(
     for g in groups:
         value = ruleset.modified_damage(d, damage_multiply, add, g.halve_damage, g.damage_reduction)
         attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
-        mortals.append(_pmf_of(mortal, weights).thin(wound_lost(g, ruleset, mortal=True)))
+        amount = value if g.reduce_mortal else mortal
+        mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
     return tuple(attacks), tuple(mortals)
 
 

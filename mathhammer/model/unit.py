@@ -50,6 +50,10 @@ class ModelGroup:
         Subtracted from the Damage of each attack (after halving; minimum 1).
     halve_damage : bool
         Halve the Damage of each attack, rounding up (before subtracting).
+    reduce_mortal : bool
+        The halving and ``damage_reduction`` apply to mortal wounds too, where a rule says
+        so: to each devastating wound's mortal wounds (equal to D; at least 1). A mortal
+        wound of another source is one wound, which no reduction changes.
 
     Examples
     --------
@@ -72,6 +76,7 @@ class ModelGroup:
     fnp_mortal: int | None
     damage_reduction: int
     halve_damage: bool
+    reduce_mortal: bool
 
     def __init__(
         self,
@@ -87,6 +92,7 @@ class ModelGroup:
         fnp_mortal: RollInput | None = None,
         damage_reduction: int = 0,
         halve_damage: bool = False,
+        reduce_mortal: bool = False,
     ) -> None:
         set_field = partial(object.__setattr__, self)
         set_field("count", int_field("ModelGroup", "count", count, 1))
@@ -113,6 +119,7 @@ class ModelGroup:
         reduction = int_field("ModelGroup", "damage_reduction", damage_reduction, 0, 10)
         set_field("damage_reduction", reduction)
         set_field("halve_damage", flag_field("ModelGroup", "halve_damage", halve_damage))
+        set_field("reduce_mortal", flag_field("ModelGroup", "reduce_mortal", reduce_mortal))
 
     def __repr__(self) -> str:
         named = f"{self.name!r}, " if self.name else ""
@@ -142,6 +149,8 @@ class ModelGroup:
             parts.append("(halve damage)")
         if self.damage_reduction:
             parts.append(f"(-{self.damage_reduction} damage)")
+        if self.reduce_mortal:
+            parts.append("(also against mortal wounds)")
         return " ".join(parts)
 
     @property

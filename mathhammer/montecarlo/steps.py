@@ -36,6 +36,16 @@ def devastating_wounds(
             break
         rolled_damage, add = damage_roll(rng, checks, int(live.sum()))
         d = ruleset.modified_damage(rolled_damage, checks.damage_multiply, add)
+        for gi, g in enumerate(target.unit.groups):  # a rule may reduce mortal wounds too
+            here = group[live] == gi
+            if g.reduce_mortal and here.any():
+                d[here] = ruleset.modified_damage(
+                    rolled_damage[here],
+                    checks.damage_multiply,
+                    add[here],
+                    g.halve_damage,
+                    g.damage_reduction,
+                )
         left = feel_no_pain(rng, ruleset, target.unit, group[live], d, mortal=True)
         target.lose(trials[live], group[live], left)
 

@@ -43,6 +43,7 @@ _GROUP_FIELDS = {
     "wounds_lost",
     "damage_reduction",
     "halve_damage",
+    "reduce_mortal",
 }
 _UNIT_FIELDS = {
     "name", "description", "keywords", "stealth", "leadership", "groups", "worsen_ap",
