@@ -33,6 +33,7 @@ from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_s
 from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
+from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import group_damage, wound_lost
 from .layout import Layout
 from .single import LINE_WORK, Line, failed_saves
@@ -112,6 +113,7 @@ def attack(
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,
+    choose_by: str = "killed",
 ) -> AttackResult:
     """The exact distributions of a unit's attacks against one target unit.
 
@@ -141,6 +143,14 @@ def attack(
         by its probability, and the result counts from the start of the sequence (its
         ``killed`` and ``damage`` include the earlier attacks'). The target must be the
         unit the state is of, under the same ruleset. See :func:`mathhammer.sequence`.
+    choose_by : str
+        Where a weapon carries duplicated abilities of which one instance applies (seed
+        004: ``[SUSTAINED HITS D3]`` and ``[SUSTAINED HITS 2]``), the player's selection:
+        every one is attacked and the best kept by ``"killed"`` (expected models
+        destroyed, then P(destroyed); the default), ``"destroyed"`` (P(destroyed), then
+        expected models destroyed) or ``"damage"`` (expected wounds lost); the result's
+        ``choices`` says what was selected. ``"ranking"`` takes the instance with the
+        stronger mean, then the higher maximum, without attacking (as the Monte Carlo does).
 
     Returns
     -------
@@ -180,6 +190,32 @@ def attack(
     >>> round(first.p_destroyed, 4), round(both.p_destroyed, 4)
     (0.0006, 0.1857)
     """
+    if choose_by != "ranking" and (choose_by != "killed" or may_choose(weapons)):
+        metric_of(choose_by)  # a metric it does not know is refused, choice or not
+        if isinstance(target, Unit) and not isinstance(weapons, AttackPlan):
+            options = selections(weapons, target)
+            if options == []:
+                kept = attack(weapons, target, rules=rules, context=context, modifiers=modifiers,
+                              start=start, choose_by="ranking")  # fmt: skip
+                return replace(kept, choices=(too_many(weapons),))
+            if options is not None:
+                results = [
+                    (
+                        attack(
+                            w,
+                            target,
+                            rules=rules,
+                            context=context,
+                            modifiers=modifiers,
+                            start=start,
+                            choose_by="ranking",
+                        ),
+                        picked,
+                    )
+                    for w, picked in options
+                ]
+                best, line = chosen(results, choose_by)
+                return replace(best, choices=line)
     if start is not None:
         plan = as_plan(weapons, target, rules, context, modifiers)
         return _run(plan, start_state(start, plan.target, plan.ruleset.name))

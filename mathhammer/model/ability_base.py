@@ -7,6 +7,7 @@ it and both engines apply it. The core abilities are in :mod:`mathhammer.model.a
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Self
@@ -27,6 +28,7 @@ __all__ = [
     "DiceValuedAbility",
     "NumberedAbility",
     "ability_classes",
+    "alternatives",
     "choose",
     "value_text",
 ]
@@ -244,3 +246,28 @@ def choose(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> tupl
         if current is None or ability.strength() > current.strength():
             best[ability.kind] = ability
     return tuple(best.values())
+
+
+def alternatives(
+    abilities: Iterable[Ability], target_keywords: Iterable[str]
+) -> list[tuple[Ability, ...]]:
+    """Every choice of one instance per kind among the abilities that apply against the
+    target: what the controlling player may select (seed 004). The first is
+    :func:`choose`'s; within a kind, instances are tried strongest first.
+
+    Examples
+    --------
+    >>> from mathhammer.model.ability_text import parse_abilities
+    >>> found, _ = parse_abilities("SUSTAINED HITS D3, SUSTAINED HITS 2, LETHAL HITS")
+    >>> [[str(a) for a in option] for option in alternatives(found, [])]
+    [['[SUSTAINED HITS D3]', '[LETHAL HITS]'], ['[SUSTAINED HITS 2]', '[LETHAL HITS]']]
+    """
+    keywords = tuple(target_keywords)
+    kinds: dict[str, list[Ability]] = {}
+    for ability in abilities:
+        if ability.applies_to(keywords):
+            found = kinds.setdefault(ability.kind, [])
+            if ability not in found:
+                found.append(ability)
+    ranked = [sorted(group, key=lambda a: a.strength(), reverse=True) for group in kinds.values()]
+    return [tuple(option) for option in itertools.product(*ranked)]

@@ -51,6 +51,9 @@ class AttackResult:
     state : UnitState or None
         The target's state after the attacks: the joint distribution of each group's
         models and wounds left, which ``attack(..., start=result)`` carries on from.
+    choices : tuple of str
+        Where a weapon carries duplicated abilities (only one instance of a kind applies),
+        which instances were selected, over what, and by which metric.
 
     A result that carries on from a ``start`` counts from the start of the sequence:
     ``killed``, ``damage``, the groups' and the pools' distributions include what the
@@ -67,6 +70,7 @@ class AttackResult:
     tests: tuple[TestResult, ...] = ()
     trimmed: float = 0.0
     state: UnitState | None = field(default=None, repr=False)
+    choices: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Each group's wounds lost, where the engine did not record them and the unit's

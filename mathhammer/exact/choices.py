@@ -1,0 +1,175 @@
+"""Duplicated abilities, chosen by the metric the player states (seed 004).
+
+Instances of one weapon ability are not cumulative: the controlling player selects which
+applies, each time the unit attacks. Where a weapon carries two or more distinct instances
+of a kind that apply against the target (``[SUSTAINED HITS D3]`` and ``[SUSTAINED HITS 2]``),
+every selection is attacked exactly and the best by the stated metric is kept; the result
+says what was chosen over what, and by how much. ``choose_by="ranking"`` keeps the fixed
+ranking instead (the stronger mean, then the higher maximum), as the Monte Carlo does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..errors import OptionError, field_error
+from ..model.ability_base import Ability, alternatives
+from ..model.pools import MortalWounds, weapon_entries
+from ..model.profiles import Unit, Weapon
+from ..results.attack import AttackResult
+
+__all__ = [
+    "CHOOSE_BY",
+    "MAX_SELECTIONS",
+    "chosen",
+    "may_choose",
+    "metric_of",
+    "selections",
+    "too_many",
+]
+
+#: What a selection can be chosen by: a key (larger is better) and its words.
+CHOOSE_BY: dict[str, tuple[Callable[[AttackResult], tuple[float, ...]], str]] = {
+    "killed": (lambda r: (r.killed.mean(), r.p_destroyed), "expected models destroyed"),
+    "destroyed": (lambda r: (r.p_destroyed, r.killed.mean()), "P(destroyed)"),
+    "damage": (lambda r: (r.damage.mean(), r.p_destroyed), "expected wounds lost"),
+}
+#: The most selections attacked; past it the fixed ranking decides (and the result says so).
+MAX_SELECTIONS = 64
+
+
+def metric_of(choose_by: str) -> tuple[Callable[[AttackResult], tuple[float, ...]], str]:
+    """The key and words of a ``choose_by`` (``"ranking"`` has none)."""
+    if choose_by not in CHOOSE_BY:
+        wanted = f"one of {[*CHOOSE_BY, 'ranking']}"
+        raise field_error(OptionError, "choose_by", wanted, choose_by)
+    return CHOOSE_BY[choose_by]
+
+
+def _variant(weapon: Weapon, chosen: tuple[Ability, ...]) -> Weapon:
+    """The weapon with only the chosen instances (those that apply against the target)."""
+    skill = None if weapon.bs is not None else weapon.skill
+    return Weapon(
+        weapon.name,
+        weapon.attacks,
+        skill=skill,
+        strength=weapon.strength,
+        ap=weapon.ap,
+        damage=weapon.damage,
+        abilities=chosen,
+        bs=weapon.bs,
+        melee=weapon.melee,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _duplicated(weapon: Weapon) -> bool:
+    """Whether the weapon carries two instances of one kind (against some target)."""
+    kinds = [a.kind for a in weapon.abilities]
+    return len(kinds) != len(set(kinds))
+
+
+def may_choose(weapons: Any) -> bool:
+    """False when no weapon of ``weapons`` carries duplicated abilities (read quickly, for
+    the plain forms; any other form is read by :func:`selections`)."""
+    items = weapons if isinstance(weapons, list | tuple) else [weapons]
+    for item in items:
+        weapon = item[0] if isinstance(item, tuple) and item else item
+        if isinstance(weapon, MortalWounds):
+            continue
+        if not isinstance(weapon, Weapon) or _duplicated(weapon):
+            return True
+    return False
+
+
+def selections(
+    weapons: Any, target: Unit
+) -> list[tuple[list[tuple[Weapon, int] | MortalWounds], tuple[str, ...]]] | None:
+    """Every selection of duplicated abilities the weapons allow against ``target``: each
+    as the weapons to attack with and, per weapon with a choice, what it selects; None
+    when no weapon has a choice to make; an empty list when there are more than
+    :data:`MAX_SELECTIONS` (the fixed ranking then decides).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
+    >>> [picked for _, picked in selections([(gun, 5)], mh.Unit.of("U", 5, 4, 3, 1))]
+    [('Gun: [SUSTAINED HITS D3]',), ('Gun: [SUSTAINED HITS 2]',)]
+    """
+    entries = weapon_entries(weapons)
+    distinct: list[Weapon] = []
+    for entry in entries:
+        if isinstance(entry, tuple) and entry[0] not in distinct:
+            distinct.append(entry[0])
+    options: list[list[tuple[Ability, ...]]] = []
+    choosing: list[Weapon] = []
+    for weapon in distinct:
+        found = alternatives(weapon.abilities, target.keywords)
+        if len(found) > 1:
+            options.append(found)
+            choosing.append(weapon)
+    if not choosing:
+        return None
+    count = 1
+    for found in options:
+        count *= len(found)
+    if count > MAX_SELECTIONS:
+        return []
+    out = []
+    for combo in itertools.product(*options):
+        swap = {w: _variant(w, chosen) for w, chosen in zip(choosing, combo, strict=True)}
+        made: list[tuple[Weapon, int] | MortalWounds] = [
+            e if isinstance(e, MortalWounds) else (swap.get(e[0], e[0]), e[1]) for e in entries
+        ]
+        picked = tuple(
+            f"{w.name}: {', '.join(str(a) for a in chosen if _is_duplicated(a, found))}"
+            for w, chosen, found in zip(choosing, combo, options, strict=True)
+        )
+        out.append((made, picked))
+    return out
+
+
+def _is_duplicated(ability: Ability, found: Sequence[tuple[Ability, ...]]) -> bool:
+    """Whether the ability's kind is one the weapon chooses between."""
+    return len({a for option in found for a in option if a.kind == ability.kind}) > 1
+
+
+def chosen(
+    results: Sequence[tuple[AttackResult, tuple[str, ...]]], choose_by: str
+) -> tuple[AttackResult, tuple[str, ...]]:
+    """The best result by the metric (the first of equals: the ranking's on a tie), and a
+    line saying what was chosen over what."""
+    key, words = metric_of(choose_by)
+    best = 0
+    for i in range(1, len(results)):
+        if _better(key(results[i][0]), key(results[best][0])):
+            best = i
+    result, picked = results[best]
+    others = [r for i, r in enumerate(results) if i != best]
+    runner = max(others, key=lambda r: key(r[0]))
+    if _better(key(result), key(runner[0])):
+        margin = f"{key(result)[0]:.4g} vs {key(runner[0])[0]:.4g}"
+    else:
+        margin = "a tie, so the stronger instance"
+    line = f"{'; '.join(picked)} chosen over {'; '.join(runner[1])} by {words}: {margin}"
+    return result, (line,)
+
+
+def too_many(weapons: Any) -> str:
+    """The note of an attack whose selections are past :data:`MAX_SELECTIONS`."""
+    return (
+        f"more than {MAX_SELECTIONS} selections of duplicated abilities: each weapon's "
+        "stronger instance (the fixed ranking) applies"
+    )
+
+
+def _better(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """``a`` beats ``b``, with differences of rounding (1e-12 relative) read as ties."""
+    for x, y in zip(a, b, strict=True):
+        if abs(x - y) > 1e-12 * max(1.0, abs(x), abs(y)):
+            return x > y
+    return False
