@@ -61,6 +61,7 @@ With [SUSTAINED HITS 1] a natural 6 scores two hits:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import defaultdict
@@ -135,13 +136,16 @@ def _dice_mean(dice: Any) -> Fraction:
 
 
 def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
-    """Identical attacks (docs/rules.md §2.4, D10): same BS/WS, S, AP, D, abilities; not name, A."""
+    """Identical attacks (docs/rules.md §2.4, D10): same BS/WS, S, AP, D, abilities; not name, A.
+    A buff on some of the attacks (seed 002) sets them apart."""
     return (
         weapon.skill,
         weapon.strength,
         weapon.ap,
         _dice_tuple(weapon.damage),
         tuple(sorted(str(a) for a in weapon.abilities)),
+        weapon.modifiers,
+        weapon.context,
     )
 
 
@@ -283,6 +287,38 @@ def _precision_group(unit: Unit, context: Context) -> int | None:
         return key
     labels = [g.label for g in unit.groups]
     return labels.index(key)
+
+
+def _buffed(weapon: Weapon, context: Context, modifiers: Modifiers) -> tuple[Context, Modifiers]:
+    """The attack's context and modifiers with the weapon's own buff on top: a context
+    field the buff sets replaces the attack's; numbers add (the multiplier multiplies),
+    the lower critical threshold and the wider re-roll win, the buff's damage set wins."""
+    buff_context, buff = weapon.context, weapon.modifiers
+    if buff_context is not None:
+        plain = Context()
+        changed = {
+            f.name: getattr(buff_context, f.name)
+            for f in dataclasses.fields(Context)
+            if getattr(buff_context, f.name) != getattr(plain, f.name)
+        }
+        context = dataclasses.replace(context, **changed)
+    if buff is not None:
+        order = [None, "ones", "failures", "non_critical"]
+        modifiers = Modifiers(
+            hit=buff.hit + modifiers.hit,
+            wound=buff.wound + modifiers.wound,
+            skill=buff.skill + modifiers.skill,
+            strength=buff.strength + modifiers.strength,
+            ap=buff.ap + modifiers.ap,
+            damage_set=buff.damage_set if buff.damage_set is not None else modifiers.damage_set,
+            damage_multiply=buff.damage_multiply * modifiers.damage_multiply,
+            damage_add=buff.damage_add + modifiers.damage_add,
+            critical_hit=min(buff.critical_hit, modifiers.critical_hit),
+            critical_wound=min(buff.critical_wound, modifiers.critical_wound),
+            reroll_hits=max(buff.reroll_hits, modifiers.reroll_hits, key=order.index),
+            reroll_wounds=max(buff.reroll_wounds, modifiers.reroll_wounds, key=order.index),
+        )
+    return context, modifiers
 
 
 def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifiers) -> Profile:
@@ -820,7 +856,7 @@ def oracle_pools(
         keys = {_pool_key(w) for w, _ in step}
         if len(keys) != 1:
             raise ValueError(f"a pool must hold identical attacks; got {len(keys)} profiles")
-        prof = pool_profile(weapon, unit, context, modifiers)
+        prof = pool_profile(weapon, unit, *_buffed(weapon, context, modifiers))
         attacks, hits, wounds, devastating, to_save = _roll_pool(step, prof)
         attacker = _attacker_damage(prof)
         resolver = _Resolver(

@@ -31,6 +31,9 @@ half_range,     optional context of the unit's attack: yes/no                yes
 stationary,
 charged,
 in_cover
+modifiers       optional: a buff on this row's attacks alone, items          hit+1
+                separated by ``;`` (``hit+1; reroll_wounds=ones;
+                half_range``: :func:`~mathhammer.model.context.parse_buff`)
 ==============  ===========================================================  =========
 
 Every problem is a :class:`~mathhammer.errors.CsvError` of one line, ``file:line:
@@ -72,7 +75,7 @@ from typing import Any
 from ..errors import CsvError, ProfileError, field_error
 from ..model.abilities import Torrent
 from ..model.ability_text import UnknownAbilityWarning, parse_abilities, suggest_ability
-from ..model.context import Context
+from ..model.context import Context, parse_buff
 from ..model.profiles import Weapon, normalise_keywords
 from ..rules import Ruleset, get_ruleset
 from ..units.alternatives import pooled_fight, pooled_shooting
@@ -103,14 +106,15 @@ __all__ = [
 ATTACKER_COLUMNS = ("unit", "weapon", "count", "A", "BS/WS", "S", "AP", "D", "abilities")
 ATTACKER_OPTIONAL = (
     "points", "type", "models", "keywords", "use",
-    "half_range", "stationary", "charged", "in_cover",
+    "half_range", "stationary", "charged", "in_cover", "modifiers",
 )  # fmt: skip
 #: The column each field of a profile is read from, to place a profile's error in the file.
 ATTACKER_FIELDS = {
     "Loadout.name": "unit", "Loadout.points": "points", "Weapon.name": "weapon",
     "Weapon.attacks": "A", "Weapon.skill": "BS/WS", "Weapon.bs": "BS/WS", "Weapon.strength": "S",
     "Weapon.ap": "AP", "Weapon.damage": "D", "Weapon.abilities": "abilities",
-    "Weapon.melee": "type",
+    "Weapon.melee": "type", "Weapon.modifiers": "modifiers", "Weapon.context": "modifiers",
+    "modifiers": "modifiers",
 }  # fmt: skip
 #: The context flags an attacking unit may set, by the column that sets them.
 _FLAGS = {
@@ -310,6 +314,7 @@ def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Rule
     }
     found, unknown = reader.value(line, row, "abilities", parse_abilities)
     fields["abilities"] = list(found) + list(unknown)
+    fields["modifiers"], fields["context"] = reader.value(line, row, "modifiers", parse_buff)
     if get_ruleset(rules).skill_field == "bs":  # a characteristic, 1 to 10
         fields["bs"] = reader.value(line, row, "BS/WS", integer)
     elif skill_text.lower() in NONE:

@@ -9,7 +9,7 @@ not roll modifiers), critical thresholds and re-rolls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
 
@@ -171,6 +171,37 @@ class Context:
         moved_little = self.remained_stationary or self.moved_at_most_3
         return moved_little and not self.engaged and not self.set_up_this_turn
 
+    def changes(self) -> list[str]:
+        """The fields that differ from ``Context()``: a flag by its name, any other field
+        as ``name value``.
+
+        Examples
+        --------
+        >>> Context(half_range=True, lethal_hits="roll").changes()
+        ['half_range', 'lethal_hits roll']
+        """
+        out = []
+        for f in fields(self):
+            value, default = getattr(self, f.name), f.default
+            if value != default:
+                out.append(f.name if value is True else f"{f.name} {value}")
+        return out
+
+    def combined(self, base: Context | None) -> Context:
+        """``base`` with this context's changes on top: each field this context changes
+        from ``Context()`` is this context's; every other field is ``base``'s.
+
+        Examples
+        --------
+        >>> Context(half_range=True).combined(Context(charged=True)).changes()
+        ['half_range', 'charged']
+        """
+        if base is None:
+            return self
+        changed = {f.name: getattr(self, f.name) for f in fields(self)}
+        changed = {k: v for k, v in changed.items() if v != _CONTEXT_DEFAULTS[k]}
+        return replace(base, **changed) if changed else base
+
 
 @dataclass(frozen=True, init=False)
 class Modifiers:
@@ -255,6 +286,62 @@ class Modifiers:
                 raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
             object.__setattr__(self, "damage_set", dice)
 
+    def changes(self) -> list[str]:
+        """The fields that differ from ``Modifiers()``, as ``name value`` (a signed number
+        for the roll and characteristic changes).
+
+        Examples
+        --------
+        >>> Modifiers(hit=1, ap=-1, reroll_wounds="ones").changes()
+        ['hit +1', 'ap -1', 'reroll_wounds ones']
+        """
+        out = []
+        for name, default in _MODIFIER_DEFAULTS.items():
+            value = getattr(self, name)
+            if value == default:
+                continue
+            signed = name in _SUMMED and isinstance(value, int)
+            out.append(f"{name} {value:+d}" if signed else f"{name} {value}")
+        return out
+
+    def combined(self, base: Modifiers | None) -> Modifiers:
+        """Both buffs at once: roll modifiers and changes to characteristics add up
+        (the rules still cap each roll's net modifier at +/-1), multipliers multiply, the
+        lower critical threshold and the wider re-roll apply, and this one's damage set
+        (if any) replaces ``base``'s.
+
+        Examples
+        --------
+        >>> buff = Modifiers(hit=1, reroll_hits="ones")
+        >>> buff.combined(Modifiers(ap=-1, reroll_hits="failures")).changes()
+        ['hit +1', 'ap -1', 'reroll_hits failures']
+        """
+        if base is None:
+            return self
+        values: dict[str, Any] = {
+            name: getattr(self, name) + getattr(base, name) for name in _SUMMED
+        }
+        values["damage_multiply"] = self.damage_multiply * base.damage_multiply
+        values["damage_set"] = self.damage_set if self.damage_set is not None else base.damage_set
+        values["critical_hit"] = min(self.critical_hit, base.critical_hit)
+        values["critical_wound"] = min(self.critical_wound, base.critical_wound)
+        for name in ("reroll_hits", "reroll_wounds"):
+            mine, theirs = getattr(self, name), getattr(base, name)
+            values[name] = max(mine, theirs, key=lambda r: -1 if r is None else REROLLS.index(r))
+        return Modifiers(**values)
+
+
+#: The fields of Modifiers that add up when two buffs combine.
+_SUMMED = ("hit", "wound", "skill", "strength", "ap", "damage_add")
+#: Each field's value in ``Modifiers()``.
+_MODIFIER_DEFAULTS: dict[str, Any] = {
+    "hit": 0, "wound": 0, "skill": 0, "strength": 0, "ap": 0, "damage_set": None,
+    "damage_multiply": 1, "damage_add": 0, "critical_hit": 6, "critical_wound": 6,
+    "reroll_hits": None, "reroll_wounds": None,
+}  # fmt: skip
+#: Each field's value in ``Context()``.
+_CONTEXT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Context)}
+
 
 def check_inputs(
     target: Any, context: Context | None, modifiers: Modifiers | None
@@ -282,3 +369,67 @@ def default_context() -> Context:
 def default_modifiers() -> Modifiers:
     """``Modifiers()``, made once (see :func:`default_context`)."""
     return Modifiers()
+
+
+#: The fields of Modifiers a buff's text may set with ``name=value`` (the others: ``+N``/``-N``).
+_SET_FIELDS = {
+    "damage_set": str,
+    "damage_multiply": int,
+    "critical_hit": int,
+    "critical_wound": int,
+    "reroll_hits": str,
+    "reroll_wounds": str,
+}
+#: The Context fields a buff's text may set with ``name=value``.
+_CONTEXT_VALUES = {"lethal_hits": str, "reroll_policy": str, "precision_group": str}
+
+
+def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, Context | None]:
+    """A buff written as text: items separated by ``;``. ``hit+1``, ``ap-1``,
+    ``strength+2`` ... change a number of :class:`Modifiers` by that much;
+    ``reroll_hits=ones``, ``critical_hit=5``, ``damage_set=D3`` ... set one; a
+    :class:`Context` flag by its name (``half_range``, ``charged``) sets it, and
+    ``lethal_hits=roll`` sets that field. Empty text is no buff.
+
+    Examples
+    --------
+    >>> mods, context = parse_buff("hit+1; reroll_wounds=ones; half_range")
+    >>> mods.changes(), context.changes()
+    (['hit +1', 'reroll_wounds ones'], ['half_range'])
+    >>> parse_buff("hit+x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: modifiers must be items such as hit+1, ...; got 'hit+x'
+    """
+    import re
+
+    numbers: dict[str, Any] = {}
+    context: dict[str, Any] = {}
+    flags = {f.name for f in fields(Context) if isinstance(f.default, bool)}
+    wanted = "items such as hit+1, reroll_hits=ones or half_range, separated by ';'"
+    for item in (part.strip() for part in text.split(";")):
+        if not item:
+            continue
+        step = re.fullmatch(r"([a-z_]+)\s*([+-]\s*\d{1,2})", item)
+        pair = re.fullmatch(r"([a-z_]+)\s*=\s*(\S+)", item)
+        if step and step[1] in _SUMMED:
+            numbers[step[1]] = numbers.get(step[1], 0) + int(step[2].replace(" ", ""))
+        elif pair and pair[1] in _SET_FIELDS:
+            kind = _SET_FIELDS[pair[1]]
+            value = pair[2]
+            if kind is int and not value.isdigit():
+                raise field_error(ProfileError, field, wanted, item)
+            numbers[pair[1]] = int(value) if kind is int else value
+        elif pair and pair[1] in _CONTEXT_VALUES:
+            value = pair[2]
+            context[pair[1]] = int(value) if value.isdigit() else value
+        elif item in flags:
+            context[item] = True
+        else:
+            raise field_error(ProfileError, field, wanted, item)
+    try:
+        modifiers = Modifiers(**numbers) if numbers else None
+        made = Context(**context) if context else None
+    except ProfileError as exc:
+        raise exc.prefixed(field) from None
+    return modifiers, made

@@ -49,6 +49,9 @@ class Pool:
         'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
         """
         parts = [f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons]
+        buff = self.weapon.buff_text  # every weapon of a pool shares its buff
+        if buff:
+            parts[-1] += f" ({buff})"
         out: list[str] = []
         size = 0
         for i, part in enumerate(parts):

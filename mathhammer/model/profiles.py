@@ -75,6 +75,12 @@ class Weapon:
         on 3+), given instead of ``skill``.
     melee : bool
         A melee weapon (used when fighting); ranged by default.
+    modifiers, context : Modifiers, Context, optional
+        A buff on these attacks only, such as a leader's on the models of the unit it
+        joined (seed 002): combined with the attack's own (:meth:`Modifiers.combined
+        <mathhammer.model.context.Modifiers.combined>`, :meth:`Context.combined
+        <mathhammer.model.context.Context.combined>`). Attacks that differ only by a buff
+        are separate pools. :meth:`buffed` makes the buffed copy of a weapon.
 
     Examples
     --------
@@ -101,6 +107,8 @@ class Weapon:
     bs: int | None
     melee: bool
     unknown_abilities: tuple[str, ...] = field(init=False, compare=False)
+    modifiers: Any = None
+    context: Any = None
 
     def __init__(
         self,
@@ -113,6 +121,8 @@ class Weapon:
         abilities: AbilityInput = (),
         bs: RollInput | None = None,
         melee: bool = False,
+        modifiers: Any = None,
+        context: Any = None,
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Weapon.name", "a string", name)
@@ -151,6 +161,20 @@ class Weapon:
         set_field("damage", dice_field("Weapon", "damage", damage, 1))
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)
+        if modifiers is not None or context is not None:
+            from .context import Context, Modifiers, default_context, default_modifiers
+
+            if modifiers is not None and not isinstance(modifiers, Modifiers):
+                raise field_error(
+                    ProfileError, "Weapon.modifiers", "a Modifiers or None", modifiers
+                )
+            if context is not None and not isinstance(context, Context):
+                raise field_error(ProfileError, "Weapon.context", "a Context or None", context)
+            # a buff that changes nothing is no buff: the weapon pools with the plain one
+            modifiers = None if modifiers == default_modifiers() else modifiers
+            context = None if context == default_context() else context
+        set_field("modifiers", modifiers)
+        set_field("context", context)
         warn_unknown(name, unknown)
 
     def __repr__(self) -> str:
@@ -187,7 +211,45 @@ class Weapon:
             text += f" {self.abilities_text}"
         if self.unknown_abilities:
             text += f", unknown {list(self.unknown_abilities)!r}"
+        if self.modifiers is not None or self.context is not None:
+            text += f", buffed: {self.buff_text}"
         return text + (", melee" if self.melee else "")
+
+    @property
+    def buff_text(self) -> str:
+        """What the weapon's buff changes, e.g. ``"hit +1, reroll_wounds ones"`` ("" for
+        none).
+
+        Examples
+        --------
+        >>> from mathhammer.model.context import Context, Modifiers
+        >>> gun = Weapon("Gun", 2, 3, 4).buffed(Modifiers(hit=1), Context(half_range=True))
+        >>> gun.buff_text
+        'hit +1, half_range'
+        """
+        parts = [] if self.modifiers is None else self.modifiers.changes()
+        parts += [] if self.context is None else self.context.changes()
+        return ", ".join(parts)
+
+    def buffed(self, modifiers: Any = None, context: Any = None) -> Weapon:
+        """This weapon with a buff on its attacks alone, added to any it has.
+
+        Examples
+        --------
+        >>> from mathhammer.model.context import Modifiers
+        >>> gun = Weapon("Gun", 2, 3, 4)
+        >>> gun.buffed(Modifiers(hit=1)).pool_key == gun.pool_key  # separate pools
+        False
+        """
+        from .context import Context, Modifiers
+
+        if modifiers is not None and not isinstance(modifiers, Modifiers):
+            raise field_error(ProfileError, "modifiers", "a Modifiers or None", modifiers)
+        if context is not None and not isinstance(context, Context):
+            raise field_error(ProfileError, "context", "a Context or None", context)
+        mods = self.modifiers if modifiers is None else modifiers.combined(self.modifiers)
+        ctx = self.context if context is None else context.combined(self.context)
+        return self.replace(modifiers=mods, context=ctx)
 
     def replace(self, **changes: Any) -> Weapon:
         """A copy with some fields changed, read as the constructor reads them.
@@ -210,10 +272,13 @@ class Weapon:
         """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 
         The name and the attacks characteristic are not part of it (docs/rules.md §2.4,
-        D10).
+        D10); a buff on the attacks (:meth:`buffed`) is.
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
-        return (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage, abilities)
+        profile = (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage)
+        if self.modifiers is None and self.context is None:
+            return (*profile, abilities)
+        return (*profile, abilities, self.modifiers, self.context)
 
 
 def _stat(label: str, value: str) -> str:

@@ -235,10 +235,14 @@ def plan_attack(
     for step in gather_pools(weapons):
         if isinstance(step, MortalWounds):
             steps.append(step)
-        else:
-            steps.append(
-                PlannedPool(step, ruleset.pool_checks(step.weapon, target, context, modifiers))
-            )
+            continue
+        weapon = step.weapon
+        here, mods = context, modifiers
+        if weapon.modifiers is not None or weapon.context is not None:  # a buff on this pool
+            here = context if weapon.context is None else weapon.context.combined(context)
+            mods = modifiers if weapon.modifiers is None else weapon.modifiers.combined(modifiers)
+            ruleset.check_situation(here, mods)
+        steps.append(PlannedPool(step, ruleset.pool_checks(weapon, target, here, mods)))
     return AttackPlan(target, ruleset, context, modifiers, tuple(steps))
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ..core.dice import Dice
 from ..errors import OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
+from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon, normalise_keywords
 
 __all__ = [
@@ -38,11 +39,18 @@ _SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
 class Models:
     """Identical models of an attacking unit and the weapons each one carries.
 
+    ``modifiers`` and ``context`` are a buff on these models alone (a leader's on the
+    unit it joined): every weapon they carry is :meth:`~mathhammer.model.profiles.Weapon.buffed`
+    with it, so their attacks form pools apart from the same weapons of other models.
+
     Examples
     --------
     >>> bolter = Weapon("Bolter", 2, 3, 4, 0, 1)
     >>> Models(9, [bolter], name="Marines").weapon("Bolter") is bolter
     True
+    >>> from mathhammer.model.context import Modifiers
+    >>> Models(4, [bolter], modifiers=Modifiers(hit=1)).weapons[0].buff_text
+    'hit +1'
     """
 
     count: int
@@ -56,12 +64,16 @@ class Models:
         weapons: Weapon | Iterable[Weapon],
         name: str = "",
         keywords: str | Iterable[str] = (),
+        modifiers: Modifiers | None = None,
+        context: Context | None = None,
     ) -> None:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise field_error(ProfileError, "Models.count", "an integer >= 1", count)
         checked = (weapons,) if isinstance(weapons, Weapon) else tuple(weapons)
         if not checked or not all(isinstance(w, Weapon) for w in checked):
             raise field_error(ProfileError, "Models.weapons", "one or more Weapons", weapons)
+        if modifiers is not None or context is not None:
+            checked = tuple(w.buffed(modifiers, context) for w in checked)
         names = [w.name for w in checked]
         if len(set(names)) != len(names):
             raise field_error(ProfileError, "Models.weapons", "weapons with distinct names", names)
