@@ -137,7 +137,7 @@ def _dice_mean(dice: Any) -> Fraction:
 
 def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
     """Identical attacks (docs/rules.md §2.4, D10): same BS/WS, S, AP, D, abilities; not name, A.
-    A buff on some of the attacks (seed 002) sets them apart."""
+    A buff on some of the attacks (docs/rules.md §2.4) sets them apart."""
     return (
         weapon.skill,
         weapon.strength,

@@ -1,6 +1,6 @@
-"""Buffs on part of a unit (seed 002: "a rule affecting only some models, such as a
-leader's buff on the unit it joined, can split what looks like one weapon type into two
-pools"): ``Weapon.buffed``, ``Models(modifiers=...)``, the attackers CSV's ``modifiers``.
+"""Buffs on part of a unit (docs/rules.md §2.4: a rule affecting only some models, such as
+a leader's buff on the unit it joined, sets their attacks apart in a pool of their own):
+``Weapon.buffed``, ``Models(modifiers=...)``, the attackers CSV's ``modifiers``.
 
 Checked against the brute-force oracle (which combines the buff with the attack's own in
 its own words), against the attack of the same pool with the buff as the call's

@@ -1,5 +1,5 @@
-"""Duplicated abilities selected by the stated metric (seed 004: the player selects which
-instance applies), evaluated exactly.
+"""Duplicated abilities selected by the stated metric (docs/rules.md §3.2, D15: the player
+selects which instance applies), evaluated exactly.
 
 Each choice is checked against the attacks of every selection made by hand (the weapon
 with only that instance), and the selected attack against the brute-force oracle.

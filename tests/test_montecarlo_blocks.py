@@ -222,6 +222,8 @@ def test_a_tally_does_not_grow_with_trials() -> None:
         for stage in ("attacks", "hits", "wounds", "unsaved", "devastating"):
             bound[f"{i}:{stage}"] = getattr(pool, stage).n + 1
         bound[f"{i}:killed"] = MARINES.models + 1
+    codes = np.prod([g.total_wounds + 1 for g in MARINES.groups])  # the final states
+    bound["state"] = int(codes)
     sizes = []
     for trials in (200, 5_000, 50_000):
         tally = simulate_block(the_plan, np.random.default_rng(SEED), trials)

@@ -77,7 +77,8 @@ def digest(plan: AttackPlan, trials: int, seed: int, block: int) -> str:
     tally = Tally()
     for stream, size in iter_blocks(trials, seed, block):
         tally = tally.merge(simulate_block(plan, stream, size))
-    counts = {name: tally.counts[name].tolist() for name in sorted(tally.counts)}
+    # the final states' histogram came later (test_sequences checks it against the rest)
+    counts = {name: tally.counts[name].tolist() for name in sorted(tally.counts) if name != "state"}
     text = json.dumps({"trials": tally.trials, "counts": counts}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -1,4 +1,4 @@
-"""Duplicated abilities, chosen by the metric the player states (seed 004).
+"""Duplicated abilities, chosen by the metric the player states (docs/rules.md §3.2, D15).
 
 Instances of one weapon ability are not cumulative: the controlling player selects which
 applies, each time the unit attacks. Where a weapon carries two or more distinct instances

@@ -252,7 +252,7 @@ def alternatives(
     abilities: Iterable[Ability], target_keywords: Iterable[str]
 ) -> list[tuple[Ability, ...]]:
     """Every choice of one instance per kind among the abilities that apply against the
-    target: what the controlling player may select (seed 004). The first is
+    target: what the controlling player may select (docs/rules.md §3.2, D15). The first is
     :func:`choose`'s; within a kind, instances are tried strongest first.
 
     Examples

@@ -77,7 +77,7 @@ class Weapon:
         A melee weapon (used when fighting); ranged by default.
     modifiers, context : Modifiers, Context, optional
         A buff on these attacks only, such as a leader's on the models of the unit it
-        joined (seed 002): combined with the attack's own (:meth:`Modifiers.combined
+        joined (docs/rules.md §2.4): combined with the attack's own (:meth:`Modifiers.combined
         <mathhammer.model.context.Modifiers.combined>`, :meth:`Context.combined
         <mathhammer.model.context.Context.combined>`). Attacks that differ only by a buff
         are separate pools. :meth:`buffed` makes the buffed copy of a weapon.

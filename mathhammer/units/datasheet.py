@@ -367,5 +367,5 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
     label = name or f"{bodyguard.name} led by {', '.join(u.name for u in leaders)}"
     stealth = bodyguard.stealth and all(u.stealth for u in leaders)
     # a defence that worsens AP covers the whole unit, from the bodyguard or a leader
-    worsen = max(bodyguard.worsen_ap, *(u.worsen_ap for u in leaders))
+    worsen = max([bodyguard.worsen_ap, *(u.worsen_ap for u in leaders)])
     return Unit(label, groups, bodyguard.keywords, stealth=stealth, worsen_ap=worsen)
