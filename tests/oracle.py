@@ -276,6 +276,7 @@ class Profile:
     precision: int | None  # the CHARACTER group that is current while it lives
     hazardous: bool
     used: tuple[str, ...]  # the abilities in effect, as printed, in printed order
+    damage_reroll: int = 0  # each damage die showing this or less is rolled again
 
 
 def _precision_group(unit: Unit, context: Context) -> int | None:
@@ -403,6 +404,7 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
         devastating=has(DevastatingWounds),
         ap=min(0, weapon.ap + modifiers.ap + unit.worsen_ap),  # the target may worsen AP
         damage=_dice_tuple(damage),
+        damage_reroll=_damage_reroll(modifiers.reroll_damage),
         multiply=modifiers.damage_multiply,
         add=modifiers.damage_add,
         melta=melta,
@@ -415,15 +417,33 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
 # --------------------------------------------------------------------------- dice
 
 
-def _faces(dice: DiceT) -> list[tuple[int, Fraction]]:
-    """Every outcome of ``count``D``sides``+``bonus``, face by face, with its probability."""
+def _faces(dice: DiceT, reroll: int = 0) -> list[tuple[int, Fraction]]:
+    """Every outcome of ``count``D``sides``+``bonus``, face by face, with its probability;
+    with ``reroll``, a die showing that or less is rolled again (once) and the new face
+    kept."""
     count, sides, bonus = dice
     if sides == 0 or count == 0:
         return [(bonus, Fraction(1))]
-    weight = Fraction(1, sides**count)
-    return [
-        (sum(roll) + bonus, weight) for roll in itertools.product(range(1, sides + 1), repeat=count)
-    ]
+    die: list[tuple[int, Fraction]] = []
+    for face in range(1, sides + 1):
+        if face <= reroll:
+            die += [(again, Fraction(1, sides * sides)) for again in range(1, sides + 1)]
+        else:
+            die.append((face, Fraction(1, sides)))
+    out = []
+    for roll in itertools.product(die, repeat=count):
+        p = Fraction(1)
+        for _, q in roll:
+            p *= q
+        out.append((sum(f for f, _ in roll) + bonus, p))
+    return out
+
+
+def _damage_reroll(option: str | None) -> int:
+    """The face at or below which a damage die is rolled again: "ones" is 1, "below:N" N."""
+    if option is None:
+        return 0
+    return 1 if option == "ones" else int(option.split(":")[1])
 
 
 def _add(pmf: dict[Any, Fraction], key: Any, p: Fraction) -> None:
@@ -589,7 +609,7 @@ def _apply(state: State, gi: int, mi: int, lost: int) -> State:
 def _attacker_damage(prof: Profile) -> PMF:
     """The attacker's D: set (or printed), multiplied, added to, plus [MELTA] X."""
     pmf: PMF = {}
-    for d, p in _faces(prof.damage):
+    for d, p in _faces(prof.damage, prof.damage_reroll):
         for m, q in _faces(prof.melta or (0, 0, 0)):
             _add(pmf, d * prof.multiply + prof.add + m, p * q)
     return pmf

@@ -20,7 +20,7 @@ from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
 from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
-__all__ = ["MAX_SIDES", "Dice", "parse_dice"]
+__all__ = ["MAX_SIDES", "Dice", "RerolledDice", "parse_dice"]
 
 # ASCII digits only: "\d" would read "٣" or "３" as a number
 _TOKEN = re.compile(r"\s*(?:([0-9]+)?\s*[dD]\s*([0-9]+)|([0-9]+))\s*")
@@ -105,6 +105,20 @@ class Dice:
         shape = (size,) if isinstance(size, int) else tuple(size)
         faces = rng.integers(1, self.sides + 1, size=(*shape, self.count))
         return np.asarray(faces.sum(axis=-1) + self.bonus, dtype=np.int64)
+
+    def rerolled(self, below: int) -> Dice:
+        """The same dice with each die showing ``below`` or less rolled again, once (a
+        damage re-roll: ``below=1`` re-rolls the 1s); a constant has no die to re-roll.
+
+        Examples
+        --------
+        >>> d = Dice("D6").rerolled(1)
+        >>> d.text, round(d.mean, 4), d.dist.probabilities[1:].round(4).tolist()
+        ('D6 (re-roll 1s)', 3.9167, [0.0278, 0.1944, 0.1944, 0.1944, 0.1944, 0.1944])
+        """
+        if self.is_constant or below < 1:
+            return self
+        return RerolledDice._rerolled(self, min(below, self.sides))
 
     def __str__(self) -> str:
         return self.text
@@ -197,3 +211,52 @@ def _number(text: str, digits: str, what: str = "value") -> int:
         shown = int(digits) if len(digits) <= 40 else f"a number of {len(digits)} digits"
         raise field_error(LimitError, field, f"at most {MAX_VALUE}", shown, _HINT)
     return int(digits)
+
+
+@dataclass(frozen=True, eq=True, init=False)
+class RerolledDice(Dice):
+    """Dice whose dice showing :attr:`reroll_below` or less are rolled again, once each:
+    what :meth:`Dice.rerolled` makes. Both engines read it as they read any Dice: its
+    exact :attr:`dist` and its :meth:`roll`, die by die."""
+
+    reroll_below: int
+
+    @classmethod
+    def _rerolled(cls, dice: Dice, below: int) -> RerolledDice:
+        made = cls.__new__(cls)
+        which = "1s" if below == 1 else f"1-{below}"
+        text = f"{dice.text} (re-roll {which})"
+        for name, value in (
+            ("count", dice.count),
+            ("sides", dice.sides),
+            ("bonus", dice.bonus),
+            ("text", text),
+            ("reroll_below", below),
+        ):
+            object.__setattr__(made, name, value)
+        return made
+
+    @property
+    def mean(self) -> float:
+        return float(self.dist.mean())
+
+    @cached_property
+    def dist(self) -> Dist:
+        """Each die: a face above the threshold stays; one at or below it is rolled again."""
+        sides, below = self.sides, self.reroll_below
+        die = np.full(sides + 1, below / sides / sides)
+        die[0] = 0.0
+        die[below + 1 :] += 1.0 / sides
+        return Dist._trusted(die).repeat(self.count) + self.bonus
+
+    def roll(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+        """Roll ``size`` times, die by die, each low die rolled again once."""
+        shape = (size,) if isinstance(size, int) else tuple(size)
+        faces = rng.integers(1, self.sides + 1, size=(*shape, self.count))
+        again = faces <= self.reroll_below
+        if again.any():
+            faces[again] = rng.integers(1, self.sides + 1, size=int(again.sum()))
+        return np.asarray(faces.sum(axis=-1) + self.bonus, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"Dice({self.text!r})"

@@ -229,6 +229,9 @@ class Modifiers:
         means 5+).
     reroll_hits, reroll_wounds : {"ones", "failures", "non_critical"}, optional
         Re-rolls of the hit and wound rolls. A die is re-rolled at most once.
+    reroll_damage : {"ones", "below:N"}, optional
+        Re-roll the damage dice of every attack showing 1 (``"ones"``) or N or less
+        (``"below:2"``), each die once.
 
     Examples
     --------
@@ -248,6 +251,7 @@ class Modifiers:
     critical_wound: int
     reroll_hits: str | None
     reroll_wounds: str | None
+    reroll_damage: str | None
 
     def __init__(
         self,
@@ -263,6 +267,7 @@ class Modifiers:
         critical_wound: int = 6,
         reroll_hits: str | None = None,
         reroll_wounds: str | None = None,
+        reroll_damage: str | None = None,
     ) -> None:
         # store the arguments as given; the checks below validate and convert them
         values = dict(locals())
@@ -280,6 +285,13 @@ class Modifiers:
                 raise field_error(
                     ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
                 )
+        if reroll_damage is not None and damage_reroll_below(reroll_damage) is None:
+            raise field_error(
+                ProfileError,
+                "Modifiers.reroll_damage",
+                "None, 'ones' or 'below:N' (N from 1 to 19)",
+                reroll_damage,
+            )
         if damage_set is not None:
             dice = read_dice(damage_set, "Modifiers.damage_set")
             if dice.min < 1:
@@ -328,6 +340,9 @@ class Modifiers:
         for name in ("reroll_hits", "reroll_wounds"):
             mine, theirs = getattr(self, name), getattr(base, name)
             values[name] = max(mine, theirs, key=lambda r: -1 if r is None else REROLLS.index(r))
+        values["reroll_damage"] = max(
+            self.reroll_damage, base.reroll_damage, key=lambda r: damage_reroll_below(r) or 0
+        )
         return Modifiers(**values)
 
 
@@ -337,7 +352,7 @@ _SUMMED = ("hit", "wound", "skill", "strength", "ap", "damage_add")
 _MODIFIER_DEFAULTS: dict[str, Any] = {
     "hit": 0, "wound": 0, "skill": 0, "strength": 0, "ap": 0, "damage_set": None,
     "damage_multiply": 1, "damage_add": 0, "critical_hit": 6, "critical_wound": 6,
-    "reroll_hits": None, "reroll_wounds": None,
+    "reroll_hits": None, "reroll_wounds": None, "reroll_damage": None,
 }  # fmt: skip
 #: Each field's value in ``Context()``.
 _CONTEXT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Context)}
@@ -379,6 +394,7 @@ _SET_FIELDS = {
     "critical_wound": int,
     "reroll_hits": str,
     "reroll_wounds": str,
+    "reroll_damage": str,
 }
 #: The Context fields a buff's text may set with ``name=value``.
 _CONTEXT_VALUES = {"lethal_hits": str, "reroll_policy": str, "precision_group": str}
@@ -433,3 +449,21 @@ def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, C
     except ProfileError as exc:
         raise exc.prefixed(field) from None
     return modifiers, made
+
+
+def damage_reroll_below(option: str | None) -> int | None:
+    """The face at or below which a damage die is re-rolled: 1 for ``"ones"``, N for
+    ``"below:N"``; None for None or text that is neither.
+
+    Examples
+    --------
+    >>> damage_reroll_below("ones"), damage_reroll_below("below:2"), damage_reroll_below("x")
+    (1, 2, None)
+    """
+    if option == "ones":
+        return 1
+    if isinstance(option, str) and option.startswith("below:"):
+        digits = option.removeprefix("below:")
+        if digits.isdigit() and digits.isascii() and 1 <= int(digits) <= 19:
+            return int(digits)
+    return None

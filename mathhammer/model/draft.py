@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..core.dice import Dice
 from .abilities import Ability
-from .context import Context, Modifiers
+from .context import Context, Modifiers, damage_reroll_below
 from .profiles import Unit, Weapon
 
 __all__ = ["PoolDraft", "Situation"]
@@ -88,6 +88,9 @@ class PoolDraft:
         """
         context, target = situation.context, situation.target
         damage = modifiers.damage_set if isinstance(modifiers.damage_set, Dice) else weapon.damage
+        below = damage_reroll_below(modifiers.reroll_damage)
+        if below is not None:  # each damage die at or below it rolled again
+            damage = damage.rerolled(below)
         return cls(
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
