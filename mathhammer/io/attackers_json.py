@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ..errors import InputFileError
 from ..units.durability import StandardAttacker, parse_attackers
-from .files import read_input_text
+from .files import read_input_json
 
 __all__ = ["load"]
 
@@ -37,15 +35,5 @@ def load(path: str | Path) -> tuple[StandardAttacker, ...]:
     ...
     mathhammer.errors.ProfileError: ...mine.json: attackers[0] ('Guns'): points is required: ...
     """
-    name = str(path)
-    text = read_input_text(path)  # a FIFO or device is refused, not read
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError.at(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
-    except ValueError:  # Python's limit on the digits of an int read from text
-        problem = "cannot read: a number has too many digits"
-        raise InputFileError.at(name, None, None, problem) from None
-    return parse_attackers(data, name)
+    data = read_input_json(path)  # a FIFO or device is refused, not read
+    return parse_attackers(data, str(path))

@@ -1,8 +1,8 @@
 """Opening the files a user names: regular files only, and never more than a size cap.
 
-Every reader of user files reads them through :func:`read_input_bytes` or
-:func:`read_input_text`, so that a path naming a device (``/dev/zero``), a FIFO, a
-terminal or a socket is one :class:`~mathhammer.errors.InputFileError` instead of a read
+Every reader of user files reads them through :func:`read_input_bytes`,
+:func:`read_input_text` or :func:`read_input_json`, so that a path naming a device
+(``/dev/zero``), a FIFO, a terminal or a socket is one :class:`~mathhammer.errors.InputFileError` instead of a read
 that blocks for ever or fills the memory, and so is a file past :data:`MAX_INPUT_BYTES`.
 :func:`input_kind` says whether a path is a file or a folder in the same terms, for the
 readers that accept both.
@@ -25,9 +25,11 @@ expected a file saved on disk
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputFileError
 
@@ -154,6 +156,40 @@ def read_input_text(
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise error.at(str(path), None, None, f"cannot read: {exc}") from None
+
+
+def read_input_json(path: str | Path) -> Any:
+    """The parsed JSON of a regular file (:func:`read_input_text`: a FIFO or device is
+    refused, not read).
+
+    Raises
+    ------
+    InputFileError
+        Naming the file (and the line) for text that is not JSON, JSON nested too deeply
+        for Python, or a number of thousands of digits.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder, "deep.json")
+    ...     _ = path.write_text("[" * 100_000 + "]" * 100_000)
+    ...     read_input_json(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputFileError: ...deep.json: cannot read: nested too deeply
+    """
+    name = str(path)
+    text = read_input_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputFileError.at(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
+    except ValueError:  # Python's limit on the digits of an int read from text
+        problem = "cannot read: a number has too many digits"
+        raise InputFileError.at(name, None, None, problem) from None
 
 
 def _read_at_most(handle: int, size: int) -> bytes:

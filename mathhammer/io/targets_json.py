@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ..errors import InputFileError
 from ..units.targets import Target, parse_suite
-from .files import read_input_text
+from .files import read_input_json
 
 __all__ = ["load"]
 
@@ -25,24 +23,15 @@ def load(path: str | Path) -> tuple[Target, ...]:
 
     Examples
     --------
-    >>> import pathlib, tempfile
+    >>> import json, pathlib, tempfile
+    >>> squad = {"name": "Squad", "groups": [{"count": 5, "toughness": 4, "save": 3,
+    ...                                       "wounds": 2, "points": 90}]}
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = pathlib.Path(folder, "deep.json")
-    ...     _ = path.write_text("[" * 100_000 + "]" * 100_000)
-    ...     load(path)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mathhammer.errors.InputFileError: ...deep.json: cannot read: nested too deeply
+    ...     path = pathlib.Path(folder, "mine.json")
+    ...     _ = path.write_text(json.dumps({"targets": [squad]}))
+    ...     (target,) = load(path)
+    >>> target.unit, target.points
+    (Unit('Squad', 5 models: 5x T4 Sv3+ W2), 90)
     """
-    name = str(path)
-    text = read_input_text(path)  # a FIFO or device is refused, not read
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError.at(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
-    except ValueError:  # Python's limit on the digits of an int read from text
-        problem = "cannot read: a number has too many digits"
-        raise InputFileError.at(name, None, None, problem) from None
-    return parse_suite(data, name)
+    data = read_input_json(path)  # a FIFO or device is refused, not read
+    return parse_suite(data, str(path))
