@@ -2,8 +2,9 @@
 
 Every reader of user files reads them through :func:`read_input_bytes`,
 :func:`read_input_text` or :func:`read_input_json`, so that a path naming a device
-(``/dev/zero``), a FIFO, a terminal or a socket is one :class:`~mathhammer.errors.InputFileError` instead of a read
-that blocks for ever or fills the memory, and so is a file past :data:`MAX_INPUT_BYTES`.
+(``/dev/zero``), a FIFO, a terminal or a socket is one
+:class:`~mathhammer.errors.InputFileError` instead of a read that blocks for ever or fills
+the memory, and so is a file past :data:`MAX_INPUT_BYTES`.
 :func:`input_kind` says whether a path is a file or a folder in the same terms, for the
 readers that accept both.
 
