@@ -112,3 +112,5 @@ def test_an_unknown_metric_is_refused() -> None:
         mh.attack([(BOTH, 1)], SQUAD, choose_by="best")
     with pytest.raises(mh.OptionError, match="choose_by must be one of"):
         mh.attack([(D3, 1)], SQUAD, choose_by="best")  # refused even without a choice
+    with pytest.raises(mh.OptionError, match="choose_by must be one of"):
+        mh.attack([(D3, 1)], SQUAD, choose_by=[])  # type: ignore[arg-type]

@@ -140,8 +140,10 @@ def test_bad_suites_and_arguments_are_clear_errors() -> None:
         )
     with pytest.raises(mh.OptionError, match="attackers must be at least one"):
         mh.durability(mh.Unit.of("U", 1, 4, 4, 1), [])
-    with pytest.raises(mh.OptionError, match="max_copies must be an integer >= 1"):
+    with pytest.raises(mh.OptionError, match="max_copies must be an integer from 1 to 1000"):
         mh.durability(mh.Unit.of("U", 1, 4, 4, 1), max_copies=0)
+    with pytest.raises(mh.OptionError, match="max_copies must be an integer from 1 to 1000"):
+        mh.durability(mh.Unit.of("U", 1, 4, 4, 1), max_copies=10**9)
     with pytest.raises(mh.OptionError, match="units must be a Unit or Target"):
         mh.durability("Marines")  # type: ignore[arg-type]
 

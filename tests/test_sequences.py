@@ -247,6 +247,8 @@ def test_sequence_forms_and_errors() -> None:
         mh.sequence([], squad)
     with pytest.raises(mh.OptionError, match="step 1: a mapping takes 'weapons'"):
         mh.sequence([{"weapon": [(BOLTER, 1)]}], squad)
+    with pytest.raises(mh.OptionError, match="steps must be a list of attacks"):
+        mh.sequence(5, squad)  # type: ignore[arg-type]
     with pytest.raises(mh.OptionError, match="target must be a Unit"):
         mh.sequence([[(BOLTER, 1)]], "Squad")  # type: ignore[arg-type]
     later = mh.sequence([[(BOLTER, 10)]], squad, start=a.final)
@@ -408,6 +410,8 @@ def test_resolve_sequence_refuses_what_it_cannot_read() -> None:
     unit = mh.Attacker("Unit", [mh.Models(5, [BOLTER])])
     with pytest.raises(mh.OptionError, match="at least one attacking unit"):
         mh.resolve_sequence([])
+    with pytest.raises(mh.OptionError, match="units must be a list of attacking units"):
+        mh.resolve_sequence(unit)  # type: ignore[arg-type]
     with pytest.raises(mh.OptionError, match="unit 1: a mapping takes 'attacker' and 'uses'"):
         mh.resolve_sequence([{"attacker": unit}])
     with pytest.raises(mh.OptionError, match=r"unit 1: expected \(attacker, uses"):

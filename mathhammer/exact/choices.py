@@ -43,7 +43,7 @@ MAX_SELECTIONS = 64
 
 def metric_of(choose_by: str) -> tuple[Callable[[AttackResult], tuple[float, ...]], str]:
     """The key and words of a ``choose_by`` (``"ranking"`` has none)."""
-    if choose_by not in CHOOSE_BY:
+    if not isinstance(choose_by, str) or choose_by not in CHOOSE_BY:
         wanted = f"one of {[*CHOOSE_BY, 'ranking']}"
         raise field_error(OptionError, "choose_by", wanted, choose_by)
     return CHOOSE_BY[choose_by]

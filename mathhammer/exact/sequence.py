@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
@@ -98,6 +98,8 @@ def sequence(
     """
     if not isinstance(target, Unit):
         raise OptionError(f"target must be a Unit; got {type(target).__name__}")
+    if isinstance(steps, str | bytes) or not isinstance(steps, Iterable):
+        raise field_error(OptionError, "steps", "a list of attacks, one per step", steps)
     labels, results = [], []
     state = start
     for index, item in enumerate(steps, 1):

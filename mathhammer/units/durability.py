@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pandas is imported where a table is made: import time matte
 
 __all__ = [
     "MAX_COPIES",
+    "MOST_COPIES",
     "StandardAttacker",
     "durability",
     "parse_attackers",
@@ -39,6 +40,9 @@ __all__ = [
 
 #: The most copies of an attacker :func:`durability` sends before it says "more".
 MAX_COPIES = 60
+#: The largest ``max_copies`` it takes: each copy is an attack, and a unit that shrugs an
+#: attacker off would otherwise keep it attacking for minutes.
+MOST_COPIES = 1000
 _ENTRY_FIELDS = {"name", "role", "description", "points", "weapons", "context"}
 _WEAPON_FIELDS = {"name", "count", "attacks", "skill", "strength", "ap", "damage"}
 _WEAPON_FIELDS |= {"abilities", "melee"}
@@ -251,8 +255,11 @@ def durability(
         raise field_error(OptionError, "attackers", "at least one StandardAttacker", suite)
     if not all(isinstance(a, StandardAttacker) for a in suite):
         raise field_error(OptionError, "attackers", "StandardAttacker entries", suite)
-    if isinstance(max_copies, bool) or not isinstance(max_copies, int) or max_copies < 1:
+    if isinstance(max_copies, bool) or not isinstance(max_copies, int):
         raise field_error(OptionError, "max_copies", "an integer >= 1", max_copies)
+    if not 1 <= max_copies <= MOST_COPIES:
+        wanted = f"an integer from 1 to {MOST_COPIES}"
+        raise field_error(OptionError, "max_copies", wanted, max_copies)
     measured = [units] if isinstance(units, Unit | Target) else list(units)
     if not measured or not all(isinstance(u, Unit | Target) for u in measured):
         raise field_error(OptionError, "units", "a Unit or Target, or a list of them", units)

@@ -265,6 +265,8 @@ def resolve_sequence(
     >>> [round(p, 4) for p in turn.p_destroyed_by_step("Squad")]
     [0.0498, 0.4677]
     """
+    if isinstance(units, str | bytes) or not isinstance(units, Iterable):
+        raise field_error(OptionError, "units", "a list of attacking units, in order", units)
     carried: dict[str, AttackResult | UnitState] = dict(start or {})
     steps = []
     for index, item in enumerate(units, 1):
