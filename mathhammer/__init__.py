@@ -33,6 +33,7 @@ from .errors import (
     RulesError,
 )
 from .exact.engine import attack
+from .exact.order import OrderRanking, rank_pool_orders
 from .exact.sequence import sequence
 from .io.attackers_json import load as load_attackers
 from .model.ability_text import UnknownAbilityWarning
@@ -120,6 +121,7 @@ __all__ = [
     "Modifiers",
     "MortalWounds",
     "OptionError",
+    "OrderRanking",
     "Pool",
     "PoolResult",
     "ProfileError",
@@ -162,6 +164,7 @@ __all__ = [
     "read_roster",
     "read_targets",
     "read_wahapedia",
+    "rank_pool_orders",
     "register_ruleset",
     "resolve",
     "resolve_sequence",

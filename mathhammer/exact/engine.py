@@ -21,7 +21,7 @@ from ..core.limits import (
     check_limit,
 )
 from ..core.lru import SizedCache
-from ..errors import MathhammerError
+from ..errors import MathhammerError, OptionError, field_error
 from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
@@ -36,6 +36,7 @@ from .chain import apply_pool, spill_mortal_wounds
 from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import group_damage, wound_lost
 from .layout import Layout
+from .order import best_order
 from .single import LINE_WORK, Line, failed_saves
 from .steps import hit_and_wound, hit_kernel, wound_kernel
 from .unsaved import unsaved_distribution
@@ -114,6 +115,7 @@ def attack(
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,
     choose_by: str = "killed",
+    pool_order: str = "given",
 ) -> AttackResult:
     """The exact distributions of a unit's attacks against one target unit.
 
@@ -151,6 +153,11 @@ def attack(
         expected models destroyed) or ``"damage"`` (expected wounds lost); the result's
         ``choices`` says what was selected. ``"ranking"`` takes the instance with the
         stronger mean, then the higher maximum, without attacking (as the Monte Carlo does).
+    pool_order : {"given", "best"}
+        The order the pools resolve in: as declared (the default), or the best of every
+        order (up to 6 pools; a greedy order past that) by the ``choose_by`` metric
+        (``"killed"`` for ``"ranking"``); ``choices`` says which (see
+        :func:`mathhammer.rank_pool_orders`).
 
     Returns
     -------
@@ -190,6 +197,20 @@ def attack(
     >>> round(first.p_destroyed, 4), round(both.p_destroyed, 4)
     (0.0006, 0.1857)
     """
+    if pool_order != "given":
+        if not isinstance(pool_order, str) or pool_order != "best":
+            raise field_error(OptionError, "pool_order", "'given' or 'best'", pool_order)
+        if isinstance(target, Unit) and not isinstance(weapons, AttackPlan):
+            metric = "killed" if choose_by == "ranking" else choose_by
+            ordered, said = best_order(
+                weapons, target, metric, rules=rules, context=context, modifiers=modifiers,
+                start=start,
+            )  # fmt: skip
+            best_first = attack(
+                ordered, target, rules=rules, context=context, modifiers=modifiers,
+                start=start, choose_by=choose_by,
+            )  # fmt: skip
+            return replace(best_first, choices=(*best_first.choices, said))
     if choose_by != "ranking" and (choose_by != "killed" or may_choose(weapons)):
         metric_of(choose_by)  # a metric it does not know is refused, choice or not
         if isinstance(target, Unit) and not isinstance(weapons, AttackPlan):

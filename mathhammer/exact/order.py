@@ -1,0 +1,179 @@
+"""Which pool first: the orders of a unit's pools against one target, ranked exactly.
+
+The attacker picks which weapon's pool to resolve next (docs/rules.md §2.5), and the order
+changes the outcome: a high-damage pool wastes less on models a many-dice pool has already
+wounded, or finishes what it left. Every order of up to :data:`MAX_EXHAUSTIVE` pools is
+attacked exactly, walking the orders as a tree so that each prefix is resolved once and its
+state carried on (``attack(..., start=...)``); past that, a greedy order (at each step the
+pool that does best next, by the metric) is returned with its exact value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import OptionError
+from ..model.context import Context, Modifiers
+from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.profiles import Unit
+from ..results.attack import AttackResult
+from ..results.state import UnitState
+from .choices import metric_of
+
+if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
+    import pandas as pd
+
+__all__ = ["MAX_EXHAUSTIVE", "OrderRanking", "best_order", "rank_pool_orders"]
+
+#: Up to this many pools every order is attacked (6 pools: 720 orders, 1,956 pool attacks).
+MAX_EXHAUSTIVE = 6
+
+Attack = Callable[..., AttackResult]
+
+
+@dataclass(frozen=True)
+class OrderRanking:
+    """The orders of a unit's pools that were evaluated, best first.
+
+    Attributes
+    ----------
+    pools : tuple of Pool
+        The pools, in the order declared.
+    orders : tuple of tuple of int
+        Each evaluated order (indices into ``pools``), best first (the declared order
+        first among equals).
+    scores : tuple of tuple of float
+        Each order's metric key (larger is better).
+    metric : str
+        What the orders were ranked by.
+    method : str
+        ``"exhaustive"`` (every order) or ``"greedy"`` (one order, built a pool at a time).
+    """
+
+    pools: tuple[Pool, ...]
+    orders: tuple[tuple[int, ...], ...]
+    scores: tuple[tuple[float, ...], ...]
+    metric: str
+    method: str
+
+    @property
+    def best(self) -> tuple[int, ...]:
+        """The best order found."""
+        return self.orders[0]
+
+    def weapons(self, order: tuple[int, ...]) -> list[Any]:
+        """The weapons list that resolves the pools in ``order``."""
+        return [entry for i in order for entry in self.pools[i].weapons]
+
+    def label(self, order: tuple[int, ...]) -> str:
+        """``"Heavy gun x3 -> Rifle x10"``."""
+        return " -> ".join(self.pools[i].label for i in order)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per order: its pools in turn and its metric, best first."""
+        import pandas as pd
+
+        _, words = metric_of(self.metric)
+        given = tuple(range(len(self.pools)))
+        rows = [
+            {
+                "order": self.label(order),
+                words: score[0],
+                "given": order == given,
+            }
+            for order, score in zip(self.orders, self.scores, strict=True)
+        ]
+        return pd.DataFrame(rows)
+
+
+def _pools(weapons: Any) -> tuple[Pool, ...]:
+    steps = gather_pools(weapons)
+    if any(isinstance(s, MortalWounds) for s in steps):
+        raise OptionError(
+            "pool order: mortal-wound steps stand where they are declared; order the pools "
+            "without them"
+        )
+    return tuple(s for s in steps if isinstance(s, Pool))
+
+
+def rank_pool_orders(
+    weapons: Any,
+    target: Unit,
+    *,
+    metric: str = "killed",
+    rules: Any = None,
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    start: AttackResult | UnitState | None = None,
+    attack: Attack | None = None,
+) -> OrderRanking:
+    """Every order of the pools (up to :data:`MAX_EXHAUSTIVE`), attacked exactly and
+    ranked by ``metric`` (``"killed"``, ``"destroyed"`` or ``"damage"``, as
+    ``attack(..., choose_by=...)`` reads them); past that, the greedy order.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> rifle, fist = mh.Weapon("Rifle", 2, 3, 4, 0, 1), mh.Weapon("Fist", 1, 3, 8, -2, 3)
+    >>> ranking = mh.rank_pool_orders([(rifle, 5), (fist, 3)], mh.Unit.of("W3", 3, 4, 3, 3))
+    >>> ranking.label(ranking.best), ranking.method
+    ('Rifle x5 -> Fist x3', 'exhaustive')
+    """
+    from .engine import attack as exact_attack
+
+    run = exact_attack if attack is None else attack
+    key, _ = metric_of(metric)
+    pools = _pools(weapons)
+    options = {"rules": rules, "context": context, "modifiers": modifiers}
+
+    def step(pool: Pool, before: Any) -> AttackResult:
+        return run(list(pool.weapons), target, start=before, choose_by="ranking", **options)
+
+    if len(pools) == 1:  # gather_pools gives at least one step; mortal ones are refused
+        return OrderRanking(pools, ((0,),), (key(step(pools[0], start)),), metric, "exhaustive")
+    if len(pools) <= MAX_EXHAUSTIVE:
+        found: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+        def walk(prefix: tuple[int, ...], before: Any) -> None:
+            for i in range(len(pools)):
+                if i in prefix:
+                    continue
+                after = step(pools[i], before)
+                order = (*prefix, i)
+                if len(order) == len(pools):
+                    found[order] = key(after)
+                else:
+                    walk(order, after)
+
+        walk((), start)
+        declared = list(itertools.permutations(range(len(pools))))
+        ranked = sorted(declared, key=lambda o: found[o], reverse=True)  # stable: declared first
+        return OrderRanking(
+            pools, tuple(ranked), tuple(found[o] for o in ranked), metric, "exhaustive"
+        )
+    order: tuple[int, ...] = ()
+    state: Any = start
+    while len(order) < len(pools):
+        tried = [(i, step(pools[i], state)) for i in range(len(pools)) if i not in order]
+        i, state = max(tried, key=lambda t: key(t[1]))  # the first of equals
+        order = (*order, i)
+    return OrderRanking(pools, (order,), (key(state),), metric, "greedy")
+
+
+def best_order(weapons: Any, target: Unit, metric: str, **options: Any) -> tuple[list[Any], str]:
+    """The weapons list in the best order of its pools, and a line saying so."""
+    ranking = rank_pool_orders(weapons, target, metric=metric, **options)
+    best = ranking.best
+    given = tuple(range(len(ranking.pools)))
+    _, words = metric_of(metric)
+    if best == given:
+        return ranking.weapons(given), f"pool order: as declared, the best by {words}"
+    scores = dict(zip(ranking.orders, ranking.scores, strict=True))
+    versus = (
+        f"{scores[best][0]:.4g} vs {scores[given][0]:.4g} as declared" if given in scores else ""
+    )
+    line = f"pool order: {ranking.label(best)} ({ranking.method}) by {words}"
+    return ranking.weapons(best), line + (f": {versus}" if versus else "")
