@@ -35,6 +35,7 @@ from .budget import EXACT_LIMITS, check_plan, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import group_damage, wound_lost
+from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
 from .single import LINE_WORK, Line, failed_saves
@@ -116,6 +117,7 @@ def attack(
     start: AttackResult | UnitState | None = None,
     choose_by: str = "killed",
     pool_order: str = "given",
+    allocation: str = "given",
 ) -> AttackResult:
     """The exact distributions of a unit's attacks against one target unit.
 
@@ -158,6 +160,13 @@ def attack(
         order (up to 6 pools; a greedy order past that) by the ``choose_by`` metric
         (``"killed"`` for ``"ranking"``); ``choices`` says which (see
         :func:`mathhammer.rank_pool_orders`).
+    allocation : str
+        The order of the target's allocation groups: as given (the default), or the
+        defender's best of the orders the rules allow: ``"defender-best"`` (fewest
+        expected models destroyed), ``"defender-best:wounds"`` (fewest wounds lost) or
+        ``"defender-best:protect:<group name>"`` (the smallest chance that group is
+        destroyed). The result's ``target`` is the unit in that order, and ``choices``
+        says which (:func:`mathhammer.exact.defender.legal_orders`).
 
     Returns
     -------
@@ -197,6 +206,19 @@ def attack(
     >>> round(first.p_destroyed, 4), round(both.p_destroyed, 4)
     (0.0006, 0.1857)
     """
+    if allocation != "given":
+        if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
+            raise field_error(OptionError, "allocation", ALLOCATIONS, allocation)
+        if start is not None:
+            raise OptionError(
+                "allocation: a defender's order is chosen before the first attack; give no start"
+            )
+        if isinstance(target, Unit):
+            goal = allocation.removeprefix("defender-best").removeprefix(":") or "models"
+            return defender_best(
+                weapons, target, goal, attack, rules=rules, context=context,
+                modifiers=modifiers, choose_by=choose_by, pool_order=pool_order,
+            )  # fmt: skip
     if pool_order != "given":
         if not isinstance(pool_order, str) or pool_order != "best":
             raise field_error(OptionError, "pool_order", "'given' or 'best'", pool_order)
