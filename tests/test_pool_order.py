@@ -107,3 +107,15 @@ def test_bad_input() -> None:
         mh.rank_pool_orders([(RIFLE, 1), mh.MortalWounds(1)], RETINUE)
     with pytest.raises(mh.OptionError, match="choose_by must be one of"):
         mh.rank_pool_orders([(RIFLE, 1)], RETINUE, metric="best")
+
+
+def test_the_orders_are_scored_with_the_same_choices_as_the_attack() -> None:
+    # a weapon with duplicated abilities: each order's pools select by the same metric as
+    # the attack that resolves the best order, so its score is that attack's
+    both = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
+    weapons = [(both, 6), (HEAVY, 2)]
+    for metric in ("killed", "destroyed"):
+        ranking = mh.rank_pool_orders(weapons, RETINUE, metric=metric)
+        result = mh.attack(weapons, RETINUE, pool_order="best", choose_by=metric)
+        first = result.killed.mean() if metric == "killed" else result.p_destroyed
+        assert ranking.scores[0][0] == pytest.approx(first, abs=1e-12)

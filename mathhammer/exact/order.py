@@ -130,7 +130,7 @@ def rank_pool_orders(
     options = {"rules": rules, "context": context, "modifiers": modifiers}
 
     def step(pool: Pool, before: Any) -> AttackResult:
-        return run(list(pool.weapons), target, start=before, choose_by="ranking", **options)
+        return run(list(pool.weapons), target, start=before, choose_by=metric, **options)
 
     if len(pools) == 1:  # gather_pools gives at least one step; mortal ones are refused
         return OrderRanking(pools, ((0,),), (key(step(pools[0], start)),), metric, "exhaustive")
