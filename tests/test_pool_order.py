@@ -112,10 +112,13 @@ def test_bad_input() -> None:
 def test_the_orders_are_scored_with_the_same_choices_as_the_attack() -> None:
     # a weapon with duplicated abilities: each order's pools select by the same metric as
     # the attack that resolves the best order, so its score is that attack's
+    # (against five W1 models in 3+ armour the flat 2 destroys more on average, the D3 wipes
+    # the squad more often: the fixed ranking would take the D3 for both)
     both = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
-    weapons = [(both, 6), (HEAVY, 2)]
+    squad = mh.Unit.of("Squad", 5, 4, 3, 1)
+    weapons = [(both, 10), (RIFLE, 1)]
     for metric in ("killed", "destroyed"):
-        ranking = mh.rank_pool_orders(weapons, RETINUE, metric=metric)
-        result = mh.attack(weapons, RETINUE, pool_order="best", choose_by=metric)
+        ranking = mh.rank_pool_orders(weapons, squad, metric=metric)
+        result = mh.attack(weapons, squad, pool_order="best", choose_by=metric)
         first = result.killed.mean() if metric == "killed" else result.p_destroyed
         assert ranking.scores[0][0] == pytest.approx(first, abs=1e-12)
