@@ -60,6 +60,7 @@ from .units.resolve import (
     simulate_uses,
 )
 from .units.selection import Attacker, Models, Use
+from .units.targeting import TargetPlan, plan_targets
 from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare, plot_durability
@@ -132,6 +133,7 @@ __all__ = [
     "SimulationResult",
     "StandardAttacker",
     "Target",
+    "TargetPlan",
     "TestResult",
     "Unit",
     "UnitAttackResult",
@@ -154,6 +156,7 @@ __all__ = [
     "load_attackers",
     "parse_dice",
     "plan_attack",
+    "plan_targets",
     "plot_at_least",
     "plot_compare",
     "plot_durability",

@@ -1,0 +1,124 @@
+"""Who shoots what (``mh.plan_targets``): the assignment of a unit's declarations to targets.
+
+The plan is checked against every assignment scored independently through ``mh.resolve``
+(the declarations as ``Use`` at their targets), for each metric; the greedy search against
+the exhaustive optimum; and the bad inputs against their messages.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.units import targeting
+
+RIFLE = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
+PLASMA = mh.Weapon("Plasma", 2, 3, 8, -3, 2)
+LASCANNON = mh.Weapon("Lascannon", 1, 3, 12, -3, "D6+1")
+SQUAD = mh.Attacker(
+    "Squad",
+    [
+        mh.Models(6, [RIFLE], name="Troopers"),
+        mh.Models(2, [PLASMA], name="Gunners"),
+        mh.Models(1, [LASCANNON], name="Heavy"),
+    ],
+)
+DECLARED = [("Troopers", "Rifle"), ("Gunners", "Plasma"), ("Heavy", "Lascannon")]
+TARGETS = [
+    mh.targets.get("Horde infantry"),
+    mh.targets.get("Elite infantry"),
+    mh.Target(mh.Unit.of("Walker", 1, 9, 3, 8, keywords="VEHICLE"), points=140),
+]
+
+
+def by_resolve(assignment: tuple[int, ...]) -> dict[str, mh.AttackResult]:
+    uses = [
+        mh.Use(m, w, target=TARGETS[t].unit) for (m, w), t in zip(DECLARED, assignment, strict=True)
+    ]
+    return dict(mh.resolve(SQUAD, uses).results)
+
+
+def at_least(results: dict[str, mh.AttackResult], k: int) -> float:
+    """P(at least k destroyed), every outcome of the independent targets enumerated."""
+    ps = [r.p_destroyed for r in results.values()]
+    total = 0.0
+    for outcome in itertools.product((0, 1), repeat=len(ps)):
+        if sum(outcome) >= k:
+            p = 1.0
+            for hit, q in zip(outcome, ps, strict=True):
+                p *= q if hit else 1 - q
+            total += p
+    return total
+
+
+METRICS: dict[str, Callable[[dict[str, mh.AttackResult]], float]] = {
+    "killed": lambda rs: sum(r.killed.mean() for r in rs.values()),
+    "points": lambda rs: sum(
+        float(next(t for t in TARGETS if t.name == n).points_destroyed(r) or 0.0)
+        for n, r in rs.items()
+    ),
+    "destroyed:Elite infantry": lambda rs: (
+        rs["Elite infantry"].p_destroyed if "Elite infantry" in rs else 0.0
+    ),
+    "at_least:1": lambda rs: at_least(rs, 1),
+}
+
+
+@pytest.mark.parametrize("metric", list(METRICS))
+def test_the_plan_is_the_best_of_every_assignment_scored_through_resolve(metric: str) -> None:
+    plan = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric=metric)
+    assert plan.method == "exhaustive" and plan.scored == 3**3
+    scores = {a: METRICS[metric](by_resolve(a)) for a in itertools.product(range(3), repeat=3)}
+    best = max(scores.values())
+    assert plan.value == pytest.approx(best, abs=1e-12)
+    assert scores[plan.assignment] == pytest.approx(best, abs=1e-12)
+    # the first best in the order scored (ties go to earlier targets)
+    first = next(a for a in itertools.product(range(3), repeat=3) if scores[a] >= best - 1e-12)
+    assert plan.assignment == first
+    assert plan.naive == pytest.approx(scores[(0, 0, 0)], abs=1e-12)
+    assert plan.value >= plan.naive
+
+
+def test_the_plan_reads_as_a_table_and_repeats() -> None:
+    plan = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points")
+    frame = plan.frame()
+    assert list(frame.columns) == ["unit", "models", "weapon", "target"]
+    assert frame["weapon"].tolist() == ["Rifle", "Plasma", "Lascannon"]
+    assert set(frame["target"]) <= {t.name for t in TARGETS}
+    assert mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points").assignment == plan.assignment
+    assert "exhaustive, 27 plans scored" in repr(plan)
+    assert set(plan.results) == {TARGETS[t].name for t in set(plan.assignment)}
+
+
+def test_the_greedy_search_keeps_exact_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    exhaustive = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points")
+    monkeypatch.setattr(targeting, "MAX_EXHAUSTIVE", 1)
+    greedy = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points")
+    assert greedy.method == "greedy + local moves"
+    assert greedy.value <= exhaustive.value + 1e-12
+    assert greedy.value == pytest.approx(
+        METRICS["points"](by_resolve(greedy.assignment)), abs=1e-12
+    )
+    assert greedy.value >= greedy.naive
+
+
+def test_bad_input() -> None:
+    with pytest.raises(mh.OptionError, match="declarations must be at least one"):
+        mh.plan_targets(SQUAD, [], TARGETS)
+    with pytest.raises(mh.OptionError, match="targets must be at least one"):
+        mh.plan_targets(SQUAD, DECLARED, [])
+    with pytest.raises(mh.OptionError, match="targets must be units with distinct names"):
+        mh.plan_targets(SQUAD, DECLARED, [TARGETS[0], TARGETS[0]])
+    with pytest.raises(mh.OptionError, match="metric 'points' must be targets with points"):
+        mh.plan_targets(SQUAD, DECLARED, [mh.Unit.of("Bare", 5, 4, 3, 1)], metric="points")
+    with pytest.raises(mh.OptionError, match="metric must be a target of"):
+        mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="destroyed:Nobody")
+    with pytest.raises(mh.OptionError, match="at_least:k with k from 1 to 3"):
+        mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="at_least:0")
+    with pytest.raises(mh.OptionError, match="metric must be 'killed', 'points'"):
+        mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="best")
+    with pytest.raises(mh.ProfileError, match="weapon of 'Troopers' must be one of"):
+        mh.plan_targets(SQUAD, [("Troopers", "Plasma")], TARGETS)
