@@ -60,7 +60,7 @@ from .units.resolve import (
     simulate_uses,
 )
 from .units.selection import Attacker, Models, Use
-from .units.targeting import TargetPlan, plan_targets
+from .units.targeting import TargetPlan, plan_army, plan_targets
 from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare, plot_durability
@@ -155,6 +155,7 @@ __all__ = [
     "get_ruleset",
     "load_attackers",
     "parse_dice",
+    "plan_army",
     "plan_attack",
     "plan_targets",
     "plot_at_least",

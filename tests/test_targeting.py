@@ -122,3 +122,56 @@ def test_bad_input() -> None:
         mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="best")
     with pytest.raises(mh.ProfileError, match="weapon of 'Troopers' must be one of"):
         mh.plan_targets(SQUAD, [("Troopers", "Plasma")], TARGETS)
+
+
+# ------------------------------------------------------------------------ an army
+HEAVY = mh.Attacker("Heavy", [mh.Models(3, [mh.Weapon("Heavy gun", 3, 4, 6, -1, 2)])])
+ARMY = [
+    (SQUAD, DECLARED[:2]),
+    (HEAVY, [(0, "Heavy gun")], mh.Context(remained_stationary=True)),
+]
+
+
+def by_resolve_sequence(assignment: tuple[int, ...]) -> dict[str, mh.AttackResult]:
+    rows = [(SQUAD, m, w) for m, w in DECLARED[:2]] + [(HEAVY, 0, "Heavy gun")]
+    steps = []
+    for unit, context in ((SQUAD, None), (HEAVY, mh.Context(remained_stationary=True))):
+        uses = [
+            mh.Use(m, w, target=TARGETS[t].unit)
+            for (u, m, w), t in zip(rows, assignment, strict=True)
+            if u is unit
+        ]
+        steps.append({"attacker": unit, "uses": uses, "context": context or mh.Context()})
+    return dict(mh.resolve_sequence(steps).results)
+
+
+@pytest.mark.parametrize("metric", ["killed", "points", "at_least:1"])
+def test_an_army_plan_is_the_best_of_every_assignment_in_sequence(metric: str) -> None:
+    plan = mh.plan_army(ARMY, TARGETS, metric=metric)
+    assert plan.method == "exhaustive" and plan.scored == 27
+    scores = {
+        a: METRICS[metric](by_resolve_sequence(a)) for a in itertools.product(range(3), repeat=3)
+    }
+    best = max(scores.values())
+    assert plan.value == pytest.approx(best, abs=1e-12)
+    assert scores[plan.assignment] == pytest.approx(best, abs=1e-12)
+    assert list(plan.frame()["unit"]) == ["Squad", "Squad", "Heavy"]
+
+
+def test_an_army_plan_carries_each_targets_state_from_unit_to_unit() -> None:
+    # everything at the elite infantry: the heavy guns carry on from the squad's damage
+    everything = (1, 1, 1)
+    results = by_resolve_sequence(everything)
+    plan_value = mh.plan_army(ARMY, [TARGETS[1]], metric="killed").value
+    assert plan_value == pytest.approx(results["Elite infantry"].killed.mean(), abs=1e-12)
+    alone = mh.attack([(HEAVY.models[0].weapons[0], 3)], TARGETS[1].unit).killed.mean()
+    assert plan_value > alone
+
+
+def test_army_bad_input() -> None:
+    with pytest.raises(mh.OptionError, match="units must be at least one"):
+        mh.plan_army([], TARGETS)
+    with pytest.raises(mh.OptionError, match=r"units\[0\] must be \(Attacker, declarations\)"):
+        mh.plan_army([SQUAD], TARGETS)  # type: ignore[list-item]
+    with pytest.raises(mh.OptionError, match=r"units\[1\] must be an Attacker with at least one"):
+        mh.plan_army([(SQUAD, DECLARED), (HEAVY, [])], TARGETS)

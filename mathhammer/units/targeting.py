@@ -15,7 +15,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .targets import Target
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "plan_targets"]
+__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "plan_army", "plan_targets"]
 
 #: Up to this many assignments (targets ** declarations) every one is scored.
 MAX_EXHAUSTIVE = 50_000
@@ -41,12 +41,15 @@ Assignment = tuple[int, ...]
 
 @dataclass(frozen=True)
 class TargetPlan:
-    """The best assignment of a unit's declarations to targets that was found.
+    """The best assignment of the declarations of one unit (or of an army's units) to
+    targets that was found.
 
     Attributes
     ----------
-    attacker : Attacker
-    declarations : tuple of (models, weapon)
+    attackers : tuple of Attacker
+        The attacking units, in the order they attack.
+    declarations : tuple of (unit, models, weapon)
+        Each declaration: the unit's position in ``attackers``, its models and weapon.
     targets : tuple of Target
     assignment : tuple of int
         Each declaration's target, by position in ``targets``.
@@ -63,8 +66,8 @@ class TargetPlan:
         Each target's result under the plan (targets given nothing are left out).
     """
 
-    attacker: Attacker
-    declarations: tuple[Declaration, ...]
+    attackers: tuple[Attacker, ...]
+    declarations: tuple[tuple[int, int | str, str | Weapon], ...]
     targets: tuple[Target, ...]
     assignment: Assignment
     value: float
@@ -79,11 +82,11 @@ class TargetPlan:
         import pandas as pd
 
         rows = []
-        for (models, weapon), t in zip(self.declarations, self.assignment, strict=True):
-            group = self.attacker.group(models)
+        for (u, models, weapon), t in zip(self.declarations, self.assignment, strict=True):
+            group = self.attackers[u].group(models)
             rows.append(
                 {
-                    "unit": self.attacker.name,
+                    "unit": self.attackers[u].name,
                     "models": f"{group.count}x {group.label}",
                     "weapon": group.weapon(weapon).name,
                     "target": self.targets[t].name,
@@ -92,8 +95,9 @@ class TargetPlan:
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
+        who = ", ".join(a.name for a in self.attackers)
         return (
-            f"<TargetPlan {self.attacker.name}: {self.metric} {self.value:.4g} "
+            f"<TargetPlan {who}: {self.metric} {self.value:.4g} "
             f"(everything at {self.targets[0].name}: {self.naive:.4g}); {self.method}, "
             f"{self.scored} plans scored>"
         )
@@ -133,6 +137,67 @@ def _metric(metric: str, targets: Sequence[Target]) -> Callable[[dict[int, Attac
         return at_least
     wanted = "'killed', 'points', 'destroyed:<target>' or 'at_least:<k>'"
     raise field_error(OptionError, "metric", wanted, metric)
+
+
+def _targets(targets: Iterable[Unit | Target]) -> tuple[Target, ...]:
+    pool = tuple(t if isinstance(t, Target) else Target(t) for t in targets)
+    if not pool:
+        raise field_error(OptionError, "targets", "at least one Unit or Target", pool)
+    names = [t.name for t in pool]
+    if len(set(names)) != len(names):
+        raise field_error(OptionError, "targets", "units with distinct names", names)
+    return pool
+
+
+def _search(
+    declarations: int,
+    targets: int,
+    make: Callable[[int, Sequence[int]], AttackResult],
+    score: Callable[[dict[int, AttackResult]], float],
+) -> tuple[Assignment, float, float, str, int, Callable[[Assignment], dict[int, AttackResult]]]:
+    """The best assignment of ``declarations`` to ``targets`` by ``score``: every one when
+    they are few, else greedy moves from the naive plan. Each target's result is made once
+    per set of declarations sent at it (``make(target, declarations in order)``)."""
+    results: dict[tuple[int, frozenset[int]], AttackResult] = {}
+
+    def outcome(assignment: Assignment) -> dict[int, AttackResult]:
+        got = {}
+        for t in range(targets):
+            chosen = frozenset(i for i, a in enumerate(assignment) if a == t)
+            if not chosen:
+                continue
+            key = (t, chosen)
+            if key not in results:
+                results[key] = make(t, sorted(chosen))
+            got[t] = results[key]
+        return got
+
+    def better(value: float, than: float) -> bool:
+        return value > than + 1e-12 * max(1.0, abs(value))
+
+    naive = score(outcome((0,) * declarations))
+    scored = 0
+    if targets**declarations <= MAX_EXHAUSTIVE:
+        best, best_value = (0,) * declarations, -math.inf
+        for assignment in itertools.product(range(targets), repeat=declarations):
+            value = score(outcome(assignment))
+            scored += 1
+            if better(value, best_value):
+                best, best_value = assignment, value
+        return best, best_value, naive, "exhaustive", scored, outcome
+    best, best_value = (0,) * declarations, naive
+    improved = True
+    while improved:  # from the naive plan: the first move that helps, until none does
+        improved = False
+        for i, t in itertools.product(range(declarations), range(targets)):
+            if best[i] == t:
+                continue
+            trial = (*best[:i], t, *best[i + 1 :])
+            value = score(outcome(trial))
+            scored += 1
+            if better(value, best_value):
+                best, best_value, improved = trial, value, True
+    return best, best_value, naive, "greedy + local moves", scored, outcome
 
 
 def plan_targets(
@@ -184,12 +249,7 @@ def plan_targets(
     declared = tuple(declarations)
     if not declared:
         raise field_error(OptionError, "declarations", "at least one (models, weapon)", declared)
-    pool = tuple(t if isinstance(t, Target) else Target(t) for t in targets)
-    if not pool:
-        raise field_error(OptionError, "targets", "at least one Unit or Target", pool)
-    names = [t.name for t in pool]
-    if len(set(names)) != len(names):
-        raise field_error(OptionError, "targets", "units with distinct names", names)
+    pool = _targets(targets)
     score = _metric(metric, pool)
     base = Context() if context is None else context
     base = replace(base, melee=phase == "fight")
@@ -199,50 +259,93 @@ def plan_targets(
     for i, (models, weapon) in enumerate(declared):
         group = attacker.group(models)
         weapons[i] = [(group.weapon(weapon), group.count)]
-    results: dict[tuple[int, frozenset[int]], AttackResult] = {}
 
-    def outcome(assignment: Assignment) -> dict[int, AttackResult]:
-        got = {}
-        for t in range(len(pool)):
-            chosen = frozenset(i for i, a in enumerate(assignment) if a == t)
-            if not chosen:
-                continue
-            key = (t, chosen)
-            if key not in results:
-                entries = [e for i in sorted(chosen) for e in weapons[i]]
-                results[key] = attack(
-                    entries, pool[t].unit, rules=rules, context=base, modifiers=modifiers
-                )
-            got[t] = results[key]
-        return got
+    def make(t: int, chosen: Sequence[int]) -> AttackResult:
+        entries = [e for i in chosen for e in weapons[i]]
+        return attack(entries, pool[t].unit, rules=rules, context=base, modifiers=modifiers)
 
-    naive = score(outcome((0,) * len(declared)))
-    count = len(pool) ** len(declared)
-    scored = 0
-    if count <= MAX_EXHAUSTIVE:
-        best, best_value = (0,) * len(declared), -math.inf
-        for assignment in itertools.product(range(len(pool)), repeat=len(declared)):
-            value = score(outcome(assignment))
-            scored += 1
-            if value > best_value + 1e-12 * max(1.0, abs(value)):
-                best, best_value = assignment, value
-        method = "exhaustive"
-    else:
-        best = (0,) * len(declared)
-        best_value = naive
-        improved = True
-        while improved:  # greedy from the naive plan: the best single move, until none helps
-            improved = False
-            for i, t in itertools.product(range(len(declared)), range(len(pool))):
-                if best[i] == t:
-                    continue
-                trial = (*best[:i], t, *best[i + 1 :])
-                value = score(outcome(trial))
-                scored += 1
-                if value > best_value + 1e-12 * max(1.0, abs(value)):
-                    best, best_value, improved = trial, value, True
-        method = "greedy + local moves"
+    best, best_value, naive, method, scored, outcome = _search(
+        len(declared), len(pool), make, score
+    )
+    plan_results = {pool[t].name: r for t, r in outcome(best).items()}
+    rows = tuple((0, m, w) for m, w in declared)
+    return TargetPlan(
+        (attacker,), rows, pool, best, best_value, naive, metric, method, scored, plan_results
+    )
+
+
+def plan_army(
+    units: Iterable[tuple[Any, ...]],
+    targets: Iterable[Unit | Target],
+    *,
+    metric: str = "killed",
+    phase: str = "shooting",
+    rules: str = "11e",
+    modifiers: Modifiers | None = None,
+) -> TargetPlan:
+    """Who shoots what across an army: each unit's declarations assigned to targets, the
+    units attacking in the order given and each target's state carried from unit to unit
+    (``attack(..., start=...)``), to maximise ``metric`` (as :func:`plan_targets`).
+
+    Parameters
+    ----------
+    units : iterable of (Attacker, declarations) or (Attacker, declarations, Context)
+        The attacking units in order, each with its (models, weapon) declarations and,
+        optionally, its own context.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> rifle = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
+    >>> first = mh.Attacker("First", [mh.Models(10, [rifle])])
+    >>> second = mh.Attacker("Second", [mh.Models(10, [rifle])])
+    >>> enemies = [mh.Unit.of("Squad", 5, 4, 4, 1), mh.Unit.of("Pair", 2, 4, 4, 1)]
+    >>> plan = mh.plan_army([(first, [(0, "Rifle")]), (second, [(0, "Rifle")])], enemies,
+    ...                     metric="at_least:2")
+    >>> plan.frame()["target"].tolist()  # one unit at each: both destroyed most often
+    ['Squad', 'Pair']
+    """
+    given = list(units)
+    if not given:
+        raise field_error(OptionError, "units", "at least one (Attacker, declarations)", given)
+    pool = _targets(targets)
+    score = _metric(metric, pool)
+    rows: list[tuple[int, int | str, str | Weapon]] = []
+    weapons: list[list[tuple[Weapon, int]]] = []
+    contexts: list[Context] = []
+    attackers: list[Attacker] = []
+    for u, item in enumerate(given):
+        if not isinstance(item, tuple) or len(item) not in (2, 3):
+            wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
+            raise field_error(OptionError, f"units[{u}]", wanted, item)
+        attacker, declared = item[0], tuple(item[1])
+        context = item[2] if len(item) == 3 and item[2] is not None else Context()
+        if not isinstance(attacker, Attacker) or not declared:
+            wanted = "an Attacker with at least one (models, weapon)"
+            raise field_error(OptionError, f"units[{u}]", wanted, item)
+        per_target(attacker, [Use(m, w, target=pool[0].unit) for m, w in declared], phase)
+        attackers.append(attacker)
+        contexts.append(replace(context, melee=phase == "fight"))
+        for models, weapon in declared:
+            group = attacker.group(models)
+            rows.append((u, models, weapon))
+            weapons.append([(group.weapon(weapon), group.count)])
+
+    def make(t: int, chosen: Sequence[int]) -> AttackResult:
+        result: AttackResult | None = None
+        for u in range(len(attackers)):  # the units in turn, the target's state carried
+            entries = [e for i in chosen if rows[i][0] == u for e in weapons[i]]
+            if entries:
+                result = attack(
+                    entries, pool[t].unit, rules=rules, context=contexts[u],
+                    modifiers=modifiers, start=result,
+                )  # fmt: skip
+        assert result is not None  # chosen is never empty
+        return result
+
+    best, best_value, naive, method, scored, outcome = _search(len(rows), len(pool), make, score)
     plan_results = {pool[t].name: r for t, r in outcome(best).items()}
     return TargetPlan(
-        attacker, declared, pool, best, best_value, naive, metric, method, scored, plan_results
-    )
+        tuple(attackers), tuple(rows), pool, best, best_value, naive, metric, method, scored,
+        plan_results,
+    )  # fmt: skip
