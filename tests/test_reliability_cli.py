@@ -178,6 +178,19 @@ DURABILITY_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--metric": st.one_of(st.sampled_from(["copies_50", "p_destroyed"]), CLI_TEXT),
     "--force": None,
 }
+PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--targets": INPUTS,
+    "--metric": st.one_of(
+        st.sampled_from(["killed", "points", "at_least:1", "destroyed:Guard", "at_least:x"]),
+        CLI_TEXT,
+    ),
+    "--phase": st.one_of(st.sampled_from(["shooting", "fight"]), CLI_TEXT),
+    "--faction": FACTIONS,
+    "--target-faction": FACTIONS,
+    "--strict": None,
+    "-o": OUTPUTS,
+    "--force": None,
+}
 DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--trials": small_or_refused(20_000),
     "--seed": NUMBER_TEXTS,
@@ -225,6 +238,12 @@ def durability_runs(draw: st.DrawFn) -> list[str]:
 
 
 @st.composite
+def plan_runs(draw: st.DrawFn) -> list[str]:
+    attackers = draw(st.one_of(st.just([]), INPUTS.map(lambda a: [a])))
+    return ["plan", *attackers, *draw(options(PLAN_OPTIONS))]
+
+
+@st.composite
 def demo_runs(draw: st.DrawFn, edge: bool) -> list[str]:
     trials = [] if edge else ["--trials", draw(QUICK_TRIALS)]
     return ["demo", *trials, *draw(options(DEMO_OPTIONS))]
@@ -253,6 +272,7 @@ def runs(edge: bool) -> st.SearchStrategy[list[str]]:
         attack_runs(edge),
         demo_runs(edge),
         durability_runs(),
+        plan_runs(),
         st.lists(CLI_TEXT, max_size=3),
     )
 
@@ -287,6 +307,7 @@ def test_every_option_of_every_command_is_tried() -> None:
         "attack": ATTACK_OPTIONS,
         "demo": DEMO_OPTIONS,
         "durability": DURABILITY_OPTIONS,
+        "plan": PLAN_OPTIONS,
         "targets": {},
     }
     assert set(commands) == set(tables)
@@ -303,6 +324,9 @@ def test_every_path_as_every_input_and_output() -> None:
     runs += [["report", "@army", "--targets", token] for token in INPUT_TOKENS]
     runs += [["datasheets", token] for token in INPUT_TOKENS]
     runs += [["durability", token, "--max-copies", "3"] for token in INPUT_TOKENS]
+    runs += [["plan", token, "--targets", "@targets"] for token in INPUT_TOKENS]
+    runs += [["plan", "@army", "--targets", token] for token in INPUT_TOKENS]
+    runs += [["plan", "@army", "--targets", "@targets", "-o", token] for token in OUTPUT_TOKENS]
     runs += [["durability", "--attackers", token, "--max-copies", "3"] for token in INPUT_TOKENS]
     for token in OUTPUT_TOKENS:
         runs += [[*army, "-o", token], [*army, "-o", token, "--force"]]

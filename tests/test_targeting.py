@@ -7,12 +7,16 @@ the exhaustive optimum; and the bad inputs against their messages.
 
 from __future__ import annotations
 
+import csv
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.cli.plan import units_of
 from mathhammer.units import targeting
 
 RIFLE = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
@@ -175,3 +179,33 @@ def test_army_bad_input() -> None:
         mh.plan_army([SQUAD], TARGETS)  # type: ignore[list-item]
     with pytest.raises(mh.OptionError, match=r"units\[1\] must be an Attacker with at least one"):
         mh.plan_army([(SQUAD, DECLARED), (HEAVY, [])], TARGETS)
+
+
+# ------------------------------------------------------------------- the command line
+def test_the_plan_command_prints_and_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    army = tmp_path / "army.csv"
+    army.write_text(
+        "unit,weapon,count,A,BS/WS,S,AP,D,abilities\n"
+        "Squad,Rifle,6,2,3+,4,0,1,\n"
+        "Squad,Plasma,2,2,3+,8,-3,2,\n"
+        "Heavy,Lascannon,1,1,3+,12,-3,D6+1,\n"
+    )
+    threats = tmp_path / "threats.csv"
+    threats.write_text("unit,models,T,Sv,W,points\nGuard,10,3,5+,1,60\nTank,1,10,3+,12,150\n")
+    out = tmp_path / "plan.csv"
+    argv = ["plan", str(army), "--targets", str(threats), "--metric", "points", "-o", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "points:" in printed and "exhaustive, 8 plans scored" in printed
+    rows = list(csv.DictReader(out.open()))
+    assert [r["weapon"] for r in rows] == ["Rifle", "Plasma", "Lascannon"]
+    # the same plan through the library
+    loadouts = mh.read_attackers(army)
+    units = units_of(loadouts, "shooting")
+    plan = mh.plan_army(units, mh.read_targets(threats), metric="points")
+    assert [r["target"] for r in rows] == plan.frame()["target"].tolist()
+    assert f"{plan.value:.4g} for this plan" in printed
+    assert main(["plan", str(army), "--targets", str(threats), "--metric", "nonsense"]) == 1
+    assert "metric must be 'killed'" in capsys.readouterr().err

@@ -26,6 +26,7 @@ from .commands import attack_command, demo_command, report_command, targets_comm
 from .datasheets import datasheets_command
 from .durability import durability_command
 from .lines import one_line
+from .plan import plan_command
 
 __all__ = [
     "DEFAULT_REPORT",
@@ -152,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_targets(sub)
     _add_datasheets(sub)
     _add_durability(sub)
+    _add_plan(sub)
     for command in commands:
         command.add_argument(
             "--rules",
@@ -456,6 +458,42 @@ def _add_durability(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     _add_force(command)
     command.set_defaults(run=durability_command)
+    return command
+
+
+def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
+    command = sub.add_parser(
+        "plan",
+        formatter_class=_RAW,
+        help="who shoots what: a list's weapons assigned to targets",
+        description="Assign each weapon line of every unit of ATTACKERS (the bundled examples "
+        "by default; a profiles CSV, roster or catalogue) to one of the units of --targets "
+        "(the standard suite by default), the units attacking in the order read and each "
+        "target's state carried from unit to unit, to maximise --metric; every assignment "
+        "is scored exactly when there are at most 50,000, else a greedy search with local "
+        "moves. The plan is compared with sending everything at the first target.",
+        epilog="examples:\n  mathhammer plan\n  mathhammer plan army.csv --targets "
+        "threats.csv --metric points -o plan.csv\n  mathhammer plan army.csv --metric "
+        "at_least:2",
+    )
+    command.add_argument("attackers", nargs="?", help="the attacking units (default: examples)")
+    command.add_argument("--targets", help="the targets (default: the standard suite)")
+    command.add_argument(
+        "--metric",
+        default="killed",
+        help="killed (default), points, destroyed:<target name> or at_least:<k>",
+    )
+    command.add_argument(
+        "--phase", choices=["shooting", "fight"], default="shooting", help="the phase planned"
+    )
+    command.add_argument("--faction", help="only this faction's units (a catalogue)")
+    command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
+    command.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    command.add_argument("-o", "--output", help="write the plan as CSV")
+    _add_force(command)
+    command.set_defaults(run=plan_command)
     return command
 
 

@@ -1,0 +1,84 @@
+"""``mathhammer plan``: who shoots what, for a list of units against a list of targets."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import OptionError, field_error
+from .lines import one_line
+from .outputs import check_outputs
+
+__all__ = ["plan_command", "units_of"]
+
+
+def units_of(loadouts: list[Any], phase: str) -> list[tuple[Any, ...]]:
+    """Each loadout of the phase as an attacking unit for :func:`mathhammer.plan_army`: a
+    group of models per weapon line (its default declaration), each line a declaration,
+    with the loadout's context."""
+    from ..model.pools import MortalWounds
+    from ..units.selection import Attacker, Models
+
+    out = []
+    for loadout in loadouts:
+        if getattr(loadout, "phase", "shooting") != phase:
+            continue
+        lines = [(w, n) for w, n in loadout.weapons if not isinstance(w, MortalWounds)]
+        if not lines:
+            continue
+        names = [w.name for w, _ in lines]
+        labels = [
+            name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
+            for i, name in enumerate(names)
+        ]
+        groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
+        declarations = [(g.name, g.weapons[0].name) for g in groups]
+        out.append((Attacker(loadout.name, groups), declarations, loadout.context))
+    return out
+
+
+def plan_command(args: argparse.Namespace) -> int:
+    """Plan who shoots what: every unit of ATTACKERS (the bundled examples by default) in
+    the order read, against the units of --targets (the standard suite by default)."""
+    from ..io.outputs import write_output
+    from ..io.sources import read_army
+    from ..units import targets as suite
+    from ..units.targeting import plan_army
+    from .report import example_attackers
+
+    outputs = check_outputs([("--output", args.output)], args.force)
+    if args.attackers == "" or args.targets == "":
+        raise field_error(OptionError, "ATTACKERS and --targets", "files or folders", "")
+    source = Path(args.attackers) if args.attackers else example_attackers("11e")
+    army = read_army(source, faction=args.faction, strict=args.strict)
+    units = units_of(list(army.loadouts), args.phase)
+    if not units:
+        raise field_error(OptionError, "ATTACKERS", f"units with {args.phase} weapons", str(source))
+    if args.targets:
+        them = read_army(args.targets, faction=args.target_faction, csv_kind="targets")
+        targets = list(them.targets)
+        if not targets:
+            raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    else:
+        targets = list(suite.STANDARD)
+    for report in (army.report,):
+        if report is not None:
+            from ..io.import_report import unknown_lines
+
+            for line in unknown_lines(report):
+                print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    plan = plan_army(units, targets, metric=args.metric, phase=args.phase)
+    frame = plan.frame()
+    width = max(len(u) for u in frame["unit"])
+    for row in frame.itertuples():
+        print(f"{row.unit:<{width}}  {row.models:<28}  -> {row.target}")
+    print(
+        f"\n{args.metric}: {plan.value:.4g} for this plan, {plan.naive:.4g} with everything at "
+        f"{targets[0].name}; {plan.method}, {plan.scored} plans scored"
+    )
+    if "--output" in outputs:
+        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
+        print(f"plan written to {args.output}")
+    return 0
