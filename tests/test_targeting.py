@@ -1,7 +1,7 @@
 """Who shoots what (``mh.plan_targets``): the assignment of a unit's declarations to targets.
 
 The plan is checked against every assignment scored independently through ``mh.resolve``
-(the declarations as ``Use`` at their targets), for each metric; the greedy search against
+(the declarations as ``Use`` at their targets), for each metric; the local search against
 the exhaustive optimum; and the bad inputs against their messages.
 """
 
@@ -101,7 +101,7 @@ def test_the_greedy_search_keeps_exact_values(monkeypatch: pytest.MonkeyPatch) -
     exhaustive = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points")
     monkeypatch.setattr(targeting, "MAX_EXHAUSTIVE", 1)
     greedy = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points")
-    assert greedy.method == "greedy + local moves"
+    assert greedy.method == "local search from each target"
     assert greedy.value <= exhaustive.value + 1e-12
     assert greedy.value == pytest.approx(
         METRICS["points"](by_resolve(greedy.assignment)), abs=1e-12

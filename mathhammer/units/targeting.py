@@ -5,8 +5,9 @@ unit. Given the unit's declarations (which models use which weapon) and the targ
 :func:`plan_targets` scores assignments of each declaration to a target by the exact attacks
 they make: each target's result depends only on the declarations sent at it, so it is
 computed once per (target, set of declarations) and every assignment is scored from those.
-Where the assignments are few (:data:`MAX_EXHAUSTIVE`), all are scored; past that, a greedy
-plan is improved one declaration at a time until no move helps (a local optimum, said so).
+Where the assignments are few (:data:`MAX_EXHAUSTIVE`), all are scored; past that, a local
+search moves one declaration at a time from each "everything at one target" plan while a move
+helps, then one or two at a time from the best of those (a local optimum, said so).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class TargetPlan:
         The metric of "everything at the first target".
     metric : str
     method : str
-        ``"exhaustive"`` or ``"greedy + local moves"``.
+        ``"exhaustive"`` or ``"local search from each target"``.
     scored : int
         How many assignments were scored.
     results : dict of str to AttackResult
@@ -156,8 +157,9 @@ def _search(
     score: Callable[[dict[int, AttackResult]], float],
 ) -> tuple[Assignment, float, float, str, int, Callable[[Assignment], dict[int, AttackResult]]]:
     """The best assignment of ``declarations`` to ``targets`` by ``score``: every one when
-    they are few, else greedy moves from the naive plan. Each target's result is made once
-    per set of declarations sent at it (``make(target, declarations in order)``)."""
+    they are few, else a local search (single moves from each "everything at one target"
+    plan, then pairs of moves from the best). Each target's result is made once per set of
+    declarations sent at it (``make(target, declarations in order)``)."""
     results: dict[tuple[int, frozenset[int]], AttackResult] = {}
 
     def outcome(assignment: Assignment) -> dict[int, AttackResult]:
@@ -185,19 +187,45 @@ def _search(
             if better(value, best_value):
                 best, best_value = assignment, value
         return best, best_value, naive, "exhaustive", scored, outcome
-    best, best_value = (0,) * declarations, naive
-    improved = True
-    while improved:  # from the naive plan: the first move that helps, until none does
-        improved = False
-        for i, t in itertools.product(range(declarations), range(targets)):
-            if best[i] == t:
-                continue
-            trial = (*best[:i], t, *best[i + 1 :])
-            value = score(outcome(trial))
-            scored += 1
-            if better(value, best_value):
-                best, best_value, improved = trial, value, True
-    return best, best_value, naive, "greedy + local moves", scored, outcome
+
+    def improve(plan: Assignment, value: float, pairs: bool) -> tuple[Assignment, float, int]:
+        """Moves of one declaration (then, with ``pairs``, of two at once) while one helps."""
+        count = 0
+        improved = True
+        while improved:
+            improved = False
+            moves: list[tuple[tuple[int, int], ...]] = [
+                ((i, t),) for i in range(declarations) for t in range(targets)
+            ]
+            if pairs:
+                moves += [
+                    ((i, a), (j, b))
+                    for i, j in itertools.combinations(range(declarations), 2)
+                    for a, b in itertools.product(range(targets), repeat=2)
+                ]
+            for move in moves:
+                trial = list(plan)
+                for i, t in move:
+                    trial[i] = t
+                if tuple(trial) == plan:
+                    continue
+                found = score(outcome(tuple(trial)))
+                count += 1
+                if better(found, value):
+                    plan, value, improved = tuple(trial), found, True
+                    break
+        return plan, value, count
+
+    best, best_value = (0,) * declarations, -math.inf
+    for start in range(targets):  # single moves from each "everything at one target" plan
+        plan = (start,) * declarations
+        found, value, count = improve(plan, score(outcome(plan)), pairs=False)
+        scored += count + 1
+        if better(value, best_value):
+            best, best_value = found, value
+    best, best_value, count = improve(best, best_value, pairs=True)  # then pairs, from the best
+    scored += count
+    return best, best_value, naive, "local search from each target", scored, outcome
 
 
 def plan_targets(
