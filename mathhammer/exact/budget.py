@@ -9,10 +9,11 @@ of :mod:`mathhammer.core.limits`), then each step's estimated memory and work
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.caches import register
 from ..core.limits import (
     MAX_DAMAGE,
     MAX_MORTAL_WOUNDS,
@@ -23,6 +24,7 @@ from ..core.limits import (
     check_limit,
     shorten,
 )
+from ..core.lru import SizedCache
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
 from ..rules.base import FACES, PoolChecks, Ruleset
@@ -149,7 +151,26 @@ class Checked(NamedTuple):
     kernels: list[tuple[np.ndarray, np.ndarray] | None]
 
 
+#: Plans checked before, by what they compute and the layout's focus: checking one (the
+#: layout, the kernels, every pool's cost estimated) is done once, e.g. for the many prefix
+#: attacks of a ranking of pool orders.
+CHECKED: SizedCache[Any, Checked] = register(
+    SizedCache(max_size=2**21, max_items=4096, name="checked plans")  # in target states
+)
+
+
 def check_plan(plan: AttackPlan, focus: tuple[int, ...] | None = None) -> Checked:
+    """Refuse a plan beyond the exact engine's limits (see :func:`_check_plan`); a plan
+    checked before is found by value."""
+    key = (plan.key, plan.focus if focus is None else focus)
+    found = CHECKED.get(key)
+    if found is None:
+        found = _check_plan(plan, focus)
+        CHECKED.put(key, found, found.layout.size)
+    return found
+
+
+def _check_plan(plan: AttackPlan, focus: tuple[int, ...] | None = None) -> Checked:
     """Refuse a plan beyond the exact engine's limits; its layout has the plan's focus,
     or ``focus`` where given (the groups a carried-on state made vary too).
 

@@ -422,6 +422,31 @@ def _blocks(
     return out
 
 
+#: The most save-block transitions a layout keeps (for the pools that follow on it).
+BLOCKS_KEPT = 16
+
+
+def _layout_blocks(
+    layout: Layout,
+    saved: np.ndarray,
+    effective_damage: Sequence[Dist],
+    focus: int | None,
+    order: AllocationOrder | None,
+    damage: np.ndarray | sp.csr_matrix,
+) -> list[tuple[float, Transition | None]]:
+    """:func:`_blocks` of a pool, kept on the layout for the next pool with the same saves
+    and damage (a ranking of pool orders resolves each pool hundreds of times)."""
+    pmfs = tuple(d.probabilities.tobytes() for d in effective_damage)
+    key = (pmfs, focus, order, saved.tobytes(), saved.shape)
+    kept = layout.__dict__.setdefault("_blocks", {})
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= BLOCKS_KEPT:
+            kept.clear()
+        found = kept[key] = _blocks(saved, layout.current_group(focus, order), damage)
+    return found  # type: ignore[no-any-return]
+
+
 def apply_pool(
     layout: Layout,
     state: FloatArray,
@@ -458,7 +483,7 @@ def apply_pool(
         and the mass cut appended to it; else nothing is cut.
     """
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
-    blocks = _blocks(saved, layout.current_group(focus, order), damage)
+    blocks = _layout_blocks(layout, saved, effective_damage, focus, order, damage)
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
     if to_save.shape[1] > 1 and all(d.probabilities[0] == 0.0 for d in mortal_damage):
