@@ -14,29 +14,16 @@ from .outputs import check_outputs
 __all__ = ["plan_command", "units_of"]
 
 
-def units_of(loadouts: list[Any], phase: str) -> list[tuple[Any, ...]]:
-    """Each loadout of the phase as an attacking unit for :func:`mathhammer.plan_army`: a
-    group of models per weapon line (its default declaration), each line a declaration,
-    with the loadout's context."""
-    from ..model.pools import MortalWounds
-    from ..units.selection import Attacker, Models
+def units_of(loadouts: list[Any], phase: str) -> list[Any]:
+    """The loadouts of the phase, each as :func:`~mathhammer.plan_army` takes it (their
+    weapon lines declared)."""
+    from ..units.targeting import from_loadout
 
-    out = []
-    for loadout in loadouts:
-        if getattr(loadout, "phase", "shooting") != phase:
-            continue
-        lines = [(w, n) for w, n in loadout.weapons if not isinstance(w, MortalWounds)]
-        if not lines:
-            continue
-        names = [w.name for w, _ in lines]
-        labels = [
-            name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
-            for i, name in enumerate(names)
-        ]
-        groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
-        declarations = [(g.name, g.weapons[0].name) for g in groups]
-        out.append((Attacker(loadout.name, groups), declarations, loadout.context))
-    return out
+    return [
+        loadout
+        for loadout in loadouts
+        if getattr(loadout, "phase", "shooting") == phase and from_loadout(loadout) is not None
+    ]
 
 
 def plan_command(args: argparse.Namespace) -> int:

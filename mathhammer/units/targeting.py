@@ -25,13 +25,14 @@ from ..exact.engine import attack
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
-from .selection import Attacker, Use, per_target
+from .loadout import Loadout
+from .selection import Attacker, Models, Use, per_target
 from .targets import Target
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "plan_army", "plan_targets"]
+__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "from_loadout", "plan_army", "plan_targets"]
 
 #: Up to this many assignments (targets ** declarations) every one is scored.
 MAX_EXHAUSTIVE = 50_000
@@ -302,6 +303,32 @@ def plan_targets(
     )
 
 
+def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None] | None:
+    """A loadout as an attacking unit for :func:`plan_army`: a group of models per weapon
+    line (mortal-wound steps left out), each line a declaration, with the loadout's
+    context; None when it has no weapon line.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> rifle = mh.Weapon("Rifle", 2, 3, 4)
+    >>> attacker, declared, _ = from_loadout(mh.Loadout("Squad", [(rifle, 9), (rifle, 1)]))
+    >>> [m.label for m in attacker.models], declared
+    (['Rifle #1', 'Rifle #2'], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
+    """
+    lines = [(w, n) for w, n in loadout.weapon_counts]
+    if not lines:
+        return None
+    names = [w.name for w, _ in lines]
+    labels = [
+        name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
+        for i, name in enumerate(names)
+    ]
+    groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
+    declared: list[Declaration] = [(g.name, g.weapons[0].name) for g in groups]
+    return Attacker(loadout.name, groups), declared, loadout.context
+
+
 def plan_army(
     units: Iterable[tuple[Any, ...]],
     targets: Iterable[Unit | Target],
@@ -317,9 +344,10 @@ def plan_army(
 
     Parameters
     ----------
-    units : iterable of (Attacker, declarations) or (Attacker, declarations, Context)
+    units : iterable of (Attacker, declarations), (Attacker, declarations, Context) or Loadout
         The attacking units in order, each with its (models, weapon) declarations and,
-        optionally, its own context.
+        optionally, its own context; a :class:`~mathhammer.Loadout` (as a roster or a
+        profiles CSV gives them) declares each of its weapon lines (:func:`from_loadout`).
 
     Examples
     --------
@@ -343,6 +371,11 @@ def plan_army(
     contexts: list[Context] = []
     attackers: list[Attacker] = []
     for u, item in enumerate(given):
+        if isinstance(item, Loadout):
+            made = from_loadout(item)
+            if made is None:
+                raise field_error(OptionError, f"units[{u}]", "a loadout with weapons", item.name)
+            item = made
         if not isinstance(item, tuple) or len(item) not in (2, 3):
             wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
             raise field_error(OptionError, f"units[{u}]", wanted, item)
