@@ -26,6 +26,7 @@ NAMES = [
     "05_multiple_targets.ipynb",
     "06_real_armies.ipynb",
     "07_turns_and_durability.ipynb",
+    "08_plans.ipynb",
 ]
 #: Decimal numbers and percentages in prose (integers such as "3+" or "10 rifles" are inputs).
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
@@ -307,6 +308,41 @@ def turns_and_durability() -> dict[str, str]:
     }
 
 
+def plans() -> dict[str, str]:
+    data = Path(__file__).resolve().parent / "data" / "rosters"
+    necrons = mh.read_roster(data / "necrons.rosz", leaders={"Necron Warriors": "Overlord"})
+    orks = mh.read_roster(data / "orks.rosz")
+    shooting = [x for x in necrons.loadouts() if x.phase == "shooting"]
+    threats = orks.targets()
+    by_points = mh.plan_army(shooting, threats, metric="points")
+    by_killed = mh.plan_army(shooting, threats, metric="killed")
+    at_least = mh.plan_army(shooting, threats, metric="at_least:1")
+    assert set(by_killed.frame()["target"]) == {"Boyz", "Burna Boyz"}
+    assert set(at_least.frame()["target"]) == {"Burna Boyz"}
+    assert threats[0].name == "Warboss"
+    ark = next(x for x in shooting if x.name == "Doomsday Ark (ranged)")
+    boyz = next(t for t in threats if t.name == "Boyz")
+    ranking = mh.rank_pool_orders(list(ark.weapons), boyz.unit, context=ark.context)
+    assert ranking.label(ranking.best).startswith("Gauss flayer array")
+    scores = dict(zip(ranking.orders, ranking.scores, strict=True))
+    immortals = next(x for x in shooting if x.name == "Immortals (ranged)")
+    given = mh.attack(list(immortals.weapons), boyz.unit, context=immortals.context)
+    best = mh.attack(
+        list(immortals.weapons), boyz.unit, context=immortals.context, allocation="defender-best"
+    )
+    assert best.target.groups[0].name == "Boss Nob"
+    return {
+        "points plan": f"{by_points.value:.1f}",
+        "points naive": f"{by_points.naive:.1f}",
+        "killed plan": f"{by_killed.value:.2f}",
+        "at least one": pct(at_least.value),
+        "flayers first": f"{scores[ranking.best][0]:.2f}",
+        "cannon first": f"{scores[(0, 1)][0]:.2f}",
+        "boys first": f"{given.killed.mean():.2f}",
+        "nob first": f"{best.killed.mean():.2f}",
+    }
+
+
 CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_compare_loadouts.ipynb": compare_loadouts,
@@ -315,6 +351,7 @@ CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "05_multiple_targets.ipynb": multiple_targets,
     "06_real_armies.ipynb": real_armies,
     "07_turns_and_durability.ipynb": turns_and_durability,
+    "08_plans.ipynb": plans,
 }
 
 
