@@ -278,29 +278,8 @@ def plan_targets(
     declared = tuple(declarations)
     if not declared:
         raise field_error(OptionError, "declarations", "at least one (models, weapon)", declared)
-    pool = _targets(targets)
-    score = _metric(metric, pool)
-    base = Context() if context is None else context
-    base = replace(base, melee=phase == "fight")
-    # the selection rules, checked once: they read the declarations, not their targets
-    per_target(attacker, [Use(m, w, target=pool[0].unit) for m, w in declared], phase)
-    weapons: dict[int, list[tuple[Weapon, int]]] = {}
-    for i, (models, weapon) in enumerate(declared):
-        group = attacker.group(models)
-        weapons[i] = [(group.weapon(weapon), group.count)]
-
-    def make(t: int, chosen: Sequence[int]) -> AttackResult:
-        entries = [e for i in chosen for e in weapons[i]]
-        return attack(entries, pool[t].unit, rules=rules, context=base, modifiers=modifiers)
-
-    best, best_value, naive, method, scored, outcome = _search(
-        len(declared), len(pool), make, score
-    )
-    plan_results = {pool[t].name: r for t, r in outcome(best).items()}
-    rows = tuple((0, m, w) for m, w in declared)
-    return TargetPlan(
-        (attacker,), rows, pool, best, best_value, naive, metric, method, scored, plan_results
-    )
+    unit = (attacker, declared, context)
+    return plan_army([unit], targets, metric=metric, phase=phase, rules=rules, modifiers=modifiers)
 
 
 def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None] | None:
