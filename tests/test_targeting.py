@@ -94,6 +94,9 @@ def test_the_plan_reads_as_a_table_and_repeats() -> None:
     assert set(frame["target"]) <= {t.name for t in TARGETS}
     assert mh.plan_targets(SQUAD, DECLARED, TARGETS, metric="points").assignment == plan.assignment
     assert "exhaustive, 27 plans scored" in repr(plan)
+    page = plan._repr_html_()
+    assert "plans scored" in page and all(name in page for name in plan.results)
+    assert page.count("<svg") == len(plan.results)  # a chart of each target's outcome
     assert set(plan.results) == {TARGETS[t].name for t in set(plan.assignment)}
 
 

@@ -96,6 +96,17 @@ class TargetPlan:
             )
         return pd.DataFrame(rows)
 
+    def _repr_html_(self) -> str:
+        from ..views.html import result_html
+
+        charts = [(r.killed, f"{name}: models destroyed") for name, r in self.results.items()]
+        headline = (
+            f"{self.metric} {self.value:.4g} (everything at {self.targets[0].name}: "
+            f"{self.naive:.4g}); {self.method}, {self.scored} plans scored"
+        )
+        who = ", ".join(a.name for a in self.attackers)
+        return result_html(who, "plan", headline, charts, self.frame())
+
     def __repr__(self) -> str:
         who = ", ".join(a.name for a in self.attackers)
         return (

@@ -108,6 +108,8 @@ def bar_chart_svg(
 def _cell(column: str, value: Any) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return ""
+    if isinstance(value, str):  # a name (a plan's unit, weapon, target): as it is
+        return html.escape(value)
     if column in ("median", "mode"):
         return f"{int(value)}"
     return f"{value:.3f}"
