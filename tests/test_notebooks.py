@@ -312,7 +312,9 @@ def plans() -> dict[str, str]:
     data = Path(__file__).resolve().parent / "data" / "rosters"
     necrons = mh.read_roster(data / "necrons.rosz", leaders={"Necron Warriors": "Overlord"})
     orks = mh.read_roster(data / "orks.rosz")
-    shooting = [x for x in necrons.loadouts() if x.phase == "shooting"]
+    shooting = [
+        x for x in necrons.loadouts() if isinstance(x, mh.AttackOptions) and x.phase == "shooting"
+    ]
     threats = orks.targets()
     by_points = mh.plan_army(shooting, threats, metric="points")
     by_killed = mh.plan_army(shooting, threats, metric="killed")

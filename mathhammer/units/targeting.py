@@ -320,7 +320,7 @@ def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context
 
 
 def plan_army(
-    units: Iterable[tuple[Any, ...]],
+    units: Iterable[tuple[Any, ...] | Loadout],
     targets: Iterable[Unit | Target],
     *,
     metric: str = "killed",
