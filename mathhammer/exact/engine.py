@@ -495,6 +495,8 @@ def _footprint(result: AttackResult) -> int:
     to compute their failed saves on demand."""
     dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
     total = sum(d.probabilities.nbytes for d in dists) + 2048  # and the objects around them
+    if result.state is not None:  # its positions are the layout's, held anyway
+        total += result.state.probabilities.nbytes
     for pool in result.pools:
         stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
         total += 2048 + sum(d.probabilities.nbytes for d in stages)
