@@ -19,7 +19,15 @@ from ..model.profiles import Unit
 from ..rules.base import PoolChecks, RollCheck, Ruleset
 from .tables import count_pairs, count_where, faces_table, pair_table, prefix_mask
 
-__all__ = ["categorise", "d6", "damage_roll", "feel_no_pain", "roll_sum", "rolled"]
+__all__ = [
+    "categorise",
+    "d6",
+    "damage_roll",
+    "defended_damage",
+    "feel_no_pain",
+    "roll_sum",
+    "rolled",
+]
 
 
 #: A random byte's face: ``b % 6 + 1`` for the 252 bytes below ``6 * 42``, each face from
@@ -115,6 +123,28 @@ def damage_roll(
     if checks.melta is not None:
         add = add + checks.melta.roll(rng, size)
     return d, add
+
+
+def defended_damage(
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    unit: Unit,
+    groups: np.ndarray,
+    rolled: np.ndarray,
+    add: np.ndarray,
+    mortal: bool = False,
+) -> np.ndarray:
+    """Each rolled Damage (``rolled``, ``add``: :func:`damage_roll`) as the group it strikes
+    takes it: the attacker's multiplier and additions, then the group's halving and
+    reduction; for mortal wounds only where the group's rule says so (``reduce_mortal``)."""
+    d = np.asarray(ruleset.modified_damage(rolled, checks.damage_multiply, add), dtype=np.int64)
+    for gi, g in enumerate(unit.groups):
+        here = groups == gi
+        if (g.reduce_mortal or not mortal) and here.any():
+            d[here] = ruleset.modified_damage(
+                rolled[here], checks.damage_multiply, add[here], g.halve_damage, g.damage_reduction
+            )
+    return d
 
 
 def feel_no_pain(

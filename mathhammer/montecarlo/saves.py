@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import damage_roll, feel_no_pain, rolled
+from .rolls import damage_roll, defended_damage, feel_no_pain, rolled
 from .state import TargetState
 from .tables import count_where, faces_table, is_prefix, sorted_dice
 
@@ -154,14 +154,5 @@ def _inflict(
     it strikes (``groups``), then Feel No Pain; the models lose what is left."""
     unit = target.unit
     rolled_damage, add = damage_roll(rng, checks, trials.size)
-    d = np.zeros(trials.size, dtype=np.int64)
-    for gi, g in enumerate(unit.groups):
-        here = groups == gi
-        d[here] = ruleset.modified_damage(
-            rolled_damage[here],
-            checks.damage_multiply,
-            add[here],
-            g.halve_damage,
-            g.damage_reduction,
-        )
+    d = defended_damage(ruleset, checks, unit, groups, rolled_damage, add)
     target.lose(trials, groups, feel_no_pain(rng, ruleset, unit, groups, d))

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model.pools import MortalWounds, Pool
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import categorise, damage_roll, feel_no_pain, roll_sum
+from .rolls import categorise, damage_roll, defended_damage, feel_no_pain, roll_sum
 from .saves import save_dice
 from .state import TargetState
 
@@ -35,17 +35,8 @@ def devastating_wounds(
         if not live.any():
             break
         rolled_damage, add = damage_roll(rng, checks, int(live.sum()))
-        d = ruleset.modified_damage(rolled_damage, checks.damage_multiply, add)
-        for gi, g in enumerate(target.unit.groups):  # a rule may reduce mortal wounds too
-            here = group[live] == gi
-            if g.reduce_mortal and here.any():
-                d[here] = ruleset.modified_damage(
-                    rolled_damage[here],
-                    checks.damage_multiply,
-                    add[here],
-                    g.halve_damage,
-                    g.damage_reduction,
-                )
+        unit = target.unit
+        d = defended_damage(ruleset, checks, unit, group[live], rolled_damage, add, mortal=True)
         left = feel_no_pain(rng, ruleset, target.unit, group[live], d, mortal=True)
         target.lose(trials[live], group[live], left)
 
