@@ -24,7 +24,9 @@ The walk is stage by stage, each stage a ``dict`` from outcome to probability:
 3. wounds: one D6 per remaining hit, re-rolled at most once: natural 1 fails, natural >=
    the critical threshold (lowered by [ANTI-KW X+]) is a Critical Wound, modified >= the
    S-vs-T ladder wounds. With [DEVASTATING WOUNDS] a Critical Wound skips the save;
-4. saves: one D6 per wound, all rolled at once, then **sorted from lowest to highest**
+4. saves: one D6 per wound, all rolled at once (the defender's re-roll of 1s or of the
+   dice that fail against the model current as they are rolled made at once), then
+   **sorted from lowest to highest**
    and resolved one at a time against the current model (the [PRECISION] group while its
    model lives; otherwise the first non-CHARACTER group with models left, then wounded
    CHARACTER groups before unwounded ones; within a group the wounded model);
@@ -711,6 +713,38 @@ def _save_rolls(n: int, sort: bool) -> tuple[tuple[tuple[int, ...], Fraction], .
     return tuple(out)
 
 
+@cache
+def _rerolled_save_rolls(
+    n: int, again: frozenset[int]
+) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """All n save dice rolled at once, each die showing a face in ``again`` rolled once
+    more, then sorted lowest to highest (docs/rules.md D29)."""
+    one = [(f, Fraction(1, 6)) for f in D6 if f not in again]
+    one += [(g, Fraction(1, 36)) for f in D6 if f in again for g in D6]
+    out: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
+    for dice in itertools.product(one, repeat=n):
+        p = Fraction(1)
+        for _, q in dice:
+            p *= q
+        out[tuple(sorted(face for face, _ in dice))] += p
+    return tuple(out.items())
+
+
+def _save_rerolls(
+    policy: str | None, groups: Sequence[ModelGroup], state: State, ap: int, focus: int | None
+) -> frozenset[int] | None:
+    """The faces a defender rolls again: 1s, or the faces that fail against the model
+    current as the dice are rolled; None when it re-rolls nothing."""
+    if policy is None:
+        return None
+    if policy == "ones":
+        return frozenset({1})
+    where = _current(groups, state, focus)
+    if where is None:
+        return frozenset()
+    return frozenset(f for f in D6 if not _saved(f, ap, groups[where[0]]))
+
+
 def _mortal_wounds(groups: Sequence[ModelGroup], state: State, count: int) -> dict[State, Fraction]:
     """``count`` mortal wounds one at a time to the current model, FNP each, spilling over."""
     states = {state: Fraction(1)}
@@ -893,10 +927,15 @@ def oracle_pools(
         )
         unsaved: PMF = defaultdict(Fraction)
         for (n, dev), p_n in to_save.items():
-            rolls = _save_rolls(n, sort_saves)
             for state, p_s in states.items():
                 first = resolver.mortal(state, dev) if devastating_first else {state: Fraction(1)}
                 for mid, p_m in first.items():
+                    again = _save_rerolls(unit.reroll_saves, groups, mid, prof.ap, prof.precision)
+                    rolls = (
+                        _save_rolls(n, sort_saves)
+                        if again is None
+                        else _rerolled_save_rolls(n, again)
+                    )
                     for dice, p_d in rolls:
                         for (saved_state, failed), p_f in resolver.saves(mid, dice).items():
                             last = (

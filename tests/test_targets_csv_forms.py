@@ -48,10 +48,10 @@ def test_a_missing_required_column_is_still_an_error(tmp_path: Path) -> None:
 
 
 def test_the_full_header_still_reads(tmp_path: Path) -> None:
-    text = ",".join(TARGET_COLUMNS) + "\nMarines,Guard,4,4,3+,-,2,-,INFANTRY,no,7,100,1\n"
+    text = ",".join(TARGET_COLUMNS) + "\nMarines,Guard,4,4,3+,-,2,-,INFANTRY,no,7,100,1,ones\n"
     (marines,) = quietly_read(write(tmp_path, text))
     assert marines.points == 100 and marines.unit.leadership == 7
-    assert marines.unit.worsen_ap == 1
+    assert marines.unit.worsen_ap == 1 and marines.unit.reroll_saves == "ones"
 
 
 def test_worsen_ap_is_the_units_and_must_agree(tmp_path: Path) -> None:

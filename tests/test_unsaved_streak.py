@@ -29,7 +29,9 @@ import mathhammer as mh
 from mathhammer import ModelGroup, Unit
 from mathhammer.core.dist import Dist
 from mathhammer.exact import unsaved
+from mathhammer.exact.chain import rolling_parts
 from mathhammer.exact.layout import Layout, damage_matrix
+from mathhammer.rules.base import save_face_weights
 
 sys.path.insert(0, str(Path(__file__).parent))
 from oracle import assert_pmf, oracle_attack  # noqa: E402
@@ -147,8 +149,26 @@ def test_the_streak_equals_the_augmented_chain(name: str) -> None:
     layout, state, to_save, saved, damage, focus = args
     got = unsaved.unsaved_distribution(*args)
     want = unsaved._augmented_chain(layout, state, to_save.sum(axis=1), saved, damage, focus)
-    assert got.n == want.n
-    np.testing.assert_allclose(got.probabilities, want.probabilities, rtol=0, atol=ATOL)
+    assert got.probabilities.shape == want.shape
+    np.testing.assert_allclose(got.probabilities, want, rtol=0, atol=ATOL)
+    assert abs(got.probabilities.sum() - 1.0) <= ATOL
+
+
+@pytest.mark.parametrize("policy", ["ones", "failures"])
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_the_streak_equals_the_augmented_chain_with_re_rolled_saves(name: str, policy: str) -> None:
+    # the defender's re-rolls make the faces unequal, and with "failures" split the
+    # state by the group current as the dice are rolled (docs/rules.md D29)
+    layout, state, to_save, saved, damage, focus = REGISTRY[name].arguments()
+    faces = save_face_weights(saved, policy)
+    got = unsaved.unsaved_distribution(layout, state, to_save, saved, damage, focus, faces=faces)
+    want = sum(
+        unsaved._augmented_chain(
+            layout, part, to_save.sum(axis=1), saved, damage, focus, weights=weights
+        )
+        for part, weights in rolling_parts(layout, state, faces, focus)
+    )
+    np.testing.assert_allclose(got.probabilities, want, rtol=0, atol=ATOL)
     assert abs(got.probabilities.sum() - 1.0) <= ATOL
 
 

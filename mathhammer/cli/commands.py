@@ -126,14 +126,11 @@ def _attack_target(args: argparse.Namespace) -> Unit:
                 changes["models"],
             )
         changes["count"] = changes.pop("models")
-    groups = [replace(g, **changes) for g in unit.groups]
-    return Unit(
-        unit.name,
-        groups,
-        unit.keywords if keywords is None else keywords,
-        stealth=unit.stealth,
+    return replace(
+        unit,
+        groups=tuple(replace(g, **changes) for g in unit.groups),
+        keywords=unit.keywords if keywords is None else keywords,
         leadership=unit.leadership if args.leadership is None else args.leadership,
-        worsen_ap=unit.worsen_ap,
     )
 
 

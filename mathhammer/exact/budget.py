@@ -27,7 +27,7 @@ from ..core.limits import (
 from ..core.lru import SizedCache
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
-from ..rules.base import FACES, PoolChecks, Ruleset
+from ..rules.base import FACES, PoolChecks, Ruleset, save_face_weights
 from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
 from .chain import save_blocks
 from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
@@ -42,6 +42,7 @@ __all__ = [
     "kernel_kind",
     "mortal_cost",
     "pool_cost",
+    "save_weights",
     "saved_faces",
     "stage_cost",
 ]
@@ -60,6 +61,15 @@ def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
     """``saved[g, f - 1]``: a model of group ``g`` saves a natural ``f`` against the pool."""
     faces = np.asarray(FACES)
     return np.array([checks.saves(faces, g) for g in target.groups], dtype=bool)
+
+
+def save_weights(checks: PoolChecks, saved: np.ndarray) -> np.ndarray | None:
+    """The weights of one save die's faces by the group current as the pool's dice are
+    rolled (:func:`~mathhammer.rules.base.save_face_weights`), or None when the defender
+    re-rolls nothing (every face 1/6)."""
+    if checks.save_reroll is None:
+        return None
+    return save_face_weights(saved, checks.save_reroll)
 
 
 def kernel_kind(k: np.ndarray) -> str:

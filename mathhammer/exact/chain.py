@@ -16,7 +16,11 @@ Sorted dice
     ``T``: saved (stay) or damage (the damage matrix). Dice left when the unit is
     destroyed change nothing: leftover attacks are lost. While a single block acts
     the chain reduces to ``sum_j P(j dice in it) * state @ T**j``, evaluated by
-    Horner's scheme.
+    Horner's scheme. Dice that a defender's re-roll has rolled again are not uniform:
+    then the share of a block is its faces' weight over the weight of the faces from
+    ``v`` up (:func:`block_share`), and a re-roll of failed saves, which depends on the
+    model current as the dice are rolled, splits the state by that model's group
+    (:func:`rolling_parts`; docs/rules.md §4.7, D29).
 
 Mortal wounds
     Devastating wounds are applied after the pool's save dice, one critical wound at a
@@ -48,7 +52,9 @@ __all__ = [
     "TRIM_MASS",
     "Transition",
     "apply_pool",
+    "block_share",
     "cap_passengers",
+    "rolling_parts",
     "saving_states",
     "sorted_dice_chain",
     "spill_mortal_wounds",
@@ -407,12 +413,55 @@ def _split(joint: FloatArray, p: float, t: Transition) -> FloatArray:
     return out
 
 
+def block_share(weights: FloatArray | None, lo: int, n: int) -> float:
+    """The chance that a die showing ``lo`` or more shows one of the ``n`` faces from ``lo``
+    up, for dice whose faces have ``weights`` (uniform when None).
+
+    Examples
+    --------
+    >>> block_share(None, 3, 2)  # 3 or 4 of 3..6
+    0.5
+    >>> block_share(np.array([1, 7, 7, 7, 7, 7]) / 36, 1, 1)  # a 1 once 1s are re-rolled
+    0.027777777777777776
+    """
+    if weights is None:
+        return n / (7 - lo)
+    return float(weights[lo - 1 : lo - 1 + n].sum() / weights[lo - 1 :].sum())
+
+
+def rolling_parts(
+    layout: Layout,
+    state: FloatArray,
+    faces: np.ndarray | None,
+    focus: int | None = None,
+    order: AllocationOrder | None = None,
+) -> list[tuple[FloatArray, FloatArray | None]]:
+    """The state split by the group current as a pool's save dice are rolled, each part
+    with the weights of one die's faces (:func:`~mathhammer.rules.base.save_face_weights`
+    ``faces[g]``; None: uniform). One part when the weights do not depend on the group;
+    the destroyed states, which no die changes, go with the first part."""
+    if faces is None:
+        return [(state, None)]
+    if (faces == faces[0]).all():
+        return [(state, faces[0])]
+    current = layout.current_group(focus, order)
+    groups = [int(g) for g in np.unique(current[state > 0]) if g >= 0] or [0]
+    parts = []
+    for i, g in enumerate(groups):
+        mask = (current == g) | ((current < 0) if i == 0 else False)
+        parts.append((np.where(mask, state, 0.0), faces[g]))
+    return parts
+
+
 def _blocks(
-    saved: np.ndarray, current: np.ndarray, damage: np.ndarray | sp.csr_matrix
+    saved: np.ndarray,
+    current: np.ndarray,
+    damage: np.ndarray | sp.csr_matrix,
+    weights: FloatArray | None = None,
 ) -> list[tuple[float, Transition | None]]:
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
-        p = n / (7 - lo)
+        p = block_share(weights, lo, n)
         t = (
             None
             if pattern.all()
@@ -433,17 +482,20 @@ def _layout_blocks(
     focus: int | None,
     order: AllocationOrder | None,
     damage: np.ndarray | sp.csr_matrix,
+    weights: FloatArray | None = None,
 ) -> list[tuple[float, Transition | None]]:
     """:func:`_blocks` of a pool, kept on the layout for the next pool with the same saves
     and damage (a ranking of pool orders resolves each pool hundreds of times)."""
     pmfs = tuple(d.probabilities.tobytes() for d in effective_damage)
-    key = (pmfs, focus, order, saved.tobytes(), saved.shape)
+    faces = None if weights is None else weights.tobytes()
+    key = (pmfs, focus, order, saved.tobytes(), saved.shape, faces)
     kept = layout.__dict__.setdefault("_blocks", {})
     found = kept.get(key)
     if found is None:
         if len(kept) >= BLOCKS_KEPT:
             kept.clear()
-        found = kept[key] = _blocks(saved, layout.current_group(focus, order), damage)
+        current = layout.current_group(focus, order)
+        found = kept[key] = _blocks(saved, current, damage, weights)
     return found  # type: ignore[no-any-return]
 
 
@@ -457,6 +509,7 @@ def apply_pool(
     focus: int | None = None,
     order: AllocationOrder | None = None,
     trimmed: list[float] | None = None,
+    faces: np.ndarray | None = None,
 ) -> FloatArray:
     """The state distribution after a pool's save dice and devastating wounds.
 
@@ -481,14 +534,29 @@ def apply_pool(
     trimmed : list of float, optional
         Given, the counts of dice of negligible probability are cut (:func:`trim_counts`)
         and the mass cut appended to it; else nothing is cut.
+    faces : ndarray, optional
+        ``faces[g, f - 1]``: the chance that one save die shows ``f`` once the defender's
+        re-rolls are made, with group ``g`` current as the dice are rolled
+        (:func:`~mathhammer.rules.base.save_face_weights`); uniform when None.
     """
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
-    blocks = _layout_blocks(layout, saved, effective_damage, focus, order, damage)
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
     if to_save.shape[1] > 1 and all(d.probabilities[0] == 0.0 for d in mortal_damage):
         to_save = cap_passengers(to_save, int(layout.damage.max()))
-    after_saves = sorted_dice_chain(to_save, state, blocks, trimmed)  # [m, s]
+    parts = rolling_parts(layout, state, faces, focus, order)
+    if len(parts) > 1 and trimmed is not None:  # the dice cut once, for every part
+        to_save, trimmed = _trimmed(to_save, trimmed), None
+    after_saves = sum(
+        sorted_dice_chain(
+            to_save,
+            part,
+            _layout_blocks(layout, saved, effective_damage, focus, order, damage, weights),
+            trimmed,
+        )
+        for part, weights in parts
+    )  # [m, s]
+    assert isinstance(after_saves, np.ndarray)
     if after_saves.shape[0] == 1:
         return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))

@@ -36,15 +36,7 @@ ALLOCATIONS = "'given', 'defender-best', 'defender-best:wounds' or 'defender-bes
 
 def reordered(unit: Unit, order: tuple[int, ...]) -> Unit:
     """The unit with its groups in ``order`` (indices into ``unit.groups``)."""
-    groups = [unit.groups[i] for i in order]
-    return Unit(
-        unit.name,
-        groups,
-        unit.keywords,
-        stealth=unit.stealth,
-        leadership=unit.leadership,
-        worsen_ap=unit.worsen_ap,
-    )
+    return replace(unit, groups=tuple(unit.groups[i] for i in order))
 
 
 def legal_orders(unit: Unit) -> list[tuple[int, ...]]:

@@ -31,7 +31,7 @@ from ..results.state import UnitState
 from ..rules.base import FACES, AfterAttackTest, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_sizes, value_key
 from ..rules.registry import get_ruleset
-from .budget import EXACT_LIMITS, check_plan, saved_faces, stage_cost
+from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import group_damage, wound_lost
@@ -85,11 +85,12 @@ def _pool_step(
     checks, target = step.checks, plan.target
     stages = hit_and_wound(step.pool, checks, kernels)
     saved = saved_faces(checks, target)
+    faces = save_weights(checks, saved)
     per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
     order = plan.ruleset.current_group
     focus = checks.precision_group
     state = apply_pool(
-        layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order, trimmed
+        layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order, trimmed, faces
     )
     result = PoolResult(
         label=step.label,
@@ -99,7 +100,15 @@ def _pool_step(
         wounds=stages.wounds,
         killed=layout.distribution(state, layout.killed),
         unsaved_source=partial(
-            unsaved_distribution, layout, before, stages.to_save, saved, per_attack, focus, order
+            unsaved_distribution,
+            layout,
+            before,
+            stages.to_save,
+            saved,
+            per_attack,
+            focus,
+            order,
+            faces,
         ),
         devastating=Dist._trusted(stages.to_save.sum(axis=0)),
         abilities=checks.used,
@@ -378,7 +387,10 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         stages = hit_and_wound(step.pool, checks, kernels)
         saved = saved_faces(checks, target)
         before = state
-        fail = float(np.count_nonzero(~saved[0])) / len(FACES)
+        faces = save_weights(checks, saved)
+        fail = float(
+            np.count_nonzero(~saved[0]) / len(FACES) if faces is None else faces[0][~saved[0]].sum()
+        )
         if stages.die is None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:

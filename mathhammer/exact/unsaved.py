@@ -38,7 +38,14 @@ import numpy as np
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..rules.base import AllocationOrder
-from .chain import Transition, save_blocks, saving_states, sorted_dice_chain
+from .chain import (
+    Transition,
+    block_share,
+    rolling_parts,
+    save_blocks,
+    saving_states,
+    sorted_dice_chain,
+)
 from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
 from .layout import Layout, damage_matrix
 
@@ -69,6 +76,7 @@ def unsaved_distribution(
     effective_damage: Sequence[Dist],
     focus: int | None = None,
     order: AllocationOrder | None = None,
+    faces: np.ndarray | None = None,
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
@@ -88,6 +96,9 @@ def unsaved_distribution(
         The CHARACTER group [PRECISION] makes current.
     order : callable, optional
         The ruleset's allocation order (the 11th edition's by default).
+    faces : ndarray, optional
+        The faces' weights of one save die by the group current as the dice are rolled
+        (see :func:`~mathhammer.exact.chain.apply_pool`); uniform when None.
 
     Returns
     -------
@@ -111,16 +122,38 @@ def unsaved_distribution(
     [9.0, 12.0, 15.0]
     """
     count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
+    parts = rolling_parts(layout, state, faces, focus, order)
+    pmf = sum(
+        _unsaved(layout, part, count, saved, effective_damage, focus, order, weights)
+        for part, weights in parts
+    )
+    assert isinstance(pmf, np.ndarray)
+    return Dist._trusted(pmf)
+
+
+def _unsaved(
+    layout: Layout,
+    state: FloatArray,
+    count: FloatArray,
+    saved: np.ndarray,
+    effective_damage: Sequence[Dist],
+    focus: int | None,
+    order: AllocationOrder | None,
+    weights: FloatArray | None,
+) -> FloatArray:
+    """:func:`unsaved_distribution` from one part of the state (:func:`rolling_parts`)."""
     kmax = count.size - 1
     counter = unsaved_counter(layout, kmax, effective_damage)
     if not _thresholds(saved):
-        return _augmented_chain(layout, state, count, saved, effective_damage, focus, order)
+        args = (saved, effective_damage, focus, order, weights)
+        return _augmented_chain(layout, state, count, *args)
     current = layout.current_group(focus, order)
     acting = [
-        (n / 6, ~saving_states(current, pattern))
-        for _, n, pattern in save_blocks(saved)
+        (block_share(weights, 1, lo - 1 + n) - block_share(weights, 1, lo - 1),
+         ~saving_states(current, pattern))
+        for lo, n, pattern in save_blocks(saved)
         if not pattern.all()
-    ]
+    ]  # fmt: skip
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     if isinstance(damage, np.ndarray):
         cost = streak_cost(kmax, counter - 1, layout.size, layout.size**2, True, len(acting))
@@ -129,7 +162,7 @@ def unsaved_distribution(
     sizes = f"{kmax} dice to save, {layout.size} target states"
     check_cost(_WHAT, cost, sizes)
     at_least = _streak_at_least(count, state, acting, _Step(damage), counter - 1)
-    return Dist._trusted(np.maximum(at_least[:-1] - at_least[1:], 0.0))
+    return np.maximum(at_least[:-1] - at_least[1:], 0.0)
 
 
 class _Step:
@@ -229,7 +262,7 @@ def _streak_at_least(
     some group fails, in face order (the later ones save every die).
     """
     at_least = np.zeros(most + 2)
-    at_least[0] = 1.0
+    at_least[0] = state.sum()  # the state's mass: one part of it (rolling_parts) or all
     z = state[None, :]  # the streak's vectors before the first block (no dice yet)
     before = 0.0
     for b, (p, failing) in enumerate(acting):
@@ -288,7 +321,8 @@ def _augmented_chain(
     effective_damage: Sequence[Dist],
     focus: int | None = None,
     order: AllocationOrder | None = None,
-) -> Dist:
+    weights: FloatArray | None = None,
+) -> FloatArray:
     """The chain of :func:`~mathhammer.exact.chain.apply_pool` on states augmented with a
     counter of failed saves: for any ``saved`` (a die saved may be followed by one that
     fails), at ``counter`` times the cost of the chain."""
@@ -312,7 +346,7 @@ def _augmented_chain(
     )
     blocks: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
-        p = n / (7 - lo)
+        p = block_share(weights, lo, n)
         if pattern.all():
             blocks.append((p, None))
             continue
@@ -325,4 +359,4 @@ def _augmented_chain(
     final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(
         layout.size, counter
     )
-    return Dist._trusted(final.sum(axis=0))
+    return np.asarray(final.sum(axis=0), dtype=np.float64)

@@ -17,6 +17,8 @@ CHARACTER   optional: ``yes`` for a CHARACTER model's group (default ``no``)    
 Ld          optional: ``6+`` (11th edition) or ``8`` (classic; see below)       6+
 points      optional: each group's points on every row, or the unit's on one    85
 worsen AP   optional: worsen the AP of attacks on the unit by this (0 to 6)     1
+re-roll     optional: the unit re-rolls save rolls of 1 (``ones``) or failed    ones
+saves       saves (``failures``); ``-`` or empty for none
 ==========  ==================================================================  ==========
 
 Headers are read in any case and with spaces around them; a column not in the table is
@@ -63,11 +65,12 @@ TARGET_REQUIRED = ("unit", "models", "T", "Sv", "W")
 #: The columns it may have; each has a default.
 TARGET_OPTIONAL = (
     "group", "InSv", "FNP", "keywords", "CHARACTER", "Ld", "points", "worsen AP",
+    "re-roll saves",
 )  # fmt: skip
 #: Every column, in the order of the documentation.
 TARGET_COLUMNS = (
     "unit", "group", "models", "T", "Sv", "InSv", "W", "FNP", "keywords", "CHARACTER", "Ld",
-    "points", "worsen AP",
+    "points", "worsen AP", "re-roll saves",
 )  # fmt: skip
 #: The column each field of a profile is read from, to place a profile's error in the file.
 TARGET_FIELDS = {
@@ -76,6 +79,7 @@ TARGET_FIELDS = {
     "ModelGroup.wounds": "W", "ModelGroup.fnp": "FNP", "ModelGroup.character": "CHARACTER",
     "keywords": "keywords", "Unit.leadership": "Ld", "Target.points": "points",
     "Target.group_points": "points", "Unit.worsen_ap": "worsen AP",
+    "Unit.reroll_saves": "re-roll saves",
 }  # fmt: skip
 
 
@@ -103,17 +107,23 @@ def read_targets(path: str | Path) -> list[Target]:
         ld = reader.value(line, row, "Ld", leadership)
         points = reader.value(line, row, "points", optional_integer)
         worsen = reader.value(line, row, "worsen AP", optional_integer)
+        reroll = row.get("re-roll saves", "").lower().strip("-") or None
         entry = units.setdefault(
             name,
-            {"groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line, "ap": None},
-        )
+            {
+                "groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line,
+                "ap": None, "reroll": None,
+            },
+        )  # fmt: skip
         if entry["groups"]:
             agree(reader, line, name, "keywords", entry["keywords"] or None, keywords or None)
             agree(reader, line, name, "Ld", entry["ld"], ld)
             agree(reader, line, name, "worsen AP", entry["ap"], worsen)
+            agree(reader, line, name, "re-roll saves", entry["reroll"], reroll)
             entry["keywords"] = entry["keywords"] or keywords
             entry["ld"] = entry["ld"] if ld is None else ld
         entry["ap"] = entry["ap"] if worsen is None else worsen
+        entry["reroll"] = entry["reroll"] if reroll is None else reroll
         entry["groups"].append(group)
         entry["points"].append((line, points))
     return [_target(reader, name, entry) for name, entry in units.items()]
@@ -175,6 +185,7 @@ def _target(reader: CsvReader, name: str, entry: dict[str, Any]) -> Target:
             entry["keywords"],
             leadership=entry["ld"],
             worsen_ap=entry["ap"] or 0,
+            reroll_saves=entry["reroll"],
         )
         return Target(unit, points, group_points=group_points, source=reader.source(line))
     except MathhammerError as exc:

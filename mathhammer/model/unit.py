@@ -16,7 +16,10 @@ from ..errors import AllocationOrderError, ProfileError, field_error
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 
-__all__ = ["ModelGroup", "Unit"]
+__all__ = ["SAVE_REROLLS", "ModelGroup", "Unit"]
+
+#: What a unit may re-roll of its save rolls (``Unit.reroll_saves``), in words.
+SAVE_REROLLS = {"ones": "save rolls of 1", "failures": "failed saves"}
 
 
 @dataclass(frozen=True, init=False)
@@ -215,6 +218,10 @@ class Unit:
         Worsen the AP of every attack against the unit by this much (an armour-of-contempt
         style defence: AP -2 becomes AP -1 with 1; AP 0 stays 0). 0 to 6; only the 11th
         edition reads it.
+    reroll_saves : {"ones", "failures"}, optional
+        The unit re-rolls save rolls of 1, or failed saves (a failure judged against the
+        model current when the dice are rolled; docs/rules.md §4.7, D29). Only the 11th
+        edition reads it.
 
     Examples
     --------
@@ -238,6 +245,7 @@ class Unit:
     stealth: bool
     leadership: int | None
     worsen_ap: int
+    reroll_saves: str | None
 
     def __init__(
         self,
@@ -247,6 +255,7 @@ class Unit:
         stealth: bool = False,
         leadership: RollInput | None = None,
         worsen_ap: int = 0,
+        reroll_saves: str | None = None,
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Unit.name", "a string", name)
@@ -273,6 +282,11 @@ class Unit:
         object.__setattr__(self, "stealth", flag_field("Unit", "stealth", stealth))
         object.__setattr__(self, "leadership", leadership)
         object.__setattr__(self, "worsen_ap", int_field("Unit", "worsen_ap", worsen_ap, 0, 6))
+        if reroll_saves is not None and reroll_saves not in SAVE_REROLLS:
+            raise field_error(
+                ProfileError, "Unit.reroll_saves", "'ones', 'failures' or None", reroll_saves
+            )
+        object.__setattr__(self, "reroll_saves", reroll_saves)
 
     @classmethod
     def of(
@@ -291,6 +305,7 @@ class Unit:
         halve_damage: bool = False,
         leadership: RollInput | None = None,
         worsen_ap: int = 0,
+        reroll_saves: str | None = None,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
 
@@ -310,13 +325,21 @@ class Unit:
             halve_damage=halve_damage,
         )
         return cls(
-            name, (group,), keywords, stealth=stealth, leadership=leadership, worsen_ap=worsen_ap
+            name,
+            (group,),
+            keywords,
+            stealth=stealth,
+            leadership=leadership,
+            worsen_ap=worsen_ap,
+            reroll_saves=reroll_saves,
         )
 
     def __repr__(self) -> str:
         groups = " + ".join((f"{g.name} " if g.name else "") + g.profile_text for g in self.groups)
         models = self.models
         defence = f", AP worsened by {self.worsen_ap}" if self.worsen_ap else ""
+        if self.reroll_saves is not None:
+            defence += f", re-rolls {SAVE_REROLLS[self.reroll_saves]}"
         return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
 
     @property

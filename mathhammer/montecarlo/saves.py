@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import damage_roll, defended_damage, feel_no_pain, rolled
+from .rolls import d6, damage_roll, defended_damage, feel_no_pain, rolled
 from .state import TargetState
 from .tables import count_where, faces_table, is_prefix, sorted_dice
 
@@ -48,9 +48,29 @@ def save_dice(
     faces = rolled(rng, count)
     groups = target.unit.groups
     fails = np.array([faces_table(partial(_fails, checks.saves, g), bool) for g in groups])
+    if checks.save_reroll is not None:
+        faces = _save_rerolls(rng, checks, target, faces, fails)
     if target.lone and is_prefix(fails[0]):
         return _lone_group(rng, ruleset, checks, target, count_where(faces, fails[0]))
     return _in_sorted_order(rng, ruleset, checks, target, sorted_dice(faces), count, fails)
+
+
+def _save_rerolls(
+    rng: np.random.Generator,
+    checks: PoolChecks,
+    target: TargetState,
+    faces: np.ndarray,
+    fails: np.ndarray,
+) -> np.ndarray:
+    """The defender's re-rolls, made as the dice are rolled, before they are sorted: each
+    1, or each die that fails against the model current in its trial at that moment, is
+    rolled once more (docs/rules.md §4.7, D29)."""
+    if checks.save_reroll == "ones":
+        again = faces == 1
+    else:
+        group = target.current_of(np.arange(faces.shape[0]), checks.precision_group)
+        again = fails[np.maximum(group, 0)[:, None], faces] & (group >= 0)[:, None]
+    return np.where(again, d6(rng, faces.shape), faces)
 
 
 def _fails(saves: Callable[[Any, ModelGroup], Any], group: ModelGroup, faces: Any) -> Any:

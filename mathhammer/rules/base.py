@@ -44,6 +44,7 @@ __all__ = [
     "Ruleset",
     "group_saves",
     "reroll_mask",
+    "save_face_weights",
     "standard_order",
 ]
 
@@ -128,6 +129,38 @@ def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
     )
 
 
+def save_face_weights(saved: np.ndarray, policy: str | None) -> np.ndarray:
+    """``weights[g, f - 1]``: the chance that one save die shows a natural ``f`` once the
+    defender's re-rolls are made, when a model of group ``g`` is current as the dice are
+    rolled (docs/rules.md §4.7, D29).
+
+    ``saved[g, f - 1]`` tells whether group ``g`` saves a natural ``f``. With ``"ones"``
+    every 1 is rolled again; with ``"failures"`` every die that fails against the current
+    group's model is; either way once, before the dice are sorted.
+
+    Examples
+    --------
+    >>> saved = np.array([[0, 0, 1, 1, 1, 1], [0, 0, 0, 0, 1, 1]], dtype=bool)
+    >>> (save_face_weights(saved, "ones") * 36).round(9).tolist()[0]
+    [1.0, 7.0, 7.0, 7.0, 7.0, 7.0]
+    >>> (save_face_weights(saved, "failures") * 36).round(9).tolist()  # 2 or 4 faces fail
+    [[2.0, 2.0, 8.0, 8.0, 8.0, 8.0], [4.0, 4.0, 4.0, 4.0, 10.0, 10.0]]
+    """
+    uniform = np.full(saved.shape, 1.0 / len(FACES))
+    if policy is None:
+        return uniform
+    if policy == "ones":
+        again = np.zeros(saved.shape, dtype=bool)
+        again[:, 0] = True
+    elif policy == "failures":
+        again = ~np.asarray(saved, dtype=bool)
+    else:
+        raise field_error(RulesError, "save re-roll policy", "None, 'ones' or 'failures'", policy)
+    # kept when not re-rolled; a re-rolled die lands on each face with chance 1/6
+    rerolled = again.sum(axis=1, keepdims=True) / len(FACES)
+    return np.asarray(np.where(again, 0.0, uniform) + uniform * rerolled, dtype=np.float64)
+
+
 def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, ap: int) -> Any:
     """Which natural save rolls save for a model of ``group``: ``check(natural, ap, Sv, InSv)``.
 
@@ -201,6 +234,7 @@ class PoolChecks:
     precision_group: int | None = None
     hazardous: bool = False
     used: tuple[str, ...] = ()
+    save_reroll: str | None = None
 
 
 @dataclass(frozen=True)

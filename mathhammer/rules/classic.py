@@ -255,6 +255,10 @@ class Classic(Ruleset):
                 f"target {target.name!r} worsens the AP of attacks, which this ruleset does "
                 "not define"
             )
+        if target.reroll_saves is not None:
+            raise _refuse(
+                f"target {target.name!r} re-rolls saves, which this ruleset does not define"
+            )
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         if modifiers != default_modifiers():

@@ -254,6 +254,7 @@ class EleventhEdition(Ruleset):
             precision_group=_precision_group(target, context) if draft.precision else None,
             hazardous=draft.hazardous,
             used=used,
+            save_reroll=target.reroll_saves,
         )
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:

@@ -366,6 +366,16 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
             groups.extend(replace(g, character=True, count=1) for _ in range(g.count))
     label = name or f"{bodyguard.name} led by {', '.join(u.name for u in leaders)}"
     stealth = bodyguard.stealth and all(u.stealth for u in leaders)
-    # a defence that worsens AP covers the whole unit, from the bodyguard or a leader
+    # a defence that worsens AP or re-rolls saves covers the whole unit, from the
+    # bodyguard or a leader (the better re-roll: failed saves include the 1s)
     worsen = max([bodyguard.worsen_ap, *(u.worsen_ap for u in leaders)])
-    return Unit(label, groups, bodyguard.keywords, stealth=stealth, worsen_ap=worsen)
+    rerolls = {bodyguard.reroll_saves, *(u.reroll_saves for u in leaders)}
+    reroll = next((r for r in ("failures", "ones") if r in rerolls), None)
+    return Unit(
+        label,
+        groups,
+        bodyguard.keywords,
+        stealth=stealth,
+        worsen_ap=worsen,
+        reroll_saves=reroll,
+    )

@@ -47,6 +47,7 @@ _GROUP_FIELDS = {
 }
 _UNIT_FIELDS = {
     "name", "description", "keywords", "stealth", "leadership", "groups", "worsen_ap",
+    "reroll_saves",
 }  # fmt: skip
 
 
@@ -243,6 +244,7 @@ def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
         stealth=entry.get("stealth", False),
         leadership=entry.get("leadership"),
         worsen_ap=entry.get("worsen_ap", 0),
+        reroll_saves=entry.get("reroll_saves"),
     )
     return unit, tuple(points) if points else None
 
@@ -251,7 +253,7 @@ def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
     """Build targets from a suite's parsed JSON: ``{"targets": [{...}, ...]}``.
 
     Each target has ``name``, ``description``, ``keywords``, optional ``stealth``,
-    ``leadership`` and ``worsen_ap``, and ``groups``:
+    ``leadership``, ``worsen_ap`` and ``reroll_saves``, and ``groups``:
     :class:`~mathhammer.model.profiles.ModelGroup` fields plus the ``points`` of the whole
     group. Errors name the entry: ``"suite: targets[2]
     ('Elite infantry'): ..."``.
