@@ -180,6 +180,10 @@ def test_a_banded_transition_moves_states_as_the_matrix_does(sparse: bool) -> No
     assert banded.bands is not None and banded.bands.shape == (6, 150)
     rng = np.random.default_rng(3)
     rows, stack = rng.random((4, 150)), rng.random((3, 150, 2))
+    # a dense matrix moves a vector by its product (6 bands cost more than 150**2 entries),
+    # a stack of 40 columns band by band; sparse, everything goes band by band
+    assert banded._by_bands(rows[0]) == sparse
+    assert banded._by_bands(rng.random((150, 40)))
     np.testing.assert_allclose(banded.apply(rows), rows @ dense, rtol=1e-13, atol=1e-15)
     want = np.einsum("st,lsm->ltm", dense, stack)
     np.testing.assert_allclose(banded.apply_columns(stack), want, rtol=1e-13, atol=1e-15)

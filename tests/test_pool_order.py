@@ -53,6 +53,20 @@ def test_the_tree_walk_equals_every_order_attacked_from_scratch(metric: str) -> 
     assert list(ranking.scores) == sorted(ranking.scores, reverse=True)
 
 
+def test_the_walk_from_a_carried_start_equals_attacks_one_by_one() -> None:
+    # given an attack function, every prefix is attacked through it; without one, the
+    # prefixes are passes of the chain on one layout (PoolWalk): the same numbers
+    start = mh.attack([(RIFLE, 6), (SNIPER, 1)], RETINUE)
+    weapons = [(HEAVY, 2), (FIST, 1), (RIFLE, 3)]
+    walked = mh.rank_pool_orders(weapons, RETINUE, start=start, metric="destroyed")
+    one_by_one = mh.rank_pool_orders(
+        weapons, RETINUE, start=start, metric="destroyed", attack=mh.attack
+    )
+    assert walked.orders == one_by_one.orders
+    for a, b in zip(walked.scores, one_by_one.scores, strict=True):
+        assert a == pytest.approx(b, abs=1e-12)
+
+
 def test_order_matters_and_the_oracle_agrees() -> None:
     # a D1 shot and an AP-2 D2 shot at a W1 model in 4+ armour and a W2 model in 3+: the
     # D1 shot first takes the light model with the easy save, and leaves the D2 shot the

@@ -39,7 +39,7 @@ from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
 from .single import LINE_WORK, Line, failed_saves
-from .steps import hit_and_wound, hit_kernel, wound_kernel
+from .steps import PoolSteps, hit_and_wound, hit_kernel, wound_kernel
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
@@ -74,7 +74,34 @@ def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPla
     return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)
 
 
-def _pool_step(
+def _pool_inputs(
+    step: PlannedPool, plan: AttackPlan, kernels: Any
+) -> tuple[PoolSteps, np.ndarray, np.ndarray | None, tuple[Dist, ...], tuple[Dist, ...]]:
+    """A pool's stages, the faces each group saves, the save dice's face weights and the
+    damage per attack and per devastating wound, per group."""
+    checks, target = step.checks, plan.target
+    stages = hit_and_wound(step.pool, checks, kernels)
+    saved = saved_faces(checks, target)
+    per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
+    return stages, saved, save_weights(checks, saved), per_attack, per_mortal
+
+
+def pool_state(
+    step: PlannedPool,
+    layout: Layout,
+    before: np.ndarray,
+    plan: AttackPlan,
+    kernels: Any,
+    trimmed: list[float] | None = None,
+) -> np.ndarray:
+    """The state distribution after one pool (:func:`pool_step` without its result)."""
+    stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
+    focus, order = step.checks.precision_group, plan.ruleset.current_group
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces)
+    return apply_pool(layout, before, stages.to_save, *args)
+
+
+def pool_step(
     step: PlannedPool,
     layout: Layout,
     before: Any,
@@ -82,16 +109,12 @@ def _pool_step(
     kernels: Any,
     trimmed: list[float] | None = None,
 ) -> tuple[Any, PoolResult]:
-    checks, target = step.checks, plan.target
-    stages = hit_and_wound(step.pool, checks, kernels)
-    saved = saved_faces(checks, target)
-    faces = save_weights(checks, saved)
-    per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
-    order = plan.ruleset.current_group
-    focus = checks.precision_group
-    state = apply_pool(
-        layout, before, stages.to_save, saved, per_attack, per_mortal, focus, order, trimmed, faces
-    )
+    """The state distribution after one pool, and the pool's result."""
+    checks = step.checks
+    stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
+    focus, order = checks.precision_group, plan.ruleset.current_group
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces)
+    state = apply_pool(layout, before, stages.to_save, *args)
     result = PoolResult(
         label=step.label,
         weapons=step.pool.weapons,
@@ -443,9 +466,7 @@ def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.
 def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
     """The attack of a plan on the target's layout (from ``start``, where given: on a
     layout that holds its states too)."""
-    focus = None if start is None else tuple(sorted({*plan.focus, *start.focus}))
-    layout, kernels = check_plan(plan, focus)
-    state = layout.initial_state() if start is None else layout.state_of(start)
+    layout, kernels, state = layout_start(plan, start)
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
@@ -456,10 +477,32 @@ def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             killed = layout.distribution(state, layout.killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
-        state, result = _pool_step(step, layout, state, plan, pair, trimmed)
+        state, result = pool_step(step, layout, state, plan, pair, trimmed)
         if step.checks.hazardous:
             hazardous = hazardous + _hazard(step, plan)
         results.append(result)
+    return layout_result(plan, layout, state, results, hazardous, trimmed, start)
+
+
+def layout_start(plan: AttackPlan, start: UnitState | None) -> tuple[Layout, Any, np.ndarray]:
+    """The layout a plan runs on (its cost checked), the pools' kernels and the state
+    distribution it starts from."""
+    focus = None if start is None else tuple(sorted({*plan.focus, *start.focus}))
+    layout, kernels = check_plan(plan, focus)
+    state = layout.initial_state() if start is None else layout.state_of(start)
+    return layout, kernels, state
+
+
+def layout_result(
+    plan: AttackPlan,
+    layout: Layout,
+    state: np.ndarray,
+    results: Sequence[PoolResult],
+    hazardous: Dist,
+    trimmed: Sequence[float],
+    start: UnitState | None,
+) -> AttackResult:
+    """The result of a plan that left ``state`` on its layout."""
     groups = tuple(
         GroupResult(
             g,

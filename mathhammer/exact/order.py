@@ -135,25 +135,14 @@ def rank_pool_orders(
     if len(pools) == 1:  # gather_pools gives at least one step; mortal ones are refused
         return OrderRanking(pools, ((0,),), (key(step(pools[0], start)),), metric, "exhaustive")
     if len(pools) <= MAX_EXHAUSTIVE:
-        found: dict[tuple[int, ...], tuple[float, ...]] = {}
+        from .walk import pool_walk
 
-        def walk(prefix: tuple[int, ...], before: Any) -> None:
-            for i in range(len(pools)):
-                if i in prefix:
-                    continue
-                after = step(pools[i], before)
-                order = (*prefix, i)
-                if len(order) == len(pools):
-                    found[order] = key(after)
-                else:
-                    walk(order, after)
-
-        walk((), start)
-        declared = list(itertools.permutations(range(len(pools))))
-        ranked = sorted(declared, key=lambda o: found[o], reverse=True)  # stable: declared first
-        return OrderRanking(
-            pools, tuple(ranked), tuple(found[o] for o in ranked), metric, "exhaustive"
-        )
+        walk = None if attack is not None else pool_walk(pools, target, **options, start=start)
+        if walk is not None:  # each prefix one pass of the chain on one layout
+            return _exhaustive(
+                pools, metric, walk.apply, lambda s: key(walk.result(s)), walk.initial
+            )
+        return _exhaustive(pools, metric, lambda i, s: step(pools[i], s), key, start)
     order: tuple[int, ...] = ()
     state: Any = start
     while len(order) < len(pools):
@@ -161,6 +150,33 @@ def rank_pool_orders(
         i, state = max(tried, key=lambda t: key(t[1]))  # the first of equals
         order = (*order, i)
     return OrderRanking(pools, (order,), (key(state),), metric, "greedy")
+
+
+def _exhaustive(
+    pools: tuple[Pool, ...],
+    metric: str,
+    apply: Callable[[int, Any], Any],
+    score: Callable[[Any], tuple[float, ...]],
+    start: Any,
+) -> OrderRanking:
+    """Every order, walked as a tree: ``apply(i, before)`` resolves pool ``i`` from what
+    a prefix left, once per prefix; ``score`` reads what a whole order left."""
+    found: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+    def visit(prefix: tuple[int, ...], before: Any) -> None:
+        for i in range(len(pools)):
+            if i not in prefix:
+                after, order = apply(i, before), (*prefix, i)
+                if len(order) == len(pools):
+                    found[order] = score(after)
+                else:
+                    visit(order, after)
+
+    visit((), start)
+    declared = list(itertools.permutations(range(len(pools))))
+    ranked = sorted(declared, key=lambda o: found[o], reverse=True)  # stable: declared first
+    scores = tuple(found[o] for o in ranked)
+    return OrderRanking(pools, tuple(ranked), scores, metric, "exhaustive")
 
 
 def best_order(weapons: Any, target: Unit, metric: str, **options: Any) -> tuple[list[Any], str]:
