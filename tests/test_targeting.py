@@ -2,22 +2,26 @@
 
 The plan is checked against every assignment scored independently through ``mh.resolve``
 (the declarations as ``Use`` at their targets), for each metric; the local search against
-the exhaustive optimum; and the bad inputs against their messages.
+the exhaustive optimum; the plan's exact metric against its Monte Carlo; and the bad
+inputs against their messages.
 """
 
 from __future__ import annotations
 
 import csv
 import itertools
+import math
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from statcheck import seed_for
 
 import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.cli.plan import units_of
 from mathhammer.units import targeting
+from mathhammer.units.selection import per_target
 
 RIFLE = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
 PLASMA = mh.Weapon("Plasma", 2, 3, 8, -3, 2)
@@ -98,6 +102,34 @@ def test_the_plan_reads_as_a_table_and_repeats() -> None:
     assert "plans scored" in page and all(name in page for name in plan.results)
     assert page.count("<svg") == len(plan.results)  # a chart of each target's outcome
     assert set(plan.results) == {TARGETS[t].name for t in set(plan.assignment)}
+
+
+@pytest.mark.parametrize("metric", ["killed", "points", "destroyed:Walker"])
+def test_the_monte_carlo_of_the_plan_agrees_with_its_exact_metric(metric: str) -> None:
+    # each target's attack rolled with real dice (the targets are independent given the
+    # plan): the rolled metric within 5 standard errors of the plan's exact value, the
+    # variance from the exact distributions (each target here is one group, so its points
+    # destroyed are its model's points times the models destroyed)
+    plan = mh.plan_targets(SQUAD, DECLARED, TARGETS, metric=metric)
+    trials = 40_000
+    uses = [
+        mh.Use(m, w, target=TARGETS[t].unit)
+        for (m, w), t in zip(DECLARED, plan.assignment, strict=True)
+    ]
+    rolled, variance = 0.0, 0.0
+    for i, (name, (target, weapons)) in enumerate(per_target(SQUAD, uses, "shooting").items()):
+        sim = mh.simulate(weapons, target, trials=trials, rng=seed_for("plan", metric, i))
+        exact = plan.results[name]
+        if metric == "destroyed:Walker":
+            rolled, variance = sim.p_destroyed, exact.p_destroyed * (1 - exact.p_destroyed)
+            continue
+        (group_points,) = next(t for t in TARGETS if t.name == name).model_points
+        scale = 1.0 if metric == "killed" else group_points
+        rolled += scale * sim.killed.mean()
+        variance += (scale * exact.killed.std()) ** 2
+    assert len(plan.results) == (2 if metric == "points" else 1)
+    assert variance > 0  # the metric varies: the check can fail
+    assert abs(rolled - plan.value) <= 5 * math.sqrt(variance / trials)
 
 
 def test_the_greedy_search_keeps_exact_values(monkeypatch: pytest.MonkeyPatch) -> None:
