@@ -123,8 +123,9 @@ def test_the_monte_carlo_of_the_plan_agrees_with_its_exact_metric(metric: str) -
         if metric == "destroyed:Walker":
             rolled, variance = sim.p_destroyed, exact.p_destroyed * (1 - exact.p_destroyed)
             continue
-        (group_points,) = next(t for t in TARGETS if t.name == name).model_points
-        scale = 1.0 if metric == "killed" else group_points
+        model_points = next(t for t in TARGETS if t.name == name).model_points
+        assert model_points is not None and len(model_points) == 1
+        scale = 1.0 if metric == "killed" else model_points[0]
         rolled += scale * sim.killed.mean()
         variance += (scale * exact.killed.std()) ** 2
     assert len(plan.results) == (2 if metric == "points" else 1)
