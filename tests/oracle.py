@@ -279,6 +279,8 @@ class Profile:
     hazardous: bool
     used: tuple[str, ...]  # the abilities in effect, as printed, in printed order
     damage_reroll: int = 0  # each damage die showing this or less is rolled again
+    reroll_one: str | None = None  # the step of a command re-roll: "hit" or "wound"
+    fish: bool = False  # the command re-roll takes a success when no die failed
 
 
 def _precision_group(unit: Unit, context: Context) -> int | None:
@@ -416,6 +418,38 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
     )
 
 
+def _command(prof: Profile, modifiers: Modifiers, unit: Unit) -> Profile:
+    """The command re-roll of ``modifiers.reroll_one`` (docs/rules.md D30): its step, and
+    whether it takes a success when no die failed. It does to raise the expected wounds
+    past the first group's save (per point of damage): a wound is worth u = P(that save
+    fails), a devastating one 1; a hit its wound roll's worth; a critical hit its lethal
+    wound (u) or its hit, plus X more hits of [SUSTAINED HITS X]. A success is taken when
+    a fresh die's worth exceeds a success's; never with ":at_least"."""
+    if modifiers.reroll_one is None:
+        return prof
+    step, _, goal = modifiers.reroll_one.partition(":")
+    if step == "hit" and prof.torrent:
+        return prof
+    u = Fraction(sum(not _saved(f, prof.ap, unit.groups[0]) for f in D6), 6)
+    wound = dict(_wound_die(prof))
+    crit_wound = Fraction(1) if prof.devastating else u
+    per_hit = wound.get(HIT, 0) * u + wound.get(CRIT, 0) * crit_wound
+    if step == "wound":
+        success, critical, fresh = u, crit_wound, dict(_one_die(_wound_reader(prof), None))
+    else:
+        extra = (
+            sum((v * p for v, p in _faces(prof.sustained)), Fraction(0))
+            if prof.sustained
+            else Fraction(0)
+        )
+        success = per_hit
+        critical = (u if prof.lethal else per_hit) + extra * per_hit
+        fresh = dict(_one_die(_hit_reader(prof), None))
+    worth = fresh.get(HIT, 0) * success + fresh.get(CRIT, 0) * critical
+    fish = goal != "at_least" and worth > success
+    return dataclasses.replace(prof, reroll_one=step, fish=fish)
+
+
 # --------------------------------------------------------------------------- dice
 
 
@@ -494,6 +528,56 @@ def _one_die(read: Callable[[int], int], policy: str | None) -> tuple[tuple[int,
     return tuple(sorted(out.items()))
 
 
+def _stands(
+    read: Callable[[int], int], policy: str | None
+) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
+    """One D6 as :func:`_one_die` rolls it: (result, whether its first roll stands)."""
+    out: dict[tuple[int, bool], Fraction] = {}
+    for face in D6:
+        result = read(face)
+        if _rerolled(policy, face, result):
+            for again in D6:
+                _add(out, (read(again), False), Fraction(1, 36))
+        else:
+            _add(out, (result, True), Fraction(1, 6))
+    return tuple(sorted(out.items()))
+
+
+@cache
+def _roll_command(
+    n: int,
+    die: tuple[tuple[tuple[int, bool], Fraction], ...],
+    fresh: tuple[tuple[int, Fraction], ...],
+    fish: bool,
+) -> dict[tuple[int, int], Fraction]:
+    """n dice rolled at once, then the command re-roll: a die whose first roll stood and
+    failed is rolled again, or (``fish``) when there is none, one that stood and succeeded
+    but not critically. (successes, criticals) -> probability."""
+    # (successes, criticals, a standing failure seen, a standing success seen)
+    pmf: dict[tuple[int, int, bool, bool], Fraction] = {(0, 0, False, False): Fraction(1)}
+    for _ in range(n):
+        nxt: dict[tuple[int, int, bool, bool], Fraction] = {}
+        for (ok, crit, failed, hit), p in pmf.items():
+            for (result, stands), q in die:
+                key = (
+                    ok + (result != FAIL),
+                    crit + (result == CRIT),
+                    failed or (stands and result == FAIL),
+                    hit or (stands and result == HIT),
+                )
+                _add(nxt, key, p * q)
+        pmf = nxt
+    out: dict[tuple[int, int], Fraction] = {}
+    for (ok, crit, failed, hit), p in pmf.items():
+        if not failed and not (fish and hit):
+            _add(out, (ok, crit), p)
+            continue
+        ok -= 0 if failed else 1  # the success taken away
+        for result, q in fresh:
+            _add(out, (ok + (result != FAIL), crit + (result == CRIT)), p * q)
+    return out
+
+
 @cache
 def _roll(n: int, die: tuple[tuple[int, Fraction], ...]) -> dict[tuple[int, int], Fraction]:
     """n such dice rolled at once: (successes, criticals) -> probability, die by die."""
@@ -507,7 +591,7 @@ def _roll(n: int, die: tuple[tuple[int, Fraction], ...]) -> dict[tuple[int, int]
     return pmf
 
 
-def _hit_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+def _hit_reader(prof: Profile) -> Callable[[int], int]:
     def read(face: int) -> int:
         if face <= prof.fail_at_most:
             return FAIL
@@ -517,10 +601,10 @@ def _hit_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
             return HIT
         return FAIL
 
-    return _one_die(read, prof.reroll_hits)
+    return read
 
 
-def _wound_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+def _wound_reader(prof: Profile) -> Callable[[int], int]:
     def read(face: int) -> int:
         if face == 1:
             return FAIL
@@ -530,7 +614,28 @@ def _wound_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
             return HIT
         return FAIL
 
-    return _one_die(read, prof.reroll_wounds)
+    return read
+
+
+def _hit_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+    return _one_die(_hit_reader(prof), prof.reroll_hits)
+
+
+def _wound_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+    return _one_die(_wound_reader(prof), prof.reroll_wounds)
+
+
+def _rolls(n: int, prof: Profile, step: str) -> dict[tuple[int, int], Fraction]:
+    """n hit or wound dice: (successes, criticals) -> probability, with the pool's
+    command re-roll where it re-rolls this step."""
+    read, policy = (
+        (_hit_reader(prof), prof.reroll_hits)
+        if step == "hit"
+        else (_wound_reader(prof), prof.reroll_wounds)
+    )
+    if prof.reroll_one != step:
+        return _roll(n, _one_die(read, policy))
+    return _roll_command(n, _stands(read, policy), _one_die(read, None), prof.fish)
 
 
 # --------------------------------------------------------------------------- saves and damage
@@ -832,24 +937,22 @@ def _roll_pool(
 ) -> tuple[PMF, PMF, PMF, PMF, dict[tuple[int, int], Fraction]]:
     """Attacks, hits, wounds and devastating pmfs, and the joint (save dice, devastating)."""
     attacks = _attack_pmf(entries, prof.bonus_attacks)
-    hit_die = _hit_die(prof)
     # (hits in all, dice rolling to wound, automatic wounds)
     hit_stage: dict[tuple[int, int, int], Fraction] = {}
     for n, p in attacks.items():
-        rolled = {(n, 0): Fraction(1)} if prof.torrent else _roll(n, hit_die)
+        rolled = {(n, 0): Fraction(1)} if prof.torrent else _rolls(n, prof, "hit")
         for (hits, crits), q in rolled.items():
             extra = _sum_of([prof.sustained] * crits) if prof.sustained else {0: Fraction(1)}
             auto = crits if prof.lethal else 0
             for x, r in extra.items():
                 _add(hit_stage, (hits + x, hits + x - auto, auto), p * q * r)
-    wound_die = _wound_die(prof)
     hits_pmf: PMF = {}
     wounds_pmf: PMF = {}
     dev_pmf: PMF = {}
     to_save: dict[tuple[int, int], Fraction] = {}
     for (hits, rolling, auto), p in hit_stage.items():
         _add(hits_pmf, hits, p)
-        for (wounds, crits), q in _roll(rolling, wound_die).items():
+        for (wounds, crits), q in _rolls(rolling, prof, "wound").items():
             dev = crits if prof.devastating else 0
             _add(wounds_pmf, wounds + auto, p * q)
             _add(dev_pmf, dev, p * q)
@@ -910,7 +1013,10 @@ def oracle_pools(
         keys = {_pool_key(w) for w, _ in step}
         if len(keys) != 1:
             raise ValueError(f"a pool must hold identical attacks; got {len(keys)} profiles")
-        prof = pool_profile(weapon, unit, *_buffed(weapon, context, modifiers))
+        here_context, here_modifiers = _buffed(weapon, context, modifiers)
+        prof = _command(
+            pool_profile(weapon, unit, here_context, here_modifiers), here_modifiers, unit
+        )
         attacks, hits, wounds, devastating, to_save = _roll_pool(step, prof)
         attacker = _attacker_damage(prof)
         resolver = _Resolver(

@@ -34,7 +34,7 @@ import numpy as np
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.convolution import convolve2d
 from ..core.dist import Dist
-from ..rules.base import FACES, Outcome, RollCheck
+from ..rules.base import Outcome, RollCheck
 from .compound import skew
 
 __all__ = [
@@ -69,15 +69,7 @@ def category_probabilities(check: RollCheck) -> FloatArray:
     >>> (category_probabilities(ones) * 36).round(6).tolist()  # a 1 is re-rolled
     [8.0, 21.0, 7.0]
     """
-    faces = np.asarray(FACES)
-    categories = np.asarray(check.first(faces))
-    once = np.bincount(categories, minlength=len(Outcome)) / len(FACES)
-    if check.reroll is None:
-        return once
-    again = np.asarray(check.reroll(faces, categories), dtype=bool)
-    kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
-    second = np.bincount(np.asarray(check.again(faces)), minlength=len(Outcome)) / len(FACES)
-    return np.asarray(kept + again.mean() * second, dtype=np.float64)
+    return check.probabilities()
 
 
 def kernel(

@@ -29,7 +29,8 @@ from ..core.dice import Dice
 from ..core.dist import Dist
 from ..core.lru import SizedCache
 from ..model.pools import Pool
-from ..rules.base import CRITICAL, FAIL, SUCCESS, PoolChecks, RollCheck
+from ..rules.base import CRITICAL, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
+from .command import CommandPieces, command_series, thin_with_command
 from .compound import by_total, compound, skew, split_successes
 from .kernels import (
     antidiagonal_sums,
@@ -150,10 +151,14 @@ def hit_kernel(rules: PoolChecks) -> FloatArray:
 def _hit_kernel(rules: PoolChecks) -> FloatArray:
     if rules.hit is None:
         return as_pmf2((1, 0))
-    probs = category_probabilities(rules.hit)
+    return kernel(category_probabilities(rules.hit), _hit_mapping(rules))
+
+
+def _hit_mapping(rules: PoolChecks) -> dict[Outcome, FloatArray | tuple[int, int]]:
+    """What a failed, a successful and a critical hit roll give: ``(x, y)``."""
     extra = rules.sustained.dist if rules.sustained is not None else Dist.constant(0)
     critical = shifted(extra, 0, 1) if rules.lethal else shifted(extra, 1, 0)
-    return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
+    return {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical}
 
 
 def wound_kernel(rules: PoolChecks) -> FloatArray:
@@ -165,9 +170,12 @@ def wound_kernel(rules: PoolChecks) -> FloatArray:
 
 
 def _wound_kernel(rules: PoolChecks) -> FloatArray:
-    probs = category_probabilities(rules.wound)
-    critical = (0, 1) if rules.devastating else (1, 0)
-    return kernel(probs, {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: critical})
+    return kernel(category_probabilities(rules.wound), _wound_mapping(rules))
+
+
+def _wound_mapping(rules: PoolChecks) -> dict[Outcome, FloatArray | tuple[int, int]]:
+    """What a failed, a successful and a critical wound roll give: ``(k, m)``."""
+    return {FAIL: (0, 0), SUCCESS: (1, 0), CRITICAL: (0, 1) if rules.devastating else (1, 0)}
 
 
 @dataclass(frozen=True)
@@ -219,11 +227,15 @@ def hit_and_wound(
     hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
     weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
     kernel_key = (hit.shape, hit.tobytes(), wound.shape, wound.tobytes())
-    key = (weapons, rules.bonus_attacks, kernel_key)
+    key = (weapons, rules.bonus_attacks, kernel_key, _command_key(rules))
     found = _STAGES.get(key)
     if found is not None:
         return found
-    steps = _resolve(_attack_dice(weapons, rules.bonus_attacks), hit, wound, kernel_key)
+    attacks = _attack_dice(weapons, rules.bonus_attacks)
+    if rules.reroll_one is None:
+        steps = _resolve(attacks, hit, wound, kernel_key)
+    else:
+        steps = _resolve_command(attacks, rules, hit, wound)
     size = steps.to_save.size + steps.hits.n + steps.wounds.n
     if size <= STAGES_CACHED:
         _STAGES.put(key, steps, size)
@@ -244,6 +256,39 @@ def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any)
         wounds[: len(totals)] = totals
     to_save.flags.writeable = False
     return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save, die)
+
+
+def _command_key(rules: PoolChecks) -> Any:
+    """What a command re-roll adds to a pool's key: the step, the policy, and the chances
+    that a die's first roll stands (the kernels hold the rest)."""
+    command = rules.reroll_one
+    if command is None:
+        return None
+    check = rules.hit if command.step == "hit" else rules.wound
+    assert check is not None  # a ruleset gives no hit re-roll without a hit roll
+    return (command, check.kept().tobytes(), check.rerolled().tobytes())
+
+
+def _resolve_command(
+    attacks: Dist, rules: PoolChecks, hit: FloatArray, wound: FloatArray
+) -> PoolSteps:
+    """The stages of a pool with a command re-roll (:mod:`~mathhammer.exact.command`):
+    the pool's joint hits, then each hit through the wound roll."""
+    command = rules.reroll_one
+    assert command is not None
+    count = attacks.probabilities
+    if command.step == "hit":
+        assert rules.hit is not None
+        hits = command_series(count, CommandPieces(rules.hit, _hit_mapping(rules), command))
+        to_save = thin_by_kernel(hits, wound)
+    else:
+        hits = compound_kernel(attacks, hit)
+        to_save = thin_with_command(
+            hits, CommandPieces(rules.wound, _wound_mapping(rules), command)
+        )
+    to_save.flags.writeable = False
+    wounds = Dist._trusted(antidiagonal_sums(to_save))
+    return PoolSteps(attacks, Dist._trusted(antidiagonal_sums(hits)), wounds, to_save)
 
 
 def _one_die(hit: FloatArray, wound: FloatArray, key: Any) -> tuple[FloatArray, FloatArray]:

@@ -32,6 +32,9 @@ __all__ = [
 #: Re-roll policies: natural 1s, failed results, or every non-critical result
 #: ("fishing" for critical hits or wounds).
 REROLLS = ("ones", "failures", "non_critical")
+#: What a command re-roll re-rolls (``Modifiers.reroll_one``): one hit or wound roll of a
+#: pool, to raise the expected damage, or (``:at_least``) only ever a failed die.
+REROLL_ONE = ("hit", "wound", "hit:at_least", "wound:at_least")
 
 
 def _flag(owner: Any, name: str) -> None:
@@ -232,6 +235,12 @@ class Modifiers:
     reroll_damage : {"ones", "below:N"}, optional
         Re-roll the damage dice of every attack showing 1 (``"ones"``) or N or less
         (``"below:2"``), each die once.
+    reroll_one : {"hit", "wound", "hit:at_least", "wound:at_least"}, optional
+        A command re-roll: one hit or wound roll of each pool re-rolled. ``"hit"`` re-rolls
+        a failed die, or, when none failed and a critical is worth more than it risks, a
+        non-critical success (to raise the expected damage); ``"hit:at_least"`` only ever
+        a failed die (the most likely to reach any number of hits). It contradicts a
+        re-roll of every failure of the same roll (docs/rules.md §1.4, D30).
 
     Examples
     --------
@@ -252,6 +261,7 @@ class Modifiers:
     reroll_hits: str | None
     reroll_wounds: str | None
     reroll_damage: str | None
+    reroll_one: str | None
 
     def __init__(
         self,
@@ -268,6 +278,7 @@ class Modifiers:
         reroll_hits: str | None = None,
         reroll_wounds: str | None = None,
         reroll_damage: str | None = None,
+        reroll_one: str | None = None,
     ) -> None:
         # store the arguments as given; the checks below validate and convert them
         values = dict(locals())
@@ -284,6 +295,20 @@ class Modifiers:
             if value is not None and value not in REROLLS:
                 raise field_error(
                     ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
+                )
+        if reroll_one is not None:
+            if reroll_one not in REROLL_ONE:
+                raise field_error(
+                    ProfileError, "Modifiers.reroll_one", f"None or one of {list(REROLL_ONE)}",
+                    reroll_one,
+                )  # fmt: skip
+            step = reroll_one.split(":")[0]
+            every = reroll_hits if step == "hit" else reroll_wounds
+            if every in ("failures", "non_critical"):
+                raise ProfileError(
+                    f"Modifiers.reroll_one={reroll_one!r} contradicts "
+                    f"reroll_{step}s={every!r}: every failed {step} roll is re-rolled already, "
+                    "and a die is re-rolled at most once"
                 )
         if reroll_damage is not None and damage_reroll_below(reroll_damage) is None:
             raise field_error(
@@ -343,6 +368,7 @@ class Modifiers:
         values["reroll_damage"] = max(
             self.reroll_damage, base.reroll_damage, key=lambda r: damage_reroll_below(r) or 0
         )
+        values["reroll_one"] = self.reroll_one if self.reroll_one is not None else base.reroll_one
         return Modifiers(**values)
 
 
@@ -352,7 +378,7 @@ _SUMMED = ("hit", "wound", "skill", "strength", "ap", "damage_add")
 _MODIFIER_DEFAULTS: dict[str, Any] = {
     "hit": 0, "wound": 0, "skill": 0, "strength": 0, "ap": 0, "damage_set": None,
     "damage_multiply": 1, "damage_add": 0, "critical_hit": 6, "critical_wound": 6,
-    "reroll_hits": None, "reroll_wounds": None, "reroll_damage": None,
+    "reroll_hits": None, "reroll_wounds": None, "reroll_damage": None, "reroll_one": None,
 }  # fmt: skip
 #: Each field's value in ``Context()``.
 _CONTEXT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Context)}
@@ -395,6 +421,7 @@ _SET_FIELDS = {
     "reroll_hits": str,
     "reroll_wounds": str,
     "reroll_damage": str,
+    "reroll_one": str,
 }
 #: The Context fields a buff's text may set with ``name=value``.
 _CONTEXT_VALUES = {"lethal_hits": str, "reroll_policy": str, "precision_group": str}

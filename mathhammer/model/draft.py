@@ -62,6 +62,7 @@ class PoolDraft:
     wound_modifier: int = 0
     critical_wound: int = 6
     reroll_wounds: str | None = None
+    reroll_one: str | None = None
     devastating: bool = False
     ap: int = 0
     damage: Dice | None = None
@@ -100,6 +101,7 @@ class PoolDraft:
             wound_modifier=modifiers.wound,
             critical_wound=modifiers.critical_wound,
             reroll_wounds=modifiers.reroll_wounds,
+            reroll_one=modifiers.reroll_one,
             ap=weapon.ap + modifiers.ap,
             damage=damage,
             damage_multiply=modifiers.damage_multiply,

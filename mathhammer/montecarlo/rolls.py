@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.dice import Dice
 from ..model.profiles import Unit
-from ..rules.base import PoolChecks, RollCheck, Ruleset
+from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
 from .tables import count_pairs, count_where, faces_table, pair_table, prefix_mask
 
 __all__ = [
@@ -83,18 +83,23 @@ def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.nda
 
 
 def categorise(
-    rng: np.random.Generator, counts: np.ndarray, check: RollCheck
+    rng: np.random.Generator,
+    counts: np.ndarray,
+    check: RollCheck,
+    command: CommandReroll | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Roll, re-roll what the check selects (once), and count successes and criticals.
 
     The check is read through its table over the six faces
     (:mod:`~mathhammer.montecarlo.tables`); the re-rolls are rolled, for the whole
-    rectangle of dice, only when some die is re-rolled.
+    rectangle of dice, only when some die is re-rolled. A ``command`` re-roll then rolls
+    one more die for each trial its policy picks a die of (:func:`_command`).
     """
     faces = rolled(rng, counts)
     first = faces_table(check.first)
     table, scale = pair_table(first, faces.shape[1])
     values = np.take(table, faces)
+    again = None
     if check.reroll is not None:
         selected = faces_table(partial(_selected, check.reroll, first[1:]), bool)
         again = np.take(selected, faces)
@@ -102,7 +107,34 @@ def categorise(
             rerolled = d6(rng, faces.shape)
             second, _ = pair_table(faces_table(check.again), faces.shape[1])
             values = np.where(again, np.take(second, rerolled), values)
-    return count_pairs(values, scale)
+    successes, criticals = count_pairs(values, scale)
+    if command is None:
+        return successes, criticals
+    stands = faces > 0 if again is None else (faces > 0) & ~again
+    return _command(rng, check, command, np.take(first, faces), stands, successes, criticals)
+
+
+def _command(
+    rng: np.random.Generator,
+    check: RollCheck,
+    command: CommandReroll,
+    first: np.ndarray,
+    stands: np.ndarray,
+    successes: np.ndarray,
+    criticals: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The command re-roll of each trial: a die whose first roll stands and failed, or
+    (``fish``) when there is none, one that succeeded but not critically, is rolled
+    again and counted as it lands (docs/rules.md D30)."""
+    failed = (stands & (first == FAIL)).any(axis=1)
+    taken = np.zeros(failed.shape, dtype=bool)
+    if command.fish:
+        taken = ~failed & (stands & (first == SUCCESS)).any(axis=1)
+    picked = failed | taken
+    lands = np.take(faces_table(check.again), d6(rng, picked.shape))
+    successes = successes - taken + (picked & (lands == SUCCESS))
+    criticals = criticals + (picked & (lands == CRITICAL))
+    return successes, criticals
 
 
 def _selected(reroll: Callable[[Any, Any], Any], categories: np.ndarray, faces: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.pools import MortalWounds, Pool
-from ..rules.base import PoolChecks, Ruleset
+from ..rules.base import CommandReroll, PoolChecks, Ruleset
 from .rolls import categorise, damage_roll, defended_damage, feel_no_pain, roll_sum
 from .saves import save_dice
 from .state import TargetState
@@ -72,6 +72,12 @@ def _attacks(rng: np.random.Generator, pool: Pool, checks: PoolChecks, trials: i
     return attacks
 
 
+def _command(checks: PoolChecks, step: str) -> CommandReroll | None:
+    """The pool's command re-roll, if it re-rolls a die of this step."""
+    command = checks.reroll_one
+    return command if command is not None and command.step == step else None
+
+
 def pool_stages(
     rng: np.random.Generator,
     ruleset: Ruleset,
@@ -86,11 +92,11 @@ def pool_stages(
     if checks.hit is None:  # every attack hits automatically, never critically
         hits, crits = attacks, np.zeros(trials, dtype=np.int64)
     else:
-        hits, crits = categorise(rng, attacks, checks.hit)
+        hits, crits = categorise(rng, attacks, checks.hit, _command(checks, "hit"))
     extra = roll_sum(rng, checks.sustained, crits) if checks.sustained is not None else 0 * crits
     automatic = crits if checks.lethal else 0 * crits
     to_wound = hits + extra + (0 * crits if checks.lethal else crits)
-    wounds, critical_wounds = categorise(rng, to_wound, checks.wound)
+    wounds, critical_wounds = categorise(rng, to_wound, checks.wound, _command(checks, "wound"))
     devastating = critical_wounds if checks.devastating else 0 * critical_wounds
     to_save = wounds + automatic + (critical_wounds - devastating)
     unsaved = save_dice(rng, ruleset, checks, target, to_save)

@@ -43,6 +43,7 @@ __all__ = [
     "RollCheck",
     "Ruleset",
     "group_saves",
+    "CommandReroll",
     "reroll_mask",
     "save_face_weights",
     "standard_order",
@@ -201,6 +202,60 @@ class RollCheck:
         """The categories of re-rolled dice."""
         return (self.second or self.first)(faces)
 
+    def probabilities(self) -> np.ndarray:
+        """P(fail), P(success), P(critical) of one die: dice the re-roll selects are
+        rolled once more and the re-roll's result stands.
+
+        Examples
+        --------
+        >>> from functools import partial
+        >>> bs3 = lambda f: np.where(f == 6, CRITICAL, np.where(f >= 3, SUCCESS, FAIL))
+        >>> (RollCheck(bs3).probabilities() * 6).tolist()
+        [2.0, 3.0, 1.0]
+        >>> ones = RollCheck(bs3, reroll=partial(reroll_mask, policy="ones"))
+        >>> (ones.probabilities() * 36).round(6).tolist()  # a 1 is re-rolled
+        [8.0, 21.0, 7.0]
+        """
+        kept, again = self._first_roll()
+        if self.reroll is None:
+            return kept
+        return np.asarray(kept + again * self.rerolled(), dtype=np.float64)
+
+    def kept(self) -> np.ndarray:
+        """P(the first roll stands and is a fail, a success, a critical): the dice that
+        may still be re-rolled (a die is re-rolled at most once)."""
+        return self._first_roll()[0]
+
+    def rerolled(self) -> np.ndarray:
+        """P(fail), P(success), P(critical) of a die rolled again."""
+        faces = np.asarray(FACES)
+        categories = np.asarray(self.again(faces))
+        return np.bincount(categories, minlength=len(Outcome)) / len(FACES)
+
+    def _first_roll(self) -> tuple[np.ndarray, float]:
+        """Per category, P(the first roll stands with it); and P(a re-roll)."""
+        faces = np.asarray(FACES)
+        categories = np.asarray(self.first(faces))
+        if self.reroll is None:
+            return np.bincount(categories, minlength=len(Outcome)) / len(FACES), 0.0
+        again = np.asarray(self.reroll(faces, categories), dtype=bool)
+        kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
+        return kept, float(again.mean())
+
+
+@dataclass(frozen=True)
+class CommandReroll:
+    """One die of a pool's hit or wound roll re-rolled (a command re-roll), by a policy
+    both engines follow (docs/rules.md §1.4, D30).
+
+    Only a die whose first roll stands may be re-rolled. A failed die is re-rolled if
+    there is one; with ``fish``, when none failed, a non-critical success is re-rolled
+    for a critical. ``step`` is ``"hit"`` or ``"wound"``.
+    """
+
+    step: str
+    fish: bool = False
+
 
 @dataclass(frozen=True)
 class PoolChecks:
@@ -235,6 +290,7 @@ class PoolChecks:
     hazardous: bool = False
     used: tuple[str, ...] = ()
     save_reroll: str | None = None
+    reroll_one: CommandReroll | None = None
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,10 @@ from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
 from .base import (
     CRITICAL,
+    FACES,
     FAIL,
     SUCCESS,
+    CommandReroll,
     PoolChecks,
     RollCheck,
     Ruleset,
@@ -32,6 +34,7 @@ from .base import (
 
 __all__ = [
     "EleventhEdition",
+    "command_reroll",
     "hazard_fails",
     "hit_outcome",
     "save_outcome",
@@ -172,6 +175,53 @@ def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
     return None if policy is None else partial(reroll_mask, policy=policy)
 
 
+def command_reroll(
+    draft: PoolDraft, hit: RollCheck | None, wound: RollCheck, saved: Any
+) -> CommandReroll | None:
+    """The pool's command re-roll (``Modifiers.reroll_one``), its policy decided
+    (docs/rules.md D30).
+
+    To raise the expected damage, a non-critical success is re-rolled (when no die
+    failed) if a re-rolled die's expected worth beats a success's. A die's worth is
+    counted in wounds that get past the saves, per point of damage: a wound is worth
+    the chance ``u`` that the first allocation group fails its save (``saved``: the
+    faces it saves), a devastating wound 1; a hit is worth its wound roll's expected
+    worth, a critical hit its [LETHAL HITS] wound or its hit, plus its [SUSTAINED HITS].
+    With ``:at_least`` only a failed die is re-rolled. [TORRENT] has no hit roll.
+
+    Examples
+    --------
+    >>> from mathhammer import Modifiers, Unit, Weapon
+    >>> from mathhammer.rules import get_ruleset
+    >>> gun = Weapon("Gun", 1, 2, 4, 0, 1, "[SUSTAINED HITS 2]")
+    >>> target = Unit.of("T", 5, 4, 4, 1)
+    >>> checks = get_ruleset("11e").pool_checks(gun, target, Context(), Modifiers(reroll_one="hit"))
+    >>> checks.reroll_one  # BS 2+: 1/6 fails, and a critical is worth three hits
+    CommandReroll(step='hit', fish=True)
+    """
+    if draft.reroll_one is None:
+        return None
+    step, _, goal = draft.reroll_one.partition(":")
+    check = hit if step == "hit" else wound
+    if check is None:
+        return None
+    if goal == "at_least":
+        return CommandReroll(step)
+    u = 1.0 - float(np.mean(np.asarray(saved, dtype=bool)))
+    critical_wound = 1.0 if draft.devastating else u
+    w = wound.probabilities()
+    per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
+    if step == "wound":
+        success, critical = u, critical_wound
+    else:
+        extra = draft.sustained.mean if draft.sustained is not None else 0.0
+        success = per_hit
+        critical = (u if draft.lethal else per_hit) + extra * per_hit
+    again = check.rerolled()
+    worth = again[SUCCESS] * success + again[CRITICAL] * critical
+    return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
+
+
 class EleventhEdition(Ruleset):
     """The 11th-edition attack sequence (the default ruleset, ``"11e"``).
 
@@ -238,10 +288,13 @@ class EleventhEdition(Ruleset):
     ) -> PoolChecks:
         ap = min(0, draft.ap + target.worsen_ap)  # AP worsened by the target's defence
         assert draft.damage is not None  # PoolDraft.start sets it
+        hit = None if draft.hits_automatically else self._hit_check(skill, draft)
+        wound = self._wound_check(draft, target.toughness)
+        saves = partial(group_saves, self.save_outcome, ap=ap)
         return PoolChecks(
-            hit=None if draft.hits_automatically else self._hit_check(skill, draft),
-            wound=self._wound_check(draft, target.toughness),
-            saves=partial(group_saves, self.save_outcome, ap=ap),
+            hit=hit,
+            wound=wound,
+            saves=saves,
             damage=draft.damage,
             bonus_attacks=tuple(draft.bonus_attacks),
             sustained=draft.sustained,
@@ -255,6 +308,9 @@ class EleventhEdition(Ruleset):
             hazardous=draft.hazardous,
             used=used,
             save_reroll=target.reroll_saves,
+            reroll_one=command_reroll(
+                draft, hit, wound, saves(np.asarray(FACES), target.groups[0])
+            ),
         )
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
