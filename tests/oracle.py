@@ -279,6 +279,7 @@ class Profile:
     hazardous: bool
     used: tuple[str, ...]  # the abilities in effect, as printed, in printed order
     damage_reroll: int = 0  # each damage die showing this or less is rolled again
+    damage_optimal: bool = False  # the damage roll is rolled again as D31 decides
     reroll_one: str | None = None  # the step of a command re-roll: "hit" or "wound"
     fish: bool = False  # the command re-roll takes a success when no die failed
 
@@ -409,6 +410,7 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
         ap=min(0, weapon.ap + modifiers.ap + unit.worsen_ap),  # the target may worsen AP
         damage=_dice_tuple(damage),
         damage_reroll=_damage_reroll(modifiers.reroll_damage),
+        damage_optimal=modifiers.reroll_damage == "optimal",
         multiply=modifiers.damage_multiply,
         add=modifiers.damage_add,
         melta=melta,
@@ -476,8 +478,9 @@ def _faces(dice: DiceT, reroll: int = 0) -> list[tuple[int, Fraction]]:
 
 
 def _damage_reroll(option: str | None) -> int:
-    """The face at or below which a damage die is rolled again: "ones" is 1, "below:N" N."""
-    if option is None:
+    """The face at or below which a damage die is rolled again: "ones" is 1, "below:N" N
+    ("optimal" decides roll by roll: :func:`_optimal_damage`)."""
+    if option is None or option == "optimal":
         return 0
     return 1 if option == "ones" else int(option.split(":")[1])
 
@@ -732,6 +735,37 @@ def _defender_damage(attacker: PMF, group: ModelGroup) -> PMF:
     return pmf
 
 
+def _optimal_damage(prof: Profile, group: ModelGroup, mortal: bool) -> Callable[[int], PMF]:
+    """Damage before Feel No Pain against a model of ``group`` with ``left`` wounds left,
+    each roll of D made again when a new roll (with the same [MELTA] X) takes more of the
+    model's wounds on average, FNP counted and no more than ``left`` (docs/rules.md D31)."""
+    fnp = _mortal_fnp(group) if mortal else group.fnp
+
+    def taken(d: int, x: int) -> int:
+        amount = d * prof.multiply + prof.add + x
+        if mortal and not group.reduce_mortal:
+            return max(1, amount)
+        return next(iter(_defender_damage({amount: Fraction(1)}, group)))
+
+    def at(left: int) -> PMF:
+        def worth(amount: int) -> Fraction:
+            return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), Fraction(0))
+
+        rolls = _faces(prof.damage)
+        pmf: PMF = {}
+        for x, q in _faces(prof.melta or (0, 0, 0)):
+            fresh = sum((p * worth(taken(d, x)) for d, p in rolls), Fraction(0))
+            for d, p in rolls:
+                if worth(taken(d, x)) < fresh:
+                    for d2, p2 in rolls:
+                        _add(pmf, taken(d2, x), q * p * p2)
+                else:
+                    _add(pmf, taken(d, x), q * p)
+        return pmf
+
+    return at
+
+
 class _Resolver:
     """Save dice then devastating wounds for one pool against one unit, memoised."""
 
@@ -739,8 +773,8 @@ class _Resolver:
         self,
         groups: Sequence[ModelGroup],
         ap: int,
-        per_attack: Sequence[PMF],
-        per_mortal: Sequence[PMF],
+        per_attack: Sequence[PMF | Callable[[int], PMF]],
+        per_mortal: Sequence[PMF | Callable[[int], PMF]],
         focus: int | None,
     ):
         self.groups = groups
@@ -767,7 +801,7 @@ class _Resolver:
                 out = dict(self.saves(state, dice[1:]))
             else:
                 left = state[gi][mi]
-                for dmg, p in self.per_attack[gi].items():
+                for dmg, p in _at(self.per_attack[gi], left).items():
                     for lost, q in _wounds_lost(dmg, left, group.fnp):
                         after = _apply(state, gi, mi, lost)
                         for (final, unsaved), r in self.saves(after, dice[1:]).items():
@@ -787,12 +821,17 @@ class _Resolver:
         else:
             gi, mi = where
             left = state[gi][mi]
-            for dmg, p in self.per_mortal[gi].items():
+            for dmg, p in _at(self.per_mortal[gi], left).items():
                 for lost, q in _wounds_lost(dmg, left, _mortal_fnp(self.groups[gi])):
                     for final, r in self.mortal(_apply(state, gi, mi, lost), count - 1).items():
                         _add(out, final, p * q * r)
         self.mortal_memo[key] = out
         return out
+
+
+def _at(damage: PMF | Callable[[int], PMF], left: int) -> PMF:
+    """The damage a model with ``left`` wounds left takes."""
+    return damage(left) if callable(damage) else damage
 
 
 def _mortal_fnp(group: ModelGroup) -> int | None:
@@ -1019,18 +1058,19 @@ def oracle_pools(
         )
         attacks, hits, wounds, devastating, to_save = _roll_pool(step, prof)
         attacker = _attacker_damage(prof)
-        resolver = _Resolver(
-            groups,
-            prof.ap,
-            [_defender_damage(attacker, g) for g in groups],
-            [
-                _defender_damage(attacker, g)
-                if g.reduce_mortal
-                else {max(1, d): p for d, p in attacker.items()}
-                for g in groups
-            ],
-            prof.precision,
-        )
+        per_attack: list[PMF | Callable[[int], PMF]] = [
+            _defender_damage(attacker, g) for g in groups
+        ]
+        per_mortal: list[PMF | Callable[[int], PMF]] = [
+            _defender_damage(attacker, g)
+            if g.reduce_mortal
+            else {max(1, d): p for d, p in attacker.items()}
+            for g in groups
+        ]
+        if prof.damage_optimal:
+            per_attack = [_optimal_damage(prof, g, mortal=False) for g in groups]
+            per_mortal = [_optimal_damage(prof, g, mortal=True) for g in groups]
+        resolver = _Resolver(groups, prof.ap, per_attack, per_mortal, prof.precision)
         unsaved: PMF = defaultdict(Fraction)
         for (n, dev), p_n in to_save.items():
             for state, p_s in states.items():

@@ -31,7 +31,7 @@ from ..rules.base import FACES, PoolChecks, Ruleset, save_face_weights
 from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
 from .chain import save_blocks
 from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
-from .damage import group_damage
+from .damage import group_damage, never_zero
 from .layout import DENSE_LIMIT, Layout
 from .steps import hit_kernel, split_kernel, wound_kernel
 
@@ -110,7 +110,7 @@ def pool_cost(
     stages, to_save, width = stage_cost(step, hk, wk)
     if width > 1 and ruleset is not None:
         _, mortal = group_damage(checks, target, ruleset)
-        if all(d.probabilities[0] == 0.0 for d in mortal):
+        if never_zero(mortal):
             width = min(width, int(layout.damage.max()) + 1)
     apply = _transition(layout, target, step.damage)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved_faces(checks, target))]

@@ -40,6 +40,7 @@ from ..core.dist import Dist
 from ..core.limits import MAX_TABLE
 from ..rules.base import FACES, AllocationOrder
 from .cost import CHUNK_ENTRIES
+from .damage import Damage, damage_key, never_zero
 from .layout import Layout, damage_matrix
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
@@ -493,7 +494,7 @@ BLOCKS_KEPT = 16
 def _layout_blocks(
     layout: Layout,
     saved: np.ndarray,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     focus: int | None,
     order: AllocationOrder | None,
     damage: np.ndarray | sp.csr_matrix,
@@ -501,7 +502,7 @@ def _layout_blocks(
 ) -> list[tuple[float, Transition | None]]:
     """:func:`_blocks` of a pool, kept on the layout for the next pool with the same saves
     and damage (a ranking of pool orders resolves each pool hundreds of times)."""
-    pmfs = tuple(d.probabilities.tobytes() for d in effective_damage)
+    pmfs = damage_key(effective_damage)
     faces = None if weights is None else weights.tobytes()
     key = (pmfs, focus, order, saved.tobytes(), saved.shape, faces)
     kept = layout.__dict__.setdefault("_blocks", {})
@@ -519,8 +520,8 @@ def apply_pool(
     state: FloatArray,
     to_save: FloatArray,
     saved: np.ndarray,
-    effective_damage: Sequence[Dist],
-    mortal_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
+    mortal_damage: Sequence[Damage],
     focus: int | None = None,
     order: AllocationOrder | None = None,
     trimmed: list[float] | None = None,
@@ -557,7 +558,7 @@ def apply_pool(
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
-    if to_save.shape[1] > 1 and all(d.probabilities[0] == 0.0 for d in mortal_damage):
+    if to_save.shape[1] > 1 and never_zero(mortal_damage):
         to_save = cap_passengers(to_save, int(layout.damage.max()))
     parts = rolling_parts(layout, state, faces, focus, order)
     if len(parts) > 1 and trimmed is not None:  # the dice cut once, for every part

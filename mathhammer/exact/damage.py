@@ -7,6 +7,8 @@ engine and its cost estimates (:mod:`mathhammer.exact.budget`) read these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -15,22 +17,68 @@ from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
 from ..model.profiles import ModelGroup, Unit
-from ..rules.base import FACES, PoolChecks, Ruleset
+from ..rules.base import PoolChecks, Ruleset
+from ..rules.damage_rerolls import damage_rerolls, wound_lost
 
-__all__ = ["group_damage", "wound_lost"]
+__all__ = [
+    "LeftDamage",
+    "damage_at",
+    "damage_key",
+    "group_damage",
+    "never_zero",
+    "wound_lost",
+]
 
 
-def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
-    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
-    fnp = group.feel_no_pain(mortal)
-    if fnp is None:
-        return 1.0
-    return float(np.mean(~ruleset.fnp_saves(np.asarray(FACES), fnp)))
+@dataclass(frozen=True, eq=False)
+class LeftDamage:
+    """The wounds one attack takes from a model of a group, by the wounds the model has
+    left (``by_left[w]``, ``w = 0..W``): the attacker re-rolls damage with them in view
+    (``Modifiers(reroll_damage="optimal")``, docs/rules.md D31)."""
+
+    by_left: tuple[Dist, ...]
+
+    @property
+    def n(self) -> int:
+        """The most wounds taken."""
+        return max(d.n for d in self.by_left)
+
+
+#: What a group loses to one attack: the same whatever the model has left, or not.
+Damage = Dist | LeftDamage
+
+
+def damage_at(damage: Damage, left: int) -> Dist:
+    """What a model with ``left`` wounds left loses."""
+    if isinstance(damage, Dist):
+        return damage
+    return damage.by_left[min(left, len(damage.by_left) - 1)]
+
+
+def damage_key(damages: Sequence[Damage]) -> tuple[bytes, ...]:
+    """A key equal for equal damage (a cache's)."""
+    return tuple(
+        b"".join(d.probabilities.tobytes() + b"|" for d in x.by_left)
+        if isinstance(x, LeftDamage)
+        else x.probabilities.tobytes()
+        for x in damages
+    )
+
+
+def never_zero(damages: Sequence[Damage]) -> bool:
+    """Whether every attack takes at least one wound, whatever the model has left."""
+    return all(
+        all(
+            d.probabilities[0] == 0.0
+            for d in (x.by_left[1:] if isinstance(x, LeftDamage) else (x,))
+        )
+        for x in damages
+    )
 
 
 def group_damage(
     checks: PoolChecks, target: Unit, ruleset: Ruleset
-) -> tuple[tuple[Dist, ...], tuple[Dist, ...]]:
+) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
     """Per group: wounds lost to one unsaved attack, and to one devastating wound.
 
     Made once per damage profile and target's groups (cached).
@@ -40,10 +88,12 @@ def group_damage(
     Feel No Pain is rolled for every wound, so the wounds lost are a binomial thinning.
     A devastating wound deals mortal wounds equal to the attacker's D: the defender's
     halving and reduction apply to attacks' damage, not to mortal wounds (docs/rules.md D9),
-    unless the group's rule says so (``reduce_mortal``).
+    unless the group's rule says so (``reduce_mortal``). With a damage re-roll made with
+    the model's wounds in view, each is a :class:`LeftDamage`.
     """
     key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
-    return _group_damage(*key, target.groups, ruleset)
+    optimal = checks.reroll_damage == "optimal"
+    return _group_damage(*key, target.groups, ruleset, optimal)
 
 
 @register
@@ -55,7 +105,8 @@ def _group_damage(
     damage_add: int,
     groups: tuple[ModelGroup, ...],
     ruleset: Ruleset,
-) -> tuple[tuple[Dist, ...], tuple[Dist, ...]]:
+    optimal: bool = False,
+) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
     # every (rolled D, rolled MELTA X) pair, with its probability
     d_values = np.arange(damage.dist.n + 1)
     extra = melta.dist if melta is not None else Dist.constant(0)
@@ -64,13 +115,50 @@ def _group_damage(
     d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
     add = damage_add + x
     mortal = ruleset.modified_damage(d, damage_multiply, add)
-    attacks, mortals = [], []
+    attacks: list[Damage] = []
+    mortals: list[Damage] = []
     for g in groups:
         value = ruleset.modified_damage(d, damage_multiply, add, g.halve_damage, g.damage_reduction)
-        attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
         amount = value if g.reduce_mortal else mortal
-        mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
+        if not optimal:
+            attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
+            mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
+            continue
+        for taken, out, is_mortal in ((value, attacks, False), (amount, mortals, True)):
+            again = damage_rerolls(
+                ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
+            )
+            out.append(_left_damage(again, taken, weights, len(x_values), g, ruleset, is_mortal))
     return tuple(attacks), tuple(mortals)
+
+
+def _left_damage(
+    again: np.ndarray,
+    taken: np.ndarray,
+    weights: np.ndarray,
+    melta_values: int,
+    group: ModelGroup,
+    ruleset: Ruleset,
+    mortal: bool,
+) -> LeftDamage:
+    """Per wounds left ``w``: each (d, x) roll kept, or rolled again for a new d with
+    the same x (``again[w, d, x]``), then thinned by Feel No Pain."""
+    size = int(taken.max()) + 1
+    by_roll = np.zeros((len(taken), size))  # [(d, x), amount]
+    by_roll[np.arange(len(taken)), taken] = 1.0
+    # a new roll with the same x: the mixture over d of its amounts
+    x = np.arange(len(taken)) % melta_values
+    p_x = np.bincount(x, weights=weights, minlength=melta_values)
+    fresh = np.zeros((melta_values, size))
+    np.add.at(fresh, x, weights[:, None] * by_roll)
+    fresh /= np.where(p_x > 0, p_x, 1.0)[:, None]
+    lost = wound_lost(group, ruleset, mortal)
+    out = []
+    for w in range(again.shape[0]):
+        rerolled = again[w].ravel()  # in the order of (d, x): d major, as taken is
+        rows = np.where(rerolled[:, None], fresh[x], by_roll)
+        out.append(Dist._trusted(weights @ rows).thin(lost))
+    return LeftDamage(tuple(out))
 
 
 def _pmf_of(values: np.ndarray, weights: np.ndarray) -> Dist:

@@ -34,7 +34,7 @@ from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .choices import chosen, may_choose, metric_of, selections, too_many
-from .damage import group_damage, wound_lost
+from .damage import Damage, group_damage, wound_lost
 from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
@@ -76,7 +76,7 @@ def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPla
 
 def _pool_inputs(
     step: PlannedPool, plan: AttackPlan, kernels: Any
-) -> tuple[PoolSteps, np.ndarray, np.ndarray | None, tuple[Dist, ...], tuple[Dist, ...]]:
+) -> tuple[PoolSteps, np.ndarray, np.ndarray | None, tuple[Damage, ...], tuple[Damage, ...]]:
     """A pool's stages, the faces each group saves, the save dice's face weights and the
     damage per attack and per devastating wound, per group."""
     checks, target = step.checks, plan.target
@@ -393,6 +393,8 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
                 return None
         per_attack = group_damage(checks, target, ruleset)[0]
+        if not isinstance(per_attack[0], Dist):  # damage that depends on the wounds left
+            return None
         if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
         pools.append((step, (hk, wk), per_attack))
@@ -406,7 +408,9 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     trimmed: list[float] = []
     for step, kernels, per_attack in pools:
         checks = step.checks
-        lost = per_attack[0].probabilities
+        damage = per_attack[0]
+        assert isinstance(damage, Dist)  # checked above
+        lost = damage.probabilities
         stages = hit_and_wound(step.pool, checks, kernels)
         saved = saved_faces(checks, target)
         before = state

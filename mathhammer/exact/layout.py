@@ -29,6 +29,7 @@ from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
+from .damage import Damage, LeftDamage, damage_at, damage_key
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
@@ -238,7 +239,7 @@ class Layout:
 
 def damage_matrix(
     layout: Layout,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     *,
     focus: int | None = None,
     order: AllocationOrder | None = None,
@@ -252,7 +253,7 @@ def damage_matrix(
     is lost. Dense for small units unless ``sparse`` is set.
     """
     dense = not sparse and layout.size <= DENSE_LIMIT
-    key = (tuple(d.probabilities.tobytes() for d in effective_damage), focus, order, dense)
+    key = (damage_key(effective_damage), focus, order, dense)
     cache = layout.__dict__.setdefault("_damage", {})
     found = cache.get(key)
     if found is None:
@@ -274,7 +275,7 @@ def _nbytes(matrix: np.ndarray | sp.csr_matrix) -> int:
 
 def _damage_matrix(
     layout: Layout,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     focus: int | None,
     order: AllocationOrder | None,
     dense: bool,
@@ -286,13 +287,17 @@ def _damage_matrix(
     # cap[g, j] = P(E = j) for j < top, and P(E >= top) at top: amounts past the most
     # wounds any model has left are all "the model is destroyed"
     top = max(1, min(max(d.n for d in effective_damage), int(left.max())))
-    table = np.zeros((len(effective_damage) + 1, top + 1))
-    for g, d in enumerate(effective_damage):
-        pmf = d.probabilities
-        table[g, : min(len(pmf), top)] = pmf[:top]
-        table[g, top] = pmf[top:].sum()
-    table[-1, 0] = 1.0  # the destroyed state (current group -1) stays
-    weights = table[current]  # [state, amount rolled]
+    # table[g, w, j]: a model of group g with w wounds left loses j (it depends on w only
+    # when the attacker re-rolls damage with the model's wounds in view)
+    most = int(left.max())
+    table = np.zeros((len(effective_damage) + 1, most + 1, top + 1))
+    for g, damage in enumerate(effective_damage):
+        for w in range(most + 1) if isinstance(damage, LeftDamage) else (slice(None),):
+            pmf = damage_at(damage, w if isinstance(w, int) else most).probabilities
+            table[g, w, : min(len(pmf), top)] = pmf[:top]
+            table[g, w, top] = pmf[top:].sum()
+    table[-1, :, 0] = 1.0  # the destroyed state (current group -1) stays
+    weights = table[current, left]  # [state, amount rolled]
     lost = np.minimum(np.arange(top + 1), left[:, None])  # the excess is lost
     group = np.maximum(current, 0)[:, None]
     cols = layout.step(np.arange(size)[:, None], group, lost)

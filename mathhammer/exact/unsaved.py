@@ -47,6 +47,7 @@ from .chain import (
     sorted_dice_chain,
 )
 from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
+from .damage import Damage, never_zero
 from .layout import Layout, damage_matrix
 
 __all__ = ["unsaved_counter", "unsaved_distribution"]
@@ -55,10 +56,10 @@ __all__ = ["unsaved_counter", "unsaved_distribution"]
 _WHAT = "the failed saves' distribution"
 
 
-def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Dist]) -> int:
+def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Damage]) -> int:
     """The values the failed-saves counter takes: ``0..kmax``, or ``0..wounds`` when every
     failed save costs at least one wound (the unit is destroyed by then)."""
-    if all(d.probabilities[0] == 0.0 for d in effective_damage):
+    if never_zero(effective_damage):
         return min(kmax, int(layout.damage.max())) + 1
     return kmax + 1
 
@@ -73,7 +74,7 @@ def unsaved_distribution(
     state: FloatArray,
     to_save: FloatArray,
     saved: np.ndarray,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     focus: int | None = None,
     order: AllocationOrder | None = None,
     faces: np.ndarray | None = None,
@@ -136,7 +137,7 @@ def _unsaved(
     state: FloatArray,
     count: FloatArray,
     saved: np.ndarray,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     focus: int | None,
     order: AllocationOrder | None,
     weights: FloatArray | None,
@@ -318,7 +319,7 @@ def _augmented_chain(
     state: FloatArray,
     count: FloatArray,
     saved: np.ndarray,
-    effective_damage: Sequence[Dist],
+    effective_damage: Sequence[Damage],
     focus: int | None = None,
     order: AllocationOrder | None = None,
     weights: FloatArray | None = None,

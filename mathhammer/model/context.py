@@ -232,9 +232,11 @@ class Modifiers:
         means 5+).
     reroll_hits, reroll_wounds : {"ones", "failures", "non_critical"}, optional
         Re-rolls of the hit and wound rolls. A die is re-rolled at most once.
-    reroll_damage : {"ones", "below:N"}, optional
+    reroll_damage : {"ones", "below:N", "optimal"}, optional
         Re-roll the damage dice of every attack showing 1 (``"ones"``) or N or less
-        (``"below:2"``), each die once.
+        (``"below:2"``), each die once; or (``"optimal"``) each attack's damage roll when a
+        new roll is expected to take more wounds from the model it strikes, its wounds left
+        in view (docs/rules.md D31).
     reroll_one : {"hit", "wound", "hit:at_least", "wound:at_least"}, optional
         A command re-roll: one hit or wound roll of each pool re-rolled. ``"hit"`` re-rolls
         a failed die, or, when none failed and a critical is worth more than it risks, a
@@ -310,11 +312,15 @@ class Modifiers:
                     f"reroll_{step}s={every!r}: every failed {step} roll is re-rolled already, "
                     "and a die is re-rolled at most once"
                 )
-        if reroll_damage is not None and damage_reroll_below(reroll_damage) is None:
+        if (
+            reroll_damage is not None
+            and reroll_damage != "optimal"
+            and damage_reroll_below(reroll_damage) is None
+        ):
             raise field_error(
                 ProfileError,
                 "Modifiers.reroll_damage",
-                "None, 'ones' or 'below:N' (N from 1 to 19)",
+                "None, 'ones', 'below:N' (N from 1 to 19) or 'optimal'",
                 reroll_damage,
             )
         if damage_set is not None:
@@ -366,7 +372,9 @@ class Modifiers:
             mine, theirs = getattr(self, name), getattr(base, name)
             values[name] = max(mine, theirs, key=lambda r: -1 if r is None else REROLLS.index(r))
         values["reroll_damage"] = max(
-            self.reroll_damage, base.reroll_damage, key=lambda r: damage_reroll_below(r) or 0
+            self.reroll_damage,
+            base.reroll_damage,
+            key=lambda r: 20 if r == "optimal" else damage_reroll_below(r) or 0,
         )
         values["reroll_one"] = self.reroll_one if self.reroll_one is not None else base.reroll_one
         return Modifiers(**values)

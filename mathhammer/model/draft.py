@@ -66,6 +66,7 @@ class PoolDraft:
     devastating: bool = False
     ap: int = 0
     damage: Dice | None = None
+    reroll_damage: str | None = None
     damage_multiply: int = 1
     damage_add: int = 0
     melta: Dice | None = None
@@ -92,6 +93,8 @@ class PoolDraft:
         below = damage_reroll_below(modifiers.reroll_damage)
         if below is not None:  # each damage die at or below it rolled again
             damage = damage.rerolled(below)
+        # a re-roll made with the model's wounds in view is the ruleset's to decide
+        optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
         return cls(
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
@@ -104,6 +107,7 @@ class PoolDraft:
             reroll_one=modifiers.reroll_one,
             ap=weapon.ap + modifiers.ap,
             damage=damage,
+            reroll_damage=optimal,
             damage_multiply=modifiers.damage_multiply,
             damage_add=modifiers.damage_add,
             cover=not situation.melee and (context.target_in_cover or target.stealth),

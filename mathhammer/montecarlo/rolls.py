@@ -17,6 +17,7 @@ import numpy as np
 from ..core.dice import Dice
 from ..model.profiles import Unit
 from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
+from ..rules.damage_rerolls import damage_rerolls
 from .tables import count_pairs, count_where, faces_table, pair_table, prefix_mask
 
 __all__ = [
@@ -155,6 +156,37 @@ def damage_roll(
     if checks.melta is not None:
         add = add + checks.melta.roll(rng, size)
     return d, add
+
+
+def rerolled_damage(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    unit: Unit,
+    groups: np.ndarray,
+    left: np.ndarray,
+    rolled: np.ndarray,
+    add: np.ndarray,
+    mortal: bool = False,
+) -> np.ndarray:
+    """With ``reroll_damage="optimal"``, each damage roll (``rolled``, ``add``:
+    :func:`damage_roll`) that the decision table marks for a model of its group with
+    ``left`` wounds left, rolled again (docs/rules.md D31); otherwise ``rolled``."""
+    if checks.reroll_damage != "optimal" or rolled.size == 0:
+        return rolled
+    x = add - checks.damage_add  # the [MELTA] roll, kept
+    again = np.zeros(rolled.shape, dtype=bool)
+    for gi, g in enumerate(unit.groups):
+        here = groups == gi
+        if here.any():
+            table = damage_rerolls(
+                ruleset, checks.damage, checks.melta, checks.damage_multiply,
+                checks.damage_add, g, mortal,
+            )  # fmt: skip
+            again[here] = table[left[here], rolled[here], x[here]]
+    if not again.any():
+        return rolled
+    return np.where(again, checks.damage.roll(rng, rolled.size), rolled)
 
 
 def defended_damage(

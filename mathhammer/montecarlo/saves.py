@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import d6, damage_roll, defended_damage, feel_no_pain, rolled
+from .rolls import d6, damage_roll, defended_damage, feel_no_pain, rerolled_damage, rolled
 from .state import TargetState
 from .tables import count_where, faces_table, is_prefix, sorted_dice
 
@@ -98,7 +98,7 @@ def _lone_group(
     column = 0
     while trials.size:
         column += 1
-        lost = now_hurt + _damage(rng, ruleset, checks, target, trials.size)
+        lost = now_hurt + _damage(rng, ruleset, checks, target, group.wounds - now_hurt)
         dies = lost >= group.wounds
         now_dead += dies
         now_hurt = np.where(dies, 0, lost)
@@ -116,13 +116,16 @@ def _damage(
     ruleset: Ruleset,
     checks: PoolChecks,
     target: TargetState,
-    size: int,
+    left: np.ndarray,
 ) -> np.ndarray:
-    """The damage of ``size`` failed saves against the one group of the target, after
-    its modifiers and Feel No Pain."""
+    """The damage of failed saves against the one group of the target, its current
+    models with ``left`` wounds left, after its modifiers and Feel No Pain."""
     unit = target.unit
     group = unit.groups[0]
+    size = left.size
     rolled_damage, add = damage_roll(rng, checks, size)
+    zeros = np.zeros(size, dtype=np.int64)
+    rolled_damage = rerolled_damage(rng, ruleset, checks, unit, zeros, left, rolled_damage, add)
     d = np.asarray(
         ruleset.modified_damage(
             rolled_damage, checks.damage_multiply, add, group.halve_damage, group.damage_reduction
@@ -131,7 +134,7 @@ def _damage(
     )
     if group.feel_no_pain(False) is None:  # no roll to make
         return d
-    return feel_no_pain(rng, ruleset, unit, np.zeros(size, dtype=np.int64), d)
+    return feel_no_pain(rng, ruleset, unit, zeros, d)
 
 
 def _in_sorted_order(
@@ -174,5 +177,7 @@ def _inflict(
     it strikes (``groups``), then Feel No Pain; the models lose what is left."""
     unit = target.unit
     rolled_damage, add = damage_roll(rng, checks, trials.size)
+    left = target.wounds[groups] - target.hurt[trials, groups]
+    rolled_damage = rerolled_damage(rng, ruleset, checks, unit, groups, left, rolled_damage, add)
     d = defended_damage(ruleset, checks, unit, groups, rolled_damage, add)
     target.lose(trials, groups, feel_no_pain(rng, ruleset, unit, groups, d))

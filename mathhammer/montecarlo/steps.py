@@ -12,7 +12,14 @@ import numpy as np
 
 from ..model.pools import MortalWounds, Pool
 from ..rules.base import CommandReroll, PoolChecks, Ruleset
-from .rolls import categorise, damage_roll, defended_damage, feel_no_pain, roll_sum
+from .rolls import (
+    categorise,
+    damage_roll,
+    defended_damage,
+    feel_no_pain,
+    rerolled_damage,
+    roll_sum,
+)
 from .saves import save_dice
 from .state import TargetState
 
@@ -35,7 +42,11 @@ def devastating_wounds(
         if not live.any():
             break
         rolled_damage, add = damage_roll(rng, checks, int(live.sum()))
-        unit = target.unit
+        unit, here, struck = target.unit, trials[live], group[live]
+        left = target.wounds[struck] - target.hurt[here, struck]
+        rolled_damage = rerolled_damage(
+            rng, ruleset, checks, unit, struck, left, rolled_damage, add, mortal=True
+        )
         d = defended_damage(ruleset, checks, unit, group[live], rolled_damage, add, mortal=True)
         left = feel_no_pain(rng, ruleset, target.unit, group[live], d, mortal=True)
         target.lose(trials[live], group[live], left)

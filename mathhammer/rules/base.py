@@ -291,6 +291,7 @@ class PoolChecks:
     used: tuple[str, ...] = ()
     save_reroll: str | None = None
     reroll_one: CommandReroll | None = None
+    reroll_damage: str | None = None
 
 
 @dataclass(frozen=True)

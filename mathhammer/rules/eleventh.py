@@ -308,6 +308,7 @@ class EleventhEdition(Ruleset):
             hazardous=draft.hazardous,
             used=used,
             save_reroll=target.reroll_saves,
+            reroll_damage=draft.reroll_damage,
             reroll_one=command_reroll(
                 draft, hit, wound, saves(np.asarray(FACES), target.groups[0])
             ),
