@@ -863,15 +863,19 @@ def _rerolled_save_rolls(
 ) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """All n save dice rolled at once, each die showing a face in ``again`` rolled once
     more, then sorted lowest to highest (docs/rules.md D29)."""
-    one = [(f, Fraction(1, 6)) for f in D6 if f not in again]
-    one += [(g, Fraction(1, 36)) for f in D6 if f in again for g in D6]
-    out: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
-    for dice in itertools.product(one, repeat=n):
+    one: dict[int, Fraction] = defaultdict(Fraction)  # a die's face once re-rolled
+    for first in D6:
+        for second in D6 if first in again else (first,):
+            one[second] += Fraction(1, 36) if first in again else Fraction(1, 6)
+    out = []
+    for dice in itertools.combinations_with_replacement(D6, n):
+        ways = math.factorial(n)
         p = Fraction(1)
-        for _, q in dice:
-            p *= q
-        out[tuple(sorted(face for face, _ in dice))] += p
-    return tuple(out.items())
+        for face in set(dice):
+            ways //= math.factorial(dice.count(face))
+            p *= one[face] ** dice.count(face)
+        out.append((dice, ways * p))
+    return tuple(out)
 
 
 def _save_rerolls(
