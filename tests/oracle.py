@@ -735,10 +735,13 @@ def _defender_damage(attacker: PMF, group: ModelGroup) -> PMF:
     return pmf
 
 
-def _optimal_damage(prof: Profile, group: ModelGroup, mortal: bool) -> Callable[[int], PMF]:
-    """Damage before Feel No Pain against a model of ``group`` with ``left`` wounds left,
-    each roll of D made again when a new roll (with the same [MELTA] X) takes more of the
-    model's wounds on average, FNP counted and no more than ``left`` (docs/rules.md D31)."""
+def _judged_rolls(
+    prof: Profile, group: ModelGroup, mortal: bool, left: int
+) -> list[tuple[int, Fraction, bool]]:
+    """Every damage roll against a model of ``group`` with ``left`` wounds left, as
+    (amount taken before Feel No Pain, probability, rolled again): a roll of D is made
+    again when a new roll (with the same [MELTA] X) takes more of the model's wounds on
+    average, FNP counted and no more than ``left`` (docs/rules.md D31, D32)."""
     fnp = _mortal_fnp(group) if mortal else group.fnp
 
     def taken(d: int, x: int) -> int:
@@ -747,20 +750,29 @@ def _optimal_damage(prof: Profile, group: ModelGroup, mortal: bool) -> Callable[
             return max(1, amount)
         return next(iter(_defender_damage({amount: Fraction(1)}, group)))
 
-    def at(left: int) -> PMF:
-        def worth(amount: int) -> Fraction:
-            return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), Fraction(0))
+    def worth(amount: int) -> Fraction:
+        return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), Fraction(0))
 
-        rolls = _faces(prof.damage)
+    rolls = _faces(prof.damage)
+    out = []
+    for x, q in _faces(prof.melta or (0, 0, 0)):
+        fresh = sum((p * worth(taken(d, x)) for d, p in rolls), Fraction(0))
+        for d, p in rolls:
+            if worth(taken(d, x)) < fresh:
+                out.extend((taken(d2, x), q * p * p2, True) for d2, p2 in rolls)
+            else:
+                out.append((taken(d, x), q * p, False))
+    return out
+
+
+def _optimal_damage(prof: Profile, group: ModelGroup, mortal: bool) -> Callable[[int], PMF]:
+    """Damage before Feel No Pain against a model with ``left`` wounds left, each roll
+    made again where :func:`_judged_rolls` says (docs/rules.md D31)."""
+
+    def at(left: int) -> PMF:
         pmf: PMF = {}
-        for x, q in _faces(prof.melta or (0, 0, 0)):
-            fresh = sum((p * worth(taken(d, x)) for d, p in rolls), Fraction(0))
-            for d, p in rolls:
-                if worth(taken(d, x)) < fresh:
-                    for d2, p2 in rolls:
-                        _add(pmf, taken(d2, x), q * p * p2)
-                else:
-                    _add(pmf, taken(d, x), q * p)
+        for amount, p, _ in _judged_rolls(prof, group, mortal, left):
+            _add(pmf, amount, p)
         return pmf
 
     return at
@@ -776,42 +788,58 @@ class _Resolver:
         per_attack: Sequence[PMF | Callable[[int], PMF]],
         per_mortal: Sequence[PMF | Callable[[int], PMF]],
         focus: int | None,
+        command: Profile | None = None,
     ):
+        self.command = command  # a command re-roll of one damage roll (D32), unused
         self.groups = groups
         self.ap = ap
         self.per_attack = per_attack  # per group
         self.per_mortal = per_mortal  # per group: a rule may reduce mortal wounds too
         self.focus = focus
-        self.memo: dict[tuple[State, tuple[int, ...]], dict[tuple[State, int], Fraction]] = {}
-        self.mortal_memo: dict[tuple[State, int], dict[State, Fraction]] = {}
+        self.memo: dict[
+            tuple[State, tuple[int, ...], bool], dict[tuple[State, int, bool], Fraction]
+        ] = {}
+        self.mortal_memo: dict[tuple[State, int, bool], dict[State, Fraction]] = {}
 
-    def saves(self, state: State, dice: tuple[int, ...]) -> dict[tuple[State, int], Fraction]:
-        """Resolve ``dice`` in the given order: (final state, failed saves) -> probability."""
-        key = (state, dice)
+    def _damage(
+        self, gi: int, left: int, used: bool, mortal: bool
+    ) -> list[tuple[int, Fraction, bool]]:
+        """(amount, probability, the command re-roll used after it) of one damage roll."""
+        if self.command is None or used:
+            per = self.per_mortal if mortal else self.per_attack
+            return [(d, p, used) for d, p in _at(per[gi], left).items()]
+        return _judged_rolls(self.command, self.groups[gi], mortal, left)
+
+    def saves(
+        self, state: State, dice: tuple[int, ...], used: bool = False
+    ) -> dict[tuple[State, int, bool], Fraction]:
+        """Resolve ``dice`` in the given order: (final state, failed saves, command re-roll
+        used) -> probability."""
+        key = (state, dice, used)
         if key in self.memo:
             return self.memo[key]
-        out: dict[tuple[State, int], Fraction] = {}
+        out: dict[tuple[State, int, bool], Fraction] = {}
         where = _current(self.groups, state, self.focus)
         if not dice or where is None:
-            out[(state, 0)] = Fraction(1)  # done, or leftover dice lost on a destroyed unit
+            out[(state, 0, used)] = Fraction(1)  # done, or leftover dice lost
         else:
             gi, mi = where
             group = self.groups[gi]
             if _saved(dice[0], self.ap, group):
-                out = dict(self.saves(state, dice[1:]))
+                out = dict(self.saves(state, dice[1:], used))
             else:
                 left = state[gi][mi]
-                for dmg, p in _at(self.per_attack[gi], left).items():
+                for dmg, p, now in self._damage(gi, left, used, mortal=False):
                     for lost, q in _wounds_lost(dmg, left, group.fnp):
                         after = _apply(state, gi, mi, lost)
-                        for (final, unsaved), r in self.saves(after, dice[1:]).items():
-                            _add(out, (final, unsaved + 1), p * q * r)
+                        for (final, unsaved, last), r in self.saves(after, dice[1:], now).items():
+                            _add(out, (final, unsaved + 1, last), p * q * r)
         self.memo[key] = out
         return out
 
-    def mortal(self, state: State, count: int) -> dict[State, Fraction]:
+    def mortal(self, state: State, count: int, used: bool = False) -> dict[State, Fraction]:
         """``count`` devastating wounds, each damaging the current model only."""
-        key = (state, count)
+        key = (state, count, used)
         if key in self.mortal_memo:
             return self.mortal_memo[key]
         where = _current(self.groups, state, self.focus)
@@ -821,9 +849,10 @@ class _Resolver:
         else:
             gi, mi = where
             left = state[gi][mi]
-            for dmg, p in _at(self.per_mortal[gi], left).items():
+            for dmg, p, now in self._damage(gi, left, used, mortal=True):
                 for lost, q in _wounds_lost(dmg, left, _mortal_fnp(self.groups[gi])):
-                    for final, r in self.mortal(_apply(state, gi, mi, lost), count - 1).items():
+                    after = _apply(state, gi, mi, lost)
+                    for final, r in self.mortal(after, count - 1, now).items():
                         _add(out, final, p * q * r)
         self.mortal_memo[key] = out
         return out
@@ -1074,7 +1103,8 @@ def oracle_pools(
         if prof.damage_optimal:
             per_attack = [_optimal_damage(prof, g, mortal=False) for g in groups]
             per_mortal = [_optimal_damage(prof, g, mortal=True) for g in groups]
-        resolver = _Resolver(groups, prof.ap, per_attack, per_mortal, prof.precision)
+        command = prof if here_modifiers.reroll_one == "damage" else None
+        resolver = _Resolver(groups, prof.ap, per_attack, per_mortal, prof.precision, command)
         unsaved: PMF = defaultdict(Fraction)
         for (n, dev), p_n in to_save.items():
             for state, p_s in states.items():
@@ -1087,11 +1117,12 @@ def oracle_pools(
                         else _rerolled_save_rolls(n, again)
                     )
                     for dice, p_d in rolls:
-                        for (saved_state, failed), p_f in resolver.saves(mid, dice).items():
+                        resolved = resolver.saves(mid, dice).items()
+                        for (saved_state, failed, used), p_f in resolved:
                             last = (
                                 {saved_state: Fraction(1)}
                                 if devastating_first
-                                else resolver.mortal(saved_state, dev)
+                                else resolver.mortal(saved_state, dev, used)
                             )
                             for final, p_v in last.items():
                                 p = p_n * p_s * p_m * p_d * p_f * p_v

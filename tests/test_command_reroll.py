@@ -165,3 +165,96 @@ def test_contradictions_and_bad_values() -> None:
     ]  # fmt: skip
     mods, _ = parse_buff("reroll_one=wound")
     assert mods is not None and mods.reroll_one == "wound"
+
+
+# --------------------------------------------------------------------------- damage
+DAMAGE_WEAPONS = [
+    mh.Weapon("D6", 1, 3, 8, -2, "D6"),
+    mh.Weapon("Devastating", 2, 3, 6, -1, "D3", "[DEVASTATING WOUNDS]"),
+    mh.Weapon("Melta", 1, 3, 8, -4, "D3", "[MELTA 2]"),
+    mh.Weapon("Precise", 1, 3, 8, -2, "D3+1", "[PRECISION]"),
+    mh.Weapon("2D3", 1, 3, 8, -2, "2D3"),
+]
+DAMAGE_TARGETS = [
+    mh.Unit.of("W3", 2, 4, 3, 3),
+    mh.Unit(
+        "Led",
+        [
+            mh.ModelGroup(1, 4, 3, 2),
+            mh.ModelGroup(1, 5, 3, 4, fnp=5, damage_reduction=1, character=True),
+        ],
+    ),  # fmt: skip
+    mh.Unit.of("Halved", 1, 4, 3, 5, halve_damage=True, fnp=6),
+]
+
+
+@pytest.mark.parametrize("target", DAMAGE_TARGETS, ids=lambda u: u.name)
+@pytest.mark.parametrize("weapon", DAMAGE_WEAPONS, ids=lambda w: w.name)
+def test_a_command_re_roll_of_damage_equals_the_oracle(weapon: mh.Weapon, target: mh.Unit) -> None:
+    # the oracle carries a flag of the re-roll used beside every state, die by die
+    modifiers, context = mh.Modifiers(reroll_one="damage"), mh.Context(half_range=True)
+    got = mh.attack([(weapon, 2)], target, modifiers=modifiers, context=context)
+    want = oracle_attack([(weapon, 2)], target, modifiers=modifiers, context=context)
+    what = f"{weapon.name} vs {target.name}"
+    assert_pmf(got.killed.probabilities, want.killed, what)
+    assert_pmf(got.damage.probabilities, want.damage, what)
+    assert_pmf(got.pools[0].unsaved.probabilities, want.pools[0].unsaved, what)
+    for g, group in enumerate(got.groups):
+        assert_pmf(group.killed.probabilities, want.groups[g], what)
+
+
+def test_each_pool_has_its_own_and_a_state_carries_on() -> None:
+    weapons = [(mh.Weapon("D6", 1, 3, 8, -2, "D6"), 2), (mh.Weapon("D3", 1, 3, 8, -2, "D3"), 2)]
+    modifiers = mh.Modifiers(reroll_one="damage")
+    for target in DAMAGE_TARGETS[:2]:
+        got = mh.attack(weapons, target, modifiers=modifiers)
+        want = oracle_attack(weapons, target, modifiers=modifiers)
+        assert_pmf(got.killed.probabilities, want.killed)
+        assert_pmf(got.pools[1].unsaved.probabilities, want.pools[1].unsaved)
+        first = [weapons[0]]
+        carried = mh.attack(weapons[1:], target, modifiers=modifiers,
+                            start=mh.attack(first, target, modifiers=modifiers))  # fmt: skip
+        assert_pmf(carried.damage.probabilities, want.damage)
+    # beside a defender's save re-roll
+    stubborn = mh.Unit("Stubborn", list(DAMAGE_TARGETS[1].groups), reroll_saves="failures")
+    got = mh.attack(weapons, stubborn, modifiers=modifiers)
+    want = oracle_attack(weapons, stubborn, modifiers=modifiers)
+    assert_pmf(got.damage.probabilities, want.damage)
+
+
+def test_one_attack_re_rolls_as_the_optimal_re_roll_does() -> None:
+    # with one damage roll, the command re-roll is that roll's optimal re-roll:
+    # D6 against W3, every save failed: P(kill) = 5/6 x (4/6 + 2/6 x 4/6) = 5/6 x 8/9
+    gun = mh.Weapon("Gun", 1, 2, 8, -4, "D6", "[TORRENT]")
+    one = mh.Unit.of("One", 1, 4, 3, 3)
+    command = mh.attack([(gun, 1)], one, modifiers=mh.Modifiers(reroll_one="damage"))
+    optimal = mh.attack([(gun, 1)], one, modifiers=mh.Modifiers(reroll_damage="optimal"))
+    assert command.killed.probabilities[1] == pytest.approx(5 / 6 * 8 / 9, abs=1e-15)
+    np.testing.assert_allclose(command.damage.probabilities, optimal.damage.probabilities,
+                               atol=1e-15)  # fmt: skip
+    # more attacks: one re-roll is less than one for every roll, more than none
+    means = [
+        mh.attack([(gun, 4)], mh.Unit.of("Three", 3, 4, 3, 3), modifiers=m).damage.mean()
+        for m in (None, mh.Modifiers(reroll_one="damage"), mh.Modifiers(reroll_damage="optimal"))
+    ]
+    assert means[0] < means[1] < means[2]
+
+
+@pytest.mark.parametrize(
+    "target",
+    [mh.Unit.of("Lone", 6, 4, 3, 3), DAMAGE_TARGETS[1]],
+    ids=["lone", "led"],
+)
+def test_the_monte_carlo_re_rolls_the_same_damage_roll(target: mh.Unit) -> None:
+    weapons = [(mh.Weapon("Gun", 2, 3, 8, -2, "D6", "[DEVASTATING WOUNDS]"), 4)]
+    modifiers = mh.Modifiers(reroll_one="damage")
+    exact = mh.attack(weapons, target, modifiers=modifiers)
+    trials = 60_000
+    rolled = mh.simulate(weapons, target, modifiers=modifiers, trials=trials, rng=41)
+    assert_matches(f"damage command re-roll vs {target.name}", exact.killed, rolled.killed, trials)
+    assert_matches(f"damage command re-roll vs {target.name}", exact.damage, rolled.damage, trials)
+
+
+def test_a_damage_command_re_roll_contradicts_a_damage_re_roll() -> None:
+    with pytest.raises(mh.ProfileError, match="reroll_one='damage' contradicts reroll_damage"):
+        mh.Modifiers(reroll_one="damage", reroll_damage="ones")

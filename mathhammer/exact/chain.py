@@ -40,7 +40,7 @@ from ..core.dist import Dist
 from ..core.limits import MAX_TABLE
 from ..rules.base import FACES, AllocationOrder
 from .cost import CHUNK_ENTRIES
-from .damage import Damage, damage_key, never_zero
+from .damage import CommandDamage, Damage, damage_key, never_zero
 from .layout import Layout, damage_matrix
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
@@ -56,6 +56,7 @@ __all__ = [
     "apply_pool",
     "block_share",
     "cap_passengers",
+    "command_transition",
     "rolling_parts",
     "saving_states",
     "sorted_dice_chain",
@@ -526,6 +527,7 @@ def apply_pool(
     order: AllocationOrder | None = None,
     trimmed: list[float] | None = None,
     faces: np.ndarray | None = None,
+    command: CommandDamage | None = None,
 ) -> FloatArray:
     """The state distribution after a pool's save dice and devastating wounds.
 
@@ -554,7 +556,14 @@ def apply_pool(
         ``faces[g, f - 1]``: the chance that one save die shows ``f`` once the defender's
         re-rolls are made, with group ``g`` current as the dice are rolled
         (:func:`~mathhammer.rules.base.save_face_weights`); uniform when None.
+    command : optional
+        A command re-roll of one damage roll (:func:`~mathhammer.exact.damage.command_damage`):
+        the chain runs on the states twice over, before and after the re-roll is used
+        (:func:`command_transition`).
     """
+    if command is not None:
+        args = (saved, effective_damage, mortal_damage, focus, order, trimmed, faces)
+        return _with_command(layout, state, to_save, *args, command)
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
@@ -577,6 +586,73 @@ def apply_pool(
         return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
     return devastating.power_series(after_saves)
+
+
+def command_transition(
+    layout: Layout,
+    plain: Sequence[Damage],
+    kept: Sequence[Damage],
+    rerolled: Sequence[Damage],
+    focus: int | None = None,
+    order: AllocationOrder | None = None,
+) -> np.ndarray | sp.csr_matrix:
+    """The one-attack damage transition on the states twice over: the first copy while the
+    pool's command re-roll is unused, the second once it is used. From the first, an
+    attack whose roll is kept stays in it (``kept``), one rolled again moves to the second
+    (``rerolled``); the second takes the damage as rolled (``plain``)::
+
+        [[K, R],
+         [0, P]]
+    """
+    matrices = [damage_matrix(layout, d, focus=focus, order=order) for d in (kept, rerolled, plain)]
+    k, r, p = matrices
+    # a destroyed unit stays where it is (in K); R moves nothing out of it
+    standing = (layout.current_group(focus, order) >= 0).astype(float)
+    if isinstance(k, np.ndarray):
+        return np.block([[k, r * standing[:, None]], [np.zeros_like(k), p]])
+    import scipy.sparse as sp
+
+    r = sp.diags(standing) @ r
+    return sp.csr_matrix(sp.bmat([[k, r], [None, p]]))
+
+
+def _with_command(
+    layout: Layout,
+    state: FloatArray,
+    to_save: FloatArray,
+    saved: np.ndarray,
+    effective_damage: Sequence[Damage],
+    mortal_damage: Sequence[Damage],
+    focus: int | None,
+    order: AllocationOrder | None,
+    trimmed: list[float] | None,
+    faces: np.ndarray | None,
+    command: CommandDamage,
+) -> FloatArray:
+    """:func:`apply_pool` with a command re-roll of one damage roll: the sorted-dice chain
+    on the doubled states (:func:`command_transition`), then the two copies added."""
+    (kept, rerolled), (mortal_kept, mortal_rerolled) = command
+    damage = command_transition(layout, effective_damage, kept, rerolled, focus, order)
+    current = np.tile(layout.current_group(focus, order), 2)
+    if trimmed is not None:
+        to_save = _trimmed(_trimmed(to_save.T, trimmed).T, trimmed)
+    size = layout.size
+    after_saves = sum(
+        sorted_dice_chain(
+            to_save,
+            np.concatenate([part, np.zeros(size)]),
+            _blocks(saved, current, damage, weights),
+        )
+        for part, weights in rolling_parts(layout, state, faces, focus, order)
+    )  # [m, 2 states]
+    assert isinstance(after_saves, np.ndarray)
+    if after_saves.shape[0] > 1:
+        mortal = command_transition(
+            layout, mortal_damage, mortal_kept, mortal_rerolled, focus, order
+        )
+        after_saves = Transition(mortal).power_series(after_saves)[None, :]
+    both = after_saves[0]
+    return np.asarray(both[:size] + both[size:], dtype=np.float64)
 
 
 def cap_passengers(to_save: FloatArray, wounds: int) -> FloatArray:

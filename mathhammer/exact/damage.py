@@ -21,7 +21,9 @@ from ..rules.base import PoolChecks, Ruleset
 from ..rules.damage_rerolls import damage_rerolls, wound_lost
 
 __all__ = [
+    "CommandDamage",
     "LeftDamage",
+    "command_damage",
     "damage_at",
     "damage_key",
     "group_damage",
@@ -107,7 +109,35 @@ def _group_damage(
     ruleset: Ruleset,
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
-    # every (rolled D, rolled MELTA X) pair, with its probability
+    weights, melta_values, taken = _rolls(
+        damage, melta, damage_multiply, damage_add, groups, ruleset
+    )
+    attacks: list[Damage] = []
+    mortals: list[Damage] = []
+    for g, (value, amount) in zip(groups, taken, strict=True):
+        if not optimal:
+            attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
+            mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
+            continue
+        for rolled, out, is_mortal in ((value, attacks, False), (amount, mortals, True)):
+            again = damage_rerolls(
+                ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
+            )
+            out.append(_left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal))
+    return tuple(attacks), tuple(mortals)
+
+
+def _rolls(
+    damage: Dice,
+    melta: Dice | None,
+    damage_multiply: int,
+    damage_add: int,
+    groups: tuple[ModelGroup, ...],
+    ruleset: Ruleset,
+) -> tuple[np.ndarray, int, list[tuple[np.ndarray, np.ndarray]]]:
+    """Every (rolled D, rolled [MELTA] X) pair, D major: its probability, the number of
+    X values, and per group what the pair takes from a model as an attack's damage and
+    as a devastating wound's mortal wounds (before Feel No Pain)."""
     d_values = np.arange(damage.dist.n + 1)
     extra = melta.dist if melta is not None else Dist.constant(0)
     x_values = np.arange(extra.n + 1)
@@ -115,21 +145,59 @@ def _group_damage(
     d, x = np.repeat(d_values, len(x_values)), np.tile(x_values, len(d_values))
     add = damage_add + x
     mortal = ruleset.modified_damage(d, damage_multiply, add)
-    attacks: list[Damage] = []
-    mortals: list[Damage] = []
+    taken = []
     for g in groups:
         value = ruleset.modified_damage(d, damage_multiply, add, g.halve_damage, g.damage_reduction)
-        amount = value if g.reduce_mortal else mortal
-        if not optimal:
-            attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
-            mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
-            continue
-        for taken, out, is_mortal in ((value, attacks, False), (amount, mortals, True)):
+        taken.append((value, value if g.reduce_mortal else mortal))
+    return weights, len(x_values), taken
+
+
+#: A pool's damage under a command re-roll (docs/rules.md D32): per group, what an attack
+#: (then a devastating wound) takes when the roll is kept, and when it is rolled again.
+CommandDamage = tuple[
+    tuple[tuple[LeftDamage, ...], tuple[LeftDamage, ...]],
+    tuple[tuple[LeftDamage, ...], tuple[LeftDamage, ...]],
+]
+
+
+def command_damage(checks: PoolChecks, target: Unit, ruleset: Ruleset) -> CommandDamage | None:
+    """With a command re-roll of a damage roll, per group and by wounds left: the wounds
+    an attack takes with its roll kept, and with it rolled again, the roll re-rolled
+    where :func:`~mathhammer.rules.damage_rerolls.damage_rerolls` marks it; the same for
+    a devastating wound. Each part is a share of the whole (their sum is the optimal
+    re-roll's). None without one."""
+    command = checks.reroll_one
+    if command is None or command.step != "damage":
+        return None
+    key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
+    return _command_damage(*key, target.groups, ruleset)
+
+
+@register
+@lru_cache(maxsize=1024)
+def _command_damage(
+    damage: Dice,
+    melta: Dice | None,
+    damage_multiply: int,
+    damage_add: int,
+    groups: tuple[ModelGroup, ...],
+    ruleset: Ruleset,
+) -> CommandDamage:
+    weights, melta_values, taken = _rolls(
+        damage, melta, damage_multiply, damage_add, groups, ruleset
+    )
+    parts: list[list[LeftDamage]] = [[], [], [], []]
+    for g, (value, amount) in zip(groups, taken, strict=True):
+        for i, (rolled, is_mortal) in enumerate(((value, False), (amount, True))):
             again = damage_rerolls(
                 ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
             )
-            out.append(_left_damage(again, taken, weights, len(x_values), g, ruleset, is_mortal))
-    return tuple(attacks), tuple(mortals)
+            for j, part in enumerate(("kept", "rerolled")):
+                parts[2 * i + j].append(
+                    _left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal, part)
+                )
+    kept, rerolled, mortal_kept, mortal_rerolled = (tuple(p) for p in parts)
+    return (kept, rerolled), (mortal_kept, mortal_rerolled)
 
 
 def _left_damage(
@@ -140,9 +208,11 @@ def _left_damage(
     group: ModelGroup,
     ruleset: Ruleset,
     mortal: bool,
+    part: str = "all",
 ) -> LeftDamage:
     """Per wounds left ``w``: each (d, x) roll kept, or rolled again for a new d with
-    the same x (``again[w, d, x]``), then thinned by Feel No Pain."""
+    the same x (``again[w, d, x]``), then thinned by Feel No Pain; only the rolls kept,
+    or only those rolled again, with ``part="kept"`` or ``"rerolled"``."""
     size = int(taken.max()) + 1
     by_roll = np.zeros((len(taken), size))  # [(d, x), amount]
     by_roll[np.arange(len(taken)), taken] = 1.0
@@ -156,7 +226,9 @@ def _left_damage(
     out = []
     for w in range(again.shape[0]):
         rerolled = again[w].ravel()  # in the order of (d, x): d major, as taken is
-        rows = np.where(rerolled[:, None], fresh[x], by_roll)
+        keep = by_roll if part != "rerolled" else np.zeros_like(by_roll)
+        again_rows = fresh[x] if part != "kept" else np.zeros_like(by_roll)
+        rows = np.where(rerolled[:, None], again_rows, keep)
         out.append(Dist._trusted(weights @ rows).thin(lost))
     return LeftDamage(tuple(out))
 

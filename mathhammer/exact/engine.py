@@ -34,7 +34,7 @@ from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
 from .choices import chosen, may_choose, metric_of, selections, too_many
-from .damage import Damage, group_damage, wound_lost
+from .damage import Damage, command_damage, group_damage, wound_lost
 from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
@@ -97,7 +97,8 @@ def pool_state(
     """The state distribution after one pool (:func:`pool_step` without its result)."""
     stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
     focus, order = step.checks.precision_group, plan.ruleset.current_group
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces)
+    command = command_damage(step.checks, plan.target, plan.ruleset)
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command)
     return apply_pool(layout, before, stages.to_save, *args)
 
 
@@ -113,7 +114,8 @@ def pool_step(
     checks = step.checks
     stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
     focus, order = checks.precision_group, plan.ruleset.current_group
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces)
+    command = command_damage(checks, plan.target, plan.ruleset)
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command)
     state = apply_pool(layout, before, stages.to_save, *args)
     result = PoolResult(
         label=step.label,
@@ -132,6 +134,7 @@ def pool_step(
             focus,
             order,
             faces,
+            command,
         ),
         devastating=Dist._trusted(stages.to_save.sum(axis=0)),
         abilities=checks.used,
@@ -393,8 +396,8 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
                 return None
         per_attack = group_damage(checks, target, ruleset)[0]
-        if not isinstance(per_attack[0], Dist):  # damage that depends on the wounds left
-            return None
+        if not isinstance(per_attack[0], Dist) or command_damage(checks, target, ruleset):
+            return None  # damage that depends on the wounds left
         if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
         pools.append((step, (hk, wk), per_attack))

@@ -232,7 +232,7 @@ def hit_and_wound(
     if found is not None:
         return found
     attacks = _attack_dice(weapons, rules.bonus_attacks)
-    if rules.reroll_one is None:
+    if _command_key(rules) is None:
         steps = _resolve(attacks, hit, wound, kernel_key)
     else:
         steps = _resolve_command(attacks, rules, hit, wound)
@@ -262,7 +262,7 @@ def _command_key(rules: PoolChecks) -> Any:
     """What a command re-roll adds to a pool's key: the step, the policy, and the chances
     that a die's first roll stands (the kernels hold the rest)."""
     command = rules.reroll_one
-    if command is None:
+    if command is None or command.step == "damage":  # a damage roll: the chain's
         return None
     check = rules.hit if command.step == "hit" else rules.wound
     assert check is not None  # a ruleset gives no hit re-roll without a hit roll

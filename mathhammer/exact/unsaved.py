@@ -41,13 +41,14 @@ from ..rules.base import AllocationOrder
 from .chain import (
     Transition,
     block_share,
+    command_transition,
     rolling_parts,
     save_blocks,
     saving_states,
     sorted_dice_chain,
 )
 from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
-from .damage import Damage, never_zero
+from .damage import CommandDamage, Damage, never_zero
 from .layout import Layout, damage_matrix
 
 __all__ = ["unsaved_counter", "unsaved_distribution"]
@@ -78,6 +79,7 @@ def unsaved_distribution(
     focus: int | None = None,
     order: AllocationOrder | None = None,
     faces: np.ndarray | None = None,
+    command: CommandDamage | None = None,
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
@@ -100,6 +102,9 @@ def unsaved_distribution(
     faces : ndarray, optional
         The faces' weights of one save die by the group current as the dice are rolled
         (see :func:`~mathhammer.exact.chain.apply_pool`); uniform when None.
+    command : optional
+        A command re-roll of one damage roll (see :func:`~mathhammer.exact.chain.apply_pool`):
+        the failed saves are counted on the doubled states.
 
     Returns
     -------
@@ -124,10 +129,14 @@ def unsaved_distribution(
     """
     count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
     parts = rolling_parts(layout, state, faces, focus, order)
-    pmf = sum(
-        _unsaved(layout, part, count, saved, effective_damage, focus, order, weights)
-        for part, weights in parts
-    )
+    if command is not None:  # the counter beside the doubled states
+        args = (saved, effective_damage, focus, order)
+        pmf = sum(_augmented_chain(layout, part, count, *args, w, command) for part, w in parts)
+    else:
+        pmf = sum(
+            _unsaved(layout, part, count, saved, effective_damage, focus, order, weights)
+            for part, weights in parts
+        )
     assert isinstance(pmf, np.ndarray)
     return Dist._trusted(pmf)
 
@@ -323,24 +332,34 @@ def _augmented_chain(
     focus: int | None = None,
     order: AllocationOrder | None = None,
     weights: FloatArray | None = None,
+    command: CommandDamage | None = None,
 ) -> FloatArray:
     """The chain of :func:`~mathhammer.exact.chain.apply_pool` on states augmented with a
     counter of failed saves: for any ``saved`` (a die saved may be followed by one that
-    fails), at ``counter`` times the cost of the chain."""
+    fails), at ``counter`` times the cost of the chain; with a ``command`` re-roll of a
+    damage roll, on the doubled states of :func:`~mathhammer.exact.chain.command_transition`."""
     kmax = count.size - 1
     counter = unsaved_counter(layout, kmax, effective_damage)
     import scipy.sparse as sp
 
-    damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
+    current = layout.current_group(focus, order)
+    if command is None:
+        damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
+    else:
+        (kept, rerolled), _ = command
+        damage = command_transition(layout, effective_damage, kept, rerolled, focus, order)
+        damage = sp.csr_matrix(damage)
+        current = np.tile(current, 2)
+        state = np.concatenate([state, np.zeros(layout.size)])
     assert isinstance(damage, sp.csr_matrix)
-    states = layout.size * counter
+    size = len(current)
+    states = size * counter
     nonzero = counter * (damage.nnz + layout.size)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved)]
     one, stacked = apply_cost(states, nonzero, False), apply_cost(states, nonzero, False, True)
     cost = chain_cost(kmax, 1, states, one, acting, stacked)
-    sizes = f"{kmax} dice to save, {layout.size} target states x {counter} counts"
+    sizes = f"{kmax} dice to save, {size} target states x {counter} counts"
     check_cost(_WHAT, cost, sizes)
-    current = layout.current_group(focus, order)
     top = counter - 1
     shift = sp.diags(np.ones(top), 1, shape=(counter, counter)) + sp.coo_matrix(
         ([1.0], ([top], [top])), shape=(counter, counter)
@@ -355,9 +374,7 @@ def _augmented_chain(
         fail = sp.diags((~saving).astype(float)) @ damage
         aug = sp.kron(sp.diags(saving.astype(float)), sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
-    start = np.zeros((layout.size, counter))
+    start = np.zeros((size, counter))
     start[:, 0] = state
-    final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(
-        layout.size, counter
-    )
+    final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(size, counter)
     return np.asarray(final.sum(axis=0), dtype=np.float64)

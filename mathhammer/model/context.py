@@ -34,7 +34,7 @@ __all__ = [
 REROLLS = ("ones", "failures", "non_critical")
 #: What a command re-roll re-rolls (``Modifiers.reroll_one``): one hit or wound roll of a
 #: pool, to raise the expected damage, or (``:at_least``) only ever a failed die.
-REROLL_ONE = ("hit", "wound", "hit:at_least", "wound:at_least")
+REROLL_ONE = ("hit", "wound", "hit:at_least", "wound:at_least", "damage")
 
 
 def _flag(owner: Any, name: str) -> None:
@@ -237,12 +237,14 @@ class Modifiers:
         (``"below:2"``), each die once; or (``"optimal"``) each attack's damage roll when a
         new roll is expected to take more wounds from the model it strikes, its wounds left
         in view (docs/rules.md D31).
-    reroll_one : {"hit", "wound", "hit:at_least", "wound:at_least"}, optional
-        A command re-roll: one hit or wound roll of each pool re-rolled. ``"hit"`` re-rolls
-        a failed die, or, when none failed and a critical is worth more than it risks, a
-        non-critical success (to raise the expected damage); ``"hit:at_least"`` only ever
-        a failed die (the most likely to reach any number of hits). It contradicts a
-        re-roll of every failure of the same roll (docs/rules.md §1.4, D30).
+    reroll_one : {"hit", "wound", "hit:at_least", "wound:at_least", "damage"}, optional
+        A command re-roll: one hit, wound or damage roll of each pool re-rolled. ``"hit"``
+        re-rolls a failed die, or, when none failed and a critical is worth more than it
+        risks, a non-critical success (to raise the expected damage); ``"hit:at_least"``
+        only ever a failed die (the most likely to reach any number of hits). It
+        contradicts a re-roll of every failure of the same roll (docs/rules.md §1.4, D30).
+        ``"damage"`` re-rolls the first damage roll that a new roll would beat against the
+        model it strikes (D32); it contradicts ``reroll_damage``.
 
     Examples
     --------
@@ -305,7 +307,12 @@ class Modifiers:
                     reroll_one,
                 )  # fmt: skip
             step = reroll_one.split(":")[0]
-            every = reroll_hits if step == "hit" else reroll_wounds
+            every = {"hit": reroll_hits, "wound": reroll_wounds}.get(step)
+            if step == "damage" and reroll_damage is not None:
+                raise ProfileError(
+                    f"Modifiers.reroll_one='damage' contradicts reroll_damage={reroll_damage!r}: "
+                    "the damage dice are re-rolled already, and a die is re-rolled at most once"
+                )
             if every in ("failures", "non_critical"):
                 raise ProfileError(
                     f"Modifiers.reroll_one={reroll_one!r} contradicts "

@@ -168,11 +168,16 @@ def rerolled_damage(
     rolled: np.ndarray,
     add: np.ndarray,
     mortal: bool = False,
+    command: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """With ``reroll_damage="optimal"``, each damage roll (``rolled``, ``add``:
     :func:`damage_roll`) that the decision table marks for a model of its group with
-    ``left`` wounds left, rolled again (docs/rules.md D31); otherwise ``rolled``."""
-    if checks.reroll_damage != "optimal" or rolled.size == 0:
+    ``left`` wounds left, rolled again (docs/rules.md D31); otherwise ``rolled``.
+
+    With a command re-roll of one damage roll (``command``: the trials rolling and every
+    trial's flag of its re-roll used), the first roll the table marks in each trial whose
+    re-roll is unused, and the flag set (D32). The rolls of one call are one per trial."""
+    if rolled.size == 0 or (checks.reroll_damage != "optimal" and command is None):
         return rolled
     x = add - checks.damage_add  # the [MELTA] roll, kept
     again = np.zeros(rolled.shape, dtype=bool)
@@ -184,6 +189,10 @@ def rerolled_damage(
                 checks.damage_add, g, mortal,
             )  # fmt: skip
             again[here] = table[left[here], rolled[here], x[here]]
+    if command is not None:
+        trials, used = command
+        again &= ~used[trials]
+        used[trials[again]] = True
     if not again.any():
         return rolled
     return np.where(again, checks.damage.roll(rng, rolled.size), rolled)

@@ -35,8 +35,12 @@ def save_dice(
     checks: PoolChecks,
     target: TargetState,
     count: np.ndarray,
+    used: np.ndarray | None = None,
 ) -> np.ndarray:
     """Allocate each trial's save dice, lowest first; return the failed saves per trial.
+
+    ``used``: each trial's flag of its command re-roll of a damage roll used (set here),
+    when the pool has one.
 
     Against one group (in the standard allocation order) whose failed saves are its
     lowest faces (every threshold save), a trial's failed saves are its first dice once
@@ -51,8 +55,9 @@ def save_dice(
     if checks.save_reroll is not None:
         faces = _save_rerolls(rng, checks, target, faces, fails)
     if target.lone and is_prefix(fails[0]):
-        return _lone_group(rng, ruleset, checks, target, count_where(faces, fails[0]))
-    return _in_sorted_order(rng, ruleset, checks, target, sorted_dice(faces), count, fails)
+        return _lone_group(rng, ruleset, checks, target, count_where(faces, fails[0]), used)
+    dice = sorted_dice(faces)
+    return _in_sorted_order(rng, ruleset, checks, target, dice, count, fails, used)
 
 
 def _save_rerolls(
@@ -83,6 +88,7 @@ def _lone_group(
     checks: PoolChecks,
     target: TargetState,
     failures: np.ndarray,
+    used: np.ndarray | None,
 ) -> np.ndarray:
     """Against a unit of one group: each trial's ``failures`` failed saves, one per
     vectorised step while its unit stands; the failed saves allocated.
@@ -98,7 +104,8 @@ def _lone_group(
     column = 0
     while trials.size:
         column += 1
-        lost = now_hurt + _damage(rng, ruleset, checks, target, group.wounds - now_hurt)
+        wounds_left = group.wounds - now_hurt
+        lost = now_hurt + _damage(rng, ruleset, checks, target, wounds_left, trials, used)
         dies = lost >= group.wounds
         now_dead += dies
         now_hurt = np.where(dies, 0, lost)
@@ -117,15 +124,20 @@ def _damage(
     checks: PoolChecks,
     target: TargetState,
     left: np.ndarray,
+    trials: np.ndarray,
+    used: np.ndarray | None,
 ) -> np.ndarray:
-    """The damage of failed saves against the one group of the target, its current
-    models with ``left`` wounds left, after its modifiers and Feel No Pain."""
+    """The damage of failed saves of ``trials`` against the one group of the target, its
+    current models with ``left`` wounds left, after its modifiers and Feel No Pain."""
     unit = target.unit
     group = unit.groups[0]
     size = left.size
     rolled_damage, add = damage_roll(rng, checks, size)
     zeros = np.zeros(size, dtype=np.int64)
-    rolled_damage = rerolled_damage(rng, ruleset, checks, unit, zeros, left, rolled_damage, add)
+    command = None if used is None else (trials, used)
+    rolled_damage = rerolled_damage(
+        rng, ruleset, checks, unit, zeros, left, rolled_damage, add, command=command
+    )
     d = np.asarray(
         ruleset.modified_damage(
             rolled_damage, checks.damage_multiply, add, group.halve_damage, group.damage_reduction
@@ -145,6 +157,7 @@ def _in_sorted_order(
     dice: np.ndarray,
     count: np.ndarray,
     fails: np.ndarray,
+    used: np.ndarray | None,
 ) -> np.ndarray:
     """Each trial's save dice in sorted order (``dice``), checked against the group
     current at each die (``fails[group, face]``); the failed saves allocated."""
@@ -161,7 +174,7 @@ def _in_sorted_order(
         failed = fails[group, die]
         unsaved[here[failed]] += 1
         if failed.any():
-            _inflict(rng, ruleset, checks, target, here[failed], group[failed])
+            _inflict(rng, ruleset, checks, target, here[failed], group[failed], used)
     return unsaved
 
 
@@ -172,12 +185,16 @@ def _inflict(
     target: TargetState,
     trials: np.ndarray,
     groups: np.ndarray,
+    used: np.ndarray | None,
 ) -> None:
     """One failed save for each of ``trials``: roll its damage, modified by the group
     it strikes (``groups``), then Feel No Pain; the models lose what is left."""
     unit = target.unit
     rolled_damage, add = damage_roll(rng, checks, trials.size)
     left = target.wounds[groups] - target.hurt[trials, groups]
-    rolled_damage = rerolled_damage(rng, ruleset, checks, unit, groups, left, rolled_damage, add)
+    command = None if used is None else (trials, used)
+    rolled_damage = rerolled_damage(
+        rng, ruleset, checks, unit, groups, left, rolled_damage, add, command=command
+    )
     d = defended_damage(ruleset, checks, unit, groups, rolled_damage, add)
     target.lose(trials, groups, feel_no_pain(rng, ruleset, unit, groups, d))

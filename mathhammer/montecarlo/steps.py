@@ -32,8 +32,10 @@ def devastating_wounds(
     checks: PoolChecks,
     target: TargetState,
     count: np.ndarray,
+    used: np.ndarray | None = None,
 ) -> None:
-    """Each critical wound: mortal wounds equal to D, damaging at most one model."""
+    """Each critical wound: mortal wounds equal to D, damaging at most one model (``used``:
+    each trial's command re-roll of a damage roll, as :func:`save_dice` left it)."""
     trials = np.flatnonzero(count)
     for k in range(int(count.max()) if count.size else 0):
         trials = trials[count[trials] > k]
@@ -44,8 +46,9 @@ def devastating_wounds(
         rolled_damage, add = damage_roll(rng, checks, int(live.sum()))
         unit, here, struck = target.unit, trials[live], group[live]
         left = target.wounds[struck] - target.hurt[here, struck]
+        command = None if used is None else (here, used)
         rolled_damage = rerolled_damage(
-            rng, ruleset, checks, unit, struck, left, rolled_damage, add, mortal=True
+            rng, ruleset, checks, unit, struck, left, rolled_damage, add, True, command
         )
         d = defended_damage(ruleset, checks, unit, group[live], rolled_damage, add, mortal=True)
         left = feel_no_pain(rng, ruleset, target.unit, group[live], d, mortal=True)
@@ -110,8 +113,10 @@ def pool_stages(
     wounds, critical_wounds = categorise(rng, to_wound, checks.wound, _command(checks, "wound"))
     devastating = critical_wounds if checks.devastating else 0 * critical_wounds
     to_save = wounds + automatic + (critical_wounds - devastating)
-    unsaved = save_dice(rng, ruleset, checks, target, to_save)
-    devastating_wounds(rng, ruleset, checks, target, devastating)
+    command = _command(checks, "damage")
+    used = None if command is None else np.zeros(trials, dtype=bool)
+    unsaved = save_dice(rng, ruleset, checks, target, to_save, used)
+    devastating_wounds(rng, ruleset, checks, target, devastating, used)
     hazard = np.zeros(trials, dtype=np.int64)
     if checks.hazardous:
         rolls = sum(count for _, count in pool.weapons)

@@ -245,12 +245,13 @@ class RollCheck:
 
 @dataclass(frozen=True)
 class CommandReroll:
-    """One die of a pool's hit or wound roll re-rolled (a command re-roll), by a policy
-    both engines follow (docs/rules.md §1.4, D30).
+    """One die of a pool's hit or wound roll, or one damage roll, re-rolled (a command
+    re-roll), by a policy both engines follow (docs/rules.md §1.4, D30, D32).
 
     Only a die whose first roll stands may be re-rolled. A failed die is re-rolled if
     there is one; with ``fish``, when none failed, a non-critical success is re-rolled
-    for a critical. ``step`` is ``"hit"`` or ``"wound"``.
+    for a critical. ``step`` is ``"hit"``, ``"wound"`` or ``"damage"`` (the first damage
+    roll that :func:`~mathhammer.rules.damage_rerolls.damage_rerolls` marks).
     """
 
     step: str

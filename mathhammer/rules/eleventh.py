@@ -202,6 +202,8 @@ def command_reroll(
     if draft.reroll_one is None:
         return None
     step, _, goal = draft.reroll_one.partition(":")
+    if step == "damage":  # which roll: decided with the model's wounds in view (D32)
+        return CommandReroll(step)
     check = hit if step == "hit" else wound
     if check is None:
         return None
