@@ -754,7 +754,7 @@ def _judged_rolls(
         return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), Fraction(0))
 
     rolls = _faces(prof.damage)
-    out = []
+    out: list[tuple[int, Fraction, bool]] = []
     for x, q in _faces(prof.melta or (0, 0, 0)):
         fresh = sum((p * worth(taken(d, x)) for d, p in rolls), Fraction(0))
         for d, p in rolls:
@@ -789,8 +789,10 @@ class _Resolver:
         per_mortal: Sequence[PMF | Callable[[int], PMF]],
         focus: int | None,
         command: Profile | None = None,
+        save_command: bool = False,
     ):
         self.command = command  # a command re-roll of one damage roll (D32), unused
+        self.save_command = save_command  # the defender's of one save (D33)
         self.groups = groups
         self.ap = ap
         self.per_attack = per_attack  # per group
@@ -827,6 +829,11 @@ class _Resolver:
             group = self.groups[gi]
             if _saved(dice[0], self.ap, group):
                 out = dict(self.saves(state, dice[1:], used))
+            elif self.save_command and not used:
+                # the defender rolls this one again, checked against the same model (D33)
+                for face in D6:
+                    for key2, r in self.saves(state, (face, *dice[1:]), True).items():
+                        _add(out, key2, r / 6)
             else:
                 left = state[gi][mi]
                 for dmg, p, now in self._damage(gi, left, used, mortal=False):
@@ -912,7 +919,7 @@ def _save_rerolls(
 ) -> frozenset[int] | None:
     """The faces a defender rolls again: 1s, or the faces that fail against the model
     current as the dice are rolled; None when it re-rolls nothing."""
-    if policy is None:
+    if policy is None or policy == "command":  # a command re-roll: as the dice resolve
         return None
     if policy == "ones":
         return frozenset({1})
@@ -1104,7 +1111,10 @@ def oracle_pools(
             per_attack = [_optimal_damage(prof, g, mortal=False) for g in groups]
             per_mortal = [_optimal_damage(prof, g, mortal=True) for g in groups]
         command = prof if here_modifiers.reroll_one == "damage" else None
-        resolver = _Resolver(groups, prof.ap, per_attack, per_mortal, prof.precision, command)
+        resolver = _Resolver(
+            groups, prof.ap, per_attack, per_mortal, prof.precision, command,
+            save_command=unit.reroll_saves == "command",
+        )  # fmt: skip
         unsaved: PMF = defaultdict(Fraction)
         for (n, dev), p_n in to_save.items():
             for state, p_s in states.items():

@@ -156,3 +156,80 @@ def test_inputs_and_where_they_are_read(tmp_path: Path) -> None:
     csv.write_text("unit,models,T,Sv,W,re-roll saves\nA,5,4,3+,1,sixes\n")
     with pytest.raises(mh.CsvError, match="column 're-roll saves'.*'ones', 'failures'"):
         mh.read_targets(csv)
+
+
+# --------------------------------------------------------------------------- command
+@pytest.mark.parametrize(
+    "groups", [SQUAD, LED, [mh.ModelGroup(3, 4, 4, 1)]], ids=["squad", "led", "one"]
+)
+@pytest.mark.parametrize("weapon", WEAPONS, ids=lambda w: w.name)
+def test_the_defenders_command_re_roll_equals_the_oracle(
+    weapon: mh.Weapon, groups: list[mh.ModelGroup]
+) -> None:
+    # the oracle rolls the first failed save again as it is resolved (docs/rules.md D33)
+    unit = mh.Unit("Squad", groups, reroll_saves="command")
+    got = mh.attack([(weapon, 2)], unit)
+    want = oracle_attack([(weapon, 2)], unit)
+    what = f"{weapon.name} vs {len(groups)} groups, command re-roll"
+    assert_pmf(got.killed.probabilities, want.killed, what)
+    assert_pmf(got.damage.probabilities, want.damage, what)
+    assert_pmf(got.pools[0].unsaved.probabilities, want.pools[0].unsaved, what)
+
+
+def test_each_pool_has_its_own_command_re_roll_of_a_save() -> None:
+    unit = mh.Unit("Squad", SQUAD, reroll_saves="command")
+    weapons = [(mh.Weapon("Heavy", 2, 3, 8, -2, 1), 1), (mh.Weapon("Light", 1, 3, 4, 0, 1), 2)]
+    got = mh.attack(weapons, unit)
+    want = oracle_attack(weapons, unit)
+    assert_pmf(got.killed.probabilities, want.killed)
+    assert_pmf(got.pools[1].unsaved.probabilities, want.pools[1].unsaved)
+    carried = mh.attack(weapons[1:], unit, start=mh.attack(weapons[:1], unit))
+    assert_pmf(carried.damage.probabilities, want.damage)
+
+
+def test_a_command_re_roll_of_a_save_by_hand() -> None:
+    # one [TORRENT] S8 attack against one W1 Sv4+ model: it dies when the wound (5/6)
+    # fails its save twice (1/2 x 1/2); two attacks: the second save has no re-roll left
+    gun = mh.Weapon("Gun", 1, 2, 8, 0, 1, "[TORRENT]")
+    one = mh.Unit.of("One", 1, 4, 4, 1, reroll_saves="command")
+    assert mh.attack([(gun, 1)], one).killed.probabilities[1] == pytest.approx(5 / 24, abs=1e-15)
+    pair = mh.Unit.of("Pair", 2, 4, 4, 1, reroll_saves="command")
+    # both wounds (25/36), both die only if the first fails twice and the second once:
+    # 1/4 x 1/2 = 1/8
+    two = mh.attack([(gun, 2)], pair)
+    assert two.killed.probabilities[2] == pytest.approx(25 / 36 / 8, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        mh.Unit.of("Lone", 8, 4, 3, 2, reroll_saves="command"),
+        mh.Unit(
+            "Mixed",
+            [
+                mh.ModelGroup(5, 4, 3, 1),
+                mh.ModelGroup(2, 4, 5, 2),
+                mh.ModelGroup(1, 4, 2, 4, character=True),
+            ],
+            reroll_saves="command",
+        ),  # fmt: skip
+    ],
+    ids=["lone", "mixed"],
+)
+def test_the_monte_carlo_re_rolls_the_first_failed_save(target: mh.Unit) -> None:
+    weapons = [(mh.Weapon("Gun", 2, 3, 5, -1, "D2", "[DEVASTATING WOUNDS]"), 5),
+               (mh.Weapon("Rifle", 2, 3, 4, 0, 1), 5)]  # fmt: skip
+    exact = mh.attack(weapons, target)
+    trials = 60_000
+    rolled = mh.simulate(weapons, target, trials=trials, rng=23)
+    for i in range(2):
+        assert_matches(f"save command pool {i}", exact.pools[i].unsaved, rolled.pools[i].unsaved,
+                       trials)  # fmt: skip
+    assert_matches(f"save command {target.name}", exact.killed, rolled.killed, trials)
+    assert_matches(f"save command {target.name}", exact.damage, rolled.damage, trials)
+
+
+def test_both_command_re_rolls_at_once_are_refused() -> None:
+    unit = mh.Unit("Squad", SQUAD, reroll_saves="command")
+    with pytest.raises(mh.OptionError, match="command re-roll of a damage roll against a unit"):
+        mh.attack([(WEAPONS[1], 2)], unit, modifiers=mh.Modifiers(reroll_one="damage"))

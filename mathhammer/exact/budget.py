@@ -67,7 +67,7 @@ def save_weights(checks: PoolChecks, saved: np.ndarray) -> np.ndarray | None:
     """The weights of one save die's faces by the group current as the pool's dice are
     rolled (:func:`~mathhammer.rules.base.save_face_weights`), or None when the defender
     re-rolls nothing (every face 1/6)."""
-    if checks.save_reroll is None:
+    if checks.save_reroll in (None, "command"):  # a command re-roll: as the dice resolve
         return None
     return save_face_weights(saved, checks.save_reroll)
 

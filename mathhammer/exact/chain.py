@@ -38,6 +38,7 @@ import numpy as np
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..core.limits import MAX_TABLE
+from ..errors import OptionError
 from ..rules.base import FACES, AllocationOrder
 from .cost import CHUNK_ENTRIES
 from .damage import CommandDamage, Damage, damage_key, never_zero
@@ -57,6 +58,8 @@ __all__ = [
     "block_share",
     "cap_passengers",
     "command_transition",
+    "fresh_saves",
+    "save_command_split",
     "rolling_parts",
     "saving_states",
     "sorted_dice_chain",
@@ -528,6 +531,7 @@ def apply_pool(
     trimmed: list[float] | None = None,
     faces: np.ndarray | None = None,
     command: CommandDamage | None = None,
+    save_command: bool = False,
 ) -> FloatArray:
     """The state distribution after a pool's save dice and devastating wounds.
 
@@ -560,7 +564,19 @@ def apply_pool(
         A command re-roll of one damage roll (:func:`~mathhammer.exact.damage.command_damage`):
         the chain runs on the states twice over, before and after the re-roll is used
         (:func:`command_transition`).
+    save_command : bool
+        The defender's command re-roll of the pool's first failed save (docs/rules.md D33):
+        the chain runs on the states twice over (:func:`save_command_split`).
     """
+    if save_command:
+        if command is not None:
+            raise OptionError(
+                "a command re-roll of a damage roll against a unit with a command re-roll "
+                "of a save is not computed; give one of them"
+            )
+        return _with_save_command(
+            layout, state, to_save, saved, effective_damage, mortal_damage, focus, order, trimmed
+        )
     if command is not None:
         args = (saved, effective_damage, mortal_damage, focus, order, trimmed, faces)
         return _with_command(layout, state, to_save, *args, command)
@@ -653,6 +669,84 @@ def _with_command(
         after_saves = Transition(mortal).power_series(after_saves)[None, :]
     both = after_saves[0]
     return np.asarray(both[:size] + both[size:], dtype=np.float64)
+
+
+def save_command_split(
+    damage: np.ndarray | sp.csr_matrix, saving: np.ndarray, again: np.ndarray
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """One save die of a block on the states twice over (before and after the defender's
+    command re-roll is used): the part that inflicts no damage and the part that does.
+
+    ``saving``: the states whose current model saves the block's faces (of one copy);
+    ``again[s]``: the chance that a die rolled again saves for state ``s``'s current model.
+    Unused, a failed save is rolled again at once: saved (``again``), the state moves to
+    the second copy; failed again, it takes the damage there. Used, a failed save takes
+    the damage::
+
+        kept    = [[S, F a], [0, S]]      S = diag(saving), F = diag(not saving)
+        damaged = [[0, F (1 - a) D], [0, F D]]
+    """
+    import scipy.sparse as sp
+
+    size = len(again)
+    sav = saving[:size].astype(float)
+    fail = 1.0 - sav
+    d = sp.csr_matrix(damage)
+    kept = sp.bmat([[sp.diags(sav), sp.diags(fail * again)], [None, sp.diags(sav)]])
+    damaged = sp.bmat(
+        [
+            [None, sp.diags(fail * (1.0 - again)) @ d],
+            [sp.csr_matrix((size, size)), sp.diags(fail) @ d],
+        ]
+    )
+    return sp.csr_matrix(kept), sp.csr_matrix(damaged)
+
+
+def fresh_saves(
+    layout: Layout, saved: np.ndarray, focus: int | None, order: AllocationOrder | None
+) -> np.ndarray:
+    """The chance that a save die rolled again saves, for each state's current model (1
+    for a destroyed unit: nothing is left to damage)."""
+    current = layout.current_group(focus, order)
+    share = saved.mean(axis=1)
+    return np.where(current >= 0, share[np.maximum(current, 0)], 1.0)
+
+
+def _with_save_command(
+    layout: Layout,
+    state: FloatArray,
+    to_save: FloatArray,
+    saved: np.ndarray,
+    effective_damage: Sequence[Damage],
+    mortal_damage: Sequence[Damage],
+    focus: int | None,
+    order: AllocationOrder | None,
+    trimmed: list[float] | None,
+) -> FloatArray:
+    """:func:`apply_pool` with the defender's command re-roll of a save: the sorted-dice
+    chain on the doubled states (:func:`save_command_split`), the copies then added, and
+    the devastating wounds, which roll no save, on the sum."""
+    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
+    current = layout.current_group(focus, order)
+    again = fresh_saves(layout, saved, focus, order)
+    dense = isinstance(damage, np.ndarray)
+    blocks: list[tuple[float, Transition | None]] = []
+    for lo, n, pattern in save_blocks(saved):
+        if pattern.all():
+            blocks.append((block_share(None, lo, n), None))
+            continue
+        kept, damaged = save_command_split(damage, saving_states(current, pattern), again)
+        both = kept + damaged
+        blocks.append((block_share(None, lo, n), Transition(both.toarray() if dense else both)))
+    if trimmed is not None:
+        to_save = _trimmed(_trimmed(to_save.T, trimmed).T, trimmed)
+    size = layout.size
+    doubled = sorted_dice_chain(to_save, np.concatenate([state, np.zeros(size)]), blocks)
+    after_saves = doubled[:, :size] + doubled[:, size:]  # [m, states]
+    if after_saves.shape[0] == 1:
+        return np.asarray(after_saves[0], dtype=np.float64)
+    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
+    return devastating.power_series(after_saves)
 
 
 def cap_passengers(to_save: FloatArray, wounds: int) -> FloatArray:

@@ -98,7 +98,8 @@ def pool_state(
     stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
     focus, order = step.checks.precision_group, plan.ruleset.current_group
     command = command_damage(step.checks, plan.target, plan.ruleset)
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command)
+    save_command = step.checks.save_reroll == "command"
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command, save_command)
     return apply_pool(layout, before, stages.to_save, *args)
 
 
@@ -115,7 +116,8 @@ def pool_step(
     stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
     focus, order = checks.precision_group, plan.ruleset.current_group
     command = command_damage(checks, plan.target, plan.ruleset)
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command)
+    save_command = checks.save_reroll == "command"
+    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command, save_command)
     state = apply_pool(layout, before, stages.to_save, *args)
     result = PoolResult(
         label=step.label,
@@ -135,6 +137,7 @@ def pool_step(
             order,
             faces,
             command,
+            save_command,
         ),
         devastating=Dist._trusted(stages.to_save.sum(axis=0)),
         abilities=checks.used,
@@ -398,6 +401,8 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         per_attack = group_damage(checks, target, ruleset)[0]
         if not isinstance(per_attack[0], Dist) or command_damage(checks, target, ruleset):
             return None  # damage that depends on the wounds left
+        if checks.save_reroll == "command":  # a flag beside the states: the layout's
+            return None
         if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
         pools.append((step, (hk, wk), per_attack))

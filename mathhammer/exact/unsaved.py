@@ -42,8 +42,10 @@ from .chain import (
     Transition,
     block_share,
     command_transition,
+    fresh_saves,
     rolling_parts,
     save_blocks,
+    save_command_split,
     saving_states,
     sorted_dice_chain,
 )
@@ -80,6 +82,7 @@ def unsaved_distribution(
     order: AllocationOrder | None = None,
     faces: np.ndarray | None = None,
     command: CommandDamage | None = None,
+    save_command: bool = False,
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
@@ -102,9 +105,10 @@ def unsaved_distribution(
     faces : ndarray, optional
         The faces' weights of one save die by the group current as the dice are rolled
         (see :func:`~mathhammer.exact.chain.apply_pool`); uniform when None.
-    command : optional
-        A command re-roll of one damage roll (see :func:`~mathhammer.exact.chain.apply_pool`):
-        the failed saves are counted on the doubled states.
+    command, save_command : optional
+        A command re-roll of one damage roll, or the defender's of one save (see
+        :func:`~mathhammer.exact.chain.apply_pool`): the failed saves are counted on the
+        doubled states.
 
     Returns
     -------
@@ -129,9 +133,12 @@ def unsaved_distribution(
     """
     count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
     parts = rolling_parts(layout, state, faces, focus, order)
-    if command is not None:  # the counter beside the doubled states
+    if command is not None or save_command:  # the counter beside the doubled states
         args = (saved, effective_damage, focus, order)
-        pmf = sum(_augmented_chain(layout, part, count, *args, w, command) for part, w in parts)
+        pmf = sum(
+            _augmented_chain(layout, part, count, *args, w, command, save_command)
+            for part, w in parts
+        )
     else:
         pmf = sum(
             _unsaved(layout, part, count, saved, effective_damage, focus, order, weights)
@@ -333,16 +340,21 @@ def _augmented_chain(
     order: AllocationOrder | None = None,
     weights: FloatArray | None = None,
     command: CommandDamage | None = None,
+    save_command: bool = False,
 ) -> FloatArray:
     """The chain of :func:`~mathhammer.exact.chain.apply_pool` on states augmented with a
     counter of failed saves: for any ``saved`` (a die saved may be followed by one that
     fails), at ``counter`` times the cost of the chain; with a ``command`` re-roll of a
-    damage roll, on the doubled states of :func:`~mathhammer.exact.chain.command_transition`."""
+    damage roll, on the doubled states of :func:`~mathhammer.exact.chain.command_transition`;
+    with the defender's ``save_command``, on those of
+    :func:`~mathhammer.exact.chain.save_command_split` (a save made by the re-roll is not
+    counted)."""
     kmax = count.size - 1
     counter = unsaved_counter(layout, kmax, effective_damage)
     import scipy.sparse as sp
 
     current = layout.current_group(focus, order)
+    again = fresh_saves(layout, saved, focus, order) if save_command else None
     if command is None:
         damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
     else:
@@ -352,7 +364,9 @@ def _augmented_chain(
         current = np.tile(current, 2)
         state = np.concatenate([state, np.zeros(layout.size)])
     assert isinstance(damage, sp.csr_matrix)
-    size = len(current)
+    size = len(current) * (2 if save_command else 1)
+    if save_command:
+        state = np.concatenate([state, np.zeros(layout.size)])
     states = size * counter
     nonzero = counter * (damage.nnz + layout.size)
     acting = [not pattern.all() for _, _, pattern in save_blocks(saved)]
@@ -371,8 +385,11 @@ def _augmented_chain(
             blocks.append((p, None))
             continue
         saving = saving_states(current, pattern)
-        fail = sp.diags((~saving).astype(float)) @ damage
-        aug = sp.kron(sp.diags(saving.astype(float)), sp.identity(counter)) + sp.kron(fail, shift)
+        if again is None:
+            kept, fail = sp.diags(saving.astype(float)), sp.diags((~saving).astype(float)) @ damage
+        else:
+            kept, fail = save_command_split(damage, saving, again)
+        aug = sp.kron(kept, sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
     start = np.zeros((size, counter))
     start[:, 0] = state

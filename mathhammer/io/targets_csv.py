@@ -17,8 +17,9 @@ CHARACTER   optional: ``yes`` for a CHARACTER model's group (default ``no``)    
 Ld          optional: ``6+`` (11th edition) or ``8`` (classic; see below)       6+
 points      optional: each group's points on every row, or the unit's on one    85
 worsen AP   optional: worsen the AP of attacks on the unit by this (0 to 6)     1
-re-roll     optional: the unit re-rolls save rolls of 1 (``ones``) or failed    ones
-saves       saves (``failures``); ``-`` or empty for none
+re-roll     optional, the column ``re-roll saves``: the unit re-rolls save       ones
+            rolls of 1 (``ones``), failed saves (``failures``) or one failed
+            save of each pool (``command``); ``-`` or empty for none
 ==========  ==================================================================  ==========
 
 Headers are read in any case and with spaces around them; a column not in the table is

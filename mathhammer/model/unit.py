@@ -19,7 +19,11 @@ from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 __all__ = ["SAVE_REROLLS", "ModelGroup", "Unit"]
 
 #: What a unit may re-roll of its save rolls (``Unit.reroll_saves``), in words.
-SAVE_REROLLS = {"ones": "save rolls of 1", "failures": "failed saves"}
+SAVE_REROLLS = {
+    "ones": "save rolls of 1",
+    "failures": "failed saves",
+    "command": "one failed save of each pool",
+}
 
 
 @dataclass(frozen=True, init=False)
@@ -218,10 +222,11 @@ class Unit:
         Worsen the AP of every attack against the unit by this much (an armour-of-contempt
         style defence: AP -2 becomes AP -1 with 1; AP 0 stays 0). 0 to 6; only the 11th
         edition reads it.
-    reroll_saves : {"ones", "failures"}, optional
+    reroll_saves : {"ones", "failures", "command"}, optional
         The unit re-rolls save rolls of 1, or failed saves (a failure judged against the
-        model current when the dice are rolled; docs/rules.md §4.7, D29). Only the 11th
-        edition reads it.
+        model current when the dice are rolled; docs/rules.md §4.7, D29), or (a command
+        re-roll) the first save of each pool that fails as it is resolved (D33). Only the
+        11th edition reads it.
 
     Examples
     --------
@@ -284,7 +289,10 @@ class Unit:
         object.__setattr__(self, "worsen_ap", int_field("Unit", "worsen_ap", worsen_ap, 0, 6))
         if reroll_saves is not None and reroll_saves not in SAVE_REROLLS:
             raise field_error(
-                ProfileError, "Unit.reroll_saves", "'ones', 'failures' or None", reroll_saves
+                ProfileError,
+                "Unit.reroll_saves",
+                "'ones', 'failures', 'command' or None",
+                reroll_saves,
             )
         object.__setattr__(self, "reroll_saves", reroll_saves)
 

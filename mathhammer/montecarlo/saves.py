@@ -52,12 +52,30 @@ def save_dice(
     faces = rolled(rng, count)
     groups = target.unit.groups
     fails = np.array([faces_table(partial(_fails, checks.saves, g), bool) for g in groups])
-    if checks.save_reroll is not None:
+    if checks.save_reroll in ("ones", "failures"):
         faces = _save_rerolls(rng, checks, target, faces, fails)
+    command = checks.save_reroll == "command"
     if target.lone and is_prefix(fails[0]):
-        return _lone_group(rng, ruleset, checks, target, count_where(faces, fails[0]), used)
+        failures = count_where(faces, fails[0])
+        if command:
+            failures = _first_failure_again(rng, target, failures, fails[0])
+        return _lone_group(rng, ruleset, checks, target, failures, used)
     dice = sorted_dice(faces)
-    return _in_sorted_order(rng, ruleset, checks, target, dice, count, fails, used)
+    saved_again = np.zeros(count.size, dtype=bool) if command else None
+    return _in_sorted_order(rng, ruleset, checks, target, dice, count, fails, used, saved_again)
+
+
+def _first_failure_again(
+    rng: np.random.Generator, target: TargetState, failures: np.ndarray, fails: np.ndarray
+) -> np.ndarray:
+    """The defender's command re-roll against one group: each trial's first failed save,
+    if it has one and a model to take it, rolled again; saved, it is one failure less
+    (docs/rules.md D33)."""
+    trials = np.flatnonzero((failures > 0) & (target.dead[:, 0] < target.count[0]))
+    saves = ~fails[d6(rng, trials.shape)]
+    out = failures.copy()
+    out[trials[saves]] -= 1
+    return out
 
 
 def _save_rerolls(
@@ -158,9 +176,12 @@ def _in_sorted_order(
     count: np.ndarray,
     fails: np.ndarray,
     used: np.ndarray | None,
+    rerolled: np.ndarray | None = None,
 ) -> np.ndarray:
     """Each trial's save dice in sorted order (``dice``), checked against the group
-    current at each die (``fails[group, face]``); the failed saves allocated."""
+    current at each die (``fails[group, face]``); the failed saves allocated. With the
+    defender's command re-roll (``rerolled``: each trial's flag of it used), a trial's
+    first failed save is rolled again and checked against the same model (D33)."""
     unsaved = np.zeros(count.size, dtype=np.int64)
     trials = np.flatnonzero(count)
     for column in range(int(count.max()) if count.size else 0):
@@ -172,6 +193,10 @@ def _in_sorted_order(
         here, group = trials[live], group[live]
         die = dice[here, column]
         failed = fails[group, die]
+        if rerolled is not None:
+            first = np.flatnonzero(failed & ~rerolled[here])
+            rerolled[here[first]] = True
+            failed[first] = fails[group[first], d6(rng, first.shape)]
         unsaved[here[failed]] += 1
         if failed.any():
             _inflict(rng, ruleset, checks, target, here[failed], group[failed], used)

@@ -370,7 +370,7 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
     # bodyguard or a leader (the better re-roll: failed saves include the 1s)
     worsen = max([bodyguard.worsen_ap, *(u.worsen_ap for u in leaders)])
     rerolls = {bodyguard.reroll_saves, *(u.reroll_saves for u in leaders)}
-    reroll = next((r for r in ("failures", "ones") if r in rerolls), None)
+    reroll = next((r for r in ("failures", "ones", "command") if r in rerolls), None)
     return Unit(
         label,
         groups,
