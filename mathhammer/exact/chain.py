@@ -568,18 +568,14 @@ def apply_pool(
         The defender's command re-roll of the pool's first failed save (docs/rules.md D33):
         the chain runs on the states twice over (:func:`save_command_split`).
     """
-    if save_command:
-        if command is not None:
-            raise OptionError(
-                "a command re-roll of a damage roll against a unit with a command re-roll "
-                "of a save is not computed; give one of them"
-            )
-        return _with_save_command(
-            layout, state, to_save, saved, effective_damage, mortal_damage, focus, order, trimmed
+    if save_command and command is not None:
+        raise OptionError(
+            "a command re-roll of a damage roll against a unit with a command re-roll "
+            "of a save is not computed; give one of them"
         )
-    if command is not None:
+    if save_command or command is not None:
         args = (saved, effective_damage, mortal_damage, focus, order, trimmed, faces)
-        return _with_command(layout, state, to_save, *args, command)
+        return _on_doubled_states(layout, state, to_save, *args, command)
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
@@ -632,45 +628,6 @@ def command_transition(
     return sp.csr_matrix(sp.bmat([[k, r], [None, p]]))
 
 
-def _with_command(
-    layout: Layout,
-    state: FloatArray,
-    to_save: FloatArray,
-    saved: np.ndarray,
-    effective_damage: Sequence[Damage],
-    mortal_damage: Sequence[Damage],
-    focus: int | None,
-    order: AllocationOrder | None,
-    trimmed: list[float] | None,
-    faces: np.ndarray | None,
-    command: CommandDamage,
-) -> FloatArray:
-    """:func:`apply_pool` with a command re-roll of one damage roll: the sorted-dice chain
-    on the doubled states (:func:`command_transition`), then the two copies added."""
-    (kept, rerolled), (mortal_kept, mortal_rerolled) = command
-    damage = command_transition(layout, effective_damage, kept, rerolled, focus, order)
-    current = np.tile(layout.current_group(focus, order), 2)
-    if trimmed is not None:
-        to_save = _trimmed(_trimmed(to_save.T, trimmed).T, trimmed)
-    size = layout.size
-    after_saves = sum(
-        sorted_dice_chain(
-            to_save,
-            np.concatenate([part, np.zeros(size)]),
-            _blocks(saved, current, damage, weights),
-        )
-        for part, weights in rolling_parts(layout, state, faces, focus, order)
-    )  # [m, 2 states]
-    assert isinstance(after_saves, np.ndarray)
-    if after_saves.shape[0] > 1:
-        mortal = command_transition(
-            layout, mortal_damage, mortal_kept, mortal_rerolled, focus, order
-        )
-        after_saves = Transition(mortal).power_series(after_saves)[None, :]
-    both = after_saves[0]
-    return np.asarray(both[:size] + both[size:], dtype=np.float64)
-
-
 def save_command_split(
     damage: np.ndarray | sp.csr_matrix, saving: np.ndarray, again: np.ndarray
 ) -> tuple[sp.csr_matrix, sp.csr_matrix]:
@@ -712,7 +669,7 @@ def fresh_saves(
     return np.where(current >= 0, share[np.maximum(current, 0)], 1.0)
 
 
-def _with_save_command(
+def _on_doubled_states(
     layout: Layout,
     state: FloatArray,
     to_save: FloatArray,
@@ -722,31 +679,62 @@ def _with_save_command(
     focus: int | None,
     order: AllocationOrder | None,
     trimmed: list[float] | None,
+    faces: np.ndarray | None,
+    command: CommandDamage | None,
 ) -> FloatArray:
-    """:func:`apply_pool` with the defender's command re-roll of a save: the sorted-dice
-    chain on the doubled states (:func:`save_command_split`), the copies then added, and
-    the devastating wounds, which roll no save, on the sum."""
-    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
+    """:func:`apply_pool` with a command re-roll: the sorted-dice chain on the states twice
+    over, while the re-roll is unused and once it is used, then the two copies added. The
+    attacker's re-roll of a damage roll (``command``) changes the damage transition
+    (:func:`command_transition`); otherwise it is the defender's of a save, which changes
+    the save dice's (:func:`save_command_split`)."""
+    size = layout.size
     current = layout.current_group(focus, order)
-    again = fresh_saves(layout, saved, focus, order)
-    dense = isinstance(damage, np.ndarray)
-    blocks: list[tuple[float, Transition | None]] = []
-    for lo, n, pattern in save_blocks(saved):
-        if pattern.all():
-            blocks.append((block_share(None, lo, n), None))
-            continue
-        kept, damaged = save_command_split(damage, saving_states(current, pattern), again)
-        both = kept + damaged
-        blocks.append((block_share(None, lo, n), Transition(both.toarray() if dense else both)))
+    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
+    if command is not None:
+        (kept, rerolled), (mortal_kept, mortal_rerolled) = command
+        doubled = command_transition(layout, effective_damage, kept, rerolled, focus, order)
+        mortal = command_transition(
+            layout, mortal_damage, mortal_kept, mortal_rerolled, focus, order
+        )
+
+        def blocks_of(weights: FloatArray | None) -> list[tuple[float, Transition | None]]:
+            return _blocks(saved, np.tile(current, 2), doubled, weights)
+    else:
+        again = fresh_saves(layout, saved, focus, order)
+        mortal = _twice(damage_matrix(layout, mortal_damage, focus=focus, order=order))
+
+        def blocks_of(weights: FloatArray | None) -> list[tuple[float, Transition | None]]:
+            out: list[tuple[float, Transition | None]] = []
+            for lo, n, pattern in save_blocks(saved):
+                t = None
+                if not pattern.all():
+                    kept, hit = save_command_split(damage, saving_states(current, pattern), again)
+                    both = kept + hit
+                    t = Transition(both.toarray() if isinstance(damage, np.ndarray) else both)
+                out.append((block_share(weights, lo, n), t))
+            return out
+
     if trimmed is not None:
         to_save = _trimmed(_trimmed(to_save.T, trimmed).T, trimmed)
-    size = layout.size
-    doubled = sorted_dice_chain(to_save, np.concatenate([state, np.zeros(size)]), blocks)
-    after_saves = doubled[:, :size] + doubled[:, size:]  # [m, states]
-    if after_saves.shape[0] == 1:
-        return np.asarray(after_saves[0], dtype=np.float64)
-    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
-    return devastating.power_series(after_saves)
+    after_saves = sum(
+        sorted_dice_chain(to_save, np.concatenate([part, np.zeros(size)]), blocks_of(weights))
+        for part, weights in rolling_parts(layout, state, faces, focus, order)
+    )  # [m, 2 states]
+    assert isinstance(after_saves, np.ndarray)
+    if after_saves.shape[0] > 1:
+        after_saves = Transition(mortal).power_series(after_saves)[None, :]
+    both = after_saves[0]
+    return np.asarray(both[:size] + both[size:], dtype=np.float64)
+
+
+def _twice(matrix: np.ndarray | sp.csr_matrix) -> np.ndarray | sp.csr_matrix:
+    """The same transition on both copies of the states."""
+    if isinstance(matrix, np.ndarray):
+        zero = np.zeros_like(matrix)
+        return np.block([[matrix, zero], [zero, matrix]])
+    import scipy.sparse as sp
+
+    return sp.csr_matrix(sp.block_diag([matrix, matrix]))
 
 
 def cap_passengers(to_save: FloatArray, wounds: int) -> FloatArray:
