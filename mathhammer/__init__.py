@@ -46,6 +46,7 @@ from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
+from .sweep import sweep
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
 from .units.durability import StandardAttacker, durability, standard_attackers
@@ -175,6 +176,7 @@ __all__ = [
     "ruleset_names",
     "sequence",
     "simulate",
+    "sweep",
     "standard_attackers",
     "simulate_uses",
     "targets",

@@ -30,6 +30,7 @@ LAYERS = (
     ("mathhammer.units",),
     ("mathhammer.views",),
     ("mathhammer.io",),
+    ("mathhammer.sweep",),
 )
 
 #: Subpackages at the top of the package, above every layer.

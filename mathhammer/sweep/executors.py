@@ -1,0 +1,156 @@
+"""Where a sweep's tasks run: here, in local processes, or on a Dask cluster.
+
+:func:`task_results` yields each task's result as it completes, with a bounded number of
+tasks in flight (so a long sweep holds a few results at a time, not all of them):
+
+- ``executor=None``: serially with ``jobs=1``, else in ``jobs`` local processes
+  (:func:`~mathhammer.io.workers.ordered_map`, as ``mathhammer report --jobs`` runs);
+- any :class:`concurrent.futures.Executor`;
+- ``"dask"``: a Dask ``LocalCluster`` of ``jobs`` worker processes, started and closed here;
+- ``"tcp://host:port"``: a running Dask scheduler (refused within :data:`CONNECT_TIMEOUT`
+  seconds when it cannot be reached);
+- a ``distributed.Client``, as it is.
+
+Dask is the optional extra ``mathhammer[dask]``. A task resubmitted after a worker died may
+complete twice; the caller's writer is idempotent per task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from ..errors import OptionError, field_error
+from ..io.workers import ordered_map
+
+__all__ = ["CONNECT_TIMEOUT", "EXECUTORS", "task_results"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: How long a scheduler address may take to answer, in seconds.
+CONNECT_TIMEOUT = 5
+#: What ``executor=`` takes, in words.
+EXECUTORS = (
+    "None (local processes), a concurrent.futures.Executor, 'dask' (a LocalCluster), "
+    "a scheduler address 'tcp://host:port' or a distributed.Client"
+)
+
+
+def task_results(
+    function: Callable[[T], R],
+    tasks: Iterable[T],
+    *,
+    executor: Any = None,
+    jobs: int = 1,
+    on_cluster: Callable[[str], None] | None = None,
+) -> Iterator[tuple[T, R]]:
+    """``(task, function(task))`` for each task, as they complete (in order when local).
+
+    ``on_cluster`` is told the dashboard address of a Dask cluster."""
+    if executor is None:
+        if jobs == 1:
+            yield from ((task, function(task)) for task in tasks)
+            return
+        listed = list(tasks)
+        yield from zip(listed, ordered_map(function, listed, jobs=jobs, chunk=1), strict=True)
+        return
+    with _executor(executor, jobs, on_cluster) as (pool, workers):
+        yield from _as_completed(pool, function, tasks, in_flight=2 * workers)
+
+
+@contextmanager
+def _executor(
+    spec: Any, jobs: int, on_cluster: Callable[[str], None] | None
+) -> Iterator[tuple[Executor, int]]:
+    """The executor a spec names and its number of workers; a cluster started here is
+    closed on leaving."""
+    if isinstance(spec, Executor):
+        yield spec, max(1, getattr(spec, "_max_workers", jobs))
+        return
+    if not isinstance(spec, str):
+        client_type = _client_type()
+        if client_type is None or not isinstance(spec, client_type):
+            raise field_error(OptionError, "executor", EXECUTORS, spec)
+        client: Any = spec
+        if on_cluster is not None:
+            on_cluster(str(client.dashboard_link))
+        yield client.get_executor(), max(1, len(client.scheduler_info().get("workers", {})))
+        return
+    if spec == "dask":
+        dask = _distributed()
+        with (
+            dask.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"
+            ) as cluster,
+            dask.Client(cluster) as client,
+        ):
+            if on_cluster is not None:
+                on_cluster(str(client.dashboard_link))
+            yield client.get_executor(), jobs
+        return
+    if isinstance(spec, str) and "://" in spec:
+        try:
+            client = _distributed().Client(spec, timeout=f"{CONNECT_TIMEOUT}s")
+        except (OSError, TimeoutError) as exc:
+            raise OptionError(
+                f"executor: no Dask scheduler answered at {spec!r} within "
+                f"{CONNECT_TIMEOUT} s ({type(exc).__name__}); is it running, and is the "
+                "address right?"
+            ) from None
+        with client:
+            if on_cluster is not None:
+                on_cluster(str(client.dashboard_link))
+            workers = len(client.scheduler_info().get("workers", {}))
+            yield client.get_executor(), max(1, workers)
+        return
+    raise field_error(OptionError, "executor", EXECUTORS, spec)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module (the dask extra), imported where it is used."""
+    import importlib
+
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise OptionError(
+            'executor: Dask is the optional extra mathhammer[dask]; pip install "mathhammer[dask]"'
+        ) from None
+
+
+def _client_type() -> type | None:
+    """``distributed.Client`` when Dask is installed."""
+    try:
+        return _distributed().Client  # type: ignore[no-any-return]
+    except OptionError:
+        return None
+
+
+def _as_completed(
+    pool: Executor, function: Callable[[T], R], tasks: Iterable[T], in_flight: int
+) -> Iterator[tuple[T, R]]:
+    """Submit at most ``in_flight`` tasks at a time; yield each as it completes. A task's
+    error is raised here, with its own type and message; the tasks in flight are then
+    cancelled."""
+    pending: dict[Future[R], T] = {}
+    source = iter(tasks)
+    try:
+        for task in source:
+            pending[pool.submit(function, task)] = task
+            if len(pending) >= in_flight:
+                yield from _completed(pending)
+        while pending:
+            yield from _completed(pending)
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _completed(pending: dict[Future[R], T]) -> Iterator[tuple[T, R]]:
+    done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+    for future in done:
+        task = pending.pop(future)
+        yield task, future.result()

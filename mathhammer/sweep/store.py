@@ -1,0 +1,114 @@
+"""A sweep written as it goes: a Parquet dataset of one file per task, and what made it.
+
+The dataset is a folder: ``part-000042.parquet`` holds task 42's rows, written to a
+temporary name and renamed when complete, so a file is there whole or not at all and a
+task written twice (a resubmitted one) leaves one copy. ``_sweep.json`` records the inputs'
+fingerprints; a sweep resumed into the folder must have the same inputs, and computes only
+the tasks whose files are missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import OptionError, field_error
+from .work import arrow_schema
+
+__all__ = ["SweepStore", "fingerprint"]
+
+_MANIFEST = "_sweep.json"
+_VERSION = 1
+
+
+def fingerprint(value: Any) -> str:
+    """A digest of a value's pickle: equal inputs give equal digests.
+
+    Examples
+    --------
+    >>> fingerprint((1, "a")) == fingerprint((1, "a")), fingerprint(1) == fingerprint(2)
+    (True, False)
+    """
+    return hashlib.sha256(pickle.dumps(value, protocol=4)).hexdigest()[:16]
+
+
+class SweepStore:
+    """The Parquet dataset of one sweep at ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The folder; made if missing.
+    inputs : mapping of str to str
+        Each input's fingerprint, by name (attackers, targets, contexts, ...).
+    resume : bool
+        Continue a sweep written there with the same inputs; without it a folder that
+        holds a sweep is refused.
+    """
+
+    def __init__(self, path: str | Path, inputs: Mapping[str, str], *, resume: bool) -> None:
+        self.path = Path(path)
+        manifest = self.path / _MANIFEST
+        wanted: dict[str, Any] = {"version": _VERSION, "inputs": dict(inputs)}
+        if manifest.exists():
+            if not resume:
+                raise field_error(
+                    OptionError, "path", "a folder without a sweep, or resume=True", str(path),
+                    "give resume=True (--resume) to continue it, or another path",
+                )  # fmt: skip
+            found: dict[str, Any] = json.loads(manifest.read_text())
+            differ = sorted(
+                name
+                for name in {*found.get("inputs", {}), *wanted["inputs"]}
+                if found.get("inputs", {}).get(name) != wanted["inputs"].get(name)
+            )
+            if differ or found.get("version") != _VERSION:
+                raise OptionError(
+                    f"resume: the sweep in {str(path)!r} was written with other inputs "
+                    f"({', '.join(differ) or 'its format'} differ); give another path"
+                )
+        elif self.path.exists() and any(self.path.iterdir()):
+            raise field_error(
+                OptionError, "path", "a new or empty folder", str(path),
+                "a sweep writes one file per task into a folder of its own",
+            )  # fmt: skip
+        else:
+            self.path.mkdir(parents=True, exist_ok=True)
+            _atomic_write(manifest, json.dumps(wanted, indent=1).encode())
+
+    def part(self, index: int) -> Path:
+        return self.path / f"part-{index:06d}.parquet"
+
+    def done(self) -> set[int]:
+        """The tasks whose rows are written."""
+        return {int(p.stem.removeprefix("part-")) for p in self.path.glob("part-*.parquet")}
+
+    def write(self, index: int, frame: Any) -> None:
+        """Write task ``index``'s rows, whole or not at all (written before, replaced)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False)
+        temporary = self.part(index).with_suffix(f".{os.getpid()}.tmp")
+        pq.write_table(table, temporary)
+        os.replace(temporary, self.part(index))
+
+    def read(self) -> Any:
+        """Every row written, in task order."""
+        import pandas as pd
+
+        parts = sorted(self.done())
+        if not parts:
+            return pd.DataFrame()
+        return pd.concat([pd.read_parquet(self.part(i)) for i in parts], ignore_index=True)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

@@ -1,0 +1,167 @@
+"""A sweep's work, cut into tasks: the rows of a few attackers against every target, in one
+context.
+
+A task is what one worker computes at a time. It holds whole attackers (their rows against
+every target in the task's context), enough of them to make at least :data:`TASK_ROWS` rows:
+about a tenth of a second, a hundred times a cluster scheduler's overhead per task. Within a
+task an attacker's hit and wound distributions are made once and reused against every target
+(the engine's caches are the worker's). A Monte Carlo check draws from the task's own seed,
+spawned from the sweep's by the task's number: the same numbers whoever runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ..model.context import Context
+from ..montecarlo.engine import simulate
+from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
+from ..rules import Ruleset
+from ..units.loadout import Loadout
+from ..units.options import Metric, choice_columns, choose, choose_rows
+from ..units.targets import Target
+
+__all__ = ["SWEEP_COLUMNS", "TASK_ROWS", "Task", "arrow_schema", "run_task", "tasks_of", "typed"]
+
+#: Each task makes at least this many rows (whole attackers), where there are that many.
+TASK_ROWS = 256
+#: The columns of a sweep's frame, in order: ``context`` after the target, then the
+#: vocabulary of :mod:`mathhammer.results.columns` (a column no row fills is left out of
+#: a collected frame; the Parquet files hold them all, so that every file has one schema).
+_AT = ALL_COLUMNS.index("target") + 1
+SWEEP_COLUMNS = (*ALL_COLUMNS[:_AT], "context", *ALL_COLUMNS[_AT:])
+#: The columns that hold text; the others hold numbers.
+TEXT_COLUMNS = frozenset(
+    {"loadout", "target", "context", "phase", "weapons_used", "unknown_abilities",
+     "loadout_source", "target_source"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Task:
+    """The rows of ``loadouts`` against every target, in one context.
+
+    Attributes
+    ----------
+    index : int
+        The task's number in the sweep (its file, and its seed's spawn key).
+    context_name : str
+    context : Context
+    loadouts, targets : tuple
+    rules, metric
+        As for :func:`mathhammer.compare`.
+    check_trials : int
+        Monte Carlo trials of each row's check (0: none).
+    seed : numpy.random.SeedSequence
+        The task's own seed.
+    """
+
+    index: int
+    context_name: str
+    context: Context
+    loadouts: tuple[Loadout, ...]
+    targets: tuple[Target, ...]
+    rules: str | Ruleset
+    metric: Metric
+    check_trials: int
+    seed: np.random.SeedSequence
+
+    @property
+    def rows(self) -> int:
+        return len(self.loadouts) * len(self.targets)
+
+
+def tasks_of(
+    loadouts: Sequence[Loadout],
+    targets: Sequence[Target],
+    contexts: Sequence[tuple[str, Context]],
+    *,
+    rules: str | Ruleset,
+    metric: Metric,
+    check_trials: int,
+    seed: np.random.SeedSequence,
+    task_rows: int = TASK_ROWS,
+) -> Iterator[Task]:
+    """The tasks of a sweep, in the order of its rows: context by context, attackers in
+    order, each task whole attackers making at least ``task_rows`` rows.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", 2, 3, 4)
+    >>> loadouts = [mh.Loadout(f"L{i}", [(gun, 1)]) for i in range(5)]
+    >>> targets = list(mh.targets.STANDARD)[:3]
+    >>> tasks = list(tasks_of(loadouts, targets, [("default", mh.Context())], rules="11e",
+    ...                       metric="mean_damage", check_trials=0,
+    ...                       seed=np.random.SeedSequence(1), task_rows=6))
+    >>> [(t.index, len(t.loadouts), t.rows) for t in tasks]
+    [(0, 2, 6), (1, 2, 6), (2, 1, 3)]
+    """
+    per_task = max(1, -(-task_rows // max(1, len(targets))))
+    index = 0
+    for name, context in contexts:
+        for start in range(0, len(loadouts), per_task):
+            chunk = tuple(loadouts[start : start + per_task])
+            task_seed = np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, index))
+            yield Task(index, name, context, chunk, tuple(targets), rules, metric,
+                       check_trials, task_seed)  # fmt: skip
+            index += 1
+
+
+def run_task(task: Task) -> Any:
+    """The task's rows, as a :class:`pandas.DataFrame` with every column of
+    :data:`SWEEP_COLUMNS` (text as objects, numbers as floats)."""
+    rows: list[dict[str, Any]] = []
+    options: dict[str, Any] = {"rules": task.rules, "context": task.context, "metric": task.metric}
+    streams = iter(task.seed.spawn(task.rows)) if task.check_trials else None
+    for loadout in task.loadouts:
+        if streams is None:
+            rows.extend(row for row, _ in choose_rows(loadout, task.targets, **options))
+            continue
+        for target in task.targets:
+            choice = choose(loadout, target, **options)
+            check = simulate(
+                choice.declaration.weapons,
+                target.unit,
+                trials=task.check_trials,
+                rng=np.random.default_rng(next(streams)),
+                rules=task.rules,
+                context=choice.context,
+            )
+            row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
+            row.update(choice_columns(loadout, choice.declaration))
+            rows.append(row)
+    return typed(columns_frame(rows), task.context_name)
+
+
+def typed(frame: Any, context_name: str) -> Any:
+    """``frame`` with the sweep's columns, in order, and its context, typed as its Parquet
+    file reads back (text as pandas reads Arrow strings, numbers as floats): a frame
+    collected in memory and one read from disk are the same."""
+    import pandas as pd
+    import pyarrow as pa
+
+    frame = frame.reindex(columns=[c for c in SWEEP_COLUMNS if c != "context"])
+    frame.insert(SWEEP_COLUMNS.index("context"), "context", context_name)
+    for column in frame.columns:
+        if column in TEXT_COLUMNS:
+            frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
+        else:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("float64")
+    return pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False).to_pandas()
+
+
+@cache
+def arrow_schema() -> Any:
+    """The Arrow schema of every task's rows: text columns as strings, the others as
+    floats."""
+    import pyarrow as pa
+
+    return pa.schema(
+        [(c, pa.string() if c in TEXT_COLUMNS else pa.float64()) for c in SWEEP_COLUMNS]
+    )

@@ -1,0 +1,250 @@
+"""Sweeps (``mh.sweep``): every attacker against every target in every context.
+
+The rows are those of ``mh.compare`` in each context; serial, local processes and a Dask
+LocalCluster of two workers give identical frames (Monte Carlo columns too, by their
+per-task seeds); a sweep written to Parquet resumes where it stopped, without losing or
+repeating a row, also when a worker is killed mid-sweep; errors in workers arrive with their
+type; bad inputs are refused with one clear error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import threading
+import time
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import mathhammer as mh
+from mathhammer.sweep.work import SWEEP_COLUMNS
+
+BOLT = mh.Weapon("Bolt rifle", 2, 3, 4, -1, 1)
+PLASMA = mh.Weapon("Plasma", 1, 3, 8, -3, 2, "[RAPID FIRE 1]")
+MELTA = mh.Weapon("Melta", 1, 3, 9, -4, "D6", "[MELTA 2]")
+LOADOUTS = [
+    mh.Loadout("Bolters", [(BOLT, 10)], points=90),
+    mh.Loadout("Plasma", [(PLASMA, 5)], points=120),
+    mh.Loadout("Melta", [(MELTA, 3)], points=100),
+    mh.Loadout("Mixed", [(BOLT, 5), (PLASMA, 2)], points=110),
+]
+TARGETS = list(mh.targets.STANDARD)
+#: Six copies of each loadout, named apart: a sweep long enough to interrupt.
+#: The dask extra (``distributed``), untyped: read through Any.
+DASK: Any = importlib.import_module("distributed")
+MANY = [replace(x, name=f"{x.name} {i}") for i in range(6) for x in LOADOUTS]
+CONTEXTS = {"far": mh.Context(), "close": mh.Context(half_range=True)}
+
+
+def test_the_rows_are_those_of_compare_in_each_context() -> None:
+    frame = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10)
+    assert len(frame) == len(LOADOUTS) * len(TARGETS) * len(CONTEXTS)
+    assert list(frame.columns[:3]) == ["loadout", "target", "context"]
+    for name, context in CONTEXTS.items():
+        want = mh.compare(LOADOUTS, TARGETS, context=context)
+        got = frame[frame.context == name].drop(columns="context").reset_index(drop=True)
+        pd.testing.assert_frame_equal(got[want.columns], want, check_exact=True, check_dtype=False)
+    # half range: the melta's damage and the plasma's attacks go up
+    close = frame.set_index(["loadout", "target", "context"]).mean_damage
+    assert close["Melta", "Vehicle", "close"] > close["Melta", "Vehicle", "far"]
+
+
+def test_contexts_are_named_by_their_changes() -> None:
+    frame = mh.sweep(LOADOUTS[:1], TARGETS[:2], contexts=[mh.Context(), mh.Context(charged=True)])
+    assert frame.context.unique().tolist() == ["default", "charged"]
+
+
+def _frames(**options: Any) -> list[pd.DataFrame]:
+    runs = [
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, **options),
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, jobs=2, **options),
+    ]
+    with ThreadPoolExecutor(2) as threads:
+        runs.append(mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
+                             executor=threads, **options))  # fmt: skip
+    return runs
+
+
+def test_serial_processes_and_an_executor_give_identical_frames() -> None:
+    serial, pool, threads = _frames(check_trials=300, seed=7)
+    assert "mc_mean_killed" in serial.columns
+    pd.testing.assert_frame_equal(serial, pool, check_exact=True)
+    pd.testing.assert_frame_equal(serial, threads, check_exact=True)
+    # another seed, other Monte Carlo numbers; the exact columns the same
+    other = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300, seed=8)
+    assert not other.mc_mean_killed.equals(serial.mc_mean_killed)
+    assert other.mean_killed.equals(serial.mean_killed)
+
+
+@pytest.mark.dask
+def test_a_dask_local_cluster_gives_the_same_frame() -> None:
+    serial = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300)
+    clustered = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300,
+                         executor="dask", jobs=2)  # fmt: skip
+    pd.testing.assert_frame_equal(serial, clustered, check_exact=True)
+    with (
+        DASK.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        DASK.Client(cluster) as client,
+    ):
+        given = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
+                         check_trials=300, executor=client)  # fmt: skip
+        pd.testing.assert_frame_equal(serial, given, check_exact=True)
+        address = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
+                           check_trials=300, executor=cluster.scheduler_address)  # fmt: skip
+        pd.testing.assert_frame_equal(serial, address, check_exact=True)
+
+
+class _Counting(Executor):
+    """A real executor (threads) that counts the tasks it is given."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(2)
+        self.count = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.count += 1
+        return self.pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, **kwargs: Any) -> None:
+        self.pool.shutdown(wait)
+
+
+def test_a_parquet_sweep_resumes_where_it_stopped(tmp_path: Path) -> None:
+    whole = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10)
+    path = tmp_path / "sweep"
+    assert mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path,
+                    collect=False) == len(whole)  # fmt: skip
+    parts = sorted(path.glob("part-*.parquet"))
+    assert len(parts) == 4  # 9 targets, at least 10 rows a task: 2 loadouts, 2 per context
+    for part in parts[1::2]:  # an interrupted sweep: some tasks never written
+        part.unlink()
+    counting = _Counting()
+    resumed = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path,
+                       resume=True, executor=counting)  # fmt: skip
+    assert counting.count == len(parts[1::2])  # only the missing tasks computed
+    pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
+    # a folder with a sweep is not written over, and other inputs are refused
+    with pytest.raises(mh.OptionError, match="resume=True"):
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path)
+    with pytest.raises(mh.OptionError, match=r"other inputs \(contexts, targets differ\)"):
+        mh.sweep(LOADOUTS, TARGETS[:3], path=path, resume=True, task_rows=10)
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(mh.OptionError, match="a new or empty folder"):
+        mh.sweep(LOADOUTS, TARGETS, path=tmp_path / "busy")
+
+
+def test_a_killed_worker_process_loses_no_row_once_resumed(tmp_path: Path) -> None:
+    # local processes: a worker killed mid-sweep stops the sweep; resumed, every row is
+    # there once
+    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4)
+    path = tmp_path / "sweep"
+    killer = threading.Thread(target=_kill_a_worker_when_written, args=(path,), daemon=True)
+    killer.start()
+    with pytest.raises(Exception, match="worker process"):
+        mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path, jobs=2,
+                 collect=False)  # fmt: skip
+    killer.join(5)
+    assert 0 < len(list(path.glob("part-*.parquet"))) < 2 * len(MANY)
+    resumed = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path, resume=True)
+    pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
+
+
+def _kill_a_worker_when_written(path: Path) -> None:
+    """Kill one of this process's children once the sweep has written a file."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if list(path.glob("part-*.parquet")):
+            children = _children()
+            if children:
+                os.kill(children[0], signal.SIGKILL)
+                return
+        time.sleep(0.01)
+
+
+def _children() -> list[int]:
+    """This process's worker processes (not multiprocessing's resource tracker)."""
+    me = os.getpid()
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(fields[1]) == me and b"resource_tracker" not in command:
+                out.append(int(entry.name))
+    return sorted(out)
+
+
+@pytest.mark.dask
+def test_a_dask_worker_killed_mid_sweep_is_replaced_and_no_row_is_lost(tmp_path: Path) -> None:
+    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4)
+    path = tmp_path / "sweep"
+    with (
+        DASK.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        DASK.Client(cluster) as client,
+    ):
+        pids = list(client.run(os.getpid).values())
+        killer = threading.Thread(target=_kill_when_written, args=(path, pids[0]), daemon=True)
+        killer.start()
+        frame = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path,
+                         executor=client)  # fmt: skip
+        killer.join(5)
+    pd.testing.assert_frame_equal(frame, whole, check_exact=True)
+
+
+def _kill_when_written(path: Path, pid: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if list(path.glob("part-*.parquet")):
+            os.kill(pid, signal.SIGKILL)
+            return
+        time.sleep(0.005)
+
+
+def test_an_error_in_a_worker_arrives_with_its_type_and_message() -> None:
+    too_many = [mh.Loadout("Horde", [(BOLT, 3000)])]  # 6,000 dice: past the exact engine
+    for jobs in (1, 2):
+        with pytest.raises(mh.LimitError, match="attack dice of pool"):
+            mh.sweep(LOADOUTS[:1] + too_many, TARGETS[:2], task_rows=2, jobs=jobs)
+
+
+@pytest.mark.dask
+def test_an_error_on_a_dask_worker_arrives_with_its_type() -> None:
+    too_many = [mh.Loadout("Horde", [(BOLT, 3000)])]
+    with pytest.raises(mh.LimitError, match="attack dice of pool"):
+        mh.sweep(too_many, TARGETS[:2], executor="dask", jobs=1)
+
+
+@pytest.mark.dask
+def test_an_unreachable_scheduler_is_a_clear_error_within_seconds() -> None:
+    start = time.monotonic()
+    with pytest.raises(mh.OptionError, match="no Dask scheduler answered at 'tcp://127.0.0.1:9'"):
+        mh.sweep(LOADOUTS, TARGETS, executor="tcp://127.0.0.1:9")
+    assert time.monotonic() - start < 15
+
+
+def test_bad_input() -> None:
+    with pytest.raises(mh.ProfileError, match="loadouts must be non-empty"):
+        mh.sweep([], TARGETS)
+    with pytest.raises(mh.ProfileError, match="targets must be non-empty"):
+        mh.sweep(LOADOUTS, [])
+    with pytest.raises(mh.ProfileError, match="contexts must be at least one Context"):
+        mh.sweep(LOADOUTS, TARGETS, contexts=[])
+    with pytest.raises(mh.ProfileError, match="context names must be unique"):
+        mh.sweep(LOADOUTS, TARGETS, contexts=[mh.Context(), mh.Context()])
+    with pytest.raises(mh.OptionError, match="executor must be None"):
+        mh.sweep(LOADOUTS, TARGETS, executor=3)
+    with pytest.raises(mh.OptionError, match="jobs must be an integer >= 1"):
+        mh.sweep(LOADOUTS, TARGETS, jobs=0)
+    with pytest.raises(mh.OptionError, match="collect must be True without a path"):
+        mh.sweep(LOADOUTS, TARGETS, collect=False)
+    assert SWEEP_COLUMNS.index("context") == SWEEP_COLUMNS.index("target") + 1
