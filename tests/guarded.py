@@ -165,7 +165,9 @@ def run_batch(
             _end_session(proc.pid)
             out, err = proc.communicate()
             done = len(out.splitlines())
-            pytest.fail(f"a batch took over {seconds} s at call {calls[done]!r:.2000}", False)
+            where = f"call {calls[done]!r:.2000}" if done < len(calls) else "exit, every call done"
+            tail = err.decode(errors="replace")[-2000:]
+            pytest.fail(f"a batch took over {seconds} s at {where}\n{tail}", False)
         orphans = _orphans(proc.pid)
         outcomes = [json.loads(line) for line in out.decode().splitlines()]
         if proc.returncode != 0 or len(outcomes) != len(calls):

@@ -26,7 +26,9 @@ def test_readme_python_blocks_run() -> None:
 def test_readme_opens_with_the_two_setup_commands() -> None:
     commands = re.findall(r"```bash\n(.*?)```", README.read_text(), re.S)[:2]
     assert "pip install ." in commands[0] and "mathhammer" in commands[0]
-    assert 'pip install ".[test]"' in commands[1] and "pytest" in commands[1]
+    assert 'pip install ".[test,dask]"' in commands[1] and "pytest" in commands[1]
+    # CI installs exactly what the README tells a new user to
+    assert 'pip install --quiet ".[test,dask]"' in (README.parent / ".ci" / "run").read_text()
 
 
 def test_readme_csv_examples_read(tmp_path: Path) -> None:

@@ -191,6 +191,21 @@ PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "-o": OUTPUTS,
     "--force": None,
 }
+SWEEP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--targets": INPUTS,
+    "--faction": FACTIONS,
+    "--target-faction": FACTIONS,
+    "--contexts": INPUTS,
+    "-o": OUTPUTS,
+    "--resume": None,
+    "--jobs": st.one_of(st.sampled_from(["1", "2"]), CLI_TEXT),
+    "--dask": None,
+    "--scheduler": CLI_TEXT,
+    "--check-trials": small_or_refused(200),
+    "--seed": NUMBER_TEXTS,
+    "--quiet": None,
+    "--strict": None,
+}
 DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--trials": small_or_refused(20_000),
     "--seed": NUMBER_TEXTS,
@@ -244,6 +259,12 @@ def plan_runs(draw: st.DrawFn) -> list[str]:
 
 
 @st.composite
+def sweep_runs(draw: st.DrawFn) -> list[str]:
+    required = ["--targets", draw(INPUTS), "-o", draw(OUTPUTS)]
+    return ["sweep", draw(INPUTS), *required, *draw(options(SWEEP_OPTIONS, most=3))]
+
+
+@st.composite
 def demo_runs(draw: st.DrawFn, edge: bool) -> list[str]:
     trials = [] if edge else ["--trials", draw(QUICK_TRIALS)]
     return ["demo", *trials, *draw(options(DEMO_OPTIONS))]
@@ -273,6 +294,7 @@ def runs(edge: bool) -> st.SearchStrategy[list[str]]:
         demo_runs(edge),
         durability_runs(),
         plan_runs(),
+        sweep_runs(),
         st.lists(CLI_TEXT, max_size=3),
     )
 
@@ -308,6 +330,7 @@ def test_every_option_of_every_command_is_tried() -> None:
         "demo": DEMO_OPTIONS,
         "durability": DURABILITY_OPTIONS,
         "plan": PLAN_OPTIONS,
+        "sweep": SWEEP_OPTIONS,
         "targets": {},
     }
     assert set(commands) == set(tables)
@@ -328,6 +351,10 @@ def test_every_path_as_every_input_and_output() -> None:
     runs += [["plan", "@army", "--targets", token] for token in INPUT_TOKENS]
     runs += [["plan", "@army", "--targets", "@targets", "-o", token] for token in OUTPUT_TOKENS]
     runs += [["durability", "--attackers", token, "--max-copies", "3"] for token in INPUT_TOKENS]
+    sweep = ["sweep", "@army", "--targets", "@targets", "--quiet"]
+    runs += [[*sweep, "-o", token] for token in OUTPUT_TOKENS]
+    runs += [["sweep", token, "--targets", "@targets", "-o", "@new"] for token in INPUT_TOKENS]
+    runs += [[*sweep, "-o", "@new", "--contexts", token] for token in INPUT_TOKENS]
     for token in OUTPUT_TOKENS:
         runs += [[*army, "-o", token], [*army, "-o", token, "--force"]]
         runs += [[*army, "--html", token], [*army, "--plot", token, "-o", "@new"]]

@@ -27,6 +27,7 @@ from .datasheets import datasheets_command
 from .durability import durability_command
 from .lines import one_line
 from .plan import plan_command
+from .sweep import sweep_command
 
 __all__ = [
     "DEFAULT_REPORT",
@@ -154,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_datasheets(sub)
     _add_durability(sub)
     _add_plan(sub)
+    _add_sweep(sub)
     for command in commands:
         command.add_argument(
             "--rules",
@@ -495,6 +497,52 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument("-o", "--output", help="write the plan as CSV")
     _add_force(command)
     command.set_defaults(run=plan_command)
+    return command
+
+
+def _add_sweep(sub: _Subparsers) -> argparse.ArgumentParser:
+    command = sub.add_parser(
+        "sweep",
+        formatter_class=_RAW,
+        help="every attacker against every target, written to Parquet as it goes",
+        description="Attack every unit of --targets with every loadout of ATTACKERS (a "
+        "profiles CSV, roster, catalogue or export), in each context of --contexts, and "
+        "write the rows to the Parquet dataset OUTPUT (a folder, one file per task) as they "
+        "come: in local processes (--jobs), on a Dask LocalCluster (--dask) or on a running "
+        "Dask scheduler (--scheduler). An interrupted sweep goes on with --resume.",
+        epilog="examples:\n  mathhammer sweep wh40k-11e/ --faction Necrons --targets "
+        "wh40k-11e/ --target-faction Orks -o necrons-v-orks.parquet --jobs 2\n  mathhammer "
+        "sweep army.csv --targets threats.csv --contexts contexts.csv -o sweep.parquet "
+        "--scheduler tcp://scheduler:8786",
+    )
+    command.add_argument("attackers", help="the attacking units: a file or folder")
+    command.add_argument("--targets", required=True, help="the target units: a file or folder")
+    command.add_argument("--faction", help="only this faction's units (a catalogue)")
+    command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
+    command.add_argument(
+        "--contexts", help="a CSV of contexts: name, context (flags such as half_range)"
+    )
+    command.add_argument(
+        "-o", "--output", required=True, help="the Parquet dataset to write (a folder)"
+    )
+    command.add_argument(
+        "--resume", action="store_true", help="go on with a sweep written to OUTPUT"
+    )
+    command.add_argument("--jobs", type=_jobs, help="local processes, or --dask workers")
+    command.add_argument("--dask", action="store_true", help="on a Dask LocalCluster")
+    command.add_argument("--scheduler", help="a running Dask scheduler: tcp://host:8786")
+    command.add_argument(
+        "--check-trials",
+        type=_count,
+        default=0,
+        help="a Monte Carlo check of each row, in trials (default 0: none)",
+    )
+    command.add_argument("--seed", type=_seed, default=0, help="the checks' seed (default 0)")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    command.set_defaults(run=sweep_command)
     return command
 
 

@@ -16,7 +16,7 @@ from ..units.compare import _loadouts, _targets
 from ..units.options import DEFAULT_METRIC, Metric, check_metric
 from .executors import task_results
 from .store import SweepStore, fingerprint
-from .work import SWEEP_COLUMNS, TASK_ROWS, run_task, tasks_of, typed
+from .work import SWEEP_COLUMNS, TASK_ROWS, arrow, run_task, tasks_of, typed
 
 __all__ = ["sweep"]
 
@@ -208,6 +208,7 @@ def _jobs(jobs: Any, executor: Any) -> int:
 
 
 def _rows(path: Path) -> int:
+    arrow()
     import pyarrow.parquet as pq
 
     return int(pq.ParquetFile(path).metadata.num_rows)

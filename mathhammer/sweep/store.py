@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .work import arrow_schema
+from .work import arrow, arrow_schema
 
 __all__ = ["SweepStore", "fingerprint"]
 
@@ -53,6 +53,8 @@ class SweepStore:
 
     def __init__(self, path: str | Path, inputs: Mapping[str, str], *, resume: bool) -> None:
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise field_error(OptionError, "path", "a folder (one file per task)", str(path))
         manifest = self.path / _MANIFEST
         wanted: dict[str, Any] = {"version": _VERSION, "inputs": dict(inputs)}
         if manifest.exists():
@@ -78,8 +80,14 @@ class SweepStore:
                 "a sweep writes one file per task into a folder of its own",
             )  # fmt: skip
         else:
-            self.path.mkdir(parents=True, exist_ok=True)
-            _atomic_write(manifest, json.dumps(wanted, indent=1).encode())
+            try:
+                self.path.mkdir(parents=True, exist_ok=True)
+                _atomic_write(manifest, json.dumps(wanted, indent=1).encode())
+            except OSError as exc:
+                raise field_error(
+                    OptionError, "path", "a folder that can be written", str(path),
+                    exc.strerror or type(exc).__name__,
+                ) from None  # fmt: skip
 
     def part(self, index: int) -> Path:
         return self.path / f"part-{index:06d}.parquet"
@@ -90,7 +98,7 @@ class SweepStore:
 
     def write(self, index: int, frame: Any) -> None:
         """Write task ``index``'s rows, whole or not at all (written before, replaced)."""
-        import pyarrow as pa
+        pa = arrow()
         import pyarrow.parquet as pq
 
         table = pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False)
@@ -102,10 +110,14 @@ class SweepStore:
         """Every row written, in task order."""
         import pandas as pd
 
+        arrow()
+        import pyarrow.parquet as pq
+
         parts = sorted(self.done())
         if not parts:
             return pd.DataFrame()
-        return pd.concat([pd.read_parquet(self.part(i)) for i in parts], ignore_index=True)
+        frames = [pq.read_table(self.part(i), use_threads=False).to_pandas() for i in parts]
+        return pd.concat(frames, ignore_index=True)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -11,6 +11,7 @@ spawned from the sweep's by the task's number: the same numbers whoever runs it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +27,16 @@ from ..units.loadout import Loadout
 from ..units.options import Metric, choice_columns, choose, choose_rows
 from ..units.targets import Target
 
-__all__ = ["SWEEP_COLUMNS", "TASK_ROWS", "Task", "arrow_schema", "run_task", "tasks_of", "typed"]
+__all__ = [
+    "SWEEP_COLUMNS",
+    "TASK_ROWS",
+    "Task",
+    "arrow",
+    "arrow_schema",
+    "run_task",
+    "tasks_of",
+    "typed",
+]
 
 #: Each task makes at least this many rows (whole attackers), where there are that many.
 TASK_ROWS = 256
@@ -144,8 +154,8 @@ def typed(frame: Any, context_name: str) -> Any:
     file reads back (text as pandas reads Arrow strings, numbers as floats): a frame
     collected in memory and one read from disk are the same."""
     import pandas as pd
-    import pyarrow as pa
 
+    pa = arrow()
     frame = frame.reindex(columns=[c for c in SWEEP_COLUMNS if c != "context"])
     frame.insert(SWEEP_COLUMNS.index("context"), "context", context_name)
     for column in frame.columns:
@@ -156,11 +166,22 @@ def typed(frame: Any, context_name: str) -> Any:
     return pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False).to_pandas()
 
 
+def arrow() -> Any:
+    """:mod:`pyarrow`, imported on first use with the system allocator unless the
+    environment names another (``ARROW_DEFAULT_MEMORY_POOL``): a task's rows are small, and
+    Arrow's default allocator reserves a gigabyte of address space in every process that
+    writes, which a process with a memory limit may not have."""
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    import pyarrow
+
+    return pyarrow
+
+
 @cache
 def arrow_schema() -> Any:
     """The Arrow schema of every task's rows: text columns as strings, the others as
     floats."""
-    import pyarrow as pa
+    pa = arrow()
 
     return pa.schema(
         [(c, pa.string() if c in TEXT_COLUMNS else pa.float64()) for c in SWEEP_COLUMNS]

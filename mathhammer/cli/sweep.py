@@ -1,0 +1,90 @@
+"""``mathhammer sweep``: every attacker of one army file against every target of another,
+in each context, written to a Parquet dataset as it goes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import CsvError, OptionError, field_error
+
+__all__ = ["read_contexts", "sweep_command"]
+
+
+def read_contexts(path: str | Path) -> dict[str, Any]:
+    """The contexts of a CSV file: a ``name`` column and a ``context`` column of flags
+    separated by ``;`` (``half_range; target_in_cover``; empty for the default context),
+    as a buff's text reads (:func:`~mathhammer.model.context.parse_buff`).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp(), "contexts.csv")
+    >>> _ = path.write_text("name,context\\nfar,\\nclose,half_range\\n")
+    >>> {k: v.changes() for k, v in read_contexts(path).items()}
+    {'far': [], 'close': ['half_range']}
+    """
+    from ..io.csv_reader import CsvReader
+    from ..model.context import Context, parse_buff
+
+    reader = CsvReader(path, ("name", "context"), ())
+    out: dict[str, Any] = {}
+    for line, row in reader.rows:
+        name = row["name"]
+        if not name or name in out:
+            raise reader.error(line, "name", f"expected a new, non-empty name; got {name!r}")
+        try:
+            modifiers, context = parse_buff(row["context"], "context")
+        except Exception as exc:  # a ProfileError naming the item
+            raise reader.error(line, "context", str(exc)) from None
+        if modifiers is not None:
+            raise reader.error(line, "context", "context flags only (modifiers go on weapons)")
+        out[name] = context if context is not None else Context()
+    if not out:
+        raise CsvError(f"{path}: no contexts")
+    return out
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
+    from ..io.import_report import unknown_lines
+    from ..io.sources import read_army
+    from ..sweep import sweep
+    from .lines import one_line
+
+    if args.jobs is not None and args.scheduler is not None:
+        raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
+    army = read_army(args.attackers, faction=args.faction, strict=args.strict)
+    them = read_army(args.targets, faction=args.target_faction, csv_kind="targets")
+    for report in (army.report, them.report):
+        if report is not None:
+            for line in unknown_lines(report):
+                print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    if not army.loadouts:
+        raise field_error(OptionError, "ATTACKERS", "a file with attacking units", args.attackers)
+    if not them.targets:
+        raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    contexts = read_contexts(args.contexts) if args.contexts else None
+    executor = args.scheduler
+    if executor is None and args.dask:
+        executor = "dask"
+    rows = sweep(
+        army.loadouts,
+        them.targets,
+        contexts=contexts,
+        executor=executor,
+        jobs=args.jobs,
+        path=args.output,
+        resume=args.resume,
+        collect=False,
+        progress=not args.quiet,
+        check_trials=args.check_trials,
+        seed=args.seed,
+    )
+    print(
+        f"{rows} rows ({len(army.loadouts)} attackers x {len(them.targets)} targets x "
+        f"{len(contexts) if contexts else 1} contexts) in {args.output}"
+    )
+    return 0
