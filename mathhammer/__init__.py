@@ -46,7 +46,7 @@ from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
-from .sweep import sweep
+from .sweep import sweep, sweep_top
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
 from .units.durability import StandardAttacker, durability, standard_attackers
@@ -65,6 +65,7 @@ from .units.targeting import TargetPlan, plan_army, plan_targets
 from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare, plot_durability
+from .views.sweep import plot_sweep
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__)
     from .io import (
@@ -162,6 +163,7 @@ __all__ = [
     "plot_at_least",
     "plot_compare",
     "plot_durability",
+    "plot_sweep",
     "plots",
     "read_army",
     "read_attackers",
@@ -177,6 +179,7 @@ __all__ = [
     "sequence",
     "simulate",
     "sweep",
+    "sweep_top",
     "standard_attackers",
     "simulate_uses",
     "targets",

@@ -248,3 +248,64 @@ def test_bad_input() -> None:
     with pytest.raises(mh.OptionError, match="collect must be True without a path"):
         mh.sweep(LOADOUTS, TARGETS, collect=False)
     assert SWEEP_COLUMNS.index("context") == SWEEP_COLUMNS.index("target") + 1
+
+
+def test_the_best_attackers_and_the_heatmap() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    frame = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS)
+    vehicles = [t.name for t in TARGETS if "VEHICLE" in t.unit.keywords]
+    metric = "points_destroyed_per_100_points"
+    best = mh.sweep_top(frame, metric, n=2, targets=vehicles, context="close")
+    close = frame[(frame.context == "close") & frame.target.isin(vehicles)]
+    want = close.groupby("loadout")[metric].mean().sort_values(ascending=False)
+    assert best.loadout.tolist() == want.index[:2].tolist()
+    assert best[metric].tolist() == pytest.approx(want.iloc[:2].tolist(), abs=1e-12)
+    assert best.targets.tolist() == [len(vehicles)] * 2
+    with pytest.raises(mh.OptionError, match="context must be one of"):
+        mh.sweep_top(frame, metric)
+    with pytest.raises(mh.OptionError, match="targets must be targets of the sweep"):
+        mh.sweep_top(frame, metric, context="far", targets=["Nobody"])
+    for order in ("cluster", "efficiency", "given"):
+        ax = mh.plot_sweep(frame, "mean_killed", context="far", order=order)
+        assert ax.images[0].get_array().shape == (len(LOADOUTS), len(TARGETS))
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert sorted(labels) == sorted(x.name for x in LOADOUTS)
+    efficiency = mh.plot_sweep(frame, "mean_killed", context="far", order="efficiency")
+    means = frame[frame.context == "far"].groupby("loadout").mean_killed.mean()
+    top = [t.get_text() for t in efficiency.get_yticklabels()][0]
+    assert top == means.idxmax()
+    with pytest.raises(mh.OptionError, match="order must be one of"):
+        mh.plot_sweep(frame, context="far", order="alphabetical")
+    plt.close("all")
+
+
+def test_the_sweep_command(tmp_path: Path) -> None:
+    from mathhammer.cli import main
+    from mathhammer.cli.sweep import read_contexts
+
+    army = tmp_path / "army.csv"
+    army.write_text(
+        "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\n"
+        "Squad,Bolt rifle,10,2,3+,4,-1,1,,90\n"
+        "Gunners,Melta,3,1,3+,9,-4,D6,[MELTA 2],100\n"
+    )
+    threats = tmp_path / "threats.csv"
+    threats.write_text("unit,models,T,Sv,W,points\nGuard,10,3,5+,1,60\nTank,1,10,3+,12,150\n")
+    contexts = tmp_path / "contexts.csv"
+    contexts.write_text("name,context\nfar,\nclose,half_range\n")
+    out = tmp_path / "sweep.parquet"
+    argv = ["sweep", str(army), "--targets", str(threats), "--contexts", str(contexts), "-o",
+            str(out), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    written = pd.read_parquet(out)
+    assert len(written) == 2 * 2 * 2 and set(written.context) == {"far", "close"}
+    assert main([*argv, "--resume"]) == 0  # nothing left to compute
+    assert main([*argv, "--jobs", "2", "--scheduler", "tcp://x:1"]) != 0  # one clean line
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,context\nfar,hit+1\n")
+    with pytest.raises(mh.CsvError, match="context flags only"):
+        read_contexts(bad)

@@ -1,0 +1,142 @@
+"""Time a many-versus-many sweep serially, in local processes and on a Dask LocalCluster
+(issue 17), and measure its memory.
+
+The sweep: every loadout of the four factions of the shared BSData catalogues (each
+datasheet at its default size, one loadout per phase) against every datasheet of the four
+as a target, one context: the rows are counted and printed.
+
+* ``SERIAL``: one process (wall clock).
+* ``POOL2``: two local processes (``jobs=2``); goal: at least 1.7x serial.
+* ``DASK2``: a Dask ``LocalCluster`` of two worker processes, its start included; goal:
+  at least 1.7x serial.
+* ``MEMORY``: the peak resident memory of a process that sweeps to Parquet with
+  ``collect=False``, against the same for a tenth of the rows: the goal is that it does not
+  grow with the rows (at most 1.5x the tenth's).
+
+Every frame (serial, pool, cluster) is compared bit for bit. Needs the catalogues beside
+the repository (``../shared/data/bsdata-11e``) and the dask extra.
+
+    python benchmarks/bench_sweep.py [--catalogues PATH] [--skip-dask]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FACTIONS = ("Necrons", "Orks", "T'au Empire", "Tyranids")
+SPEEDUP_GOAL = 1.7
+MEMORY_GOAL = 1.5
+
+
+def armies(catalogues: Path) -> tuple[list[Any], list[Any]]:
+    from mathhammer.io.sources import read_army
+
+    loadouts, targets = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for faction in FACTIONS:
+            army = read_army(catalogues, faction=faction)
+            loadouts += [_named(x, faction) for x in army.loadouts]
+            targets += [_target(t, faction) for t in army.targets]
+    return loadouts, targets
+
+
+def _named(loadout: Any, faction: str) -> Any:
+    from dataclasses import replace
+
+    return replace(loadout, name=f"{faction}: {loadout.name}")
+
+
+def _target(target: Any, faction: str) -> Any:
+    from dataclasses import replace
+
+    return replace(target, unit=replace(target.unit, name=f"{faction}: {target.unit.name}"))
+
+
+def memory_child(catalogues: str, out: str, fraction: int) -> None:
+    """Sweep 1/fraction of the attackers to Parquet, rows left on disk; print the rows and
+    the peak resident memory."""
+    import mathhammer as mh
+
+    loadouts, targets = armies(Path(catalogues))
+    rows = mh.sweep(loadouts[::fraction], targets, path=out, collect=False)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"rows": rows, "peak_mb": peak}))
+
+
+def _peak(catalogues: Path, fraction: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        code = (
+            f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+            "from benchmarks.bench_sweep import memory_child; "
+            f"memory_child({str(catalogues)!r}, {folder + '/sweep'!r}, {fraction})"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = ROOT.parent / "shared" / "data" / "bsdata-11e"
+    parser.add_argument("--catalogues", type=Path, default=default)
+    parser.add_argument("--skip-dask", action="store_true")
+    args = parser.parse_args(argv)
+    import pandas as pd
+
+    import mathhammer as mh
+
+    loadouts, targets = armies(args.catalogues)
+    print(
+        f"{len(loadouts)} attackers x {len(targets)} targets = {len(loadouts) * len(targets)} rows"
+    )
+    rows, frames, missed = [], {}, False
+    runs: list[tuple[str, dict[str, Any]]] = [("SERIAL", {}), ("POOL2", {"jobs": 2})]
+    if not args.skip_dask:
+        runs.append(("DASK2", {"executor": "dask", "jobs": 2}))
+    for name, options in runs:
+        mh.clear_caches()
+        start = time.perf_counter()
+        frames[name] = mh.sweep(loadouts, targets, **options)
+        seconds = time.perf_counter() - start
+        rows.append((name, seconds))
+    serial = rows[0][1]
+    n = len(frames["SERIAL"])
+    print(f"\n{'row':<8} {'seconds':>8} {'rows/s':>8} {'us/row':>7} {'speedup':>8}  goal    status")
+    for name, seconds in rows:
+        speedup = serial / seconds
+        goal = "" if name == "SERIAL" else f">= {SPEEDUP_GOAL}x"
+        status = "" if name == "SERIAL" else ("met" if speedup >= SPEEDUP_GOAL else "MISSED")
+        missed |= status == "MISSED"
+        print(f"{name:<8} {seconds:8.1f} {n / seconds:8.0f} {1e6 * seconds / n:7.0f} "
+              f"{speedup:7.2f}x  {goal:<7} {status}")  # fmt: skip
+    for name in frames:
+        pd.testing.assert_frame_equal(frames["SERIAL"], frames[name], check_exact=True)
+    print(f"frames identical bit for bit: {', '.join(frames)} ({n} rows)")
+    small, whole = _peak(args.catalogues, 10), _peak(args.catalogues, 1)
+    ratio = whole["peak_mb"] / small["peak_mb"]
+    status = "met" if ratio <= MEMORY_GOAL else "MISSED"
+    missed |= status == "MISSED"
+    print(
+        f"MEMORY   peak {whole['peak_mb']:.0f} MB for {whole['rows']:.0f} rows to Parquet, "
+        f"{small['peak_mb']:.0f} MB for {small['rows']:.0f}: {ratio:.2f}x (goal <= "
+        f"{MEMORY_GOAL}x) {status}"
+    )
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

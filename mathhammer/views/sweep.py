@@ -1,0 +1,117 @@
+"""A sweep's attacker x target matrix as a heatmap, ordered to be read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import OptionError, field_error
+
+__all__ = ["ORDERS", "plot_sweep"]
+
+#: How the rows and columns of :func:`plot_sweep` are ordered.
+ORDERS = ("cluster", "efficiency", "given")
+#: The most rows or columns labelled one by one.
+LABELLED = 60
+
+
+def plot_sweep(
+    frame: Any,
+    metric: str | None = None,
+    *,
+    context: str | None = None,
+    order: str = "cluster",
+    ax: Any = None,
+    scale: str = "auto",
+    cmap: str = "viridis",
+) -> Any:
+    """The attacker x target matrix of one column of a :func:`mathhammer.sweep` frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A sweep's frame.
+    metric : str, optional
+        The column shown (as :func:`~mathhammer.plot_compare` picks one by default).
+    context : str, optional
+        The context shown; required when the frame has several.
+    order : {"cluster", "efficiency", "given"}
+        ``"cluster"``: attackers, and targets, that score alike side by side (average-link
+        clustering of their rows and columns, scaled as coloured); ``"efficiency"``:
+        attackers by their mean over the targets (best first) and targets by how much they
+        suffer; ``"given"``: as in the frame.
+    ax : matplotlib.axes.Axes, optional
+    scale, cmap
+        As for :func:`~mathhammer.plot_compare`. Up to 60 rows or columns are labelled.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "a", "b", "b"], "target": ["x", "y", "x", "y"],
+    ...                       "context": "default", "mean_killed": [1.0, 2.0, 3.0, 4.0]})
+    >>> ax = plot_sweep(frame, "mean_killed", order="efficiency")
+    >>> [t.get_text() for t in ax.get_yticklabels()]  # b destroys more
+    ['b', 'a']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    from .heatmap import colour_scale, default_metric, grid, heatmap_title
+
+    if order not in ORDERS:
+        raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
+    rows = frame
+    if "context" in frame.columns:
+        contexts = list(dict.fromkeys(frame["context"]))
+        if context is None and len(contexts) > 1:
+            raise field_error(OptionError, "context", f"one of {contexts}", context)
+        if context is not None:
+            if context not in contexts:
+                raise field_error(OptionError, "context", f"one of {contexts}", context)
+            rows = rows[rows["context"] == context]
+    metric = default_metric(rows) if metric is None else metric
+    cells = grid(rows, metric)
+    colours = colour_scale(cells.values, metric, scale)
+    levels = np.nan_to_num(colours.levels, nan=0.0)
+    if order == "cluster":
+        r, c = _clustered(levels), _clustered(levels.T)
+    elif order == "efficiency":
+        r = list(np.argsort(-np.nanmean(cells.values, axis=1), kind="stable"))
+        c = list(np.argsort(-np.nanmean(levels, axis=0), kind="stable"))
+    else:
+        r, c = list(range(len(cells.rows))), list(range(len(cells.columns)))
+    shown = colours.levels[np.ix_(r, c)]
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        size = (3 + min(0.25 * len(c), 14), 2.5 + min(0.22 * len(r), 16))
+        _, ax = plt.subplots(figsize=size, layout="constrained")
+    image = ax.imshow(shown, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0, interpolation="nearest")
+    for labels, at, set_ticks in (
+        (cells.columns, c, ax.set_xticks),
+        (cells.rows, r, ax.set_yticks),
+    ):
+        if len(at) <= LABELLED:
+            set_ticks(range(len(at)), [labels[i] for i in at])
+        else:
+            set_ticks([])
+    if len(c) <= LABELLED:
+        for label in ax.get_xticklabels():
+            label.set_rotation(60)
+            label.set_horizontalalignment("right")
+    ax.set_xlabel(f"target ({len(c)})")
+    ax.set_ylabel(f"attacker ({len(r)})")
+    ax.set_title(heatmap_title(metric, None, rows) + (f", {context}" if context else ""))
+    bar = ax.figure.colorbar(image, ax=ax)
+    bar.set_label(colours.label)
+    return ax
+
+
+def _clustered(values: np.ndarray) -> list[int]:
+    """The rows of ``values`` in the leaf order of an average-link clustering."""
+    if len(values) < 3:
+        return list(range(len(values)))
+    from scipy.cluster.hierarchy import leaves_list, linkage
+
+    return [int(i) for i in leaves_list(linkage(values, method="average", optimal_ordering=True))]
