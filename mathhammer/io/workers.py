@@ -53,7 +53,12 @@ WATCH_INTERVAL = 0.5
 
 
 def ordered_map(
-    function: Callable[[T], R], items: Iterable[T], *, jobs: int, chunk: int = 8
+    function: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    jobs: int,
+    chunk: int = 8,
+    ahead: int | None = None,
 ) -> Generator[R, None, None]:
     """``function(item)`` for each item, computed in ``jobs`` processes, in input order.
 
@@ -67,6 +72,10 @@ def ordered_map(
         Worker processes.
     chunk : int
         Items sent to a worker at a time.
+    ahead : int, optional
+        Chunks in flight at a time (``2 * jobs`` by default): more keep every worker busy
+        when the items' costs vary (a slow one at the head holds the results behind it),
+        at the cost of holding that many results.
 
     Raises
     ------
@@ -88,7 +97,7 @@ def ordered_map(
     finished = False
     try:
         with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
-            for _ in range(2 * jobs):
+            for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
                 _submit(pool, function, chunks, pending, processes)
         while pending:
             results = pending.popleft().result()

@@ -30,6 +30,9 @@ __all__ = ["CONNECT_TIMEOUT", "EXECUTORS", "task_results"]
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: Tasks in flight per worker: tasks differ in cost (a unit with many weapon options
+#: takes longer), and a slow one must not leave a worker idle.
+AHEAD = 8
 #: How long a scheduler address may take to answer, in seconds.
 CONNECT_TIMEOUT = 5
 #: What ``executor=`` takes, in words.
@@ -55,10 +58,11 @@ def task_results(
             yield from ((task, function(task)) for task in tasks)
             return
         listed = list(tasks)
-        yield from zip(listed, ordered_map(function, listed, jobs=jobs, chunk=1), strict=True)
+        results = ordered_map(function, listed, jobs=jobs, chunk=1, ahead=AHEAD * jobs)
+        yield from zip(listed, results, strict=True)
         return
     with _executor(executor, jobs, on_cluster) as (pool, workers):
-        yield from _as_completed(pool, function, tasks, in_flight=2 * workers)
+        yield from _as_completed(pool, function, tasks, in_flight=AHEAD * workers)
 
 
 @contextmanager
