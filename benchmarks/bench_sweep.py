@@ -21,16 +21,24 @@ the repository (``../shared/data/bsdata-11e``) and the dask extra.
 
 from __future__ import annotations
 
-import argparse
-import json
-import resource
-import subprocess
-import sys
-import tempfile
-import time
-import warnings
-from pathlib import Path
-from typing import Any
+import os
+
+#: The thread pools of numpy's BLAS and of OpenMP, pinned to one thread before numpy is
+#: imported: in every run alike (two processes each running two BLAS threads on two cores
+#: fight over them; Dask pins its workers' too).
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -65,7 +65,7 @@ from .units.targeting import TargetPlan, plan_army, plan_targets
 from .units.targets import Target
 from .views import plots
 from .views.plots import plot_at_least, plot_compare, plot_durability
-from .views.sweep import plot_sweep
+from .views.sweep import plot_sweep, sweep_html
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__)
     from .io import (
@@ -179,6 +179,7 @@ __all__ = [
     "sequence",
     "simulate",
     "sweep",
+    "sweep_html",
     "sweep_top",
     "standard_attackers",
     "simulate_uses",

@@ -281,6 +281,11 @@ def test_the_best_attackers_and_the_heatmap() -> None:
     with pytest.raises(mh.OptionError, match="order must be one of"):
         mh.plot_sweep(frame, context="far", order="alphabetical")
     plt.close("all")
+    page = mh.sweep_html(frame, "mean_killed", context="close")
+    assert page.count("<tr data-row=") == len(LOADOUTS) * len(TARGETS)
+    assert "sweep (close)" in page
+    with pytest.raises(mh.OptionError, match="context must be one of"):
+        mh.sweep_html(frame)
 
 
 def test_the_sweep_command(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import OptionError, field_error
+from ..views.sweep import one_context
 
 __all__ = ["sweep_top"]
 
@@ -58,15 +59,7 @@ def sweep_top(
         )
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise field_error(OptionError, "n", "an integer >= 1", n)
-    rows = frame
-    if "context" in frame.columns:
-        contexts = list(dict.fromkeys(frame["context"]))
-        if context is None and len(contexts) > 1:
-            raise field_error(OptionError, "context", f"one of {contexts}", context)
-        if context is not None:
-            if context not in contexts:
-                raise field_error(OptionError, "context", f"one of {contexts}", context)
-            rows = rows[rows["context"] == context]
+    rows = one_context(frame, context)
     if targets is not None:
         wanted = list(targets)
         missing = sorted(set(wanted) - set(rows["target"]))

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..errors import OptionError, field_error
 
-__all__ = ["ORDERS", "plot_sweep"]
+__all__ = ["ORDERS", "one_context", "plot_sweep", "sweep_html"]
 
 #: How the rows and columns of :func:`plot_sweep` are ordered.
 ORDERS = ("cluster", "efficiency", "given")
@@ -61,15 +61,7 @@ def plot_sweep(
 
     if order not in ORDERS:
         raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
-    rows = frame
-    if "context" in frame.columns:
-        contexts = list(dict.fromkeys(frame["context"]))
-        if context is None and len(contexts) > 1:
-            raise field_error(OptionError, "context", f"one of {contexts}", context)
-        if context is not None:
-            if context not in contexts:
-                raise field_error(OptionError, "context", f"one of {contexts}", context)
-            rows = rows[rows["context"] == context]
+    rows = one_context(frame, context)
     metric = default_metric(rows) if metric is None else metric
     cells = grid(rows, metric)
     colours = colour_scale(cells.values, metric, scale)
@@ -106,6 +98,52 @@ def plot_sweep(
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     return ax
+
+
+def one_context(frame: Any, context: str | None) -> Any:
+    """The rows of a sweep's frame in one context: ``context``, which must be given when
+    the frame has several.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "a"], "target": ["x", "x"],
+    ...                       "context": ["far", "close"], "mean_killed": [1.0, 2.0]})
+    >>> one_context(frame, "close").mean_killed.tolist()
+    [2.0]
+    """
+    if "context" not in frame.columns:
+        return frame
+    contexts = list(dict.fromkeys(frame["context"]))
+    if context is None:
+        if len(contexts) > 1:
+            raise field_error(OptionError, "context", f"one of {contexts}", context)
+        return frame
+    if context not in contexts:
+        raise field_error(OptionError, "context", f"one of {contexts}", context)
+    return frame[frame["context"] == context]
+
+
+def sweep_html(
+    frame: Any, metric: str | None = None, *, context: str | None = None, title: str = "sweep"
+) -> str:
+    """A sweep in one context as the HTML report's page (its heatmap and sortable table;
+    :func:`~mathhammer.views.report_html.report_html`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a", "a"], "target": ["x", "x"],
+    ...                       "context": ["far", "close"], "mean_killed": [1.0, 2.0]})
+    >>> page = sweep_html(frame, context="far")
+    >>> page.count("<tr data-row="), "far" in page
+    (1, True)
+    """
+    from .report_html import report_html
+
+    rows = one_context(frame, context)
+    named = f"{title} ({context})" if context else title
+    return report_html(rows.reset_index(drop=True), title=named, metric=metric)
 
 
 def _clustered(values: np.ndarray) -> list[int]:
