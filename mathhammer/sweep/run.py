@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import OptionError, ProfileError, field_error
 from ..model.context import Context
 from ..rules import Ruleset
-from ..units.compare import _loadouts, _targets
+from ..units.compare import loadouts_of, targets_of
 from ..units.options import DEFAULT_METRIC, Metric, check_metric
 from .executors import task_results
 from .store import SweepStore, fingerprint
@@ -98,7 +98,7 @@ def sweep(
     2  bolters  Horde infantry   cover        5.556
     3  bolters         Vehicle   cover        0.000
     """
-    loadouts, against = _loadouts(attackers), _targets(targets)
+    loadouts, against = loadouts_of(attackers), targets_of(targets)
     situations = _contexts(contexts)
     check_metric(metric)
     _check_int("check_trials", check_trials, 0)

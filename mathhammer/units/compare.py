@@ -46,7 +46,9 @@ def _loadout(name: str, value: Any) -> Loadout:
     return Loadout(name, value)
 
 
-def _loadouts(loadouts: Any) -> list[Loadout]:
+def loadouts_of(loadouts: Any) -> list[Loadout]:
+    """The loadouts :func:`compare` takes, as a list (names unique; refused with one clear
+    error otherwise)."""
     expected = "a dict of name -> weapons, ([weapons], points) or Loadout, or a list of Loadouts"
     if isinstance(loadouts, Loadout):
         out = [loadouts]
@@ -79,7 +81,8 @@ def _target(value: Any, name: str | None = None) -> Target:
     return target
 
 
-def _targets(targets: Any) -> list[Target]:
+def targets_of(targets: Any) -> list[Target]:
+    """The targets :func:`compare` takes, as a list of :class:`Target` (names unique)."""
     if isinstance(targets, Unit | Target | str):
         out = [_target(targets)]
     elif isinstance(targets, Mapping):
@@ -165,7 +168,7 @@ def compare(
     >>> float(frame.loadout_points[0])
     120.0
     """
-    chosen, against = _loadouts(loadouts), _targets(targets)
+    chosen, against = loadouts_of(loadouts), targets_of(targets)
     check_metric(metric)
     rows = [
         row
