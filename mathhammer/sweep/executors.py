@@ -11,8 +11,9 @@ tasks in flight (so a long sweep holds a few results at a time, not all of them)
   seconds when it cannot be reached);
 - a ``distributed.Client``, as it is.
 
-Dask is the optional extra ``mathhammer[dask]``. A task resubmitted after a worker died may
-complete twice; the caller's writer is idempotent per task.
+Dask is the optional extra ``mathhammer[dask]``. Tasks go to it unhashed (``pure=False``):
+hashing a task's targets for a key took longer than the scheduler's own work. A task
+resubmitted after a worker died may complete twice; the caller's writer is idempotent per task.
 """
 
 from __future__ import annotations
@@ -81,7 +82,10 @@ def _executor(
         client: Any = spec
         if on_cluster is not None:
             on_cluster(str(client.dashboard_link))
-        yield client.get_executor(), max(1, len(client.scheduler_info().get("workers", {})))
+        yield (
+            client.get_executor(pure=False),
+            max(1, len(client.scheduler_info().get("workers", {}))),
+        )
         return
     if spec == "dask":
         dask = _distributed()
@@ -93,7 +97,7 @@ def _executor(
         ):
             if on_cluster is not None:
                 on_cluster(str(client.dashboard_link))
-            yield client.get_executor(), jobs
+            yield client.get_executor(pure=False), jobs
         return
     if isinstance(spec, str) and "://" in spec:
         try:
@@ -108,7 +112,7 @@ def _executor(
             if on_cluster is not None:
                 on_cluster(str(client.dashboard_link))
             workers = len(client.scheduler_info().get("workers", {}))
-            yield client.get_executor(), max(1, workers)
+            yield client.get_executor(pure=False), max(1, workers)
         return
     raise field_error(OptionError, "executor", EXECUTORS, spec)
 
