@@ -134,6 +134,38 @@ def test_options_are_checked() -> None:
     assert (used.name, used.points, used.weapons) == ("3x Hammer", 50, ((HAMMER, 3),))
 
 
+def test_options_of_the_same_weapons_by_value_are_attacked_once() -> None:
+    # Four guns, each "Needle" or "Hammer" under its own name: 16 options. Their pools by
+    # value are the first gun's profile, then the other (if any) with its count: with the
+    # first a Needle, 0-3 of the other three are Hammers (4 options of value), and as many
+    # with the first a Hammer: 8 attacks, the best of them the first of its kind.
+    def gun(k: int, weapon: mh.Weapon) -> mh.Weapon:
+        return weapon.replace(name=f"Gun #{k}: {weapon.name}")
+
+    swaps = list(product([NEEDLE, HAMMER], repeat=4))
+    unit = AttackOptions(
+        "Swaps", [[(gun(k, w), 1) for k, w in enumerate(ws)] for ws in swaps], "shooting"
+    )
+    assert len(unit.options) == 16
+    scored: list[float] = []
+
+    def damage(row: dict[str, float]) -> float:
+        scored.append(row["mean_damage"])
+        return row["mean_damage"]
+
+    choice = mh.units.options.choose(unit, Target(PAIR), metric=damage)
+    assert len(scored) == 8
+    # brute force: every option attacked, the best, ties to the earliest
+    alone = [
+        mh.units.options.choose(mh.Loadout(o.name, o.weapons), Target(PAIR)) for o in unit.options
+    ]
+    means = [c.row["mean_damage"] for c in alone]
+    best = max(range(16), key=lambda i: (means[i], -i))
+    assert choice.declaration.name == unit.options[best].name
+    assert choice.row["mean_damage"] == means[best]
+    assert sorted(set(scored)) == sorted(set(means))
+
+
 def brute_force_greedy(rows: list[int], models: int) -> set[tuple[int, ...]]:
     """Every hand-out of one weapon per model, best-first for every order of the rows."""
     out = set()

@@ -1,8 +1,10 @@
-"""Worker processes that never outlive their parent, and an ordered map over them.
+"""Worker processes that never outlive their parent, and maps over them.
 
 :func:`ordered_map` runs a function over items in a :class:`ProcessPoolExecutor` and yields
 the results in input order, with only a few chunks of work in flight at a time (so the
-results of a long run are not all held at once). Its workers:
+results of a long run are not all held at once); :func:`completed_map` yields each item with
+its result as soon as it is done, whatever its place (a slow item holds back no other). Their
+workers:
 
 - end with their parent: on Linux the kernel sends them ``SIGTERM`` when it dies
   (``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread ends a worker whose
@@ -20,6 +22,8 @@ Examples
 --------
 >>> list(ordered_map(abs, [-3, 1, -2], jobs=2))
 [3, 1, 2]
+>>> sorted(completed_map(abs, [-3, 1, -2], jobs=2))
+[(-3, 3), (-2, 2), (1, 1)]
 """
 
 from __future__ import annotations
@@ -30,18 +34,17 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sized
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from itertools import islice
 from multiprocessing.process import BaseProcess
 from typing import Protocol, TypeVar
 
 from .outputs import process_running
 
-__all__ = ["ordered_map"]
+__all__ = ["completed_map", "ordered_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -88,22 +91,64 @@ def ordered_map(
     starts every worker at once, and ``--jobs 256`` on a one-unit report forked 256
     processes (600 MB) to compute one item.
     """
+    with closing(_map(function, items, jobs=jobs, chunk=chunk, ahead=ahead, ordered=True)) as done:
+        for _, results in done:
+            yield from results
+
+
+def completed_map(
+    function: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    jobs: int,
+    chunk: int = 1,
+    ahead: int | None = None,
+) -> Generator[tuple[T, R], None, None]:
+    """``(item, function(item))`` for each item, computed in ``jobs`` processes, as each is
+    done: a slow item at the head does not leave the other workers idle once ``ahead``
+    items are waiting behind it, as it does in :func:`ordered_map`.
+
+    The parameters, errors and workers are those of :func:`ordered_map`; ``ahead`` chunks
+    in flight at a time bound the results held at once.
+    """
+    with closing(_map(function, items, jobs=jobs, chunk=chunk, ahead=ahead, ordered=False)) as done:
+        for batch, results in done:
+            yield from zip(batch, results, strict=True)
+
+
+def _map(
+    function: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    jobs: int,
+    chunk: int,
+    ahead: int | None,
+    ordered: bool,
+) -> Generator[tuple[list[T], list[R]], None, None]:
+    """Each chunk of items with its results: in input order, or as each chunk is done."""
     if isinstance(items, Sized):
         jobs = max(1, min(jobs, len(items)))
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
     processes: dict[int, BaseProcess] = {}
     chunks = _chunks(items, chunk)
-    pending: deque[Future[list[R]]] = deque()
+    pending: dict[Future[list[R]], list[T]] = {}  # in the order sent
     finished = False
     try:
         with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
             for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
                 _submit(pool, function, chunks, pending, processes)
         while pending:
-            results = pending.popleft().result()
-            with _signals_held():  # never half-way through the pool's own bookkeeping
-                _submit(pool, function, chunks, pending, processes)
-            yield from results
+            if ordered:
+                done = [next(iter(pending))]
+            else:
+                ready, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                done = [f for f in pending if f in ready]  # in the order sent
+            for future in done:
+                results = future.result()
+                batch = pending.pop(future)
+                with _signals_held():  # never half-way through the pool's own bookkeeping
+                    _submit(pool, function, chunks, pending, processes)
+                yield batch, results
         finished = True
     except BrokenProcessPool:
         pool.shutdown(wait=True)  # every worker reaped: each exit code known
@@ -123,14 +168,14 @@ def _submit(
     pool: ProcessPoolExecutor,
     function: Callable[[T], R],
     chunks: Iterator[list[T]],
-    pending: deque[Future[list[R]]],
+    pending: dict[Future[list[R]], list[T]],
     processes: dict[int, BaseProcess],
 ) -> None:
     """Send the next chunk, if any, and note the workers (to stop them, or say how one died)."""
     batch = next(chunks, None)
     if batch is None:
         return
-    pending.append(pool.submit(_run_chunk, function, batch))
+    pending[pool.submit(_run_chunk, function, batch)] = batch
     processes.update(pool._processes)  # the pool has no public list of its processes
 
 

@@ -4,7 +4,7 @@
 tasks in flight (so a long sweep holds a few results at a time, not all of them):
 
 - ``executor=None``: serially with ``jobs=1``, else in ``jobs`` local processes
-  (:func:`~mathhammer.io.workers.ordered_map`, as ``mathhammer report --jobs`` runs);
+  (:func:`~mathhammer.io.workers.completed_map`, the workers of ``mathhammer report --jobs``);
 - any :class:`concurrent.futures.Executor`;
 - ``"dask"``: a Dask ``LocalCluster`` of ``jobs`` worker processes, started and closed here;
 - ``"tcp://host:port"``: a running Dask scheduler (refused within :data:`CONNECT_TIMEOUT`
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..errors import OptionError, field_error
-from ..io.workers import ordered_map
+from ..io.workers import completed_map
 
 __all__ = ["CONNECT_TIMEOUT", "EXECUTORS", "task_results"]
 
@@ -51,16 +51,14 @@ def task_results(
     jobs: int = 1,
     on_cluster: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[T, R]]:
-    """``(task, function(task))`` for each task, as they complete (in order when local).
+    """``(task, function(task))`` for each task, as they complete.
 
     ``on_cluster`` is told the dashboard address of a Dask cluster."""
     if executor is None:
         if jobs == 1:
             yield from ((task, function(task)) for task in tasks)
             return
-        listed = list(tasks)
-        results = ordered_map(function, listed, jobs=jobs, chunk=1, ahead=AHEAD * jobs)
-        yield from zip(listed, results, strict=True)
+        yield from completed_map(function, list(tasks), jobs=jobs, ahead=AHEAD * jobs)
         return
     with _executor(executor, jobs, on_cluster) as (pool, workers):
         yield from _as_completed(pool, function, tasks, in_flight=AHEAD * workers)

@@ -254,7 +254,9 @@ def choose(
 
     A plain :class:`~mathhammer.Loadout` is its own single option. The loadout's own
     context, when it has one, is used instead of ``context``. Ties keep the earlier
-    option (the default comes first).
+    option (the default comes first), so an option that attacks with the same weapons by
+    value as an earlier one (:func:`declaration_key`: six identical guns, each of which may
+    be swapped, are seven options of value, not sixty-four) is not attacked again.
 
     A unit's options (:class:`AttackOptions`) are attacked in the context of their
     phase: ``melee`` when fighting.
@@ -272,13 +274,21 @@ def choose(
         situation = replace(situation or Context(), melee=loadout.phase == "fight")
         candidates = [loadout.declaration(o, situation) for o in loadout.options]
     best: Choice | None = None
+    best_score = -math.inf
+    tried: set[tuple[Any, ...]] = set()
     for declaration in candidates:
+        key = declaration_key(declaration) if len(candidates) > 1 else None
+        if key is not None:
+            if key in tried:
+                continue  # the same weapons by value as an earlier option: never better
+            tried.add(key)
         result = attack(
             declaration.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
         )
         row = attack_columns(result, target=target, loadout=loadout)
-        if best is None or _score(row, metric) > _score(best.row, metric):
-            best = Choice(declaration, situation, result, row)
+        score = _score(row, metric)  # once per row: a metric may be costly
+        if best is None or score > best_score:
+            best, best_score = Choice(declaration, situation, result, row), score
     assert best is not None  # a loadout has at least one option
     best.row.update(choice_columns(loadout, best.declaration))
     return best
