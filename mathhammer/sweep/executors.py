@@ -1,7 +1,9 @@
 """Where a sweep's tasks run: here, in local processes, or on a Dask cluster.
 
 :func:`task_results` yields each task's result as it completes, with a bounded number of
-tasks in flight (so a long sweep holds a few results at a time, not all of them):
+tasks in flight (so a long sweep holds a few results at a time, not all of them). What every
+task needs (``shared``: a sweep's targets) is sent once to each Dask worker
+(``Client.scatter``), not with each task:
 
 - ``executor=None``: serially with ``jobs=1``, else in ``jobs`` local processes
   (:func:`~mathhammer.io.workers.completed_map`, the workers of ``mathhammer report --jobs``);
@@ -18,17 +20,21 @@ resubmitted after a worker died may complete twice; the caller's writer is idemp
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
+from ..core.caches import clear as clear_caches
 from ..errors import OptionError, field_error
 from ..io.workers import completed_map
 
-__all__ = ["CONNECT_TIMEOUT", "EXECUTORS", "task_results"]
+__all__ = ["CONNECT_TIMEOUT", "EXECUTORS", "LOCAL_CLUSTER_CONFIG", "task_results"]
 
 T = TypeVar("T")
+S = TypeVar("S")
 R = TypeVar("R")
 
 #: Tasks in flight per worker: tasks differ in cost (a unit with many weapon options
@@ -36,6 +42,14 @@ R = TypeVar("R")
 AHEAD = 8
 #: How long a scheduler address may take to answer, in seconds.
 CONNECT_TIMEOUT = 5
+#: The Dask settings of a LocalCluster started here: no statistical profiler sampling the
+#: worker's stack every 10 ms (it competes for the interpreter with the task it samples:
+#: the tasks took 5 % longer), and the system monitor (the dashboard's memory and CPU
+#: graphs) every 5 s rather than 0.5 s. A cluster of one's own keeps its settings.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "5s",
+}
 #: What ``executor=`` takes, in words.
 EXECUTORS = (
     "None (local processes), a concurrent.futures.Executor, 'dask' (a LocalCluster), "
@@ -44,34 +58,42 @@ EXECUTORS = (
 
 
 def task_results(
-    function: Callable[[T], R],
+    function: Callable[[T, S], R],
     tasks: Iterable[T],
+    shared: S,
     *,
     executor: Any = None,
     jobs: int = 1,
     on_cluster: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[T, R]]:
-    """``(task, function(task))`` for each task, as they complete.
+    """``(task, function(task, shared))`` for each task, as they complete.
 
     ``on_cluster`` is told the dashboard address of a Dask cluster."""
     if executor is None:
         if jobs == 1:
-            yield from ((task, function(task)) for task in tasks)
+            yield from ((task, function(task, shared)) for task in tasks)
             return
-        yield from completed_map(function, list(tasks), jobs=jobs, ahead=AHEAD * jobs)
+        each = partial(_with, function, shared)
+        yield from completed_map(each, list(tasks), jobs=jobs, ahead=AHEAD * jobs)
         return
-    with _executor(executor, jobs, on_cluster) as (pool, workers):
-        yield from _as_completed(pool, function, tasks, in_flight=AHEAD * workers)
+    with _executor(executor, jobs, on_cluster) as (pool, workers, client):
+        if client is not None:
+            [shared] = client.scatter([shared], broadcast=True, hash=False)
+        yield from _as_completed(pool, function, tasks, shared, in_flight=AHEAD * workers)
+
+
+def _with(function: Callable[[T, S], R], shared: S, task: T) -> R:
+    return function(task, shared)
 
 
 @contextmanager
 def _executor(
     spec: Any, jobs: int, on_cluster: Callable[[str], None] | None
-) -> Iterator[tuple[Executor, int]]:
-    """The executor a spec names and its number of workers; a cluster started here is
-    closed on leaving."""
+) -> Iterator[tuple[Executor, int, Any]]:
+    """The executor a spec names, its number of workers and its Dask client (None for
+    another executor); a cluster started here is closed on leaving."""
     if isinstance(spec, Executor):
-        yield spec, max(1, getattr(spec, "_max_workers", jobs))
+        yield spec, max(1, getattr(spec, "_max_workers", jobs)), None
         return
     if not isinstance(spec, str):
         client_type = _client_type()
@@ -80,14 +102,14 @@ def _executor(
         client: Any = spec
         if on_cluster is not None:
             on_cluster(str(client.dashboard_link))
-        yield (
-            client.get_executor(pure=False),
-            max(1, len(client.scheduler_info().get("workers", {}))),
-        )
+        workers = len(client.scheduler_info().get("workers", {}))
+        yield client.get_executor(pure=False), max(1, workers), client
         return
     if spec == "dask":
         dask = _distributed()
+        config = importlib.import_module("dask").config
         with (
+            config.set(LOCAL_CLUSTER_CONFIG),
             dask.LocalCluster(
                 n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"
             ) as cluster,
@@ -95,7 +117,12 @@ def _executor(
         ):
             if on_cluster is not None:
                 on_cluster(str(client.dashboard_link))
-            yield client.get_executor(pure=False), jobs
+            try:
+                yield client.get_executor(pure=False), jobs, client
+            finally:
+                # a worker holding the engine's full caches took over 4 s to exit (and
+                # was then killed by its nanny); emptied first, it exits at once
+                client.run(clear_caches, on_error="ignore")
         return
     if isinstance(spec, str) and "://" in spec:
         try:
@@ -110,15 +137,13 @@ def _executor(
             if on_cluster is not None:
                 on_cluster(str(client.dashboard_link))
             workers = len(client.scheduler_info().get("workers", {}))
-            yield client.get_executor(pure=False), max(1, workers)
+            yield client.get_executor(pure=False), max(1, workers), client
         return
     raise field_error(OptionError, "executor", EXECUTORS, spec)
 
 
 def _distributed() -> Any:
     """The ``distributed`` module (the dask extra), imported where it is used."""
-    import importlib
-
     try:
         return importlib.import_module("distributed")
     except ImportError:
@@ -136,7 +161,11 @@ def _client_type() -> type | None:
 
 
 def _as_completed(
-    pool: Executor, function: Callable[[T], R], tasks: Iterable[T], in_flight: int
+    pool: Executor,
+    function: Callable[[T, S], R],
+    tasks: Iterable[T],
+    shared: Any,
+    in_flight: int,
 ) -> Iterator[tuple[T, R]]:
     """Submit at most ``in_flight`` tasks at a time; yield each as it completes. A task's
     error is raised here, with its own type and message; the tasks in flight are then
@@ -145,7 +174,7 @@ def _as_completed(
     source = iter(tasks)
     try:
         for task in source:
-            pending[pool.submit(function, task)] = task
+            pending[pool.submit(function, task, shared)] = task
             if len(pending) >= in_flight:
                 yield from _completed(pending)
         while pending:

@@ -131,7 +131,7 @@ def sweep(
     frames: dict[int, Any] = {}
     try:
         results = task_results(
-            run_task, tasks, executor=executor, jobs=workers,
+            run_task, tasks, against, executor=executor, jobs=workers,
             on_cluster=(lambda link: bar.write(f"Dask dashboard: {link}")) if progress else None,
         )  # fmt: skip
         for task, frame in results:

@@ -7,6 +7,10 @@ about a tenth of a second, a hundred times a cluster scheduler's overhead per ta
 task an attacker's hit and wound distributions are made once and reused against every target
 (the engine's caches are the worker's). A Monte Carlo check draws from the task's own seed,
 spawned from the sweep's by the task's number: the same numbers whoever runs it.
+
+The targets are not part of a task: every task is against all of them, and they are sent to
+each worker once (:func:`run_task` takes them beside the task), not with every task (a
+scheduler that reads each task it is given then reads a few attackers, not every target).
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ TEXT_COLUMNS = frozenset(
 
 @dataclass(frozen=True)
 class Task:
-    """The rows of ``loadouts`` against every target, in one context.
+    """The rows of ``loadouts`` against every target of the sweep, in one context.
 
     Attributes
     ----------
@@ -62,7 +66,9 @@ class Task:
         The task's number in the sweep (its file, and its seed's spawn key).
     context_name : str
     context : Context
-    loadouts, targets : tuple
+    loadouts : tuple
+    targets : int
+        How many targets the sweep has (the task is against all of them).
     rules, metric
         As for :func:`mathhammer.compare`.
     check_trials : int
@@ -75,7 +81,7 @@ class Task:
     context_name: str
     context: Context
     loadouts: tuple[Loadout, ...]
-    targets: tuple[Target, ...]
+    targets: int
     rules: str | Ruleset
     metric: Metric
     check_trials: int
@@ -83,7 +89,7 @@ class Task:
 
     @property
     def rows(self) -> int:
-        return len(self.loadouts) * len(self.targets)
+        return len(self.loadouts) * self.targets
 
 
 def tasks_of(
@@ -118,22 +124,22 @@ def tasks_of(
         for start in range(0, len(loadouts), per_task):
             chunk = tuple(loadouts[start : start + per_task])
             task_seed = np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, index))
-            yield Task(index, name, context, chunk, tuple(targets), rules, metric,
+            yield Task(index, name, context, chunk, len(targets), rules, metric,
                        check_trials, task_seed)  # fmt: skip
             index += 1
 
 
-def run_task(task: Task) -> Any:
-    """The task's rows, as a :class:`pandas.DataFrame` with every column of
-    :data:`SWEEP_COLUMNS` (text as objects, numbers as floats)."""
+def run_task(task: Task, targets: Sequence[Target]) -> Any:
+    """The task's rows against ``targets`` (the sweep's), as a :class:`pandas.DataFrame`
+    with every column of :data:`SWEEP_COLUMNS` (text as objects, numbers as floats)."""
     rows: list[dict[str, Any]] = []
     options: dict[str, Any] = {"rules": task.rules, "context": task.context, "metric": task.metric}
     streams = iter(task.seed.spawn(task.rows)) if task.check_trials else None
     for loadout in task.loadouts:
         if streams is None:
-            rows.extend(row for row, _ in choose_rows(loadout, task.targets, **options))
+            rows.extend(row for row, _ in choose_rows(loadout, targets, **options))
             continue
-        for target in task.targets:
+        for target in targets:
             choice = choose(loadout, target, **options)
             check = simulate(
                 choice.declaration.weapons,
