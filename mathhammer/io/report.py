@@ -16,6 +16,7 @@ from typing import IO, Any
 import numpy as np
 
 from ..core.dist import Dist
+from ..core.heap import settled_heap
 from ..errors import LimitError, OptionError, RulesError, field_error
 from ..montecarlo.engine import simulate
 from ..results.attack import AttackResult
@@ -107,7 +108,18 @@ _Work = tuple[Loadout, tuple[Target, ...], str | Ruleset, int, np.random.SeedSeq
 def _unit_rows(args: _Work) -> list[Row]:
     """One loadout against every target (run in a worker process for ``jobs > 1``): each
     row with the distribution its chart shows."""
-    loadout, targets, rules, check_trials, seeds, metric = args
+    with settled_heap():  # the caches it fills are not garbage: not walked again and again
+        return _rows_of(*args)
+
+
+def _rows_of(
+    loadout: Loadout,
+    targets: tuple[Target, ...],
+    rules: str | Ruleset,
+    check_trials: int,
+    seeds: np.random.SeedSequence,
+    metric: Metric,
+) -> list[Row]:
     rows: list[Row] = []
     if not check_trials:  # rows made once for loadouts of the same weapons
         found = choose_rows(loadout, targets, rules=rules, metric=metric)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.heap import settled_heap
 from ..model.context import Context
 from ..montecarlo.engine import simulate
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
@@ -132,6 +133,11 @@ def tasks_of(
 def run_task(task: Task, targets: Sequence[Target]) -> Any:
     """The task's rows against ``targets`` (the sweep's), as a :class:`pandas.DataFrame`
     with every column of :data:`SWEEP_COLUMNS` (text as objects, numbers as floats)."""
+    with settled_heap():  # the caches it fills are not garbage: not walked again and again
+        return typed(columns_frame(_rows(task, targets)), task.context_name)
+
+
+def _rows(task: Task, targets: Sequence[Target]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     options: dict[str, Any] = {"rules": task.rules, "context": task.context, "metric": task.metric}
     streams = iter(task.seed.spawn(task.rows)) if task.check_trials else None
@@ -152,7 +158,7 @@ def run_task(task: Task, targets: Sequence[Target]) -> Any:
             row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
             row.update(choice_columns(loadout, choice.declaration))
             rows.append(row)
-    return typed(columns_frame(rows), task.context_name)
+    return rows
 
 
 def typed(frame: Any, context_name: str) -> Any:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..core.heap import settled_heap
 from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit
@@ -170,11 +171,12 @@ def compare(
     """
     chosen, against = loadouts_of(loadouts), targets_of(targets)
     check_metric(metric)
-    rows = [
-        row
-        for loadout in chosen
-        for row, _ in choose_rows(
-            loadout, against, rules=rules, context=context, modifiers=modifiers, metric=metric
-        )
-    ]
+    with settled_heap():  # the caches it fills are not garbage: not walked again and again
+        rows = [
+            row
+            for loadout in chosen
+            for row, _ in choose_rows(
+                loadout, against, rules=rules, context=context, modifiers=modifiers, metric=metric
+            )
+        ]
     return columns_frame(rows)

@@ -1,0 +1,57 @@
+"""Batches that leave the objects already made out of the garbage collector's work.
+
+A batch (a sweep's task, a table of comparisons) fills the package's caches with hundreds of
+thousands of small objects: results, distributions, the tuples of their keys. Python's
+collector walks every object it tracks on each full collection, and makes one each time the
+objects that survived grow by a quarter: a sweep's worker spent a fifth of its time there
+(4.8 s of 23 s on a third of the catalogues' many-versus-many), walking caches that hold no
+garbage. Inside :func:`settled_heap`, the objects that existed on entering are set aside
+(:func:`gc.freeze`) and the collector walks only those made since; on leaving they are given
+back (:func:`gc.unfreeze`), so garbage among them is collected later, not lost.
+
+Nested and concurrent uses share one freeze: the first to enter freezes, the last to leave
+unfreezes. A process that froze objects itself (a server before it forks) is left as it is:
+nothing is frozen or given back.
+
+Examples
+--------
+>>> import gc
+>>> with settled_heap():
+...     gc.get_freeze_count() > 0
+True
+>>> gc.get_freeze_count()
+0
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["settled_heap"]
+
+_LOCK = threading.Lock()
+#: The blocks inside :func:`settled_heap` now, and whether their freeze is theirs.
+_DEPTH = 0
+_OWNED = False
+
+
+@contextmanager
+def settled_heap() -> Iterator[None]:
+    """Leave the objects that exist now out of garbage collection until the block ends."""
+    global _DEPTH, _OWNED
+    with _LOCK:
+        if _DEPTH == 0:
+            _OWNED = gc.get_freeze_count() == 0
+            if _OWNED:
+                gc.freeze()
+        _DEPTH += 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _DEPTH -= 1
+            if _DEPTH == 0 and _OWNED:
+                gc.unfreeze()

@@ -1,0 +1,68 @@
+"""The batches' garbage-collection pause (mathhammer.core.heap)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from mathhammer.core.heap import settled_heap
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def _cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """No automatic collection in between: only the test's own ``gc.collect()``."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_objects_made_before_are_set_aside_and_given_back() -> None:
+    assert gc.get_freeze_count() == 0
+    alive = _cycle()  # garbage already: a cycle nobody refers to
+    with settled_heap():
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        assert alive() is not None  # set aside: not collected inside the block
+        fresh = _cycle()
+        gc.collect()
+        assert fresh() is None  # made inside: collected as usual
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert alive() is None  # given back: collected after the block, not lost
+
+
+def test_nested_blocks_share_one_freeze_and_an_error_gives_it_back() -> None:
+    with pytest.raises(RuntimeError, match="inner"), settled_heap():
+        with settled_heap():
+            pass
+        assert gc.get_freeze_count() > 0  # the outer block's freeze holds
+        raise RuntimeError("inner")
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_process_that_froze_objects_itself_is_left_as_it_is() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with settled_heap():
+            pass
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
