@@ -13,10 +13,16 @@ as a target, one context: the rows are counted and printed.
   ``collect=False``, against the same for a tenth of the rows: the goal is that it does not
   grow with the rows (at most 1.5x the tenth's).
 
+The runs are interleaved, round after round (``--rounds``, 3), the order of the three
+turning each round: on a shared machine the speed of both cores changes from minute to
+minute (a serial run took 94 to 130 s within the hour), and a ratio of two runs made minutes
+apart measures that change as much as the sweep. Each row gives its median; the speedup is
+the median of the rounds' own ratios.
+
 Every frame (serial, pool, cluster) is compared bit for bit. Needs the catalogues beside
 the repository (``../shared/data/bsdata-11e``) and the dask extra.
 
-    python benchmarks/bench_sweep.py [--catalogues PATH] [--skip-dask]
+    python benchmarks/bench_sweep.py [--catalogues PATH] [--skip-dask] [--rounds N]
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import json  # noqa: E402
 import resource  # noqa: E402
+import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -102,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     default = ROOT.parent / "shared" / "data" / "bsdata-11e"
     parser.add_argument("--catalogues", type=Path, default=default)
     parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     import pandas as pd
 
@@ -111,26 +119,32 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{len(loadouts)} attackers x {len(targets)} targets = {len(loadouts) * len(targets)} rows"
     )
-    rows, frames, missed = [], {}, False
+    frames, missed = {}, False
     runs: list[tuple[str, dict[str, Any]]] = [("SERIAL", {}), ("POOL2", {"jobs": 2})]
     if not args.skip_dask:
         runs.append(("DASK2", {"executor": "dask", "jobs": 2}))
-    for name, options in runs:
-        mh.clear_caches()
-        start = time.perf_counter()
-        frames[name] = mh.sweep(loadouts, targets, **options)
-        seconds = time.perf_counter() - start
-        rows.append((name, seconds))
-    serial = rows[0][1]
+    seconds: dict[str, list[float]] = {name: [] for name, _ in runs}
+    for round_ in range(args.rounds):
+        turn = round_ % len(runs)
+        for name, options in runs[turn:] + runs[:turn]:
+            mh.clear_caches()
+            start = time.perf_counter()
+            frames[name] = mh.sweep(loadouts, targets, **options)
+            seconds[name].append(time.perf_counter() - start)
+            print(f"round {round_ + 1}: {name} {seconds[name][-1]:.1f} s", flush=True)
     n = len(frames["SERIAL"])
-    print(f"\n{'row':<8} {'seconds':>8} {'rows/s':>8} {'us/row':>7} {'speedup':>8}  goal    status")
-    for name, seconds in rows:
-        speedup = serial / seconds
+    print(f"\n{'row':<8} {'seconds':>8} {'rows/s':>8} {'us/row':>7} {'speedup':>8}  goal    "
+          "status  rounds (s)")  # fmt: skip
+    for name, _ in runs:
+        median = statistics.median(seconds[name])
+        ratios = [a / b for a, b in zip(seconds["SERIAL"], seconds[name], strict=True)]
+        speedup = statistics.median(ratios)
         goal = "" if name == "SERIAL" else f">= {SPEEDUP_GOAL}x"
         status = "" if name == "SERIAL" else ("met" if speedup >= SPEEDUP_GOAL else "MISSED")
         missed |= status == "MISSED"
-        print(f"{name:<8} {seconds:8.1f} {n / seconds:8.0f} {1e6 * seconds / n:7.0f} "
-              f"{speedup:7.2f}x  {goal:<7} {status}")  # fmt: skip
+        each = ", ".join(f"{t:.1f}" for t in seconds[name])
+        print(f"{name:<8} {median:8.1f} {n / median:8.0f} {1e6 * median / n:7.0f} "
+              f"{speedup:7.2f}x  {goal:<7} {status:<7} {each}")  # fmt: skip
     for name in frames:
         pd.testing.assert_frame_equal(frames["SERIAL"], frames[name], check_exact=True)
     print(f"frames identical bit for bit: {', '.join(frames)} ({n} rows)")
