@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from functools import partial
+from itertools import islice
 from typing import Any, TypeVar
 
 from ..core.caches import clear as clear_caches
@@ -40,6 +41,11 @@ R = TypeVar("R")
 #: Tasks in flight per worker: tasks differ in cost (a unit with many weapon options
 #: takes longer), and a slow one must not leave a worker idle.
 AHEAD = 8
+#: Tasks sent to a Dask worker at a time: each submission costs the scheduler and the
+#: client about 10 ms of the cores the workers use too (on two cores, a LocalCluster sweep
+#: of 256-row tasks ran 10 % slower than of 1024-row ones). The tasks, their seeds and their
+#: files stay as they are; only their transport is grouped.
+DASK_BATCH = 4
 #: How long a scheduler address may take to answer, in seconds.
 CONNECT_TIMEOUT = 5
 #: The Dask settings of a LocalCluster started here: no statistical profiler sampling the
@@ -79,11 +85,26 @@ def task_results(
     with _executor(executor, jobs, on_cluster) as (pool, workers, client):
         if client is not None:
             [shared] = client.scatter([shared], broadcast=True, hash=False)
-        yield from _as_completed(pool, function, tasks, shared, in_flight=AHEAD * workers)
+        batch = 1 if client is None else DASK_BATCH
+        for done in _as_completed(
+            pool, partial(_each, function), _batches(tasks, batch), shared,
+            in_flight=max(2 * workers, AHEAD * workers // batch),
+        ):  # fmt: skip
+            yield from zip(*done, strict=True)
 
 
 def _with(function: Callable[[T, S], R], shared: S, task: T) -> R:
     return function(task, shared)
+
+
+def _each(function: Callable[[T, S], R], tasks: list[T], shared: S) -> list[R]:
+    return [function(task, shared) for task in tasks]
+
+
+def _batches(tasks: Iterable[T], size: int) -> Iterator[list[T]]:
+    source = iter(tasks)
+    while batch := list(islice(source, size)):
+        yield batch
 
 
 @contextmanager
