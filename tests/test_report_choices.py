@@ -8,9 +8,11 @@ options type itself.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping
 from fractions import Fraction
 from itertools import permutations, product
 from math import comb
+from typing import Any
 
 import pytest
 
@@ -149,9 +151,9 @@ def test_options_of_the_same_weapons_by_value_are_attacked_once() -> None:
     assert len(unit.options) == 16
     scored: list[float] = []
 
-    def damage(row: dict[str, float]) -> float:
-        scored.append(row["mean_damage"])
-        return row["mean_damage"]
+    def damage(row: Mapping[str, Any]) -> float:
+        scored.append(float(row["mean_damage"]))
+        return float(row["mean_damage"])
 
     choice = mh.units.options.choose(unit, Target(PAIR), metric=damage)
     assert len(scored) == 8
