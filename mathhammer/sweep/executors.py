@@ -188,9 +188,9 @@ def _as_completed(
     shared: Any,
     in_flight: int,
 ) -> Iterator[tuple[T, R]]:
-    """Submit at most ``in_flight`` tasks at a time; yield each as it completes. A task's
-    error is raised here, with its own type and message; the tasks in flight are then
-    cancelled."""
+    """Submit at most ``in_flight`` items at a time (tasks, or batches of them for Dask);
+    yield each as it completes. An item's error is raised here, with its own type and
+    message; the items in flight are then cancelled."""
     pending: dict[Future[R], T] = {}
     source = iter(tasks)
     try:

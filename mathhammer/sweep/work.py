@@ -3,7 +3,10 @@ context.
 
 A task is what one worker computes at a time. It holds whole attackers (their rows against
 every target in the task's context), enough of them to make at least :data:`TASK_ROWS` rows:
-about a tenth of a second, a hundred times a cluster scheduler's overhead per task. Within a
+a tenth of a second or more (a quarter on average over the shared catalogues), against a
+scheduler's overhead of a millisecond per task (about 10 ms where the scheduler shares two
+cores with its workers: a Dask cluster receives them four at a time,
+:data:`~mathhammer.sweep.executors.DASK_BATCH`). Within a
 task an attacker's hit and wound distributions are made once and reused against every target
 (the engine's caches are the worker's). A Monte Carlo check draws from the task's own seed,
 spawned from the sweep's by the task's number: the same numbers whoever runs it.
@@ -68,7 +71,7 @@ class Task:
     context_name : str
     context : Context
     loadouts : tuple
-    targets : int
+    target_count : int
         How many targets the sweep has (the task is against all of them).
     rules, metric
         As for :func:`mathhammer.compare`.
@@ -82,7 +85,7 @@ class Task:
     context_name: str
     context: Context
     loadouts: tuple[Loadout, ...]
-    targets: int
+    target_count: int
     rules: str | Ruleset
     metric: Metric
     check_trials: int
@@ -90,7 +93,7 @@ class Task:
 
     @property
     def rows(self) -> int:
-        return len(self.loadouts) * self.targets
+        return len(self.loadouts) * self.target_count
 
 
 def tasks_of(
