@@ -169,15 +169,23 @@ def binomial_table(nmax: int, p: float) -> FloatArray:
     return held[: nmax + 1, : nmax + 1]
 
 
+#: Up to this many dice a row's products are taken in Python floats (the same products, in
+#: the same order): a few array operations cost more than the loop.
+SMALL_ROW = 48
+
+
 def _ratio_row(n: int, p: float) -> FloatArray:
     """The Binomial(n, p) pmf by products of consecutive ratios from the mode, normalised."""
-    out = np.zeros(n + 1)
     q = 1.0 - p
     if p == 0.0 or q == 0.0:
+        out = np.zeros(n + 1)
         out[n if q == 0.0 else 0] = 1.0
         return out
     mode = min(n, int((n + 1) * p))  # the largest term: every product below is at most 1
     rho = p / q
+    if n <= SMALL_ROW:
+        return _small_ratio_row(n, mode, rho)
+    out = np.zeros(n + 1)
     k = np.arange(n + 1, dtype=np.float64)
     out[mode] = 1.0
     if mode < n:
@@ -186,6 +194,23 @@ def _ratio_row(n: int, p: float) -> FloatArray:
     if mode > 0:
         down = k[1 : mode + 1]  # term k - 1 over term k
         out[:mode] = np.cumprod((down / ((n - down + 1.0) * rho))[::-1])[::-1]
+    out /= out.sum()
+    return out
+
+
+def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
+    """:func:`_ratio_row` of a few dice: each term the next one's (or the previous one's)
+    times the ratio of the two, from the mode outward, then normalised."""
+    terms = [0.0] * (n + 1)
+    term = terms[mode] = 1.0
+    for k in range(mode, n):  # term k + 1 over term k: (n - k) / (k + 1) * rho
+        term *= (n - k) / (k + 1.0) * rho
+        terms[k + 1] = term
+    term = 1.0
+    for k in range(mode, 0, -1):  # term k - 1 over term k: k / ((n - k + 1) * rho)
+        term *= k / ((n - k + 1.0) * rho)
+        terms[k - 1] = term
+    out = np.array(terms)
     out /= out.sum()
     return out
 

@@ -27,7 +27,7 @@ from ..core.limits import (
 from ..core.lru import SizedCache
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
-from ..rules.base import FACES, PoolChecks, Ruleset, save_face_weights
+from ..rules.base import FACE_ARRAY, PoolChecks, Ruleset, save_face_weights
 from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
 from .chain import save_blocks
 from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
@@ -59,8 +59,7 @@ EXACT_LIMITS = PlanLimits(
 
 def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
     """``saved[g, f - 1]``: a model of group ``g`` saves a natural ``f`` against the pool."""
-    faces = np.asarray(FACES)
-    return np.array([checks.saves(faces, g) for g in target.groups], dtype=bool)
+    return np.array([checks.saves(FACE_ARRAY, g) for g in target.groups], dtype=bool)
 
 
 def save_weights(checks: PoolChecks, saved: np.ndarray) -> np.ndarray | None:

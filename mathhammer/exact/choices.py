@@ -146,12 +146,12 @@ def chosen(
     key, words = metric_of(choose_by)
     best = 0
     for i in range(1, len(results)):
-        if _better(key(results[i][0]), key(results[best][0])):
+        if beats(key(results[i][0]), key(results[best][0])):
             best = i
     result, picked = results[best]
     others = [r for i, r in enumerate(results) if i != best]
     runner = max(others, key=lambda r: key(r[0]))
-    if _better(key(result), key(runner[0])):
+    if beats(key(result), key(runner[0])):
         margin = f"{key(result)[0]:.4g} vs {key(runner[0])[0]:.4g}"
     else:
         margin = "a tie, so the stronger instance"
@@ -167,8 +167,14 @@ def too_many(weapons: Any) -> str:
     )
 
 
-def _better(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """``a`` beats ``b``, with differences of rounding (1e-12 relative) read as ties."""
+def beats(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """``a`` beats ``b``, with differences of rounding (1e-12 relative) read as ties.
+
+    Examples
+    --------
+    >>> beats((1.0, 0.5), (1.0 - 1e-15, 0.9)), beats((1.0, 0.5), (1.0, 0.4))
+    (False, True)
+    """
     for x, y in zip(a, b, strict=True):
         if abs(x - y) > 1e-12 * max(1.0, abs(x), abs(y)):
             return x > y

@@ -54,7 +54,8 @@ def compound(count: FloatArray, q: FloatArray) -> FloatArray:
     """The pmf of ``q`` summed over ``N`` independent dice, ``N ~ count``.
 
     ``count[n]`` = P(N = n) and ``q[j]`` = P(one die scores j); the result has
-    ``(len(count) - 1) * (len(q) - 1) + 1`` entries.
+    ``(len(count) - 1) * (len(q) - 1) + 1`` entries (read-only for a fixed number of
+    Bernoulli dice: the cached row of :func:`~mathhammer.core.binomial.binomial_row`).
 
     Examples
     --------
@@ -66,6 +67,8 @@ def compound(count: FloatArray, q: FloatArray) -> FloatArray:
     >>> (out * 32).tolist()  # half the time one die (16 8 8), half two (8 8 10 4 2)
     [12.0, 8.0, 9.0, 2.0, 1.0]
     """
+    if len(q) == 2 and count[-1] == 1.0:  # a fixed number of dice that score 0 or 1
+        return binomial_row(len(count) - 1, float(q[1]))
     out = np.zeros((len(count) - 1) * (len(q) - 1) + 1)
     faces = [j for j, value in enumerate(q.tolist()) if value]  # a few entries
     dice = count.nonzero()[0]

@@ -109,6 +109,11 @@ def _group_damage(
     ruleset: Ruleset,
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
+    if not optimal and _unmodified(damage, melta, damage_multiply, damage_add, groups, ruleset):
+        rolled = damage.dist
+        attacks_lost = tuple(_thinned(rolled, wound_lost(g, ruleset)) for g in groups)
+        mortal_lost = tuple(_thinned(rolled, wound_lost(g, ruleset, mortal=True)) for g in groups)
+        return attacks_lost, mortal_lost
     weights, melta_values, taken = _rolls(
         damage, melta, damage_multiply, damage_add, groups, ruleset
     )
@@ -125,6 +130,33 @@ def _group_damage(
             )
             out.append(_left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal))
     return tuple(attacks), tuple(mortals)
+
+
+def _unmodified(
+    damage: Dice,
+    melta: Dice | None,
+    damage_multiply: int,
+    damage_add: int,
+    groups: tuple[ModelGroup, ...],
+    ruleset: Ruleset,
+) -> bool:
+    """Whether every attack takes its rolled Damage, unchanged: nothing multiplied, added,
+    halved or reduced, every roll at least 1, under the ruleset's own rule for the
+    modifiers (:meth:`~mathhammer.rules.base.Ruleset.modified_damage`, which raises a
+    result to 1 at least)."""
+    return (
+        melta is None
+        and damage_multiply == 1
+        and damage_add == 0
+        and type(ruleset).modified_damage is Ruleset.modified_damage
+        and damage.dist.probabilities[0] == 0.0
+        and not any(g.halve_damage or g.damage_reduction for g in groups)
+    )
+
+
+def _thinned(rolled: Dist, lost: float) -> Dist:
+    """The wounds lost to ``rolled`` damage, each kept with probability ``lost``."""
+    return rolled if lost == 1.0 else rolled.thin(lost)
 
 
 def _rolls(

@@ -39,7 +39,14 @@ from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
 from .single import LINE_WORK, Line, failed_saves
-from .steps import PoolSteps, hit_and_wound, hit_kernel, wound_kernel
+from .steps import (
+    PoolSteps,
+    hit_and_wound,
+    hit_kernel,
+    plain_stages,
+    thinned_dice,
+    wound_kernel,
+)
 from .unsaved import unsaved_distribution
 
 # the limits were first defined here
@@ -300,11 +307,11 @@ def attack(
     if start is not None:
         plan = as_plan(weapons, target, rules, context, modifiers)
         return _run(plan, start_state(start, plan.target, plan.ruleset.name))
-    known = _known(weapons, target, rules, context, modifiers)
+    known, key = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
     plan = as_plan(weapons, target, rules, context, modifiers)
-    key = plan.key
+    key = plan.key if key is None else key
     found = RESULTS.get(key)
     if found is None:
         found = _run(plan)
@@ -320,12 +327,13 @@ def _known(
     rules: str | Ruleset | None,
     context: Context | None,
     modifiers: Modifiers | None,
-) -> AttackResult | None:
+) -> tuple[AttackResult | None, tuple[Any, ...] | None]:
     """The result of an attack computed before, found by value without planning it again
-    (the pools' checks are not resolved); None when there is none, or the inputs are not
-    the plain ones (the plan then checks them and says what is wrong)."""
+    (the pools' checks are not resolved), and the key it was looked for by (the plan's
+    :attr:`~mathhammer.rules.plan.AttackPlan.key`); None for either when the inputs are
+    not the plain ones (the plan then checks them and says what is wrong)."""
     if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
-        return None
+        return None, None
     try:
         pools = cached_pools(tuple(weapons))
         ruleset = get_ruleset("11e" if rules is None else rules)
@@ -338,8 +346,8 @@ def _known(
         )
         found = RESULTS.get(key)
     except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
-        return None
-    return None if found is None else _labelled(found, pools)
+        return None, None
+    return (None if found is None else _labelled(found, pools)), key
 
 
 def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
@@ -391,13 +399,16 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         if isinstance(step, MortalWounds):
             return None
         checks = step.checks
-        hk, wk = hit_kernel(checks), wound_kernel(checks)
-        if wk.shape[1] != 1:  # devastating wounds
-            return None
-        if hk.shape != (2, 1) or wk.shape != (2, 1):
-            cost = stage_cost(step, hk, wk)[0]
-            if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
+        stages: PoolSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
+        if stages is None:
+            hk, wk = hit_kernel(checks), wound_kernel(checks)
+            if wk.shape[1] != 1:  # devastating wounds
                 return None
+            if hk.shape != (2, 1) or wk.shape != (2, 1):
+                cost = stage_cost(step, hk, wk)[0]
+                if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
+                    return None
+            stages = (hk, wk)
         per_attack = group_damage(checks, target, ruleset)[0]
         if not isinstance(per_attack[0], Dist) or command_damage(checks, target, ruleset):
             return None  # damage that depends on the wounds left
@@ -405,7 +416,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             return None
         if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
-        pools.append((step, (hk, wk), per_attack))
+        pools.append((step, stages, per_attack))
     state = np.zeros(line.size + 1)
     if start is None:
         state[0] = 1.0
@@ -414,19 +425,22 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
-    for step, kernels, per_attack in pools:
+    for step, given, per_attack in pools:
         checks = step.checks
         damage = per_attack[0]
         assert isinstance(damage, Dist)  # checked above
         lost = damage.probabilities
-        stages = hit_and_wound(step.pool, checks, kernels)
+        stages = given if isinstance(given, PoolSteps) else hit_and_wound(step.pool, checks, given)
         saved = saved_faces(checks, target)
         before = state
         faces = save_weights(checks, saved)
         fail = float(
             np.count_nonzero(~saved[0]) / len(FACES) if faces is None else faces[0][~saved[0]].sum()
         )
-        if stages.die is None:
+        if isinstance(given, PoolSteps):  # a plain pool: its dice thinned once more
+            assert stages.die is not None
+            failed = thinned_dice(step.pool, checks, float(stages.die[1, 0]) * fail)
+        elif stages.die is None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
@@ -21,7 +22,7 @@ from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
 from ..results.state import UnitState
-from .choices import metric_of
+from .choices import beats, metric_of
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
@@ -147,7 +148,10 @@ def rank_pool_orders(
     state: Any = start
     while len(order) < len(pools):
         tried = [(i, step(pools[i], state)) for i in range(len(pools)) if i not in order]
-        i, state = max(tried, key=lambda t: key(t[1]))  # the first of equals
+        i, state = tried[0]
+        for j, after in tried[1:]:  # the first of equals (within rounding)
+            if beats(key(after), key(state)):
+                i, state = j, after
         order = (*order, i)
     return OrderRanking(pools, (order,), (key(state),), metric, "greedy")
 
@@ -174,9 +178,15 @@ def _exhaustive(
 
     visit((), start)
     declared = list(itertools.permutations(range(len(pools))))
-    ranked = sorted(declared, key=lambda o: found[o], reverse=True)  # stable: declared first
+    ranked = sorted(declared, key=cmp_to_key(lambda a, b: _compare(found[a], found[b])))
     scores = tuple(found[o] for o in ranked)
     return OrderRanking(pools, tuple(ranked), scores, metric, "exhaustive")
+
+
+def _compare(a: tuple[float, ...], b: tuple[float, ...]) -> int:
+    """The better score first; scores equal within rounding keep their order (the sort is
+    stable: the order declared first), rather than be ordered by rounding errors."""
+    return -1 if beats(a, b) else 1 if beats(b, a) else 0
 
 
 def best_order(weapons: Any, target: Unit, metric: str, **options: Any) -> tuple[list[Any], str]:

@@ -62,16 +62,16 @@ class Line:
         wounds, first = group.wounds, group.wounds - group.wounds_lost
         #: the state in which the group is destroyed
         self.size = first + (group.count - 1) * wounds
-        position = np.arange(self.size + 1)
-        after_first = np.maximum(position - first, 0)
-        started = position >= first
+        # wounds lost past the first model's: -first..-1 while it stands (first <= wounds,
+        # so floor division by the wounds gives -1, and the remainder wounds - its left)
+        past_first = np.arange(-first, self.size - first + 1)
         #: models destroyed in each state
-        self.killed = np.where(started, 1 + after_first // wounds, 0)
+        self.killed = past_first // wounds + 1
         #: wounds left on the current model in each state (0 once destroyed)
-        self.left = np.where(started, wounds - after_first % wounds, first - position)
+        self.left = wounds - past_first % wounds
         self.left[-1] = 0
         #: each state's wounds lost, as a one-group layout's positions (read-only)
-        self.positions = position[:, None]
+        self.positions = (past_first + first)[:, None]
         self.positions.flags.writeable = False
         self._transitions: dict[bytes, FloatArray] = {}
 
@@ -162,6 +162,9 @@ class Line:
         >>> line.apply(start, np.array([0.25, 0.5, 0.25]), np.array([0.0, 1.0])).tolist()
         [0.25, 0.5, 0.25]
         """
+        amount = _certain(damage)
+        if amount is not None:  # every failed save takes the same: one path per state
+            return self._apply_certain(state, failed, amount)
         settle = 0.0
         if trimmed is not None:
             kept, cut = trim_counts(failed[:, None])
@@ -178,6 +181,34 @@ class Line:
         after[-1] += beyond  # the unit was destroyed by then (or all but ``standing`` of it)
         if trimmed is not None and last < steps:
             trimmed.append(standing * beyond)
+        return after
+
+    def _apply_certain(self, state: FloatArray, failed: FloatArray, amount: int) -> FloatArray:
+        """:meth:`apply` when every failed save takes ``amount`` wounds (at least one) from
+        the current model: state ``s`` moves to ``s + min(amount, left[s])``, so each state
+        the attack starts from has one path, and the state after ``j`` failed saves is
+        read from it (exactly: nothing is trimmed). After :attr:`size` failed saves every
+        path has reached "destroyed"."""
+        moves = (np.arange(self.size + 1) + np.minimum(self.left, amount)).tolist()
+        steps = min(len(failed) - 1, self.size)
+        starts = np.flatnonzero(state)
+        if len(starts) == 1:  # one path: a list of states, walked in Python
+            start = int(starts[0])
+            path, at = [start], start
+            for _ in range(steps):
+                at = moves[at]
+                path.append(at)
+            weights = failed[: steps + 1] * state[start]
+            after = np.bincount(path, weights=weights, minlength=state.size)
+        else:
+            table = np.asarray(moves)
+            paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
+            paths[0] = starts
+            for j in range(1, steps + 1):
+                paths[j] = table[paths[j - 1]]
+            weights = np.multiply.outer(failed[: steps + 1], state[starts])
+            after = np.bincount(paths.ravel(), weights=weights.ravel(), minlength=state.size)
+        after[-1] += float(failed[steps + 1 :].sum()) * float(state.sum())
         return after
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
@@ -242,6 +273,13 @@ class Line:
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
         return out
+
+
+def _certain(damage: FloatArray) -> int | None:
+    """The wounds a failed save takes when that is certain and at least one, else None."""
+    if len(damage) > 1 and damage[-1] == 1.0 and not damage[:-1].any():
+        return len(damage) - 1
+    return None
 
 
 def failed_saves(attacks: FloatArray, die: FloatArray, fail: float) -> FloatArray:

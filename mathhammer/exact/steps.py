@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.binomial import FloatArray, binomial_table, binomial_thin
+from ..core.binomial import FloatArray, binomial_row, binomial_table, binomial_thin
 from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
@@ -31,7 +31,7 @@ from ..core.lru import SizedCache
 from ..model.pools import Pool
 from ..rules.base import CRITICAL, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
 from .command import CommandPieces, command_series, thin_with_command
-from .compound import by_total, compound, skew, split_successes
+from .compound import by_total, compound, power, skew, split_successes
 from .kernels import (
     antidiagonal_sums,
     as_pmf2,
@@ -56,6 +56,8 @@ __all__ = [
     "hit_and_wound",
     "hit_kernel",
     "kernel",
+    "plain_stages",
+    "thinned_dice",
     "split_compound",
     "split_kernel",
     "thin_by_kernel",
@@ -240,6 +242,88 @@ def hit_and_wound(
     if size <= STAGES_CACHED:
         _STAGES.put(key, steps, size)
     return steps
+
+
+def plain_stages(pool: Pool, rules: PoolChecks) -> PoolSteps | None:
+    """The stages of a *plain* pool, whose hit and wound rolls each succeed or fail (a
+    critical roll is a success and nothing more: no [SUSTAINED HITS], [LETHAL HITS] or
+    [DEVASTATING WOUNDS], no command re-roll of either roll); None for any other pool.
+
+    Each attack die of a plain pool hits with probability ``h`` and wounds with ``h w``:
+    the hits and the wounds are binomial thinnings of the attack dice, computed without
+    the kernels, their caches and their convolutions (:func:`hit_and_wound` gives the
+    same stages for any pool; ``tests/test_plain_stages.py`` compares the two).
+
+    Examples
+    --------
+    >>> from mathhammer import Weapon, Unit
+    >>> from mathhammer.rules import get_ruleset
+    >>> from mathhammer.model.context import Context, Modifiers
+    >>> gun = Weapon("Gun", 2, 3, 4)
+    >>> checks = get_ruleset("11e").pool_checks(gun, Unit.of("T", 1, 4, 3, 1), Context(),
+    ...                                         Modifiers())
+    >>> steps = plain_stages(Pool(((gun, 3),)), checks)
+    >>> round(steps.hits.mean(), 12), round(steps.wounds.mean(), 12)  # 6 x 2/3, x 1/2
+    (4.0, 2.0)
+    """
+    command = rules.reroll_one
+    if rules.sustained is not None or rules.lethal or rules.devastating:
+        return None
+    if command is not None and command.step != "damage":
+        return None
+    p_hit = 1.0 if rules.hit is None else _success(rules.hit)
+    p_wound = p_hit * _success(rules.wound)
+    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    bonus = rules.bonus_attacks
+    wounds = _thinned_dice(weapons, bonus, p_wound)
+    die = np.array([[1.0 - p_wound], [p_wound]])
+    die.flags.writeable = False
+    to_save = wounds[:, None]
+    to_save.flags.writeable = False
+    hits = _thinned_dice(weapons, bonus, p_hit)
+    attacks = _attack_dice(weapons, bonus)
+    return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save, die)
+
+
+def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
+    """The pmf of a pool's attack dice that succeed, each with probability ``p``.
+
+    Thinning commutes with summing: each weapon's attack dice are thinned (a table of as
+    many rows as one weapon rolls dice), then summed over its copies by repeated
+    squaring, rather than thinning the pool's whole count (a table of its size squared).
+    A fixed number of dice is one binomial row.
+
+    Examples
+    --------
+    >>> from mathhammer import Weapon
+    >>> from mathhammer.rules.base import PoolChecks
+    >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1))
+    >>> (thinned_dice(Pool(((Weapon("Gun", "D2", 3, 4), 2),)), checks, 0.5) * 64).tolist()
+    [9.0, 24.0, 22.0, 8.0, 1.0]
+    """
+    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    return _thinned_dice(weapons, rules.bonus_attacks, p)
+
+
+def _thinned_dice(
+    weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...], p: float
+) -> FloatArray:
+    if not bonus and all(attacks.is_constant for attacks, _ in weapons):
+        return binomial_row(sum(attacks.bonus * count for attacks, count in weapons), p)
+    extra = Dist.constant(0)
+    for dice in bonus:
+        extra = extra + dice.dist
+    total = np.ones(1)
+    for attacks, count in weapons:
+        one = binomial_thin((attacks.dist + extra).probabilities, p)
+        total = np.convolve(total, power(one, count))
+    return total
+
+
+def _success(check: RollCheck) -> float:
+    """P(a roll succeeds, critically or not)."""
+    fail, success, critical = check.probabilities().tolist()
+    return float(success + critical)
 
 
 def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any) -> PoolSteps:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..core.dice import Dice
@@ -34,7 +35,7 @@ class Pool:
         """The profile every attack of the pool shares (the first weapon gathered)."""
         return self.weapons[0][0]
 
-    @property
+    @cached_property
     def label(self) -> str:
         """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
 

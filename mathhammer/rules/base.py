@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CRITICAL",
     "FACES",
+    "FACE_ARRAY",
     "FAIL",
     "SUCCESS",
     "AfterAttackTest",
@@ -101,6 +102,9 @@ FAIL, SUCCESS, CRITICAL = Outcome.FAIL, Outcome.SUCCESS, Outcome.CRITICAL
 
 #: The faces of a D6.
 FACES = (1, 2, 3, 4, 5, 6)
+#: The faces of a D6 as a read-only array, for the checks the exact engine applies to them.
+FACE_ARRAY = np.arange(1, 7)
+FACE_ARRAY.flags.writeable = False
 
 
 def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
@@ -228,17 +232,15 @@ class RollCheck:
 
     def rerolled(self) -> np.ndarray:
         """P(fail), P(success), P(critical) of a die rolled again."""
-        faces = np.asarray(FACES)
-        categories = np.asarray(self.again(faces))
+        categories = np.asarray(self.again(FACE_ARRAY))
         return np.bincount(categories, minlength=len(Outcome)) / len(FACES)
 
     def _first_roll(self) -> tuple[np.ndarray, float]:
         """Per category, P(the first roll stands with it); and P(a re-roll)."""
-        faces = np.asarray(FACES)
-        categories = np.asarray(self.first(faces))
+        categories = np.asarray(self.first(FACE_ARRAY))
         if self.reroll is None:
             return np.bincount(categories, minlength=len(Outcome)) / len(FACES), 0.0
-        again = np.asarray(self.reroll(faces, categories), dtype=bool)
+        again = np.asarray(self.reroll(FACE_ARRAY, categories), dtype=bool)
         kept = np.bincount(categories[~again], minlength=len(Outcome)) / len(FACES)
         return kept, float(again.mean())
 
@@ -349,6 +351,8 @@ class Ruleset(ABC):
         """Refuse context fields the ruleset does not read, and unwanted modifiers."""
         from ..model.context import Context, default_context, default_modifiers
 
+        if context is default_context() and modifiers is default_modifiers():
+            return  # nothing set: every ruleset reads the defaults
         if not self.takes_modifiers and modifiers != default_modifiers():
             raise RulesError(
                 f"rules={self.name!r} defines no modifiers or re-rolls; give modifiers=None"

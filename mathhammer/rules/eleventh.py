@@ -21,7 +21,7 @@ from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
 from .base import (
     CRITICAL,
-    FACES,
+    FACE_ARRAY,
     FAIL,
     SUCCESS,
     CommandReroll,
@@ -44,6 +44,8 @@ __all__ = [
 
 #: The natural roll that is a Critical Hit / Critical Wound unless a rule widens it.
 CRITICAL_ROLL = 6
+#: The outcomes as plain ints, which numpy reads faster than enum members.
+_FAIL, _SUCCESS, _CRITICAL = int(FAIL), int(SUCCESS), int(CRITICAL)
 
 
 def hit_outcome(
@@ -69,9 +71,9 @@ def hit_outcome(
     """
     roll = np.asarray(natural)
     modifier = max(-1, min(1, modifier))  # the net hit-roll modifier is capped at +/-1
-    out = np.where(roll + modifier >= skill, SUCCESS, FAIL)
-    out = np.where(roll >= critical, CRITICAL, out)
-    out = np.where(roll <= fail_at_most, FAIL, out)
+    out = np.where(roll + modifier >= skill, _SUCCESS, _FAIL)  # the first match set last
+    out[roll >= critical] = _CRITICAL
+    out[roll <= fail_at_most] = _FAIL
     return out
 
 
@@ -114,9 +116,9 @@ def wound_outcome(
     """
     roll = np.asarray(natural)
     modifier = max(-1, min(1, modifier))  # the net wound-roll modifier is capped at +/-1
-    out = np.where(roll + modifier >= needed, SUCCESS, FAIL)
-    out = np.where(roll >= critical, CRITICAL, out)
-    out = np.where(roll == 1, FAIL, out)
+    out = np.where(roll + modifier >= needed, _SUCCESS, _FAIL)  # the first match set last
+    out[roll >= critical] = _CRITICAL
+    out[roll == 1] = _FAIL
     return out
 
 
@@ -311,9 +313,9 @@ class EleventhEdition(Ruleset):
             used=used,
             save_reroll=target.reroll_saves,
             reroll_damage=draft.reroll_damage,
-            reroll_one=command_reroll(
-                draft, hit, wound, saves(np.asarray(FACES), target.groups[0])
-            ),
+            reroll_one=None
+            if draft.reroll_one is None
+            else command_reroll(draft, hit, wound, saves(FACE_ARRAY, target.groups[0])),
         )
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:

@@ -202,6 +202,8 @@ def check_sizes(plan: AttackPlan, limits: PlanLimits) -> None:
     """
     hint = limits.hint
     for step in plan.steps:
+        if _within(step, limits):
+            continue
         if isinstance(step, MortalWounds):
             amount = step.amount.max
             field = f"mortal wounds of {shorten(step.label)!r}"
@@ -213,6 +215,17 @@ def check_sizes(plan: AttackPlan, limits: PlanLimits) -> None:
         check_limit(f"hits of {label} {sustained}", step.hits, limits.hits, hint)
         damage = "(D x multiplier + added damage + [MELTA] X)"
         check_limit(f"damage of one attack of {label} {damage}", step.damage, limits.damage, hint)
+
+
+def _within(step: PlannedPool | MortalWounds, limits: PlanLimits) -> bool:
+    """Whether a step passes every limit (checked before any message is made)."""
+    if isinstance(step, MortalWounds):
+        return step.amount.max <= limits.mortal_wounds
+    return (
+        step.attack_dice <= limits.dice
+        and step.hits <= limits.hits
+        and step.damage <= limits.damage
+    )
 
 
 def plan_attack(
@@ -232,7 +245,7 @@ def plan_attack(
     ruleset.check_target(target)
     ruleset.check_situation(context, modifiers)
     steps: list[PlannedPool | MortalWounds] = []
-    for step in gather_pools(weapons):
+    for step in _pools(weapons):
         if isinstance(step, MortalWounds):
             steps.append(step)
             continue
@@ -244,6 +257,16 @@ def plan_attack(
             ruleset.check_situation(here, mods)
         steps.append(PlannedPool(step, ruleset.pool_checks(weapon, target, here, mods)))
     return AttackPlan(target, ruleset, context, modifiers, tuple(steps))
+
+
+def _pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
+    """The pools of ``weapons``: those made before for the same entries, where they are."""
+    if isinstance(weapons, list | tuple):
+        try:
+            return cached_pools(tuple(weapons))
+        except TypeError:  # an unhashable entry: gathered (and refused, if it must be) below
+            pass
+    return gather_pools(weapons)
 
 
 def as_plan(
