@@ -67,6 +67,31 @@ CASES: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
     ),
     "banded (over 320 states)": ([(PLASMA, 120)], Unit.of("Horde", 120, 4, 5, 3), {}),
     "banded with FNP": ([(D3, 90)], Unit.of("Horde", 110, 4, 5, 3, fnp=6), {}),
+    "certain damage past the wounds left": (
+        [(mh.Weapon("Rifle", 1, 3, 5, -1, 2), 8)],
+        Unit("Wounded", [ModelGroup(4, 4, 3, 3, wounds_lost=1)]),
+        {},
+    ),
+    "certain damage after a spread of states": (
+        [(PLASMA, 3), (BOLTER, 10)],
+        Unit.of("Squad", 6, 4, 3, 2),
+        {},
+    ),
+    "random attacks with [BLAST]": (
+        [(mh.Weapon("Frag", "D6", 4, 4, 0, 1, abilities="[BLAST]"), 3)],
+        Unit.of("Mob", 11, 4, 6, 1),
+        {},
+    ),
+    "one pool of fixed and random attacks": (
+        [(mh.Weapon("Pistol", 1, 3, 4, 0, 1), 3), (mh.Weapon("Rifle", "D3", 3, 4, 0, 1), 2)],
+        Unit.of("Squad", 5, 4, 4, 1),
+        {},
+    ),
+    "anti without devastating wounds": (
+        [(mh.Weapon("Anti", 2, 3, 4, 0, 1, abilities="[ANTI-INFANTRY 4+]"), 5)],
+        Unit.of("Guard", 10, 3, 5, 1, keywords="INFANTRY"),
+        {"modifiers": mh.Modifiers(reroll_hits="failures")},
+    ),
     "classic": (
         [(mh.Weapon("Lasgun", 1, bs=3, strength=3), 12)],
         Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7),

@@ -110,9 +110,15 @@ def _group_damage(
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
     if not optimal and _unmodified(damage, melta, damage_multiply, damage_add, groups, ruleset):
-        rolled = damage.dist
-        attacks_lost = tuple(_thinned(rolled, wound_lost(g, ruleset)) for g in groups)
-        mortal_lost = tuple(_thinned(rolled, wound_lost(g, ruleset, mortal=True)) for g in groups)
+        kept = {1.0: damage.dist}  # the wounds lost, by the chance a wound is lost
+
+        def lost_to(lost: float) -> Dist:
+            if lost not in kept:
+                kept[lost] = damage.dist.thin(lost)
+            return kept[lost]
+
+        attacks_lost = tuple(lost_to(wound_lost(g, ruleset)) for g in groups)
+        mortal_lost = tuple(lost_to(wound_lost(g, ruleset, mortal=True)) for g in groups)
         return attacks_lost, mortal_lost
     weights, melta_values, taken = _rolls(
         damage, melta, damage_multiply, damage_add, groups, ruleset
@@ -152,11 +158,6 @@ def _unmodified(
         and damage.dist.probabilities[0] == 0.0
         and not any(g.halve_damage or g.damage_reduction for g in groups)
     )
-
-
-def _thinned(rolled: Dist, lost: float) -> Dist:
-    """The wounds lost to ``rolled`` damage, each kept with probability ``lost``."""
-    return rolled if lost == 1.0 else rolled.thin(lost)
 
 
 def _rolls(

@@ -30,11 +30,11 @@ from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
 from ..model.unit import ModelGroup
 from .chain import TRIM_MASS, trim_counts
-from .compound import compound
+from .compound import compound, skew
 from .cost import CHUNK_ENTRIES
 from .layout import DENSE_LIMIT
 
-__all__ = ["CALL_ENTRIES", "LINE_WORK", "Line", "failed_saves"]
+__all__ = ["CALL_ENTRIES", "LINE_WORK", "SQUARING_STATES", "Line", "failed_saves"]
 
 #: The most work a target of one group is given by the closed form, in vector entries
 #: moved, each array operation counted as :data:`CALL_ENTRIES` more (about 1 ns an entry:
@@ -43,6 +43,10 @@ __all__ = ["CALL_ENTRIES", "LINE_WORK", "Line", "failed_saves"]
 LINE_WORK = 2_000_000_000
 #: The cost of one array operation, as entries moved (its fixed overhead: a few µs).
 CALL_ENTRIES = 2_000
+#: Up to this many states the powers of a dense transition are taken by doubling (a few
+#: small matrix products, where a step per failed save costs a call each; the squarings'
+#: work grows as the cube of the states).
+SQUARING_STATES = 96
 #: The transitions a line keeps (for its last damage pmfs).
 _TRANSITIONS_KEPT = 8
 
@@ -70,6 +74,7 @@ class Line:
         #: wounds left on the current model in each state (0 once destroyed)
         self.left = wounds - past_first % wounds
         self.left[-1] = 0
+        self._most_left = wounds if group.count > 1 else first
         #: each state's wounds lost, as a one-group layout's positions (read-only)
         self.positions = (past_first + first)[:, None]
         self.positions.flags.writeable = False
@@ -105,25 +110,20 @@ class Line:
         return found
 
     def _transition(self, damage: FloatArray) -> FloatArray:
-        top = max(1, min(len(damage) - 1, int(self.left.max())))
+        top = max(1, min(len(damage) - 1, self._most_left))
         table = np.zeros(top + 1)
         table[: min(len(damage), top)] = damage[:top]
         table[top] += damage[top:].sum()
         tail = table[::-1].cumsum()[::-1]  # tail[d] = P(E >= d), the amounts capped at top
-        amounts = np.arange(top + 1)[:, None]
-        left = self.left[None, :]
-        # a state loses min(E, left): P(E = d) below its wounds left, P(E >= d) at them
-        bands = np.where(amounts < left, table[:, None], 0.0)
-        bands += np.where(amounts == left, tail[:, None], 0.0)
+        # by_left[w, d]: a model with w wounds left loses min(E, w): P(E = d) below w,
+        # P(E >= w) at it (every state with w wounds left moves alike)
+        left = np.arange(self._most_left + 1)[:, None]
+        amounts = np.arange(top + 1)
+        by_left = np.where(amounts < left, table, np.where(amounts == left, tail, 0.0))
+        rows = by_left[self.left]  # rows[s, d] = T[s, s + d]
         if not self.dense:
-            return bands
-        size = self.size + 1
-        rows = np.broadcast_to(np.arange(size), bands.shape)
-        cols = rows + amounts
-        inside = cols < size
-        dense = np.zeros((size, size))
-        dense[rows[inside], cols[inside]] = bands[inside]
-        return dense
+            return np.ascontiguousarray(rows.T)  # bands[d, s]
+        return skew(rows)[:, : self.size + 1]  # T[s, s + d]: nothing passes "destroyed"
 
     def steps(self, damage: FloatArray, dice: int) -> int:
         """The failed saves that can still change the state: ``dice``, or ``size`` when
@@ -250,6 +250,9 @@ class Line:
         by at most that mass (the unit standing only grows less likely).
         """
         t = self.transition(damage)
+        if self.dense and state.size <= SQUARING_STATES:
+            yield 0, _doubling_powers(state, t, steps)
+            return
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
         block = np.empty((rows, state.size))
         v = state
@@ -273,6 +276,18 @@ class Line:
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
         return out
+
+
+def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
+    """``state @ T**j`` for ``j = 0..steps``, as rows, by doubling: the rows ``0..k - 1``
+    times ``T**k`` are the rows ``k..2k - 1``, with ``T**k`` squared as ``k`` doubles."""
+    rows = state[None, :]
+    power = t
+    while rows.shape[0] <= steps:
+        rows = np.concatenate((rows, rows @ power))
+        if rows.shape[0] <= steps:
+            power = power @ power
+    return rows[: steps + 1]
 
 
 def _certain(damage: FloatArray) -> int | None:

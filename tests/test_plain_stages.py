@@ -1,0 +1,185 @@
+"""The short paths of a plain pool equal the general ones they stand in for.
+
+A *plain* pool (every hit and wound roll succeeds or fails, nothing more) has its stages
+as binomial thinnings (:func:`~mathhammer.exact.steps.plain_stages`) rather than through
+the per-die kernels (:func:`~mathhammer.exact.steps.hit_and_wound`); its dice are
+thinned weapon by weapon (:func:`~mathhammer.exact.steps.thinned_dice`) rather than as a
+whole count; a damage that is certain walks one path per state
+(:meth:`~mathhammer.exact.single.Line.apply`), and the powers of a small transition are
+taken by doubling. Each is checked against the general computation on a registry of
+cases, within 1e-12.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mathhammer as mh
+from mathhammer.core.binomial import binomial_thin
+from mathhammer.exact import single, steps
+from mathhammer.model.unit import ModelGroup, Unit
+from mathhammer.rules.plan import as_plan
+
+ATOL = 1e-12
+
+#: name -> (weapons, target, keyword arguments of attack): each a plain pool (the first)
+PLAIN: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
+    "fixed attacks": ([(mh.Weapon("Bolter", 2, 3, 4, 0, 1), 10)], Unit.of("T", 5, 4, 3, 1), {}),
+    "random attacks": ([(mh.Weapon("Gun", "2D6", 4, 3, 0, 1), 5)], Unit.of("T", 20, 3, 5, 1), {}),
+    "fixed and random in one pool": (
+        [(mh.Weapon("Pistol", 1, 3, 4), 3), (mh.Weapon("Rifle", "D3+1", 3, 4), 2)],
+        Unit.of("T", 5, 4, 4, 1),
+        {},
+    ),
+    "[BLAST]": (
+        [(mh.Weapon("Frag", "D6", 4, 4, abilities="[BLAST]"), 2)],
+        Unit.of("Mob", 12, 4, 6, 1),
+        {},
+    ),
+    "[TORRENT]": (
+        [(mh.Weapon("Flamer", "D6", 3, 4, abilities="[TORRENT]"), 3)],
+        Unit.of("T", 10, 3, 5, 1),
+        {},
+    ),
+    "re-rolls and modifiers": (
+        [(mh.Weapon("Gun", 3, 4, 5, -1, 2), 4)],
+        Unit.of("T", 5, 4, 3, 2),
+        {"modifiers": mh.Modifiers(hit=-1, reroll_hits="ones", reroll_wounds="failures")},
+    ),
+    "[ANTI-INFANTRY 4+]": (
+        [(mh.Weapon("Anti", 2, 3, 4, abilities="[ANTI-INFANTRY 4+]"), 5)],
+        Unit.of("T", 10, 3, 5, 1, keywords="INFANTRY"),
+        {},
+    ),
+    "critical hits on 5+": (
+        [(mh.Weapon("Gun", 2, 3, 4), 6)],
+        Unit.of("T", 10, 3, 5, 1),
+        {"modifiers": mh.Modifiers(critical_hit=5)},
+    ),
+    "classic": (
+        [(mh.Weapon("Lasgun", 1, bs=3, strength=3), 12)],
+        Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7),
+        {"rules": "classic"},
+    ),
+}
+
+#: pools that are not plain: a critical roll does more than succeed
+NOT_PLAIN = {
+    "[SUSTAINED HITS 1]": "[SUSTAINED HITS 1]",
+    "[LETHAL HITS]": "[LETHAL HITS]",
+    "[DEVASTATING WOUNDS]": "[DEVASTATING WOUNDS]",
+}
+
+
+def _step(weapons: Any, target: Unit, kwargs: dict[str, Any]) -> Any:
+    plan = as_plan(
+        weapons, target, kwargs.get("rules"), kwargs.get("context"), kwargs.get("modifiers")
+    )
+    return plan.steps[0]
+
+
+@pytest.mark.parametrize("name", list(PLAIN))
+def test_plain_stages_equal_the_kernels(name: str) -> None:
+    step = _step(*PLAIN[name])
+    plain = steps.plain_stages(step.pool, step.checks)
+    assert plain is not None, "every pool of the registry is plain"
+    mh.clear_caches()  # the general path computes its stages afresh
+    general = steps.hit_and_wound(step.pool, step.checks)
+    for field in ("attacks", "hits", "wounds"):
+        x, y = getattr(plain, field).probabilities, getattr(general, field).probabilities
+        assert len(x) == len(y)
+        np.testing.assert_allclose(x, y, rtol=0, atol=ATOL)
+    np.testing.assert_allclose(plain.to_save, general.to_save, rtol=0, atol=ATOL)
+    assert general.die is not None and plain.die is not None
+    np.testing.assert_allclose(plain.die, general.die, rtol=0, atol=ATOL)
+    assert not plain.to_save.flags.writeable and not plain.die.flags.writeable
+
+
+@pytest.mark.parametrize("name", list(PLAIN))
+@pytest.mark.parametrize("p", [0.0, 1 / 9, 0.5, 1.0])
+def test_thinned_dice_are_the_thinned_count(name: str, p: float) -> None:
+    step = _step(*PLAIN[name])
+    count = steps.attack_dice(step.pool, step.checks).probabilities
+    got = steps.thinned_dice(step.pool, step.checks, p)
+    expected = binomial_thin(count, p)
+    assert len(got) == len(expected)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=ATOL)
+
+
+@pytest.mark.parametrize("ability", list(NOT_PLAIN.values()))
+def test_pools_whose_criticals_do_more_are_not_plain(ability: str) -> None:
+    step = _step(
+        [(mh.Weapon("Gun", 2, 3, 4, 0, 1, abilities=ability), 5)], Unit.of("T", 5, 4, 3, 1), {}
+    )
+    assert steps.plain_stages(step.pool, step.checks) is None
+
+
+def test_a_command_re_roll_of_a_hit_is_not_plain_but_one_of_damage_is() -> None:
+    gun, target = mh.Weapon("Gun", 2, 3, 4, 0, "D3"), Unit.of("T", 5, 4, 3, 2)
+    for step_name, plain in (("hit", False), ("wound", False), ("damage", True)):
+        kwargs = {"modifiers": mh.Modifiers(reroll_one=step_name)}
+        step = _step([(gun, 5)], target, kwargs)
+        assert (steps.plain_stages(step.pool, step.checks) is not None) is plain, step_name
+
+
+def _walk(group: ModelGroup, start: int, amount: int, saves: int) -> int:
+    """The wounds lost after ``saves`` failed saves of ``amount`` each, from ``start``,
+    by walking the models one by one (no line, no tables)."""
+    wounds = [group.wounds] * group.count
+    wounds[0] -= group.wounds_lost
+    lost = 0
+    for i in range(len(wounds)):  # bring the unit to ``start``
+        take = min(wounds[i], start - lost)
+        wounds[i] -= take
+        lost += take
+    for _ in range(saves):
+        alive = [i for i, w in enumerate(wounds) if w > 0]
+        if not alive:
+            break
+        take = min(amount, wounds[alive[0]])  # the excess is lost
+        wounds[alive[0]] -= take
+        lost += take
+    return lost
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        ModelGroup(10, 4, 3, 1),
+        ModelGroup(5, 4, 3, 3),
+        ModelGroup(4, 4, 3, 3, wounds_lost=2),
+        ModelGroup(1, 10, 3, 12, wounds_lost=5),
+    ],
+)
+@pytest.mark.parametrize("amount", [1, 2, 3, 7, 20])
+def test_certain_damage_walks_the_models(group: ModelGroup, amount: int) -> None:
+    line = single.Line(group)
+    damage = np.zeros(amount + 1)
+    damage[amount] = 1.0
+    failed = binomial_thin(np.eye(13)[12], 0.4)  # 0..12 failed saves
+    rng = np.random.default_rng(7)
+    for state in (np.eye(line.size + 1)[0], rng.dirichlet(np.ones(line.size + 1))):
+        expected = np.zeros(line.size + 1)
+        for start, weight in enumerate(state):
+            for j, p in enumerate(failed):
+                expected[_walk(group, start, amount, j)] += weight * p
+        got = line.apply(state, failed, damage, [])
+        np.testing.assert_allclose(got, expected, rtol=0, atol=ATOL)
+
+
+@pytest.mark.parametrize("states", [2, 7, 40, single.SQUARING_STATES])
+@pytest.mark.parametrize("steps_", [0, 1, 5, 63, 64, 200])
+def test_doubling_powers_are_the_powers(states: int, steps_: int) -> None:
+    rng = np.random.default_rng(states * 1000 + steps_)
+    t = np.triu(rng.random((states, states)))
+    t /= t.sum(axis=1, keepdims=True)
+    state = rng.dirichlet(np.ones(states))
+    got = single._doubling_powers(state, t, steps_)
+    assert got.shape == (steps_ + 1, states)
+    v = state
+    for j in range(steps_ + 1):
+        np.testing.assert_allclose(got[j], v, rtol=0, atol=ATOL)
+        v = v @ t
