@@ -177,8 +177,12 @@ def _exhaustive(
                     visit(order, after)
 
     visit((), start)
-    declared = list(itertools.permutations(range(len(pools))))
-    ranked = sorted(declared, key=cmp_to_key(lambda a, b: _compare(found[a], found[b])))
+    declared: list[tuple[int, ...]] = list(itertools.permutations(range(len(pools))))
+
+    def compare(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+        return _compare(found[a], found[b])
+
+    ranked = sorted(declared, key=cmp_to_key(compare))
     scores = tuple(found[o] for o in ranked)
     return OrderRanking(pools, tuple(ranked), scores, metric, "exhaustive")
 

@@ -209,7 +209,7 @@ class Line:
             weights = np.multiply.outer(failed[: steps + 1], state[starts])
             after = np.bincount(paths.ravel(), weights=weights.ravel(), minlength=state.size)
         after[-1] += float(failed[steps + 1 :].sum()) * float(state.sum())
-        return after
+        return np.asarray(after, dtype=np.float64)
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
         """The pmf of the failed saves resolved before the unit was destroyed (those that
