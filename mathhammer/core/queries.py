@@ -49,6 +49,7 @@ class DistQueries:
 
     __slots__ = ()
     _pmf: FloatArray
+    _moments: tuple[float, float | None]  # the mean, and the variance once asked for
 
     @property
     def probabilities(self) -> FloatArray:
@@ -169,24 +170,25 @@ class DistQueries:
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
         """The expected value."""
-        return self._mean_and_variance()[0]
-
-    def var(self) -> float:
-        """The variance."""
-        return self._mean_and_variance()[1]
-
-    def _mean_and_variance(self) -> tuple[float, float]:
-        # computed once: a distribution never changes (its pmf is read-only)
-        found: tuple[float, float] | None = getattr(self, "_moments", None)
+        found: tuple[float, float | None] | None = getattr(self, "_moments", None)
         if found is None:
             # about the mode, so that the sum's rounding grows with the spread of the
             # values, not with their size (a D6 + 999,994 has a mean exact to 1e-13)
-            k = np.arange(len(self._pmf))
             mode = int(self._pmf.argmax())
-            mu = mode + float(np.dot(k - mode, self._pmf))
-            found = (mu, float(max(np.dot((k - mu) ** 2, self._pmf), 0.0)))
-            object.__setattr__(self, "_moments", found)
-        return found
+            mu = mode + float(np.dot(np.arange(len(self._pmf)) - mode, self._pmf))
+            found = (mu, None)
+            object.__setattr__(self, "_moments", found)  # computed once: the pmf is read-only
+        return found[0]
+
+    def var(self) -> float:
+        """The variance."""
+        mu = self.mean()
+        variance = self._moments[1]
+        if variance is None:
+            k = np.arange(len(self._pmf))
+            variance = float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
+            object.__setattr__(self, "_moments", (mu, variance))
+        return variance
 
     def std(self) -> float:
         """The standard deviation."""
