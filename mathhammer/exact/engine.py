@@ -28,8 +28,16 @@ from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..results.carry import start_state
 from ..results.state import UnitState
-from ..rules.base import FACES, AfterAttackTest, Ruleset
-from ..rules.plan import AttackPlan, PlannedPool, as_plan, cached_pools, check_sizes, value_key
+from ..rules.base import FACE_ARRAY, FACES, AfterAttackTest, PoolChecks, Ruleset
+from ..rules.plan import (
+    AttackPlan,
+    PlannedPool,
+    as_plan,
+    cached_pools,
+    check_sizes,
+    plan_attack,
+    value_key,
+)
 from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_cost
 from .chain import apply_pool, spill_mortal_wounds
@@ -310,8 +318,13 @@ def attack(
     known, key = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
-    plan = as_plan(weapons, target, rules, context, modifiers)
-    key = plan.key if key is None else key
+    if key is None:
+        plan = as_plan(weapons, target, rules, context, modifiers)
+        key = plan.key
+    else:  # plain inputs met for the first time: planned afresh, not looked for again
+        assert isinstance(target, Unit)
+        rules = "11e" if rules is None else rules
+        plan = plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
     found = RESULTS.get(key)
     if found is None:
         found = _run(plan)
@@ -423,7 +436,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     else:
         np.add.at(state, start.positions[:, 0], start.probabilities)
     results = []
-    hazardous = Dist.constant(0)
+    hazardous = _NONE
     trimmed: list[float] = []
     for step, given, per_attack in pools:
         checks = step.checks
@@ -431,12 +444,8 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         assert isinstance(damage, Dist)  # checked above
         lost = damage.probabilities
         stages = given if isinstance(given, PoolSteps) else hit_and_wound(step.pool, checks, given)
-        saved = saved_faces(checks, target)
         before = state
-        faces = save_weights(checks, saved)
-        fail = float(
-            np.count_nonzero(~saved[0]) / len(FACES) if faces is None else faces[0][~saved[0]].sum()
-        )
+        fail = _fail(checks, target)
         if isinstance(given, PoolSteps):  # a plain pool: its dice thinned once more
             assert stages.die is not None
             failed = thinned_dice(step.pool, checks, float(stages.die[1, 0]) * fail)
@@ -455,7 +464,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
                 wounds=stages.wounds,
                 killed=_distribution(state, line.killed),
                 unsaved_source=unsaved,
-                devastating=Dist._trusted(stages.to_save.sum(axis=0)),
+                devastating=_NONE,  # no devastating wounds on this path
                 abilities=checks.used,
             )
         )
@@ -475,6 +484,21 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         trimmed=float(sum(trimmed)),
         state=UnitState(target, ruleset.name, line.positions, state),
     )
+
+
+#: No devastating wounds, no hazard: shared, as every distribution is immutable.
+_NONE = Dist.constant(0)
+
+
+def _fail(checks: PoolChecks, target: Unit) -> float:
+    """P(a save fails) against the target's one group, the defender's re-rolls included."""
+    if checks.save_reroll is None:
+        saved = np.count_nonzero(checks.saves(FACE_ARRAY, target.groups[0]))
+        return (len(FACES) - saved) / len(FACES)
+    saved_by_face = saved_faces(checks, target)
+    faces = save_weights(checks, saved_by_face)
+    assert faces is not None  # a command re-roll is the layout's
+    return float(faces[0][~saved_by_face[0]].sum())
 
 
 def _distribution(state: np.ndarray, values: np.ndarray) -> Dist:

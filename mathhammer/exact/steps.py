@@ -271,8 +271,8 @@ def plain_stages(pool: Pool, rules: PoolChecks) -> PoolSteps | None:
         return None
     if command is not None and command.step != "damage":
         return None
-    p_hit = 1.0 if rules.hit is None else _success(rules.hit)
-    p_wound = p_hit * _success(rules.wound)
+    p_hit = 1.0 if rules.hit is None else rules.hit.success()
+    p_wound = p_hit * rules.wound.success()
     weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
     bonus = rules.bonus_attacks
     wounds = _thinned_dice(weapons, bonus, p_wound)
@@ -318,12 +318,6 @@ def _thinned_dice(
         one = binomial_thin((attacks.dist + extra).probabilities, p)
         total = np.convolve(total, power(one, count))
     return total
-
-
-def _success(check: RollCheck) -> float:
-    """P(a roll succeeds, critically or not)."""
-    fail, success, critical = check.probabilities().tolist()
-    return float(success + critical)
 
 
 def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any) -> PoolSteps:

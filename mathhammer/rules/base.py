@@ -24,9 +24,10 @@ import numpy as np
 
 from ..core.dice import Dice
 from ..errors import RulesError, field_error
+from ..model.context import Context, default_context, default_modifiers
 
 if TYPE_CHECKING:
-    from ..model.context import Context, Modifiers
+    from ..model.context import Modifiers
     from ..model.profiles import ModelGroup, Unit, Weapon
 
 __all__ = [
@@ -225,6 +226,20 @@ class RollCheck:
             return kept
         return np.asarray(kept + again * self.rerolled(), dtype=np.float64)
 
+    def success(self) -> float:
+        """P(a die succeeds, critically or not), re-roll included.
+
+        Examples
+        --------
+        >>> bs3 = lambda f: np.where(f == 6, CRITICAL, np.where(f >= 3, SUCCESS, FAIL))
+        >>> RollCheck(bs3).success()  # 3+ to 6
+        0.6666666666666666
+        """
+        if self.reroll is None:  # the faces that do not fail (FAIL is 0)
+            return np.count_nonzero(self.first(FACE_ARRAY)) / len(FACES)
+        fail, success, critical = self.probabilities().tolist()
+        return float(success + critical)
+
     def kept(self) -> np.ndarray:
         """P(the first roll stands and is a fail, a success, a critical): the dice that
         may still be re-rolled (a die is re-rolled at most once)."""
@@ -349,8 +364,6 @@ class Ruleset(ABC):
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         """Refuse context fields the ruleset does not read, and unwanted modifiers."""
-        from ..model.context import Context, default_context, default_modifiers
-
         if context is default_context() and modifiers is default_modifiers():
             return  # nothing set: every ruleset reads the defaults
         if not self.takes_modifiers and modifiers != default_modifiers():
