@@ -493,7 +493,7 @@ _NONE = Dist.constant(0)
 def _fail(checks: PoolChecks, target: Unit) -> float:
     """P(a save fails) against the target's one group, the defender's re-rolls included."""
     if checks.save_reroll is None:
-        saved = np.count_nonzero(checks.saves(FACE_ARRAY, target.groups[0]))
+        saved = int(np.count_nonzero(checks.saves(FACE_ARRAY, target.groups[0])))
         return (len(FACES) - saved) / len(FACES)
     saved_by_face = saved_faces(checks, target)
     faces = save_weights(checks, saved_by_face)

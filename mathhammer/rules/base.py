@@ -236,7 +236,7 @@ class RollCheck:
         0.6666666666666666
         """
         if self.reroll is None:  # the faces that do not fail (FAIL is 0)
-            return np.count_nonzero(self.first(FACE_ARRAY)) / len(FACES)
+            return int(np.count_nonzero(self.first(FACE_ARRAY))) / len(FACES)
         fail, success, critical = self.probabilities().tolist()
         return float(success + critical)
 

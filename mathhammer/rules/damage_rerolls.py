@@ -30,7 +30,7 @@ def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> flo
     fnp = group.feel_no_pain(mortal)
     if fnp is None:
         return 1.0
-    return (len(FACES) - np.count_nonzero(ruleset.fnp_saves(FACE_ARRAY, fnp))) / len(FACES)
+    return (len(FACES) - int(np.count_nonzero(ruleset.fnp_saves(FACE_ARRAY, fnp)))) / len(FACES)
 
 
 def damage_rerolls(
