@@ -19,7 +19,7 @@ imported when first used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -91,9 +91,37 @@ class Dist(DistQueries):
         out._pmf = arr
         return out
 
+    @classmethod
+    def _lazy(cls, source: Callable[[], FloatArray]) -> Dist:
+        """A distribution whose pmf ``source()`` computes, with the library's own exact
+        operations, when it is first used (no re-validation, as :meth:`_trusted`): for
+        what a result reports and is seldom read, such as a pool's hits.
+
+        Examples
+        --------
+        >>> d = Dist._lazy(lambda: np.array([0.5, 0.5]))
+        >>> d.mean(), d == Dist([0.5, 0.5])
+        (0.5, True)
+        """
+        out = object.__new__(_LazyDist)
+        out._source = source
+        return out
+
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt through _trusted: a plainly unpickled array would be writeable again
-        return (type(self)._trusted, (self._pmf,))
+        return (Dist._trusted, (self._pmf,))
+
+    @property
+    def held_bytes(self) -> int:
+        """The bytes of the pmf held: 0 for one not computed yet (:meth:`_lazy`), which
+        this does not compute.
+
+        Examples
+        --------
+        >>> Dist.constant(3).held_bytes, Dist._lazy(lambda: np.ones(1)).held_bytes
+        (32, 0)
+        """
+        return int(self._pmf.nbytes)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -409,3 +437,39 @@ class Dist(DistQueries):
         from ..views.html import dist_html
 
         return dist_html(self, self.summary())
+
+
+#: Where a Dist keeps its pmf (the slot), read and written past :class:`_LazyDist`'s property.
+_PMF_SLOT: Any = Dist.__dict__["_pmf"]
+
+
+class _LazyDist(Dist):
+    """A :class:`Dist` whose pmf is computed on first use (:meth:`Dist._lazy`); the same
+    distribution in every other respect, and pickled as a plain one."""
+
+    __slots__ = ("_source",)
+    _source: Callable[[], FloatArray] | None
+
+    def _get_pmf(self) -> FloatArray:
+        try:
+            found: FloatArray = _PMF_SLOT.__get__(self, _LazyDist)
+        except AttributeError:  # not computed yet (two threads may both compute it)
+            source = self._source
+            assert source is not None
+            found = np.asarray(source(), dtype=np.float64)
+            found.flags.writeable = False
+            _PMF_SLOT.__set__(self, found)
+            self._source = None  # what it was computed from is no longer held
+        return found
+
+    @property
+    def held_bytes(self) -> int:
+        try:
+            return int(_PMF_SLOT.__get__(self, _LazyDist).nbytes)
+        except AttributeError:  # not computed yet
+            return 0
+
+    def _set_pmf(self, arr: FloatArray) -> None:
+        _PMF_SLOT.__set__(self, arr)
+
+    _pmf = property(_get_pmf, _set_pmf)  # type: ignore[assignment]

@@ -48,6 +48,7 @@ from .layout import Layout
 from .order import best_order
 from .single import LINE_WORK, Line, failed_saves
 from .steps import (
+    PlainSteps,
     PoolSteps,
     hit_and_wound,
     hit_kernel,
@@ -412,7 +413,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         if isinstance(step, MortalWounds):
             return None
         checks = step.checks
-        stages: PoolSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
+        stages: PlainSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
         if stages is None:
             hk, wk = hit_kernel(checks), wound_kernel(checks)
             if wk.shape[1] != 1:  # devastating wounds
@@ -443,12 +444,11 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         damage = per_attack[0]
         assert isinstance(damage, Dist)  # checked above
         lost = damage.probabilities
-        stages = given if isinstance(given, PoolSteps) else hit_and_wound(step.pool, checks, given)
+        stages = given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
         before = state
         fail = _fail(checks, target)
-        if isinstance(given, PoolSteps):  # a plain pool: its dice thinned once more
-            assert stages.die is not None
-            failed = thinned_dice(step.pool, checks, float(stages.die[1, 0]) * fail)
+        if isinstance(stages, PlainSteps):  # a plain pool: its dice thinned once more
+            failed = thinned_dice(step.pool, checks, stages.wound * fail)
         elif stages.die is None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
@@ -599,12 +599,12 @@ def _footprint(result: AttackResult) -> int:
     """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
     to compute their failed saves on demand."""
     dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
-    total = sum(d.probabilities.nbytes for d in dists) + 2048  # and the objects around them
+    total = sum(d.held_bytes for d in dists) + 2048  # and the objects around them
     if result.state is not None:  # its positions are the layout's, held anyway
         total += result.state.probabilities.nbytes
     for pool in result.pools:
         stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
-        total += 2048 + sum(d.probabilities.nbytes for d in stages)
+        total += 2048 + sum(d.held_bytes for d in stages)  # not those computed later
         source = pool.unsaved_source
         if isinstance(source, partial):
             for arg in source.args:

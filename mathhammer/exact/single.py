@@ -279,15 +279,22 @@ class Line:
 
 
 def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
-    """``state @ T**j`` for ``j = 0..steps``, as rows, by doubling: the rows ``0..k - 1``
-    times ``T**k`` are the rows ``k..2k - 1``, with ``T**k`` squared as ``k`` doubles."""
-    rows = state[None, :]
-    power = t
-    while rows.shape[0] <= steps:
-        rows = np.concatenate((rows, rows @ power))
-        if rows.shape[0] <= steps:
-            power = power @ power
-    return rows[: steps + 1]
+    """``state @ T**j`` for ``j = 0..steps``, as rows, by doubling: with ``k`` rows done,
+    the rows ``k - m..k - 1`` times ``T**m`` are the next ``m``, ``m`` the largest power
+    of two within both ``k`` and the rows still wanted (``T**m`` squared from the last
+    one only while the rows double: the tail takes the smaller powers already made)."""
+    rows = np.empty((steps + 1, state.size))
+    rows[0] = state
+    powers = [t]  # powers[i] = T**(2**i)
+    done = 1
+    while done <= steps:
+        m = 1 << (min(done, steps + 1 - done).bit_length() - 1)
+        i = m.bit_length() - 1
+        if i == len(powers):
+            powers.append(powers[-1] @ powers[-1])
+        np.matmul(rows[done - m : done], powers[i], out=rows[done : done + m])
+        done += m
+    return rows
 
 
 def _certain(damage: FloatArray) -> int | None:

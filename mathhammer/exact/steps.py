@@ -56,6 +56,7 @@ __all__ = [
     "hit_and_wound",
     "hit_kernel",
     "kernel",
+    "PlainSteps",
     "plain_stages",
     "thinned_dice",
     "split_compound",
@@ -244,15 +245,35 @@ def hit_and_wound(
     return steps
 
 
-def plain_stages(pool: Pool, rules: PoolChecks) -> PoolSteps | None:
+@dataclass(frozen=True)
+class PlainSteps:
+    """The stages of a plain pool (:func:`plain_stages`).
+
+    Attributes
+    ----------
+    attacks, hits, wounds : Dist
+        As :class:`PoolSteps`'; computed when first read (a result reports them; the
+        chain needs only ``wound``).
+    wound : float
+        P(one attack die wounds): it hits, then wounds.
+    """
+
+    attacks: Dist
+    hits: Dist
+    wounds: Dist
+    wound: float
+
+
+def plain_stages(pool: Pool, rules: PoolChecks) -> PlainSteps | None:
     """The stages of a *plain* pool, whose hit and wound rolls each succeed or fail (a
     critical roll is a success and nothing more: no [SUSTAINED HITS], [LETHAL HITS] or
     [DEVASTATING WOUNDS], no command re-roll of either roll); None for any other pool.
 
     Each attack die of a plain pool hits with probability ``h`` and wounds with ``h w``:
-    the hits and the wounds are binomial thinnings of the attack dice, computed without
-    the kernels, their caches and their convolutions (:func:`hit_and_wound` gives the
-    same stages for any pool; ``tests/test_plain_stages.py`` compares the two).
+    the hits and the wounds are binomial thinnings of the attack dice
+    (:func:`thinned_dice`), computed without the kernels, their caches and their
+    convolutions, and only when read (:func:`hit_and_wound` gives the same stages for
+    any pool; ``tests/test_plain_stages.py`` compares the two).
 
     Examples
     --------
@@ -263,8 +284,8 @@ def plain_stages(pool: Pool, rules: PoolChecks) -> PoolSteps | None:
     >>> checks = get_ruleset("11e").pool_checks(gun, Unit.of("T", 1, 4, 3, 1), Context(),
     ...                                         Modifiers())
     >>> steps = plain_stages(Pool(((gun, 3),)), checks)
-    >>> round(steps.hits.mean(), 12), round(steps.wounds.mean(), 12)  # 6 x 2/3, x 1/2
-    (4.0, 2.0)
+    >>> round(steps.hits.mean(), 12), round(steps.wounds.mean(), 12), round(steps.wound, 12)
+    (4.0, 2.0, 0.333333333333)
     """
     command = rules.reroll_one
     if rules.sustained is not None or rules.lethal or rules.devastating:
@@ -275,14 +296,16 @@ def plain_stages(pool: Pool, rules: PoolChecks) -> PoolSteps | None:
     p_wound = p_hit * rules.wound.success()
     weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
     bonus = rules.bonus_attacks
-    wounds = _thinned_dice(weapons, bonus, p_wound)
-    die = np.array([[1.0 - p_wound], [p_wound]])
-    die.flags.writeable = False
-    to_save = wounds[:, None]
-    to_save.flags.writeable = False
-    hits = _thinned_dice(weapons, bonus, p_hit)
-    attacks = _attack_dice(weapons, bonus)
-    return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save, die)
+    return PlainSteps(
+        attacks=Dist._lazy(partial(_attack_pmf, weapons, bonus)),
+        hits=Dist._lazy(partial(_thinned_dice, weapons, bonus, p_hit)),
+        wounds=Dist._lazy(partial(_thinned_dice, weapons, bonus, p_wound)),
+        wound=p_wound,
+    )
+
+
+def _attack_pmf(weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...]) -> FloatArray:
+    return _attack_dice(weapons, bonus).probabilities
 
 
 def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
@@ -310,13 +333,15 @@ def _thinned_dice(
 ) -> FloatArray:
     if not bonus and all(attacks.is_constant for attacks, _ in weapons):
         return binomial_row(sum(attacks.bonus * count for attacks, count in weapons), p)
-    extra = Dist.constant(0)
+    extra = None
     for dice in bonus:
-        extra = extra + dice.dist
+        extra = dice.dist if extra is None else extra + dice.dist
     total = np.ones(1)
     for attacks, count in weapons:
-        one = binomial_thin((attacks.dist + extra).probabilities, p)
-        total = np.convolve(total, power(one, count))
+        rolled = attacks.dist if extra is None else attacks.dist + extra
+        one = binomial_thin(rolled.probabilities, p)
+        # a pmf of one entry is 0 for certain, which a convolution with it leaves alone
+        total = power(one, count) if len(total) == 1 else np.convolve(total, power(one, count))
     return total
 
 
