@@ -233,3 +233,21 @@ def test_the_coefficients_are_exact_integers_rounded_once() -> None:
         assert coefficients[n, : n + 1].tolist() == [float(comb(n, k)) for k in range(n + 1)]
     caches.clear()  # a constant of arithmetic: kept
     assert binomial._coefficients() is coefficients
+
+
+@pytest.mark.parametrize("p", PROBABILITIES)
+def test_small_counts_are_thinned_by_the_table_s_own_rows(p: float) -> None:
+    """Below ``SMALL_TABLE`` dice the rows are made for the call, bit for bit the rows of
+    the cached table (the same closed form), and nothing is stored."""
+    if not 0.0 < p < 1.0:
+        return
+    for nmax in range(1, binomial.SMALL_TABLE):
+        assert np.array_equal(binomial._small_table(nmax, p), binomial_table(nmax, p))
+    binomial._TABLES.cache_clear()
+    weights = np.zeros(binomial.SMALL_TABLE)
+    weights[3:] = 1.0 / (binomial.SMALL_TABLE - 3)  # a spread of counts: not one row
+    got = binomial_thin(weights, p)
+    assert binomial._TABLES.cache_info().items == 0
+    # the same rows; the products (of arrays laid out apart) may round an ulp apart
+    expected = binomial_table(len(weights) - 1, p).T @ weights
+    np.testing.assert_allclose(got, expected, rtol=4.5e-16, atol=1e-16)

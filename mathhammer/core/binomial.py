@@ -121,6 +121,29 @@ def _closed(table: FloatArray, start: int, stop: int, p: float) -> None:
     table[start:stop, : k.shape[1]] = coefficients * np.power(p, k) * q_powers  # C: 0 above
 
 
+#: Counts below this are thinned by rows made for the call (a few array operations) rather
+#: than by the cached table of their ``p`` (built with at least 16 rows, and stored).
+SMALL_TABLE = 16
+
+
+@lru_cache(maxsize=1)
+def _misses() -> np.ndarray:
+    """``max(n - k, 0)`` for ``n, k < SMALL_TABLE``: a constant, made on first use and kept."""
+    n = np.arange(SMALL_TABLE)
+    out = np.maximum(n[:, None] - n[None, :], 0)
+    out.flags.writeable = False
+    return out
+
+
+def _small_table(nmax: int, p: float) -> FloatArray:
+    """Rows ``0..nmax`` of the table, by :func:`_closed`'s closed form (the same values)
+    for ``0 < p < 1``: ``exp(0 * log1p(-p))`` is 1, so no case is made of ``k = n``."""
+    size = nmax + 1
+    k = _misses()[-1, -size:][::-1]  # 0..nmax
+    q_powers = np.exp(_misses()[:size, :size] * np.log1p(-p))
+    return _coefficients()[:size, :size] * np.power(p, k) * q_powers
+
+
 def _binomial_table_build(nmax: int, p: float, held: FloatArray | None = None) -> FloatArray:
     """The table of ``nmax + 1`` rows, continuing ``held`` (its first rows, already built:
     the rows are the same whatever the table's size): the closed form up to
@@ -319,6 +342,8 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
         lo, hi = int(counts[0]), int(counts[-1])
         if lo == hi:
             np.multiply.outer(binomial_row(hi, p), flat[hi], out=out[: hi + 1])
+        elif hi < SMALL_TABLE:  # a few rows: made for this call, not kept
+            out[: hi + 1] = _small_table(hi, p)[lo:].T @ flat[lo : hi + 1]
         elif thin_uses_table(hi, flat.shape[1]):
             out[: hi + 1] = binomial_table(hi, p)[lo:].T @ flat[lo : hi + 1]
         else:
