@@ -130,7 +130,7 @@ SMALL_TABLE = 16
 def _misses() -> np.ndarray:
     """``max(n - k, 0)`` for ``n, k < SMALL_TABLE``: a constant, made on first use and kept."""
     n = np.arange(SMALL_TABLE)
-    out = np.maximum(n[:, None] - n[None, :], 0)
+    out: np.ndarray = np.maximum(n[:, None] - n[None, :], 0)
     out.flags.writeable = False
     return out
 
@@ -141,7 +141,8 @@ def _small_table(nmax: int, p: float) -> FloatArray:
     size = nmax + 1
     k = _misses()[-1, -size:][::-1]  # 0..nmax
     q_powers = np.exp(_misses()[:size, :size] * np.log1p(-p))
-    return _coefficients()[:size, :size] * np.power(p, k) * q_powers
+    table: FloatArray = _coefficients()[:size, :size] * np.power(p, k) * q_powers
+    return table
 
 
 def _binomial_table_build(nmax: int, p: float, held: FloatArray | None = None) -> FloatArray:

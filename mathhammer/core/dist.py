@@ -472,4 +472,4 @@ class _LazyDist(Dist):
     def _set_pmf(self, arr: FloatArray) -> None:
         _PMF_SLOT.__set__(self, arr)
 
-    _pmf = property(_get_pmf, _set_pmf)  # type: ignore[assignment]
+    _pmf = property(_get_pmf, _set_pmf)

@@ -413,8 +413,8 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         if isinstance(step, MortalWounds):
             return None
         checks = step.checks
-        stages: PlainSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
-        if stages is None:
+        given: PlainSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
+        if given is None:
             hk, wk = hit_kernel(checks), wound_kernel(checks)
             if wk.shape[1] != 1:  # devastating wounds
                 return None
@@ -422,7 +422,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
                 cost = stage_cost(step, hk, wk)[0]
                 if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
                     return None
-            stages = (hk, wk)
+            given = (hk, wk)
         per_attack = group_damage(checks, target, ruleset)[0]
         if not isinstance(per_attack[0], Dist) or command_damage(checks, target, ruleset):
             return None  # damage that depends on the wounds left
@@ -430,7 +430,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             return None
         if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
             return None
-        pools.append((step, stages, per_attack))
+        pools.append((step, given, per_attack))
     state = np.zeros(line.size + 1)
     if start is None:
         state[0] = 1.0
@@ -444,7 +444,9 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         damage = per_attack[0]
         assert isinstance(damage, Dist)  # checked above
         lost = damage.probabilities
-        stages = given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
+        stages: PlainSteps | PoolSteps = (
+            given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
+        )
         before = state
         fail = _fail(checks, target)
         if isinstance(stages, PlainSteps):  # a plain pool: its dice thinned once more
