@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
+from .frozen import hash_once
 from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
 __all__ = ["MAX_SIDES", "Dice", "RerolledDice", "parse_dice"]
@@ -31,6 +32,7 @@ _DIGITS = len(str(MAX_VALUE))
 _HINT = "no characteristic comes near it: check the expression"
 
 
+@hash_once
 @dataclass(frozen=True, eq=True, init=False)
 class Dice:
     """A dice expression ``count`` D ``sides`` + ``bonus`` (``sides == 0`` for a constant).

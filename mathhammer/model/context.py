@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.dice import Dice
+from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
 from .fields import read_dice
 from .profiles import Unit
@@ -74,6 +75,7 @@ def _group(key: object) -> int | str | None:
     )
 
 
+@hash_once
 @dataclass(frozen=True)
 class Context:
     """What happened on the table, as the abilities need it.
@@ -206,6 +208,7 @@ class Context:
         return replace(base, **changed) if changed else base
 
 
+@hash_once
 @dataclass(frozen=True, init=False)
 class Modifiers:
     """Buffs and debuffs on the attacks.

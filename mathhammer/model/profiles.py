@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
 
 from ..core.dice import Dice
+from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
 from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
@@ -43,6 +44,7 @@ MIN_AP = -20
 AbilityInput = str | Ability | Iterable[str | Ability]
 
 
+@hash_once
 @dataclass(frozen=True, init=False)
 class Weapon:
     """One weapon profile.
@@ -267,12 +269,12 @@ class Weapon:
         """The abilities as printed, e.g. ``"[ASSAULT], [HEAVY]"``."""
         return ", ".join(str(a) for a in self.abilities)
 
-    @property
+    @cached_property
     def pool_key(self) -> tuple[Any, ...]:
         """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 
         The name and the attacks characteristic are not part of it (docs/rules.md §2.4,
-        D10); a buff on the attacks (:meth:`buffed`) is.
+        D10); a buff on the attacks (:meth:`buffed`) is. Made once per weapon.
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
         profile = (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage)

@@ -12,6 +12,7 @@ from functools import partial
 
 import numpy as np
 
+from ..core.frozen import hash_once
 from ..errors import AllocationOrderError, ProfileError, field_error
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
@@ -26,6 +27,7 @@ SAVE_REROLLS = {
 }
 
 
+@hash_once
 @dataclass(frozen=True, init=False)
 class ModelGroup:
     """A set of models sharing Wounds, Save and Invulnerable Save: one allocation group.
@@ -188,6 +190,7 @@ class ModelGroup:
         return self.count * self.wounds - self.wounds_lost
 
 
+@hash_once
 @dataclass(frozen=True, init=False)
 class Unit:
     """A target unit: allocation groups in allocation order, plus keywords.
