@@ -233,8 +233,8 @@ class Layout:
 
     def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:
         """The distribution of a per-state integer quantity under a state distribution."""
-        counts = np.bincount(values, weights=state, minlength=int(values.max()) + 1)
-        return Dist._trusted(counts.astype(np.float64))
+        # weighted counts are float64 already: wrapped as they are
+        return Dist._trusted(np.bincount(values, weights=state, minlength=int(values.max()) + 1))
 
 
 def damage_matrix(

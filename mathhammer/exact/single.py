@@ -189,19 +189,19 @@ class Line:
         the attack starts from has one path, and the state after ``j`` failed saves is
         read from it (exactly: nothing is trimmed). After :attr:`size` failed saves every
         path has reached "destroyed"."""
-        moves = (np.arange(self.size + 1) + np.minimum(self.left, amount)).tolist()
         steps = min(len(failed) - 1, self.size)
         starts = np.flatnonzero(state)
         if len(starts) == 1:  # one path: a list of states, walked in Python
+            left = self.left.tolist()
             start = int(starts[0])
             path, at = [start], start
             for _ in range(steps):
-                at = moves[at]
+                at += min(amount, left[at])
                 path.append(at)
             weights = failed[: steps + 1] * state[start]
             after = np.bincount(path, weights=weights, minlength=state.size)
         else:
-            table = np.asarray(moves)
+            table = np.arange(self.size + 1) + np.minimum(self.left, amount)
             paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
             paths[0] = starts
             for j in range(1, steps + 1):
