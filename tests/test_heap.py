@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from mathhammer.core import heap
 from mathhammer.core.heap import settled_heap
 
 
@@ -64,5 +65,30 @@ def test_a_process_that_froze_objects_itself_is_left_as_it_is() -> None:
         with settled_heap():
             pass
         assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_no_full_collection_inside_a_block_and_the_thresholds_come_back() -> None:
+    before = gc.get_threshold()
+    full = gc.get_stats()[2]["collections"]
+    kept = []
+    with settled_heap():
+        assert gc.get_threshold() == (before[0], before[1], heap.NO_FULL_COLLECTION)
+        with settled_heap():  # a nested block changes nothing more
+            assert gc.get_threshold()[2] == heap.NO_FULL_COLLECTION
+        for _ in range(300_000):  # long-lived objects, as a cache keeps: tracked tuples
+            kept.append((len(kept), [0]))
+        assert gc.get_stats()[2]["collections"] == full
+    assert gc.get_threshold() == before
+    assert len(kept) == 300_000
+
+
+def test_a_process_that_froze_objects_keeps_its_thresholds() -> None:
+    before = gc.get_threshold()
+    gc.freeze()
+    try:
+        with settled_heap():
+            assert gc.get_threshold() == before
     finally:
         gc.unfreeze()
