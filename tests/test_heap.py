@@ -72,7 +72,7 @@ def test_a_process_that_froze_objects_itself_is_left_as_it_is() -> None:
 def test_no_full_collection_inside_a_block_and_the_thresholds_come_back() -> None:
     before = gc.get_threshold()
     full = gc.get_stats()[2]["collections"]
-    kept = []
+    kept: list[tuple[int, list[int]]] = []
     with settled_heap():
         assert gc.get_threshold() == (before[0], before[1], heap.NO_FULL_COLLECTION)
         with settled_heap():  # a nested block changes nothing more

@@ -505,7 +505,8 @@ def _fail(checks: PoolChecks, target: Unit) -> float:
 
 def _distribution(state: np.ndarray, values: np.ndarray) -> Dist:
     """The distribution of a per-state integer quantity (as :meth:`Layout.distribution`)."""
-    return Dist._trusted(np.bincount(values, weights=state, minlength=int(values[-1]) + 1))
+    counts: Any = np.bincount(values, weights=state, minlength=int(values[-1]) + 1)
+    return Dist._trusted(counts)  # weighted counts are float64 already
 
 
 def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.ndarray) -> Dist:

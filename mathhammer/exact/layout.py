@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -233,8 +233,8 @@ class Layout:
 
     def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:
         """The distribution of a per-state integer quantity under a state distribution."""
-        # weighted counts are float64 already: wrapped as they are
-        return Dist._trusted(np.bincount(values, weights=state, minlength=int(values.max()) + 1))
+        counts: Any = np.bincount(values, weights=state, minlength=int(values.max()) + 1)
+        return Dist._trusted(counts)  # weighted counts are float64 already
 
 
 def damage_matrix(
