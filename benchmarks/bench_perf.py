@@ -362,9 +362,10 @@ def cold_warm(
 
     Interleaved in blocks of :data:`BLOCK` runs, mathhammer's then the peer's, so that a
     change in the machine's load falls on both alike; each block after the other
-    library's starts with one untimed call, because a call made straight after the other library's runs on what that one
-    left in the processor's caches and the allocator (a cold S1 measured 1.7x slower
-    right after a call of warhammer-stats than after its own). Garbage collection is off
+    library's (or after the warm-up's calls of both) starts with one untimed call,
+    because a call made straight after the other library's runs on what that one left
+    in the processor's caches and the allocator (a cold S1 measured 1.7x slower right
+    after a call of warhammer-stats than after its own). Garbage collection is off
     while timing, as :mod:`timeit` does.
     """
     for _ in range(warmup):
@@ -381,9 +382,9 @@ def cold_warm(
         done = 0
         while done < runs:
             block = min(BLOCK, runs - done)
-            if peer is not None and done:
+            if peer is not None:
                 _clear()
-                func()  # untimed: the first call after the peer's
+                func()  # untimed: the first call after the peer's (its warm-up's too)
             for _ in range(block):
                 _clear()
                 cold.call(func)
