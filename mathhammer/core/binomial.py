@@ -195,7 +195,7 @@ def binomial_table(nmax: int, p: float) -> FloatArray:
 
 #: Up to this many dice a row's products are taken in Python floats (the same products, in
 #: the same order): a few array operations cost more than the loop.
-SMALL_ROW = 48
+SMALL_ROW = 64
 
 
 def _ratio_row(n: int, p: float) -> FloatArray:
