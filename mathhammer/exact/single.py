@@ -13,10 +13,18 @@ costs at least one wound, and they are taken as "destroyed" once the unit stands
 probability below :data:`~mathhammer.exact.chain.TRIM_MASS` (the mass moved reported with
 the trimmed mass).
 
+Two shorter ways give the same states: a damage that is certain (every failed save takes
+``d`` wounds, no Feel No Pain) moves each state along one path, read off the wounds left
+on each model; and up to :data:`SQUARING_STATES` states the powers of ``T`` are taken by
+doubling (``T**k`` squared while the rows double), a few small matrix products instead
+of a step per failed save.
+
 This is what the general engine computes on such a target (the same states, in the same
 order, and the same trimming of negligible counts of dice): it is checked against it
-case by case (``tests/test_single_group.py``). It applies to pools without devastating
-wounds or any effect that depends on the state; the engine decides (:func:`applies`).
+case by case (``tests/test_single_group.py``; the shorter ways against the walk of the
+models and the powers step by step in ``tests/test_plain_stages.py``). It applies to
+pools without devastating wounds or any effect that depends on the state; the engine
+decides.
 """
 
 from __future__ import annotations

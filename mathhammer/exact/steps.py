@@ -12,6 +12,11 @@ Results are cached by value, in bounded caches: the kernels by the checks' funct
 arguments (rulesets build them from :func:`functools.partial` of module functions), the
 attack dice by the weapons' A, one die's outcome by its kernels, and a pool's stages by
 its attack dice and kernels. Every cached array is read-only.
+
+A *plain* pool, whose hit and wound rolls only succeed or fail (:func:`plain_stages`),
+needs none of it: each die wounds with one chance, so its wounds (and, with the save's
+chance, its failed saves) are a binomial thinning of its attack dice, made weapon by
+weapon (:func:`thinned_dice`); its hits and wounds are computed only when read.
 """
 
 from __future__ import annotations
