@@ -109,16 +109,14 @@ def _closed(table: FloatArray, start: int, stop: int, p: float) -> None:
     place of each entry, closer to the exact pmf than the recurrence."""
     if stop <= start:
         return
-    width = table.shape[1]
-    n = np.arange(start, stop)[:, None]
-    k = np.arange(min(width, stop))[None, :]
-    coefficients = _coefficients()[start:stop, : k.shape[1]]
-    misses = np.maximum(n - k, 0)
+    width = min(table.shape[1], stop)
+    k = np.arange(width)
+    misses = np.maximum(np.arange(start, stop)[:, None] - k, 0)
     # (1 - p)^m as exp(m log1p(-p)): 1 - p rounded, raised to the m-th power, would carry
-    # m times its rounding error
-    with np.errstate(invalid="ignore", divide="ignore"):
-        q_powers = np.where(misses == 0, 1.0, np.exp(misses * np.log1p(-p)))
-    table[start:stop, : k.shape[1]] = coefficients * np.power(p, k) * q_powers  # C: 0 above
+    # m times its rounding error; exp(0 x) is 1, so the entries k = n need no case of their
+    # own, but for p = 1 (log1p(-1) is -inf), where only they are not 0
+    q_powers = np.exp(misses * np.log1p(-p)) if p < 1.0 else (misses == 0).astype(np.float64)
+    table[start:stop, :width] = _coefficients()[start:stop, :width] * np.power(p, k) * q_powers
 
 
 #: Counts below this are thinned by rows made for the call (a few array operations) rather
@@ -126,22 +124,11 @@ def _closed(table: FloatArray, start: int, stop: int, p: float) -> None:
 SMALL_TABLE = 16
 
 
-@lru_cache(maxsize=1)
-def _misses() -> np.ndarray:
-    """``max(n - k, 0)`` for ``n, k < SMALL_TABLE``: a constant, made on first use and kept."""
-    n = np.arange(SMALL_TABLE)
-    out: np.ndarray = np.maximum(n[:, None] - n[None, :], 0)
-    out.flags.writeable = False
-    return out
-
-
 def _small_table(nmax: int, p: float) -> FloatArray:
-    """Rows ``0..nmax`` of the table, by :func:`_closed`'s closed form (the same values)
-    for ``0 < p < 1``: ``exp(0 * log1p(-p))`` is 1, so no case is made of ``k = n``."""
-    size = nmax + 1
-    k = _misses()[-1, -size:][::-1]  # 0..nmax
-    q_powers = np.exp(_misses()[:size, :size] * np.log1p(-p))
-    table: FloatArray = _coefficients()[:size, :size] * np.power(p, k) * q_powers
+    """Rows ``0..nmax`` of the table, made for one call by :func:`_closed` (the values of
+    the cached table's rows), not kept."""
+    table = np.zeros((nmax + 1, nmax + 1))
+    _closed(table, 0, nmax + 1, p)
     return table
 
 
