@@ -134,15 +134,7 @@ def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
 @register
 @lru_cache(maxsize=1024)
 def _attack_dice(weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...]) -> Dist:
-    if not bonus and all(attacks.is_constant for attacks, _ in weapons):
-        return Dist.constant(sum(attacks.bonus * count for attacks, count in weapons))
-    extra = Dist.constant(0)
-    for dice in bonus:
-        extra = extra + dice.dist
-    total = Dist.constant(0)
-    for attacks, count in weapons:
-        total = total + (attacks.dist + extra).repeat(count)
-    return total
+    return Dist._trusted(_thinned_dice(weapons, bonus, 1.0))  # every die kept
 
 
 def hit_kernel(rules: PoolChecks) -> FloatArray:
@@ -336,6 +328,8 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
 def _thinned_dice(
     weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...], p: float
 ) -> FloatArray:
+    """Each weapon rolls its own A plus the bonus attacks, each die kept with chance ``p``
+    (1 for the attack dice themselves), summed over the weapons."""
     if not bonus and all(attacks.is_constant for attacks, _ in weapons):
         return binomial_row(sum(attacks.bonus * count for attacks, count in weapons), p)
     extra = None
