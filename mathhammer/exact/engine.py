@@ -322,11 +322,12 @@ def attack(
     if key is None:
         plan = as_plan(weapons, target, rules, context, modifiers)
         key = plan.key
+        found = RESULTS.get(key)
     else:  # plain inputs met for the first time: planned afresh, not looked for again
         assert isinstance(target, Unit)
         rules = "11e" if rules is None else rules
         plan = plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
-    found = RESULTS.get(key)
+        found = None
     if found is None:
         found = _run(plan)
         size = _footprint(found)

@@ -143,7 +143,7 @@ class Line:
         :data:`LINE_WORK` bounds): per failed save, one matrix product of a small line,
         or an operation per band."""
         states = self.size + 1
-        width = min(len(damage), int(self.left.max()) + 1)
+        width = min(len(damage), self._most_left + 1)
         calls, entries = (1, states * states) if self.dense else (width, width * states)
         return self.steps(damage, dice) * (calls * CALL_ENTRIES + entries)
 
@@ -198,7 +198,7 @@ class Line:
         read from it (exactly: nothing is trimmed). After :attr:`size` failed saves every
         path has reached "destroyed"."""
         steps = min(len(failed) - 1, self.size)
-        starts = np.flatnonzero(state)
+        (starts,) = state.nonzero()
         if len(starts) == 1:  # one path: a list of states, walked in Python
             left = self.left.tolist()
             start = int(starts[0])
@@ -206,16 +206,19 @@ class Line:
             for _ in range(steps):
                 at += min(amount, left[at])
                 path.append(at)
-            weights = failed[: steps + 1] * state[start]
+            weight = float(state[start])
+            weights = failed[: steps + 1] if weight == 1.0 else failed[: steps + 1] * weight
             after = np.bincount(path, weights=weights, minlength=state.size)
-        else:
-            table = np.arange(self.size + 1) + np.minimum(self.left, amount)
-            paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
-            paths[0] = starts
-            for j in range(1, steps + 1):
-                paths[j] = table[paths[j - 1]]
-            weights = np.multiply.outer(failed[: steps + 1], state[starts])
-            after = np.bincount(paths.ravel(), weights=weights.ravel(), minlength=state.size)
+            if steps + 1 < len(failed):  # failed saves past every path's end
+                after[-1] += float(failed[steps + 1 :].sum()) * weight
+            return np.asarray(after, dtype=np.float64)
+        table = np.arange(self.size + 1) + np.minimum(self.left, amount)
+        paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
+        paths[0] = starts
+        for j in range(1, steps + 1):
+            paths[j] = table[paths[j - 1]]
+        weights = np.multiply.outer(failed[: steps + 1], state[starts])
+        after = np.bincount(paths.ravel(), weights=weights.ravel(), minlength=state.size)
         after[-1] += float(failed[steps + 1 :].sum()) * float(state.sum())
         return np.asarray(after, dtype=np.float64)
 
@@ -307,7 +310,7 @@ def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray
 
 def _certain(damage: FloatArray) -> int | None:
     """The wounds a failed save takes when that is certain and at least one, else None."""
-    if len(damage) > 1 and damage[-1] == 1.0 and not damage[:-1].any():
+    if len(damage) > 1 and damage[-1] == 1.0 and not any(damage[:-1].tolist()):
         return len(damage) - 1
     return None
 

@@ -15,9 +15,10 @@ The defaults are neutral (no hazard, no after-attack test, the allocation order 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -49,6 +50,7 @@ __all__ = [
     "reroll_mask",
     "save_face_weights",
     "standard_order",
+    "tabulate",
 ]
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -106,6 +108,36 @@ FACES = (1, 2, 3, 4, 5, 6)
 #: The faces of a D6 as a read-only array, for the checks the exact engine applies to them.
 FACE_ARRAY = np.arange(1, 7)
 FACE_ARRAY.flags.writeable = False
+
+
+def tabulate(
+    rule: Callable[..., Any], domains: dict[str, Sequence[int]]
+) -> dict[tuple[int, ...], np.ndarray]:
+    """A check of natural D6 results evaluated once at every combination of its parameters'
+    values: ``table[params][natural]`` is ``rule(natural, **params)``, the parameters in
+    the order of ``domains``.
+
+    The rule is called once, on the faces and a grid of every combination (its literal
+    form must broadcast over its parameters as over its dice). Each row is read-only and
+    indexed by the natural result itself (index 0 is not a face and holds 0), so that a
+    check reads ``row[natural]``: one indexing, where the literal form makes an array
+    operation per line of its rule.
+
+    Examples
+    --------
+    >>> at_least = lambda natural, needed: natural >= needed
+    >>> table = tabulate(at_least, {"needed": [3, 5]})
+    >>> table[(5,)][FACE_ARRAY].tolist()
+    [False, False, False, False, True, True]
+    >>> sorted(table)
+    [(3,), (5,)]
+    """
+    values = [list(v) for v in domains.values()]
+    *grids, faces = np.meshgrid(*(np.asarray(v) for v in values), np.arange(7), indexing="ij")
+    out = np.array(rule(faces, **dict(zip(domains, grids, strict=True))))
+    out[..., 0] = 0
+    out.flags.writeable = False
+    return dict(zip(product(*values), out.reshape(-1, 7), strict=True))
 
 
 def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:

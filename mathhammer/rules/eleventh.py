@@ -30,6 +30,7 @@ from .base import (
     Ruleset,
     group_saves,
     reroll_mask,
+    tabulate,
 )
 
 __all__ = [
@@ -62,6 +63,10 @@ def hit_outcome(
     (6 by default) is a Critical Hit; a modified result >= BS/WS hits; else it fails.
     A 5 modified to 6 is a hit, not a Critical Hit.
 
+    ``natural`` holds natural D6 results (1-6). The outcomes are read from
+    :data:`_HIT_ROWS`, which the rule as written (:func:`_hit_rule`) filled once over the
+    usual parameters; any other parameters are answered by the rule as written.
+
     Examples
     --------
     >>> hit_outcome(np.arange(1, 7), skill=3).tolist()
@@ -69,12 +74,37 @@ def hit_outcome(
     >>> int(hit_outcome(5, skill=6, modifier=1))  # a hit, not a crit
     1
     """
+    try:
+        row = _HIT_ROWS.get((skill, modifier, critical, fail_at_most))
+    except TypeError:  # parameters given as arrays
+        row = None
+    if row is None:  # parameters outside the table's domain: the rule itself
+        return _hit_rule(natural, skill, modifier, critical, fail_at_most)
+    return row[natural]
+
+
+def _hit_rule(natural: Any, skill: Any, modifier: Any, critical: Any, fail_at_most: Any) -> Any:
+    """:func:`hit_outcome` read literally, top to bottom (it broadcasts over every
+    argument; :data:`_HIT_ROWS` holds it evaluated over its usual parameters)."""
     roll = np.asarray(natural)
-    modifier = max(-1, min(1, modifier))  # the net hit-roll modifier is capped at +/-1
+    modifier = np.clip(modifier, -1, 1)  # the net hit-roll modifier is capped at +/-1
     out = np.where(roll + modifier >= skill, _SUCCESS, _FAIL)  # the first match set last
     out[roll >= critical] = _CRITICAL
     out[roll <= fail_at_most] = _FAIL
     return out
+
+
+#: :func:`_hit_rule` at every BS/WS 2+..7+, modifier -2..+2, critical roll 2..7 and
+#: unmodified failure up to 1..6: rows of outcomes by natural result.
+_HIT_ROWS = tabulate(
+    _hit_rule,
+    {
+        "skill": range(2, 8),
+        "modifier": range(-2, 3),
+        "critical": range(2, 8),
+        "fail_at_most": range(1, 7),
+    },
+)
 
 
 def wound_needed(strength: int, toughness: int) -> int:
@@ -109,17 +139,40 @@ def wound_outcome(
     or more (6 by default) is a Critical Wound; a modified result >= the needed
     roll wounds; else it fails.
 
+    ``natural`` holds natural D6 results (1-6), read as :func:`hit_outcome`'s are, from
+    :data:`_WOUND_ROWS` (:func:`_wound_rule` as written).
+
     Examples
     --------
     >>> wound_outcome(np.arange(1, 7), needed=5).tolist()
     [0, 0, 0, 0, 1, 2]
     """
+    try:
+        row = _WOUND_ROWS.get((needed, modifier, critical))
+    except TypeError:  # parameters given as arrays
+        row = None
+    if row is None:  # parameters outside the table's domain: the rule itself
+        return _wound_rule(natural, needed, modifier, critical)
+    return row[natural]
+
+
+def _wound_rule(natural: Any, needed: Any, modifier: Any, critical: Any) -> Any:
+    """:func:`wound_outcome` read literally, top to bottom (it broadcasts over every
+    argument; :data:`_WOUND_ROWS` holds it evaluated over its usual parameters)."""
     roll = np.asarray(natural)
-    modifier = max(-1, min(1, modifier))  # the net wound-roll modifier is capped at +/-1
+    modifier = np.clip(modifier, -1, 1)  # the net wound-roll modifier is capped at +/-1
     out = np.where(roll + modifier >= needed, _SUCCESS, _FAIL)  # the first match set last
     out[roll >= critical] = _CRITICAL
     out[roll == 1] = _FAIL
     return out
+
+
+#: :func:`_wound_rule` at every roll needed 2+..6+, modifier -2..+2 and critical roll
+#: 2..7.
+_WOUND_ROWS = tabulate(
+    _wound_rule,
+    {"needed": range(2, 7), "modifier": range(-2, 3), "critical": range(2, 8)},
+)
 
 
 def save_outcome(natural: Any, ap: int, save: int, invuln: int | None = None) -> Any:
@@ -130,6 +183,9 @@ def save_outcome(natural: Any, ap: int, save: int, invuln: int | None = None) ->
     else inflicts damage. There is no "6 always saves": a Sv7 (no save) model hit at
     AP -1 fails on every die.
 
+    ``natural`` holds natural D6 results (1-6), read as :func:`hit_outcome`'s are, from
+    :data:`_SAVE_ROWS` (:func:`_save_rule` as written).
+
     Examples
     --------
     >>> save_outcome(np.arange(1, 7), ap=-1, save=3).tolist()  # a 3+ save needs a natural 4
@@ -137,11 +193,36 @@ def save_outcome(natural: Any, ap: int, save: int, invuln: int | None = None) ->
     >>> save_outcome(np.arange(1, 7), ap=-3, save=2, invuln=4).tolist()
     [False, False, False, True, True, True]
     """
+    try:
+        row = _SAVE_ROWS.get((ap, save, invuln))
+    except TypeError:  # parameters given as arrays
+        row = None
+    if row is None:  # parameters outside the table's domain: the rule itself
+        return _save_rule(natural, ap, save, invuln)
+    return row[natural]
+
+
+def _save_rule(natural: Any, ap: Any, save: Any, invuln: Any = None) -> Any:
+    """:func:`save_outcome` read literally, top to bottom (it broadcasts over every
+    argument; :data:`_SAVE_ROWS` holds it evaluated over its usual parameters)."""
     roll = np.asarray(natural)
     saved = roll + ap >= save
     if invuln is not None:
         saved = saved | (roll >= invuln)
     return saved & (roll != 1)
+
+
+#: :func:`_save_rule` at every AP -6..0 and Sv 2+..7+, with an invulnerable save of
+#: 2+..6+ or none.
+_SAVE_ROWS: dict[tuple[int | None, ...], np.ndarray] = {
+    **{
+        (ap, save, None): row
+        for (ap, save), row in tabulate(
+            _save_rule, {"ap": range(-6, 1), "save": range(2, 8)}
+        ).items()
+    },
+    **tabulate(_save_rule, {"ap": range(-6, 1), "save": range(2, 8), "invuln": range(2, 7)}),
+}
 
 
 def hazard_fails(natural: Any) -> Any:

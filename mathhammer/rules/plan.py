@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..core.caches import register
@@ -30,6 +30,7 @@ from .registry import get_ruleset
 
 __all__ = [
     "AttackPlan",
+    "HashedKey",
     "PlanLimits",
     "PlannedPool",
     "as_plan",
@@ -53,20 +54,20 @@ class PlannedPool:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
 
-    @property
+    @cached_property
     def attack_dice(self) -> int:
         """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
         bonus = sum(extra.max for extra in self.checks.bonus_attacks)
         return sum(n * (w.attacks.max + bonus) for w, n in self.pool.weapons)
 
-    @property
+    @cached_property
     def hits(self) -> int:
         """The most hits the pool scores: every die a critical hit with the most extra
         hits [SUSTAINED HITS] gives (lethal hits included)."""
         extra = self.checks.sustained.max if self.checks.sustained is not None else 0
         return self.attack_dice * (1 + extra)
 
-    @property
+    @cached_property
     def damage(self) -> int:
         """The largest Damage of one attack before the defender's modifiers: D (or the
         damage set) times the multiplier, plus the damage added and [MELTA] X."""
@@ -137,8 +138,33 @@ def value_key(
     pools: Sequence[Pool | MortalWounds],
 ) -> tuple[Any, ...]:
     """:attr:`AttackPlan.key` from the parts of a plan, before the pools' checks are
-    resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them."""
-    return (ruleset, context, modifiers, target, steps_key(pools))
+    resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them.
+
+    The key keeps its hash once computed (:class:`HashedKey`): a cache looks it up and
+    stores it more than once, and its parts hash field by field."""
+    return HashedKey((ruleset, context, modifiers, target, steps_key(pools)))
+
+
+class HashedKey(tuple[Any, ...]):
+    """A tuple that computes its hash once (its items are immutable values, so the hash
+    cannot change); equal to, and hashed as, the plain tuple of its items. Pickled as a
+    plain ``HashedKey`` of its items: another process hashes strings differently.
+
+    Examples
+    --------
+    >>> key = HashedKey((1, "a"))
+    >>> key == (1, "a"), hash(key) == hash((1, "a")), {key: 0}[(1, "a")]
+    (True, True, 0)
+    """
+
+    def __hash__(self) -> int:
+        found: int | None = self.__dict__.get("hash")
+        if found is None:
+            found = self.__dict__["hash"] = tuple.__hash__(self)
+        return found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return HashedKey, (tuple(self),)
 
 
 def steps_key(pools: Sequence[Pool | MortalWounds]) -> tuple[Any, ...]:

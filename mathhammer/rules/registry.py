@@ -72,6 +72,9 @@ def get_ruleset(rules: str | Ruleset) -> Ruleset:
     """
     if isinstance(rules, Ruleset):
         return rules
+    found = _RULESETS.get(rules) if isinstance(rules, str) else None  # a name as registered
+    if found is not None:
+        return found
     if isinstance(rules, str) and _key(rules) in _RULESETS:
         return _RULESETS[_key(rules)]
     raise field_error(RulesError, "rules", f"one of {list(ruleset_names())}", rules)
