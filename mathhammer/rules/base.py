@@ -112,7 +112,7 @@ FACE_ARRAY.flags.writeable = False
 
 def tabulate(
     rule: Callable[..., Any], domains: dict[str, Sequence[int]]
-) -> dict[tuple[int, ...], np.ndarray]:
+) -> dict[tuple[Any, ...], np.ndarray]:
     """A check of natural D6 results evaluated once at every combination of its parameters'
     values: ``table[params][natural]`` is ``rule(natural, **params)``, the parameters in
     the order of ``domains``.

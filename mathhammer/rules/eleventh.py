@@ -214,7 +214,7 @@ def _save_rule(natural: Any, ap: Any, save: Any, invuln: Any = None) -> Any:
 
 #: :func:`_save_rule` at every AP -6..0 and Sv 2+..7+, with an invulnerable save of
 #: 2+..6+ or none.
-_SAVE_ROWS: dict[tuple[int | None, ...], np.ndarray] = {
+_SAVE_ROWS: dict[tuple[Any, ...], np.ndarray] = {
     **{
         (ap, save, None): row
         for (ap, save), row in tabulate(
