@@ -92,6 +92,50 @@ CASES: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
         Unit.of("Guard", 10, 3, 5, 1, keywords="INFANTRY"),
         {"modifiers": mh.Modifiers(reroll_hits="failures")},
     ),
+    "devastating wounds": (
+        [(mh.Weapon("Dev", 1, 3, 4, 0, 2, abilities="[DEVASTATING WOUNDS]"), 10)],
+        Unit.of("Squad", 5, 4, 3, 2),
+        {},
+    ),
+    "devastating wounds, random damage and Feel No Pain": (
+        [(mh.Weapon("Dev", "D3", 3, 5, -1, "D3", abilities="[DEVASTATING WOUNDS]"), 6)],
+        Unit.of("Zombies", 6, 4, 3, 3, fnp=5),
+        {},
+    ),
+    "devastating wounds with anti, sustained and lethal hits": (
+        [
+            (
+                mh.Weapon(
+                    "Dev",
+                    2,
+                    3,
+                    4,
+                    -1,
+                    2,
+                    abilities="[ANTI-INFANTRY 4+], [DEVASTATING WOUNDS], [SUSTAINED HITS 1], "
+                    "[LETHAL HITS]",
+                ),
+                5,
+            )
+        ],
+        Unit.of("Guard", 10, 3, 5, 1, keywords="INFANTRY"),
+        {},
+    ),
+    "devastating wounds past the wounds of a pre-wounded unit": (
+        [(mh.Weapon("Dev", 2, 2, 6, -2, "D6", abilities="[DEVASTATING WOUNDS]"), 8)],
+        Unit("Wounded", [ModelGroup(2, 6, 3, 4, wounds_lost=2)]),
+        {},
+    ),
+    "devastating wounds against mortal-wound Feel No Pain": (
+        [(mh.Weapon("Dev", 3, 3, 4, 0, 1, abilities="[DEVASTATING WOUNDS]"), 4), (PLASMA, 3)],
+        Unit("Psykers", [ModelGroup(4, 4, 4, 2, fnp_mortal=4)]),
+        {},
+    ),
+    "devastating wounds, banded (over 320 states)": (
+        [(mh.Weapon("Dev", 1, 3, 4, 0, "D3", abilities="[DEVASTATING WOUNDS]"), 60)],
+        Unit.of("Horde", 120, 4, 5, 3),
+        {},
+    ),
     "classic": (
         [(mh.Weapon("Lasgun", 1, bs=3, strength=3), 12)],
         Unit.of("Troops", 10, 3, 5, 1, keywords="INFANTRY", leadership=7),
@@ -158,12 +202,6 @@ def test_attack_takes_the_closed_form_for_one_group(monkeypatch: pytest.MonkeyPa
             Unit("Two groups", [ModelGroup(5, 4, 3, 1), ModelGroup(1, 4, 2, 4, character=True)]),
             {},
             id="two groups",
-        ),
-        pytest.param(
-            [(mh.Weapon("Dev", 1, 3, 4, 0, 2, abilities="[DEVASTATING WOUNDS]"), 10)],
-            Unit.of("Squad", 5, 4, 3, 2),
-            {},
-            id="devastating wounds",
         ),
         pytest.param(
             [(BOLTER, 10), MortalWounds("D3", "Smite")],

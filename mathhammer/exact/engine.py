@@ -40,7 +40,7 @@ from ..rules.plan import (
 )
 from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_cost
-from .chain import apply_pool, spill_mortal_wounds
+from .chain import apply_pool, cap_passengers, spill_mortal_wounds, trim_counts
 from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import Damage, command_damage, group_damage, wound_lost
 from .defender import ALLOCATIONS, defender_best
@@ -402,9 +402,10 @@ def _tests_after(plan: AttackPlan, killed: Dist, start: UnitState | None) -> tup
 
 def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResult | None:
     """The attack of a plan on a one-group target by the closed form, or None where it
-    does not apply: a mortal-wound step, devastating wounds, a ruleset with its own
-    allocation order, or a chain past :data:`~mathhammer.exact.single.LINE_WORK` (the
-    layout's engine then estimates the cost, and refuses what is too large)."""
+    does not apply: a mortal-wound step, a ruleset with its own allocation order, damage
+    that depends on the wounds left, a command re-roll of a damage roll or of a save, or
+    a chain past :data:`~mathhammer.exact.single.LINE_WORK` (the layout's engine then
+    estimates the cost, and refuses what is too large)."""
     target, ruleset = plan.target, plan.ruleset
     if len(target.groups) != 1 or type(ruleset).current_group is not Ruleset.current_group:
         return None
@@ -415,23 +416,27 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             return None
         checks = step.checks
         given: PlainSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
+        devastating = False
         if given is None:
             hk, wk = hit_kernel(checks), wound_kernel(checks)
-            if wk.shape[1] != 1:  # devastating wounds
-                return None
+            devastating = wk.shape[1] != 1
             if hk.shape != (2, 1) or wk.shape != (2, 1):
                 cost = stage_cost(step, hk, wk)[0]
                 if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
                     return None
             given = (hk, wk)
-        per_attack = group_damage(checks, target, ruleset)[0]
-        if not isinstance(per_attack[0], Dist) or command_damage(checks, target, ruleset):
+        per_attack, per_mortal = group_damage(checks, target, ruleset)
+        lost, mortal = per_attack[0], per_mortal[0]
+        if not isinstance(lost, Dist) or not isinstance(mortal, Dist):
             return None  # damage that depends on the wounds left
-        if checks.save_reroll == "command":  # a flag beside the states: the layout's
+        if command_damage(checks, target, ruleset) or checks.save_reroll == "command":
+            return None  # a flag beside the states: the layout's
+        work = line.work(lost.probabilities, step.hits)
+        if devastating:
+            work += line.work(mortal.probabilities, step.hits)
+        if work > LINE_WORK:
             return None
-        if line.work(per_attack[0].probabilities, step.hits) > LINE_WORK:
-            return None
-        pools.append((step, given, per_attack))
+        pools.append((step, given, lost, mortal if devastating else None))
     state = np.zeros(line.size + 1)
     if start is None:
         state[0] = 1.0
@@ -440,23 +445,28 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     results = []
     hazardous = _NONE
     trimmed: list[float] = []
-    for step, given, per_attack in pools:
+    for step, given, damage, mortal in pools:
         checks = step.checks
-        damage = per_attack[0]
-        assert isinstance(damage, Dist)  # checked above
         lost = damage.probabilities
         stages: PlainSteps | PoolSteps = (
             given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
         )
         before = state
         fail = _fail(checks, target)
+        devastating = _NONE
         if isinstance(stages, PlainSteps):  # a plain pool: its dice thinned once more
             failed = thinned_dice(step.pool, checks, stages.wound * fail)
+        elif mortal is not None:  # the failed saves jointly with the devastating wounds
+            devastating = Dist._trusted(stages.to_save.sum(axis=0))
+            state, failed = _devastating_line(
+                line, state, stages.to_save, fail, lost, mortal.probabilities, trimmed
+            )
         elif stages.die is None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
-        state = line.apply(state, failed, lost, trimmed)
+        if mortal is None:
+            state = line.apply(state, failed, lost, trimmed)
         unsaved = partial(_line_unsaved, line, before, failed, lost)
         results.append(
             PoolResult(
@@ -467,7 +477,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
                 wounds=stages.wounds,
                 killed=_distribution(state, line.killed),
                 unsaved_source=unsaved,
-                devastating=_NONE,  # no devastating wounds on this path
+                devastating=devastating,
                 abilities=checks.used,
             )
         )
@@ -491,6 +501,30 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
 
 #: No devastating wounds, no hazard: shared, as every distribution is immutable.
 _NONE = Dist.constant(0)
+
+
+def _devastating_line(
+    line: Line,
+    state: np.ndarray,
+    to_save: np.ndarray,
+    fail: float,
+    damage: np.ndarray,
+    mortal: np.ndarray,
+    trimmed: list[float],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The state after a pool with devastating wounds on a one-group target, and the pmf of
+    its failed saves: as :func:`~mathhammer.exact.chain.apply_pool` on the group's layout,
+    the count of devastating wounds trimmed and capped at the wounds the group has (when
+    each costs one), the dice to save thinned by ``fail`` jointly with it, the failed
+    saves resolved, then the devastating wounds (:meth:`Line.apply_devastating`)."""
+    kept, cut = trim_counts(to_save.T)
+    to_save = kept.T
+    trimmed.append(cut)
+    if mortal[0] == 0.0:  # every devastating wound costs a wound
+        to_save = cap_passengers(to_save, line.size)
+    failed = binomial_thin(to_save, fail)
+    after = line.apply_devastating(state, failed, damage, mortal, trimmed)
+    return after, failed.sum(axis=1)
 
 
 def _fail(checks: PoolChecks, target: Unit) -> float:

@@ -173,22 +173,69 @@ class Line:
         amount = _certain(damage)
         if amount is not None:  # every failed save takes the same: one path per state
             return self._apply_certain(state, failed, amount)
+        return self._series(state, failed, damage, trimmed)
+
+    def apply_devastating(
+        self,
+        state: FloatArray,
+        failed: FloatArray,
+        damage: FloatArray,
+        mortal: FloatArray,
+        trimmed: list[float] | None = None,
+    ) -> FloatArray:
+        """The state after a pool whose failed saves and devastating wounds have the joint
+        pmf ``failed[j, m]``: the ``j`` failed saves each lose ``damage`` from the current
+        model, then the ``m`` devastating wounds each lose ``mortal`` (their mortal wounds
+        damage one model at most, the rest are lost: the transition of a failed save of
+        that damage).
+
+        ``sum_m (sum_j failed[j, m] state T**j) M**m``: the inner sums as :meth:`apply`
+        makes them (trimmed alike), the outer one by Horner's scheme.
+
+        Examples
+        --------
+        Two W2 models, one failed save of D1, then no devastating wound or one of 2
+        mortal wounds: they destroy the wounded model, and the wound past it is lost.
+
+        >>> line = Line(ModelGroup(2, 4, 3, 2))
+        >>> failed = np.array([[0.0, 0.0], [0.5, 0.5]])
+        >>> line.apply_devastating(np.eye(5)[0], failed, np.array([0.0, 1.0]),
+        ...                        np.array([0.0, 0.0, 1.0])).tolist()
+        [0.0, 0.5, 0.5, 0.0, 0.0]
+        """
+        after = self._series(state, failed, damage, trimmed)  # after[m]: the failed saves'
+        t = self.transition(mortal)
+        out = after[-1].copy()
+        for m in range(len(after) - 2, -1, -1):
+            out = self._step(out, t, np.empty(state.size))
+            out += after[m]
+        return out
+
+    def _series(
+        self,
+        state: FloatArray,
+        failed: FloatArray,
+        damage: FloatArray,
+        trimmed: list[float] | None,
+    ) -> FloatArray:
+        """``sum_j failed[j] state T**j`` (each column of a two-dimensional ``failed``
+        apart: one row of the result per column), trimmed as :meth:`apply` says."""
         settle = 0.0
         if trimmed is not None:
-            kept, cut = trim_counts(failed[:, None])
-            failed = kept[:, 0]
+            kept, cut = trim_counts(failed.reshape(len(failed), -1))
+            failed = kept.reshape((len(kept), *failed.shape[1:]))
             trimmed.append(cut)
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
-        after = np.zeros(state.size)
+        after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
         for j0, block in self._powers(state, damage, steps, settle):
-            after += failed[j0 : j0 + len(block)] @ block
+            after += failed[j0 : j0 + len(block)].T @ block
             last, standing = j0 + len(block) - 1, float(block[-1, :-1].sum())
-        beyond = float(failed[last + 1 :].sum())
-        after[-1] += beyond  # the unit was destroyed by then (or all but ``standing`` of it)
+        beyond = failed[last + 1 :].sum(axis=0)
+        after[..., -1] += beyond  # the unit was destroyed by then (or all but ``standing``)
         if trimmed is not None and last < steps:
-            trimmed.append(standing * beyond)
+            trimmed.append(standing * float(np.sum(beyond)))
         return after
 
     def _apply_certain(self, state: FloatArray, failed: FloatArray, amount: int) -> FloatArray:

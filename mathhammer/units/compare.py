@@ -17,6 +17,7 @@ Examples
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -101,7 +102,7 @@ def targets_of(targets: Any) -> list[Target]:
 
 
 def _check_unique(what: str, values: list[str]) -> None:
-    duplicates = sorted({v for v in values if values.count(v) > 1})
+    duplicates = sorted(v for v, n in Counter(values).items() if n > 1)
     if duplicates:
         raise field_error(ProfileError, what, "unique", duplicates, "give each a distinct name")
 
