@@ -28,7 +28,7 @@ from mathhammer.model.context import Context, Modifiers
 from mathhammer.montecarlo import saves, steps
 from mathhammer.montecarlo.rolls import categorise, d6, roll_sum
 from mathhammer.montecarlo.state import TargetState
-from mathhammer.montecarlo.tables import face_counts, prefix_mask, sorted_dice
+from mathhammer.montecarlo.tables import face_counts, lookup, pair_table, prefix_mask, sorted_dice
 from mathhammer.rules import EleventhEdition, eleventh, get_ruleset
 from mathhammer.rules import classic as classic_rules
 from mathhammer.rules.base import CRITICAL, SUCCESS, PoolChecks, RollCheck, Ruleset, reroll_mask
@@ -396,3 +396,26 @@ def test_a_sum_of_no_rolls_rolls_nothing() -> None:
     rng, untouched = np.random.default_rng(SEED), np.random.default_rng(SEED)
     assert roll_sum(rng, Dice.parse("D3"), np.zeros(4, dtype=np.int64)).tolist() == [0] * 4
     assert same_place(rng, untouched)
+
+
+@pytest.mark.parametrize("width", [1, 10, 126, 127, 300])
+def test_lookup_reads_what_np_take_reads(width: int) -> None:
+    """The byte translation of :func:`lookup` against ``np.take``: every kind of table the
+    simulation reads (counts packed below and above the byte's range, booleans,
+    categories) and one it must leave to ``np.take`` (fractions), on rolled dice with
+    trials short of dice."""
+    rng = np.random.default_rng(SEED + width)
+    faces = d6(rng, (400, width)) * prefix_mask(rng.integers(0, width + 1, 400), width)
+    categories = np.array([0, 0, 1, 1, 1, 2, 2])
+    tables = [
+        pair_table(categories, width)[0],
+        np.array([False, True, True, False, False, False, True]),
+        categories,
+        np.array([0, 2, 2, 3, 4, 4, 7], dtype=np.float32),
+        np.array([0.0, 0.5, 0.25, 1.0, 1.0, 1.0, 1.0]),
+    ]
+    for table in tables:
+        expected = np.take(table, faces)
+        got = lookup(table, faces)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        assert np.array_equal(got, expected)

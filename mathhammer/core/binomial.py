@@ -119,16 +119,21 @@ def _closed(table: FloatArray, start: int, stop: int, p: float) -> None:
     table[start:stop, :width] = _coefficients()[start:stop, :width] * np.power(p, k) * q_powers
 
 
-#: Counts below this are thinned by rows made for the call (a few array operations) rather
-#: than by the cached table of their ``p`` (built with at least 16 rows, and stored).
+#: Counts below this are thinned by rows made by the closed form for their size (a few
+#: array operations; the last few hundred kept) rather than by the table of their ``p``
+#: (built with at least 16 rows, and stored by size).
 SMALL_TABLE = 16
 
 
+@register
+@lru_cache(maxsize=512)
 def _small_table(nmax: int, p: float) -> FloatArray:
-    """Rows ``0..nmax`` of the table, made for one call by :func:`_closed` (the values of
-    the cached table's rows), not kept."""
+    """Rows ``0..nmax`` of the table, made by :func:`_closed` (the values of the cached
+    table's rows), read-only: a batch of attacks thins the same few dice at the same few
+    chances again and again."""
     table = np.zeros((nmax + 1, nmax + 1))
     _closed(table, 0, nmax + 1, p)
+    table.flags.writeable = False
     return table
 
 

@@ -410,16 +410,16 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     if len(target.groups) != 1 or type(ruleset).current_group is not Ruleset.current_group:
         return None
     line = Line.of(target.groups[0])
-    pools = []
+    pools: list[tuple[PlannedPool, PlainSteps | tuple[Any, Any], Dist, Dist | None]] = []
     for step in plan.steps:
         if isinstance(step, MortalWounds):
             return None
         checks = step.checks
         given: PlainSteps | tuple[Any, Any] | None = plain_stages(step.pool, checks)
-        devastating = False
+        with_devastating = False
         if given is None:
             hk, wk = hit_kernel(checks), wound_kernel(checks)
-            devastating = wk.shape[1] != 1
+            with_devastating = wk.shape[1] != 1
             if hk.shape != (2, 1) or wk.shape != (2, 1):
                 cost = stage_cost(step, hk, wk)[0]
                 if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
@@ -432,11 +432,11 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         if command_damage(checks, target, ruleset) or checks.save_reroll == "command":
             return None  # a flag beside the states: the layout's
         work = line.work(lost.probabilities, step.hits)
-        if devastating:
+        if with_devastating:
             work += line.work(mortal.probabilities, step.hits)
         if work > LINE_WORK:
             return None
-        pools.append((step, given, lost, mortal if devastating else None))
+        pools.append((step, given, lost, mortal if with_devastating else None))
     state = np.zeros(line.size + 1)
     if start is None:
         state[0] = 1.0
@@ -445,9 +445,9 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
     results = []
     hazardous = _NONE
     trimmed: list[float] = []
-    for step, given, damage, mortal in pools:
+    for step, given, damage, mortal_damage in pools:
         checks = step.checks
-        lost = damage.probabilities
+        taken = damage.probabilities
         stages: PlainSteps | PoolSteps = (
             given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
         )
@@ -456,18 +456,18 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         devastating = _NONE
         if isinstance(stages, PlainSteps):  # a plain pool: its dice thinned once more
             failed = thinned_dice(step.pool, checks, stages.wound * fail)
-        elif mortal is not None:  # the failed saves jointly with the devastating wounds
+        elif mortal_damage is not None:  # the failed saves jointly with devastating wounds
             devastating = Dist._trusted(stages.to_save.sum(axis=0))
             state, failed = _devastating_line(
-                line, state, stages.to_save, fail, lost, mortal.probabilities, trimmed
+                line, state, stages.to_save, fail, taken, mortal_damage.probabilities, trimmed
             )
         elif stages.die is None:
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
-        if mortal is None:
-            state = line.apply(state, failed, lost, trimmed)
-        unsaved = partial(_line_unsaved, line, before, failed, lost)
+        if mortal_damage is None:
+            state = line.apply(state, failed, taken, trimmed)
+        unsaved = partial(_line_unsaved, line, before, failed, taken)
         results.append(
             PoolResult(
                 label=step.label,
@@ -635,18 +635,22 @@ def _labelled(found: AttackResult, steps: Sequence[Pool | MortalWounds]) -> Atta
 def _footprint(result: AttackResult) -> int:
     """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
     to compute their failed saves on demand."""
-    dists = [result.killed, result.damage, *(g.killed for g in result.groups)]
-    total = sum(d.held_bytes for d in dists) + 2048  # and the objects around them
+    total = 2048 + result.killed.held_bytes + result.damage.held_bytes  # and the objects
+    for group in result.groups:
+        total += group.killed.held_bytes
     if result.state is not None:  # its positions are the layout's, held anyway
         total += result.state.probabilities.nbytes
     for pool in result.pools:
-        stages = (pool.attacks, pool.hits, pool.wounds, pool.killed, pool.devastating)
-        total += 2048 + sum(d.held_bytes for d in stages)  # not those computed later
+        total += 2048 + pool.killed.held_bytes + pool.devastating.held_bytes
+        for stage in (pool.attacks, pool.hits, pool.wounds):  # not those computed later
+            total += stage.held_bytes
         source = pool.unsaved_source
         if isinstance(source, partial):
             for arg in source.args:
-                total += arg.nbytes if isinstance(arg, np.ndarray) else 0
-                total += arg.positions.nbytes * 4 if isinstance(arg, Layout) else 0
+                if isinstance(arg, np.ndarray):
+                    total += arg.nbytes
+                elif isinstance(arg, Layout):
+                    total += arg.positions.nbytes * 4
     return total
 
 

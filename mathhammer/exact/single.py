@@ -205,7 +205,7 @@ class Line:
         """
         after = self._series(state, failed, damage, trimmed)  # after[m]: the failed saves'
         t = self.transition(mortal)
-        out = after[-1].copy()
+        out: FloatArray = after[-1].copy()
         for m in range(len(after) - 2, -1, -1):
             out = self._step(out, t, np.empty(state.size))
             out += after[m]

@@ -49,8 +49,12 @@ class Pool:
         >>> Pool(tuple(guns)).label  # doctest: +ELLIPSIS
         'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
         """
+        first = self.weapon
+        if len(self.weapons) == 1 and first.modifiers is None and first.context is None:
+            count = self.weapons[0][1]  # one weapon without a buff: its name and count
+            return shorten(first.name + (f" x{count}" if count != 1 else ""))
         parts = [f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons]
-        buff = self.weapon.buff_text  # every weapon of a pool shares its buff
+        buff = first.buff_text  # every weapon of a pool shares its buff
         if buff:
             parts[-1] += f" ({buff})"
         out: list[str] = []

@@ -18,7 +18,7 @@ from ..core.dice import Dice
 from ..model.profiles import Unit
 from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
 from ..rules.damage_rerolls import damage_rerolls
-from .tables import count_pairs, count_where, faces_table, pair_table, prefix_mask
+from .tables import count_pairs, count_where, faces_table, lookup, pair_table, prefix_mask
 
 __all__ = [
     "categorise",
@@ -99,20 +99,20 @@ def categorise(
     faces = rolled(rng, counts)
     first = faces_table(check.first)
     table, scale = pair_table(first, faces.shape[1])
-    values = np.take(table, faces)
+    values = lookup(table, faces)
     again = None
     if check.reroll is not None:
         selected = faces_table(partial(_selected, check.reroll, first[1:]), bool)
-        again = np.take(selected, faces)
+        again = lookup(selected, faces)
         if again.any():
             rerolled = d6(rng, faces.shape)
             second, _ = pair_table(faces_table(check.again), faces.shape[1])
-            values = np.where(again, np.take(second, rerolled), values)
+            values = np.where(again, lookup(second, rerolled), values)
     successes, criticals = count_pairs(values, scale)
     if command is None:
         return successes, criticals
     stands = faces > 0 if again is None else (faces > 0) & ~again
-    return _command(rng, check, command, np.take(first, faces), stands, successes, criticals)
+    return _command(rng, check, command, lookup(first, faces), stands, successes, criticals)
 
 
 def _command(

@@ -27,6 +27,7 @@ __all__ = [
     "face_counts",
     "faces_table",
     "is_prefix",
+    "lookup",
     "pair_table",
     "prefix_mask",
     "sorted_dice",
@@ -48,6 +49,33 @@ def faces_table(function: Callable[[Any], Any], dtype: Any = np.int64) -> np.nda
     out = np.zeros(len(FACES) + 1, dtype=dtype)
     out[1:] = np.asarray(function(np.asarray(FACES)))
     return out
+
+
+def lookup(table: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """``table[faces]``: each die's entry of a table of the faces (``np.take``).
+
+    Faces are int8 (:func:`~mathhammer.montecarlo.rolls.d6`), and ``np.take`` widens every
+    one to an index of 8 bytes before it reads the table. A table whose entries are
+    whole numbers from 0 to 255 (booleans, categories, the packed counts of
+    :func:`pair_table` for rows of fewer than 127 dice) is read instead by translating
+    the faces' bytes (one pass over a byte per die), then cast to the table's type:
+    about twice as quick, and the same values.
+
+    Examples
+    --------
+    >>> faces = np.array([[1, 6, 0], [3, 3, 2]], dtype=np.int8)
+    >>> lookup(np.array([0, 0, 0, 1, 1, 1, 128], dtype=np.float32), faces).tolist()
+    [[0.0, 128.0, 0.0], [1.0, 1.0, 0.0]]
+    >>> lookup(np.array([0.0, 0.5, 1, 1, 1, 1, 1]), faces).tolist()  # not bytes: np.take
+    [[0.5, 1.0, 0.0], [1.0, 1.0, 1.0]]
+    """
+    if faces.dtype == np.int8 and len(table) <= 128:
+        codes = table.astype(np.uint8)
+        if np.array_equal(codes, table):
+            translation = codes.tobytes().ljust(256, b"\0")
+            out = np.frombuffer(faces.tobytes().translate(translation), dtype=np.uint8)
+            return out.reshape(faces.shape).astype(table.dtype)
+    return np.take(table, faces)
 
 
 def is_prefix(table: np.ndarray) -> bool:
@@ -79,11 +107,14 @@ def count_where(faces: np.ndarray, table: np.ndarray) -> np.ndarray:
     >>> count_where(faces, faces_table(lambda f: np.asarray(f) == 6, bool)).tolist()
     [2, 0]
     """
-    return _row_sums(np.take(np.asarray(table, dtype=np.float32), faces))
+    return _row_sums(lookup(np.asarray(table, dtype=np.float32), faces))
 
 
 def _scale(width: int) -> tuple[int, type[np.floating[Any]]]:
-    """The base packing two counts of at most ``width`` into one exact float sum."""
+    """The base packing two counts of at most ``width`` into one exact float sum (below
+    127 dice, small enough that an entry ``1 + scale`` is one byte: :func:`lookup`)."""
+    if width < 127:
+        return 128, np.float32
     if width < 4095:  # 4096 * width + width < 2**24: exact in float32
         return 4096, np.float32
     return 2**21, np.float64  # MAX_TRIAL_DICE < 2**21; 2**42 is exact in float64
@@ -97,7 +128,9 @@ def pair_table(categories: np.ndarray, width: int) -> tuple[np.ndarray, int]:
     --------
     >>> table, scale = pair_table(np.array([0, 0, 1, 1, 1, 1, 2]), width=10)
     >>> table.tolist(), scale
-    ([0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 4096.0], 4096)
+    ([0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 128.0], 128)
+    >>> pair_table(np.array([0, 0, 1, 1, 1, 1, 2]), width=200)[1]
+    4096
     """
     scale, dtype = _scale(width)
     out = (categories == SUCCESS) + scale * (categories == CRITICAL)
@@ -152,7 +185,7 @@ def face_counts(faces: np.ndarray) -> np.ndarray:
         table = np.zeros(len(FACES) + 1, dtype=dtype)
         table[1 : low + 1] = 1 + scale
         table[low + 1] = scale
-        out[:, low - 1], out[:, low] = count_pairs(np.take(table, faces), scale)
+        out[:, low - 1], out[:, low] = count_pairs(lookup(table, faces), scale)
     return out
 
 
