@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_montecarlo_samples import Scrambled
 
 import mathhammer as mh
@@ -248,6 +250,7 @@ CHAMPION = mh.ModelGroup(1, 4, 3, 4, character=True, name="Champion", fnp_mortal
 
 TARGETS: dict[str, mh.Unit] = {
     "10x W1": _unit(mh.ModelGroup(10, 4, 3, 1)),
+    "5x W3, one wounded": _unit(mh.ModelGroup(5, 4, 3, 3, wounds_lost=1)),
     "20x W3": _unit(mh.ModelGroup(20, 4, 3, 3)),
     "4x W3, one wounded": _unit(mh.ModelGroup(4, 5, 2, 3, wounds_lost=2, invuln=5)),
     "6x W2 FNP5+": _unit(mh.ModelGroup(6, 4, 4, 2, fnp=5)),
@@ -419,3 +422,34 @@ def test_lookup_reads_what_np_take_reads(width: int) -> None:
         got = lookup(table, faces)
         assert got.dtype == expected.dtype and got.shape == expected.shape
         assert np.array_equal(got, expected)
+
+
+@given(
+    count=st.integers(1, 12),
+    wounds=st.integers(1, 8),
+    amount=st.integers(1, 10),
+    trials=st.lists(
+        st.tuples(st.integers(0, 12), st.integers(0, 7), st.integers(1, 40)),
+        min_size=1,
+        max_size=20,
+    ),
+)
+def test_the_certain_walk_is_the_walk_of_each_failed_save(
+    count: int, wounds: int, amount: int, trials: list[tuple[int, int, int]]
+) -> None:
+    """:func:`~mathhammer.montecarlo.saves._certain_walk` against each trial's failed saves
+    taken one by one, as the walk of :func:`~mathhammer.montecarlo.saves._lone_group` takes
+    them: the current model loses ``amount`` (the excess is lost), a model at 0 wounds is
+    destroyed, and the failed saves after the last model are not resolved."""
+    rows = [(min(d, count - 1), min(h, wounds - 1), f) for d, h, f in trials]
+    dead, hurt, failures = (np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
+    group = mh.ModelGroup(count, 4, 3, wounds)
+    got = saves._certain_walk(group, amount, failures, dead.copy(), hurt.copy())
+    for i, (d, h, f) in enumerate(rows):
+        resolved = 0
+        while resolved < f and d < count:
+            resolved += 1
+            h += amount
+            if h >= wounds:
+                d, h = d + 1, 0
+        assert (got[0][i], got[1][i], got[2][i]) == (d, h, resolved)

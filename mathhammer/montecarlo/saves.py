@@ -119,6 +119,11 @@ def _lone_group(
     unsaved = np.zeros(failures.size, dtype=np.int64)
     trials = np.flatnonzero((failures > 0) & (dead < group.count))
     left, now_dead, now_hurt = failures[trials], dead[trials], hurt[trials]
+    certain = None if used is not None else _certain_damage(ruleset, checks, group)
+    if certain is not None:
+        taken = _certain_walk(group, certain, left, now_dead, now_hurt)
+        dead[trials], hurt[trials], unsaved[trials] = taken
+        return unsaved
     column = 0
     while trials.size:
         column += 1
@@ -134,6 +139,48 @@ def _lone_group(
         trials, left = trials[staying], left[staying]
         now_dead, now_hurt = now_dead[staying], now_hurt[staying]
     return unsaved
+
+
+def _certain_damage(ruleset: Ruleset, checks: PoolChecks, group: ModelGroup) -> int | None:
+    """The damage every failed save inflicts on a model of ``group`` when no die decides
+    it (a fixed Damage and [MELTA] X, no damage re-roll, no Feel No Pain) and it is at
+    least 1; else None. No random number is drawn for such damage (:func:`_damage`
+    would draw none either)."""
+    melta = checks.melta
+    if not checks.damage.is_constant or (melta is not None and not melta.is_constant):
+        return None
+    if checks.reroll_damage == "optimal" or group.feel_no_pain(False) is not None:
+        return None
+    add = checks.damage_add + (0 if melta is None else melta.bonus)
+    value = ruleset.modified_damage(
+        np.array([checks.damage.bonus]),
+        checks.damage_multiply,
+        add,
+        group.halve_damage,
+        group.damage_reduction,
+    )
+    amount = int(np.asarray(value)[0])
+    return amount if amount >= 1 else None
+
+
+def _certain_walk(
+    group: ModelGroup, amount: int, failures: np.ndarray, dead: np.ndarray, hurt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Models destroyed, wounds lost on the current model and failed saves resolved, after
+    each trial's ``failures`` failed saves of ``amount`` damage each against one group
+    (its ``dead`` models and ``hurt`` wounds lost on the current one before): what
+    :func:`_lone_group`'s walk gives, in closed form. The current model falls to
+    ``ceil((W - hurt) / amount)`` of them, each fresh one to ``ceil(W / amount)``, and
+    those past the last model are not resolved."""
+    wounds = group.wounds
+    first = -(-(wounds - hurt) // amount)  # to destroy the current model
+    each = -(-wounds // amount)  # to destroy a fresh one
+    resolved = np.minimum(failures, first + (group.count - dead - 1) * each)
+    past = resolved - first  # failed saves after the current model fell (if it did)
+    fell = past >= 0
+    killed = np.where(fell, 1 + past // each, 0)
+    now_hurt = np.where(fell, past % each * amount, hurt + resolved * amount)
+    return dead + killed, now_hurt, resolved
 
 
 def _damage(
