@@ -210,7 +210,7 @@ def _ratio_row(n: int, p: float) -> FloatArray:
     if mode > 0:
         down = k[1 : mode + 1]  # term k - 1 over term k
         out[:mode] = np.cumprod((down / ((n - down + 1.0) * rho))[::-1])[::-1]
-    out /= out.sum()
+    out /= np.add.reduce(out)
     return out
 
 
@@ -227,7 +227,7 @@ def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
         term *= k / ((n - k + 1.0) * rho)
         terms[k - 1] = term
     out = np.array(terms)
-    out /= out.sum()
+    out /= np.add.reduce(out)
     return out
 
 

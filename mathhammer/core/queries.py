@@ -140,7 +140,7 @@ class DistQueries:
         if type(k) is int:  # the common question, answered without arrays
             if k < 0:
                 return 1.0
-            return 0.0 if k >= self.n else min(float(self._pmf[k + 1 :].sum()), 1.0)
+            return 0.0 if k >= self.n else min(float(np.add.reduce(self._pmf[k + 1 :])), 1.0)
         ks = np.floor(as_numbers(k, "k"))
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
         idx = np.clip(ks, 0, self.n).astype(np.intp)
