@@ -464,10 +464,9 @@ class _LazyDist(Dist):
 
     @property
     def held_bytes(self) -> int:
-        try:
-            return int(_PMF_SLOT.__get__(self, _LazyDist).nbytes)
-        except AttributeError:  # not computed yet
+        if self._source is not None:  # not computed yet (the source is dropped once it is)
             return 0
+        return int(_PMF_SLOT.__get__(self, _LazyDist).nbytes)
 
     def _set_pmf(self, arr: FloatArray) -> None:
         _PMF_SLOT.__set__(self, arr)

@@ -325,11 +325,14 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
     return _thinned_dice(weapons, rules.bonus_attacks, p)
 
 
+@register
+@lru_cache(maxsize=1024)
 def _thinned_dice(
     weapons: tuple[tuple[Dice, int], ...], bonus: tuple[Dice, ...], p: float
 ) -> FloatArray:
     """Each weapon rolls its own A plus the bonus attacks, each die kept with chance ``p``
-    (1 for the attack dice themselves), summed over the weapons."""
+    (1 for the attack dice themselves), summed over the weapons. Read-only, and kept: a
+    batch of attacks thins the same dice at the same few chances again and again."""
     if not bonus and all(attacks.is_constant for attacks, _ in weapons):
         return binomial_row(sum(attacks.bonus * count for attacks, count in weapons), p)
     extra = None
@@ -341,6 +344,7 @@ def _thinned_dice(
         one = binomial_thin(rolled.probabilities, p)
         # a pmf of one entry is 0 for certain, which a convolution with it leaves alone
         total = power(one, count) if len(total) == 1 else np.convolve(total, power(one, count))
+    total.flags.writeable = False
     return total
 
 
