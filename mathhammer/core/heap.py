@@ -12,7 +12,10 @@ the block itself makes and keeps (the caches it fills: a comparison of every Wah
 weapon adds some hundred thousand) are not walked by full collections either: none is made
 inside the block (the oldest generation's threshold is raised, then restored), which took a
 fifth off such a comparison; cyclic garbage that reaches the oldest generation, rare in
-this package, waits for the block's end.
+this package, waits for the block's end. The youngest generation is collected after
+:data:`YOUNG_COLLECTION` new objects rather than 700: an attack makes some hundreds of
+short-lived objects, and each collection walked the young ones that had not yet been
+freed (a comparison of 400 weapons made 1.6 % fewer instructions).
 
 Nested and concurrent uses share one freeze: the first to enter freezes, the last to leave
 unfreezes. A process that froze objects itself (a server before it forks) is left as it is:
@@ -35,7 +38,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["settled_heap"]
+__all__ = ["NO_FULL_COLLECTION", "YOUNG_COLLECTION", "settled_heap"]
 
 _LOCK = threading.Lock()
 #: The blocks inside :func:`settled_heap` now, and whether their freeze is theirs.
@@ -45,6 +48,8 @@ _OWNED = False
 _THRESHOLDS = (700, 10, 10)
 #: The oldest generation's threshold inside a block: no full collection is made.
 NO_FULL_COLLECTION = 1_000_000
+#: The youngest generation's threshold inside a block (at least; a larger one is kept).
+YOUNG_COLLECTION = 20_000
 
 
 @contextmanager
@@ -58,7 +63,7 @@ def settled_heap() -> Iterator[None]:
                 gc.freeze()
                 _THRESHOLDS = gc.get_threshold()
                 young, middle = _THRESHOLDS[0], _THRESHOLDS[1]
-                gc.set_threshold(young, middle, NO_FULL_COLLECTION)
+                gc.set_threshold(max(young, YOUNG_COLLECTION), middle, NO_FULL_COLLECTION)
         _DEPTH += 1
     try:
         yield
