@@ -74,17 +74,19 @@ class Line:
         wounds, first = group.wounds, group.wounds - group.wounds_lost
         #: the state in which the group is destroyed
         self.size = first + (group.count - 1) * wounds
-        # wounds lost past the first model's: -first..-1 while it stands (first <= wounds,
-        # so floor division by the wounds gives -1, and the remainder wounds - its left)
-        past_first = np.arange(-first, self.size - first + 1)
+        lost = np.arange(self.size + 1)
+        # counted as if the first model were whole (the wounds it lost before added): the
+        # quotient by the wounds is the models destroyed, the remainder the wounds lost on
+        # the current model
+        destroyed, taken = np.divmod(lost + (wounds - first), wounds)
         #: models destroyed in each state
-        self.killed = past_first // wounds + 1
+        self.killed = destroyed
         #: wounds left on the current model in each state (0 once destroyed)
-        self.left = wounds - past_first % wounds
+        self.left = wounds - taken
         self.left[-1] = 0
         self._most_left = wounds if group.count > 1 else first
         #: each state's wounds lost, as a one-group layout's positions (read-only)
-        self.positions = (past_first + first)[:, None]
+        self.positions = lost[:, None]
         self.positions.flags.writeable = False
         self._transitions: dict[bytes, FloatArray] = {}
 
