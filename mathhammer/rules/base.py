@@ -51,6 +51,7 @@ __all__ = [
     "save_face_weights",
     "standard_order",
     "tabulate",
+    "tabulated",
 ]
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -138,6 +139,27 @@ def tabulate(
     out[..., 0] = 0
     out.flags.writeable = False
     return dict(zip(product(*values), out.reshape(-1, 7), strict=True))
+
+
+def tabulated(
+    rows: dict[tuple[Any, ...], np.ndarray], rule: Callable[..., Any], natural: Any, *params: Any
+) -> Any:
+    """``rule(natural, *params)``, read from ``rows`` (made by :func:`tabulate`) where they
+    hold those parameters, and from the rule itself otherwise (parameters outside the
+    table, or given as arrays).
+
+    Examples
+    --------
+    >>> at_least = lambda natural, needed: natural >= needed
+    >>> rows = tabulate(at_least, {"needed": [3, 5]})
+    >>> tabulated(rows, at_least, FACE_ARRAY, 5).tolist(), bool(tabulated(rows, at_least, 6, 7))
+    ([False, False, False, False, True, True], False)
+    """
+    try:
+        row = rows.get(params)
+    except TypeError:  # parameters given as arrays
+        row = None
+    return rule(natural, *params) if row is None else row[natural]
 
 
 def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:

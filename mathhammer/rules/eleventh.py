@@ -31,6 +31,7 @@ from .base import (
     group_saves,
     reroll_mask,
     tabulate,
+    tabulated,
 )
 
 __all__ = [
@@ -74,13 +75,7 @@ def hit_outcome(
     >>> int(hit_outcome(5, skill=6, modifier=1))  # a hit, not a crit
     1
     """
-    try:
-        row = _HIT_ROWS.get((skill, modifier, critical, fail_at_most))
-    except TypeError:  # parameters given as arrays
-        row = None
-    if row is None:  # parameters outside the table's domain: the rule itself
-        return _hit_rule(natural, skill, modifier, critical, fail_at_most)
-    return row[natural]
+    return tabulated(_HIT_ROWS, _hit_rule, natural, skill, modifier, critical, fail_at_most)
 
 
 def _hit_rule(natural: Any, skill: Any, modifier: Any, critical: Any, fail_at_most: Any) -> Any:
@@ -147,13 +142,7 @@ def wound_outcome(
     >>> wound_outcome(np.arange(1, 7), needed=5).tolist()
     [0, 0, 0, 0, 1, 2]
     """
-    try:
-        row = _WOUND_ROWS.get((needed, modifier, critical))
-    except TypeError:  # parameters given as arrays
-        row = None
-    if row is None:  # parameters outside the table's domain: the rule itself
-        return _wound_rule(natural, needed, modifier, critical)
-    return row[natural]
+    return tabulated(_WOUND_ROWS, _wound_rule, natural, needed, modifier, critical)
 
 
 def _wound_rule(natural: Any, needed: Any, modifier: Any, critical: Any) -> Any:
@@ -193,13 +182,7 @@ def save_outcome(natural: Any, ap: int, save: int, invuln: int | None = None) ->
     >>> save_outcome(np.arange(1, 7), ap=-3, save=2, invuln=4).tolist()
     [False, False, False, True, True, True]
     """
-    try:
-        row = _SAVE_ROWS.get((ap, save, invuln))
-    except TypeError:  # parameters given as arrays
-        row = None
-    if row is None:  # parameters outside the table's domain: the rule itself
-        return _save_rule(natural, ap, save, invuln)
-    return row[natural]
+    return tabulated(_SAVE_ROWS, _save_rule, natural, ap, save, invuln)
 
 
 def _save_rule(natural: Any, ap: Any, save: Any, invuln: Any = None) -> Any:
