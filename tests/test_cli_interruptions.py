@@ -1,6 +1,7 @@
-"""How the command line ends when it is interrupted, terminated or loses a worker, and the
-worker map under it, in this process (tests/test_report_faults.py sends real signals to
-real runs): one line each, the status a shell expects, ``--debug`` for the traceback."""
+"""How the command line ends when it is interrupted, terminated, loses a worker or runs out of
+memory, and the worker map under it, in this process (tests/test_report_faults.py sends real
+signals to real runs): one line each, the status a shell expects, ``--debug`` for the
+traceback."""
 
 from __future__ import annotations
 
@@ -45,6 +46,13 @@ def command_raising(monkeypatch: pytest.MonkeyPatch, error: BaseException | None
             1,
             "mathhammer: error: a worker process was killed by SIGKILL",
         ),
+        (
+            MemoryError("Unable to allocate 61.0 MiB for an array with shape (50000, 160)"),
+            1,
+            "mathhammer: error: out of memory: Unable to allocate 61.0 MiB for an array with "
+            "shape (50000, 160)",
+        ),
+        (MemoryError(), 1, "mathhammer: error: out of memory: an allocation failed"),
     ],
 )
 def test_one_line_and_the_status_a_shell_expects(

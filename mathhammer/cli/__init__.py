@@ -113,6 +113,12 @@ def _run(args: Any) -> int:
             raise
         print(f"mathhammer: error: {one_line(str(exc))}", file=sys.stderr)
         return 1
+    except MemoryError as exc:  # an allocation the machine (or a limit on it) refused
+        if args.debug:
+            raise
+        said = one_line(str(exc)) or "an allocation failed"
+        print(f"mathhammer: error: out of memory: {said}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()
         return 0
