@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
 from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
-from .frozen import hash_once
+from .frozen import hash_once, once
 from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
 __all__ = ["MAX_SIDES", "Dice", "RerolledDice", "parse_dice"]
@@ -93,7 +92,7 @@ class Dice:
         """The expected value."""
         return self.bonus if self.is_constant else self.count * (self.sides + 1) / 2 + self.bonus
 
-    @cached_property
+    @once
     def dist(self) -> Dist:
         """The exact distribution of the expression's value."""
         if self.is_constant:
@@ -242,7 +241,7 @@ class RerolledDice(Dice):
     def mean(self) -> float:
         return float(self.dist.mean())
 
-    @cached_property
+    @once
     def dist(self) -> Dist:
         """Each die: a face above the threshold stays; one at or below it is rolled again."""
         sides, below = self.sides, self.reroll_below

@@ -305,6 +305,8 @@ def trim_counts(count: FloatArray, mass: float = TRIM_MASS) -> tuple[FloatArray,
     >>> kept.shape, cut
     ((2, 1), 1e-19)
     """
+    if not len(count) or np.add.reduce(count[-1]) > mass:  # each tail holds the last row
+        return count, 0.0
     rows = count.sum(axis=1)
     tail = np.cumsum(rows[::-1])[::-1]  # tail[n]: P(at least n dice)
     cut_from = int(np.searchsorted(-tail, -mass, side="left"))  # first n with tail <= mass

@@ -28,7 +28,7 @@ from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..results.carry import start_state
 from ..results.state import UnitState
-from ..rules.base import FACE_ARRAY, FACES, AfterAttackTest, PoolChecks, Ruleset
+from ..rules.base import FACE_ARRAY, FACES, AfterAttackTest, PoolChecks, Ruleset, failed_faces
 from ..rules.plan import (
     AttackPlan,
     PlannedPool,
@@ -328,11 +328,12 @@ def attack(
         rules = "11e" if rules is None else rules
         plan = plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
         found = None
-    if found is None:
+    if found is None:  # computed under these steps' labels
         found = _run(plan)
         size = _footprint(found)
         if size <= RESULTS.max_size // 8:  # a large result would push out many small ones
             RESULTS.put(key, found, size)
+        return found
     return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
 
 
@@ -530,8 +531,7 @@ def _devastating_line(
 def _fail(checks: PoolChecks, target: Unit) -> float:
     """P(a save fails) against the target's one group, the defender's re-rolls included."""
     if checks.save_reroll is None:
-        saved = int(np.count_nonzero(checks.saves(FACE_ARRAY, target.groups[0])))
-        return (len(FACES) - saved) / len(FACES)
+        return failed_faces(checks.saves(FACE_ARRAY, target.groups[0])) / len(FACES)
     saved_by_face = saved_faces(checks, target)
     faces = save_weights(checks, saved_by_face)
     assert faces is not None  # a command re-roll is the layout's

@@ -17,7 +17,7 @@ CHARACTER group current while it lives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +25,7 @@ import numpy as np
 from ..core.binomial import FloatArray
 from ..core.caches import register
 from ..core.dist import Dist
+from ..core.frozen import once
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
@@ -146,18 +147,18 @@ class Layout:
         """The number of states."""
         return len(self._codes)
 
-    @cached_property
+    @once
     def destroyed(self) -> np.ndarray:
         """True for the state in which the unit is destroyed."""
         return np.asarray(self.alive.sum(axis=1) == 0, dtype=bool)
 
-    @cached_property
+    @once
     def alive(self) -> np.ndarray:
         """alive[s, g]: group g has models left in state s."""
         sizes = np.array([line.size for line in self.lines])
         return self.positions < sizes
 
-    @cached_property
+    @once
     def killed(self) -> np.ndarray:
         """Models destroyed in each state."""
         return sum(self.killed_in_group(g) for g in range(len(self.lines)))  # type: ignore[return-value]
@@ -166,7 +167,7 @@ class Layout:
         """Models of one group destroyed in each state."""
         return np.asarray(self.lines[group].killed[self.positions[:, group]], dtype=np.int64)
 
-    @cached_property
+    @once
     def damage(self) -> np.ndarray:
         """Wounds lost in each state, counted from the start of the attack."""
         return np.asarray(self.positions.sum(axis=1), dtype=np.int64)

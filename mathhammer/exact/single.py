@@ -121,15 +121,15 @@ class Line:
 
     def _transition(self, damage: FloatArray) -> FloatArray:
         top = max(1, min(len(damage) - 1, self._most_left))
-        table = np.zeros(top + 1)
-        table[: min(len(damage), top)] = damage[:top]
-        table[top] += damage[top:].sum()
-        tail = table[::-1].cumsum()[::-1]  # tail[d] = P(E >= d), the amounts capped at top
-        # by_left[w, d]: a model with w wounds left loses min(E, w): P(E = d) below w,
-        # P(E >= w) at it (every state with w wounds left moves alike)
-        left = np.arange(self._most_left + 1)[:, None]
-        amounts = np.arange(top + 1)
-        by_left = np.where(amounts < left, table, np.where(amounts == left, tail, 0.0))
+        # values[:top + 1]: P(E = d), the amounts capped at top; values[top + 1 + d]:
+        # P(E >= d); the last entry 0
+        values = np.zeros(2 * top + 3)
+        values[: min(len(damage), top)] = damage[:top]
+        values[top] = np.add.reduce(damage[top:])
+        values[top + 1 : 2 * top + 2] = values[top::-1].cumsum()[::-1]
+        # by_left[w, d]: a model with w wounds left loses min(E, w) (every state with w
+        # wounds left moves alike)
+        by_left = values[_capped(self._most_left, top)]
         rows = by_left[self.left]  # rows[s, d] = T[s, s + d]
         if not self.dense:
             return np.ascontiguousarray(rows.T)  # bands[d, s]
@@ -229,6 +229,10 @@ class Line:
             trimmed.append(cut)
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
+        if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
+            after = failed[: steps + 1].T @ _doubling_powers(state, self.transition(damage), steps)
+            after[..., -1] += failed[steps + 1 :].sum(axis=0)  # the unit destroyed by then
+            return np.asarray(after)
         after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
         for j0, block in self._powers(state, damage, steps, settle):
@@ -336,6 +340,27 @@ class Line:
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
         return out
+
+
+@lru_cache(maxsize=256)
+def _capped(most: int, top: int) -> np.ndarray:
+    """Where :meth:`Line._transition` reads ``by_left[w, d]`` (``w = 0..most`` wounds left,
+    ``d = 0..top`` lost) in its values: ``P(E = d)`` below ``w`` (index ``d``), ``P(E >= w)``
+    at it (index ``top + 1 + w``), nothing past it (the last, zero). Read-only.
+
+    An index pattern of two small numbers, as a table of binomial coefficients is one of
+    one: made once and kept, not one of the caches ``mathhammer.clear_caches()`` empties.
+
+    Examples
+    --------
+    >>> _capped(2, 2).tolist()  # 3 + w on the diagonal, 6 above it
+    [[3, 6, 6], [0, 4, 6], [0, 1, 5]]
+    """
+    w = np.arange(most + 1)[:, None]
+    d = np.arange(top + 1)
+    out = np.where(d < w, d, np.where(d == w, top + 1 + w, 2 * top + 2))
+    out.flags.writeable = False
+    return out
 
 
 def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:

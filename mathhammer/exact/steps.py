@@ -32,6 +32,7 @@ from ..core.binomial import FloatArray, binomial_row, binomial_table, binomial_t
 from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
+from ..core.frozen import fast_init
 from ..core.lru import SizedCache
 from ..model.pools import Pool
 from ..rules.base import CRITICAL, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
@@ -242,6 +243,7 @@ def hit_and_wound(
     return steps
 
 
+@fast_init
 @dataclass(frozen=True)
 class PlainSteps:
     """The stages of a plain pool (:func:`plain_stages`).

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.dice import Dice
+from ..core.frozen import fast_init
 from .abilities import Ability
 from .context import Context, Modifiers, damage_reroll_below
 from .profiles import Unit, Weapon
@@ -19,6 +20,7 @@ from .profiles import Unit, Weapon
 __all__ = ["PoolDraft", "Situation"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Situation:
     """What abilities may read: the context, the target, melee or ranged, the abilities.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from ..core.dice import Dice
+from ..core.frozen import fast_init, once
 from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
 from .fields import dice_field, int_field
 from .profiles import Weapon
@@ -20,6 +20,7 @@ from .profiles import Weapon
 __all__ = ["weapon_entries", "MortalWounds", "Pool", "gather_pools"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class Pool:
     """Identical attacks gathered into one pool of dice (docs/rules.md §2.4).
@@ -35,7 +36,7 @@ class Pool:
         """The profile every attack of the pool shares (the first weapon gathered)."""
         return self.weapons[0][0]
 
-    @cached_property
+    @once
     def label(self) -> str:
         """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
 
@@ -114,10 +115,11 @@ def weapon_entries(weapons: Any) -> tuple[tuple[Weapon, int] | MortalWounds, ...
     expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
     if isinstance(weapons, Weapon | MortalWounds):
         weapons = [weapons]
-    if isinstance(weapons, Mapping):  # {Weapon: count}
-        weapons = list(weapons.items())
-    if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
-        raise field_error(ProfileError, "weapons", expected, weapons)
+    elif not isinstance(weapons, list | tuple):
+        if isinstance(weapons, Mapping):  # {Weapon: count}
+            weapons = list(weapons.items())
+        if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
+            raise field_error(ProfileError, "weapons", expected, weapons)
     entries: list[tuple[Weapon, int] | MortalWounds] = []
     for item in weapons:
         if isinstance(item, MortalWounds):
@@ -147,16 +149,16 @@ def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
     >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
     ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
     """
-    order: list[Any] = []  # pool keys and mortal-wound steps, in the order first declared
-    pools: dict[Any, list[tuple[Weapon, int]]] = {}
+    order: list[Any] = []  # pools' weapons and mortal-wound steps, in the order first declared
+    pools: dict[Any, list[tuple[Weapon, int]]] = {}  # the weapons of each pool, by its key
     for entry in weapon_entries(weapons):
         if isinstance(entry, MortalWounds):
             order.append(entry)
             continue
         key = entry[0].pool_key
-        if key not in pools:
-            order.append(key)
-        pools.setdefault(key, []).append(entry)
-    return tuple(
-        step if isinstance(step, MortalWounds) else Pool(tuple(pools[step])) for step in order
-    )
+        same = pools.get(key)
+        if same is None:
+            same = pools[key] = []
+            order.append(same)
+        same.append(entry)
+    return tuple(step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in order)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..core.dice import Dice
-from ..core.frozen import hash_once
+from ..core.frozen import hash_once, once
 from ..errors import ProfileError, field_error
 from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
@@ -269,7 +269,7 @@ class Weapon:
         """The abilities as printed, e.g. ``"[ASSAULT], [HEAVY]"``."""
         return ", ".join(str(a) for a in self.abilities)
 
-    @cached_property
+    @once
     def pool_key(self) -> tuple[Any, ...]:
         """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 

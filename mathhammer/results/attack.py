@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.dist import Dist
+from ..core.frozen import fast_init
 from ..model.profiles import Unit
 from .allocation import in_allocation_order, wounds_lost_by_group
 from .parts import GroupResult, PoolResult, TestResult
@@ -20,6 +21,7 @@ from .state import UnitState
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "TestResult"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class AttackResult:
     """The outcome of a unit's attacks against one target.
@@ -76,7 +78,12 @@ class AttackResult:
         # Each group's wounds lost, where the engine did not record them and the unit's
         # wounds lost fix them (groups used up in allocation order).
         groups = self.groups
-        if all(g.damage is not None for g in groups) or len(groups) != len(self.target.groups):
+        for g in groups:
+            if g.damage is None:
+                break
+        else:
+            return  # every group's recorded
+        if len(groups) != len(self.target.groups):
             return
         if len(groups) > 1 and not self._in_allocation_order():
             return

@@ -9,11 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.dist import Dist
+from ..core.frozen import fast_init
 from ..model.profiles import ModelGroup, Weapon
 
 __all__ = ["GroupResult", "PoolResult", "TestResult"]
 
 
+@fast_init
 @dataclass(frozen=True)
 class PoolResult:
     """The stages of one pool of identical attacks.
@@ -100,6 +102,7 @@ class TestResult:
     p_failed: float
 
 
+@fast_init
 @dataclass(frozen=True)
 class GroupResult:
     """What happened to one allocation group.

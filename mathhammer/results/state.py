@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.dist import Dist
+from ..core.frozen import fast_init
 from ..model.profiles import Unit
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # pandas is imported where a table is made: import time matte
 __all__ = ["UnitState"]
 
 
+@fast_init
 @dataclass(frozen=True, eq=False)
 class UnitState:
     """A distribution over the target's model-wound states.

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..core.dice import Dice
+from ..core.frozen import fast_init
 from ..errors import RulesError, field_error
 from ..model.context import Context, default_context, default_modifiers
 
@@ -45,6 +46,7 @@ __all__ = [
     "PoolChecks",
     "RollCheck",
     "Ruleset",
+    "failed_faces",
     "group_saves",
     "CommandReroll",
     "reroll_mask",
@@ -162,6 +164,17 @@ def tabulated(
     return rule(natural, *params) if row is None else row[natural]
 
 
+def failed_faces(outcomes: Any) -> int:
+    """How many of the six faces' ``outcomes`` (categories or booleans) fail, i.e. are 0.
+
+    Examples
+    --------
+    >>> failed_faces(np.array([0, 0, 1, 1, 1, 2])), failed_faces(FACE_ARRAY >= 5)
+    (2, 4)
+    """
+    return int(np.asarray(outcomes).tolist().count(0))  # six entries: no array reduction
+
+
 def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
     """Which dice a re-roll policy re-rolls: ``"ones"`` (natural 1s), ``"failures"``
     (failed results) or ``"non_critical"`` (every result that is not critical).
@@ -240,6 +253,7 @@ def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, a
     return check(natural, ap, group.save, group.invuln)
 
 
+@fast_init
 @dataclass(frozen=True)
 class RollCheck:
     """How one die of a step is read: the literal check of a roll, and any re-roll.
@@ -290,7 +304,7 @@ class RollCheck:
         0.6666666666666666
         """
         if self.reroll is None:  # the faces that do not fail (FAIL is 0)
-            return int(np.count_nonzero(self.first(FACE_ARRAY))) / len(FACES)
+            return (len(FACES) - failed_faces(self.first(FACE_ARRAY))) / len(FACES)
         fail, success, critical = self.probabilities().tolist()
         return float(success + critical)
 
@@ -329,6 +343,7 @@ class CommandReroll:
     fish: bool = False
 
 
+@fast_init
 @dataclass(frozen=True)
 class PoolChecks:
     """Every check and switch of one pool against one target, abilities resolved.

@@ -17,7 +17,7 @@ from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
 from ..model.profiles import ModelGroup
-from .base import FACE_ARRAY, FACES, Ruleset
+from .base import FACE_ARRAY, FACES, Ruleset, failed_faces
 
 __all__ = ["DAMAGE_REROLLS", "damage_rerolls", "wound_lost"]
 
@@ -30,7 +30,7 @@ def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> flo
     fnp = group.feel_no_pain(mortal)
     if fnp is None:
         return 1.0
-    return (len(FACES) - int(np.count_nonzero(ruleset.fnp_saves(FACE_ARRAY, fnp)))) / len(FACES)
+    return failed_faces(ruleset.fnp_saves(FACE_ARRAY, fnp)) / len(FACES)
 
 
 def damage_rerolls(

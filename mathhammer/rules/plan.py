@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ..core.caches import register
+from ..core.frozen import fast_init, once
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers, check_inputs
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 
+@fast_init
 @dataclass(frozen=True)
 class PlannedPool:
     """A pool of identical attacks and its checks against the plan's target."""
@@ -54,20 +56,20 @@ class PlannedPool:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
 
-    @cached_property
+    @once
     def attack_dice(self) -> int:
         """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
         bonus = sum(extra.max for extra in self.checks.bonus_attacks)
         return sum(n * (w.attacks.max + bonus) for w, n in self.pool.weapons)
 
-    @cached_property
+    @once
     def hits(self) -> int:
         """The most hits the pool scores: every die a critical hit with the most extra
         hits [SUSTAINED HITS] gives (lethal hits included)."""
         extra = self.checks.sustained.max if self.checks.sustained is not None else 0
         return self.attack_dice * (1 + extra)
 
-    @cached_property
+    @once
     def damage(self) -> int:
         """The largest Damage of one attack before the defender's modifiers: D (or the
         damage set) times the multiplier, plus the damage added and [MELTA] X."""
@@ -76,6 +78,7 @@ class PlannedPool:
         return checks.damage.max * checks.damage_multiply + max(checks.damage_add, 0) + melta
 
 
+@fast_init
 @dataclass(frozen=True)
 class AttackPlan:
     """What an attack resolves, in order: pools (with their checks) and mortal-wound steps.
