@@ -251,3 +251,35 @@ def test_small_counts_are_thinned_by_the_table_s_own_rows(p: float) -> None:
     # the same rows; the products (of arrays laid out apart) may round an ulp apart
     expected = binomial_table(len(weights) - 1, p).T @ weights
     np.testing.assert_allclose(got, expected, rtol=4.5e-16, atol=1e-16)
+
+
+def exact_thin(weights: np.ndarray, p: float) -> np.ndarray:
+    """``binomial_thin`` of a pmf in exact rationals (the floats' exact values), rounded once."""
+    a, d = p.as_integer_ratio()
+    out = [Fraction(0)] * len(weights)
+    for n, w in enumerate(weights.tolist()):
+        for k in range(n + 1):
+            out[k] += Fraction(w) * comb(n, k) * Fraction(a**k * (d - a) ** (n - k), d**n)
+    return np.array([float(x) for x in out])
+
+
+@pytest.mark.parametrize("p", [*PROBABILITIES, 0.0, 1e-9])
+def test_few_counts_are_within_a_few_ulps_of_the_exact_thinning(p: float) -> None:
+    """One pmf of up to ``SMALL_TABLE`` counts is thinned without a table (Horner's scheme
+    up to six counts, the closed rows past them): each entry within 1e-15 of the exact
+    value relative to the pmf (1e-16 absolute of a total 1), and the same shape."""
+    for n in range(1, binomial.SMALL_TABLE + 1):
+        for weights in (rng.dirichlet(np.ones(n)), np.eye(n)[-1], np.eye(n)[n // 2]):
+            got = binomial_thin(weights, p)
+            assert got.shape == weights.shape
+            np.testing.assert_allclose(got, exact_thin(weights, p), rtol=1e-14, atol=2e-16)
+            if 0.0 < p < 1.0:  # the table's product agrees too
+                np.testing.assert_allclose(got, reference_thin(weights, p), rtol=0, atol=1e-15)
+
+
+def test_few_counts_build_no_table() -> None:
+    mh.clear_caches()
+    binomial_thin(np.full(binomial.SMALL_TABLE, 1 / binomial.SMALL_TABLE), 0.3)
+    binomial_thin(np.array([0.0, 0.25, 0.75]), 0.3)
+    assert binomial._small_table.cache_info().currsize == 0
+    assert binomial._TABLES.cache_info().items == 0

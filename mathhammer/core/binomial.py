@@ -301,6 +301,42 @@ def _horner(block: FloatArray, p: float, lo: int) -> FloatArray:
     return np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
 
 
+#: ``n - k`` (0 above the diagonal) for ``n, k < SMALL_TABLE``: the powers of ``1 - p``
+#: in the rows of a small table.
+_MISSES = np.maximum(np.arange(SMALL_TABLE)[:, None] - np.arange(SMALL_TABLE), 0)
+#: ``k`` for ``k < SMALL_TABLE``, as floats: the powers of ``p``.
+_KEPT = np.arange(float(SMALL_TABLE))
+
+
+def _few_counts(weights: FloatArray, p: float) -> FloatArray:
+    """:func:`binomial_thin` of one pmf of at most :data:`SMALL_TABLE` counts, where
+    building the table's rows takes a dozen array operations: up to six counts by
+    Horner's scheme on its generating function in Python floats, ``A <- A (q + p z) +
+    weights[n]`` from the top count down (every term non-negative); past them
+    ``(weights @ C(n, k) q^(n - k)) p^k`` (the coefficients exact, each power taken once).
+
+    Examples
+    --------
+    >>> _few_counts(np.array([0.0, 0.5, 0.5]), 0.5).tolist()  # 1 or 2 items, each kept at 1/2
+    [0.375, 0.5, 0.125]
+    >>> out = _few_counts(np.full(12, 1 / 12), 0.25)
+    >>> round(float(out.sum()), 15), round(float(out @ np.arange(12)), 12)  # 5.5 / 4
+    (1.0, 1.375)
+    """
+    q = 1.0 - p
+    n = len(weights)
+    if n > 6:
+        k = _KEPT[:n]
+        table = _coefficients()[:n, :n] * (q**k)[_MISSES[:n, :n]]
+        return np.asarray((weights @ table) * p**k, dtype=np.float64)
+    values = weights.tolist()
+    acc = [values[-1]]
+    for below in reversed(values[:-1]):
+        acc = [a * q + b * p for a, b in zip([*acc, 0.0], [0.0, *acc], strict=True)]
+        acc[0] += below
+    return np.array(acc)
+
+
 def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
     """Thin every one of ``n`` items with probability ``p``: ``B.T @ weights``.
 
@@ -325,6 +361,8 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
     weights = np.asarray(weights, dtype=np.float64)
     if p == 1.0:  # every item kept
         return weights.copy()
+    if weights.ndim == 1 and 0 < len(weights) <= SMALL_TABLE:
+        return _few_counts(weights, p)
     flat = weights.reshape(weights.shape[0], -1)
     out = np.zeros(flat.shape)
     if p == 0.0:  # none kept
