@@ -111,15 +111,16 @@ def _group_damage(
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
     if not optimal and _unmodified(damage, melta, damage_multiply, damage_add, groups, ruleset):
         kept = {1.0: damage.dist}  # the wounds lost, by the chance a wound is lost
-
-        def lost_to(lost: float) -> Dist:
-            if lost not in kept:
-                kept[lost] = damage.dist.thin(lost)
-            return kept[lost]
-
-        attacks_lost = tuple(lost_to(wound_lost(g, ruleset)) for g in groups)
-        mortal_lost = tuple(lost_to(wound_lost(g, ruleset, mortal=True)) for g in groups)
-        return attacks_lost, mortal_lost
+        attacks_lost: list[Dist] = []
+        mortal_lost: list[Dist] = []
+        for g in groups:
+            for into, mortal in ((attacks_lost, False), (mortal_lost, True)):
+                lost = wound_lost(g, ruleset, mortal)
+                found = kept.get(lost)
+                if found is None:
+                    found = kept[lost] = damage.dist.thin(lost)
+                into.append(found)
+        return tuple(attacks_lost), tuple(mortal_lost)
     weights, melta_values, taken = _rolls(
         damage, melta, damage_multiply, damage_add, groups, ruleset
     )

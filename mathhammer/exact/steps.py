@@ -128,7 +128,7 @@ def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
     >>> (attack_dice(pool, checks).probabilities * 9).round(12).tolist()  # 2 x (D3 + 1)
     [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 1.0]
     """
-    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    weapons = pool.dice
     return _attack_dice(weapons, rules.bonus_attacks)
 
 
@@ -226,7 +226,7 @@ def hit_and_wound(
     0.148148148148
     """
     hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
-    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    weapons = pool.dice
     kernel_key = (hit.shape, hit.tobytes(), wound.shape, wound.tobytes())
     key = (weapons, rules.bonus_attacks, kernel_key, _command_key(rules))
     found = _STAGES.get(key)
@@ -293,7 +293,7 @@ def plain_stages(pool: Pool, rules: PoolChecks) -> PlainSteps | None:
         return None
     p_hit = 1.0 if rules.hit is None else rules.hit.success()
     p_wound = p_hit * rules.wound.success()
-    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    weapons = pool.dice
     bonus = rules.bonus_attacks
     return PlainSteps(
         attacks=Dist._lazy(partial(_attack_pmf, weapons, bonus)),
@@ -323,7 +323,7 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
     >>> (thinned_dice(Pool(((Weapon("Gun", "D2", 3, 4), 2),)), checks, 0.5) * 64).tolist()
     [9.0, 24.0, 22.0, 8.0, 1.0]
     """
-    weapons = tuple((weapon.attacks, count) for weapon, count in pool.weapons)
+    weapons = pool.dice
     return _thinned_dice(weapons, rules.bonus_attacks, p)
 
 
@@ -335,8 +335,14 @@ def _thinned_dice(
     """Each weapon rolls its own A plus the bonus attacks, each die kept with chance ``p``
     (1 for the attack dice themselves), summed over the weapons. Read-only, and kept: a
     batch of attacks thins the same dice at the same few chances again and again."""
-    if not bonus and all(attacks.is_constant for attacks, _ in weapons):
-        return binomial_row(sum(attacks.bonus * count for attacks, count in weapons), p)
+    if not bonus:
+        fixed = 0  # the dice rolled, while every weapon's attacks are a number
+        for attacks, count in weapons:
+            if not attacks.is_constant:
+                break
+            fixed += attacks.bonus * count
+        else:
+            return binomial_row(fixed, p)
     extra = None
     for dice in bonus:
         extra = dice.dist if extra is None else extra + dice.dist

@@ -37,6 +37,17 @@ class Pool:
         return self.weapons[0][0]
 
     @once
+    def dice(self) -> tuple[tuple[Dice, int], ...]:
+        """Each weapon's attacks characteristic and count: the dice the pool rolls.
+
+        Examples
+        --------
+        >>> Pool(((Weapon("Gun", "D3", 3, 4), 2), (Weapon("Rifle", 2, 3, 4), 1))).dice
+        ((Dice('D3'), 2), (Dice('2'), 1))
+        """
+        return tuple([(weapon.attacks, count) for weapon, count in self.weapons])
+
+    @once
     def label(self) -> str:
         """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
 

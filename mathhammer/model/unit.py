@@ -361,7 +361,10 @@ class Unit:
     @property
     def total_wounds(self) -> int:
         """The wounds the unit has left."""
-        return sum(g.total_wounds for g in self.groups)
+        total = 0
+        for g in self.groups:
+            total += g.count * g.wounds - g.wounds_lost
+        return total
 
     @property
     def toughness(self) -> int:

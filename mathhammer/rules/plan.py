@@ -59,8 +59,13 @@ class PlannedPool:
     @once
     def attack_dice(self) -> int:
         """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
-        bonus = sum(extra.max for extra in self.checks.bonus_attacks)
-        return sum(n * (w.attacks.max + bonus) for w, n in self.pool.weapons)
+        bonus = 0
+        for extra in self.checks.bonus_attacks:
+            bonus += extra.max
+        dice = 0
+        for attacks, n in self.pool.dice:
+            dice += n * (attacks.max + bonus)
+        return dice
 
     @once
     def hits(self) -> int:
@@ -186,8 +191,7 @@ def steps_key(pools: Sequence[Pool | MortalWounds]) -> tuple[Any, ...]:
         if isinstance(pool, MortalWounds):
             steps.append(("mortal wounds", pool.amount))
         else:
-            counts = tuple((w.attacks, n) for w, n in pool.weapons)
-            steps.append((pool.weapon.pool_key, counts))
+            steps.append((pool.weapon.pool_key, pool.dice))
     return tuple(steps)
 
 
