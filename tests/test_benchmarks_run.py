@@ -90,3 +90,22 @@ def test_the_cpu_clock_can_be_the_one_judged() -> None:
     assert "clock: cpu (time.process_time" in done.stdout
     assert re.search(r"^row\s+cold\s+warm\s+cold wall\s+goal", done.stdout, re.MULTILINE)
     assert re.search(r"^S1\s.*\s(met|NOT MET)\s+3\s+n/a\s+n/a\s*$", done.stdout, re.MULTILINE)
+
+
+INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
+
+
+def test_the_instruction_counter_s_child_makes_the_calls() -> None:
+    """benchmarks/instructions.py: the process valgrind measures runs the cold calls of a
+    case (here without valgrind), and without valgrind the script says so."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    child = [sys.executable, str(INSTRUCTIONS), "--child", "S1", "2", "cold"]
+    done = subprocess.run(child, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    env["PATH"] = str(Path(sys.executable).parent)  # python, and no valgrind
+    done = subprocess.run(
+        [sys.executable, str(INSTRUCTIONS), "--cases", "S1"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "valgrind is not on the PATH" in done.stderr

@@ -26,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..core.frozen import once
 from ..errors import ProfileError, field_error, shown
 from ..model.profiles import ModelGroup, Unit
 
@@ -134,7 +135,7 @@ class Target:
         """The unit's name."""
         return self.unit.name
 
-    @property
+    @once
     def model_points(self) -> tuple[float, ...] | None:
         """The points of one model of each group (None without points)."""
         if self.points is None:
