@@ -128,8 +128,7 @@ def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
     >>> (attack_dice(pool, checks).probabilities * 9).round(12).tolist()  # 2 x (D3 + 1)
     [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 1.0]
     """
-    weapons = pool.dice
-    return _attack_dice(weapons, rules.bonus_attacks)
+    return _attack_dice(pool.dice, rules.bonus_attacks)
 
 
 @register
@@ -323,8 +322,7 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
     >>> (thinned_dice(Pool(((Weapon("Gun", "D2", 3, 4), 2),)), checks, 0.5) * 64).tolist()
     [9.0, 24.0, 22.0, 8.0, 1.0]
     """
-    weapons = pool.dice
-    return _thinned_dice(weapons, rules.bonus_attacks, p)
+    return _thinned_dice(pool.dice, rules.bonus_attacks, p)
 
 
 @register
