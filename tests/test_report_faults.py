@@ -225,3 +225,48 @@ def test_stale_temporaries_are_recognised_by_name_and_process(tmp_path: Path) ->
     (tmp_path / f".d{TEMPORARY_MARK}{gone}-0d").mkdir()  # a folder: never removed
     assert remove_stale_temporaries(tmp_path) == [tmp_path / names[0]]
     assert remove_stale_temporaries(tmp_path / "none") == []
+
+
+_NO_THREAD = r"""
+import sys, threading, time
+from mathhammer.io.workers import PoolStopped, ordered_map
+
+where = sys.argv[1]
+if where == "manager":  # the pool's own thread starts, the queue's feeder after it cannot
+    from concurrent.futures import process
+
+    real_run = process._ExecutorManagerThread.run
+
+    def run(self):
+        threading.stack_size(2**45)  # no stack that large: the next thread cannot start
+        real_run(self)
+
+    process._ExecutorManagerThread.run = run
+else:  # the pool's own thread, started by the first submission, cannot start
+    threading.stack_size(2**45)
+start = time.monotonic()
+try:
+    list(ordered_map(abs, range(-20, 0), jobs=2))
+except PoolStopped as exc:
+    print(f"stopped: {exc}")
+print(f"{time.monotonic() - start:.1f} s")
+"""
+
+
+@pytest.mark.parametrize("where", ["first", "manager"])
+def test_a_pool_whose_thread_cannot_start_is_one_error_not_a_hang(where: str) -> None:
+    """A thread the pool needs does not start (the stack it asks for is refused, as a
+    limit on threads or on memory refuses it): the map raises ``PoolStopped`` (a
+    ``BrokenProcessPool``, which the command line prints as one line) within a second or
+    two, prints no traceback, and leaves no worker behind; before, a failure in the
+    pool's own thread left the results waited for ever."""
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_THREAD, where],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("stopped: the pool of worker processes could not start a thread")
+    assert "can't start new thread" in lines[0] and "fewer jobs" in lines[0]
+    assert float(lines[1].split()[0]) < 10.0

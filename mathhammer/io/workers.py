@@ -16,7 +16,9 @@ workers:
 
 A worker that dies (the out-of-memory killer, a ``kill``) is reported as a
 :class:`~concurrent.futures.process.BrokenProcessPool` whose message names the signal or
-the exit status.
+the exit status; so is a pool that cannot start one of its threads (a limit on threads or
+on memory): the executor's own thread would die with a traceback and leave the results
+waited for ever, so the map looks whether it still runs while it waits.
 
 Examples
 --------
@@ -40,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager
 from itertools import islice
 from multiprocessing.process import BaseProcess
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .outputs import process_running
 
@@ -53,6 +55,18 @@ R = TypeVar("R")
 _PR_SET_PDEATHSIG = 1
 #: How often the watchdog thread looks at the parent process, in seconds.
 WATCH_INTERVAL = 0.5
+#: How often a map waiting for results looks whether the pool's manager thread runs.
+POLL_INTERVAL = 0.5
+
+
+class PoolStopped(BrokenProcessPool):
+    """A pool of workers that cannot run: one of its threads could not start."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(
+            f"the pool of worker processes could not start a thread ({error}); "
+            "run again, or with fewer jobs"
+        )
 
 
 def ordered_map(
@@ -133,29 +147,71 @@ def _map(
     chunks = _chunks(items, chunk)
     pending: dict[Future[list[R]], list[T]] = {}  # in the order sent
     finished = False
+    failed: list[BaseException] = []  # what stopped the pool's manager thread
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:  # its error said once, not printed
+        if args.thread is not None and args.thread is _manager(pool):
+            failed.append(args.exc_value or RuntimeError("its manager thread stopped"))
+        else:
+            previous(args)
+
+    threading.excepthook = hook
     try:
         with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
             for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
                 _submit(pool, function, chunks, pending, processes)
         while pending:
             if ordered:
-                done = [next(iter(pending))]
+                head = next(iter(pending))
+                ready, _ = wait([head], timeout=POLL_INTERVAL)
             else:
-                ready, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                done = [f for f in pending if f in ready]  # in the order sent
-            for future in done:
+                ready, _ = wait(list(pending), timeout=POLL_INTERVAL, return_when=FIRST_COMPLETED)
+            if not ready:
+                _check_running(pool, failed, list(pending))
+                continue
+            done = [f for f in pending if f in ready]  # in the order sent
+            for future in done[:1] if ordered else done:
                 results = future.result()
                 batch = pending.pop(future)
                 with _signals_held():  # never half-way through the pool's own bookkeeping
                     _submit(pool, function, chunks, pending, processes)
                 yield batch, results
         finished = True
+    except PoolStopped:
+        raise
     except BrokenProcessPool:
         pool.shutdown(wait=True)  # every worker reaped: each exit code known
         raise BrokenProcessPool(death_message(processes.values())) from None
+    except RuntimeError as exc:  # the pool's first thread, started here, did not start
+        if "can't start new thread" not in str(exc):
+            raise
+        raise PoolStopped(exc) from None
     finally:
+        if threading.excepthook is hook:
+            threading.excepthook = previous
         with _signals_held():
             _stop(pool, processes.values(), finished)
+
+
+def _manager(pool: ProcessPoolExecutor) -> threading.Thread | None:
+    """The pool's manager thread (the pool says nothing of it publicly)."""
+    thread: threading.Thread | None = vars(pool).get("_executor_manager_thread")
+    return thread
+
+
+def _check_running(
+    pool: ProcessPoolExecutor, failed: list[BaseException], waited: list[Future[Any]]
+) -> None:
+    """Raise :class:`PoolStopped` when the pool's manager thread has stopped while results
+    are still waited for (it ends otherwise only once the pool is shut down, or broken:
+    then every result waited for is set, and read as usual)."""
+    thread = _manager(pool)
+    if not failed and (thread is None or thread.is_alive()):
+        return
+    if not failed and wait(waited, timeout=0, return_when=FIRST_COMPLETED)[0]:
+        return  # broken meanwhile: its results say how
+    raise PoolStopped(failed[0] if failed else RuntimeError("its manager thread stopped"))
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -175,8 +231,10 @@ def _submit(
     batch = next(chunks, None)
     if batch is None:
         return
-    pending[pool.submit(_run_chunk, function, batch)] = batch
-    processes.update(pool._processes)  # the pool has no public list of its processes
+    try:
+        pending[pool.submit(_run_chunk, function, batch)] = batch
+    finally:  # the workers start before the pool's thread, which may not start
+        processes.update(pool._processes or {})  # the pool has no public list of them
 
 
 @contextmanager
@@ -209,6 +267,9 @@ def _stop(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess], finished:
         for process in processes:
             if process.exitcode is None:
                 process.terminate()
+    thread = _manager(pool)
+    if thread is not None and thread.ident is None:  # it never started: nothing to join
+        vars(pool)["_executor_manager_thread"] = None
     pool.shutdown(wait=True, cancel_futures=True)
 
 
