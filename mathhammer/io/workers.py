@@ -171,7 +171,7 @@ def _map(
                 _check_running(pool, failed, list(pending))
                 continue
             done = [f for f in pending if f in ready]  # in the order sent
-            for future in done[:1] if ordered else done:
+            for future in done:
                 results = future.result()
                 batch = pending.pop(future)
                 with _signals_held():  # never half-way through the pool's own bookkeeping
