@@ -182,6 +182,58 @@ def test_certain_damage_walks_the_models(group: ModelGroup, amount: int) -> None
         np.testing.assert_allclose(got, expected, rtol=0, atol=ATOL)
 
 
+def _dense(line: single.Line, t: np.ndarray) -> np.ndarray:
+    """The transition of a line as a matrix, from its bands when it has them."""
+    if line.dense:
+        return t
+    out = np.zeros((line.size + 1, line.size + 1))
+    for d in range(len(t)):
+        idx = np.arange(line.size + 1 - d)
+        out[idx, idx + d] = t[d, : line.size + 1 - d]
+    return out
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        ModelGroup(40, 4, 3, 3),  # 120 states: dense, past the doubling
+        ModelGroup(110, 4, 3, 3, wounds_lost=2),  # banded, the first model wounded
+        ModelGroup(70, 4, 3, 6),  # banded, damage wider than one model's wounds
+    ],
+)
+@pytest.mark.parametrize(
+    "damage", [[0.0, *[1 / 6] * 6], [0.25, 0.25, 0.5], [0.0, 0.0, 0.0, 0.0, 1.0]]
+)
+def test_the_powers_step_by_step(group: ModelGroup, damage: list[float]) -> None:
+    """Every power of a line's transition past the doubling, banded or dense and over
+    blocks of rows, is the product of the one before with the whole matrix; and they end
+    at the first that leaves the unit standing with at most the settling mass."""
+    line = single.Line(group)
+    assert line.size + 1 > single.SQUARING_STATES
+    pmf = np.asarray(damage)
+    t = _dense(line, line.transition(pmf))
+    rng = np.random.default_rng(line.size)
+    state = rng.dirichlet(np.ones(line.size + 1)) * (np.arange(line.size + 1) < 20)
+    state /= state.sum()
+    steps_ = 2 * line.size if pmf[0] > 0 else line.size
+    v, rows = state, 0
+    for j0, block in line._powers(state, pmf, steps_):
+        assert j0 == rows
+        for row in block:
+            np.testing.assert_allclose(row, v, rtol=0, atol=ATOL)
+            v, rows = v @ t, rows + 1
+    assert rows == steps_ + 1
+    settle = 1e-6
+    v, ended = state, 0
+    for j0, block in line._powers(state, pmf, steps_, settle):
+        ended = j0 + len(block) - 1
+    v = state
+    for j in range(ended):
+        assert v[:-1].sum() > settle
+        v = v @ t
+    assert v[:-1].sum() <= settle + ATOL
+
+
 @pytest.mark.parametrize("states", [2, 7, 40, single.SQUARING_STATES])
 @pytest.mark.parametrize("steps_", [0, 1, 5, 63, 64, 200])
 def test_doubling_powers_are_the_powers(states: int, steps_: int) -> None:

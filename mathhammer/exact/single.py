@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
@@ -55,6 +56,10 @@ CALL_ENTRIES = 2_000
 #: small matrix products, where a step per failed save costs a call each; the squarings'
 #: work grows as the cube of the states).
 SQUARING_STATES = 96
+#: The most a row of powers can lose or gain in summing (the rows are stochastic): the
+#: unit stands with probability at most ``settle`` only where "destroyed" holds all but
+#: ``settle`` of the mass, within this, so that the others are summed only then.
+_ROUNDING = 1e-12
 #: The transitions a line keeps (for its last damage pmfs).
 _TRANSITIONS_KEPT = 8
 
@@ -318,19 +323,38 @@ class Line:
             yield 0, _doubling_powers(state, t, steps)
             return
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
-        block = np.empty((rows, state.size))
+        if self.dense:
+            block = np.empty((rows, state.size))
+
+            def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
+                return np.matmul(block[r], t, out=out)
+
+        else:  # each row after a pad of zeros, read through windows as wide as the bands
+            pad = len(t) - 1
+            padded = np.zeros((rows, pad + state.size))
+            block = padded[:, pad:]
+            item = padded.itemsize
+            windows = as_strided(
+                padded, (rows, state.size, pad + 1), (padded.strides[0], item, item)
+            )
+            weights = _window_weights(t)
+
+            def step(r: int, out: FloatArray) -> FloatArray:
+                return np.einsum("sk,sk->s", windows[r], weights, out=out)
+
+        near = float(np.add.reduce(state)) - settle - _ROUNDING  # see _ROUNDING
         v = state
         for j0 in range(0, steps + 1, rows):
             count = min(rows, steps + 1 - j0)
             block[0] = v
             for r in range(1, count):
-                self._step(block[r - 1], t, block[r])
-                if settle and block[r, :-1].sum() <= settle:
+                step(r - 1, block[r])
+                if settle and block[r, -1] >= near and np.add.reduce(block[r, :-1]) <= settle:
                     yield j0, block[: r + 1]
                     return
             yield j0, block[:count]
             if j0 + count <= steps:
-                v = self._step(block[count - 1], t, np.empty(state.size))
+                v = step(count - 1, np.empty(state.size))
 
     def _step(self, v: FloatArray, t: FloatArray, out: FloatArray) -> FloatArray:
         """``out = v @ T``."""
@@ -361,6 +385,24 @@ def _capped(most: int, top: int) -> np.ndarray:
     out = np.where(d < w, d, np.where(d == w, top + 1 + w, 2 * top + 2))
     out.flags.writeable = False
     return out
+
+
+def _window_weights(bands: FloatArray) -> FloatArray:
+    """The bands ``bands[d, s] = T[s, s + d]`` of a transition as the weights of a step
+    read through windows: ``out[s] = sum_k window[s, k] * weights[s, k]``, where
+    ``window[s, k]`` is the state ``s - (width - 1 - k)`` (zero before the first), so
+    ``weights[s, k] = T[s - d, s]`` with ``d = width - 1 - k``.
+
+    Examples
+    --------
+    >>> _window_weights(np.array([[0.5, 0.5, 1.0], [0.5, 0.5, 0.0]])).tolist()
+    [[0.0, 0.5], [0.5, 0.5], [0.5, 1.0]]
+    """
+    width, size = bands.shape
+    weights = np.zeros((size, width))
+    for d in range(width):
+        weights[d:, width - 1 - d] = bands[d, : size - d]
+    return weights
 
 
 def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
