@@ -3,7 +3,9 @@
 :func:`~mathhammer.montecarlo.rolls.d6` is checked against a plain reading of the same
 bytes (every byte below 252 gives ``b % 6 + 1``; the others are rolled again, in order),
 and its faces against the uniform distribution: the six faces alone and consecutive
-pairs, by chi-square on a few million dice of a fixed seed.
+pairs, by chi-square on a few million dice of a fixed seed. Dice read through a table as
+they are rolled (:func:`~mathhammer.montecarlo.rolls.rolled_read`) are the dice rolled,
+then read: the same values, and the generator left where rolling leaves it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mathhammer.montecarlo.rolls import d6, rolled
+from mathhammer.montecarlo.rolls import count_rolled, d6, rolled, rolled_read
+from mathhammer.montecarlo.tables import count_where, lookup, pair_table
 
 
 def reference(seed: int, size: int) -> list[int]:
@@ -71,3 +74,49 @@ def test_rolled_masks_the_dice_a_trial_does_not_have() -> None:
     assert faces.shape == (4, 5)
     assert ((faces > 0).sum(axis=1) == counts).all()
     assert faces[1, :3].tolist() == reference(5, 20)[5:8]
+
+
+#: Tables of the faces 0-6 (entry 0: no die): read by translating bytes (whole numbers
+#: 0-254, no die at 0), and the others, read from the faces.
+TABLES = {
+    "pairs of a hit": pair_table(np.array([0, 0, 0, 1, 1, 1, 2]), width=40)[0],
+    "pairs, wide rows": pair_table(np.array([0, 0, 2, 0, 1, 1, 2]), width=200)[0],
+    "booleans": np.array([0, 1, 1, 0, 0, 1, 0], dtype=bool),
+    "int64 up to 254": np.array([0, 254, 3, 0, 9, 1, 200]),
+    "255 (the rolled-again code)": np.array([0, 255, 1, 1, 0, 0, 1], dtype=np.float32),
+    "no die not 0": np.array([1, 0, 0, 1, 1, 1, 1], dtype=np.float32),
+    "fractions": np.array([0, 0.5, 1, 1, 1, 1, 1]),
+    "negative": np.array([0, -1, 0, 1, 1, 1, 2]),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+@pytest.mark.parametrize("seed", [0, 3, 2026])
+def test_dice_read_as_rolled_are_the_dice_rolled_then_read(name: str, seed: int) -> None:
+    table = TABLES[name]
+    counts = np.random.default_rng(seed).integers(0, 30, size=700)  # ~40 rejected bytes
+    counts[:3] = [0, 29, 0]
+    fused, plain = np.random.default_rng(seed), np.random.default_rng(seed)
+    got = rolled_read(fused, counts, table)
+    expected = lookup(table, rolled(plain, counts))
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert np.array_equal(got, expected)
+    assert fused.bytes(16) == plain.bytes(16)  # as many bytes drawn
+
+
+@pytest.mark.parametrize("counts", [[], [0, 0], [1], [5, 0, 2]])
+def test_dice_read_as_rolled_of_few_or_no_dice(counts: list[int]) -> None:
+    table = TABLES["pairs of a hit"]
+    array = np.array(counts, dtype=np.int64)
+    got = rolled_read(np.random.default_rng(9), array, table)
+    assert np.array_equal(got, lookup(table, rolled(np.random.default_rng(9), array)))
+
+
+def test_dice_counted_as_rolled_are_counted_from_the_faces() -> None:
+    fails = np.array([0, 1, 1, 1, 0, 0, 0], dtype=bool)
+    counts = np.random.default_rng(4).integers(0, 12, size=2000)
+    fused, plain = np.random.default_rng(8), np.random.default_rng(8)
+    got = count_rolled(fused, counts, fails)
+    assert got.dtype == np.int64
+    assert got.tolist() == count_where(rolled(plain, counts), fails).tolist()
+    assert fused.bytes(16) == plain.bytes(16)

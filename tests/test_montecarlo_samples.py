@@ -34,6 +34,7 @@ from mathhammer.examples import EXAMPLES
 from mathhammer.montecarlo import rolls
 from mathhammer.montecarlo.budget import block_size
 from mathhammer.montecarlo.engine import BLOCK, iter_blocks, simulate_block
+from mathhammer.montecarlo.tables import lookup
 from mathhammer.montecarlo.tally import Tally
 from mathhammer.rules import EleventhEdition
 from mathhammer.rules.plan import AttackPlan, as_plan
@@ -41,12 +42,18 @@ from mathhammer.rules.plan import AttackPlan, as_plan
 
 @pytest.fixture(autouse=True)
 def integer_dice(monkeypatch: pytest.MonkeyPatch) -> None:
-    """D6 rectangles rolled through ``Generator.integers``, the stream of the digests."""
+    """D6 rectangles rolled through ``Generator.integers``, the stream of the digests; and
+    dice read as they are rolled read from those faces, as ``rolled_read`` is defined
+    (that it reads what ``d6`` rolls is ``test_montecarlo_dice.py``'s to check)."""
 
     def d6(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
         return rng.integers(1, 7, size=shape, dtype=np.int8)
 
+    def rolled_read(rng: np.random.Generator, counts: np.ndarray, table: np.ndarray) -> Any:
+        return lookup(table, rolls.rolled(rng, counts))
+
     monkeypatch.setattr(rolls, "d6", d6)
+    monkeypatch.setattr(rolls, "rolled_read", rolled_read)
 
 
 #: Trials per pinned run, cut into blocks of ``SMALL_BLOCK`` (uneven: the last is shorter).

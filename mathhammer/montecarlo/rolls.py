@@ -18,16 +18,25 @@ from ..core.dice import Dice
 from ..model.profiles import Unit
 from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
 from ..rules.damage_rerolls import damage_rerolls
-from .tables import count_pairs, count_where, faces_table, lookup, pair_table, prefix_mask
+from .tables import (
+    count_pairs,
+    faces_table,
+    lookup,
+    pair_table,
+    prefix_mask,
+    row_sums,
+)
 
 __all__ = [
     "categorise",
+    "count_rolled",
     "d6",
     "damage_roll",
     "defended_damage",
     "feel_no_pain",
     "roll_sum",
     "rolled",
+    "rolled_read",
 ]
 
 
@@ -49,12 +58,42 @@ def d6(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     >>> faces.shape, faces.dtype, bool(((faces >= 1) & (faces <= 6)).all())
     ((2, 3), dtype('int8'), True)
     """
-    size = int(np.prod(shape))
-    faces = np.frombuffer(bytearray(rng.bytes(size)).translate(_FACE_OF_BYTE), dtype=np.int8)
-    again = np.flatnonzero(faces == 0)
-    if again.size:
-        faces[again] = d6(rng, (again.size,))
-    return faces.reshape(shape)
+    faces = _read_bytes(rng, int(np.prod(shape)), _FACE_OF_BYTE, again=0)
+    return faces.view(np.int8).reshape(shape)
+
+
+#: The code of a byte that :data:`_FACE_OF_BYTE` rolls again, in a table of
+#: :func:`_codes_of_bytes` (which holds no other entry of it).
+_AGAIN = 255
+
+
+def _read_bytes(
+    rng: np.random.Generator, size: int, codes: bytes, again: int = _AGAIN
+) -> np.ndarray:
+    """``size`` dice (uint8), each a random byte translated by ``codes``; a byte that
+    translates to ``again`` (0 in :data:`_FACE_OF_BYTE`, :data:`_AGAIN` in a table of
+    :func:`_codes_of_bytes`) is rolled again, from the bytes that follow, in order: the
+    same bytes whatever the table, so that a table read as the dice are rolled reads
+    the dice :func:`d6` rolls."""
+    out = np.frombuffer(bytearray(rng.bytes(size)).translate(codes), dtype=np.uint8)
+    redo = np.flatnonzero(out == again)
+    if redo.size:
+        out[redo] = _read_bytes(rng, redo.size, codes, again)
+    return out
+
+
+def _codes_of_bytes(table: np.ndarray) -> bytes | None:
+    """A random byte's entry of ``table`` (indexed by the face it rolls, as
+    :func:`~mathhammer.montecarlo.tables.lookup` reads it), :data:`_AGAIN` for a byte
+    rolled again; None for a table that is not whole numbers from 0 to 254 with no die
+    (entry 0) at 0."""
+    if len(table) != 7 or table[0] != 0 or table.min() < 0 or table.max() >= _AGAIN:
+        return None
+    codes = table.astype(np.uint8)
+    if not np.array_equal(codes, table):
+        return None
+    faces = np.frombuffer(_FACE_OF_BYTE, dtype=np.uint8)
+    return np.where(faces > 0, codes[faces], _AGAIN).astype(np.uint8).tobytes()
 
 
 def rolled(rng: np.random.Generator, counts: np.ndarray) -> np.ndarray:
@@ -73,6 +112,29 @@ def rolled(rng: np.random.Generator, counts: np.ndarray) -> np.ndarray:
     return faces
 
 
+def rolled_read(rng: np.random.Generator, counts: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``lookup(table, rolled(rng, counts))``: the same dice, from the same random bytes,
+    each read through ``table`` as it is rolled (one translation of the bytes, where
+    rolling then reading makes two and a copy), where the faces themselves are not
+    needed again.
+
+    Examples
+    --------
+    >>> table = np.array([0, 0, 0, 1, 1, 1, 2], dtype=np.float32)
+    >>> counts = np.array([3, 0, 5])
+    >>> read = rolled_read(np.random.default_rng(1), counts, table)
+    >>> read.dtype, np.array_equal(read, lookup(table, rolled(np.random.default_rng(1), counts)))
+    (dtype('float32'), True)
+    """
+    codes = _codes_of_bytes(table)
+    if codes is None:
+        return lookup(table, rolled(rng, counts))
+    width = int(counts.max()) if counts.size else 0
+    read = _read_bytes(rng, counts.size * width, codes).reshape(counts.size, width)
+    read *= prefix_mask(counts, width).view(np.uint8)  # no die reads entry 0, which is 0
+    return read.astype(table.dtype)
+
+
 def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.ndarray:
     """The sum of ``counts[t]`` independent rolls of a dice expression, per trial."""
     width = int(counts.max()) if counts.size else 0
@@ -81,6 +143,22 @@ def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.nda
     rolls = dice.roll(rng, (counts.size, width))
     summed: np.ndarray = np.where(np.arange(width) < counts[:, None], rolls, 0).sum(axis=1)
     return summed
+
+
+def count_rolled(rng: np.random.Generator, counts: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``count_where(rolled(rng, counts), table)``: each trial's dice whose entry of the
+    boolean ``table`` is true, the dice read as they are rolled (:func:`rolled_read`).
+
+    Examples
+    --------
+    >>> from mathhammer.montecarlo.tables import count_where
+    >>> fails = faces_table(lambda f: np.asarray(f) <= 2, bool)
+    >>> counts = np.array([4, 0, 9])
+    >>> np.array_equal(count_rolled(np.random.default_rng(5), counts, fails),
+    ...                count_where(rolled(np.random.default_rng(5), counts), fails))
+    True
+    """
+    return row_sums(rolled_read(rng, counts, np.asarray(table, dtype=np.float32)))
 
 
 def categorise(
@@ -96,8 +174,11 @@ def categorise(
     rectangle of dice, only when some die is re-rolled. A ``command`` re-roll then rolls
     one more die for each trial its policy picks a die of (:func:`_command`).
     """
-    faces = rolled(rng, counts)
     first = faces_table(check.first)
+    if check.reroll is None and command is None:  # the faces are not read again
+        table, scale = pair_table(first, int(counts.max()) if counts.size else 0)
+        return count_pairs(rolled_read(rng, counts, table), scale)
+    faces = rolled(rng, counts)
     table, scale = pair_table(first, faces.shape[1])
     values = lookup(table, faces)
     again = None
@@ -239,5 +320,5 @@ def feel_no_pain(
         if here.size == 0:
             continue
         saves = faces_table(partial(_fnp_saves, ruleset, fnp), bool)
-        out[here] -= count_where(rolled(rng, wounds[here]), saves)
+        out[here] -= count_rolled(rng, wounds[here], saves)
     return out

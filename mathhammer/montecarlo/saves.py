@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..rules.base import PoolChecks, Ruleset
-from .rolls import d6, damage_roll, defended_damage, feel_no_pain, rerolled_damage, rolled
+from .rolls import (
+    count_rolled,
+    d6,
+    damage_roll,
+    defended_damage,
+    feel_no_pain,
+    rerolled_damage,
+    rolled,
+)
 from .state import TargetState
 from .tables import count_where, faces_table, is_prefix, sorted_dice
 
@@ -49,14 +57,20 @@ def save_dice(
     against the group current at its turn. Either way the damage dice are rolled for
     the same trials in the same order.
     """
-    faces = rolled(rng, count)
     groups = target.unit.groups
     fails = np.array([faces_table(partial(_fails, checks.saves, g), bool) for g in groups])
-    if checks.save_reroll in ("ones", "failures"):
-        faces = _save_rerolls(rng, checks, target, faces, fails)
+    rerolls = checks.save_reroll in ("ones", "failures")
+    lone = target.lone and is_prefix(fails[0])
+    if lone and not rerolls:  # the faces are not read again: counted as they are rolled
+        failures = count_rolled(rng, count, fails[0])
+    else:
+        faces = rolled(rng, count)
+        if rerolls:
+            faces = _save_rerolls(rng, checks, target, faces, fails)
+        if lone:
+            failures = count_where(faces, fails[0])
     command = checks.save_reroll == "command"
-    if target.lone and is_prefix(fails[0]):
-        failures = count_where(faces, fails[0])
+    if lone:
         if command:
             failures = _first_failure_again(rng, target, failures, fails[0])
         return _lone_group(rng, ruleset, checks, target, failures, used)

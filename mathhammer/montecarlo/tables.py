@@ -30,6 +30,7 @@ __all__ = [
     "lookup",
     "pair_table",
     "prefix_mask",
+    "row_sums",
     "sorted_dice",
 ]
 
@@ -91,8 +92,14 @@ def is_prefix(table: np.ndarray) -> bool:
     return bool(np.all(marked[:-1] >= marked[1:]))
 
 
-def _row_sums(values: np.ndarray) -> np.ndarray:
-    """The sum of each row of a float array of small integers, as int64."""
+def row_sums(values: np.ndarray) -> np.ndarray:
+    """The sum of each row of a float array of small integers, as int64.
+
+    Examples
+    --------
+    >>> row_sums(np.array([[1, 0, 1], [0, 0, 0]], dtype=np.float32)).tolist()
+    [2, 0]
+    """
     ones = np.ones(values.shape[1], dtype=values.dtype)
     return (values @ ones).astype(np.int64)
 
@@ -107,7 +114,7 @@ def count_where(faces: np.ndarray, table: np.ndarray) -> np.ndarray:
     >>> count_where(faces, faces_table(lambda f: np.asarray(f) == 6, bool)).tolist()
     [2, 0]
     """
-    return _row_sums(lookup(np.asarray(table, dtype=np.float32), faces))
+    return row_sums(lookup(np.asarray(table, dtype=np.float32), faces))
 
 
 def _scale(width: int) -> tuple[int, type[np.floating[Any]]]:
@@ -149,7 +156,7 @@ def count_pairs(values: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]
     >>> [c.tolist() for c in count_pairs(np.take(table, faces), scale)]
     [[1, 0], [1, 1]]
     """
-    sums = _row_sums(values)
+    sums = row_sums(values)
     return sums % scale, sums // scale
 
 
