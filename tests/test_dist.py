@@ -15,6 +15,7 @@ from scipy import stats
 
 from mathhammer import Dist, DistributionError
 from mathhammer.core.binomial import binomial_table
+from mathhammer.core.queries import FEW_VALUES
 
 ATOL = 1e-12
 
@@ -338,3 +339,35 @@ def test_an_integer_k_is_answered_as_its_float_is(weights: list[float], k: int) 
         fast, general = query(k), query(float(k))
         assert type(fast) is float and abs(fast - general) <= 1e-15
     assert d.at_least(k) == d.sf(k - 1)
+
+
+@pytest.mark.parametrize("size", [1, 2, 11, FEW_VALUES - 1, FEW_VALUES, FEW_VALUES + 1, 300])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_moments_and_tails_of_short_and_long_pmfs_are_exact(size: int, seed: int) -> None:
+    """The moments and tails of a pmf, summed in Python floats up to ``FEW_VALUES`` values
+    and by arrays past them, against the exact rational sums of the same pmf; the mass
+    placed in a few spikes as well as spread, and a tail far below the rest."""
+    rng = np.random.default_rng(seed * 1000 + size)
+    weights = rng.dirichlet(np.full(size, 0.3))
+    if size > 2:
+        weights[-1] = 1e-30  # a far tail: summed from the top, it keeps its digits
+        weights /= weights.sum()
+    d = Dist(weights)
+    exact = [F(float(x)) for x in d.probabilities]
+    total = sum(exact)
+    mean = sum(k * x for k, x in enumerate(exact)) / total
+    var = sum((k - mean) ** 2 * x for k, x in enumerate(exact)) / total
+    assert d.mean() == pytest.approx(float(mean), rel=1e-14, abs=1e-300)
+    assert d.var() == pytest.approx(float(var), rel=1e-12, abs=1e-15)
+    assert d.std() == pytest.approx(float(var) ** 0.5, rel=1e-12, abs=1e-7)
+    for k in sorted({0, 1, size // 2, size - 2, size - 1, size}):
+        tail = sum(exact[k + 1 :])
+        assert d.sf(k) == pytest.approx(float(tail), rel=1e-14, abs=1e-300), k
+        assert d.at_least(k + 1) == d.sf(k)
+
+
+@pytest.mark.parametrize("size", [1, FEW_VALUES, FEW_VALUES + 1])
+def test_the_moments_of_a_certain_value_are_exact(size: int) -> None:
+    d = Dist(np.eye(size)[size - 1])
+    assert d.mean() == size - 1 and d.var() == 0.0 and d.std() == 0.0
+    assert d.sf(size - 2) == 1.0 and d.sf(size - 1) == 0.0

@@ -10,6 +10,7 @@ combined is :mod:`mathhammer.core.dist`'s concern.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -20,7 +21,14 @@ from ..errors import DistributionError, field_error
 from .arguments import as_numbers, float_or_array
 from .binomial import FloatArray
 
-__all__ = ["DistQueries", "IntArray", "Points", "Scalar"]
+__all__ = ["FEW_VALUES", "DistQueries", "IntArray", "Points", "Scalar"]
+
+#: Up to this many values the moments and tails are summed in Python floats: a few array
+#: operations on a short pmf cost more than the sum itself (a row of a comparison table
+#: asks for four of them).
+FEW_VALUES = 48
+_VALUES = np.arange(FEW_VALUES, dtype=np.float64)
+_VALUES.flags.writeable = False
 
 #: Slack used when comparing a cdf with a requested quantile, so that rounding
 #: noise of the last bit does not move a median from 2 to 3.
@@ -140,7 +148,11 @@ class DistQueries:
         if type(k) is int:  # the common question, answered without arrays
             if k < 0:
                 return 1.0
-            return 0.0 if k >= self.n else min(float(np.add.reduce(self._pmf[k + 1 :])), 1.0)
+            if k >= self.n:
+                return 0.0
+            if len(self._pmf) <= FEW_VALUES:  # from the top, as the tail of an array
+                return min(sum(self._pmf[:k:-1].tolist()), 1.0)
+            return min(float(np.add.reduce(self._pmf[k + 1 :])), 1.0)
         ks = np.floor(as_numbers(k, "k"))
         tail = np.append(np.minimum(self._tail(), 1.0)[1:], 0.0)  # tail[k] = P(X > k)
         idx = np.clip(ks, 0, self.n).astype(np.intp)
@@ -172,10 +184,12 @@ class DistQueries:
         """The expected value."""
         found: tuple[float, float | None] | None = getattr(self, "_moments", None)
         if found is None:
-            # about the mode, so that the sum's rounding grows with the spread of the
-            # values, not with their size (a D6 + 999,994 has a mean exact to 1e-13)
-            mode = int(self._pmf.argmax())
-            mu = mode + float(np.dot(np.arange(len(self._pmf)) - mode, self._pmf))
+            if len(self._pmf) <= FEW_VALUES:  # values too small for their size to matter
+                mu = float(np.dot(self._pmf, _VALUES[: len(self._pmf)]))
+            else:  # about the mode, so that the sum's rounding grows with the spread of
+                # the values, not with their size (a D6 + 999,994 has a mean exact to 1e-13)
+                mode = int(self._pmf.argmax())
+                mu = mode + float(np.dot(np.arange(len(self._pmf)) - mode, self._pmf))
             found = (mu, None)
             object.__setattr__(self, "_moments", found)  # computed once: the pmf is read-only
         return found[0]
@@ -185,14 +199,18 @@ class DistQueries:
         mu = self.mean()
         variance = self._moments[1]
         if variance is None:
-            k = np.arange(len(self._pmf))
-            variance = float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
+            if len(self._pmf) <= FEW_VALUES:
+                terms = [(k - mu) * (k - mu) * x for k, x in enumerate(self._pmf.tolist())]
+                variance = max(sum(terms), 0.0)
+            else:
+                k = np.arange(len(self._pmf))
+                variance = float(max(np.dot((k - mu) ** 2, self._pmf), 0.0))
             object.__setattr__(self, "_moments", (mu, variance))
         return variance
 
     def std(self) -> float:
         """The standard deviation."""
-        return float(np.sqrt(self.var()))
+        return math.sqrt(self.var())
 
     @overload
     def ppf(self, q: Scalar) -> int: ...
