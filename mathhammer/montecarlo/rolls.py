@@ -3,7 +3,10 @@
 Each function takes the generator of one block of trials and per-trial counts, rolls a
 rectangular array of faces and masks the dice a trial does not have, so that every trial
 of the block is rolled in one numpy call. The ruleset's literal checks read the faces,
-through their tables over the six faces (:mod:`~mathhammer.montecarlo.tables`).
+through their tables over the six faces (:mod:`~mathhammer.montecarlo.tables`). Dice
+whose faces are not read again (a roll without re-rolls) are read through their table
+as they are rolled (:func:`rolled_read`): the table composed with the faces of the
+random bytes, the same bytes drawn and the same values read.
 """
 
 from __future__ import annotations
@@ -18,14 +21,7 @@ from ..core.dice import Dice
 from ..model.profiles import Unit
 from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
 from ..rules.damage_rerolls import damage_rerolls
-from .tables import (
-    count_pairs,
-    faces_table,
-    lookup,
-    pair_table,
-    prefix_mask,
-    row_sums,
-)
+from .tables import count_pairs, faces_table, lookup, pair_table, prefix_mask, row_sums
 
 __all__ = [
     "categorise",
