@@ -8,6 +8,8 @@ making only the ``N`` clearings: the difference over ``N`` is the call's own ins
 counts per pair: ``mh.compare`` of 400 distinct Wahapedia weapon profiles (a fixed
 sample) against the 9 standard targets, less the same run without the comparison.
 ``PYTHONHASHSEED`` is fixed (0) for both runs: another seed moves a count by a few percent.
+BLAS runs one thread, as ``bench_perf.py`` sets it: the waiting of a second thread is
+otherwise counted, more of it the busier the machine.
 
 Usage::
 
@@ -76,7 +78,11 @@ def child(root: Path, case: str, calls: int, mode: str) -> None:
 
 def count(root: Path, case: str, calls: int, mode: str) -> int:
     """The instructions valgrind counts in one child process."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    # BLAS on one thread, as bench_perf.py runs it: a worker thread's waiting spins
+    # between products, and valgrind would count them (as many again as a Monte Carlo's
+    # own instructions, varying with the machine's load)
+    threads = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    env = dict(os.environ, PYTHONHASHSEED="0", **threads)
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
         sys.executable, str(Path(__file__).resolve()), "--child", case, str(calls), mode,
