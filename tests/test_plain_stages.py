@@ -223,13 +223,12 @@ def test_the_powers_step_by_step(group: ModelGroup, damage: list[float]) -> None
             np.testing.assert_allclose(row, v, rtol=0, atol=ATOL)
             v, rows = v @ t, rows + 1
     assert rows == steps_ + 1
-    settle = 1e-6
-    v, ended = state, 0
+    settle, ended = 1e-6, 0
     for j0, block in line._powers(state, pmf, steps_, settle):
         ended = j0 + len(block) - 1
     v = state
     for j in range(ended):
-        assert v[:-1].sum() > settle
+        assert v[:-1].sum() > settle, f"standing with at most {settle} after {j} failed saves"
         v = v @ t
     assert v[:-1].sum() <= settle + ATOL
 
