@@ -330,10 +330,13 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
         table = _coefficients()[:n, :n] * (q**k)[_MISSES[:n, :n]]
         return np.asarray((weights @ table) * p**k, dtype=np.float64)
     values = weights.tolist()
-    acc = [values[-1]]
-    for below in reversed(values[:-1]):
-        acc = [a * q + b * p for a, b in zip([*acc, 0.0], [0.0, *acc], strict=True)]
-        acc[0] += below
+    acc = [0.0] * n
+    acc[0] = values[-1]
+    for top, below in enumerate(reversed(values[:-1]), 1):  # acc <- acc (q + p z) + below
+        acc[top] = acc[top - 1] * p
+        for k in range(top - 1, 0, -1):
+            acc[k] = acc[k] * q + acc[k - 1] * p
+        acc[0] = acc[0] * q + below
     return np.array(acc)
 
 

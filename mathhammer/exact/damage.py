@@ -114,11 +114,13 @@ def _group_damage(
         attacks_lost: list[Dist] = []
         mortal_lost: list[Dist] = []
         for g in groups:
-            for into, mortal in ((attacks_lost, False), (mortal_lost, True)):
-                lost = wound_lost(g, ruleset, mortal)
-                found = kept.get(lost)
+            lost = wound_lost(g, ruleset)
+            # the same Feel No Pain against mortal wounds unless the group has one for them
+            mortal = lost if g.fnp_mortal is None else wound_lost(g, ruleset, mortal=True)
+            for into, chance in ((attacks_lost, lost), (mortal_lost, mortal)):
+                found = kept.get(chance)
                 if found is None:
-                    found = kept[lost] = damage.dist.thin(lost)
+                    found = kept[chance] = damage.dist.thin(chance)
                 into.append(found)
         return tuple(attacks_lost), tuple(mortal_lost)
     weights, melta_values, taken = _rolls(

@@ -128,10 +128,14 @@ class Line:
         top = max(1, min(len(damage) - 1, self._most_left))
         # values[:top + 1]: P(E = d), the amounts capped at top; values[top + 1 + d]:
         # P(E >= d); the last entry 0
-        values = np.zeros(2 * top + 3)
-        values[: min(len(damage), top)] = damage[:top]
-        values[top] = np.add.reduce(damage[top:])
-        values[top + 1 : 2 * top + 2] = values[top::-1].cumsum()[::-1]
+        pmf = damage.tolist()  # a few amounts: summed in Python floats, as cumsum sums
+        exact = pmf[:top]
+        rest = pmf[top:]  # P(E >= top): one amount, or those summed as numpy sums them
+        exact.append(rest[0] if len(rest) == 1 else float(np.add.reduce(damage[top:])))
+        tails = [0.0] * (top + 2)
+        for d in range(top, -1, -1):
+            tails[d] = tails[d + 1] + exact[d]
+        values = np.array(exact + tails)
         # by_left[w, d]: a model with w wounds left loses min(E, w) (every state with w
         # wounds left moves alike)
         by_left = values[_capped(self._most_left, top)]
@@ -235,13 +239,15 @@ class Line:
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
         if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
-            after = failed[: steps + 1].T @ _doubling_powers(state, self.transition(damage), steps)
+            after = np.dot(
+                failed[: steps + 1].T, _doubling_powers(state, self.transition(damage), steps)
+            )
             after[..., -1] += failed[steps + 1 :].sum(axis=0)  # the unit destroyed by then
             return np.asarray(after)
         after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
         for j0, block in self._powers(state, damage, steps, settle):
-            after += failed[j0 : j0 + len(block)].T @ block
+            after += np.dot(failed[j0 : j0 + len(block)].T, block)
             last, standing = j0 + len(block) - 1, float(block[-1, :-1].sum())
         beyond = failed[last + 1 :].sum(axis=0)
         after[..., -1] += beyond  # the unit was destroyed by then (or all but ``standing``)
@@ -327,7 +333,7 @@ class Line:
             block = np.empty((rows, state.size))
 
             def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
-                return np.matmul(block[r], t, out=out)
+                return np.dot(block[r], t, out=out)
 
         else:  # each row after a pad of zeros, read through windows as wide as the bands
             pad = len(t) - 1
@@ -359,7 +365,7 @@ class Line:
     def _step(self, v: FloatArray, t: FloatArray, out: FloatArray) -> FloatArray:
         """``out = v @ T``."""
         if self.dense:
-            return np.matmul(v, t, out=out)
+            return np.dot(v, t, out=out)
         np.multiply(v, t[0], out=out)
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
@@ -418,8 +424,8 @@ def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray
         m = 1 << (min(done, steps + 1 - done).bit_length() - 1)
         i = m.bit_length() - 1
         if i == len(powers):
-            powers.append(powers[-1] @ powers[-1])
-        np.matmul(rows[done - m : done], powers[i], out=rows[done : done + m])
+            powers.append(np.dot(powers[-1], powers[-1]))
+        np.dot(rows[done - m : done], powers[i], out=rows[done : done + m])
         done += m
     return rows
 
