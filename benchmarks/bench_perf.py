@@ -354,6 +354,7 @@ class Times:
 
 #: Runs of one library between the other's in :func:`cold_warm`.
 BLOCK = 5
+WARMUP_CALLS = 40
 
 
 def cold_warm(
@@ -439,7 +440,7 @@ def bench_exact(case: ExactCase, cfg: Settings) -> Row:
     slow = Times()
     if peer is not None:
         peer = _peer_probe(case, row, cfg, result, peer, slow)
-    cold, warm, peers = cold_warm(case.run, runs, 0 if heavy else 2, peer)
+    cold, warm, peers = cold_warm(case.run, runs, 0 if heavy else WARMUP_CALLS, peer)
     clock = cfg.clock
     row.value, row.warm, row.runs = cold.median(clock), warm.median(clock), str(runs)
     row.other = cold.median(other_clock(clock))

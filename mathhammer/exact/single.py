@@ -39,7 +39,7 @@ from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
 from ..model.unit import ModelGroup
 from .chain import TRIM_MASS, trim_counts
-from .compound import compound, skew
+from .compound import compound
 from .cost import CHUNK_ENTRIES
 from .layout import DENSE_LIMIT
 
@@ -139,10 +139,16 @@ class Line:
         # by_left[w, d]: a model with w wounds left loses min(E, w) (every state with w
         # wounds left moves alike)
         by_left = values[_capped(self._most_left, top)]
-        rows = by_left[self.left]  # rows[s, d] = T[s, s + d]
+        rows = by_left.take(self.left, 0)  # rows[s, d] = T[s, s + d]
         if not self.dense:
             return np.ascontiguousarray(rows.T)  # bands[d, s]
-        return skew(rows)[:, : self.size + 1]  # T[s, s + d]: nothing passes "destroyed"
+        # T[s, s + d], contiguous: in rows of n + 1 entries read as rows of n, row s starts
+        # s places further in; nothing passes "destroyed" (rows[s, d] is 0 past the wounds
+        # the unit has left), so what runs into the next row is 0
+        n = self.size + 1
+        dense = np.zeros(n * (n + 1))
+        dense.reshape(n, n + 1)[:, : top + 1] = rows
+        return dense[: n * n].reshape(n, n)
 
     def steps(self, damage: FloatArray, dice: int) -> int:
         """The failed saves that can still change the state: ``dice``, or ``size`` when
