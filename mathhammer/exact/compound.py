@@ -39,14 +39,20 @@ def power(q: FloatArray, n: int) -> FloatArray:
     >>> power(np.array([0.5, 0.5]), 2).tolist()
     [0.25, 0.5, 0.25]
     """
-    result = np.ones(1)
+    if n == 0:
+        return np.ones(1)
+    result = None  # the first factor taken as it is: no convolution with [1.0]
     base = q
     while n:
         if n & 1:
-            result = np.convolve(result, base)
+            if result is not None:
+                result = np.convolve(result, base)
+            else:
+                result = base.copy() if base is q else base  # q itself is the caller's
         n >>= 1
         if n:
             base = np.convolve(base, base)
+    assert result is not None  # n > 0 has a bit set
     return result
 
 

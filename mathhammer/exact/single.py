@@ -248,7 +248,8 @@ class Line:
             after = np.dot(
                 failed[: steps + 1].T, _doubling_powers(state, self.transition(damage), steps)
             )
-            after[..., -1] += failed[steps + 1 :].sum(axis=0)  # the unit destroyed by then
+            if steps + 1 < len(failed):  # failed saves past the unit's end
+                after[..., -1] += np.add.reduce(failed[steps + 1 :], axis=0)
             return np.asarray(after)
         after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
@@ -289,7 +290,8 @@ class Line:
             paths[j] = table[paths[j - 1]]
         weights = np.multiply.outer(failed[: steps + 1], state[starts])
         after = np.bincount(paths.ravel(), weights=weights.ravel(), minlength=state.size)
-        after[-1] += float(failed[steps + 1 :].sum()) * float(state.sum())
+        if steps + 1 < len(failed):  # failed saves past every path's end
+            after[-1] += float(np.add.reduce(failed[steps + 1 :])) * float(np.add.reduce(state))
         return np.asarray(after, dtype=np.float64)
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
