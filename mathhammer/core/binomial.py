@@ -328,7 +328,7 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
     if n > 6:
         k = _KEPT[:n]
         table = _coefficients()[:n, :n] * (q**k)[_MISSES[:n, :n]]
-        return np.asarray((weights @ table) * p**k, dtype=np.float64)
+        return np.asarray(weights.dot(table) * p**k, dtype=np.float64)
     values = weights.tolist()
     acc = [0.0] * n
     acc[0] = values[-1]
@@ -377,9 +377,9 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
         if lo == hi:
             np.multiply.outer(binomial_row(hi, p), flat[hi], out=out[: hi + 1])
         elif hi < SMALL_TABLE:  # a few rows: made for this call, not kept
-            out[: hi + 1] = _small_table(hi, p)[lo:].T @ flat[lo : hi + 1]
+            out[: hi + 1] = _small_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
         elif thin_uses_table(hi, flat.shape[1]):
-            out[: hi + 1] = binomial_table(hi, p)[lo:].T @ flat[lo : hi + 1]
+            out[: hi + 1] = binomial_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
         else:
             out[: hi + 1] = _horner(flat[lo : hi + 1], p, lo)
     return out.reshape(weights.shape)

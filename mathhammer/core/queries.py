@@ -185,7 +185,7 @@ class DistQueries:
         found: tuple[float, float | None] | None = getattr(self, "_moments", None)
         if found is None:
             if len(self._pmf) <= FEW_VALUES:  # values too small for their size to matter
-                mu = float(np.dot(self._pmf, _VALUES[: len(self._pmf)]))
+                mu = float(self._pmf.dot(_VALUES[: len(self._pmf)]))
             else:  # about the mode, so that the sum's rounding grows with the spread of
                 # the values, not with their size (a D6 + 999,994 has a mean exact to 1e-13)
                 mode = int(self._pmf.argmax())

@@ -245,16 +245,15 @@ class Line:
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
         if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
-            after = np.dot(
-                failed[: steps + 1].T, _doubling_powers(state, self.transition(damage), steps)
-            )
+            powers = _doubling_powers(state, self.transition(damage), steps)
+            after = failed[: steps + 1].T.dot(powers)
             if steps + 1 < len(failed):  # failed saves past the unit's end
                 after[..., -1] += np.add.reduce(failed[steps + 1 :], axis=0)
             return np.asarray(after)
         after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
         for j0, block in self._powers(state, damage, steps, settle):
-            after += np.dot(failed[j0 : j0 + len(block)].T, block)
+            after += failed[j0 : j0 + len(block)].T.dot(block)
             last, standing = j0 + len(block) - 1, float(block[-1, :-1].sum())
         beyond = failed[last + 1 :].sum(axis=0)
         after[..., -1] += beyond  # the unit was destroyed by then (or all but ``standing``)
@@ -341,7 +340,7 @@ class Line:
             block = np.empty((rows, state.size))
 
             def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
-                return np.dot(block[r], t, out=out)
+                return block[r].dot(t, out)
 
         else:  # each row after a pad of zeros, read through windows as wide as the bands
             pad = len(t) - 1
@@ -373,7 +372,7 @@ class Line:
     def _step(self, v: FloatArray, t: FloatArray, out: FloatArray) -> FloatArray:
         """``out = v @ T``."""
         if self.dense:
-            return np.dot(v, t, out=out)
+            return v.dot(t, out)
         np.multiply(v, t[0], out=out)
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
@@ -432,8 +431,8 @@ def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray
         m = 1 << (min(done, steps + 1 - done).bit_length() - 1)
         i = m.bit_length() - 1
         if i == len(powers):
-            powers.append(np.dot(powers[-1], powers[-1]))
-        np.dot(rows[done - m : done], powers[i], out=rows[done : done + m])
+            powers.append(powers[-1].dot(powers[-1]))
+        rows[done - m : done].dot(powers[i], rows[done : done + m])
         done += m
     return rows
 
