@@ -226,6 +226,9 @@ def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
     for k in range(mode, 0, -1):  # term k - 1 over term k: k / ((n - k + 1) * rho)
         term *= k / ((n - k + 1.0) * rho)
         terms[k - 1] = term
+    if len(terms) < 8:  # summed in order, as numpy sums fewer than eight: the same total
+        total = sum(terms)
+        return np.array([term / total for term in terms])
     out = np.array(terms)
     out /= np.add.reduce(out)
     return out
