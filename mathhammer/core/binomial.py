@@ -337,8 +337,8 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
     acc[0] = values[-1]
     for top, below in enumerate(reversed(values[:-1]), 1):  # acc <- acc (q + p z) + below
         acc[top] = acc[top - 1] * p
-        for k in range(top - 1, 0, -1):
-            acc[k] = acc[k] * q + acc[k - 1] * p
+        for j in range(top - 1, 0, -1):
+            acc[j] = acc[j] * q + acc[j - 1] * p
         acc[0] = acc[0] * q + below
     return np.array(acc)
 

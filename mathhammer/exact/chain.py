@@ -305,7 +305,10 @@ def trim_counts(count: FloatArray, mass: float = TRIM_MASS) -> tuple[FloatArray,
     >>> kept.shape, cut
     ((2, 1), 1e-19)
     """
-    if not len(count) or np.add.reduce(count[-1]) > mass:  # each tail holds the last row
+    if not len(count):
+        return count, 0.0
+    last = count[-1]  # each tail holds the last row: one entry read as it is
+    if (float(last[0]) if len(last) == 1 else float(np.add.reduce(last))) > mass:
         return count, 0.0
     rows = count.sum(axis=1)
     tail = np.cumsum(rows[::-1])[::-1]  # tail[n]: P(at least n dice)

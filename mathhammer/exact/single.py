@@ -340,7 +340,8 @@ class Line:
             block = np.empty((rows, state.size))
 
             def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
-                return block[r].dot(t, out)
+                product: FloatArray = block[r].dot(t, out)
+                return product
 
         else:  # each row after a pad of zeros, read through windows as wide as the bands
             pad = len(t) - 1
