@@ -103,16 +103,23 @@ def _horner(count: FloatArray, die: FloatArray, lo: int) -> FloatArray:
     return np.convolve(result, power(die, lo)) if lo else result
 
 
-def skew(g: FloatArray) -> FloatArray:
+def skew(g: FloatArray, width: int | None = None) -> FloatArray:
     """``out[t, t + y] = g[t, y]``: row ``t`` moved ``t`` places right (zeros elsewhere).
+
+    ``width`` keeps the first columns only (all ``rows + cols - 1`` by default; at least
+    ``cols - 1``): the result is contiguous, and every entry of ``g`` that would land at
+    or past it must be 0 (it runs into the start of the next row).
 
     Examples
     --------
     >>> skew(np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
     [[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]]
+    >>> skew(np.array([[1.0, 2.0], [3.0, 0.0]]), width=2).tolist()
+    [[1.0, 2.0], [0.0, 3.0]]
     """
     rows, cols = g.shape
-    width = rows + cols - 1
+    if width is None:
+        width = rows + cols - 1
     # in a buffer of rows of width + 1, row t starts t places further into a row of width
     buffer = np.zeros(rows * (width + 1))
     buffer.reshape(rows, width + 1)[:, :cols] = g
