@@ -263,6 +263,8 @@ def peer_profiles(ws: ModuleType, example: Example) -> PeerProfiles | str:
     if len(pools) != 1:
         return "several weapon profiles (no shared target state between them)"
     pool = pools[0]
+    if isinstance(pool, mh.MortalWounds):
+        return "mortal wounds: not a weapon profile"
     weapon = pool.weapon
     if any(not isinstance(a, mh.abilities.NoEffect) for a in weapon.abilities):
         return "weapon abilities are not translated"

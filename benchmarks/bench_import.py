@@ -23,6 +23,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 folder = Path(scratch) / form
                 _write_form(args.data, folder, form)
             label = {"json": "JSON", "xml": "XML", "zip": "zipped XML"}[form]
-            times = _warm(lambda folder=folder: read_catalogue(folder), args.repeat)
+            times = _warm(partial(read_catalogue, folder), args.repeat)
             print(_row(f"{label}, in process", times, None)[0])
     print(f"\nmedians of {args.repeat} reads; the goal is for the JSON read in a fresh process")
     return 1 if failed else 0
