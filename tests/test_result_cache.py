@@ -14,7 +14,7 @@ import mathhammer as mh
 from mathhammer.core import caches
 from mathhammer.exact.engine import RESULTS
 from mathhammer.examples import EXAMPLES
-from mathhammer.rules.plan import as_plan, plan_attack
+from mathhammer.rules.plan import as_plan, plan_pools
 
 MELTA = mh.Weapon("Melta", 1, 3, 9, -4, "D6", "[MELTA 2]")
 GUN = mh.Weapon("Gun", 2, 3, 4, -1, 1)
@@ -180,10 +180,10 @@ def test_a_repeat_is_found_without_planning_and_refusals_still_refuse(
 
     def counted_plan(*args: Any, **kwargs: Any) -> Any:
         planned.append(args)
-        return plan_attack(*args, **kwargs)
+        return plan_pools(*args, **kwargs)
 
     monkeypatch.setattr(engine, "as_plan", counted)
-    monkeypatch.setattr(engine, "plan_attack", counted_plan)
+    monkeypatch.setattr(engine, "plan_pools", counted_plan)
     first = mh.attack([(GUN, 10)], SQUAD)  # computed (and planned) once after the patch
     rifle = mh.Weapon("Rifle", 2, 3, 4, -1, 1)
     again = mh.attack(((rifle, 10),), SQUAD, rules="11e", context=mh.Context())

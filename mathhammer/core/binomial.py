@@ -34,6 +34,7 @@ from ..errors import DistributionError, field_error
 from .caches import register
 from .limits import MAX_TABLE, check_limit
 from .lru import SizedCache
+from .sums import ordered_sum
 
 __all__ = [
     "CACHE_ENTRIES",
@@ -226,12 +227,8 @@ def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
     for k in range(mode, 0, -1):  # term k - 1 over term k: k / ((n - k + 1) * rho)
         term *= k / ((n - k + 1.0) * rho)
         terms[k - 1] = term
-    if len(terms) < 8:  # summed in order, as numpy sums fewer than eight: the same total
-        total = sum(terms)
-        return np.array([term / total for term in terms])
-    out = np.array(terms)
-    out /= np.add.reduce(out)
-    return out
+    total = ordered_sum(terms)  # as np.add.reduce sums them: the same total
+    return np.array([term / total for term in terms])
 
 
 @register

@@ -72,22 +72,22 @@ class Dice:
         """Read an int or a dice expression; see :func:`parse_dice`."""
         return parse_dice(value)
 
-    @property
+    @once
     def is_constant(self) -> bool:
         """True when no die is rolled."""
         return self.count == 0 or self.sides == 0
 
-    @property
+    @once
     def min(self) -> int:
         """The smallest possible value."""
         return self.bonus if self.is_constant else self.count + self.bonus
 
-    @property
+    @once
     def max(self) -> int:
         """The largest possible value."""
         return self.bonus if self.is_constant else self.count * self.sides + self.bonus
 
-    @property
+    @once
     def mean(self) -> float:
         """The expected value."""
         return self.bonus if self.is_constant else self.count * (self.sides + 1) / 2 + self.bonus

@@ -35,7 +35,7 @@ from ..rules.plan import (
     as_plan,
     cached_pools,
     check_sizes,
-    plan_attack,
+    plan_pools,
     value_key,
 )
 from ..rules.registry import get_ruleset
@@ -316,7 +316,7 @@ def attack(
     if start is not None:
         plan = as_plan(weapons, target, rules, context, modifiers)
         return _run(plan, start_state(start, plan.target, plan.ruleset.name))
-    known, key = _known(weapons, target, rules, context, modifiers)
+    known, key, pools = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
     if key is None:
@@ -324,9 +324,8 @@ def attack(
         key = plan.key
         found = RESULTS.get(key)
     else:  # plain inputs met for the first time: planned afresh, not looked for again
-        assert isinstance(target, Unit)
-        rules = "11e" if rules is None else rules
-        plan = plan_attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
+        assert isinstance(target, Unit) and pools is not None
+        plan = plan_pools(pools, target, "11e" if rules is None else rules, context, modifiers)
         found = None
     if found is None:  # computed under these steps' labels
         found = _run(plan)
@@ -343,13 +342,14 @@ def _known(
     rules: str | Ruleset | None,
     context: Context | None,
     modifiers: Modifiers | None,
-) -> tuple[AttackResult | None, tuple[Any, ...] | None]:
+) -> tuple[AttackResult | None, tuple[Any, ...] | None, tuple[Pool | MortalWounds, ...] | None]:
     """The result of an attack computed before, found by value without planning it again
-    (the pools' checks are not resolved), and the key it was looked for by (the plan's
-    :attr:`~mathhammer.rules.plan.AttackPlan.key`); None for either when the inputs are
-    not the plain ones (the plan then checks them and says what is wrong)."""
+    (the pools' checks are not resolved), the key it was looked for by (the plan's
+    :attr:`~mathhammer.rules.plan.AttackPlan.key`) and the weapons' pools; None for all
+    three when the inputs are not the plain ones (the plan then checks them and says what
+    is wrong)."""
     if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
-        return None, None
+        return None, None, None
     try:
         pools = cached_pools(tuple(weapons))
         ruleset = get_ruleset("11e" if rules is None else rules)
@@ -362,8 +362,8 @@ def _known(
         )
         found = RESULTS.get(key)
     except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
-        return None, None
-    return (None if found is None else _labelled(found, pools)), key
+        return None, None, None
+    return (None if found is None else _labelled(found, pools)), key, pools
 
 
 def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
@@ -633,21 +633,25 @@ def _labelled(found: AttackResult, steps: Sequence[Pool | MortalWounds]) -> Atta
 
 
 def _footprint(result: AttackResult) -> int:
-    """The bytes a result holds, roughly: its distributions, and the arrays its pools keep
-    to compute their failed saves on demand."""
-    total = 2048 + result.killed.held_bytes + result.damage.held_bytes  # and the objects
+    """The bytes a result holds, roughly: its distributions (each once: a one-group result's
+    group and last pool share its own), and the arrays its pools keep to compute their
+    failed saves on demand."""
+    killed = result.killed
+    total = 2048 * (1 + len(result.pools)) + killed.held_bytes + result.damage.held_bytes
     for group in result.groups:
-        total += group.killed.held_bytes
+        if group.killed is not killed:
+            total += group.killed.held_bytes
     if result.state is not None:  # its positions are the layout's, held anyway
         total += result.state.probabilities.nbytes
     for pool in result.pools:
-        total += 2048 + pool.killed.held_bytes + pool.devastating.held_bytes
-        for stage in (pool.attacks, pool.hits, pool.wounds):  # not those computed later
-            total += stage.held_bytes
+        # the stages computed when the attack was (not those computed later)
+        for held in (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds):
+            if held is not killed:
+                total += held.held_bytes
         source = pool.unsaved_source
-        if isinstance(source, partial):
+        if type(source) is partial:
             for arg in source.args:
-                if isinstance(arg, np.ndarray):
+                if type(arg) is np.ndarray:
                     total += arg.nbytes
                 elif isinstance(arg, Layout):
                     total += arg.positions.nbytes * 4

@@ -62,6 +62,9 @@ SQUARING_STATES = 96
 _ROUNDING = 1e-12
 #: The transitions a line keeps (for its last damage pmfs).
 _TRANSITIONS_KEPT = 8
+#: Below this many states a line's wounds left are made as a list (an array operation
+#: with a Python number costs about a microsecond; a list of a few dozen less).
+_LISTED_STATES = 64
 
 
 class Line:
@@ -82,13 +85,21 @@ class Line:
         lost = np.arange(self.size + 1)
         # counted as if the first model were whole (the wounds it lost before added): the
         # quotient by the wounds is the models destroyed, the remainder the wounds lost on
-        # the current model
-        destroyed, taken = np.divmod(lost + (wounds - first), wounds)
+        # the current model (np.divmod of the shifted states costs as much again)
+        shift = wounds - first
+        destroyed = lost if wounds == 1 else np.arange(shift, shift + self.size + 1) // wounds
+        if self.size < _LISTED_STATES:  # each model's wounds counted down, as a list
+            counted = [*range(first, 0, -1), *(list(range(wounds, 0, -1)) * (group.count - 1))]
+            left = np.array([*counted, 0], dtype=lost.dtype)
+        else:
+            left = destroyed * wounds
+            left -= lost
+            left += first  # wounds - (lost + shift - destroyed * wounds)
         #: models destroyed in each state
         self.killed = destroyed
         #: wounds left on the current model in each state (0 once destroyed)
-        self.left = wounds - taken
-        self.left[-1] = 0
+        self.left = left
+        self.left[-1] = 0  # destroyed: no current model
         self._most_left = wounds if group.count > 1 else first
         #: each state's wounds lost, as a one-group layout's positions (read-only)
         self.positions = lost[:, None]

@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from ..core.frozen import hash_once
+from ..core.frozen import hash_once, once
 from ..errors import AllocationOrderError, ProfileError, field_error
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
@@ -184,7 +184,7 @@ class ModelGroup:
         found = [x for x in options if x is not None]
         return min(found) if found else None
 
-    @property
+    @once
     def total_wounds(self) -> int:
         """Wounds the group has left: the sum over its models."""
         return self.count * self.wounds - self.wounds_lost
@@ -353,12 +353,12 @@ class Unit:
             defence += f", re-rolls {SAVE_REROLLS[self.reroll_saves]}"
         return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
 
-    @property
+    @once
     def models(self) -> int:
         """The number of models in the unit."""
         return sum(g.count for g in self.groups)
 
-    @property
+    @once
     def total_wounds(self) -> int:
         """The wounds the unit has left."""
         total = 0
@@ -366,7 +366,7 @@ class Unit:
             total += g.count * g.wounds - g.wounds_lost
         return total
 
-    @property
+    @once
     def toughness(self) -> int:
         """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
         bodies = [g.toughness for g in self.groups if not g.character]

@@ -148,7 +148,8 @@ def tabulated(
 ) -> Any:
     """``rule(natural, *params)``, read from ``rows`` (made by :func:`tabulate`) where they
     hold those parameters, and from the rule itself otherwise (parameters outside the
-    table, or given as arrays).
+    table, or given as arrays). Asked for the six faces (:data:`FACE_ARRAY` itself), a
+    row gives its own read-only entries rather than a copy.
 
     Examples
     --------
@@ -161,7 +162,11 @@ def tabulated(
         row = rows.get(params)
     except TypeError:  # parameters given as arrays
         row = None
-    return rule(natural, *params) if row is None else row[natural]
+    if row is None:
+        return rule(natural, *params)
+    if natural is FACE_ARRAY:  # the six faces: the row's own entries (read-only), not a copy
+        return row[1:]
+    return row[natural]
 
 
 def failed_faces(outcomes: Any) -> int:
@@ -295,7 +300,8 @@ class RollCheck:
         return np.asarray(kept + again * self.rerolled(), dtype=np.float64)
 
     def success(self) -> float:
-        """P(a die succeeds, critically or not), re-roll included.
+        """P(a die succeeds, critically or not), re-roll included; computed once per check
+        (its functions are pure functions of the faces, and the check is frozen).
 
         Examples
         --------
@@ -303,10 +309,16 @@ class RollCheck:
         >>> RollCheck(bs3).success()  # 3+ to 6
         0.6666666666666666
         """
+        found: float | None = self.__dict__.get("_success")
+        if found is not None:  # computed once: the check is frozen, its functions pure
+            return found
         if self.reroll is None:  # the faces that do not fail (FAIL is 0)
-            return (len(FACES) - failed_faces(self.first(FACE_ARRAY))) / len(FACES)
-        fail, success, critical = self.probabilities().tolist()
-        return float(success + critical)
+            found = (len(FACES) - failed_faces(self.first(FACE_ARRAY))) / len(FACES)
+        else:
+            fail, success, critical = self.probabilities().tolist()
+            found = float(success + critical)
+        self.__dict__["_success"] = found
+        return found
 
     def kept(self) -> np.ndarray:
         """P(the first roll stands and is a fail, a success, a critical): the dice that

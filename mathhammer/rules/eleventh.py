@@ -236,6 +236,23 @@ def _precision_group(target: Unit, context: Context) -> int | None:
     return index
 
 
+#: A pool's hit and wound checks, and its saves, by their parameters and ruleset, where
+#: the parameters are those the rules' tables hold (:data:`_HIT_ROWS`, :data:`_WOUND_ROWS`,
+#: AP 0 to -6): a finite table of the rules, filled as its entries are first asked for
+#: (one check object for the same parameters, whose chances it computes once: see
+#: :meth:`~mathhammer.rules.base.RollCheck.success`), not a cache of attacks.
+_CHECKS: dict[tuple[Any, ...], Any] = {}
+#: The most entries :data:`_CHECKS` holds: the tables' parameters for a few rulesets.
+CHECKS_KEPT = 65_536
+#: The re-roll policies of a check in :data:`_CHECKS` (:func:`reroll_mask`'s).
+_POLICIES = frozenset({None, "ones", "failures", "non_critical"})
+
+
+def _keep_check(key: tuple[Any, ...], check: Any) -> None:
+    if len(_CHECKS) < CHECKS_KEPT:
+        _CHECKS[key] = check
+
+
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
     """The re-roll of a :class:`RollCheck` under ``policy`` (see :func:`reroll_mask`)."""
     return None if policy is None else partial(reroll_mask, policy=policy)
@@ -358,7 +375,7 @@ class EleventhEdition(Ruleset):
         assert draft.damage is not None  # PoolDraft.start sets it
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         wound = self._wound_check(draft, target.toughness)
-        saves = partial(group_saves, self.save_outcome, ap=ap)
+        saves = self._saves(ap)
         return PoolChecks(
             hit=hit,
             wound=wound,
@@ -385,24 +402,47 @@ class EleventhEdition(Ruleset):
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
         # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
         skill = min(6, max(2, skill + draft.skill_change + (1 if draft.in_cover else 0)))
-        return RollCheck(
-            first=partial(
-                self.hit_outcome,
-                skill=skill,
-                modifier=max(-1, min(1, draft.hit_modifier)),  # the net modifier is capped
-                critical=draft.critical_hit,
-                fails_at_most=draft.hit_fails_at_most,
-            ),
-            reroll=_reroll(draft.reroll_hits),
-        )
+        modifier = max(-1, min(1, draft.hit_modifier))  # the net modifier is capped
+        critical, fails = draft.critical_hit, draft.hit_fails_at_most
+        key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits)
+        found = _CHECKS.get(key)
+        if found is None:
+            found = RollCheck(
+                first=partial(
+                    self.hit_outcome,
+                    skill=skill,
+                    modifier=modifier,
+                    critical=critical,
+                    fails_at_most=fails,
+                ),
+                reroll=_reroll(draft.reroll_hits),
+            )
+            if (skill, modifier, critical, fails) in _HIT_ROWS and draft.reroll_hits in _POLICIES:
+                _keep_check(key, found)
+        return found
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
-        return RollCheck(
-            first=partial(
-                self.wound_outcome,
-                needed=self.wound_needed(draft.strength, toughness),
-                modifier=max(-1, min(1, draft.wound_modifier)),
-                critical=draft.critical_wound,
-            ),
-            reroll=_reroll(draft.reroll_wounds),
-        )
+        needed = self.wound_needed(draft.strength, toughness)
+        modifier, critical = max(-1, min(1, draft.wound_modifier)), draft.critical_wound
+        key = ("wound", self, needed, modifier, critical, draft.reroll_wounds)
+        found = _CHECKS.get(key)
+        if found is None:
+            found = RollCheck(
+                first=partial(
+                    self.wound_outcome, needed=needed, modifier=modifier, critical=critical
+                ),
+                reroll=_reroll(draft.reroll_wounds),
+            )
+            if (needed, modifier, critical) in _WOUND_ROWS and draft.reroll_wounds in _POLICIES:
+                _keep_check(key, found)
+        return found
+
+    def _saves(self, ap: int) -> Callable[..., Any]:
+        """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check."""
+        key = ("saves", self, ap)
+        found = _CHECKS.get(key)
+        if found is None:
+            found = partial(group_saves, self.save_outcome, ap=ap)
+            if -6 <= ap <= 0:
+                _keep_check(key, found)
+        return found

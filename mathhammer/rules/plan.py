@@ -38,6 +38,7 @@ __all__ = [
     "cached_pools",
     "check_sizes",
     "plan_attack",
+    "plan_pools",
     "steps_key",
     "value_key",
 ]
@@ -273,12 +274,24 @@ def plan_attack(
 
     Parameters are those of :func:`mathhammer.attack`.
     """
+    return plan_pools(_pools(weapons), target, rules, context, modifiers)
+
+
+def plan_pools(
+    pools: Sequence[Pool | MortalWounds],
+    target: Unit,
+    rules: str | Ruleset,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackPlan:
+    """:func:`plan_attack` of the pools :func:`~mathhammer.model.pools.gather_pools` made of
+    the weapons (for a caller that has them already)."""
     context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     ruleset.check_target(target)
     ruleset.check_situation(context, modifiers)
     steps: list[PlannedPool | MortalWounds] = []
-    for step in _pools(weapons):
+    for step in pools:
         if isinstance(step, MortalWounds):
             steps.append(step)
             continue
