@@ -9,6 +9,7 @@ of :mod:`mathhammer.core.limits`), then each step's estimated memory and work
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,8 +59,27 @@ EXACT_LIMITS = PlanLimits(
 
 
 def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
-    """``saved[g, f - 1]``: a model of group ``g`` saves a natural ``f`` against the pool."""
-    return np.array([checks.saves(FACE_ARRAY, g) for g in target.groups], dtype=bool)
+    """``saved[g, f - 1]``: a model of group ``g`` saves a natural ``f`` against the pool.
+
+    Kept by the pool's save check and the groups (a ruleset makes one check per AP, so a
+    batch asks for the same few again and again); read-only."""
+    key: tuple[Any, ...] | None = (checks.saves, target.groups)
+    try:
+        found = _SAVED.get(key)
+    except TypeError:  # a check bound to an unhashable argument: not kept
+        found, key = None, None
+    if found is None:
+        found = np.array([checks.saves(FACE_ARRAY, g) for g in target.groups], dtype=bool)
+        found.flags.writeable = False
+        if key is not None:
+            _SAVED.put(key, found, found.size)
+    return found
+
+
+#: :func:`saved_faces` by the pool's save check and the target's groups.
+_SAVED: SizedCache[Any, np.ndarray] = register(
+    SizedCache(max_size=2**20, max_items=4096, name="saved faces")
+)
 
 
 def save_weights(checks: PoolChecks, saved: np.ndarray) -> np.ndarray | None:
@@ -110,9 +130,10 @@ def pool_cost(
     if width > 1 and ruleset is not None:
         _, mortal = group_damage(checks, target, ruleset)
         if never_zero(mortal):
-            width = min(width, int(layout.damage.max()) + 1)
+            width = min(width, layout.most_damage + 1)
     apply = _transition(layout, target, step.damage)
-    acting = [not pattern.all() for _, _, pattern in save_blocks(saved_faces(checks, target))]
+    # per face block, whether some group fails its dice (read in Python: six faces at most)
+    acting = [not all(p.tolist()) for _, _, p in save_blocks(saved_faces(checks, target))]
     stacked = _transition(layout, target, step.damage, stacked=True)
     chain = chain_cost(to_save - 1, width, layout.size, apply, acting, stacked)
     devastating = series_cost(width, 1, layout.size, apply) if width > 1 else Cost()
@@ -125,9 +146,24 @@ def pool_cost(
 
 def stage_cost(step: PlannedPool, hk: np.ndarray, wk: np.ndarray) -> tuple[Cost, int, int]:
     """The estimated cost of a pool's hit and wound steps (kernels ``hk`` and ``wk``), and
-    the shape ``(K + 1, M + 1)`` of its dice to save and devastating wounds."""
-    dice = step.attack_dice
-    hit, rows, columns = hit_cost(dice, hk.shape, kernel_kind(hk), int(np.count_nonzero(hk)))
+    the shape ``(K + 1, M + 1)`` of its dice to save and devastating wounds. Kept by the
+    attack dice and the kernels' values."""
+    return _stage_cost(step.attack_dice, hk.shape, hk.tobytes(), wk.shape, wk.tobytes())
+
+
+@register
+@lru_cache(maxsize=4096)
+def _stage_cost(
+    dice: int,
+    hit_shape: tuple[int, ...],
+    hit_values: bytes,
+    wound_shape: tuple[int, ...],
+    wound_values: bytes,
+) -> tuple[Cost, int, int]:
+    hk = np.frombuffer(hit_values).reshape(hit_shape)
+    wk = np.frombuffer(wound_values).reshape(wound_shape)
+    shape = (hit_shape[0], hit_shape[1])
+    hit, rows, columns = hit_cost(dice, shape, kernel_kind(hk), int(np.count_nonzero(hk)))
     tops = None
     split = split_kernel(hk)
     if split is not None:  # y critical hits leave at most dice - y hits and a * y extra
@@ -209,6 +245,7 @@ def _check_plan(plan: AttackPlan, focus: tuple[int, ...] | None = None) -> Check
             continue
         pair = (hit_kernel(step.checks), wound_kernel(step.checks))
         cost, sizes = pool_cost(step, target, layout, pair, plan.ruleset)
-        check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
+        if not cost.within_limits:  # refused: the message says which pool
+            check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
         kernels.append(pair)
     return Checked(layout, kernels)

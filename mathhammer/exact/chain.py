@@ -585,7 +585,7 @@ def apply_pool(
     if trimmed is not None:
         to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
     if to_save.shape[1] > 1 and never_zero(mortal_damage):
-        to_save = cap_passengers(to_save, int(layout.damage.max()))
+        to_save = cap_passengers(to_save, layout.most_damage)
     parts = rolling_parts(layout, state, faces, focus, order)
     if len(parts) > 1 and trimmed is not None:  # the dice cut once, for every part
         to_save, trimmed = _trimmed(to_save, trimmed), None

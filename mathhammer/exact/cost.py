@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..core.binomial import thin_uses_table
+from ..core.caches import register
+from ..core.frozen import fast_init
 from ..core.limits import MAX_TABLE, MAX_WORK, SIMULATE_HINT
 from ..errors import LimitError, field_error
 
@@ -45,6 +48,7 @@ CHUNK_ENTRIES = 1_000_000
 _CACHED = 256
 
 
+@fast_init
 @dataclass(frozen=True)
 class Cost:
     """The largest array (entries) and the work (operations) of a computation.
@@ -62,6 +66,18 @@ class Cost:
 
     def __add__(self, other: Cost) -> Cost:
         return Cost(max(self.entries, other.entries), self.work + other.work)
+
+    @property
+    def within_limits(self) -> bool:
+        """Whether :func:`check_cost` lets the computation run (its table and its work
+        within the exact engine's limits).
+
+        Examples
+        --------
+        >>> Cost(10, 100.0).within_limits, Cost(10, 1e12).within_limits
+        (True, False)
+        """
+        return self.entries <= MAX_TABLE and self.work <= MAX_WORK
 
 
 def _table(n: int) -> Cost:
@@ -165,7 +181,8 @@ def chain_cost(
 
     ``acting[b]`` tells whether face block ``b`` changes some state (its dice are not
     saved by every group); ``apply`` is the work of one vector through one transition,
-    ``stacked`` that of one row of a stack moved at once (``apply`` by default).
+    ``stacked`` that of one row of a stack moved at once (``apply`` by default). Kept by
+    value: a batch asks for the same few sizes again and again.
 
     Examples
     --------
@@ -174,6 +191,19 @@ def chain_cost(
     >>> chain_cost(2000, 1, 5001, 30000.0, [True, True, False]).entries  # the joint [n, m, s]
     18011002
     """
+    return _chain_cost(dice, width, states, apply, tuple(acting), stacked)
+
+
+@register
+@lru_cache(maxsize=4096)
+def _chain_cost(
+    dice: int,
+    width: int,
+    states: int,
+    apply: float,
+    acting: tuple[bool, ...],
+    stacked: float | None,
+) -> Cost:
     row = apply if stacked is None else stacked
     k = dice
     active = [i for i, acts in enumerate(acting) if acts]

@@ -141,7 +141,7 @@ def pool_step(
         attacks=stages.attacks,
         hits=stages.hits,
         wounds=stages.wounds,
-        killed=layout.distribution(state, layout.killed),
+        killed=layout.distribution(state, layout.killed, layout.most_killed),
         unsaved_source=partial(
             unsaved_distribution,
             layout,
@@ -561,7 +561,7 @@ def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         if isinstance(step, MortalWounds):
             state = _mortal_step(step, layout, state, plan)
             count = step.amount.dist
-            killed = layout.distribution(state, layout.killed)
+            killed = layout.distribution(state, layout.killed, layout.most_killed)
             results.append(PoolResult.mortal(step.label, count, killed))
             continue
         state, result = pool_step(step, layout, state, plan, pair, trimmed)
@@ -593,17 +593,19 @@ def layout_result(
     groups = tuple(
         GroupResult(
             g,
-            layout.distribution(state, layout.killed_in_group(i)),
-            damage=layout.distribution(state, np.asarray(layout.positions[:, i], dtype=np.int64)),
+            layout.distribution(state, killed, most_killed),
+            damage=layout.distribution(state, lost, most_lost),
         )
-        for i, g in enumerate(plan.target.groups)
+        for g, (killed, most_killed, lost, most_lost) in zip(
+            plan.target.groups, layout.by_group, strict=True
+        )
     )
-    killed = layout.distribution(state, layout.killed)
+    killed = layout.distribution(state, layout.killed, layout.most_killed)
     return AttackResult(
         target=plan.target,
         rules=plan.ruleset.name,
         killed=killed,
-        damage=layout.distribution(state, layout.damage),
+        damage=layout.distribution(state, layout.damage, layout.most_damage),
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,

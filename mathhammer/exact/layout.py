@@ -172,6 +172,11 @@ class Layout:
         """Wounds lost in each state, counted from the start of the attack."""
         return np.asarray(self.positions.sum(axis=1), dtype=np.int64)
 
+    @once
+    def most_damage(self) -> int:
+        """The most wounds lost in any state (:attr:`damage`'s largest)."""
+        return int(self.damage.max())
+
     def current_group(
         self, focus: int | None = None, order: AllocationOrder | None = None
     ) -> np.ndarray:
@@ -232,10 +237,30 @@ class Layout:
         np.add.at(out, index[held], start.probabilities[held])
         return out
 
-    def distribution(self, state: FloatArray, values: np.ndarray) -> Dist:
-        """The distribution of a per-state integer quantity under a state distribution."""
-        counts: Any = np.bincount(values, weights=state, minlength=int(values.max()) + 1)
+    def distribution(self, state: FloatArray, values: np.ndarray, most: int | None = None) -> Dist:
+        """The distribution of a per-state integer quantity under a state distribution
+        (``most``: the quantity's largest value, where it is known)."""
+        top = int(values.max()) if most is None else most
+        counts: Any = np.bincount(values, weights=state, minlength=top + 1)
         return Dist._trusted(counts)  # weighted counts are float64 already
+
+    @once
+    def by_group(self) -> tuple[tuple[np.ndarray, int, np.ndarray, int], ...]:
+        """Per group: the models destroyed in each state and their most, the wounds lost
+        in each state and their most (read-only)."""
+        out = []
+        for g in range(len(self.lines)):
+            killed = self.killed_in_group(g)
+            lost = np.asarray(self.positions[:, g], dtype=np.int64)
+            for array in (killed, lost):
+                array.flags.writeable = False
+            out.append((killed, int(killed.max()), lost, int(lost.max())))
+        return tuple(out)
+
+    @once
+    def most_killed(self) -> int:
+        """The most models destroyed in any state (:attr:`killed`'s largest)."""
+        return int(self.killed.max())
 
 
 def damage_matrix(

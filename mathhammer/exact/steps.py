@@ -86,20 +86,8 @@ _STAGES: SizedCache[Any, PoolSteps] = register(
 )
 
 
-def _function_key(f: Any) -> Any:
-    """A key equal for equal checks: a :func:`functools.partial` (as rulesets build their
-    checks) by its function and arguments, anything else by itself."""
-    if type(f) is not partial:
-        return f
-    args = tuple(_function_key(a) for a in f.args) if f.args else ()
-    keywords = tuple((k, _function_key(v)) for k, v in f.keywords.items())
-    return (_function_key(f.func), args, keywords)
-
-
 def _check_key(check: RollCheck | None) -> Any:
-    if check is None:
-        return None
-    return (_function_key(check.first), _function_key(check.reroll), _function_key(check.second))
+    return None if check is None else check.key
 
 
 def _cached_kernel(key: Any, build: Callable[[], FloatArray]) -> FloatArray:

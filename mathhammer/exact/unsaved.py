@@ -63,7 +63,7 @@ def unsaved_counter(layout: Layout, kmax: int, effective_damage: Sequence[Damage
     """The values the failed-saves counter takes: ``0..kmax``, or ``0..wounds`` when every
     failed save costs at least one wound (the unit is destroyed by then)."""
     if never_zero(effective_damage):
-        return min(kmax, int(layout.damage.max())) + 1
+        return min(kmax, layout.most_damage) + 1
     return kmax + 1
 
 

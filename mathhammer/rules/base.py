@@ -18,13 +18,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
+from functools import partial
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ..core.dice import Dice
-from ..core.frozen import fast_init
+from ..core.frozen import fast_init, once
 from ..errors import RulesError, field_error
 from ..model.context import Context, default_context, default_modifiers
 
@@ -47,6 +48,7 @@ __all__ = [
     "RollCheck",
     "Ruleset",
     "failed_faces",
+    "function_key",
     "group_saves",
     "CommandReroll",
     "reroll_mask",
@@ -258,6 +260,23 @@ def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, a
     return check(natural, ap, group.save, group.invuln)
 
 
+def function_key(f: Any) -> Any:
+    """A key equal for equal checks: a :func:`functools.partial` (as rulesets build their
+    checks) by its function and arguments, anything else by itself.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> function_key(partial(max, 1, key=abs)) == function_key(partial(max, 1, key=abs))
+    True
+    """
+    if type(f) is not partial:
+        return f
+    args = tuple(function_key(a) for a in f.args) if f.args else ()
+    keywords = tuple((k, function_key(v)) for k, v in f.keywords.items())
+    return (function_key(f.func), args, keywords)
+
+
 @fast_init
 @dataclass(frozen=True)
 class RollCheck:
@@ -275,6 +294,20 @@ class RollCheck:
     first: Callable[[Any], Any]
     reroll: Callable[[Any, Any], Any] | None = None
     second: Callable[[Any], Any] | None = None
+
+    @once
+    def key(self) -> Any:
+        """A value equal for checks that read the dice alike (each function by
+        :func:`function_key`), for caches keyed by value; computed once.
+
+        Examples
+        --------
+        >>> from functools import partial
+        >>> bs = lambda f, skill: np.where(np.asarray(f) >= skill, SUCCESS, FAIL)
+        >>> RollCheck(partial(bs, skill=3)).key == RollCheck(partial(bs, skill=3)).key
+        True
+        """
+        return (function_key(self.first), function_key(self.reroll), function_key(self.second))
 
     def again(self, faces: Any) -> Any:
         """The categories of re-rolled dice."""
