@@ -101,7 +101,7 @@ def _coefficients() -> FloatArray:
     for n in range(CLOSED_ROWS):
         out[n, : n + 1] = np.array(row, dtype=object).astype(np.float64)
         row = [1, *(a + b for a, b in zip(row, row[1:], strict=False)), 1]
-    out.flags.writeable = False
+    out.setflags(write=False)
     return out
 
 
@@ -134,7 +134,7 @@ def _small_table(nmax: int, p: float) -> FloatArray:
     chances again and again."""
     table = np.zeros((nmax + 1, nmax + 1))
     _closed(table, 0, nmax + 1, p)
-    table.flags.writeable = False
+    table.setflags(write=False)
     return table
 
 
@@ -149,7 +149,7 @@ def _binomial_table_build(nmax: int, p: float, held: FloatArray | None = None) -
     closed = min(nmax + 1, CLOSED_ROWS)
     _closed(table, start, closed, p)
     _pascal(table, max(start, closed), p)
-    table.flags.writeable = False
+    table.setflags(write=False)
     return table
 
 
@@ -198,7 +198,8 @@ def _ratio_row(n: int, p: float) -> FloatArray:
         out = np.zeros(n + 1)
         out[n if q == 0.0 else 0] = 1.0
         return out
-    mode = min(n, int((n + 1) * p))  # the largest term: every product below is at most 1
+    mode = int((n + 1) * p)  # the largest term: every product below is at most 1
+    mode = n if mode > n else mode
     rho = p / q
     if n <= SMALL_ROW:
         return _small_ratio_row(n, mode, rho)
@@ -235,7 +236,7 @@ def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
 @lru_cache(maxsize=128)
 def _row(n: int, p: float) -> FloatArray:
     row = _ratio_row(n, p)
-    row.flags.writeable = False
+    row.setflags(write=False)
     return row
 
 

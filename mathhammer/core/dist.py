@@ -79,7 +79,7 @@ class Dist(DistQueries):
         total = float(arr.sum())
         if abs(total - 1.0) > MASS_TOLERANCE:
             raise field_error(DistributionError, "sum of pmf", "1", total)
-        arr.flags.writeable = False
+        arr.setflags(write=False)
         self._pmf = arr
 
     @classmethod
@@ -87,7 +87,7 @@ class Dist(DistQueries):
         """Wrap an array produced by the library's own exact operations (no re-validation)."""
         out = object.__new__(cls)
         arr = np.asarray(arr, dtype=np.float64)
-        arr.flags.writeable = False
+        arr.setflags(write=False)
         out._pmf = arr
         return out
 
@@ -457,7 +457,7 @@ class _LazyDist(Dist):
             source = self._source
             assert source is not None
             found = np.asarray(source(), dtype=np.float64)
-            found.flags.writeable = False
+            found.setflags(write=False)
             _PMF_SLOT.__set__(self, found)
             self._source = None  # what it was computed from is no longer held
         return found

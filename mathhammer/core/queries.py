@@ -28,7 +28,7 @@ __all__ = ["FEW_VALUES", "DistQueries", "IntArray", "Points", "Scalar"]
 #: asks for four of them).
 FEW_VALUES = 48
 _VALUES = np.arange(FEW_VALUES, dtype=np.float64)
-_VALUES.flags.writeable = False
+_VALUES.setflags(write=False)
 
 #: Slack used when comparing a cdf with a requested quantile, so that rounding
 #: noise of the last bit does not move a median from 2 to 3.

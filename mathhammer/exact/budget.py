@@ -70,7 +70,7 @@ def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
         found, key = None, None
     if found is None:
         found = np.array([checks.saves(FACE_ARRAY, g) for g in target.groups], dtype=bool)
-        found.flags.writeable = False
+        found.setflags(write=False)
         if key is not None:
             _SAVED.put(key, found, found.size)
     return found

@@ -199,7 +199,7 @@ class Layout:
             ).T
             character = np.array([line.character for line in self.lines])
             current = np.asarray(order(self.alive, wounded, character, focus), dtype=np.int64)
-            current.flags.writeable = False
+            current.setflags(write=False)
             cache[key] = current
         return cache[key]  # type: ignore[no-any-return]
 
@@ -253,7 +253,7 @@ class Layout:
             killed = self.killed_in_group(g)
             lost = np.asarray(self.positions[:, g], dtype=np.int64)
             for array in (killed, lost):
-                array.flags.writeable = False
+                array.setflags(write=False)
             out.append((killed, int(killed.max()), lost, int(lost.max())))
         return tuple(out)
 
@@ -336,5 +336,5 @@ def _damage_matrix(
         return sp.csr_matrix((weights, (rows, cols)), shape=(size, size))
     out = np.bincount(rows * size + cols, weights=weights, minlength=size * size)
     out = out.reshape(size, size)
-    out.flags.writeable = False  # shared by every pool with this damage: never changed
+    out.setflags(write=False)  # shared by every pool with this damage: never changed
     return out

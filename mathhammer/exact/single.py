@@ -37,6 +37,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
+from ..core.sums import ORDERED_LIMIT, ordered_sum
 from ..model.unit import ModelGroup
 from .chain import TRIM_MASS, trim_counts
 from .compound import compound, skew
@@ -103,7 +104,7 @@ class Line:
         self._most_left = wounds if group.count > 1 else first
         #: each state's wounds lost, as a one-group layout's positions (read-only)
         self.positions = lost[:, None]
-        self.positions.flags.writeable = False
+        self.positions.setflags(write=False)
         self._transitions: dict[bytes, FloatArray] = {}
 
     @property
@@ -131,12 +132,13 @@ class Line:
             if len(self._transitions) >= _TRANSITIONS_KEPT:
                 self._transitions.clear()
             found = self._transition(damage)
-            found.flags.writeable = False
+            found.setflags(write=False)
             self._transitions[key] = found
         return found
 
     def _transition(self, damage: FloatArray) -> FloatArray:
-        top = max(1, min(len(damage) - 1, self._most_left))
+        top = len(damage) - 1 if len(damage) <= self._most_left else self._most_left
+        top = top if top > 1 else 1
         # values[:top + 1]: P(E = d), the amounts capped at top; values[top + 1 + d]:
         # P(E >= d); the last entry 0
         pmf = damage.tolist()  # a few amounts: summed in Python floats, as cumsum sums
@@ -160,14 +162,14 @@ class Line:
     def steps(self, damage: FloatArray, dice: int) -> int:
         """The failed saves that can still change the state: ``dice``, or ``size`` when
         every failed save costs a wound."""
-        return min(dice, self.size) if damage[0] == 0.0 else dice
+        return (dice if dice < self.size else self.size) if damage[0] == 0.0 else dice
 
     def work(self, damage: FloatArray, dice: int) -> int:
         """The most work of a pool's chain, for at most ``dice`` failed saves (what
         :data:`LINE_WORK` bounds): per failed save, one matrix product of a small line,
         or an operation per band."""
         states = self.size + 1
-        width = min(len(damage), self._most_left + 1)
+        width = len(damage) if len(damage) <= self._most_left else self._most_left + 1
         calls, entries = (1, states * states) if self.dense else (width, width * states)
         return self.steps(damage, dice) * (calls * CALL_ENTRIES + entries)
 
@@ -274,21 +276,25 @@ class Line:
         the attack starts from has one path, and the state after ``j`` failed saves is
         read from it (exactly: nothing is trimmed). After :attr:`size` failed saves every
         path has reached "destroyed"."""
-        steps = min(len(failed) - 1, self.size)
+        steps = len(failed) - 1 if len(failed) <= self.size else self.size
         (starts,) = state.nonzero()
-        if len(starts) == 1:  # one path: a list of states, walked in Python
+        if len(starts) == 1:  # one path: walked and summed in Python floats
             left = self.left.tolist()
-            start = int(starts[0])
-            path, at = [start], start
-            for _ in range(steps):
-                at += min(amount, left[at])
-                path.append(at)
-            weight = float(state[start])
-            weights = failed[: steps + 1] if weight == 1.0 else failed[: steps + 1] * weight
-            after = np.bincount(path, weights=weights, minlength=state.size)
-            if steps + 1 < len(failed):  # failed saves past every path's end
-                after[-1] += float(failed[steps + 1 :].sum()) * weight
-            return np.asarray(after, dtype=np.float64)
+            at = int(starts[0])
+            weight = float(state[at])
+            counts = failed.tolist()
+            # each count's mass added where the path stands, in order (as np.bincount adds)
+            out = [0.0] * state.size
+            out[at] = counts[0] if weight == 1.0 else counts[0] * weight
+            for j in range(1, steps + 1):
+                here = left[at]
+                at += amount if amount < here else here  # min(amount, here), without a call
+                out[at] += counts[j] if weight == 1.0 else counts[j] * weight
+            if steps + 1 < len(counts):  # failed saves past every path's end
+                rest = counts[steps + 1 :]
+                beyond = ordered_sum(rest) if len(rest) <= ORDERED_LIMIT else float(np.sum(rest))
+                out[-1] += beyond * weight
+            return np.array(out)
         table = np.arange(self.size + 1) + np.minimum(self.left, amount)
         paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
         paths[0] = starts
@@ -404,7 +410,7 @@ def _capped(most: int, top: int) -> np.ndarray:
     w = np.arange(most + 1)[:, None]
     d = np.arange(top + 1)
     out = np.where(d < w, d, np.where(d == w, top + 1 + w, 2 * top + 2))
-    out.flags.writeable = False
+    out.setflags(write=False)
     return out
 
 
@@ -436,7 +442,8 @@ def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray
     powers = [t]  # powers[i] = T**(2**i)
     done = 1
     while done <= steps:
-        m = 1 << (min(done, steps + 1 - done).bit_length() - 1)
+        wanted = steps + 1 - done
+        m = 1 << ((done if done < wanted else wanted).bit_length() - 1)
         i = m.bit_length() - 1
         if i == len(powers):
             powers.append(powers[-1].dot(powers[-1]))

@@ -97,7 +97,7 @@ def _cached_kernel(key: Any, build: Callable[[], FloatArray]) -> FloatArray:
         return build()
     if found is None:
         found = build()
-        found.flags.writeable = False
+        found.setflags(write=False)
         _KERNELS.put(key, found, found.size)
     return found
 
@@ -338,7 +338,7 @@ def _thinned_dice(
         one = binomial_thin(rolled.probabilities, p)
         # a pmf of one entry is 0 for certain, which a convolution with it leaves alone
         total = power(one, count) if len(total) == 1 else np.convolve(total, power(one, count))
-    total.flags.writeable = False
+    total.setflags(write=False)
     return total
 
 
@@ -354,7 +354,7 @@ def _resolve(attacks: Dist, hit: FloatArray, wound: FloatArray, kernel_key: Any)
         to_save, totals = _devastating(attacks, hit, wound, die)
         wounds = np.zeros(sum(to_save.shape) - 1)
         wounds[: len(totals)] = totals
-    to_save.flags.writeable = False
+    to_save.setflags(write=False)
     return PoolSteps(attacks, Dist._trusted(hits), Dist._trusted(wounds), to_save, die)
 
 
@@ -386,7 +386,7 @@ def _resolve_command(
         to_save = thin_with_command(
             hits, CommandPieces(rules.wound, _wound_mapping(rules), command)
         )
-    to_save.flags.writeable = False
+    to_save.setflags(write=False)
     wounds = Dist._trusted(antidiagonal_sums(to_save))
     return PoolSteps(attacks, Dist._trusted(antidiagonal_sums(hits)), wounds, to_save)
 
@@ -398,7 +398,7 @@ def _one_die(hit: FloatArray, wound: FloatArray, key: Any) -> tuple[FloatArray, 
         shape = thinned_shape(hit.shape, wound.shape)
         found = antidiagonal_sums(hit), thin_general(hit, wound, np.zeros(shape))
         for array in found:
-            array.flags.writeable = False
+            array.setflags(write=False)
         _DICE.put(key, found, found[0].size + found[1].size)
     return found
 

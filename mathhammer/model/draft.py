@@ -97,12 +97,13 @@ class PoolDraft:
             damage = damage.rerolled(below)
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
+        strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
         return cls(
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
             reroll_hits=modifiers.reroll_hits,
             critical_hit=modifiers.critical_hit,
-            strength=max(1, int(weapon.strength or 1) + modifiers.strength),
+            strength=strength if strength > 1 else 1,
             wound_modifier=modifiers.wound,
             critical_wound=modifiers.critical_wound,
             reroll_wounds=modifiers.reroll_wounds,

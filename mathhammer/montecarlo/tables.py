@@ -175,7 +175,7 @@ def prefix_mask(counts: np.ndarray, width: int) -> np.ndarray:
 
 #: Row c: c ones then zeros (:func:`prefix_mask` for up to 256 columns).
 _PREFIXES = np.tri(257, 256, -1, dtype=np.int8)
-_PREFIXES.flags.writeable = False
+_PREFIXES.setflags(write=False)
 
 
 def face_counts(faces: np.ndarray) -> np.ndarray:

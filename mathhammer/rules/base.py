@@ -112,7 +112,7 @@ FAIL, SUCCESS, CRITICAL = Outcome.FAIL, Outcome.SUCCESS, Outcome.CRITICAL
 FACES = (1, 2, 3, 4, 5, 6)
 #: The faces of a D6 as a read-only array, for the checks the exact engine applies to them.
 FACE_ARRAY = np.arange(1, 7)
-FACE_ARRAY.flags.writeable = False
+FACE_ARRAY.setflags(write=False)
 
 
 def tabulate(
@@ -141,7 +141,7 @@ def tabulate(
     *grids, faces = np.meshgrid(*(np.asarray(v) for v in values), np.arange(7), indexing="ij")
     out = np.array(rule(faces, **dict(zip(domains, grids, strict=True))))
     out[..., 0] = 0
-    out.flags.writeable = False
+    out.setflags(write=False)
     return dict(zip(product(*values), out.reshape(-1, 7), strict=True))
 
 

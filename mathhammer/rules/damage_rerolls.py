@@ -93,5 +93,5 @@ def _damage_rerolls(
     worth = np.moveaxis(per_amount[taken], 2, 0)  # [w, d, x]
     fresh = np.einsum("d,wdx->wx", rolled, worth)
     again = np.asarray(worth < fresh[:, None, :] - 1e-12, dtype=bool)
-    again.flags.writeable = False
+    again.setflags(write=False)
     return again

@@ -371,7 +371,8 @@ class EleventhEdition(Ruleset):
     def _checks(
         self, skill: int, draft: PoolDraft, target: Unit, context: Context, used: tuple[str, ...]
     ) -> PoolChecks:
-        ap = min(0, draft.ap + target.worsen_ap)  # AP worsened by the target's defence
+        ap = draft.ap + target.worsen_ap  # AP worsened by the target's defence, to 0 at most
+        ap = ap if ap < 0 else 0
         assert draft.damage is not None  # PoolDraft.start sets it
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         wound = self._wound_check(draft, target.toughness)
@@ -401,8 +402,11 @@ class EleventhEdition(Ruleset):
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
         # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
-        skill = min(6, max(2, skill + draft.skill_change + (1 if draft.in_cover else 0)))
-        modifier = max(-1, min(1, draft.hit_modifier))  # the net modifier is capped
+        # (the bounds by conditionals: a builtin min or max costs a call on this path)
+        skill = skill + draft.skill_change + (1 if draft.in_cover else 0)
+        skill = 2 if skill < 2 else 6 if skill > 6 else skill
+        modifier = draft.hit_modifier  # the net modifier is capped at +/-1
+        modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
         key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits)
         found = _CHECKS.get(key)
@@ -423,7 +427,8 @@ class EleventhEdition(Ruleset):
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
         needed = self.wound_needed(draft.strength, toughness)
-        modifier, critical = max(-1, min(1, draft.wound_modifier)), draft.critical_wound
+        modifier, critical = draft.wound_modifier, draft.critical_wound  # capped at +/-1
+        modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
         key = ("wound", self, needed, modifier, critical, draft.reroll_wounds)
         found = _CHECKS.get(key)
         if found is None:

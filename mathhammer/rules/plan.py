@@ -81,7 +81,8 @@ class PlannedPool:
         damage set) times the multiplier, plus the damage added and [MELTA] X."""
         checks = self.checks
         melta = checks.melta.max if checks.melta is not None else 0
-        return checks.damage.max * checks.damage_multiply + max(checks.damage_add, 0) + melta
+        added = checks.damage_add if checks.damage_add > 0 else 0
+        return checks.damage.max * checks.damage_multiply + added + melta
 
 
 @fast_init
