@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -314,11 +314,28 @@ def test_multinomial_split_equals_the_definition() -> None:
 
 
 # --------------------------------------------------------------------------- the caches
+def _new(f: Any) -> Any:
+    return partial(f.func, *f.args, **f.keywords) if isinstance(f, partial) else f
+
+
+def _copied(check: RollCheck | None) -> RollCheck | None:
+    """A check of the same value made of new objects (the ruleset gives one check object
+    for the same parameters)."""
+    if check is None:
+        return None
+    return RollCheck(_new(check.first), _new(check.reroll), _new(check.second))
+
+
 def test_stages_are_cached_by_value_and_read_only() -> None:
     case = BY_ID["lethal-devastating"]
     pool, checks = case.pool_and_checks()
-    twin_pool, twin_checks = case.pool_and_checks()  # new objects, equal values
-    assert twin_checks.hit is not checks.hit
+    twin_pool, twin_checks = case.pool_and_checks()
+    wound = _copied(twin_checks.wound)
+    assert wound is not None
+    twin_checks = replace(twin_checks, hit=_copied(twin_checks.hit), wound=wound)
+    assert twin_checks.hit is not None and checks.hit is not None
+    assert twin_checks.hit is not checks.hit  # new objects, equal values
+    assert twin_checks.hit.first is not checks.hit.first
     first = steps.hit_and_wound(pool, checks)
     assert steps.hit_and_wound(twin_pool, twin_checks) is first
     assert steps.hit_kernel(twin_checks) is steps.hit_kernel(checks)

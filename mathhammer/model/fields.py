@@ -41,6 +41,8 @@ def int_field(
     owner: str, name: str, value: Any, low: int | None = None, high: int | None = None
 ) -> int:
     """Validate the integer field ``owner.name``, with the range in the message."""
+    if type(value) is int and (low is None or value >= low) and (high is None or value <= high):
+        return value  # the common case: no message made
     return check_int(f"{owner}.{name}", value, low, high)
 
 
@@ -60,17 +62,20 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     ...
     mathhammer.errors.ProfileError: offset must be an integer; got '2'
     """
-    if low is not None and high is not None:
-        constraint = f"an integer from {low} to {high}"
-    elif low is not None:
-        constraint = f"an integer >= {low}"
-    elif high is not None:
-        constraint = f"an integer <= {high}"
-    else:
-        constraint = "an integer"
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise field_error(ProfileError, field, constraint, value)
-    if (low is not None and value < low) or (high is not None and value > high):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        if low is not None and high is not None:
+            constraint = f"an integer from {low} to {high}"
+        elif low is not None:
+            constraint = f"an integer >= {low}"
+        elif high is not None:
+            constraint = f"an integer <= {high}"
+        else:
+            constraint = "an integer"
         raise field_error(ProfileError, field, constraint, value)
     return int(value)
 

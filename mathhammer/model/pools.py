@@ -138,7 +138,9 @@ def weapon_entries(weapons: Any) -> tuple[tuple[Weapon, int] | MortalWounds, ...
         elif isinstance(item, Weapon):
             entries.append((item, 1))
         elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
-            count = int_field(f"weapons[{len(entries)}]", "count", item[1], 1)
+            count = item[1]
+            if type(count) is not int or count < 1:  # checked (and named) where not plain
+                count = int_field(f"weapons[{len(entries)}]", "count", count, 1)
             entries.append((item[0], count))
         else:
             raise field_error(ProfileError, f"weapons[{len(entries)}]", expected, item)
