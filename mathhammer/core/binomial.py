@@ -216,17 +216,25 @@ def _ratio_row(n: int, p: float) -> FloatArray:
     return out
 
 
+#: For ``n <= SMALL_ROW``: ``_UP[n][k] = (n - k) / (k + 1)`` and ``_DOWN[n][k] = n - k + 1``
+#: (as floats), the parts of the ratios of consecutive terms that do not depend on ``p``:
+#: the same numbers the ratios were made of, made once.
+_UP = [[(n - k) / (k + 1.0) for k in range(n)] for n in range(SMALL_ROW + 1)]
+_DOWN = [[n - k + 1.0 for k in range(n + 1)] for n in range(SMALL_ROW + 1)]
+
+
 def _small_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
     """:func:`_ratio_row` of a few dice: each term the next one's (or the previous one's)
     times the ratio of the two, from the mode outward, then normalised."""
     terms = [0.0] * (n + 1)
     term = terms[mode] = 1.0
+    up, down = _UP[n], _DOWN[n]
     for k in range(mode, n):  # term k + 1 over term k: (n - k) / (k + 1) * rho
-        term *= (n - k) / (k + 1.0) * rho
+        term *= up[k] * rho
         terms[k + 1] = term
     term = 1.0
     for k in range(mode, 0, -1):  # term k - 1 over term k: k / ((n - k + 1) * rho)
-        term *= k / ((n - k + 1.0) * rho)
+        term *= k / (down[k] * rho)
         terms[k - 1] = term
     total = ordered_sum(terms)  # as np.add.reduce sums them: the same total
     return np.array([term / total for term in terms])

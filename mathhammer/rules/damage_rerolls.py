@@ -26,11 +26,27 @@ DAMAGE_REROLLS = ("optimal",)
 
 
 def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> float:
-    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP)."""
+    """P(a wound is lost): Feel No Pain prevents each wound with P(roll >= FNP).
+
+    Read from a table of the ruleset's chances by FNP (2+ to 7+), filled as they are
+    first asked for."""
+    if group.fnp is None and (not mortal or group.fnp_mortal is None):
+        return 1.0  # no Feel No Pain
     fnp = group.feel_no_pain(mortal)
-    if fnp is None:
-        return 1.0
-    return failed_faces(ruleset.fnp_saves(FACE_ARRAY, fnp)) / len(FACES)
+    assert fnp is not None
+    key = (ruleset, fnp)
+    found = _LOST.get(key)
+    if found is None:
+        found = failed_faces(ruleset.fnp_saves(FACE_ARRAY, fnp)) / len(FACES)
+        if 2 <= fnp <= 7 and len(_LOST) < _LOST_KEPT:  # the characteristic's values
+            _LOST[key] = found
+    return found
+
+
+#: :func:`wound_lost` by ruleset and FNP: a table of the rules, not a cache of attacks.
+_LOST: dict[tuple[Ruleset, int], float] = {}
+#: The most entries :data:`_LOST` holds (six FNP values for a few rulesets).
+_LOST_KEPT = 1024
 
 
 def damage_rerolls(
