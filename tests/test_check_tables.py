@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
+from mathhammer.core.tables import RuleTable
 from mathhammer.model.context import default_context, default_modifiers
 from mathhammer.model.draft import PoolDraft, Situation
 from mathhammer.rules import eleventh, get_ruleset
@@ -65,7 +66,7 @@ def test_a_check_s_success_is_computed_once() -> None:
 
 def test_parameters_outside_the_rules_tables_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     ruleset = EleventhEdition()
-    monkeypatch.setattr(eleventh, "_CHECKS", {})
+    monkeypatch.setattr(eleventh, "_CHECKS", RuleTable(max_items=65_536))
     weapon = mh.Weapon("Gun", 1, 3, 4, 0, 1)
     situation = Situation(default_context(), TARGET, False, ())
     draft = PoolDraft.start(weapon, default_modifiers(), situation)
@@ -73,7 +74,7 @@ def test_parameters_outside_the_rules_tables_are_not_kept(monkeypatch: pytest.Mo
     draft.critical_wound = 1
     outside_hit = ruleset._hit_check(3, draft)
     outside_wound = ruleset._wound_check(draft, 4)
-    assert eleventh._CHECKS == {}
+    assert len(eleventh._CHECKS) == 0
     assert outside_hit.first(FACE_ARRAY).tolist() == [0] * 6  # every natural roll fails
     assert outside_wound.first(FACE_ARRAY).tolist() == [0, 2, 2, 2, 2, 2]
     assert ruleset._hit_check(3, draft) is not outside_hit
@@ -84,8 +85,7 @@ def test_parameters_outside_the_rules_tables_are_not_kept(monkeypatch: pytest.Mo
 
 
 def test_the_table_stops_growing_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(eleventh, "_CHECKS", {})
-    monkeypatch.setattr(eleventh, "CHECKS_KEPT", 2)
+    monkeypatch.setattr(eleventh, "_CHECKS", RuleTable(max_items=2))
     ruleset = EleventhEdition()
     saves = [ruleset._saves(ap) for ap in (0, -1, -2)]
     assert len(eleventh._CHECKS) == 2

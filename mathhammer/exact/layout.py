@@ -161,7 +161,7 @@ class Layout:
     @once
     def killed(self) -> np.ndarray:
         """Models destroyed in each state."""
-        return sum(self.killed_in_group(g) for g in range(len(self.lines)))  # type: ignore[return-value]
+        return sum(killed for killed, _, _, _ in self.by_group)  # type: ignore[return-value]
 
     def killed_in_group(self, group: int) -> np.ndarray:
         """Models of one group destroyed in each state."""

@@ -16,6 +16,7 @@ from ..core.binomial import binomial_table
 from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
+from ..core.tables import RuleTable
 from ..model.profiles import ModelGroup
 from .base import FACE_ARRAY, FACES, Ruleset, failed_faces
 
@@ -38,15 +39,13 @@ def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> flo
     found = _LOST.get(key)
     if found is None:
         found = failed_faces(ruleset.fnp_saves(FACE_ARRAY, fnp)) / len(FACES)
-        if 2 <= fnp <= 7 and len(_LOST) < _LOST_KEPT:  # the characteristic's values
-            _LOST[key] = found
+        if 2 <= fnp <= 7:  # the characteristic's values
+            _LOST.keep(key, found)
     return found
 
 
-#: :func:`wound_lost` by ruleset and FNP: a table of the rules, not a cache of attacks.
-_LOST: dict[tuple[Ruleset, int], float] = {}
-#: The most entries :data:`_LOST` holds (six FNP values for a few rulesets).
-_LOST_KEPT = 1024
+#: :func:`wound_lost` by ruleset and FNP (six values for a few rulesets).
+_LOST: RuleTable[tuple[Ruleset, int], float] = RuleTable(max_items=1024, name="FNP chances")
 
 
 def damage_rerolls(

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.tables import RuleTable
 from ..errors import ProfileError, field_error
 from ..model.abilities import choose
 from ..model.context import Context, Modifiers
@@ -238,19 +239,11 @@ def _precision_group(target: Unit, context: Context) -> int | None:
 
 #: A pool's hit and wound checks, and its saves, by their parameters and ruleset, where
 #: the parameters are those the rules' tables hold (:data:`_HIT_ROWS`, :data:`_WOUND_ROWS`,
-#: AP 0 to -6): a finite table of the rules, filled as its entries are first asked for
-#: (one check object for the same parameters, whose chances it computes once: see
-#: :meth:`~mathhammer.rules.base.RollCheck.success`), not a cache of attacks.
-_CHECKS: dict[tuple[Any, ...], Any] = {}
-#: The most entries :data:`_CHECKS` holds: the tables' parameters for a few rulesets.
-CHECKS_KEPT = 65_536
+#: AP 0 to -6): one check object for the same parameters, whose chances it computes once
+#: (see :meth:`~mathhammer.rules.base.RollCheck.success`).
+_CHECKS: RuleTable[tuple[Any, ...], Any] = RuleTable(max_items=65_536, name="11e checks")
 #: The re-roll policies of a check in :data:`_CHECKS` (:func:`reroll_mask`'s).
 _POLICIES = frozenset({None, "ones", "failures", "non_critical"})
-
-
-def _keep_check(key: tuple[Any, ...], check: Any) -> None:
-    if len(_CHECKS) < CHECKS_KEPT:
-        _CHECKS[key] = check
 
 
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
@@ -422,7 +415,7 @@ class EleventhEdition(Ruleset):
                 reroll=_reroll(draft.reroll_hits),
             )
             if (skill, modifier, critical, fails) in _HIT_ROWS and draft.reroll_hits in _POLICIES:
-                _keep_check(key, found)
+                _CHECKS.keep(key, found)
         return found
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
@@ -439,7 +432,7 @@ class EleventhEdition(Ruleset):
                 reroll=_reroll(draft.reroll_wounds),
             )
             if (needed, modifier, critical) in _WOUND_ROWS and draft.reroll_wounds in _POLICIES:
-                _keep_check(key, found)
+                _CHECKS.keep(key, found)
         return found
 
     def _saves(self, ap: int) -> Callable[..., Any]:
@@ -449,5 +442,5 @@ class EleventhEdition(Ruleset):
         if found is None:
             found = partial(group_saves, self.save_outcome, ap=ap)
             if -6 <= ap <= 0:
-                _keep_check(key, found)
+                _CHECKS.keep(key, found)
         return found
