@@ -79,20 +79,40 @@ def test_a_process_that_froze_objects_itself_is_left_as_it_is() -> None:
     assert frozen_garbage() is None
 
 
-def test_no_full_collection_inside_a_block_and_the_thresholds_come_back() -> None:
+def test_no_middle_or_full_collection_inside_a_block_and_the_thresholds_come_back() -> None:
     before = gc.get_threshold()
-    full = gc.get_stats()[2]["collections"]
+    middle, full = (gc.get_stats()[g]["collections"] for g in (1, 2))
+    young_before = gc.get_stats()[0]["collections"]
     kept: list[tuple[int, list[int]]] = []
     with settled_heap():
         young = max(before[0], heap.YOUNG_COLLECTION)
-        assert gc.get_threshold() == (young, before[1], heap.NO_FULL_COLLECTION)
+        none = heap.NO_FULL_COLLECTION
+        assert gc.get_threshold() == (young, none, none)
         with settled_heap():  # a nested block changes nothing more
-            assert gc.get_threshold()[2] == heap.NO_FULL_COLLECTION
+            assert gc.get_threshold() == (young, none, none)
         for _ in range(300_000):  # long-lived objects, as a cache keeps: tracked tuples
             kept.append((len(kept), [0]))
-        assert gc.get_stats()[2]["collections"] == full
+        assert gc.get_stats()[0]["collections"] > young_before  # the young ones are walked
+        assert [gc.get_stats()[g]["collections"] for g in (1, 2)] == [middle, full]
     assert gc.get_threshold() == before
     assert len(kept) == 300_000
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_what_a_block_kept_joins_the_oldest_generation_and_is_collected_there() -> None:
+    with settled_heap():
+        node = Node()
+        node.other = Node()
+        node.other.other = node
+        alive = weakref.ref(node)
+        gc.collect(0)  # a young collection it survives: now in the middle generation
+        del node  # garbage from now on, a cycle
+        gc.collect(0)
+        assert alive() is not None  # not young any more
+    gc.collect(1)
+    assert alive() is not None  # not in the middle generation either: the oldest
+    gc.collect()
+    assert alive() is None  # collected by the next full collection, not lost
 
 
 def test_a_process_that_froze_objects_keeps_its_thresholds() -> None:

@@ -40,7 +40,7 @@ from ..model.profiles import Weapon
 from ..results.attack import AttackResult
 from ..results.columns import METRIC_COLUMNS, attack_columns, for_loadout
 from ..rules import Ruleset
-from ..rules.plan import cached_pools, steps_key
+from ..rules.plan import HashedKey, cached_pools, steps_key
 from .loadout import Loadout, describe_weapons
 from .selection import PHASES
 from .targets import Target
@@ -341,8 +341,8 @@ def declaration_key(loadout: Loadout) -> tuple[Any, ...] | None:
     """
     if isinstance(loadout, AttackOptions):
         return None
-    try:
-        key = (steps_key(cached_pools(tuple(loadout.weapons))), loadout.context)
+    try:  # hashed once: each target's row looks it up
+        key = HashedKey((steps_key(cached_pools(tuple(loadout.weapons))), loadout.context))
         hash(key)
     except (TypeError, MathhammerError):
         return None
@@ -382,7 +382,7 @@ def choose_rows(
         key = None
         if declared is not None:
             try:
-                key = (declared, target, rules, context, modifiers, metric)
+                key = HashedKey((declared, target, rules, context, modifiers, metric))
                 found = _ROWS.get(key)
             except TypeError:  # an unhashable target, context or metric: nothing shared
                 key = found = None

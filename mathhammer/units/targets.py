@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..core.frozen import once
+from ..core.frozen import hash_once, once
 from ..errors import ProfileError, field_error, shown
 from ..model.profiles import ModelGroup, Unit
 
@@ -65,6 +65,7 @@ def _points(name: str, value: Any) -> int:
     return int(value)
 
 
+@hash_once
 @dataclass(frozen=True)
 class Target:
     """A target unit with its points and a one-line description.
