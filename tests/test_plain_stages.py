@@ -233,16 +233,44 @@ def test_the_powers_step_by_step(group: ModelGroup, damage: list[float]) -> None
     assert v[:-1].sum() <= settle + ATOL
 
 
-@pytest.mark.parametrize("states", [2, 7, 40, single.SQUARING_STATES])
-@pytest.mark.parametrize("steps_", [0, 1, 5, 63, 64, 200])
-def test_doubling_powers_are_the_powers(states: int, steps_: int) -> None:
-    rng = np.random.default_rng(states * 1000 + steps_)
+def _random_transition(states: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
     t = np.triu(rng.random((states, states)))
     t /= t.sum(axis=1, keepdims=True)
-    state = rng.dirichlet(np.ones(states))
-    got = single._doubling_powers(state, t, steps_)
+    return rng.dirichlet(np.ones(states)), t
+
+
+@pytest.mark.parametrize("way", ["_doubling_powers", "_stepwise_powers", "_dense_powers"])
+@pytest.mark.parametrize("states", [2, 7, 40, single.SQUARING_STATES])
+@pytest.mark.parametrize("steps_", [0, 1, 5, 63, 64, 200])
+def test_dense_powers_are_the_powers(way: str, states: int, steps_: int) -> None:
+    state, t = _random_transition(states, states * 1000 + steps_)
+    got = getattr(single, way)(state, t, steps_)
     assert got.shape == (steps_ + 1, states)
     v = state
     for j in range(steps_ + 1):
         np.testing.assert_allclose(got[j], v, rtol=0, atol=ATOL)
         v = v @ t
+
+
+@pytest.mark.parametrize(
+    ("steps_", "plan"),
+    # by hand: rows 1 | 2-3 (T**2) | 4-7 (T**4) | 8-11 | 12; 2**k - 1 rows: k - 1 squarings
+    [(0, (0, 0)), (1, (0, 1)), (2, (0, 2)), (3, (1, 2)), (12, (2, 5)), (63, (5, 6))],
+)
+def test_the_doubling_plan_counts_its_squarings_and_products(
+    steps_: int, plan: tuple[int, int]
+) -> None:
+    assert single._doubling_plan(steps_) == plan
+
+
+@pytest.mark.parametrize(
+    ("states", "steps_", "way"),
+    # a squaring of 21 states moves 9,261 entries: six products of a row cost less; of 6
+    # states, 216: twenty rows take three squarings and six products
+    [(21, 6, "_stepwise_powers"), (41, 8, "_stepwise_powers"), (6, 20, "_doubling_powers")],
+)
+def test_the_dense_powers_take_the_cheaper_way(states: int, steps_: int, way: str) -> None:
+    state, t = _random_transition(states, 7)
+    chosen = single._dense_powers(state, t, steps_)
+    assert chosen.tobytes() == getattr(single, way)(state, t, steps_).tobytes()

@@ -81,6 +81,7 @@ class Dist(DistQueries):
             raise field_error(DistributionError, "sum of pmf", "1", total)
         arr.setflags(write=False)
         self._pmf = arr
+        self._moments = None
 
     @classmethod
     def _trusted(cls, arr: FloatArray) -> Dist:
@@ -89,6 +90,7 @@ class Dist(DistQueries):
         arr = np.asarray(arr, dtype=np.float64)
         arr.setflags(write=False)
         out._pmf = arr
+        out._moments = None  # not computed yet (an unset slot is read by an exception)
         return out
 
     @classmethod
@@ -105,6 +107,7 @@ class Dist(DistQueries):
         """
         out = object.__new__(_LazyDist)
         out._source = source
+        out._moments = None
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:

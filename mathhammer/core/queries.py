@@ -57,7 +57,8 @@ class DistQueries:
 
     __slots__ = ()
     _pmf: FloatArray
-    _moments: tuple[float, float | None]  # the mean, and the variance once asked for
+    #: the mean, and the variance once asked for (None until the mean is)
+    _moments: tuple[float, float | None] | None
 
     @property
     def probabilities(self) -> FloatArray:
@@ -182,7 +183,7 @@ class DistQueries:
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
         """The expected value."""
-        found: tuple[float, float | None] | None = getattr(self, "_moments", None)
+        found = self._moments
         if found is None:
             if len(self._pmf) <= FEW_VALUES:  # values too small for their size to matter
                 mu = float(self._pmf.dot(_VALUES[: len(self._pmf)]))
@@ -197,6 +198,7 @@ class DistQueries:
     def var(self) -> float:
         """The variance."""
         mu = self.mean()
+        assert self._moments is not None  # set by the mean
         variance = self._moments[1]
         if variance is None:
             if len(self._pmf) <= FEW_VALUES:

@@ -15,9 +15,10 @@ the trimmed mass).
 
 Two shorter ways give the same states: a damage that is certain (every failed save takes
 ``d`` wounds, no Feel No Pain) moves each state along one path, read off the wounds left
-on each model; and up to :data:`SQUARING_STATES` states the powers of ``T`` are taken by
-doubling (``T**k`` squared while the rows double), a few small matrix products instead
-of a step per failed save.
+on each model; and up to :data:`SQUARING_STATES` states the powers of ``T`` are taken all
+at once, by doubling (``T**k`` squared while the rows double: a few small matrix products
+instead of a step per failed save) or a step per failed save, whichever the count of
+array operations and entries says costs less (:func:`_dense_powers`).
 
 This is what the general engine computes on such a target (the same states, in the same
 order, and the same trimming of negligible counts of dice): it is checked against it
@@ -254,7 +255,7 @@ class Line:
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
         if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
-            powers = _doubling_powers(state, self.transition(damage), steps)
+            powers = _dense_powers(state, self.transition(damage), steps)
             after = failed[: steps + 1].T.dot(powers)
             if steps + 1 < len(failed):  # failed saves past the unit's end
                 after[..., -1] += np.add.reduce(failed[steps + 1 :], axis=0)
@@ -346,7 +347,7 @@ class Line:
         """
         t = self.transition(damage)
         if self.dense and state.size <= SQUARING_STATES:
-            yield 0, _doubling_powers(state, t, steps)
+            yield 0, _dense_powers(state, t, steps)
             return
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
         if self.dense:
@@ -430,6 +431,54 @@ def _window_weights(bands: FloatArray) -> FloatArray:
     for d in range(width):
         weights[d:, width - 1 - d] = bands[d, : size - d]
     return weights
+
+
+def _dense_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
+    """``state @ T**j`` for ``j = 0..steps``, as rows, for a small dense ``T``: by doubling
+    (:func:`_doubling_powers`) or a product per row (:func:`_stepwise_powers`), whichever
+    moves fewer entries, each array operation counted as :data:`CALL_ENTRIES` more: a
+    squaring moves ``n**3`` of them, a row's product ``n**2`` (``n`` states).
+
+    Examples
+    --------
+    >>> t = np.array([[0.5, 0.5], [0.0, 1.0]])
+    >>> _dense_powers(np.array([1.0, 0.0]), t, 3).tolist()
+    [[1.0, 0.0], [0.5, 0.5], [0.25, 0.75], [0.125, 0.875]]
+    """
+    n = state.size
+    squarings, products = _doubling_plan(steps)
+    doubling = squarings * (CALL_ENTRIES + n * n * n) + products * CALL_ENTRIES + steps * n * n
+    if steps * (CALL_ENTRIES + n * n) < doubling:
+        return _stepwise_powers(state, t, steps)
+    return _doubling_powers(state, t, steps)
+
+
+def _doubling_plan(steps: int) -> tuple[int, int]:
+    """The squarings and the row products :func:`_doubling_powers` makes for ``steps``:
+    the rows double while they can (``T**2``, ``T**4``, ... up to the largest power of two
+    within half the rows), then the rest take one product per bit of their count.
+
+    Examples
+    --------
+    >>> _doubling_plan(12)  # T**2 and T**4; rows 1, 2-3, 4-7, 8-11, 12
+    (2, 5)
+    """
+    if steps == 0:
+        return 0, 0
+    squarings = (steps + 1).bit_length() - 2
+    rest = steps + 1 - (2 << squarings)  # the rows after the doubling ones
+    return squarings, squarings + 1 + rest.bit_count()
+
+
+def _stepwise_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
+    """``state @ T**j`` for ``j = 0..steps``, as rows, each row the one before times ``T``."""
+    rows = np.empty((steps + 1, state.size))
+    rows[0] = state
+    views = list(rows)  # the rows as views: no slicing per product
+    before = views[0]
+    for row in views[1:]:
+        before = before.dot(t, row)
+    return rows
 
 
 def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
