@@ -70,11 +70,12 @@ def get_ruleset(rules: str | Ruleset) -> Ruleset:
     ...
     mathhammer.errors.RulesError: rules must be one of ['11e', 'classic'...]; got '9e'
     """
-    if isinstance(rules, Ruleset):
+    if type(rules) is str:  # a name as registered, found before an abstract class's check
+        found = _RULESETS.get(rules)
+        if found is not None:
+            return found
+    elif isinstance(rules, Ruleset):
         return rules
-    found = _RULESETS.get(rules) if isinstance(rules, str) else None  # a name as registered
-    if found is not None:
-        return found
     if isinstance(rules, str) and _key(rules) in _RULESETS:
         return _RULESETS[_key(rules)]
     raise field_error(RulesError, "rules", f"one of {list(ruleset_names())}", rules)
