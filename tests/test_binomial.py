@@ -263,7 +263,9 @@ def exact_thin(weights: np.ndarray, p: float) -> np.ndarray:
     return np.array([float(x) for x in out])
 
 
-@pytest.mark.parametrize("p", [*PROBABILITIES, 0.0, 1e-9])
+# 1 - 2**-16: the smallest 1 - p whose powers are factored out of the rows; 1 - 2**-20 and
+# 1 - 2**-52: below it, the rows' powers by index
+@pytest.mark.parametrize("p", [*PROBABILITIES, 0.0, 1e-9, 1 - 2**-16, 1 - 2**-20, 1 - 2**-52])
 def test_few_counts_are_within_a_few_ulps_of_the_exact_thinning(p: float) -> None:
     """One pmf of up to ``SMALL_TABLE`` counts is thinned without a table (Horner's scheme
     up to six counts, the closed rows past them): each entry within 1e-15 of the exact

@@ -25,7 +25,7 @@ O(n) memory.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import isqrt
+from math import comb, isqrt
 
 import numpy as np
 from numpy.typing import NDArray
@@ -315,6 +315,16 @@ def _horner(block: FloatArray, p: float, lo: int) -> FloatArray:
 _MISSES = np.maximum(np.arange(SMALL_TABLE)[:, None] - np.arange(SMALL_TABLE), 0)
 #: ``k`` for ``k < SMALL_TABLE``, as floats: the powers of ``p``.
 _KEPT = np.arange(float(SMALL_TABLE))
+#: ``C(n, k)`` for ``n, k < SMALL_TABLE`` (0 above the diagonal), exact: the coefficients
+#: of a small table, contiguous.
+_SMALL_COEFFICIENTS = np.array(
+    [[comb(n, k) for k in range(SMALL_TABLE)] for n in range(SMALL_TABLE)], dtype=np.float64
+)
+_SMALL_COEFFICIENTS.setflags(write=False)
+#: Down to this ``1 - p`` a few counts are thinned with their powers of ``1 - p`` factored
+#: out of the table (``w[n] q**n``, the coefficients, then ``p**k / q**k``): ``q**15`` is
+#: at least ``2**-240`` there, so a weight loses nothing but what is below ``1e-250``.
+_FACTORED_MISSES = 2.0**-16
 
 
 def _few_counts(weights: FloatArray, p: float) -> FloatArray:
@@ -322,7 +332,9 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
     building the table's rows takes a dozen array operations: up to six counts by
     Horner's scheme on its generating function in Python floats, ``A <- A (q + p z) +
     weights[n]`` from the top count down (every term non-negative); past them
-    ``(weights @ C(n, k) q^(n - k)) p^k`` (the coefficients exact, each power taken once).
+    ``(weights @ C(n, k) q^(n - k)) p^k`` (the coefficients exact, each power taken once),
+    as ``((weights q^n) @ C(n, k)) p^k / q^k`` down to ``q =``
+    :data:`_FACTORED_MISSES` (no table of the powers by index).
 
     Examples
     --------
@@ -336,7 +348,14 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
     n = len(weights)
     if n > 6:
         k = _KEPT[:n]
-        table = _coefficients()[:n, :n] * (q**k)[_MISSES[:n, :n]]
+        q_k = q**k
+        if q >= _FACTORED_MISSES:  # C(n, k) q**(n - k) = q**n C(n, k) / q**k: no table of
+            # the powers by index (an indexed table of n * n powers costs as much again)
+            kept = (weights * q_k).dot(_SMALL_COEFFICIENTS[:n, :n])
+            kept *= p**k
+            kept /= q_k
+            return np.asarray(kept, dtype=np.float64)
+        table = _coefficients()[:n, :n] * q_k[_MISSES[:n, :n]]
         return np.asarray(weights.dot(table) * p**k, dtype=np.float64)
     values = weights.tolist()
     acc = [0.0] * n
