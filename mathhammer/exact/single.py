@@ -38,6 +38,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_thin
 from ..core.caches import register
+from ..core.frozen import once
 from ..core.sums import ORDERED_LIMIT, ordered_sum
 from ..model.unit import ModelGroup
 from .chain import TRIM_MASS, trim_counts
@@ -90,23 +91,35 @@ class Line:
         # the current model (np.divmod of the shifted states costs as much again)
         shift = wounds - first
         destroyed = lost if wounds == 1 else np.arange(shift, shift + self.size + 1) // wounds
+        #: the wounds left as a list, for a short line (its array made when first asked for:
+        #: a walk of certain damage reads the list)
+        self._listed: list[int] | None = None
         if self.size < _LISTED_STATES:  # each model's wounds counted down, as a list
             counted = [*range(first, 0, -1), *(list(range(wounds, 0, -1)) * (group.count - 1))]
-            left = np.array([*counted, 0], dtype=lost.dtype)
+            self._listed = [*counted, 0]  # destroyed: no current model
         else:
             left = destroyed * wounds
             left -= lost
             left += first  # wounds - (lost + shift - destroyed * wounds)
+            left[-1] = 0  # destroyed: no current model
+            self.left = left
         #: models destroyed in each state
         self.killed = destroyed
-        #: wounds left on the current model in each state (0 once destroyed)
-        self.left = left
-        self.left[-1] = 0  # destroyed: no current model
         self._most_left = wounds if group.count > 1 else first
         #: each state's wounds lost, as a one-group layout's positions (read-only)
         self.positions = lost[:, None]
         self.positions.setflags(write=False)
         self._transitions: dict[bytes, FloatArray] = {}
+
+    @once
+    def left(self) -> np.ndarray:
+        """The wounds left on the current model in each state (0 once destroyed)."""
+        assert self._listed is not None  # a long line sets its own in __init__
+        return np.array(self._listed, dtype=np.int64)
+
+    def left_list(self) -> list[int]:
+        """:attr:`left` as a list (read-only: a short line's own)."""
+        return self._listed if self._listed is not None else self.left.tolist()
 
     @property
     def dense(self) -> bool:
@@ -280,7 +293,7 @@ class Line:
         steps = len(failed) - 1 if len(failed) <= self.size else self.size
         (starts,) = state.nonzero()
         if len(starts) == 1:  # one path: walked and summed in Python floats
-            left = self.left.tolist()
+            left = self.left_list()
             at = int(starts[0])
             weight = float(state[at])
             counts = failed.tolist()
