@@ -27,6 +27,7 @@ from mathhammer.results.columns import (
     after_attack_columns,
     attack_columns,
     columns_frame,
+    for_loadout,
 )
 from mathhammer.rules import EleventhEdition
 from mathhammer.rules.base import AfterAttackTest
@@ -115,3 +116,35 @@ def test_every_test_of_a_result_has_its_columns_in_the_panic_tests_place() -> No
 def test_a_result_without_tests_has_no_test_columns() -> None:
     row = attack_columns(mh.attack([(BOLT, 10)], SQUAD))
     assert not any(c.endswith(("_test", "_fail")) for c in row)
+
+
+_GUN = mh.Weapon("Gun", attacks=2, skill=3, strength=5, ap=-1, damage=2)
+_LOADOUTS = [
+    Loadout("plain", [(_GUN, 4)]),
+    Loadout("priced", [(_GUN, 4)], points=80),
+    Loadout("sourced", [(_GUN, 4)], points=45, source="army.csv:3"),
+]
+_TARGETS = [
+    mh.targets.get("Line infantry"),
+    replace(mh.targets.get("Vehicle"), source="targets.csv:2"),
+    Target(mh.Unit.of("Unpriced", 5, 4, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("target", _TARGETS, ids=lambda t: t.name)
+@pytest.mark.parametrize("first", [None, *_LOADOUTS], ids=lambda x: getattr(x, "name", "none"))
+@pytest.mark.parametrize("other", [None, *_LOADOUTS], ids=lambda x: getattr(x, "name", "none"))
+@pytest.mark.parametrize("extra", [None, {"unknown_abilities": "BIG GUNS"}])
+def test_another_loadouts_row_is_its_own_row(
+    target: Target, first: Loadout | None, other: Loadout | None, extra: dict[str, Any] | None
+) -> None:
+    """A row made for one loadout, given to another with the same weapons: the same columns
+    in the same order, with the same values, as the row made for that one."""
+    result = mh.attack([(_GUN, 4)], target.unit)
+    row = attack_columns(result, target=target, loadout=first)
+    given = for_loadout(row, other, extra)
+    own = attack_columns(result, target=target, loadout=other)
+    if extra:
+        own = for_loadout(own, other, extra)
+    assert list(given.items()) == list(own.items())
+    assert list(given) == [c for c in ALL_COLUMNS if c in given]  # in table order

@@ -293,22 +293,29 @@ def for_loadout(
     >>> other["loadout"], other["loadout_points"], other["mean_damage"] == row["mean_damage"]
     ('b', 50, True)
     """
-    out = {k: v for k, v in row.items() if k not in _LOADOUT_COLUMNS}
+    made: dict[str, Any] = {}  # the loadout's own columns
     if loadout is not None:
-        out["loadout"] = loadout.name
+        made["loadout"] = loadout.name
     spent = None if loadout is None else loadout.points
     if spent is not None:
-        out["loadout_points"] = spent
-        out["killed_per_100_points"] = 100.0 * out["mean_killed"] / spent
-        destroyed = out.get("points_destroyed")
+        made["loadout_points"] = spent
+        made["killed_per_100_points"] = 100.0 * row["mean_killed"] / spent
+        destroyed = row.get("points_destroyed")
         if destroyed is not None:
-            out["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
+            made["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
     sources = (getattr(loadout, "source", None), row.get("target_source"))
     if any(sources):
-        out.update(zip(SOURCE_COLUMNS, sources, strict=True))
+        made.update(zip(SOURCE_COLUMNS, sources, strict=True))
     if extra:
-        out.update(extra)
-    return {column: out[column] for column in _ordered_once(tuple(out))}
+        made.update(extra)
+    out = dict(row)  # the other loadout's columns replaced where they stand, or dropped
+    for column in _LOADOUT_COLUMNS:
+        if column in out and column not in made:
+            del out[column]
+    out.update(made)
+    columns = tuple(out)
+    order = _ordered_once(columns)
+    return out if order == columns else {column: out[column] for column in order}
 
 
 def _check_columns(mean: float, sd: float, check: SimulationResult) -> dict[str, float]:
