@@ -120,8 +120,9 @@ def test_re_rolls_only_help_the_defender_and_failures_help_most() -> None:
 
 
 def test_inputs_and_where_they_are_read(tmp_path: Path) -> None:
-    with pytest.raises(mh.ProfileError, match="Unit.reroll_saves must be 'ones', 'failures'"):
-        mh.Unit.of("A", 5, 4, 3, 1, reroll_saves="all")
+    for refused in ("all", {"ones": 1}, ["ones"]):  # an unhashable value is refused as well
+        with pytest.raises(mh.ProfileError, match="Unit.reroll_saves must be 'ones', 'failures'"):
+            mh.Unit.of("A", 5, 4, 3, 1, reroll_saves=refused)
     unit = mh.Unit.of("A", 5, 4, 3, 1, reroll_saves="ones", leadership=7)
     assert repr(unit).endswith("re-rolls save rolls of 1)")
     assert unit != mh.Unit.of("A", 5, 4, 3, 1, leadership=7)

@@ -290,7 +290,9 @@ class Unit:
         object.__setattr__(self, "stealth", flag_field("Unit", "stealth", stealth))
         object.__setattr__(self, "leadership", leadership)
         object.__setattr__(self, "worsen_ap", int_field("Unit", "worsen_ap", worsen_ap, 0, 6))
-        if reroll_saves is not None and reroll_saves not in SAVE_REROLLS:
+        if reroll_saves is not None and (
+            not isinstance(reroll_saves, str) or reroll_saves not in SAVE_REROLLS
+        ):  # a name, looked up only then (an unhashable value cannot be)
             raise field_error(
                 ProfileError,
                 "Unit.reroll_saves",
