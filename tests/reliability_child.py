@@ -279,8 +279,8 @@ def cli(calls: list[list[str]], folder: Path, limit: float) -> None:
     for argv in calls:
         result = run_cli([paths.get(arg, arg) for arg in argv], limit)
         result["debris"] = debris(work)
-        result["read_only_changed"] = [
-            token for token in READ_ONLY if Path(paths[token]).read_text() != OLD
+        result["read_only_changed"] = [  # bytes: --force may have written a PNG there
+            token for token in READ_ONLY if Path(paths[token]).read_bytes() != OLD.encode()
         ]
         print(json.dumps(result), flush=True)
         reset(work)
