@@ -56,14 +56,18 @@ def timed(f):
 
 
 def child_environment() -> dict[str, str]:
-    """The environment of a child interpreter: this checkout first on its path, and one BLAS
-    thread (each thread reserves address space of its own, which a cap would count)."""
+    """The environment of a child interpreter: this checkout first on its path, one BLAS
+    thread (each thread reserves address space of its own, which a cap would count), and
+    pyarrow's memory pool on the system allocator (pandas' text columns are pyarrow's: its
+    default pool, mimalloc, reserves a gigabyte of address space on first use, which left
+    a capped child too little to import matplotlib after a report)."""
     return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        "ARROW_DEFAULT_MEMORY_POOL": "system",
     }
 
 
