@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -120,7 +121,8 @@ def test_re_rolls_only_help_the_defender_and_failures_help_most() -> None:
 
 
 def test_inputs_and_where_they_are_read(tmp_path: Path) -> None:
-    for refused in ("all", {"ones": 1}, ["ones"]):  # an unhashable value is refused as well
+    refusals: tuple[Any, ...] = ("all", {"ones": 1}, ["ones"])  # unhashable ones as well
+    for refused in refusals:
         with pytest.raises(mh.ProfileError, match="Unit.reroll_saves must be 'ones', 'failures'"):
             mh.Unit.of("A", 5, 4, 3, 1, reroll_saves=refused)
     unit = mh.Unit.of("A", 5, 4, 3, 1, reroll_saves="ones", leadership=7)
