@@ -274,3 +274,73 @@ def test_a_pool_whose_thread_cannot_start_is_one_error_not_a_hang(where: str) ->
     assert lines[0].startswith("stopped: the pool of worker processes could not start a thread")
     assert "can't start new thread" in lines[0] and "fewer jobs" in lines[0]
     assert float(lines[1].split()[0]) < 10.0
+
+
+_HALF_SENT = r"""
+import os, signal, struct, sys, time
+from pathlib import Path
+from mathhammer.io.workers import ordered_map
+
+how, folder = sys.argv[1], Path(sys.argv[2])
+
+
+def work(item):
+    # as a worker ended (or stalled) half-way through sending its result: it holds the
+    # results' lock (as a sending worker does), sends a result's length and part of it
+    if item == "quick":
+        return item
+    if item == "stall":
+        while not (folder / "quick").exists():  # its result read first
+            time.sleep(0.01)
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # the pool's worker loop, up the stack
+        frame = frame.f_back
+    results = frame.f_locals["result_queue"]
+    results._wlock.acquire()
+    os.write(results._writer.fileno(), struct.pack("!i", 2**20) + b"part of a result")
+    if item == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    (folder / "half-sent").touch()
+    time.sleep(120)
+
+
+start = time.monotonic()
+if how == "die":
+    try:
+        list(ordered_map(work, ["die", "quick"], jobs=2, chunk=1))
+    except Exception as exc:
+        print(f"{type(exc).__name__}: {exc}")
+else:  # a consumer that stops once a worker has half-sent a result
+    for result in ordered_map(work, ["quick", "stall"], jobs=2, chunk=1):
+        (folder / result).touch()
+        while not (folder / "half-sent").exists():
+            time.sleep(0.01)
+        break
+    print("stopped")
+print(f"{time.monotonic() - start:.1f} s")
+"""
+
+
+@pytest.mark.parametrize("how", ["die", "stall"])
+def test_a_result_half_sent_is_one_error_or_a_clean_stop_not_a_hang(
+    tmp_path: Path, how: str
+) -> None:
+    """A worker ends half-way through sending a result (killed, or stopped by a map left
+    early, as a Ctrl-C stops it): the pool's manager thread, reading that result, waited
+    for the rest of it for ever, and so did the map (a report hung after Ctrl-C). The map
+    now raises one error naming the signal, or stops, within seconds."""
+    done = subprocess.run(
+        [sys.executable, "-c", _HALF_SENT, how, str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    first, took = done.stdout.splitlines()
+    if how == "die":
+        assert first == (
+            "BrokenProcessPool: a worker process was killed by SIGKILL (the system may have "
+            "run out of memory); run again, or with fewer jobs"
+        )
+    else:
+        assert first == "stopped"
+    assert float(took.split()[0]) < 10.0

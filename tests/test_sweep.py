@@ -145,7 +145,8 @@ def test_a_killed_worker_process_loses_no_row_once_resumed(tmp_path: Path) -> No
     # there once
     whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4)
     path = tmp_path / "sweep"
-    killer = threading.Thread(target=_kill_a_worker_when_written, args=(path,), daemon=True)
+    before = set(_children())  # a child of an earlier test is not one of the sweep's workers
+    killer = threading.Thread(target=_kill_a_worker_when_written, args=(path, before), daemon=True)
     killer.start()
     with pytest.raises(Exception, match="worker process"):
         mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path, jobs=2,
@@ -156,12 +157,13 @@ def test_a_killed_worker_process_loses_no_row_once_resumed(tmp_path: Path) -> No
     pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
 
 
-def _kill_a_worker_when_written(path: Path) -> None:
-    """Kill one of this process's children once the sweep has written a file."""
+def _kill_a_worker_when_written(path: Path, before: set[int]) -> None:
+    """Kill one of this process's children started since ``before`` (a worker of the sweep)
+    once the sweep has written a file."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if list(path.glob("part-*.parquet")):
-            children = _children()
+            children = [pid for pid in _children() if pid not in before]
             if children:
                 os.kill(children[0], signal.SIGKILL)
                 return
@@ -169,7 +171,8 @@ def _kill_a_worker_when_written(path: Path) -> None:
 
 
 def _children() -> list[int]:
-    """This process's worker processes (not multiprocessing's resource tracker)."""
+    """This process's live worker processes (not multiprocessing's resource tracker, nor a
+    child that has exited and waits to be reaped)."""
     me = os.getpid()
     out = []
     for entry in Path("/proc").iterdir():
@@ -179,7 +182,8 @@ def _children() -> list[int]:
                 command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(fields[1]) == me and b"resource_tracker" not in command:
+            zombie = fields[0] == "Z"
+            if int(fields[1]) == me and not zombie and b"resource_tracker" not in command:
                 out.append(int(entry.name))
     return sorted(out)
 

@@ -18,7 +18,11 @@ A worker that dies (the out-of-memory killer, a ``kill``) is reported as a
 :class:`~concurrent.futures.process.BrokenProcessPool` whose message names the signal or
 the exit status; so is a pool that cannot start one of its threads (a limit on threads or
 on memory): the executor's own thread would die with a traceback and leave the results
-waited for ever, so the map looks whether it still runs while it waits.
+waited for ever, so the map looks whether it still runs while it waits. It looks at the
+workers too: the executor's thread, reading a result that a worker died half-way through
+sending, waits for the rest of it for ever (and so would a map stopped early, waiting for
+that thread); the map closes its own end of the results' pipe once every worker has ended,
+and the read ends.
 
 Examples
 --------
@@ -32,12 +36,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sized
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager
 from itertools import islice
@@ -55,8 +60,12 @@ R = TypeVar("R")
 _PR_SET_PDEATHSIG = 1
 #: How often the watchdog thread looks at the parent process, in seconds.
 WATCH_INTERVAL = 0.5
-#: How often a map waiting for results looks whether the pool's manager thread runs.
+#: How often a map waiting for results looks whether the pool's manager thread and its
+#: workers run.
 POLL_INTERVAL = 0.5
+#: How long a worker sent ``SIGTERM`` by a map stopped early may take to end before it is
+#: killed, in seconds.
+STOP_SECONDS = 5.0
 
 
 class PoolStopped(BrokenProcessPool):
@@ -146,6 +155,10 @@ def _map(
     processes: dict[int, BaseProcess] = {}
     chunks = _chunks(items, chunk)
     pending: dict[Future[list[R]], list[T]] = {}  # in the order sent
+    # each future, once done, is put here by the pool's thread: a wait on it holds no lock
+    # that an interruption could leave held (concurrent.futures.wait takes each future's
+    # lock in turn, and Ctrl-C between two left the pool's thread blocked on one for ever)
+    notices: queue.SimpleQueue[Future[list[R]]] = queue.SimpleQueue()
     finished = False
     failed: list[BaseException] = []  # what stopped the pool's manager thread
     previous = threading.excepthook
@@ -160,28 +173,31 @@ def _map(
     try:
         with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
             for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
-                _submit(pool, function, chunks, pending, processes)
+                _submit(pool, function, chunks, pending, processes, notices)
         while pending:
             if ordered:
                 head = next(iter(pending))
-                ready, _ = wait([head], timeout=POLL_INTERVAL)
+                done = [head] if head.done() else []
             else:
-                ready, _ = wait(list(pending), timeout=POLL_INTERVAL, return_when=FIRST_COMPLETED)
-            if not ready:
-                _check_running(pool, failed, list(pending))
+                done = [f for f in pending if f.done()]  # in the order sent
+            if not done:
+                try:
+                    notices.get(timeout=POLL_INTERVAL)  # one done (perhaps one taken already)
+                except queue.Empty:
+                    _check_running(pool, failed, list(pending))
+                    _check_workers(processes.values())
                 continue
-            done = [f for f in pending if f in ready]  # in the order sent
             for future in done:
                 results = future.result()
                 batch = pending.pop(future)
                 with _signals_held():  # never half-way through the pool's own bookkeeping
-                    _submit(pool, function, chunks, pending, processes)
+                    _submit(pool, function, chunks, pending, processes, notices)
                 yield batch, results
         finished = True
     except PoolStopped:
         raise
     except BrokenProcessPool:
-        pool.shutdown(wait=True)  # every worker reaped: each exit code known
+        _stop(pool, processes.values(), finished=False)  # every worker reaped: each exit known
         raise BrokenProcessPool(death_message(processes.values())) from None
     except RuntimeError as exc:  # the pool's first thread, started here, did not start
         if "can't start new thread" not in str(exc):
@@ -209,9 +225,18 @@ def _check_running(
     thread = _manager(pool)
     if not failed and (thread is None or thread.is_alive()):
         return
-    if not failed and wait(waited, timeout=0, return_when=FIRST_COMPLETED)[0]:
+    if not failed and any(future.done() for future in waited):
         return  # broken meanwhile: its results say how
     raise PoolStopped(failed[0] if failed else RuntimeError("its manager thread stopped"))
+
+
+def _check_workers(processes: Iterable[BaseProcess]) -> None:
+    """Raise :class:`BrokenProcessPool` when a worker has ended while results are waited
+    for (a worker of the pool ends only once it is shut down). The pool's manager thread
+    says so itself within moments, unless the worker died half-way through sending a
+    result: then that thread waits for the rest of it for ever."""
+    if any(process.exitcode is not None for process in processes):
+        raise BrokenProcessPool("a worker process ended")
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -226,13 +251,17 @@ def _submit(
     chunks: Iterator[list[T]],
     pending: dict[Future[list[R]], list[T]],
     processes: dict[int, BaseProcess],
+    notices: queue.SimpleQueue[Future[list[R]]],
 ) -> None:
-    """Send the next chunk, if any, and note the workers (to stop them, or say how one died)."""
+    """Send the next chunk, if any, and note the workers (to stop them, or say how one died);
+    the chunk's future is put in ``notices`` once it is done."""
     batch = next(chunks, None)
     if batch is None:
         return
     try:
-        pending[pool.submit(_run_chunk, function, batch)] = batch
+        future = pool.submit(_run_chunk, function, batch)
+        pending[future] = batch
+        future.add_done_callback(notices.put)
     finally:  # the workers start before the pool's thread, which may not start
         processes.update(pool._processes or {})  # the pool has no public list of them
 
@@ -262,11 +291,25 @@ def _run_chunk(function: Callable[[T], R], batch: list[T]) -> list[R]:  # pragma
 def _stop(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess], finished: bool) -> None:
     """Shut the pool down; left early, first stop the workers' current work too. Its
     manager thread is waited for either way: left running, it races the interpreter's exit
-    (which then prints an error about a closed pipe, or waits for ever)."""
+    (which then prints an error about a closed pipe, or waits for ever).
+
+    Left early, the workers are ended and waited for, and then this process's end of the
+    results' pipe for writing is closed (the workers hold the others): a result that a
+    worker was sending when it ended is cut short, and the manager thread, reading it, is
+    told so (the end of the pipe) rather than waiting for the rest of it for ever."""
     if not finished:
+        processes = list(processes)
         for process in processes:
             if process.exitcode is None:
                 process.terminate()
+        for process in processes:
+            process.join(STOP_SECONDS)
+            if process.exitcode is None:  # still alive: SIGTERM held back, or not yet handled
+                process.kill()
+                process.join()
+        results = vars(pool).get("_result_queue")  # the pool says nothing of it publicly
+        if results is not None:
+            results._writer.close()
     thread = _manager(pool)
     if thread is not None and thread.ident is None:  # it never started: nothing to join
         vars(pool)["_executor_manager_thread"] = None
