@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..core.binomial import binomial_thin
+from ..core.blas import one_thread
 from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import (
@@ -552,22 +553,24 @@ def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.
 
 def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
     """The attack of a plan on the target's layout (from ``start``, where given: on a
-    layout that holds its states too)."""
+    layout that holds its states too), with BLAS on one thread (:mod:`~mathhammer.core.blas`:
+    a second thread made the chain many times slower on a busy machine)."""
     layout, kernels, state = layout_start(plan, start)
     results = []
     hazardous = Dist.constant(0)
     trimmed: list[float] = []
-    for step, pair in zip(plan.steps, kernels, strict=True):
-        if isinstance(step, MortalWounds):
-            state = _mortal_step(step, layout, state, plan)
-            count = step.amount.dist
-            killed = layout.distribution(state, layout.killed, layout.most_killed)
-            results.append(PoolResult.mortal(step.label, count, killed))
-            continue
-        state, result = pool_step(step, layout, state, plan, pair, trimmed)
-        if step.checks.hazardous:
-            hazardous = hazardous + _hazard(step, plan)
-        results.append(result)
+    with one_thread():
+        for step, pair in zip(plan.steps, kernels, strict=True):
+            if isinstance(step, MortalWounds):
+                state = _mortal_step(step, layout, state, plan)
+                count = step.amount.dist
+                killed = layout.distribution(state, layout.killed, layout.most_killed)
+                results.append(PoolResult.mortal(step.label, count, killed))
+                continue
+            state, result = pool_step(step, layout, state, plan, pair, trimmed)
+            if step.checks.hazardous:
+                hazardous = hazardous + _hazard(step, plan)
+            results.append(result)
     return layout_result(plan, layout, state, results, hazardous, trimmed, start)
 
 
