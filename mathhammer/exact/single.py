@@ -158,7 +158,12 @@ class Line:
         pmf = damage.tolist()  # a few amounts: summed in Python floats, as cumsum sums
         exact = pmf[:top]
         rest = pmf[top:]  # P(E >= top): one amount, or those summed as numpy sums them
-        exact.append(rest[0] if len(rest) == 1 else float(np.add.reduce(damage[top:])))
+        if len(rest) == 1:
+            exact.append(rest[0])
+        elif len(rest) <= ORDERED_LIMIT:
+            exact.append(ordered_sum(rest))
+        else:
+            exact.append(float(np.add.reduce(damage[top:])))
         tails = [0.0] * (top + 2)
         for d in range(top, -1, -1):
             tails[d] = tails[d + 1] + exact[d]
