@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.blas import one_thread
 from ..core.dist import Dist
 from ..model.context import Context, Modifiers
 from ..model.pools import Pool
@@ -57,7 +58,8 @@ class PoolWalk:
         """The state distribution after pool ``i`` (in declared order) from ``state``."""
         step = self.plan.steps[i]
         assert isinstance(step, PlannedPool)  # pool_walk takes plans of pools only
-        return pool_state(step, self.layout, state, self.plan, self.kernels[i])
+        with one_thread():  # as every chain on a layout (mathhammer.core.blas)
+            return pool_state(step, self.layout, state, self.plan, self.kernels[i])
 
     def result(self, state: np.ndarray) -> AttackResult:
         """The result of the pools that left ``state`` (its distributions; no per-pool
