@@ -20,7 +20,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.core import binomial
 from mathhammer.core.binomial import binomial_thin
-from mathhammer.exact import single, steps
+from mathhammer.exact import engine, single, steps
 from mathhammer.model.unit import ModelGroup, Unit
 from mathhammer.rules.plan import as_plan
 
@@ -274,3 +274,88 @@ def test_the_dense_powers_take_the_cheaper_way(states: int, steps_: int, way: st
     state, t = _random_transition(states, 7)
     chosen = single._dense_powers(state, t, steps_)
     assert chosen.tobytes() == getattr(single, way)(state, t, steps_).tobytes()
+
+
+#: Small dense lines: whole models, a wounded first one, one model, damage past a model.
+DICE_LINES = [
+    ModelGroup(5, 4, 3, 3),
+    ModelGroup(3, 5, 3, 4, wounds_lost=3),
+    ModelGroup(1, 10, 3, 12),
+    ModelGroup(6, 4, 3, 2),
+]
+#: Damage after Feel No Pain (a failed save may take nothing), D6, a wide roll.
+DICE_DAMAGE = [[0.2, 0.4, 0.4], [0.0, *[1 / 6] * 6], [0.1, 0.0, 0.0, 0.0, 0.0, 0.9]]
+
+
+@pytest.mark.parametrize("group", DICE_LINES)
+@pytest.mark.parametrize("damage", DICE_DAMAGE)
+@pytest.mark.parametrize("dice", [1, 2, 3, 7, 12, 16, 63, 200])
+@pytest.mark.parametrize("fail", [0.0, 1 / 9, 0.5, 1.0])
+def test_a_number_of_dice_is_the_power_of_one_die(
+    group: ModelGroup, damage: list[float], dice: int, fail: float
+) -> None:
+    """``state ((1 - q) I + q T)**n`` is the state after Binomial(n, q) failed saves, as
+    the failed saves' powers of ``T`` sum it, from the first state and from a spread one."""
+    line = single.Line(group)
+    pmf = np.asarray(damage)
+    failed = binomial.binomial_row(dice, fail)
+    rng = np.random.default_rng(dice)
+    for state in (np.eye(line.size + 1)[0], rng.dirichlet(np.ones(line.size + 1))):
+        got = single._one_die_power(state, line.transition(pmf), dice, fail)
+        want = line.apply(state, failed, pmf)
+        np.testing.assert_allclose(got, want, rtol=0, atol=ATOL)
+        assert got.sum() == pytest.approx(state.sum(), abs=ATOL)
+
+
+@pytest.mark.parametrize(
+    ("group", "damage", "dice", "taken"),
+    [
+        # 16 states, 12 dice: three squarings and two products against twelve rows
+        (ModelGroup(5, 4, 3, 3), [0.2, 0.4, 0.4], 12, True),
+        (ModelGroup(5, 5, 3, 4), [0.0, *[1 / 6] * 6], 6, True),
+        # 96 states, 120 dice: seven squarings of 96 x 96 cost more than 120 rows
+        (ModelGroup(19, 4, 3, 5), [0.2, 0.4, 0.4], 120, False),
+        (ModelGroup(5, 4, 3, 3), [0.0, 0.0, 1.0], 12, False),  # certain: one path a state
+        (ModelGroup(40, 4, 3, 3), [0.2, 0.4, 0.4], 12, False),  # past SQUARING_STATES
+        (ModelGroup(110, 4, 3, 3), [0.2, 0.4, 0.4], 12, False),  # banded
+        (ModelGroup(5, 4, 3, 3), [0.2, 0.4, 0.4], 0, False),  # no dice
+    ],
+)
+def test_a_number_of_dice_takes_the_power_where_it_costs_less(
+    group: ModelGroup, damage: list[float], dice: int, taken: bool
+) -> None:
+    line = single.Line(group)
+    state = np.eye(line.size + 1)[0]
+    got = line.apply_dice(state, dice, 0.25, np.asarray(damage))
+    assert (got is not None) == taken
+    if got is not None:
+        want = line.apply(state, binomial.binomial_row(dice, 0.25), np.asarray(damage))
+        np.testing.assert_allclose(got, want, rtol=0, atol=ATOL)
+
+
+def test_the_engine_takes_the_power_of_a_number_of_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-group attack with a number of dice takes the power of one die's transition,
+    and its failed saves are computed only when its unsaved attacks are read."""
+    taken: list[bool] = []
+    apply_dice = single.Line.apply_dice
+
+    def spy(line: single.Line, *args: Any) -> Any:
+        found = apply_dice(line, *args)
+        taken.append(found is not None)
+        return found
+
+    monkeypatch.setattr(single.Line, "apply_dice", spy)
+    thinned: list[float] = []
+    thinned_dice = steps.thinned_dice
+
+    def count(*args: Any) -> Any:
+        thinned.append(args[-1])
+        return thinned_dice(*args)
+
+    monkeypatch.setattr(engine, "thinned_dice", count)
+    mh.clear_caches()
+    gun = mh.Weapon("Power weapon", 1, 3, 5, -1, "D3")
+    result = mh.attack([(gun, 12)], Unit.of("Zealots", 5, 4, 3, 3, fnp=5))
+    assert taken == [True] and thinned == []
+    assert result.pools[0].unsaved.probabilities.sum() == pytest.approx(1.0, abs=ATOL)
+    assert len(thinned) == 1

@@ -33,12 +33,20 @@ CHAIN = mh.Weapon("Chain", "D6", 3, 4, 0, 1, abilities="[SUSTAINED HITS 1], [LET
 HAZARD = mh.Weapon("Hazard", 2, 4, 8, -3, 2, abilities="[HAZARDOUS]")
 TORRENT = mh.Weapon("Flamer", "D6", 3, 4, 0, 1, abilities="[TORRENT]")
 D3 = mh.Weapon("Launcher", "D3", 4, 5, -1, "D3")
+POWER = mh.Weapon("Power weapon", 1, 3, 5, -1, "D3")
 
 #: name -> (weapons, target, keyword arguments of attack)
 CASES: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
     "W1 line": ([(BOLTER, 10)], Unit.of("Line", 10, 4, 3, 1), {}),
     "D6 vs W4": ([(PLASMA, 6)], Unit.of("Bikers", 5, 5, 3, 4), {}),
     "FNP": ([(D3, 12)], Unit.of("Zombies", 5, 4, 3, 3, fnp=5), {}),
+    # a number of dice against a small line: the power of one die's transition
+    "FNP, a number of dice": ([(POWER, 12)], Unit.of("Zealots", 5, 4, 3, 3, fnp=5), {}),
+    "a number of dice, then more": (
+        [(POWER, 7), (PLASMA, 16)],
+        Unit.of("Squad", 8, 4, 3, 2, fnp=6),
+        {},
+    ),
     "vehicle": ([(MELTA, 4)], Unit.of("Tank", 1, 10, 3, 12), {}),
     "invulnerable": ([(PLASMA, 8)], Unit.of("Terminators", 5, 5, 2, 3, invuln=4), {}),
     "pre-wounded": (

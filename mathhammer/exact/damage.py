@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..core.binomial import binomial_thin
 from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
@@ -119,8 +120,9 @@ def _group_damage(
             mortal = lost if g.fnp_mortal is None else wound_lost(g, ruleset, mortal=True)
             for into, chance in ((attacks_lost, lost), (mortal_lost, mortal)):
                 found = kept.get(chance)
-                if found is None:
-                    found = kept[chance] = damage.dist.thin(chance)
+                if found is None:  # Dist.thin, its checks passed: a chance of a table
+                    thinned = binomial_thin(damage.dist.probabilities, chance)
+                    found = kept[chance] = Dist._trusted(thinned)
                 into.append(found)
         return tuple(attacks_lost), tuple(mortal_lost)
     weights, melta_values, taken = _rolls(

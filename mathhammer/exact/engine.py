@@ -51,6 +51,7 @@ from .single import LINE_WORK, Line, failed_saves
 from .steps import (
     PlainSteps,
     PoolSteps,
+    fixed_dice,
     hit_and_wound,
     hit_kernel,
     plain_stages,
@@ -456,8 +457,14 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         before = state
         fail = _fail(checks, target)
         devastating = _NONE
+        after = None
         if isinstance(stages, PlainSteps):  # a plain pool: its dice thinned once more
-            failed = thinned_dice(step.pool, checks, stages.wound * fail)
+            q = stages.wound * fail
+            dice = fixed_dice(step.pool, checks)
+            if dice is not None:  # a number of dice: the state after them, if it costs less
+                after = line.apply_dice(state, dice, q, taken)
+            if after is None:
+                failed = thinned_dice(step.pool, checks, q)
         elif mortal_damage is not None:  # the failed saves jointly with devastating wounds
             devastating = Dist._trusted(stages.to_save.sum(axis=0))
             state, failed = _devastating_line(
@@ -467,9 +474,13 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             failed = binomial_thin(stages.to_save[:, 0], fail)
         else:
             failed = failed_saves(stages.attacks.probabilities, stages.die[:, 0], fail)
-        if mortal_damage is None:
-            state = line.apply(state, failed, taken, trimmed)
-        unsaved = partial(_line_unsaved, line, before, failed, taken)
+        if after is not None:  # the failed saves made when first asked for
+            state = after
+            unsaved = partial(_dice_unsaved, line, before, step.pool, checks, q, taken)
+        else:
+            if mortal_damage is None:
+                state = line.apply(state, failed, taken, trimmed)
+            unsaved = partial(_line_unsaved, line, before, failed, taken)
         results.append(
             PoolResult(
                 label=step.label,
@@ -549,6 +560,14 @@ def _line_unsaved(line: Line, state: np.ndarray, failed: np.ndarray, damage: np.
     """A pool's failed saves that inflicted damage on a one-group target (computed on
     first access)."""
     return Dist._trusted(line.unsaved(state, failed, damage))
+
+
+def _dice_unsaved(
+    line: Line, state: np.ndarray, pool: Pool, checks: PoolChecks, fail: float, damage: np.ndarray
+) -> Dist:
+    """:func:`_line_unsaved` of a pool whose dice failed their saves with probability
+    ``fail`` each (its failed saves computed too, on first access)."""
+    return _line_unsaved(line, state, thinned_dice(pool, checks, fail), damage)
 
 
 def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:

@@ -13,12 +13,15 @@ costs at least one wound, and they are taken as "destroyed" once the unit stands
 probability below :data:`~mathhammer.exact.chain.TRIM_MASS` (the mass moved reported with
 the trimmed mass).
 
-Two shorter ways give the same states: a damage that is certain (every failed save takes
-``d`` wounds, no Feel No Pain) moves each state along one path, read off the wounds left
-on each model; and up to :data:`SQUARING_STATES` states the powers of ``T`` are taken all
+Three shorter ways give the same states: a damage that is certain (every failed save
+takes ``d`` wounds, no Feel No Pain) moves each state along one path, read off the wounds
+left on each model; up to :data:`SQUARING_STATES` states the powers of ``T`` are taken all
 at once, by doubling (``T**k`` squared while the rows double: a few small matrix products
 instead of a step per failed save) or a step per failed save, whichever the count of
-array operations and entries says costs less (:func:`_dense_powers`).
+array operations and entries says costs less (:func:`_dense_powers`); and a number of dice
+that is certain, ``n``, whose failed saves are Binomial(``n``, ``q``), takes the state to
+``state ((1 - q) I + q T)**n`` (the binomial theorem), by squaring, where that costs less
+(:meth:`Line.apply_dice`).
 
 This is what the general engine computes on such a target (the same states, in the same
 order, and the same trimming of negligible counts of dice): it is checked against it
@@ -36,7 +39,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..core.binomial import FloatArray, binomial_thin
+from ..core.binomial import SMALL_ROW, FloatArray, binomial_thin
 from ..core.caches import register
 from ..core.frozen import once
 from ..core.sums import ORDERED_LIMIT, ordered_sum
@@ -59,6 +62,11 @@ CALL_ENTRIES = 2_000
 #: small matrix products, where a step per failed save costs a call each; the squarings'
 #: work grows as the cube of the states).
 SQUARING_STATES = 96
+#: A product of two small matrices is counted as moving ``n**3 / 3`` entries: a blocked
+#: BLAS product makes three to four multiply-adds in the time a vector product moves an
+#: entry (96 states: 27 us a square, 1.3 us a row times the matrix; 41 states: 2.6 and
+#: 0.5 us; 21 states: 0.7 and 0.3 us), the fewer the smaller the matrices.
+_PRODUCT_SHARE = 3
 #: The most a row of powers can lose or gain in summing (the rows are stochastic): the
 #: unit stands with probability at most ``settle`` only where "destroyed" holds all but
 #: ``settle`` of the mass, within this, so that the others are summed only then.
@@ -220,6 +228,51 @@ class Line:
             return self._apply_certain(state, failed, amount)
         return self._series(state, failed, damage, trimmed)
 
+    def apply_dice(
+        self, state: FloatArray, dice: int, fail: float, damage: FloatArray
+    ) -> FloatArray | None:
+        """The state after ``dice`` dice to save, each failing with probability ``fail``
+        and then losing ``damage`` (a pmf) from the current model; None where
+        :meth:`apply` of their failed saves costs less.
+
+        The failed saves are Binomial(``dice``, ``fail``), and ``I`` commutes with ``T``:
+        by the binomial theorem ``sum_j C(dice, j) fail**j (1 - fail)**(dice - j) T**j =
+        M**dice``, ``M = (1 - fail) I + fail T`` (one die's transition), and the state
+        after them is ``state M**dice``, by squaring: ``log2(dice)`` products of two small
+        matrices and one vector product per bit, where :meth:`apply` takes the powers of
+        ``T`` row by row and sums them. Taken for a small dense line (:attr:`dense`, at
+        most :data:`SQUARING_STATES` states) when damage is not certain (a certain
+        amount moves each state along one path) and the count of array operations and
+        entries says it costs less (as :func:`_dense_powers` decides). Nothing is trimmed.
+
+        Examples
+        --------
+        >>> line = Line(ModelGroup(2, 4, 3, 2))  # two W2 models, D2 damage: 1 or 2 wounds
+        >>> after = line.apply_dice(np.eye(5)[0], 3, 0.5, np.array([0.0, 0.5, 0.5]))
+        >>> failed = np.array([1.0, 3.0, 3.0, 1.0]) / 8  # Binomial(3, 1/2)
+        >>> bool(np.allclose(after, line.apply(np.eye(5)[0], failed, np.array([0.0, 0.5, 0.5]))))
+        True
+        """
+        n = state.size
+        if dice < 1 or not self.dense or n > SQUARING_STATES or _certain(damage) is not None:
+            return None
+        # M made (two operations), its squarings and a product per bit; against the powers
+        # row by row (as _dense_powers counts them), the failed saves' binomial row (in
+        # Python floats up to SMALL_ROW dice, a die about a quarter of an operation), its cut
+        # and the rows' sum
+        squares = (dice.bit_length() - 1) * (CALL_ENTRIES + n**3 // _PRODUCT_SHARE)
+        cost = 2 * CALL_ENTRIES + squares + dice.bit_count() * (CALL_ENTRIES + n * n)
+        steps = self.steps(damage, dice)
+        rows, products = _doubling_plan(steps)
+        by_rows = steps * (CALL_ENTRIES + n * n)
+        by_rows = min(
+            by_rows, rows * (CALL_ENTRIES + n**3) + products * CALL_ENTRIES + steps * n * n
+        )
+        row = (dice if dice < SMALL_ROW else SMALL_ROW) * CALL_ENTRIES // 4
+        if cost >= by_rows + 4 * CALL_ENTRIES + row:
+            return None
+        return _one_die_power(state, self.transition(damage), dice, fail)
+
     def apply_devastating(
         self,
         state: FloatArray,
@@ -266,7 +319,10 @@ class Line:
         """``sum_j failed[j] state T**j`` (each column of a two-dimensional ``failed``
         apart: one row of the result per column), trimmed as :meth:`apply` says."""
         settle = 0.0
-        if trimmed is not None:
+        if trimmed is not None and failed.ndim == 1 and failed[-1] > TRIM_MASS:
+            trimmed.append(0.0)  # as trim_counts: its last count holds too much to cut
+            settle = TRIM_MASS
+        elif trimmed is not None:
             kept, cut = trim_counts(failed.reshape(len(failed), -1))
             failed = kept.reshape((len(kept), *failed.shape[1:]))
             trimmed.append(cut)
@@ -517,6 +573,29 @@ def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray
         rows[done - m : done].dot(powers[i], rows[done : done + m])
         done += m
     return rows
+
+
+def _one_die_power(state: FloatArray, t: FloatArray, dice: int, fail: float) -> FloatArray:
+    """``state @ M**dice`` for ``M = (1 - fail) I + fail T`` (a dense ``T``): one product
+    of the state per bit of ``dice``, ``M`` squared between them.
+
+    Examples
+    --------
+    >>> t = np.array([[0.0, 1.0], [0.0, 1.0]])  # a failed save destroys the model
+    >>> _one_die_power(np.array([1.0, 0.0]), t, 2, 0.5).tolist()  # it stands: 1/4
+    [0.25, 0.75]
+    """
+    n = len(state)
+    power = t * fail
+    power.flat[:: n + 1] += 1.0 - fail
+    v = state
+    while True:
+        if dice & 1:
+            v = v.dot(power)
+        dice >>= 1
+        if not dice:
+            return np.asarray(v, dtype=np.float64)
+        power = power.dot(power)
 
 
 def _certain(damage: FloatArray) -> int | None:

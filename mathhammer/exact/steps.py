@@ -65,6 +65,7 @@ __all__ = [
     "PlainSteps",
     "plain_stages",
     "thinned_dice",
+    "fixed_dice",
     "split_compound",
     "split_kernel",
     "thin_by_kernel",
@@ -313,6 +314,33 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
     return _thinned_dice(pool.dice, rules.bonus_attacks, p)
 
 
+def fixed_dice(pool: Pool, rules: PoolChecks) -> int | None:
+    """The attack dice a pool rolls when their number is certain (every weapon's attacks
+    a number, no bonus attacks), else None.
+
+    Examples
+    --------
+    >>> from mathhammer import Weapon
+    >>> from mathhammer.rules.base import PoolChecks
+    >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1))
+    >>> fixed_dice(Pool(((Weapon("Gun", 2, 3, 4), 5),)), checks)
+    10
+    >>> fixed_dice(Pool(((Weapon("Gun", "D3", 3, 4), 5),)), checks) is None
+    True
+    """
+    return None if rules.bonus_attacks else _fixed(pool.dice)
+
+
+def _fixed(weapons: tuple[tuple[Dice, int], ...]) -> int | None:
+    """The dice the weapons roll when every weapon's attacks are a number, else None."""
+    total = 0
+    for attacks, count in weapons:
+        if not attacks.is_constant:
+            return None
+        total += attacks.bonus * count
+    return total
+
+
 @register
 @lru_cache(maxsize=1024)
 def _thinned_dice(
@@ -321,23 +349,18 @@ def _thinned_dice(
     """Each weapon rolls its own A plus the bonus attacks, each die kept with chance ``p``
     (1 for the attack dice themselves), summed over the weapons. Read-only, and kept: a
     batch of attacks thins the same dice at the same few chances again and again."""
-    if not bonus:
-        fixed = 0  # the dice rolled, while every weapon's attacks are a number
-        for attacks, count in weapons:
-            if not attacks.is_constant:
-                break
-            fixed += attacks.bonus * count
-        else:
-            return binomial_row(fixed, p)
+    fixed = None if bonus else _fixed(weapons)
+    if fixed is not None:
+        return binomial_row(fixed, p)
     extra = None
     for dice in bonus:
         extra = dice.dist if extra is None else extra + dice.dist
-    total = np.ones(1)
+    total = None
     for attacks, count in weapons:
         rolled = attacks.dist if extra is None else attacks.dist + extra
-        one = binomial_thin(rolled.probabilities, p)
-        # a pmf of one entry is 0 for certain, which a convolution with it leaves alone
-        total = power(one, count) if len(total) == 1 else np.convolve(total, power(one, count))
+        one = power(binomial_thin(rolled.probabilities, p), count)
+        total = one if total is None else np.convolve(total, one)
+    assert total is not None  # a pool has a weapon
     total.setflags(write=False)
     return total
 

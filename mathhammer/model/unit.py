@@ -180,9 +180,10 @@ class ModelGroup:
         >>> ModelGroup(1, 4, 3, 2, fnp=6, fnp_mortal=5).feel_no_pain(mortal=True)
         5
         """
-        options = [self.fnp, self.fnp_mortal] if mortal else [self.fnp]
-        found = [x for x in options if x is not None]
-        return min(found) if found else None
+        fnp, other = self.fnp, self.fnp_mortal
+        if not mortal or other is None:
+            return fnp
+        return other if fnp is None or other < fnp else fnp
 
     @once
     def total_wounds(self) -> int:
