@@ -354,6 +354,12 @@ class Times:
 
 #: Runs of one library between the other's in :func:`cold_warm`.
 BLOCK = 5
+#: Untimed calls of each library at the start of its block, after the other's: the calls
+#: made straight after the other library's run slower while what it left in the
+#: processor's caches and the allocator wears off (S3's cold calls after five of
+#: warhammer-stats', by position: 331, 110, 98, 93, 90, 89, 87, 87, 86 us and then 85,
+#: as back to back).
+SETTLE_CALLS = 8
 #: Untimed calls of each library, in turn, before a case's runs (a case under a second):
 #: the first cold calls of a process are slower while the interpreter specialises the
 #: code they run (S1's first 40 fell from 140 to 75 us in one process).
@@ -370,9 +376,10 @@ def cold_warm(
 
     Interleaved in blocks of :data:`BLOCK` runs, mathhammer's then the peer's, so that a
     change in the machine's load falls on both alike; each block after the other
-    library's (or after the warm-up's calls of both) starts with one untimed call,
-    because a call made straight after the other library's runs on what that one left
-    in the processor's caches and the allocator (a cold S1 measured 1.7x slower right
+    library's (or after the warm-up's calls of both) starts with :data:`SETTLE_CALLS`
+    untimed calls (one for a case with no warm-up: one over a second), because the calls
+    made straight after the other library's run on what that one left in the
+    processor's caches and the allocator (a cold S1 measured 1.7x slower right
     after a call of warhammer-stats than after its own). Garbage collection is off
     while timing, as :mod:`timeit` does.
     """
@@ -383,6 +390,7 @@ def cold_warm(
             bench.clear_peer_caches()
             peer()
     cold, warm, peers = Times(), Times(), Times()
+    settle = SETTLE_CALLS if warmup else 1
     gc.collect()
     enabled = gc.isenabled()
     gc.disable()
@@ -391,15 +399,17 @@ def cold_warm(
         while done < runs:
             block = min(BLOCK, runs - done)
             if peer is not None:
-                _clear()
-                func()  # untimed: the first call after the peer's (its warm-up's too)
+                for _ in range(settle):  # untimed: the first calls after the peer's
+                    _clear()
+                    func()
             for _ in range(block):
                 _clear()
                 cold.call(func)
                 warm.call(func)
             if peer is not None:
-                bench.clear_peer_caches()  # identity-keyed: they only grow (see bench.py)
-                peer()  # untimed, likewise
+                for _ in range(settle):  # untimed, likewise
+                    bench.clear_peer_caches()  # identity-keyed: they only grow (see bench.py)
+                    peer()
                 for _ in range(block):
                     bench.clear_peer_caches()
                     peers.call(peer)
