@@ -39,7 +39,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..core.binomial import SMALL_ROW, FloatArray, binomial_thin
+from ..core.binomial import SMALL_ROW, FloatArray, binomial_row, binomial_thin
 from ..core.caches import register
 from ..core.frozen import once
 from ..core.sums import ORDERED_LIMIT, ordered_sum
@@ -241,9 +241,10 @@ class Line:
         after them is ``state M**dice``, by squaring: ``log2(dice)`` products of two small
         matrices and one vector product per bit, where :meth:`apply` takes the powers of
         ``T`` row by row and sums them. Taken for a small dense line (:attr:`dense`, at
-        most :data:`SQUARING_STATES` states) when damage is not certain (a certain
-        amount moves each state along one path) and the count of array operations and
-        entries says it costs less (as :func:`_dense_powers` decides). Nothing is trimmed.
+        most :data:`SQUARING_STATES` states) when the count of array operations and
+        entries says it costs less (as :func:`_dense_powers` decides); a certain damage
+        moves each state along one path, as :meth:`apply` moves it, through the dice's
+        binomial row. Nothing is trimmed.
 
         Examples
         --------
@@ -253,23 +254,25 @@ class Line:
         >>> bool(np.allclose(after, line.apply(np.eye(5)[0], failed, np.array([0.0, 0.5, 0.5]))))
         True
         """
+        amount = _certain(damage)
+        if amount is not None:  # one path a state, as apply walks it: the dice's row read
+            return self._apply_certain(state, binomial_row(dice, fail), amount)
         n = state.size
-        if dice < 1 or not self.dense or n > SQUARING_STATES or _certain(damage) is not None:
+        if dice < 1 or not self.dense or n > SQUARING_STATES:
             return None
         # M made (two operations), its squarings and a product per bit; against the powers
-        # row by row (as _dense_powers counts them), the failed saves' binomial row (in
-        # Python floats up to SMALL_ROW dice, a die about a quarter of an operation), its cut
-        # and the rows' sum
-        squares = (dice.bit_length() - 1) * (CALL_ENTRIES + n**3 // _PRODUCT_SHARE)
-        cost = 2 * CALL_ENTRIES + squares + dice.bit_count() * (CALL_ENTRIES + n * n)
+        # row by row, or by doubling, as _dense_powers counts them (the doubling's only
+        # when the rows' cost more), the failed saves' binomial row (in Python floats up
+        # to SMALL_ROW dice, a die about a quarter of an operation), its cut, the rows' sum
+        square = n * n
+        cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // _PRODUCT_SHARE)
+        cost += 2 * CALL_ENTRIES + dice.bit_count() * (CALL_ENTRIES + square)
+        cost -= 4 * CALL_ENTRIES + (dice if dice < SMALL_ROW else SMALL_ROW) * CALL_ENTRIES // 4
         steps = self.steps(damage, dice)
+        if cost >= steps * (CALL_ENTRIES + square):
+            return None
         rows, products = _doubling_plan(steps)
-        by_rows = steps * (CALL_ENTRIES + n * n)
-        by_rows = min(
-            by_rows, rows * (CALL_ENTRIES + n**3) + products * CALL_ENTRIES + steps * n * n
-        )
-        row = (dice if dice < SMALL_ROW else SMALL_ROW) * CALL_ENTRIES // 4
-        if cost >= by_rows + 4 * CALL_ENTRIES + row:
+        if cost >= rows * (CALL_ENTRIES + square * n) + products * CALL_ENTRIES + steps * square:
             return None
         return _one_die_power(state, self.transition(damage), dice, fail)
 
@@ -600,8 +603,9 @@ def _one_die_power(state: FloatArray, t: FloatArray, dice: int, fail: float) -> 
 
 def _certain(damage: FloatArray) -> int | None:
     """The wounds a failed save takes when that is certain and at least one, else None."""
-    if len(damage) > 1 and damage[-1] == 1.0 and not any(damage[:-1].tolist()):
-        return len(damage) - 1
+    values = damage.tolist()  # a few amounts: read as Python floats
+    if len(values) > 1 and values[-1] == 1.0 and not any(values[:-1]):
+        return len(values) - 1
     return None
 
 
