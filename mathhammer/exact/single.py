@@ -260,10 +260,11 @@ class Line:
         n = state.size
         if dice < 1 or not self.dense or n > SQUARING_STATES:
             return None
-        # M made (two operations), its squarings and a product per bit; against the powers
-        # row by row, or by doubling, as _dense_powers counts them (the doubling's only
-        # when the rows' cost more), the failed saves' binomial row (in Python floats up
-        # to SMALL_ROW dice, a die about a quarter of an operation), its cut, the rows' sum
+        # M made (two operations), its squarings and a product per bit, less what apply
+        # spends besides the powers (the failed saves' binomial row, in Python floats up
+        # to SMALL_ROW dice: a die about a quarter of an operation; its cut; the rows'
+        # sum); against the powers row by row, then by doubling (as _dense_powers counts
+        # them; the doubling's counted only when the rows cost more)
         square = n * n
         cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // _PRODUCT_SHARE)
         cost += 2 * CALL_ENTRIES + dice.bit_count() * (CALL_ENTRIES + square)
