@@ -313,7 +313,7 @@ def test_a_number_of_dice_is_the_power_of_one_die(
         # 16 states, 12 dice: three squarings and two products against twelve rows
         (ModelGroup(5, 4, 3, 3), [0.2, 0.4, 0.4], 12, True),
         (ModelGroup(5, 5, 3, 4), [0.0, *[1 / 6] * 6], 6, True),
-        # 96 states, 120 dice: seven squarings of 96 x 96 cost more than 120 rows
+        # 96 states, 120 dice: six squarings of 96 x 96 cost more than 120 rows
         (ModelGroup(19, 4, 3, 5), [0.2, 0.4, 0.4], 120, False),
         (ModelGroup(5, 4, 3, 3), [0.0, 0.0, 1.0], 12, True),  # certain: one path a state
         (ModelGroup(40, 4, 3, 3), [0.0, 0.0, 1.0], 12, True),  # certain, past the squaring

@@ -272,8 +272,7 @@ class Line:
         steps = self.steps(damage, dice)
         if cost >= steps * (CALL_ENTRIES + square):
             return None
-        rows, products = _doubling_plan(steps)
-        if cost >= rows * (CALL_ENTRIES + square * n) + products * CALL_ENTRIES + steps * square:
+        if cost >= _doubling_cost(n, steps):
             return None
         return _one_die_power(state, self.transition(damage), dice, fail)
 
@@ -524,11 +523,16 @@ def _dense_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
     [[1.0, 0.0], [0.5, 0.5], [0.25, 0.75], [0.125, 0.875]]
     """
     n = state.size
-    squarings, products = _doubling_plan(steps)
-    doubling = squarings * (CALL_ENTRIES + n * n * n) + products * CALL_ENTRIES + steps * n * n
-    if steps * (CALL_ENTRIES + n * n) < doubling:
+    if steps * (CALL_ENTRIES + n * n) < _doubling_cost(n, steps):
         return _stepwise_powers(state, t, steps)
     return _doubling_powers(state, t, steps)
+
+
+def _doubling_cost(n: int, steps: int) -> int:
+    """The entries :func:`_doubling_powers` moves for ``steps`` rows of ``n`` states, each
+    array operation counted as :data:`CALL_ENTRIES` more (a squaring ``n**3``)."""
+    squarings, products = _doubling_plan(steps)
+    return squarings * (CALL_ENTRIES + n * n * n) + products * CALL_ENTRIES + steps * n * n
 
 
 def _doubling_plan(steps: int) -> tuple[int, int]:
