@@ -13,8 +13,8 @@ independently of ``mathhammer.rules``, and ``mathhammer.exact``.
 The walk is stage by stage, each stage a ``dict`` from outcome to probability:
 
 1. attacks: every weapon copy rolls its own A, plus [BLAST]/[CLEAVE] dice per full five
-   models of the target and [RAPID FIRE] dice within half range; identical weapons pool
-   their dice;
+   models standing at declaration and [RAPID FIRE] dice within half range; identical
+   weapons pool their dice;
 2. hits: one D6 per attack, re-rolled at most once (before modifiers), then read by the
    first matching line: unmodified <= ``fail_at_most`` fails (1; [INDIRECT FIRE] 1-5, or
    1-3 when stationary and spotted), unmodified >= the critical threshold is a Critical
@@ -42,6 +42,18 @@ Pools resolve in order of first declaration and the unit's state carries over;
 ``MortalWounds`` steps resolve where they stand, one wound at a time, spilling over.
 [HAZARDOUS] rolls one D6 per weapon of the pool; 1-2 costs the attacker 1 mortal wound
 (3 for a MONSTER/VEHICLE attacker).
+
+The target as it stands when the attacks are declared (docs/rules.md D34) is read once
+for the whole attack, for every pool of it: the unit as given (every model, the first
+group current), or, carrying on from an earlier attack's states (``start=``), each
+start state on its own: the attack is resolved from every start state separately and
+the results weighted by the states' probabilities. Against a state, [BLAST] and [CLEAVE]
+count its models standing; the unit's T is the highest among its non-CHARACTER models
+standing, else among its CHARACTERs standing; [PRECISION] picks the named CHARACTER
+group if it stands, else the first CHARACTER standing, and with none does nothing; a
+command re-roll values a wound by the save of the group taking the pool's first save
+(the [PRECISION] group, else the state's current group), the defender's re-rolls of 1s
+or failures counted.
 
 Examples
 --------
@@ -71,7 +83,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -121,6 +133,7 @@ DiceT = tuple[int, int, int]  # (count, sides, bonus)
 # that equal states compare equal.  The unit's state is one such tuple per group.
 State = tuple[tuple[int, ...], ...]
 PMF = dict[int, Fraction]
+K = TypeVar("K")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -183,10 +196,15 @@ def gather_entries(weapons: Any) -> list[Step]:
     return list(steps.values())
 
 
-def _toughness(unit: Unit) -> int:
-    """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
-    bodies = [g.toughness for g in unit.groups if not g.character]
-    return max(bodies or [g.toughness for g in unit.groups])
+def _toughness(unit: Unit, standing: State) -> int:
+    """The unit's T (D21, D34): the highest T among the non-CHARACTER models standing;
+    once none stands, the highest among the CHARACTERs standing; with nothing standing
+    (nothing left to wound), the unit's T as given."""
+    alive = [g for g, models in zip(unit.groups, standing, strict=True) if models]
+    bodies = [g.toughness for g in alive if not g.character]
+    characters = [g.toughness for g in alive if g.character]
+    given = [g.toughness for g in unit.groups if not g.character]
+    return max(bodies or characters or given or [g.toughness for g in unit.groups])
 
 
 def wound_target(strength: int, toughness: int) -> int:
@@ -284,15 +302,17 @@ class Profile:
     fish: bool = False  # the command re-roll takes a success when no die failed
 
 
-def _precision_group(unit: Unit, context: Context) -> int | None:
-    key = context.precision_group
-    if key is None:
-        characters = [i for i, g in enumerate(unit.groups) if g.character]
-        return characters[0] if characters else None
-    if isinstance(key, int):
-        return key
-    labels = [g.label for g in unit.groups]
-    return labels.index(key)
+def _precision_group(unit: Unit, context: Context, standing: State) -> int | None:
+    """The CHARACTER group [PRECISION] makes current (D18, D34): the one the context
+    names (an index or a label) if it stands, else the first CHARACTER group standing;
+    None when no CHARACTER stands."""
+    characters = [i for i, g in enumerate(unit.groups) if g.character and standing[i]]
+    named = context.precision_group
+    if isinstance(named, str):
+        named = [g.label for g in unit.groups].index(named)
+    if named in characters:
+        return named
+    return characters[0] if characters else None
 
 
 def _buffed(weapon: Weapon, context: Context, modifiers: Modifiers) -> tuple[Context, Modifiers]:
@@ -327,8 +347,20 @@ def _buffed(weapon: Weapon, context: Context, modifiers: Modifiers) -> tuple[Con
     return context, modifiers
 
 
-def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifiers) -> Profile:
-    """Read the weapon, the target, the context and the modifiers into one pool profile."""
+def pool_profile(
+    weapon: Weapon,
+    unit: Unit,
+    context: Context,
+    modifiers: Modifiers,
+    standing: State | None = None,
+) -> Profile:
+    """Read the weapon, the target, the context and the modifiers into one pool profile.
+
+    ``standing`` is the target as it stands when the attacks are declared (D34): the
+    state an earlier attack left, or the unit as given (None). [BLAST] and [CLEAVE]
+    count its models, the wound roll reads its Toughness and [PRECISION] its
+    CHARACTERs."""
+    standing = _initial_state(unit) if standing is None else standing
     ranged = not context.melee
     chosen = _chosen(weapon, set(unit.keywords))
     # An 11th-edition weapon has a skill (a classic one has bs instead), and every weapon
@@ -351,7 +383,7 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
     cover = (
         ranged and not has(IgnoresCover) and (context.target_in_cover or unit.stealth or indirect)
     )
-    per_five = unit.models // 5
+    per_five = sum(len(models) for models in standing) // 5
     bonus: list[DiceT] = []
     if has(Blast):
         bonus.append((0, 0, chosen[Blast].value * per_five))
@@ -374,11 +406,11 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
     damage = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
     strength = max(1, weapon.strength + modifiers.strength)
 
-    precision = _precision_group(unit, context) if has(Precision) else None
+    precision = _precision_group(unit, context, standing) if has(Precision) else None
     # Reported as used: the chosen instances whose condition holds in this context.
     # [TORRENT] makes no hit roll, so no Critical Hit can trigger [SUSTAINED HITS] or
     # [LETHAL HITS], and [HEAVY] or [INDIRECT FIRE] change nothing; [LETHAL HITS] is not
-    # used when the attacker chooses to roll; [PRECISION] needs a CHARACTER in the target.
+    # used when the attacker chooses to roll; [PRECISION] needs a CHARACTER standing.
     in_effect = {
         Heavy: heavy and not has(Torrent),
         Lance: lance,
@@ -402,7 +434,7 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
         reroll_hits=None if indirect else modifiers.reroll_hits,
         sustained=_dice_tuple(chosen[SustainedHits].value) if has(SustainedHits) else None,
         lethal=has(LethalHits) and context.lethal_hits == "auto",
-        wound_needed=wound_target(strength, _toughness(unit)),
+        wound_needed=wound_target(strength, _toughness(unit, standing)),
         wound_modifier=_clamp(modifiers.wound + (1 if lance else 0), -1, 1),
         critical_wound=critical_wound,
         reroll_wounds=reroll_wounds,
@@ -420,19 +452,37 @@ def pool_profile(weapon: Weapon, unit: Unit, context: Context, modifiers: Modifi
     )
 
 
-def _command(prof: Profile, modifiers: Modifiers, unit: Unit) -> Profile:
+def _save_fails(group: ModelGroup, ap: int, policy: str | None) -> Fraction:
+    """One save die's chance to fail against ``group``, once the defender has rolled
+    again its 1s (``"ones"``) or its failures (``"failures"``) (D29); the defender's
+    command re-roll of one save (``"command"``, D33) is not counted (D30)."""
+    p = Fraction(0)
+    for face in D6:
+        failed = not _saved(face, ap, group)
+        if (policy == "ones" and face == 1) or (policy == "failures" and failed):
+            p += Fraction(sum(not _saved(again, ap, group) for again in D6), 36)
+        elif failed:
+            p += Fraction(1, 6)
+    return p
+
+
+def _command(prof: Profile, modifiers: Modifiers, unit: Unit, current: int) -> Profile:
     """The command re-roll of ``modifiers.reroll_one`` (docs/rules.md D30): its step, and
     whether it takes a success when no die failed. It does to raise the expected wounds
-    past the first group's save (per point of damage): a wound is worth u = P(that save
-    fails), a devastating one 1; a hit its wound roll's worth; a critical hit its lethal
-    wound (u) or its hit, plus X more hits of [SUSTAINED HITS X]. A success is taken when
-    a fresh die's worth exceeds a success's; never with ":at_least"."""
+    past the save of the group that takes the pool's first save (per point of damage):
+    the [PRECISION] group if the pool has one, else ``current``, the current group of the
+    target as it stands at declaration. A wound is worth u = P(that save fails, the
+    defender's re-rolls of 1s or failures made), a devastating one 1; a hit its wound
+    roll's worth; a critical hit its lethal wound (u) or its hit, plus X more hits of
+    [SUSTAINED HITS X]. A success is taken when a fresh die's worth exceeds a success's;
+    never with ":at_least"."""
     if modifiers.reroll_one is None:
         return prof
     step, _, goal = modifiers.reroll_one.partition(":")
     if step == "hit" and prof.torrent:
         return prof
-    u = Fraction(sum(not _saved(f, prof.ap, unit.groups[0]) for f in D6), 6)
+    saving = unit.groups[current if prof.precision is None else prof.precision]
+    u = _save_fails(saving, prof.ap, unit.reroll_saves)
     wound = dict(_wound_die(prof))
     crit_wound = Fraction(1) if prof.devastating else u
     per_hit = wound.get(HIT, 0) * u + wound.get(CRIT, 0) * crit_wound
@@ -1048,20 +1098,109 @@ def oracle_pools(
     sort_saves: bool = True,
     devastating_first: bool = False,
     start: dict[State, Fraction] | None = None,
+    as_given: bool = False,
 ) -> OracleResult:
     """Resolve the given pools (and MortalWounds steps) in order, against the unit.
 
     ``start`` carries on from the states an earlier call left (its ``states``): the
-    distributions then count from the unit's own start, earlier attacks included.
+    distributions then count from the unit's own start, earlier attacks included. The
+    attack is resolved from each start state on its own, every rule that reads the
+    target read against the models standing in that state (docs/rules.md D34), and the
+    results are weighted by the states' probabilities.
 
     ``pools`` is taken as given (no gathering), so splitting identical attacks into
     several pools can be studied.  ``sort_saves=False`` resolves each pool's save dice
-    in the order rolled (i.e. a random order) instead of lowest to highest, and
+    in the order rolled (i.e. a random order) instead of lowest to highest,
     ``devastating_first=True`` resolves devastating wounds before the save dice instead
-    of after them: both are wrong readings, kept to show that the order matters.
+    of after them, and ``as_given=True`` reads the target as first given (every model
+    standing, the first group current) whatever the start state: all three are wrong
+    readings, kept to show that the order and the standing matter.
     """
     context = Context() if context is None else context
     modifiers = Modifiers() if modifiers is None else modifiers
+    full = _initial_state(unit)
+    parts: list[tuple[Fraction, OracleResult]] = []
+    for state, p in ({full: Fraction(1)} if start is None else start).items():
+        if start is None or as_given:
+            standing, current = full, 0  # the unit as given: a valid order starts with 0
+        else:
+            where = _current(unit.groups, state)
+            standing, current = state, 0 if where is None else where[0]
+        resolved = _from_state(
+            pools, unit, context, modifiers, sort_saves, devastating_first,
+            state, standing, current,
+        )  # fmt: skip
+        parts.append((p, resolved))
+    if len(parts) == 1 and parts[0][0] == 1:
+        return parts[0][1]
+    printed = [
+        [] if isinstance(step, MortalWounds) else [str(a) for a in step[0][0].abilities]
+        for step in pools
+    ]
+    return _mixture(parts, printed)
+
+
+def _weighted(parts: Sequence[tuple[Fraction, dict[K, Fraction]]]) -> dict[K, Fraction]:
+    """The mixture of distributions, each weighted by its probability."""
+    out: dict[K, Fraction] = {}
+    for w, pmf in parts:
+        for key, p in pmf.items():
+            _add(out, key, w * p)
+    return out
+
+
+def _mixture(
+    parts: Sequence[tuple[Fraction, OracleResult]], printed: Sequence[Sequence[str]]
+) -> OracleResult:
+    """The attack from several start states: every distribution weighted by the start
+    state's probability; each pool's abilities in effect in any of them, in the order
+    ``printed`` on its weapon."""
+    weights = [w for w, _ in parts]
+    results = [r for _, r in parts]
+
+    def mix(pmfs: Sequence[PMF]) -> PMF:
+        return _sorted(_weighted(list(zip(weights, pmfs, strict=True))))
+
+    outcomes = []
+    for j in range(len(results[0].pools)):
+        pools = [r.pools[j] for r in results]
+        used = {name for pool in pools for name in pool.abilities}
+        abilities = [name for name in printed[j] if name in used]
+        outcomes.append(
+            PoolOutcome(
+                attacks=mix([pool.attacks for pool in pools]),
+                hits=mix([pool.hits for pool in pools]),
+                wounds=mix([pool.wounds for pool in pools]),
+                unsaved=mix([pool.unsaved for pool in pools]),
+                killed=mix([pool.killed for pool in pools]),
+                devastating=mix([pool.devastating for pool in pools]),
+                abilities=tuple(abilities),
+            )
+        )
+    return OracleResult(
+        killed=mix([r.killed for r in results]),
+        damage=mix([r.damage for r in results]),
+        groups=tuple(mix([r.groups[gi] for r in results]) for gi in range(len(results[0].groups))),
+        pools=tuple(outcomes),
+        states=_weighted(list(zip(weights, [r.states for r in results], strict=True))),
+        hazardous=mix([r.hazardous for r in results]),
+    )
+
+
+def _from_state(
+    pools: Sequence[Step],
+    unit: Unit,
+    context: Context,
+    modifiers: Modifiers,
+    sort_saves: bool,
+    devastating_first: bool,
+    origin: State,
+    standing: State,
+    current: int,
+) -> OracleResult:
+    """The pools resolved in order from one start state, ``origin``, the target read as
+    ``standing`` (its ``current`` group taking the first save) for every pool of the
+    attack: the first pool's kills do not change the second pool's [BLAST]."""
     groups = unit.groups
     full = _initial_state(unit)
     initial_models = [len(m) for m in full]
@@ -1070,7 +1209,7 @@ def oracle_pools(
     def killed(state: State) -> int:
         return sum(initial_models) - sum(len(m) for m in state)
 
-    states: dict[State, Fraction] = {full: Fraction(1)} if start is None else dict(start)
+    states: dict[State, Fraction] = {origin: Fraction(1)}
     hazardous: PMF = {0: Fraction(1)}
     outcomes = []
     for step in pools:
@@ -1094,7 +1233,10 @@ def oracle_pools(
             raise ValueError(f"a pool must hold identical attacks; got {len(keys)} profiles")
         here_context, here_modifiers = _buffed(weapon, context, modifiers)
         prof = _command(
-            pool_profile(weapon, unit, here_context, here_modifiers), here_modifiers, unit
+            pool_profile(weapon, unit, here_context, here_modifiers, standing),
+            here_modifiers,
+            unit,
+            current,
         )
         attacks, hits, wounds, devastating, to_save = _roll_pool(step, prof)
         attacker = _attacker_damage(prof)
@@ -1177,6 +1319,7 @@ def oracle_attack(
     sort_saves: bool = True,
     devastating_first: bool = False,
     start: dict[State, Fraction] | None = None,
+    as_given: bool = False,
 ) -> OracleResult:
     """The whole attack: gather identical weapons into pools, then resolve them in order
     (from ``start``, the states an earlier attack left, where given)."""
@@ -1188,6 +1331,7 @@ def oracle_attack(
         sort_saves=sort_saves,
         devastating_first=devastating_first,
         start=start,
+        as_given=as_given,
     )
 
 

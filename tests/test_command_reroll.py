@@ -211,10 +211,14 @@ def test_each_pool_has_its_own_and_a_state_carries_on() -> None:
         want = oracle_attack(weapons, target, modifiers=modifiers)
         assert_pmf(got.killed.probabilities, want.killed)
         assert_pmf(got.pools[1].unsaved.probabilities, want.pools[1].unsaved)
+        # the second pool as an attack of its own, declared after the first (D34): the
+        # "Led" target's boss (T5) is wounded on 3+ once the guard (T4) is gone
         first = [weapons[0]]
         carried = mh.attack(weapons[1:], target, modifiers=modifiers,
                             start=mh.attack(first, target, modifiers=modifiers))  # fmt: skip
-        assert_pmf(carried.damage.probabilities, want.damage)
+        states = oracle_attack(first, target, modifiers=modifiers).states
+        second = oracle_attack(weapons[1:], target, modifiers=modifiers, start=states)
+        assert_pmf(carried.damage.probabilities, second.damage)
     # beside a defender's save re-roll
     stubborn = mh.Unit("Stubborn", list(DAMAGE_TARGETS[1].groups), reroll_saves="failures")
     got = mh.attack(weapons, stubborn, modifiers=modifiers)

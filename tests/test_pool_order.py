@@ -17,6 +17,7 @@ from statcheck import assert_matches
 
 import mathhammer as mh
 from mathhammer.exact.choices import beats
+from mathhammer.exact.engine import attack_declared
 
 RIFLE = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
 FIST = mh.Weapon("Fist", 1, 3, 8, -2, 3)
@@ -63,11 +64,45 @@ def test_the_walk_from_a_carried_start_equals_attacks_one_by_one() -> None:
     weapons = [(HEAVY, 2), (FIST, 1), (RIFLE, 3)]
     walked = mh.rank_pool_orders(weapons, RETINUE, start=start, metric="destroyed")
     one_by_one = mh.rank_pool_orders(
-        weapons, RETINUE, start=start, metric="destroyed", attack=mh.attack
+        weapons, RETINUE, start=start, metric="destroyed", attack=attack_declared
     )
     assert walked.orders == one_by_one.orders
     for a, b in zip(walked.scores, one_by_one.scores, strict=True):
         assert a == pytest.approx(b, abs=1e-12)
+
+
+FRAG = mh.Weapon("Frag", 1, 3, 5, 0, 1, "[BLAST]")
+BOLTS = mh.Weapon("Bolts", 2, 3, 4, 0, 1)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        mh.Unit.of("Ten", 10, 4, 5, 1),  # one group: the pools attacked one by one
+        mh.Unit(
+            "Two groups",  # a layout: the walk
+            [mh.ModelGroup(6, 4, 5, 1, name="Six"), mh.ModelGroup(4, 4, 4, 1, name="Four")],
+        ),
+    ],
+    ids=["one group", "two groups"],
+)
+def test_a_ranking_from_a_carried_start_declares_the_attack_once(target: mh.Unit) -> None:
+    # docs/rules.md D34: the attack is declared before its first pool, so [BLAST] counts the
+    # models standing in each start state whichever pool goes first, not those the first
+    # pool left; every order's score is that of the whole attack carried on from the start
+    start = mh.attack([mh.MortalWounds("D6")], target)  # 4 to 9 models standing
+    weapons = [(BOLTS, 5), (FRAG, 3)]
+    ranking = mh.rank_pool_orders(weapons, target, start=start, metric="killed")
+    assert len(ranking.orders) == 2
+    for order, score in zip(ranking.orders, ranking.scores, strict=True):
+        whole = mh.attack(ranking.weapons(order), target, start=start)
+        assert score == pytest.approx((whole.killed.mean(), whole.p_destroyed), abs=1e-12)
+    # and the case is one where counting after the first pool would differ: the bolts
+    # take models, so a Blast read after them would roll fewer dice
+    bolts_first = mh.attack([(BOLTS, 5)], target, start=start)
+    after = mh.attack([(FRAG, 3)], target, start=bolts_first)
+    whole = mh.attack([(BOLTS, 5), (FRAG, 3)], target, start=start)
+    assert abs(after.killed.mean() - whole.killed.mean()) > 1e-3
 
 
 def test_order_matters_and_the_oracle_agrees() -> None:

@@ -26,8 +26,10 @@ from ..errors import MathhammerError, OptionError, field_error
 from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
+from ..model.standing import Standing
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..results.carry import start_state
+from ..results.mixture import mixed
 from ..results.state import UnitState
 from ..rules.base import FACE_ARRAY, FACES, AfterAttackTest, PoolChecks, Ruleset, failed_faces
 from ..rules.plan import (
@@ -44,6 +46,7 @@ from .budget import EXACT_LIMITS, check_plan, save_weights, saved_faces, stage_c
 from .chain import apply_pool, cap_passengers, spill_mortal_wounds, trim_counts
 from .choices import chosen, may_choose, metric_of, selections, too_many
 from .damage import Damage, command_damage, group_damage, wound_lost
+from .declared import split_start
 from .defender import ALLOCATIONS, defender_best
 from .layout import Layout
 from .order import best_order
@@ -66,6 +69,8 @@ __all__ = [
     "MAX_UNIT_WOUNDS",
     "RESULTS",
     "attack",
+    "attack_declared",
+    "carried",
     "group_damage",
 ]
 
@@ -261,6 +266,43 @@ def attack(
     >>> both = mh.attack([(melta, 4)], marines, start=first)
     >>> round(first.p_destroyed, 4), round(both.p_destroyed, 4)
     (0.0006, 0.1857)
+
+    Rules that read the target's size read it as it stands when the attacks are declared
+    (docs/rules.md D34): after a mortal wound, five models are four, and a [BLAST] weapon
+    gains no die.
+
+    >>> five = mh.Unit.of("Five", 5, 3, 7, 1)
+    >>> frag = mh.Weapon("Frag", 1, 2, 6, 0, 1, "[BLAST]")
+    >>> after = mh.attack([(frag, 1)], five, start=mh.attack([mh.MortalWounds(1)], five))
+    >>> after.pools[0].attacks.probabilities.tolist()
+    [0.0, 1.0]
+    """
+    return attack_declared(
+        weapons, target, None, rules=rules, context=context, modifiers=modifiers, start=start,
+        choose_by=choose_by, pool_order=pool_order, allocation=allocation,
+    )  # fmt: skip
+
+
+def attack_declared(
+    weapons: Any,
+    target: Unit | None,
+    standing: Standing | None,
+    *,
+    rules: str | Ruleset | None = None,
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    start: AttackResult | UnitState | None = None,
+    choose_by: str = "killed",
+    pool_order: str = "given",
+    allocation: str = "given",
+) -> AttackResult:
+    """:func:`attack`, declared against the target as it stood at ``standing``; with None,
+    against the target as it stands in each state of ``start`` (docs/rules.md D34).
+
+    A pool of an attack resolved on its own, from the state the pools before it left (as
+    :func:`~mathhammer.exact.order.rank_pool_orders` ranks orders), keeps the declaration
+    of the attack's start: its [BLAST] counts the models standing when the whole attack
+    was declared, not after the pools before it.
     """
     if allocation != "given":
         if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
@@ -282,10 +324,10 @@ def attack(
             metric = "killed" if choose_by == "ranking" else choose_by
             ordered, said = best_order(
                 weapons, target, metric, rules=rules, context=context, modifiers=modifiers,
-                start=start,
+                start=start, standing=standing,
             )  # fmt: skip
-            best_first = attack(
-                ordered, target, rules=rules, context=context, modifiers=modifiers,
+            best_first = attack_declared(
+                ordered, target, standing, rules=rules, context=context, modifiers=modifiers,
                 start=start, choose_by=choose_by,
             )  # fmt: skip
             return replace(best_first, choices=(*best_first.choices, said))
@@ -294,15 +336,18 @@ def attack(
         if isinstance(target, Unit) and not isinstance(weapons, AttackPlan):
             options = selections(weapons, target)
             if options == []:
-                kept = attack(weapons, target, rules=rules, context=context, modifiers=modifiers,
-                              start=start, choose_by="ranking")  # fmt: skip
+                kept = attack_declared(
+                    weapons, target, standing, rules=rules, context=context,
+                    modifiers=modifiers, start=start, choose_by="ranking",
+                )  # fmt: skip
                 return replace(kept, choices=(too_many(weapons),))
             if options is not None:
                 results = [
                     (
-                        attack(
+                        attack_declared(
                             w,
                             target,
+                            standing,
                             rules=rules,
                             context=context,
                             modifiers=modifiers,
@@ -317,7 +362,11 @@ def attack(
                 return replace(best, choices=line)
     if start is not None:
         plan = as_plan(weapons, target, rules, context, modifiers)
-        return _run(plan, start_state(start, plan.target, plan.ruleset.name))
+        if standing is not None:
+            plan = plan.declared(standing)
+        return carried(plan, start_state(start, plan.target, plan.ruleset.name))
+    if standing is not None:
+        return _run(as_plan(weapons, target, rules, context, modifiers).declared(standing))
     known, key, pools = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
@@ -368,6 +417,16 @@ def _known(
     return (None if found is None else _labelled(found, pools)), key, pools
 
 
+def carried(plan: AttackPlan, start: UnitState) -> AttackResult:
+    """The attack of a plan carried on from ``start``: declared against the target as it
+    stands in each of its states (docs/rules.md D34), the states whose declarations agree
+    resolved together (:func:`~mathhammer.exact.declared.split_start`), and the parts'
+    results mixed by their probabilities. A plan declared against a standing already is
+    run from every state as it is."""
+    parts = split_start(plan, start)
+    return mixed([(weight, _run(declared, part)) for weight, declared, part in parts])
+
+
 def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
     """The attack of a plan, computed: by the closed form of a one-group target where it
     applies (:mod:`~mathhammer.exact.single`), else on the target's layout; from the
@@ -379,28 +438,14 @@ def _run(plan: AttackPlan, start: UnitState | None = None) -> AttackResult:
     return _run_layout(plan, start) if found is None else found
 
 
-def _tests_after(plan: AttackPlan, killed: Dist, start: UnitState | None) -> tuple[TestResult, ...]:
-    """The after-attack tests: on the models this attack destroyed, out of those the
-    target had before it. From a ``start`` whose states differ in the models destroyed
-    before, the attack is computed again from the states of each such number (the test's
-    threshold depends on it), and the tests weighted by their probabilities."""
+def _tests_after(plan: AttackPlan, killed: Dist) -> tuple[TestResult, ...]:
+    """The after-attack tests, on the models this attack destroyed (``killed`` counts from
+    the start of the sequence: less those destroyed before the attacks were declared,
+    which every state of a plan's start shares, :func:`carried`)."""
     if not plan.tests:
         return ()
-    if start is None:
-        return tuple(_test(test, killed) for test in plan.tests)
-    before = start.killed_in_group().sum(axis=1)
-    counts = np.unique(before[start.probabilities > 0])
-    taken: dict[str, list[float]] = {}
-    for k in counts.tolist():
-        weight = 1.0 if len(counts) == 1 else float(start.probabilities[before == k].sum())
-        after = killed if len(counts) == 1 else _run(plan, start.given_killed(k)).killed
-        now = Dist._trusted(after.probabilities[k:])  # the models this attack destroyed
-        for test in plan.ruleset.after_attack_tests(plan.target, before=k):
-            result = _test(test, now)
-            total = taken.setdefault(test.name, [0.0, 0.0])
-            total[0] += weight * result.p_taken
-            total[1] += weight * result.p_failed
-    return tuple(TestResult(name, p, f) for name, (p, f) in taken.items())
+    now = killed if plan.before == 0 else Dist._trusted(killed.probabilities[plan.before :])
+    return tuple(_test(test, now) for test in plan.tests)
 
 
 def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResult | None:
@@ -506,7 +551,7 @@ def _run_single(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
         groups=(GroupResult(target.groups[0], killed, damage=damage),),
         pools=tuple(results),
         hazardous=hazardous,
-        tests=_tests_after(plan, killed, start),
+        tests=_tests_after(plan, killed),
         trimmed=float(sum(trimmed)),
         state=UnitState(target, ruleset.name, line.positions, state),
     )
@@ -590,7 +635,7 @@ def _run_layout(plan: AttackPlan, start: UnitState | None = None) -> AttackResul
             if step.checks.hazardous:
                 hazardous = hazardous + _hazard(step, plan)
             results.append(result)
-    return layout_result(plan, layout, state, results, hazardous, trimmed, start)
+    return layout_result(plan, layout, state, results, hazardous, trimmed)
 
 
 def layout_start(plan: AttackPlan, start: UnitState | None) -> tuple[Layout, Any, np.ndarray]:
@@ -609,7 +654,6 @@ def layout_result(
     results: Sequence[PoolResult],
     hazardous: Dist,
     trimmed: Sequence[float],
-    start: UnitState | None,
 ) -> AttackResult:
     """The result of a plan that left ``state`` on its layout."""
     groups = tuple(
@@ -631,7 +675,7 @@ def layout_result(
         groups=groups,
         pools=tuple(results),
         hazardous=hazardous,
-        tests=_tests_after(plan, killed, start),
+        tests=_tests_after(plan, killed),
         trimmed=float(sum(trimmed)),
         state=UnitState(plan.target, plan.ruleset.name, layout.positions, state, layout.focus),
     )

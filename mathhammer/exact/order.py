@@ -20,14 +20,16 @@ from ..errors import OptionError
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
+from ..model.standing import Standing
 from ..results.attack import AttackResult
 from ..results.state import UnitState
 from .choices import beats, metric_of
+from .declared import declared_parts
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["MAX_EXHAUSTIVE", "OrderRanking", "best_order", "rank_pool_orders"]
+__all__ = ["MAX_EXHAUSTIVE", "OrderRanking", "best_order", "rank_declared", "rank_pool_orders"]
 
 #: Up to this many pools every order is attacked (6 pools: 720 orders, 1,956 pool attacks).
 MAX_EXHAUSTIVE = 6
@@ -115,6 +117,12 @@ def rank_pool_orders(
     ranked by ``metric`` (``"killed"``, ``"destroyed"`` or ``"damage"``, as
     ``attack(..., choose_by=...)`` reads them); past that, the greedy order.
 
+    The attack is declared once, before its first pool: from a ``start``, against the
+    target as it stands in each of its states (docs/rules.md D34), whatever the order.
+    ``attack`` replaces the engine that resolves the pools one at a time (it is called as
+    :func:`~mathhammer.exact.engine.attack_declared`), where the orders are otherwise
+    walked on one layout.
+
     Examples
     --------
     >>> import mathhammer as mh
@@ -123,37 +131,66 @@ def rank_pool_orders(
     >>> ranking.label(ranking.best), ranking.method
     ('Rifle x5 -> Fist x3', 'exhaustive')
     """
-    from .engine import attack as exact_attack
+    return rank_declared(
+        weapons, target, None, metric=metric, rules=rules, context=context,
+        modifiers=modifiers, start=start, attack=attack,
+    )  # fmt: skip
 
-    run = exact_attack if attack is None else attack
+
+def rank_declared(
+    weapons: Any,
+    target: Unit,
+    standing: Standing | None,
+    *,
+    metric: str = "killed",
+    rules: Any = None,
+    context: Context | None = None,
+    modifiers: Modifiers | None = None,
+    start: AttackResult | UnitState | None = None,
+    attack: Attack | None = None,
+) -> OrderRanking:
+    """:func:`rank_pool_orders` of an attack declared against the target as it stood at
+    ``standing`` (None: as it stands in each state of ``start``)."""
+    from .engine import attack_declared
+
+    run = attack_declared if attack is None else attack
     key, _ = metric_of(metric)
     pools = _pools(weapons)
     options = {"rules": rules, "context": context, "modifiers": modifiers}
-
-    def step(pool: Pool, before: Any) -> AttackResult:
-        return run(list(pool.weapons), target, start=before, choose_by=metric, **options)
-
-    if len(pools) == 1:  # gather_pools gives at least one step; mortal ones are refused
-        return OrderRanking(pools, ((0,),), (key(step(pools[0], start)),), metric, "exhaustive")
-    if len(pools) <= MAX_EXHAUSTIVE:
+    if len(pools) <= MAX_EXHAUSTIVE and len(pools) > 1 and attack is None:
         from .walk import pool_walk
 
-        walk = None if attack is not None else pool_walk(pools, target, **options, start=start)
-        if walk is not None:  # each prefix one pass of the chain on one layout
+        walk = pool_walk(pools, target, **options, start=start, standing=standing)
+        if walk is not None:  # each prefix one pass of the chain on one layout per part
             return _exhaustive(
                 pools, metric, walk.apply, lambda s: key(walk.result(s)), walk.initial
             )
-        return _exhaustive(pools, metric, lambda i, s: step(pools[i], s), key, start)
+    parts = declared_parts(weapons, target, standing, start=start, **options)
+
+    def step(i: int, before: tuple[Any, ...]) -> tuple[AttackResult, ...]:
+        return tuple(
+            run(list(pools[i].weapons), target, s, start=b, choose_by=metric, **options)
+            for s, b in zip(parts.standings, before, strict=True)
+        )
+
+    def score(after: tuple[AttackResult, ...]) -> tuple[float, ...]:
+        return key(parts.result(after))
+
+    if len(pools) == 1:  # gather_pools gives at least one step; mortal ones are refused
+        first = score(step(0, parts.starts))
+        return OrderRanking(pools, ((0,),), (first,), metric, "exhaustive")
+    if len(pools) <= MAX_EXHAUSTIVE:
+        return _exhaustive(pools, metric, step, score, parts.starts)
     order: tuple[int, ...] = ()
-    state: Any = start
+    state: Any = parts.starts
     while len(order) < len(pools):
-        tried = [(i, step(pools[i], state)) for i in range(len(pools)) if i not in order]
+        tried = [(i, step(i, state)) for i in range(len(pools)) if i not in order]
         i, state = tried[0]
         for j, after in tried[1:]:  # the first of equals (within rounding)
-            if beats(key(after), key(state)):
+            if beats(score(after), score(state)):
                 i, state = j, after
         order = (*order, i)
-    return OrderRanking(pools, (order,), (key(state),), metric, "greedy")
+    return OrderRanking(pools, (order,), (score(state),), metric, "greedy")
 
 
 def _exhaustive(
@@ -193,9 +230,12 @@ def _compare(a: tuple[float, ...], b: tuple[float, ...]) -> int:
     return -1 if beats(a, b) else 1 if beats(b, a) else 0
 
 
-def best_order(weapons: Any, target: Unit, metric: str, **options: Any) -> tuple[list[Any], str]:
-    """The weapons list in the best order of its pools, and a line saying so."""
-    ranking = rank_pool_orders(weapons, target, metric=metric, **options)
+def best_order(
+    weapons: Any, target: Unit, metric: str, standing: Standing | None = None, **options: Any
+) -> tuple[list[Any], str]:
+    """The weapons list in the best order of its pools, and a line saying so (the attack
+    declared as :func:`rank_declared` says)."""
+    ranking = rank_declared(weapons, target, standing, metric=metric, **options)
     best = ranking.best
     given = tuple(range(len(ranking.pools)))
     _, words = metric_of(metric)

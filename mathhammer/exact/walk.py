@@ -4,8 +4,10 @@ Ranking the orders of a unit's pools (:mod:`~mathhammer.exact.order`) resolves e
 of every order once and carries its state on. Through :func:`~mathhammer.exact.engine.attack`
 each prefix would be planned again, its start mapped onto a layout and a full result made;
 here the plan and the layout are made once, a prefix is one pass of the allocation chain,
-and a result is made for complete orders only. The numbers are those of ``attack(...,
-start=...)`` prefix by prefix: the same chain on the same layout.
+and a result is made for complete orders only. The numbers are those of
+:func:`~mathhammer.exact.engine.attack_declared` prefix by prefix: the same chain on the
+same layout. From a start whose states declare the attack differently (docs/rules.md D34),
+each declaration is a part of the walk, with its own plan and layout.
 """
 
 from __future__ import annotations
@@ -21,25 +23,31 @@ from ..core.dist import Dist
 from ..model.context import Context, Modifiers
 from ..model.pools import Pool
 from ..model.profiles import Unit
+from ..model.standing import Standing
 from ..results.attack import AttackResult
 from ..results.carry import start_state
+from ..results.mixture import mixed
 from ..results.state import UnitState
 from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan, check_sizes
 from .budget import EXACT_LIMITS
 from .choices import may_choose
+from .declared import split_start
 from .engine import layout_result, layout_start, pool_state
 from .layout import Layout
 
-__all__ = ["PoolWalk", "pool_walk"]
+__all__ = ["PoolWalk", "WalkPart", "pool_walk"]
 
 
 @dataclass(frozen=True)
-class PoolWalk:
-    """The pools of one plan, to be applied in any order from its start.
+class WalkPart:
+    """One part of a walk: a plan, declared against the target as its states stand
+    (docs/rules.md D34), on its layout.
 
     Attributes
     ----------
+    weight : float
+        The probability of the part's states.
     plan : AttackPlan
         The pools in their declared order.
     layout : Layout
@@ -48,23 +56,48 @@ class PoolWalk:
         The state distribution before any pool.
     """
 
+    weight: float
     plan: AttackPlan
     layout: Layout
     kernels: Any
     initial: np.ndarray
-    start: UnitState | None
 
     def apply(self, i: int, state: np.ndarray) -> np.ndarray:
         """The state distribution after pool ``i`` (in declared order) from ``state``."""
         step = self.plan.steps[i]
         assert isinstance(step, PlannedPool)  # pool_walk takes plans of pools only
-        with one_thread():  # as every chain on a layout (mathhammer.core.blas)
-            return pool_state(step, self.layout, state, self.plan, self.kernels[i])
+        return pool_state(step, self.layout, state, self.plan, self.kernels[i])
 
     def result(self, state: np.ndarray) -> AttackResult:
+        """The result of the pools that left ``state``."""
+        return layout_result(self.plan, self.layout, state, (), Dist.constant(0), ())
+
+
+@dataclass(frozen=True)
+class PoolWalk:
+    """The pools of one attack, to be applied in any order from its start: one part for
+    each declaration its start's states make (one, from a target no attack has touched).
+
+    A walk's state is a tuple of state distributions, one per part.
+    """
+
+    parts: tuple[WalkPart, ...]
+
+    @property
+    def initial(self) -> tuple[np.ndarray, ...]:
+        """The state distributions before any pool."""
+        return tuple(part.initial for part in self.parts)
+
+    def apply(self, i: int, state: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        """The state distributions after pool ``i`` (in declared order) from ``state``."""
+        with one_thread():  # as every chain on a layout (mathhammer.core.blas)
+            return tuple(part.apply(i, s) for part, s in zip(self.parts, state, strict=True))
+
+    def result(self, state: tuple[np.ndarray, ...]) -> AttackResult:
         """The result of the pools that left ``state`` (its distributions; no per-pool
         results)."""
-        return layout_result(self.plan, self.layout, state, (), Dist.constant(0), (), self.start)
+        results = [(p.weight, p.result(s)) for p, s in zip(self.parts, state, strict=True)]
+        return mixed(results)
 
 
 def pool_walk(
@@ -74,17 +107,28 @@ def pool_walk(
     context: Context | None,
     modifiers: Modifiers | None,
     start: AttackResult | UnitState | None,
+    standing: Standing | None = None,
 ) -> PoolWalk | None:
-    """The walk of ``pools`` against ``target``, or None where the orders are better
-    attacked one by one: a weapon with duplicated abilities to choose between, a target of
-    one group (whose closed form costs less than a layout) or an after-attack test."""
+    """The walk of ``pools`` against ``target`` (declared against it as it stood at
+    ``standing``, or as it stands in each state of ``start``), or None where the orders
+    are better attacked one by one: a weapon with duplicated abilities to choose between,
+    a target of one group (whose closed form costs less than a layout) or an after-attack
+    test."""
     weapons = [entry for pool in pools for entry in pool.weapons]
     if may_choose(weapons) or len(target.groups) == 1:
         return None
     plan = as_plan(weapons, target, rules, context, modifiers)
+    if standing is not None:
+        plan = plan.declared(standing)
     if plan.tests or len(plan.steps) != len(pools):
         return None
-    check_sizes(plan, EXACT_LIMITS)
-    carried = None if start is None else start_state(start, plan.target, plan.ruleset.name)
-    layout, kernels, initial = layout_start(plan, carried)
-    return PoolWalk(plan, layout, kernels, initial, carried)
+    if start is None:
+        parts: list[tuple[float, AttackPlan, UnitState | None]] = [(1.0, plan, None)]
+    else:
+        parts = list(split_start(plan, start_state(start, plan.target, plan.ruleset.name)))
+    made = []
+    for weight, declared, carried in parts:
+        check_sizes(declared, EXACT_LIMITS)
+        layout, kernels, initial = layout_start(declared, carried)
+        made.append(WalkPart(weight, declared, layout, kernels, initial))
+    return PoolWalk(tuple(made))

@@ -175,12 +175,13 @@ class Torrent(Ability):
 
 @dataclass(frozen=True)
 class Blast(NumberedAbility):
-    """+X attack dice per full 5 models in the target unit (X = 1 when unnumbered)."""
+    """+X attack dice per full 5 models in the target unit (X = 1 when unnumbered), counted
+    as the unit stands when the attacks are declared (docs/rules.md D11)."""
 
     NAME = "BLAST"
 
     def apply(self, draft: PoolDraft, situation: Situation) -> None:
-        draft.bonus_attacks.append(parse_dice(self.value * (situation.target.models // 5)))
+        draft.bonus_attacks.append(parse_dice(self.value * (situation.models // 5)))
 
     def __str__(self) -> str:
         return "[BLAST]" + self._suffix() if self.value == 1 else super().__str__()
@@ -196,7 +197,7 @@ class Cleave(NumberedAbility):
         return situation.melee and situation.context.single_target
 
     def apply(self, draft: PoolDraft, situation: Situation) -> None:
-        draft.bonus_attacks.append(parse_dice(self.value * (situation.target.models // 5)))
+        draft.bonus_attacks.append(parse_dice(self.value * (situation.models // 5)))
 
 
 @dataclass(frozen=True)
@@ -269,7 +270,7 @@ class Precision(Ability):
     NAME = "PRECISION"
 
     def effective(self, situation: Situation) -> bool:
-        return any(g.character for g in situation.target.groups)
+        return bool(situation.characters)  # a CHARACTER standing (docs/rules.md D34)
 
     def apply(self, draft: PoolDraft, situation: Situation) -> None:
         draft.precision = True

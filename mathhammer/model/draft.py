@@ -16,6 +16,7 @@ from ..core.frozen import fast_init
 from .abilities import Ability
 from .context import Context, Modifiers, damage_reroll_below
 from .profiles import Unit, Weapon
+from .standing import Standing
 
 __all__ = ["PoolDraft", "Situation"]
 
@@ -23,7 +24,12 @@ __all__ = ["PoolDraft", "Situation"]
 @fast_init
 @dataclass(frozen=True)
 class Situation:
-    """What abilities may read: the context, the target, melee or ranged, the abilities.
+    """What abilities may read: the context, the target, melee or ranged, the abilities,
+    and the target as it stands when the attacks are declared.
+
+    ``standing`` is None for a unit no earlier attack has touched: every model stands.
+    Read the target's size and make-up through :attr:`models` and :attr:`characters`,
+    which follow it (docs/rules.md D34).
 
     Examples
     --------
@@ -31,16 +37,31 @@ class Situation:
     >>> target = Unit.of("Squad", 5, 4, 3, 1)
     >>> Situation(Context(), target, melee=False, abilities=(Torrent(),)).has(Torrent)
     True
+    >>> Situation(Context(), target, False, standing=Standing(target, (3,), 0)).models
+    3
     """
 
     context: Context
     target: Unit
     melee: bool
     abilities: tuple[Ability, ...] = ()
+    standing: Standing | None = None
 
     def has(self, kind: type[Ability]) -> bool:
         """True if an ability of this type applies to the pool."""
         return any(isinstance(a, kind) for a in self.abilities)
+
+    @property
+    def models(self) -> int:
+        """The target's models standing when the attacks are declared."""
+        return self.target.models if self.standing is None else self.standing.models
+
+    @property
+    def characters(self) -> tuple[int, ...]:
+        """The target's CHARACTER groups standing when the attacks are declared."""
+        if self.standing is not None:
+            return self.standing.characters
+        return tuple(i for i, g in enumerate(self.target.groups) if g.character)
 
 
 @dataclass

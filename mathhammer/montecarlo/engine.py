@@ -28,10 +28,12 @@ from ..model.pools import MortalWounds
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..results.carry import start_state
+from ..results.mixture import used_in_any
 from ..results.simulation import SimulationResult
 from ..results.state import UnitState
-from ..rules.base import Ruleset
+from ..rules.base import IntArray, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from ..rules.standing import declarations
 from .budget import block_size, check_simulation, check_trials
 from .state import TargetState
 from .steps import mortal_wounds, pool_stages
@@ -116,11 +118,12 @@ def _stride(unit: Unit) -> np.ndarray | None:
     return np.concatenate([[1], np.cumprod(radix[:-1])]).astype(np.int64)
 
 
-def _draw_states(rng: np.random.Generator, start: UnitState, trials: int) -> np.ndarray:
-    """Each trial's state at the start, drawn from the state distribution ``start``."""
+def _draw_states(rng: np.random.Generator, start: UnitState, trials: int) -> IntArray:
+    """Each trial's state at the start: its index in ``start``, drawn from its
+    probabilities."""
     cumulative = np.cumsum(start.probabilities)
     drawn = np.searchsorted(cumulative, rng.random(trials) * cumulative[-1], side="right")
-    return np.asarray(start.positions[np.minimum(drawn, len(cumulative) - 1)])
+    return np.asarray(np.minimum(drawn, len(cumulative) - 1), dtype=np.int64)
 
 
 def simulate_block(
@@ -130,12 +133,31 @@ def simulate_block(
 
     Blocks are independent: tallies of blocks rolled anywhere merge into exactly the
     tally of a serial run (see :func:`block_streams`). From a ``start``, each trial first
-    draws its state from it.
+    draws its state from it, and its attack is declared against the target as it stands
+    in that state (docs/rules.md D34): the trials that declare it alike are rolled
+    together.
     """
+    if start is None:
+        return _simulate_part(plan, rng, trials, None)
+    drawn = _draw_states(rng, start, trials)
+    rows, plans = declarations(plan, start.positions)
+    if len(plans) == 1:
+        return _simulate_part(plans[0], rng, trials, start.positions[drawn])
+    tally = Tally()
+    for i, declared in enumerate(plans):
+        here = drawn[rows[drawn] == i]
+        if len(here):
+            tally = tally.merge(_simulate_part(declared, rng, len(here), start.positions[here]))
+    return tally
+
+
+def _simulate_part(
+    plan: AttackPlan, rng: np.random.Generator, trials: int, positions: IntArray | None
+) -> Tally:
+    """The tally of ``trials`` trials of a plan, each from its own state (``positions``:
+    the wounds each group has lost) or from the target as given."""
     ruleset = plan.ruleset
-    positions = None if start is None else _draw_states(rng, start, trials)
     target = TargetState(plan.target, trials, ruleset, positions)
-    before = target.killed
     tally = Tally()
     hazard = np.zeros(trials, dtype=np.int64)
     for i, step in enumerate(plan.steps):
@@ -158,12 +180,8 @@ def simulate_block(
     stride = _stride(plan.target)
     if stride is not None:
         tally.count("state", target.positions() @ stride)
-    for i, test in enumerate(plan.tests):
-        taken = np.zeros(trials, dtype=bool)
-        for k in np.unique(before).tolist():  # the models slain before this unit's attacks
-            here = before == k
-            tests = ruleset.after_attack_tests(plan.target, before=k) if k else plan.tests
-            taken[here] = np.asarray(tests[i].taken(killed[here] - k), dtype=bool)
+    for test in plan.tests:  # on the models this attack destroyed (every trial's before)
+        taken = np.asarray(test.taken(killed - plan.before), dtype=bool)
         total = rng.integers(1, 7, size=(trials, test.dice)).sum(axis=1)
         failed = taken & np.asarray(test.fails(total), dtype=bool)
         tally.count(f"test {test.name}", taken.astype(np.int64) + failed)
@@ -222,6 +240,16 @@ def simulate(
     return assemble(plan, tally, state)
 
 
+def _used(plans: list[AttackPlan], i: int) -> tuple[str, ...]:
+    """The abilities pool ``i`` used in any of the plans (as the exact engine lists them:
+    :func:`~mathhammer.results.mixture.used_in_any`)."""
+    steps = [plan.steps[i] for plan in plans]
+    used = [s.checks.used for s in steps if isinstance(s, PlannedPool)]
+    first = steps[0]
+    assert isinstance(first, PlannedPool)
+    return used_in_any(first.pool.weapons, used)
+
+
 def _dist(tally: Tally, name: str, minlength: int = 0) -> Dist:
     return Dist._trusted(tally.probabilities(name, minlength))
 
@@ -234,14 +262,23 @@ def _state(plan: AttackPlan, tally: Tally, start: UnitState | None) -> UnitState
     counts = tally.counts["state"]
     codes = np.flatnonzero(counts)
     positions = (codes[:, None] // stride) % _radix(plan.target)
-    focus = tuple(sorted({*plan.focus, *(() if start is None else start.focus)}))
+    declared = {g for p in _declared(plan, start) for g in p.focus}
+    focus = tuple(sorted({*declared, *(() if start is None else start.focus)}))
     rules = plan.ruleset.name
     return UnitState(plan.target, rules, positions, counts[codes] / tally.trials, focus)
+
+
+def _declared(plan: AttackPlan, start: UnitState | None) -> list[AttackPlan]:
+    """The plans the trials may declare (one per declaration the start's states make)."""
+    if start is None:
+        return [plan]
+    return declarations(plan, start.positions[start.probabilities > 0])[1]
 
 
 def assemble(plan: AttackPlan, tally: Tally, start: UnitState | None = None) -> SimulationResult:
     """The result of a plan from the tally of all its trials."""
     unit = plan.target
+    plans = _declared(plan, start)
     pools = []
     for i, step in enumerate(plan.steps):
         stage = {s: _dist(tally, f"{i}:{s}") for s in _STAGES}
@@ -259,7 +296,7 @@ def assemble(plan: AttackPlan, tally: Tally, start: UnitState | None = None) -> 
                 killed=stage["killed"],
                 unsaved_source=stage["unsaved"],
                 devastating=stage["devastating"],
-                abilities=step.checks.used,
+                abilities=_used(plans, i),
             )
         )
     groups = tuple(

@@ -147,12 +147,31 @@ class UnitState:
     def given_killed(self, killed: int) -> UnitState:
         """The states with ``killed`` models destroyed since the start, their
         probabilities scaled to sum to 1."""
-        here = (self.killed_in_group().sum(axis=1) == killed) & (self.probabilities > 0)
-        total = float(self.probabilities[here].sum())
+        here = self.killed_in_group().sum(axis=1) == killed
+        found, total = self.given(here)
         if total == 0.0:
             raise ValueError(f"no state with {killed} models destroyed has a probability")
-        probabilities = self.probabilities[here] / total
-        return UnitState(self.unit, self.rules, self.positions[here], probabilities, self.focus)
+        return found
+
+    def given(self, where: np.ndarray) -> tuple[UnitState, float]:
+        """The states where ``where`` holds (a bool per state) and has a probability, their
+        probabilities scaled to sum to 1; and the probability they had together (0: none
+        had, and the states are those where ``where`` holds, unscaled).
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> gun = mh.Weapon("Gun", attacks=1, skill=2, strength=8, ap=-3, damage=3)
+        >>> state = mh.attack([(gun, 1)], mh.Unit.of("Squad", 2, 4, 7, 2)).state
+        >>> part, p = state.given(state.killed_in_group()[:, 0] == 1)
+        >>> round(p, 4), part.probabilities.tolist()
+        (0.6944, [1.0])
+        """
+        here = np.asarray(where, dtype=bool) & (self.probabilities > 0)
+        total = float(self.probabilities[here].sum())
+        probabilities = self.probabilities[here] / total if total > 0 else self.probabilities[here]
+        found = UnitState(self.unit, self.rules, self.positions[here], probabilities, self.focus)
+        return found, total
 
     def table(self) -> pd.DataFrame:
         """One row per state of positive probability, most likely first: the models each

@@ -32,6 +32,7 @@ from ..model.context import Context, default_context, default_modifiers
 if TYPE_CHECKING:
     from ..model.context import Modifiers
     from ..model.profiles import ModelGroup, Unit, Weapon
+    from ..model.standing import Standing
 
 __all__ = [
     "CRITICAL",
@@ -502,9 +503,20 @@ class Ruleset(ABC):
     # ------------------------------------------------------------------ one pool
     @abstractmethod
     def pool_checks(
-        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+        self,
+        weapon: Weapon,
+        target: Unit,
+        context: Context,
+        modifiers: Modifiers,
+        standing: Standing | None = None,
     ) -> PoolChecks:
-        """Resolve one pool's abilities, context and modifiers into checks."""
+        """Resolve one pool's abilities, context and modifiers into checks.
+
+        ``standing`` is the target as it stands when the attacks are declared, after
+        earlier attacks (docs/rules.md D34); None for a target no attack has touched.
+        What the rules read of the target's size and make-up (its models, its Toughness,
+        its CHARACTERs, the group that takes the next save) is read there.
+        """
 
     def fnp_saves(self, natural: Any, fnp: int) -> Any:
         """True where a Feel No Pain roll prevents the wound: a result >= FNP."""

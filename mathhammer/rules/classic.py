@@ -20,6 +20,7 @@ from ..errors import RulesError
 from ..model.abilities import Linked
 from ..model.context import Context, Modifiers, default_modifiers
 from ..model.profiles import Unit, Weapon
+from ..model.standing import Standing
 from .base import (
     FAIL,
     SUCCESS,
@@ -289,9 +290,15 @@ class Classic(Ruleset):
         return (AfterAttackTest("panic test", taken, fails, dice=2),)
 
     def pool_checks(
-        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+        self,
+        weapon: Weapon,
+        target: Unit,
+        context: Context,
+        modifiers: Modifiers,
+        standing: Standing | None = None,
     ) -> PoolChecks:
-        """The checks of one pool against one target under the classic ruleset."""
+        """The checks of one pool against one target under the classic ruleset (the
+        target's Toughness as it stands when the attacks are declared)."""
         self.check_weapon(weapon)
         assert weapon.bs is not None  # check_weapon refuses a weapon without one
         linked = any(isinstance(a, Linked) for a in weapon.abilities)
@@ -303,7 +310,8 @@ class Classic(Ruleset):
                 UserWarning,
                 stacklevel=5,
             )
-        needed = wound_needed(int(weapon.strength or 1), target.toughness)
+        toughness = target.toughness if standing is None else standing.toughness
+        needed = wound_needed(int(weapon.strength or 1), toughness)
         strict = context.strict_save
         ap = weapon.ap
         return PoolChecks(

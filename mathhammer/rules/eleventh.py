@@ -20,6 +20,7 @@ from ..model.abilities import choose
 from ..model.context import Context, Modifiers
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
+from ..model.standing import Standing
 from .base import (
     CRITICAL,
     FACE_ARRAY,
@@ -31,6 +32,7 @@ from .base import (
     Ruleset,
     group_saves,
     reroll_mask,
+    save_face_weights,
     tabulate,
     tabulated,
 )
@@ -220,21 +222,27 @@ def hazard_fails(natural: Any) -> Any:
     return np.asarray(natural) <= 2
 
 
-def _precision_group(target: Unit, context: Context) -> int | None:
-    """The CHARACTER group [PRECISION] makes current: the one the context names, or the
-    first CHARACTER group; None when the target has no CHARACTER."""
-    characters = [i for i, g in enumerate(target.groups) if g.character]
+def _precision_group(target: Unit, context: Context, standing: Standing | None) -> int | None:
+    """The CHARACTER group [PRECISION] makes current: the one the context names if it
+    stands, else the first CHARACTER group standing; None when no CHARACTER stands
+    (docs/rules.md D18, D34)."""
+    if standing is None:
+        characters: tuple[int, ...] = tuple(i for i, g in enumerate(target.groups) if g.character)
+    else:
+        characters = standing.characters
     if context.precision_group is None:
         return characters[0] if characters else None
     index = target.group_index(context.precision_group)
-    if index not in characters:
+    if not target.groups[index].character:
         raise field_error(
             ProfileError,
             "Context.precision_group",
             "a CHARACTER group of the target",
             context.precision_group,
         )
-    return index
+    if index in characters:
+        return index
+    return characters[0] if characters else None  # the one named was destroyed before
 
 
 #: A pool's hit and wound checks, and its saves, by their parameters and ruleset, where
@@ -252,7 +260,11 @@ def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
 
 
 def command_reroll(
-    draft: PoolDraft, hit: RollCheck | None, wound: RollCheck, saved: Any
+    draft: PoolDraft,
+    hit: RollCheck | None,
+    wound: RollCheck,
+    saved: Any,
+    save_rerolls: str | None = None,
 ) -> CommandReroll | None:
     """The pool's command re-roll (``Modifiers.reroll_one``), its policy decided
     (docs/rules.md D30).
@@ -260,10 +272,13 @@ def command_reroll(
     To raise the expected damage, a non-critical success is re-rolled (when no die
     failed) if a re-rolled die's expected worth beats a success's. A die's worth is
     counted in wounds that get past the saves, per point of damage: a wound is worth
-    the chance ``u`` that the first allocation group fails its save (``saved``: the
-    faces it saves), a devastating wound 1; a hit is worth its wound roll's expected
-    worth, a critical hit its [LETHAL HITS] wound or its hit, plus its [SUSTAINED HITS].
-    With ``:at_least`` only a failed die is re-rolled. [TORRENT] has no hit roll.
+    the chance ``u`` that the group taking the pool's first save fails it (``saved``:
+    the faces it saves; ``save_rerolls``: the defender's re-roll of its ones or of its
+    failed saves, :func:`~mathhammer.rules.base.save_face_weights`; a command re-roll of
+    one save is not counted), a devastating wound 1; a hit is worth its wound roll's
+    expected worth, a critical hit its [LETHAL HITS] wound or its hit, plus its
+    [SUSTAINED HITS]. With ``:at_least`` only a failed die is re-rolled. [TORRENT] has
+    no hit roll.
 
     Examples
     --------
@@ -285,7 +300,7 @@ def command_reroll(
         return None
     if goal == "at_least":
         return CommandReroll(step)
-    u = 1.0 - float(np.mean(np.asarray(saved, dtype=bool)))
+    u = _save_fails(np.asarray(saved, dtype=bool), save_rerolls)
     critical_wound = 1.0 if draft.devastating else u
     w = wound.probabilities()
     per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
@@ -298,6 +313,23 @@ def command_reroll(
     again = check.rerolled()
     worth = again[SUCCESS] * success + again[CRITICAL] * critical
     return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
+
+
+def _save_fails(saved: np.ndarray, rerolls: str | None) -> float:
+    """P(a save fails) for a group that saves the faces ``saved``, once the defender has
+    re-rolled its ones or its failed saves (``"ones"``, ``"failures"``; a command re-roll
+    of one save, ``"command"``, is not counted: docs/rules.md D30).
+
+    Examples
+    --------
+    >>> saved = np.array([False, False, True, True, True, True])  # a 3+ save
+    >>> round(_save_fails(saved, None) * 36), round(_save_fails(saved, "failures") * 36)
+    (12, 4)
+    """
+    if rerolls not in ("ones", "failures"):
+        return 1.0 - float(np.mean(saved))
+    weights = save_face_weights(saved[np.newaxis, :], rerolls)[0]
+    return float(weights[~saved].sum())
 
 
 class EleventhEdition(Ruleset):
@@ -340,36 +372,50 @@ class EleventhEdition(Ruleset):
         return hazard_fails(natural)
 
     def pool_checks(
-        self, weapon: Weapon, target: Unit, context: Context, modifiers: Modifiers
+        self,
+        weapon: Weapon,
+        target: Unit,
+        context: Context,
+        modifiers: Modifiers,
+        standing: Standing | None = None,
     ) -> PoolChecks:
         """Resolve a pool's abilities, context and modifiers into thresholds and switches.
 
         Duplicated abilities are resolved to the best instance that applies against the
         target; each effective ability edits the pool's draft; ``used`` lists them as
-        printed.
+        printed. The target's size and make-up are read as it stands (``standing``:
+        docs/rules.md D34).
         """
         self.check_weapon(weapon)
         assert weapon.skill is not None  # check_weapon refuses a weapon without one
         melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
         chosen = choose(weapon.abilities, target.keywords)
-        situation = Situation(context, target, melee, chosen)
+        situation = Situation(context, target, melee, chosen, standing)
         draft = PoolDraft.start(weapon, modifiers, situation)
         used = []
         for ability in chosen:
             if ability.effective(situation):
                 ability.apply(draft, situation)
                 used.append(str(ability))
-        return self._checks(weapon.skill, draft, target, context, tuple(used))
+        return self._checks(weapon.skill, draft, target, context, tuple(used), standing)
 
     def _checks(
-        self, skill: int, draft: PoolDraft, target: Unit, context: Context, used: tuple[str, ...]
+        self,
+        skill: int,
+        draft: PoolDraft,
+        target: Unit,
+        context: Context,
+        used: tuple[str, ...],
+        standing: Standing | None,
     ) -> PoolChecks:
         ap = draft.ap + target.worsen_ap  # AP worsened by the target's defence, to 0 at most
         ap = ap if ap < 0 else 0
         assert draft.damage is not None  # PoolDraft.start sets it
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
-        wound = self._wound_check(draft, target.toughness)
+        toughness = target.toughness if standing is None else standing.toughness
+        wound = self._wound_check(draft, toughness)
         saves = self._saves(ap)
+        focus = _precision_group(target, context, standing) if draft.precision else None
         return PoolChecks(
             hit=hit,
             wound=wound,
@@ -383,15 +429,33 @@ class EleventhEdition(Ruleset):
             damage_multiply=draft.damage_multiply,
             damage_add=draft.damage_add,
             melta=draft.melta,
-            precision_group=_precision_group(target, context) if draft.precision else None,
+            precision_group=focus,
             hazardous=draft.hazardous,
             used=used,
             save_reroll=target.reroll_saves,
             reroll_damage=draft.reroll_damage,
             reroll_one=None
             if draft.reroll_one is None
-            else command_reroll(draft, hit, wound, saves(FACE_ARRAY, target.groups[0])),
+            else self._command(draft, hit, wound, saves, target, focus, standing),
         )
+
+    def _command(
+        self,
+        draft: PoolDraft,
+        hit: RollCheck | None,
+        wound: RollCheck,
+        saves: Callable[..., Any],
+        target: Unit,
+        focus: int | None,
+        standing: Standing | None,
+    ) -> CommandReroll | None:
+        """:func:`command_reroll` valued at the save of the group that takes the pool's
+        first save: the [PRECISION] group, or the current group as the target stands."""
+        if focus is not None:
+            group = target.groups[focus]
+        else:
+            group = target.groups[0] if standing is None else standing.saving
+        return command_reroll(draft, hit, wound, saves(FACE_ARRAY, group), target.reroll_saves)
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
         # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+

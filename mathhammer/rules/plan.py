@@ -26,6 +26,7 @@ from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers, check_inputs
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
+from ..model.standing import Standing
 from .base import AfterAttackTest, PoolChecks, Ruleset
 from .registry import get_ruleset
 
@@ -104,6 +105,10 @@ class AttackPlan:
     context: Context
     modifiers: Modifiers
     steps: tuple[PlannedPool | MortalWounds, ...]
+    #: The target as it stood when the attacks were declared (docs/rules.md D34); None
+    #: for a plan declared against the target as it stands wherever it starts (the whole
+    #: unit, or each state an attack carries on from: see :func:`declared`).
+    standing: Standing | None = None
 
     @property
     def focus(self) -> tuple[int, ...]:
@@ -132,12 +137,49 @@ class AttackPlan:
         (True, False)
         """
         pools = [s if isinstance(s, MortalWounds) else s.pool for s in self.steps]
-        return value_key(self.ruleset, self.context, self.modifiers, self.target, pools)
+        key = value_key(self.ruleset, self.context, self.modifiers, self.target, pools)
+        return key if self.standing is None else HashedKey((*key, self.standing))
+
+    @property
+    def pools(self) -> tuple[Pool | MortalWounds, ...]:
+        """The plan's steps before their checks were resolved."""
+        return tuple(s if isinstance(s, MortalWounds) else s.pool for s in self.steps)
+
+    @property
+    def before(self) -> int:
+        """The target's models destroyed before these attacks were declared."""
+        return 0 if self.standing is None else self.standing.killed
 
     @property
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
-        return self.ruleset.after_attack_tests(self.target)
+        return self.ruleset.after_attack_tests(self.target, before=self.before)
+
+    def declared(self, standing: Standing) -> AttackPlan:
+        """The same attack declared against the target as it stands at ``standing``: its
+        pools' checks resolved again (docs/rules.md D34).
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> frag = mh.Weapon("Frag", 1, 2, 6, 0, 1, "[BLAST]")
+        >>> five = mh.Unit.of("Five", 5, 3, 7, 1)
+        >>> plan = plan_attack([(frag, 1)], five)
+        >>> [e.max for e in plan.steps[0].checks.bonus_attacks]
+        [1]
+        >>> [e.max for e in plan.declared(Standing(five, (4,), 0)).steps[0].checks.bonus_attacks]
+        [0]
+        """
+        return _declared_plan(
+            self.pools, self.target, self.ruleset, self.context, self.modifiers, standing
+        )
+
+    def declaration(self) -> tuple[Any, ...]:
+        """What a standing changes in the plan, as a value: its pools' checks, and the
+        models destroyed before where the ruleset has tests that read them. Two plans of
+        the same attack with equal declarations compute the same distributions."""
+        checks = tuple(s.checks for s in self.steps if isinstance(s, PlannedPool))
+        return (checks, self.before if self.tests else None)
 
 
 def value_key(
@@ -284,9 +326,11 @@ def plan_pools(
     rules: str | Ruleset,
     context: Context | None,
     modifiers: Modifiers | None,
+    standing: Standing | None = None,
 ) -> AttackPlan:
     """:func:`plan_attack` of the pools :func:`~mathhammer.model.pools.gather_pools` made of
-    the weapons (for a caller that has them already)."""
+    the weapons (for a caller that has them already); declared against the target as it
+    stands at ``standing``, where given (docs/rules.md D34)."""
     context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     ruleset.check_target(target)
@@ -302,8 +346,24 @@ def plan_pools(
             here = context if weapon.context is None else weapon.context.combined(context)
             mods = modifiers if weapon.modifiers is None else weapon.modifiers.combined(modifiers)
             ruleset.check_situation(here, mods)
-        steps.append(PlannedPool(step, ruleset.pool_checks(weapon, target, here, mods)))
-    return AttackPlan(target, ruleset, context, modifiers, tuple(steps))
+        checks = ruleset.pool_checks(weapon, target, here, mods, standing)
+        steps.append(PlannedPool(step, checks))
+    return AttackPlan(target, ruleset, context, modifiers, tuple(steps), standing)
+
+
+@register
+@lru_cache(maxsize=4096)
+def _declared_plan(
+    pools: tuple[Pool | MortalWounds, ...],
+    target: Unit,
+    ruleset: Ruleset,
+    context: Context,
+    modifiers: Modifiers,
+    standing: Standing,
+) -> AttackPlan:
+    """:meth:`AttackPlan.declared`, made once for the same inputs (an attack carried on
+    from many states declares itself once per standing)."""
+    return plan_pools(pools, target, ruleset, context, modifiers, standing)
 
 
 def _pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
