@@ -29,7 +29,9 @@ class Situation:
 
     ``standing`` is None for a unit no earlier attack has touched: every model stands.
     Read the target's size and make-up through :attr:`models` and :attr:`characters`,
-    which follow it (docs/rules.md D34).
+    which follow it (docs/rules.md D34) and note in ``reads`` (where given) that they were
+    read: an attack carried on from many states is declared once for each value of what
+    its pools read (:func:`~mathhammer.rules.standing.declarations`).
 
     Examples
     --------
@@ -46,6 +48,7 @@ class Situation:
     melee: bool
     abilities: tuple[Ability, ...] = ()
     standing: Standing | None = None
+    reads: set[str] | None = None
 
     def has(self, kind: type[Ability]) -> bool:
         """True if an ability of this type applies to the pool."""
@@ -54,11 +57,15 @@ class Situation:
     @property
     def models(self) -> int:
         """The target's models standing when the attacks are declared."""
+        if self.reads is not None:
+            self.reads.add("models")
         return self.target.models if self.standing is None else self.standing.models
 
     @property
     def characters(self) -> tuple[int, ...]:
         """The target's CHARACTER groups standing when the attacks are declared."""
+        if self.reads is not None:
+            self.reads.add("characters")
         if self.standing is not None:
             return self.standing.characters
         return tuple(i for i, g in enumerate(self.target.groups) if g.character)

@@ -11,6 +11,7 @@ from each, and a :class:`Standing` is one of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..core.frozen import hash_once, once
 from .unit import ModelGroup, Unit
@@ -49,6 +50,10 @@ class Standing:
     unit: Unit
     alive: tuple[int, ...]
     current: int
+
+    #: What a rule may read of a standing (each a property): a plan notes those its
+    #: pools read (``PoolChecks.reads``), and states that agree on them declare it alike.
+    FACTS: ClassVar[tuple[str, ...]] = ("models", "killed", "toughness", "characters", "current")
 
     @classmethod
     def whole(cls, unit: Unit) -> Standing:

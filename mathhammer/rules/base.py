@@ -425,6 +425,9 @@ class PoolChecks:
     save_reroll: str | None = None
     reroll_one: CommandReroll | None = None
     reroll_damage: str | None = None
+    #: What the checks read of the target as it stood when the attacks were declared
+    #: (names of :attr:`Standing.FACTS <mathhammer.model.standing.Standing.FACTS>`).
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -321,4 +321,5 @@ class Classic(Ruleset):
             damage=parse_dice(1),
             ap=ap,
             used=("[LINKED]",) if linked else (),
+            reads=frozenset({"toughness"}),
         )

@@ -390,14 +390,21 @@ class EleventhEdition(Ruleset):
         assert weapon.skill is not None  # check_weapon refuses a weapon without one
         melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
         chosen = choose(weapon.abilities, target.keywords)
-        situation = Situation(context, target, melee, chosen, standing)
+        reads = {"toughness"}  # the wound roll's
+        situation = Situation(context, target, melee, chosen, standing, reads)
         draft = PoolDraft.start(weapon, modifiers, situation)
         used = []
         for ability in chosen:
             if ability.effective(situation):
                 ability.apply(draft, situation)
                 used.append(str(ability))
-        return self._checks(weapon.skill, draft, target, context, tuple(used), standing)
+        if draft.precision:
+            reads.add("characters")
+        if draft.reroll_one is not None:
+            reads.add("current")  # the group whose save values a command re-roll
+        return self._checks(
+            weapon.skill, draft, target, context, tuple(used), standing, frozenset(reads)
+        )
 
     def _checks(
         self,
@@ -407,6 +414,7 @@ class EleventhEdition(Ruleset):
         context: Context,
         used: tuple[str, ...],
         standing: Standing | None,
+        reads: frozenset[str] = frozenset(),
     ) -> PoolChecks:
         ap = draft.ap + target.worsen_ap  # AP worsened by the target's defence, to 0 at most
         ap = ap if ap < 0 else 0
@@ -437,6 +445,7 @@ class EleventhEdition(Ruleset):
             reroll_one=None
             if draft.reroll_one is None
             else self._command(draft, hit, wound, saves, target, focus, standing),
+            reads=reads,
         )
 
     def _command(

@@ -105,9 +105,11 @@ class AttackPlan:
     context: Context
     modifiers: Modifiers
     steps: tuple[PlannedPool | MortalWounds, ...]
-    #: The target as it stood when the attacks were declared (docs/rules.md D34); None
-    #: for a plan declared against the target as it stands wherever it starts (the whole
-    #: unit, or each state an attack carries on from: see :func:`declared`).
+    #: The target as it stood when the attacks were declared (docs/rules.md D34), or a
+    #: standing that agrees with it on everything the plan reads (:attr:`reads`); None for
+    #: a plan declared against the target as it stands wherever it starts (the whole unit,
+    #: or each state an attack carries on from: see
+    #: :func:`~mathhammer.rules.standing.declarations`).
     standing: Standing | None = None
 
     @property
@@ -150,7 +152,7 @@ class AttackPlan:
         """The target's models destroyed before these attacks were declared."""
         return 0 if self.standing is None else self.standing.killed
 
-    @property
+    @once
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target, before=self.before)
@@ -173,6 +175,16 @@ class AttackPlan:
         return _declared_plan(
             self.pools, self.target, self.ruleset, self.context, self.modifiers, standing
         )
+
+    @once
+    def reads(self) -> frozenset[str]:
+        """What the plan read of the target as it stood at declaration: its pools' checks'
+        (:attr:`PoolChecks.reads`), and the models destroyed before where the ruleset has
+        after-attack tests (they read them)."""
+        found = {f for s in self.steps if isinstance(s, PlannedPool) for f in s.checks.reads}
+        if self.tests:
+            found.add("killed")
+        return frozenset(found)
 
     def declaration(self) -> tuple[Any, ...]:
         """What a standing changes in the plan, as a value: its pools' checks, and the

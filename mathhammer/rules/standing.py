@@ -2,63 +2,150 @@
 
 After earlier attacks the target is a distribution over states (the wounds each group has
 lost); an attack carried on from it is declared against the target as it stands in each
-(docs/rules.md D11, D34). :func:`standings` reads the standings of many states at once
-(the exact engine's states, or the Monte Carlo's trials); :func:`declarations` declares
-the attack against each and gathers the states whose declarations agree, so that an
-attack whose rules read nothing of what differs is run once.
+(docs/rules.md D11, D34). :class:`States` reads what a rule may read of many states at
+once (the exact engine's states, or the Monte Carlo's trials); :func:`declarations`
+declares the attack against each and gathers the states whose declarations agree, so
+that an attack whose rules read nothing of what differs is run once.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
 from ..model.profiles import Unit
 from ..model.standing import Standing
-from .base import IntArray, Ruleset
+from .base import BoolArray, IntArray, Ruleset
 from .plan import AttackPlan
 
-__all__ = ["declarations", "standings"]
+__all__ = ["States", "declarations"]
 
 
-def standings(
-    unit: Unit, ruleset: Ruleset, positions: np.ndarray
-) -> tuple[IntArray, list[Standing]]:
-    """The distinct standings of the states ``positions`` (a row per state: the wounds each
-    group has lost since the unit was given), and for each row the index of its own.
-
-    A group's models standing are those its wounds lost have not destroyed; the group
-    taking the next save is the ruleset's current group of the state (no [PRECISION]).
+class States:
+    """The target's states (a row of ``positions`` each: the wounds each group has lost
+    since the unit was given) as they stand: each :attr:`Standing.FACTS
+    <mathhammer.model.standing.Standing.FACTS>` of each state, computed for all at once
+    when first asked for.
 
     Examples
     --------
     >>> from mathhammer.model.unit import ModelGroup
     >>> from mathhammer.rules import get_ruleset
     >>> guard = ModelGroup(2, toughness=4, save=3, wounds=2)
-    >>> boss = ModelGroup(1, toughness=4, save=3, wounds=4, character=True)
-    >>> unit = Unit("Led", [guard, boss])
-    >>> rows, found = standings(unit, get_ruleset("11e"), np.array([[0, 0], [3, 0], [4, 1]]))
-    >>> rows.tolist(), [(s.alive, s.current) for s in found]
-    ([2, 1, 0], [((0, 1), 1), ((1, 1), 0), ((2, 1), 0)])
+    >>> boss = ModelGroup(1, toughness=5, save=3, wounds=4, character=True)
+    >>> states = States(Unit("Led", [guard, boss]), get_ruleset("11e"), [[0, 0], [3, 0], [4, 1]])
+    >>> states.fact("models").tolist(), states.fact("toughness").tolist()
+    ([3, 2, 1], [4, 4, 5])
+    >>> [(s.alive, s.current) for s in states.standings(np.array([0, 2]))]
+    [((2, 1), 0), ((0, 1), 1)]
     """
-    groups = unit.groups
-    count = np.array([g.count for g in groups], dtype=np.int64)
-    wounds = np.array([g.wounds for g in groups], dtype=np.int64)
-    lost = np.asarray(positions, dtype=np.int64) + np.array([g.wounds_lost for g in groups])
-    dead = np.minimum(lost // wounds, count)
-    alive = count - dead
-    wounded = (dead < count) & (lost % wounds > 0)
-    character = np.array([g.character for g in groups], dtype=bool)
-    current = ruleset.current_group(alive > 0, wounded, character, None)
-    found, rows = np.unique(np.column_stack([alive, current]), axis=0, return_inverse=True)
-    made = [Standing(unit, tuple(int(n) for n in row[:-1]), int(row[-1])) for row in found]
-    return np.asarray(rows, dtype=np.int64).reshape(-1), made
+
+    def __init__(self, unit: Unit, ruleset: Ruleset, positions: Any) -> None:
+        self.unit, self.ruleset = unit, ruleset
+        self.positions = np.asarray(positions, dtype=np.int64)
+        self.rows = len(self.positions)
+        self.character = np.array([g.character for g in unit.groups], dtype=bool)
+        self._facts: dict[str, IntArray] = {}
+        self._alive: tuple[IntArray, BoolArray] | None = None
+
+    def _models(self) -> tuple[IntArray, BoolArray]:
+        """``[s, g]``: the models of group ``g`` standing in state ``s``, and whether its
+        wounded model has lost wounds (made when first needed)."""
+        if self._alive is None:
+            groups = self.unit.groups
+            count = np.array([g.count for g in groups], dtype=np.int64)
+            wounds = np.array([g.wounds for g in groups], dtype=np.int64)
+            lost = self.positions + np.array([g.wounds_lost for g in groups])
+            dead = np.minimum(lost // wounds, count)
+            self._alive = (count - dead, (dead < count) & (lost % wounds > 0))
+        return self._alive
+
+    @property
+    def alive(self) -> IntArray:
+        """``[s, g]``: the models of group ``g`` standing in state ``s``."""
+        return self._models()[0]
+
+    def fact(self, name: str) -> IntArray:
+        """One fact of every state, as an integer array (CHARACTER groups as bits)."""
+        found = self._facts.get(name)
+        if found is None:
+            found = self._facts[name] = self._compute(name)
+        return found
+
+    def _compute(self, name: str) -> IntArray:
+        if name == "toughness":
+            t = np.array([g.toughness for g in self.unit.groups], dtype=np.int64)
+            if (t == t[0]).all():  # one T, whatever stands
+                return np.full(self.rows, t[0], dtype=np.int64)
+        alive = self.alive
+        standing = alive > 0
+        if name == "models":
+            return np.asarray(alive.sum(axis=1), dtype=np.int64)
+        if name == "killed":
+            return self.unit.models - self.fact("models")
+        if name == "characters":
+            bits = np.left_shift(1, np.arange(alive.shape[1], dtype=np.int64))
+            return np.asarray((standing & self.character) @ bits, dtype=np.int64)
+        if name == "current":
+            return self.current(slice(None))
+        if name == "toughness":
+            bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
+            anyone = np.where(standing, t, 0).max(axis=1)
+            found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))
+            return np.asarray(found, dtype=np.int64)
+        raise ValueError(f"no fact {name!r} of a standing; the facts are {Standing.FACTS}")
+
+    def current(self, rows: Any) -> IntArray:
+        """The group taking the next save in the given states (the ruleset's order)."""
+        alive, wounded = self._models()
+        standing, wounded = alive[rows] > 0, wounded[rows]
+        return self.ruleset.current_group(standing, wounded, self.character, None)
+
+    def standings(self, rows: IntArray) -> list[Standing]:
+        """The standings of the given states."""
+        current = self._facts.get("current")
+        here = self.current(rows) if current is None else current[rows]
+        alive = self.alive[rows].tolist()
+        return [Standing(self.unit, tuple(a), c) for a, c in zip(alive, here.tolist(), strict=True)]
+
+    def whole(self, name: str) -> int:
+        """A fact of the unit as given (every model standing, the first group current)."""
+        if name in ("current", "killed"):
+            return 0
+        if name == "characters":
+            return sum(1 << g for g, c in enumerate(self.character.tolist()) if c)
+        return int(getattr(self.unit, name))  # its models, its toughness
+
+    def keys(self, names: Sequence[str]) -> tuple[IntArray, IntArray, list[tuple[int, ...]]]:
+        """The states told apart by the facts ``names``: for each distinct value its first
+        state, each state's value (its index), and the values."""
+        if not names:
+            return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [()]
+        columns = [self.fact(name) for name in names]
+        if all(c.min() == c.max() for c in columns):  # every state alike (one T, say)
+            value = tuple(int(c[0]) for c in columns)
+            return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [value]
+        code = np.zeros(self.rows, dtype=np.int64)
+        for column in columns:  # one integer per state, mixed radix (current may be -1)
+            code = code * (int(column.max()) + 2) + (column + 1)
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        values = [tuple(int(c[i]) for c in columns) for i in first]
+        return first, np.asarray(inverse, dtype=np.int64).reshape(-1), values
 
 
-def declarations(plan: AttackPlan, positions: np.ndarray) -> tuple[IntArray, list[AttackPlan]]:
+def declarations(plan: AttackPlan, positions: Any) -> tuple[IntArray, list[AttackPlan]]:
     """The plan declared against the target as it stands in each state of ``positions``
     (:meth:`AttackPlan.declared`), the states whose declarations agree gathered: the
     distinct plans, and for each row the index of its own. A plan declared against a
     standing already (:attr:`AttackPlan.standing`) is every row's.
+
+    The states are told apart only by what the plan reads of them
+    (:attr:`AttackPlan.reads`): a plan that reads only the unit's Toughness is declared
+    once against a unit whose models all have one T. What the plans declared read in
+    turn is read too, until nothing new is read.
 
     Examples
     --------
@@ -69,19 +156,38 @@ def declarations(plan: AttackPlan, positions: np.ndarray) -> tuple[IntArray, lis
     >>> rows, plans = declarations(plan, np.array([[0], [3], [4], [6]]))  # 10, 7, 6, 4 left
     >>> rows.tolist(), [p.standing.models for p in plans]
     ([2, 1, 1, 0], [4, 6, 10])
+    >>> bolt = plan_attack([(mh.Weapon("Bolt", 1, 3, 4), 1)], mh.Unit.of("Ten", 10, 3, 7, 1))
+    >>> declarations(bolt, np.array([[0], [3], [4], [6]]))[0].tolist()  # reads T only
+    [0, 0, 0, 0]
     """
     if plan.standing is not None:
         return np.zeros(len(positions), dtype=np.int64), [plan]
-    rows, found = standings(plan.target, plan.ruleset, positions)
+    states = States(plan.target, plan.ruleset, positions)
+    reads = plan.reads
+    while True:
+        names = sorted(reads)
+        first, keys, values = states.keys(names)
+        whole = tuple(states.whole(name) for name in names)
+        found = [
+            # states that read as the whole unit declare the plan as it is: the whole unit
+            # stands for them (it agrees with them on everything the plan reads)
+            replace(plan, standing=Standing.whole(plan.target))
+            if value == whole
+            else plan.declared(states.standings(np.array([row]))[0])
+            for row, value in zip(first.tolist(), values, strict=True)
+        ]
+        more = reads.union(*(p.reads for p in found))
+        if more == reads:
+            break
+        reads = more
     plans: list[AttackPlan] = []
     seen: dict[object, int] = {}
     index = np.empty(len(found), dtype=np.int64)
-    for i, standing in enumerate(found):
-        declared = plan.declared(standing)
+    for i, declared in enumerate(found):
         key = declared.declaration()
         j = seen.get(key)
         if j is None:
             j = seen[key] = len(plans)
             plans.append(declared)
         index[i] = j
-    return index[rows], plans
+    return index[keys], plans
