@@ -115,9 +115,11 @@ __all__ = [
     "PoolOutcome",
     "Profile",
     "gather_entries",
+    "joint",
     "oracle_attack",
     "oracle_pools",
     "pool_profile",
+    "positions_of",
     "wound_target",
 ]
 
@@ -1362,6 +1364,25 @@ def assert_pmf(got: Any, expected: dict[int, Fraction], what: str = "") -> None:
     have = np.zeros(length)
     have[: len(got)] = got
     np.testing.assert_allclose(have, want, rtol=0, atol=ATOL, err_msg=what)
+
+
+def positions_of(unit: Unit, states: dict[State, Fraction]) -> dict[tuple[int, ...], float]:
+    """The oracle's states as each group's wounds lost since the start (the engine's
+    ``UnitState.positions``), with their probabilities."""
+    full = [g.total_wounds for g in unit.groups]
+    out: dict[tuple[int, ...], float] = defaultdict(float)
+    for state, p in states.items():
+        out[tuple(w - sum(models) for w, models in zip(full, state, strict=True))] += float(p)
+    return {k: v for k, v in out.items() if v > 0}
+
+
+def joint(state: Any) -> dict[tuple[int, ...], float]:
+    """An engine's ``UnitState`` as each group's wounds lost since the start, with their
+    probabilities (equal rows summed, none below 1e-15)."""
+    out: dict[tuple[int, ...], float] = defaultdict(float)
+    for row, p in zip(state.positions.tolist(), state.probabilities.tolist(), strict=True):
+        out[tuple(row)] += p
+    return {k: v for k, v in out.items() if v > 1e-15}
 
 
 def pmf_close(got: Any, expected: dict[int, Fraction]) -> bool:

@@ -13,7 +13,6 @@ here fails if the rule it names is read wrongly.
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
@@ -29,8 +28,10 @@ from oracle import (
     assert_pmf,
     exact,
     gather_entries,
+    joint,
     oracle_attack,
     pool_profile,
+    positions_of,
 )
 
 import mathhammer as mh
@@ -68,23 +69,6 @@ def guarded(
 def far(a: PMF, b: PMF) -> bool:
     """The two exact pmfs differ by more than the engine's tolerance somewhere."""
     return any(abs(float(a.get(k, 0) - b.get(k, 0))) > 1e3 * ATOL for k in {*a, *b})
-
-
-def positions_of(unit: mh.Unit, states: dict[State, Fraction]) -> dict[tuple[int, ...], float]:
-    """The oracle's states as each group's wounds lost since the start."""
-    full = [g.total_wounds for g in unit.groups]
-    out: dict[tuple[int, ...], float] = defaultdict(float)
-    for state, p in states.items():
-        out[tuple(w - sum(models) for w, models in zip(full, state, strict=True))] += float(p)
-    return {k: v for k, v in out.items() if v > 0}
-
-
-def joint(state: mh.UnitState) -> dict[tuple[int, ...], float]:
-    """The engine's states as each group's wounds lost since the start."""
-    out: dict[tuple[int, ...], float] = defaultdict(float)
-    for row, p in zip(state.positions.tolist(), state.probabilities.tolist(), strict=True):
-        out[tuple(row)] += p
-    return {k: v for k, v in out.items() if v > 1e-15}
 
 
 def assert_same(got: mh.AttackResult, want: OracleResult, unit: mh.Unit, what: str) -> None:

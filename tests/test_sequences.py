@@ -9,13 +9,11 @@ and, for the classic Panic Test, against each state's unit attacked on its own.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
-from oracle import assert_pmf, oracle_attack
+from oracle import assert_pmf, joint, oracle_attack, positions_of
 from statcheck import assert_matches, seed_for
 
 import mathhammer as mh
@@ -69,22 +67,6 @@ ORACLE_CASES: dict[str, tuple[mh.Unit, list[Step]]] = {
         [([(BOLTER, 1), mh.MortalWounds("D3")], None, None), ([(HEAVY, 1)], None, None)],
     ),
 }
-
-
-def positions_of(unit: mh.Unit, states: dict[Any, Fraction]) -> dict[tuple[int, ...], float]:
-    """The oracle's states as each group's wounds lost since the start."""
-    start = [g.total_wounds for g in unit.groups]
-    out: dict[tuple[int, ...], float] = defaultdict(float)
-    for state, p in states.items():
-        out[tuple(w - sum(models) for w, models in zip(start, state, strict=True))] += float(p)
-    return {k: v for k, v in out.items() if v > 0}
-
-
-def joint(state: mh.UnitState) -> dict[tuple[int, ...], float]:
-    out: dict[tuple[int, ...], float] = defaultdict(float)
-    for row, p in zip(state.positions.tolist(), state.probabilities.tolist(), strict=True):
-        out[tuple(row)] += p
-    return {k: v for k, v in out.items() if v > 1e-15}
 
 
 @pytest.mark.parametrize("name", list(ORACLE_CASES))

@@ -10,6 +10,7 @@ that an attack whose rules read nothing of what differs is run once.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -76,27 +77,39 @@ class States:
         return found
 
     def _compute(self, name: str) -> IntArray:
-        if name == "toughness":
-            t = np.array([g.toughness for g in self.unit.groups], dtype=np.int64)
-            if (t == t[0]).all():  # one T, whatever stands
-                return np.full(self.rows, t[0], dtype=np.int64)
-        alive = self.alive
-        standing = alive > 0
         if name == "models":
-            return np.asarray(alive.sum(axis=1), dtype=np.int64)
+            return np.asarray(self.alive.sum(axis=1), dtype=np.int64)
         if name == "killed":
             return self.unit.models - self.fact("models")
         if name == "characters":
-            bits = np.left_shift(1, np.arange(alive.shape[1], dtype=np.int64))
-            return np.asarray((standing & self.character) @ bits, dtype=np.int64)
+            return self._characters()
         if name == "current":
             return self.current(slice(None))
         if name == "toughness":
-            bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
-            anyone = np.where(standing, t, 0).max(axis=1)
-            found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))
-            return np.asarray(found, dtype=np.int64)
+            return self._toughness()
         raise ValueError(f"no fact {name!r} of a standing; the facts are {Standing.FACTS}")
+
+    def _toughness(self) -> IntArray:
+        """The unit's T in each state (docs/rules.md D21, D34)."""
+        t = np.array([g.toughness for g in self.unit.groups], dtype=np.int64)
+        if (t == t[0]).all():  # one T, whatever stands
+            return np.full(self.rows, t[0], dtype=np.int64)
+        standing = self.alive > 0
+        bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
+        anyone = np.where(standing, t, 0).max(axis=1)
+        found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))
+        return np.asarray(found, dtype=np.int64)
+
+    def _characters(self) -> IntArray:
+        """Which CHARACTER groups stand in each state, as a label: 0 for all of them (as
+        in the unit as given), another number for each other set."""
+        if not self.character.any():
+            return np.zeros(self.rows, dtype=np.int64)
+        standing = self.alive[:, self.character] > 0
+        every = np.ones((1, standing.shape[1]), dtype=bool)
+        _, label = np.unique(np.vstack([every, standing]), axis=0, return_inverse=True)
+        label = np.asarray(label, dtype=np.int64).reshape(-1)
+        return np.asarray(label[1:] != label[0], dtype=np.int64) * (label[1:] + 1)
 
     def current(self, rows: Any) -> IntArray:
         """The group taking the next save in the given states (the ruleset's order)."""
@@ -116,7 +129,7 @@ class States:
         if name in ("current", "killed"):
             return 0
         if name == "characters":
-            return sum(1 << g for g, c in enumerate(self.character.tolist()) if c)
+            return 0  # every CHARACTER group (see _characters)
         return int(getattr(self.unit, name))  # its models, its toughness
 
     def keys(self, names: Sequence[str]) -> tuple[IntArray, IntArray, list[tuple[int, ...]]]:
@@ -128,12 +141,35 @@ class States:
         if all(c.min() == c.max() for c in columns):  # every state alike (one T, say)
             value = tuple(int(c[0]) for c in columns)
             return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [value]
-        code = np.zeros(self.rows, dtype=np.int64)
-        for column in columns:  # one integer per state, mixed radix (current may be -1)
-            code = code * (int(column.max()) + 2) + (column + 1)
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        first, inverse = distinct(columns)
         values = [tuple(int(c[i]) for c in columns) for i in first]
-        return first, np.asarray(inverse, dtype=np.int64).reshape(-1), values
+        return first, inverse, values
+
+
+def distinct(columns: Sequence[IntArray], most: int = 2**62) -> tuple[IntArray, IntArray]:
+    """The distinct rows of integer ``columns`` (each at least -1): the first row of each,
+    in the order of their values, and each row's index among them. The rows are read as
+    one integer each (mixed radix) where their values allow fewer than ``most`` codes,
+    and compared column by column otherwise.
+
+    Examples
+    --------
+    >>> columns = [np.array([3, 1, 3, 1]), np.array([-1, 0, -1, 2])]
+    >>> [a.tolist() for a in distinct(columns)]
+    [[1, 3, 0], [2, 0, 2, 1]]
+    >>> [a.tolist() for a in distinct(columns, most=4)]  # compared column by column
+    [[1, 3, 0], [2, 0, 2, 1]]
+    """
+    radix = [int(c.max()) + 2 for c in columns]
+    if math.prod(radix) < most:
+        code = np.zeros(len(columns[0]), dtype=np.int64)
+        for column, base in zip(columns, radix, strict=True):
+            code = code * base + (column + 1)
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    else:
+        stacked = np.column_stack(columns)
+        _, first, inverse = np.unique(stacked, axis=0, return_index=True, return_inverse=True)
+    return np.asarray(first, dtype=np.int64), np.asarray(inverse, dtype=np.int64).reshape(-1)
 
 
 def declarations(plan: AttackPlan, positions: Any) -> tuple[IntArray, list[AttackPlan]]:
