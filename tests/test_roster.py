@@ -184,7 +184,10 @@ def test_leaders_join_their_bodyguard_as_one_target(necrons: Roster) -> None:
     body, lord = warriors.unit.groups
     assert (body.count, body.wounds, body.character) == (10, 1, False)
     assert (lord.count, lord.wounds, lord.save, lord.character) == (1, 6, 2, True)
-    assert warriors.unit.keywords == led.unit("Necron Warriors").keywords
+    # every keyword of every part (docs/rules.md D35): the Overlord's CHARACTER too
+    guard, overlord = led.unit("Necron Warriors").keywords, led.unit("Overlord").keywords
+    assert warriors.unit.keywords == tuple(dict.fromkeys([*guard, *overlord]))
+    assert "CHARACTER" in warriors.unit.keywords and "CHARACTER" not in guard
     # the Wraiths' three model types share W, Sv and InSv: one allocation group
     wraiths = targets["Canoptek Wraiths"]
     assert [g.count for g in wraiths.unit.groups] == [3] and wraiths.points == 95

@@ -249,7 +249,8 @@ def _add_army_options(report: argparse.ArgumentParser) -> None:
         type=_leader,
         default=[],
         metavar="UNIT=LEADER",
-        help="in the targets' roster, LEADER leads UNIT (repeat for each pair)",
+        help="in the targets' roster, LEADER leads UNIT (repeat for each pair); replaces "
+        "what the file records for UNIT",
     )
     report.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"

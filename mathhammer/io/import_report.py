@@ -35,6 +35,9 @@ class ImportReport:
         (datasheet, ability name, text) of the defensive abilities not turned into fields.
     skipped : list of Skipped
         Entries not read, with the reason.
+    attachments : list of str
+        The CHARACTER units a roster attaches to a bodyguard (leading or supporting), one
+        line per bodyguard, and anything unusual about them.
     """
 
     source: str
@@ -44,6 +47,7 @@ class ImportReport:
     unknown_abilities: dict[str, list[str]] = field(default_factory=dict)
     not_understood: list[tuple[str, str, str]] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    attachments: list[str] = field(default_factory=list)
 
 
 def _entries(entries: list[str], shown: int = 3) -> str:
@@ -95,6 +99,9 @@ def describe(report: ImportReport, width: int = 100) -> str:
         lines.append(f"abilities not understood ({len(report.not_understood)}):")
         for sheet, name, text in report.not_understood:
             lines.append(_shorten(f"  {sheet}: {name}: {' '.join(text.split())}", width))
+    if report.attachments:
+        lines.append(f"attached as the file records ({len(report.attachments)}):")
+        lines.extend(f"  {line}" for line in report.attachments)
     if report.skipped:
         lines.append(f"skipped ({len(report.skipped)}):")
         lines.extend(f"  {s.entry}: {s.reason}" for s in report.skipped)

@@ -40,8 +40,10 @@ __all__ = [
     "Datasheet",
     "ModelCounts",
     "ModelProfile",
+    "PHASE_LABELS",
     "Wargear",
     "attach_leaders",
+    "phase_loadouts",
 ]
 
 
@@ -266,31 +268,55 @@ class Datasheet:
         of these choices (:func:`~mathhammer.units.alternatives.model_options`), the
         default first: other guns, and the first melee weapon and profile.
         """
-        counts = self.counts(models)
         points = self.points_for(models)
-        chosen = {
-            m.name: tuple(dict(wargear or {}).get(m.name, m.weapons))
-            for m in self.models
-            if counts[m.name]
-        }
-        out: list[Loadout] = []
-        for phase, label in (("shooting", "ranged"), ("fight", "melee")):
-            types = []
-            for model, names in chosen.items():
-                items = [
-                    [w for w in _named_profiles(self.gear(n)) if w.melee == (phase == "fight")]
-                    for n in names
-                ]
-                items = [i for i in items if i]
-                if phase == "fight":
-                    types.append((counts[model], fight_sets(items)))
-                else:
-                    types.append((counts[model], shooting_sets(items, self.keywords)))
-            options = model_options(types)
-            if options:
-                name, source = f"{self.name} ({label})", self.source or None
-                out.append(AttackOptions(name, options, phase, points, source=source))
-        return out
+        phases = {phase: self.phase_sets(phase, models, wargear) for phase in PHASE_LABELS}
+        return phase_loadouts(self.name, phases, points, self.source or None)
+
+    def phase_sets(
+        self,
+        phase: str,
+        models: ModelCounts = None,
+        wargear: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[tuple[int, list[list[Weapon]]]]:
+        """Each model type's count and the sets of weapons one such model may use in
+        ``phase`` (``"shooting"`` or ``"fight"``): what :meth:`loadouts` combines."""
+        counts = self.counts(models)
+        types = []
+        for m in self.models:
+            if not counts[m.name]:
+                continue
+            names = tuple(dict(wargear or {}).get(m.name, m.weapons))
+            items = [
+                [w for w in _named_profiles(self.gear(n)) if w.melee == (phase == "fight")]
+                for n in names
+            ]
+            items = [i for i in items if i]
+            if phase == "fight":
+                types.append((counts[m.name], fight_sets(items)))
+            else:
+                types.append((counts[m.name], shooting_sets(items, self.keywords)))
+        return types
+
+
+#: The phases a unit attacks in, and the word its loadouts are named with.
+PHASE_LABELS = {"shooting": "ranged", "fight": "melee"}
+
+
+def phase_loadouts(
+    name: str,
+    phases: Mapping[str, Sequence[tuple[int, list[list[Weapon]]]]],
+    points: int | None,
+    source: str | None,
+) -> list[Loadout]:
+    """A unit's loadouts from each phase's model types (:meth:`Datasheet.phase_sets`; an
+    attached unit's are its parts' together): one :class:`AttackOptions` per phase that
+    has weapons, named ``"<name> (ranged)"`` and ``"<name> (melee)"``."""
+    out: list[Loadout] = []
+    for phase, label in PHASE_LABELS.items():
+        options = model_options(list(phases.get(phase, ())))
+        if options:
+            out.append(AttackOptions(f"{name} ({label})", options, phase, points, source=source))
+    return out
 
 
 def _points(field: str, value: object) -> tuple[tuple[int, int], ...]:
@@ -348,8 +374,8 @@ def _merge_groups(
 def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> Unit:
     """One target of a bodyguard unit and the CHARACTER units leading it.
 
-    The leaders' models become CHARACTER groups after the bodyguard's groups; the
-    keywords are those of the bodyguard, and the unit has Stealth only if every part has.
+    The leaders' models become CHARACTER groups after the bodyguard's groups; the unit has
+    every keyword of every part (docs/rules.md D35), and Stealth only if every part has.
 
     Examples
     --------
@@ -371,10 +397,11 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
     worsen = max([bodyguard.worsen_ap, *(u.worsen_ap for u in leaders)])
     rerolls = {bodyguard.reroll_saves, *(u.reroll_saves for u in leaders)}
     reroll = next((r for r in ("failures", "ones", "command") if r in rerolls), None)
+    keywords = dict.fromkeys([*bodyguard.keywords, *(k for u in leaders for k in u.keywords)])
     return Unit(
         label,
         groups,
-        bodyguard.keywords,
+        tuple(keywords),
         stealth=stealth,
         worsen_ap=worsen,
         reroll_saves=reroll,

@@ -14,7 +14,7 @@ Examples
 >>> [(t.name, t.points, t.group_points) for t in army.targets()]
 [('Guard led by Lord', 170, (80, 90))]
 >>> [loadout.name for loadout in army.loadouts()]
-['Lord (melee)']
+['Guard led by Lord (melee)']
 """
 
 from __future__ import annotations
@@ -25,7 +25,13 @@ from dataclasses import dataclass, field, replace
 from ...errors import OptionError, field_error
 from ...model.profiles import Unit
 from ...units.compare import Loadout
-from ...units.datasheet import AbilityText, Datasheet, attach_leaders
+from ...units.datasheet import (
+    PHASE_LABELS,
+    AbilityText,
+    Datasheet,
+    attach_leaders,
+    phase_loadouts,
+)
 from ...units.selection import Attacker
 from ...units.targets import Target
 from ..import_report import ImportReport, Skipped
@@ -148,10 +154,9 @@ class Roster:
         raise field_error(OptionError, "unit", f"one of {[u.name for u in self.units]}", name)
 
     def with_leaders(self, leaders: Mapping[str, str | Sequence[str]]) -> Roster:
-        """The roster with leaders attached: ``{"bodyguard unit": "leader unit"}``.
-
-        A roster file does not record which CHARACTER leads which unit (that is decided
-        when the army deploys), so it is stated here. Each leader leads one unit.
+        """The roster with leaders attached: ``{"bodyguard unit": "leader unit"}`` (or a
+        list of the units leading or supporting it), in place of any attachment of those
+        bodyguards read before. Each leader leads one unit and is not led itself.
         """
         names = [u.name for u in self.units]
         attached: dict[str, tuple[str, ...]] = {}
@@ -174,14 +179,45 @@ class Roster:
         units = tuple(replace(u, leaders=attached.get(u.name, ())) for u in self.units)
         return replace(self, units=units)
 
+    def _attacking(self) -> list[tuple[str, list[RosterUnit]]]:
+        """The army's attacking units: each unit not attached to another, with the units
+        attached to it (an attached unit attacks as one, docs/rules.md D35)."""
+        leading = {name for unit in self.units for name in unit.leaders}
+        return [
+            (_led_name(u, u.leaders), [u, *(self.unit(n) for n in u.leaders)])
+            for u in self.units
+            if u.name not in leading
+        ]
+
     def attackers(self) -> list[Attacker]:
         """Every unit that has weapons as an attacking unit, as taken, for
-        :func:`mathhammer.resolve` (each attacks alone)."""
-        return [u.datasheet.attacker() for u in self.units if u.datasheet.wargear]
+        :func:`mathhammer.resolve`: an attached unit is one, its leaders' models beside
+        the bodyguard's."""
+        out = []
+        for name, parts in self._attacking():
+            groups = [
+                g for p in parts if p.datasheet.wargear for g in p.datasheet.attacker().models
+            ]
+            if groups:
+                out.append(Attacker(name, groups))
+        return out
 
     def loadouts(self) -> list[Loadout]:
-        """Every unit's ranged and melee attacks, as loadouts a comparison takes."""
-        return [loadout for unit in self.units for loadout in unit.loadouts()]
+        """Every unit's ranged and melee attacks, as loadouts a comparison takes; an
+        attached unit's are its parts' together, with the points of all of them."""
+        out: list[Loadout] = []
+        for name, parts in self._attacking():
+            if len(parts) == 1:
+                out.extend(parts[0].loadouts())
+                continue
+            phases = {
+                phase: [t for p in parts for t in p.datasheet.phase_sets(phase)]
+                for phase in PHASE_LABELS
+            }
+            costs = [p.points for p in parts]
+            points = None if any(c is None for c in costs) else sum(c or 0 for c in costs)
+            out.extend(phase_loadouts(name, phases, points, parts[0].datasheet.source or None))
+        return out
 
     def targets(self) -> list[Target]:
         """Every unit as a target; a led unit is one target with its leaders' models as
@@ -196,6 +232,11 @@ class Roster:
             else:
                 out.append(unit.datasheet.target())
         return out
+
+
+def _led_name(bodyguard: RosterUnit, leaders: Sequence[str]) -> str:
+    """An attached unit's name, as :func:`~mathhammer.attach_leaders` gives it."""
+    return bodyguard.name if not leaders else f"{bodyguard.name} led by {', '.join(leaders)}"
 
 
 def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ...errors import InputFileError, OptionError
 from ..import_report import ImportReport
 from .army import Roster, RosterUnit
 from .build import Reading, build_unit
 from .load import load_tree
-from .tree import read_tree
+from .tree import UnitEntry, read_tree
 
-__all__ = ["read_roster"]
+__all__ = ["ROLES", "read_roster", "recorded_leaders"]
 
 
 def read_roster(
@@ -32,9 +33,12 @@ def read_roster(
     path : str or Path
         The roster file.
     leaders : mapping, optional
-        ``{"bodyguard unit": "leader unit"}`` (or a list of leaders): roster files do not
-        record which CHARACTER leads which unit, so it is stated here; a led unit is one
-        target with its leaders as CHARACTER groups.
+        ``{"bodyguard unit": "leader unit"}`` (or a list of leaders). New Recruit's
+        exports record which CHARACTER leads or supports which unit, and those units are
+        attached as the file says; BattleScribe's and older files record none. A unit
+        named here takes the leaders given here instead of the file's, and a leader named
+        here leaves the unit the file attached it to (docs/rules.md D35). An attached unit
+        is one target (its leaders as CHARACTER groups) and one attacking unit.
     strict : bool
         Refuse the file if a weapon has an ability the engine does not know, or if any
         weapon, model or unit cannot be read (by default these are listed in
@@ -83,6 +87,7 @@ def read_roster(
     reading = Reading(file, ImportReport(file), strict)
     entry = read_tree(load_tree(path), file)
     units: list[RosterUnit] = []
+    labels: dict[int, str] = {}  # each unit entry read: its name in the roster
     skipped_units = []
     taken: set[str] = set()
     for unit in entry.units:
@@ -97,6 +102,7 @@ def read_roster(
             continue
         sheet, models = built
         units.append(RosterUnit(label, unit.name, sheet, models, unit.points))
+        labels[id(unit)] = label
     roster = Roster(
         entry.name,
         entry.points,
@@ -106,4 +112,62 @@ def read_roster(
         file,
         reading.report,
     )
-    return roster.with_leaders(leaders) if leaders else roster
+    attached = recorded_leaders(entry.units, labels, reading)
+    for bodyguard, chosen in dict(leaders or {}).items():  # the caller's word wins
+        chosen = (chosen,) if isinstance(chosen, str) else tuple(chosen)
+        attached = {b: tuple(n for n in ls if n not in chosen) for b, ls in attached.items()}
+        attached[bodyguard] = chosen
+    attached = {b: ls for b, ls in attached.items() if ls}
+    if not attached:
+        return roster
+    try:
+        return roster.with_leaders(attached)
+    except OptionError as error:
+        if leaders:  # the caller's mapping: said as the caller gave it
+            raise
+        raise InputFileError.at(file, None, None, f"its attachments: {error}") from None
+
+
+def recorded_leaders(
+    entries: Sequence[UnitEntry], labels: Mapping[int, str], reading: Reading
+) -> dict[str, tuple[str, ...]]:
+    """The attachments the file records: each bodyguard's leading and supporting units,
+    by the names the roster gives them. An attachment to a unit the roster does not hold
+    (or could not read) is listed in the report, the leader left a unit of its own; a
+    bodyguard with two leading or two supporting units is attached as recorded, and the
+    report says so (the core rules allow one of each unless a datasheet says otherwise)."""
+    by_id = {e.id: labels[id(e)] for e in entries if e.id and id(e) in labels}
+    attached: dict[str, list[tuple[str, str]]] = {}
+    report = reading.report
+    for entry in entries:
+        if id(entry) not in labels:
+            continue
+        leader = labels[id(entry)]
+        for role, to in entry.attached_to:
+            if role not in ROLES:
+                continue  # another kind of association: nothing the attack reads
+            bodyguard = by_id.get(to)
+            if bodyguard is None:
+                reason = (
+                    f"{role.lower()} a unit that is not in the list (selection id {to!r}): "
+                    "left a unit of its own"
+                )
+                reading.skip(f"{leader} ({role})", reason)
+                continue
+            attached.setdefault(bodyguard, []).append((leader, role))
+    for bodyguard, pairs in attached.items():
+        roles = [role for _, role in pairs]
+        names = ", ".join(f"{n} ({ROLES[r]})" for n, r in pairs)
+        report.attachments.append(f"{bodyguard}: {names}")
+        for role in ROLES:
+            if roles.count(role) > 1:
+                report.attachments.append(
+                    f"{bodyguard}: {roles.count(role)} {ROLES[role]} units; the core rules "
+                    "allow one leader and one support unit per bodyguard unless a datasheet "
+                    "says otherwise: attached as the file records them"
+                )
+    return {b: tuple(n for n, _ in pairs) for b, pairs in attached.items()}
+
+
+#: The associations that attach a CHARACTER unit to a bodyguard, and what they make it.
+ROLES = {"Leading": "leading", "Supporting": "supporting"}

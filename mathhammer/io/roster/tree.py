@@ -86,6 +86,12 @@ class UnitEntry:
     where: str
     models: list[ModelEntry] = field(default_factory=list)
     loose: list[GearEntry] = field(default_factory=list)
+    #: The selection's id, which another unit's association points to.
+    id: str = ""
+    #: The units this one is attached to: (``"Leading"`` or ``"Supporting"``, the id of
+    #: the bodyguard's selection), as New Recruit records them since the 11th edition's
+    #: data gave leaders (``associations`` of type ``"outgoing"``).
+    attached_to: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -198,6 +204,8 @@ def _unit(selection: Node, faction: str, file: str) -> UnitEntry:
     label = " ".join(str(selection.get("customName") or name).split())
     unit = UnitEntry(name, label, faction, None, [], [], name)
     unit.points = _subtree_points(selection, file, name)
+    unit.id = str(selection.get("id", ""))
+    unit.attached_to = _attachments(selection, file, name)
     if selection.get("type") == "model":
         model = _model(selection, [], file, name)
         unit.models.append(model)
@@ -211,6 +219,33 @@ def _unit(selection: Node, faction: str, file: str) -> UnitEntry:
         unit.models.append(model)
     _describe(selection, unit, file, name)
     return unit
+
+
+def _attachments(selection: Node, file: str, where: str) -> list[tuple[str, str]]:
+    """The outgoing associations of a unit's selection: (their name, the selection they
+    point to). An entry without a name or a target is an error of the file.
+
+    Examples
+    --------
+    >>> leader = {"name": "Bigboss", "associations": [
+    ...     {"type": "outgoing", "to": "b1", "name": "Supporting"},
+    ...     {"type": "incoming", "from": "x9", "name": "Leading"}]}
+    >>> _attachments(leader, "army.json", "Bigboss")
+    [('Supporting', 'b1')]
+    """
+    found = []
+    for entry in _items(selection, "associations", file, where):
+        if str(entry.get("type", "outgoing")) != "outgoing":
+            continue
+        name, to = entry.get("name"), entry.get("to")
+        if not isinstance(name, str) or not isinstance(to, str) or not to:
+            raise InputFileError.at(
+                file, None, None,
+                f"{where}: an association must have a 'name' and the id it goes 'to'; "
+                f"got {dict(entry)!r:.80}",
+            )  # fmt: skip
+        found.append((" ".join(name.split()), to))
+    return found
 
 
 def _subtree_points(selection: Node, file: str, where: str) -> int | None:
