@@ -232,8 +232,13 @@ def wound_target(strength: int, toughness: int) -> int:
 
 
 def _applies(ability: Any, keywords: set[str]) -> bool:
-    """``[ABILITY: KW1/KW2]`` needs one of the keywords; ``[ANTI-KW X+]`` needs KW."""
-    if ability.keywords and not keywords & {k.upper() for k in ability.keywords}:
+    """``[ABILITY: KW1/KW2]`` needs one of the keywords; ``[ABILITY: NON-KW1/KW2]`` needs
+    none of them (D36); ``[ANTI-KW X+]`` needs KW."""
+    listed = [k.upper() for k in ability.keywords]
+    if listed and listed[0].startswith("NON-"):
+        if keywords & {k.removeprefix("NON-") for k in listed}:
+            return False
+    elif listed and not keywords & set(listed):
         return False
     if isinstance(ability, Anti):
         return ability.keyword.upper() in keywords

@@ -1188,3 +1188,28 @@ def test_hand_fnp_against_devastating_mortal_wounds() -> None:
     want = oracle_attack(weapon, target)
     assert want.killed[1] == p
     assert_pmf(mh.attack(weapon, target).killed.probabilities, want.killed)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "lethal"),
+    [("INFANTRY", True), ("VEHICLE", False), ("MONSTER, TITANIC", False), ("", True)],
+)
+def test_a_non_keyword_restriction_excludes_every_keyword_listed(
+    keywords: str, lethal: bool
+) -> None:
+    # docs/rules.md D36: the Ork slugga's [LETHAL HITS: non-MONSTER/VEHICLE] is lethal
+    # against a target that is neither; S4 against T4 wounds on a 4+, so a lethal hit's
+    # 1/6 of automatic wounds is what the case turns on
+    slugga = mh.Weapon("Slugga", 1, 3, 4, 0, 1, "[LETHAL HITS: non-MONSTER/VEHICLE]")
+    target = mh.Unit.of("Target", 3, 4, 7, 1, keywords=keywords)
+    got = mh.attack([(slugga, 2)], target)
+    want = oracle_attack([(slugga, 2)], target)
+    assert_pmf(got.killed.probabilities, want.killed)
+    assert got.pools[0].abilities == (("[LETHAL HITS: NON-MONSTER/VEHICLE]",) if lethal else ())
+    # per die: hit on 3+; a 6 wounds by itself when lethal, else a 4+ to wound; no save
+    p = (
+        Fraction(1, 6) + Fraction(3, 6) * Fraction(1, 2)
+        if lethal
+        else Fraction(4, 6) * Fraction(1, 2)
+    )
+    assert got.killed.mean() == pytest.approx(float(2 * p), abs=1e-12)

@@ -111,11 +111,30 @@ class Ability:
         return self.NAME
 
     def applies_to(self, target_keywords: Iterable[str]) -> bool:
-        """True if the ability applies against a target with these keywords."""
+        """True if the ability applies against a target with these keywords: one of them,
+        and none of those it excludes. ``NON-`` before the first keyword excludes every
+        keyword of the list (``[LETHAL HITS: NON-MONSTER/VEHICLE]``: against a target that
+        is neither), before a later one that one only (docs/rules.md D36).
+
+        Examples
+        --------
+        >>> from mathhammer.model.abilities import LethalHits
+        >>> lethal = LethalHits(keywords=("NON-MONSTER", "VEHICLE"))
+        >>> [lethal.applies_to(k) for k in (["INFANTRY"], ["VEHICLE"], ["MONSTER", "TITANIC"])]
+        [True, False, False]
+        """
         if not self.keywords:
             return True
         have = {k.upper() for k in target_keywords}
-        return any(k in have for k in self.keywords)
+        every = self.keywords[0].startswith("NON-")
+        wanted = []
+        for keyword in self.keywords:
+            if every or keyword.startswith("NON-"):
+                if keyword.removeprefix("NON-") in have:
+                    return False
+            else:
+                wanted.append(keyword)
+        return not wanted or any(k in have for k in wanted)
 
     def strength(self) -> tuple[float, ...]:
         """Larger is better, for choosing among duplicates."""
