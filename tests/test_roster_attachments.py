@@ -114,6 +114,11 @@ def test_leaders_given_replace_what_the_file_records() -> None:
     moved = mh.read_roster(EXCERPT, leaders={"Beastboss on Squigosaur": "Bigboss"})
     assert moved.unit("Breaka Boyz").leaders == ()
     assert moved.unit("Beastboss on Squigosaur").leaders == ("Bigboss",)
+    assert moved.report is not None
+    assert moved.report.attachments == [
+        "Breaka Boyz: Bigboss (supporting)",
+        "Beastboss on Squigosaur: Bigboss (given in leaders=)",
+    ]
     alone = mh.read_roster(EXCERPT, leaders={"Breaka Boyz": []})
     names = [t.name for t in alone.targets()]
     assert names == ["Beastboss on Squigosaur", "Bigboss", "Breaka Boyz"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..core.frozen import hash_once, once
-from .unit import ModelGroup, Unit
+from .unit import ModelGroup, Unit, unit_toughness
 
 __all__ = ["Standing"]
 
@@ -82,12 +82,8 @@ class Standing:
         """The unit's T: the highest T among the non-CHARACTER models standing, or among
         the CHARACTERs standing when no other model does (docs/rules.md D21); the unit's
         own when none stands (nothing is left to wound)."""
-        groups = self.unit.groups
-        standing = [g for g, n in zip(groups, self.alive, strict=True) if n]
-        bodies = [g.toughness for g in standing if not g.character]
-        if bodies:
-            return max(bodies)
-        return max(g.toughness for g in standing) if standing else self.unit.toughness
+        standing = [g for g, n in zip(self.unit.groups, self.alive, strict=True) if n]
+        return unit_toughness(standing) if standing else self.unit.toughness
 
     @property
     def saving(self) -> ModelGroup:

@@ -372,8 +372,7 @@ class Unit:
     @once
     def toughness(self) -> int:
         """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
-        bodies = [g.toughness for g in self.groups if not g.character]
-        return max(bodies or [g.toughness for g in self.groups])
+        return unit_toughness(self.groups)
 
     def has_keyword(self, keyword: str) -> bool:
         """True if the unit has the keyword (case-insensitive)."""
@@ -391,6 +390,21 @@ class Unit:
         if key in labels:
             return labels.index(key)
         raise field_error(ProfileError, "group", f"one of {labels}", key)
+
+
+def unit_toughness(groups: Sequence[ModelGroup]) -> int:
+    """The T of a unit of these groups (docs/rules.md D21): the highest T among its
+    non-CHARACTER models, or among its CHARACTERs when it has no other model.
+
+    Examples
+    --------
+    >>> guard = ModelGroup(3, toughness=4, save=3, wounds=2)
+    >>> boss = ModelGroup(1, toughness=6, save=2, wounds=5, character=True)
+    >>> unit_toughness([guard, boss]), unit_toughness([boss])
+    (4, 6)
+    """
+    bodies = [g.toughness for g in groups if not g.character]
+    return max(bodies or [g.toughness for g in groups])
 
 
 def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:

@@ -254,15 +254,18 @@ def _dist(tally: Tally, name: str, minlength: int = 0) -> Dist:
     return Dist._trusted(tally.probabilities(name, minlength))
 
 
-def _state(plan: AttackPlan, tally: Tally, start: UnitState | None) -> UnitState | None:
-    """The trials' final states as a state distribution (None where not tallied)."""
+def _state(
+    plan: AttackPlan, tally: Tally, start: UnitState | None, plans: list[AttackPlan]
+) -> UnitState | None:
+    """The trials' final states as a state distribution (None where not tallied); their
+    [PRECISION] groups those of the start and of the ``plans`` the trials declared."""
     stride = _stride(plan.target)
     if stride is None or "state" not in tally.counts:
         return None
     counts = tally.counts["state"]
     codes = np.flatnonzero(counts)
     positions = (codes[:, None] // stride) % _radix(plan.target)
-    declared = {g for p in _declared(plan, start) for g in p.focus}
+    declared = {g for p in plans for g in p.focus}
     focus = tuple(sorted({*declared, *(() if start is None else start.focus)}))
     rules = plan.ruleset.name
     return UnitState(plan.target, rules, positions, counts[codes] / tally.trials, focus)
@@ -316,5 +319,5 @@ def assemble(plan: AttackPlan, tally: Tally, start: UnitState | None = None) -> 
         hazardous=_dist(tally, "hazardous"),
         tests=tuple(tests),
         trials=tally.trials,
-        state=_state(plan, tally, start),
+        state=_state(plan, tally, start, plans),
     )

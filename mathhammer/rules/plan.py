@@ -138,8 +138,7 @@ class AttackPlan:
         >>> a.key == b.key, a.steps[0].label == b.steps[0].label
         (True, False)
         """
-        pools = [s if isinstance(s, MortalWounds) else s.pool for s in self.steps]
-        key = value_key(self.ruleset, self.context, self.modifiers, self.target, pools)
+        key = value_key(self.ruleset, self.context, self.modifiers, self.target, self.pools)
         return key if self.standing is None else HashedKey((*key, self.standing))
 
     @property

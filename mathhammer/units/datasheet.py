@@ -43,6 +43,7 @@ __all__ = [
     "PHASE_LABELS",
     "Wargear",
     "attach_leaders",
+    "led_name",
     "phase_loadouts",
 ]
 
@@ -371,6 +372,15 @@ def _merge_groups(
     return Unit(name, (*bodies.values(), *characters), keywords, stealth=stealth)
 
 
+def led_name(bodyguard: str, leaders: Sequence[str]) -> str:
+    """The name of a bodyguard unit with the units attached to it.
+
+    >>> led_name("Boyz", ["Warboss"]), led_name("Boyz", [])
+    ('Boyz led by Warboss', 'Boyz')
+    """
+    return f"{bodyguard} led by {', '.join(leaders)}" if leaders else bodyguard
+
+
 def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> Unit:
     """One target of a bodyguard unit and the CHARACTER units leading it.
 
@@ -390,7 +400,7 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
         for g in leader.groups:
             # every model of a leading unit is its own CHARACTER allocation group
             groups.extend(replace(g, character=True, count=1) for _ in range(g.count))
-    label = name or f"{bodyguard.name} led by {', '.join(u.name for u in leaders)}"
+    label = name or led_name(bodyguard.name, [u.name for u in leaders])
     stealth = bodyguard.stealth and all(u.stealth for u in leaders)
     # a defence that worsens AP or re-rolls saves covers the whole unit, from the
     # bodyguard or a leader (the better re-roll: failed saves include the 1s)

@@ -30,6 +30,7 @@ from ...units.datasheet import (
     AbilityText,
     Datasheet,
     attach_leaders,
+    led_name,
     phase_loadouts,
 )
 from ...units.selection import Attacker
@@ -184,7 +185,7 @@ class Roster:
         attached to it (an attached unit attacks as one, docs/rules.md D35)."""
         leading = {name for unit in self.units for name in unit.leaders}
         return [
-            (_led_name(u, u.leaders), [u, *(self.unit(n) for n in u.leaders)])
+            (led_name(u.name, u.leaders), [u, *(self.unit(n) for n in u.leaders)])
             for u in self.units
             if u.name not in leading
         ]
@@ -232,11 +233,6 @@ class Roster:
             else:
                 out.append(unit.datasheet.target())
         return out
-
-
-def _led_name(bodyguard: RosterUnit, leaders: Sequence[str]) -> str:
-    """An attached unit's name, as :func:`~mathhammer.attach_leaders` gives it."""
-    return bodyguard.name if not leaders else f"{bodyguard.name} led by {', '.join(leaders)}"
 
 
 def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:

@@ -113,10 +113,13 @@ def read_roster(
         reading.report,
     )
     attached = recorded_leaders(entry.units, labels, reading)
-    for bodyguard, chosen in dict(leaders or {}).items():  # the caller's word wins
-        chosen = (chosen,) if isinstance(chosen, str) else tuple(chosen)
+    for bodyguard, given in dict(leaders or {}).items():  # the caller's word wins
+        chosen = (given,) if isinstance(given, str) else tuple(given)
         attached = {b: tuple(n for n in ls if n not in chosen) for b, ls in attached.items()}
         attached[bodyguard] = chosen
+        if reading.report.attachments:  # the file recorded some: say what replaced them
+            named = ", ".join(chosen) or "none"
+            reading.report.attachments.append(f"{bodyguard}: {named} (given in leaders=)")
     attached = {b: ls for b, ls in attached.items() if ls}
     if not attached:
         return roster
