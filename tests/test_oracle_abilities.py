@@ -784,7 +784,7 @@ def _random_cases(n: int, seed: int = 20260620) -> list[Case]:
                 hero(wounds=int(rng.integers(2, 4)), fnp=[None, 5][int(rng.random() < 0.3)])
             )
         keywords = [INFANTRY, VEHICLE][int(rng.integers(0, 2))]
-        flags = {
+        flags: dict[str, Any] = {
             name: bool(rng.random() < 0.3)
             for name in (
                 "half_range",

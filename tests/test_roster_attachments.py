@@ -22,6 +22,7 @@ import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.errors import InputFileError, OptionError
 from mathhammer.io import describe
+from mathhammer.model.effects import arm
 
 DATA = Path(__file__).parent / "data" / "rosters"
 EXCERPT = DATA / "real" / "orks_11e_attached.json"
@@ -86,8 +87,14 @@ def test_an_attached_unit_attacks_as_one() -> None:
     attackers = {a.name: a for a in army.attackers()}
     assert list(attackers) == ["Beastboss on Squigosaur", "Breaka Boyz led by Bigboss"]
     led = attackers["Breaka Boyz led by Bigboss"]
-    alone = [army.unit(n).datasheet.attacker() for n in ("Breaka Boyz", "Bigboss")]
+    # one unit: every part's rules on "this unit" arm every part (docs/rules.md D37)
+    sheets = [army.unit(n).datasheet for n in ("Breaka Boyz", "Bigboss")]
+    shared = list(dict.fromkeys(e for sheet in sheets for e in sheet.effects))
+    alone = [sheet.attacker(effects=shared) for sheet in sheets]
     assert led.models == (*alone[0].models, *alone[1].models)
+    choppa = led.models[0].weapons[0]
+    assert choppa.rules_text == "Sumfin' to Prove (melee: +1 to hit)"
+    assert sheets[0].attacker().models[0].weapons[0].rules_text == ""  # the Boyz alone
     loadouts = {x.name: x for x in army.loadouts()}
     assert set(loadouts) == {
         "Beastboss on Squigosaur (ranged)",
@@ -97,12 +104,19 @@ def test_an_attached_unit_attacks_as_one() -> None:
     }
     melee = loadouts["Breaka Boyz led by Bigboss (melee)"]
     assert melee.points == 185
-    # its default melee attacks are the Boyz' and the Bigboss's together: the same
-    # distribution as the two attacking one after the other in one attack
+    # its default melee attacks are the Boyz' and the Bigboss's together, the Boyz' armed
+    # with the Bigboss's "Sumfin' to Prove": the same distribution as the two attacking one
+    # after the other in one attack
     target = mh.Unit.of("Guard", 10, 4, 3, 1)
     parts = {x.name: x for x in army.unit("Breaka Boyz").loadouts()}
     parts |= {x.name: x for x in army.unit("Bigboss").loadouts()}
-    together = [*parts["Breaka Boyz (melee)"].weapons, *parts["Bigboss (melee)"].weapons]
+    boss = army.unit("Bigboss").datasheet.effects
+    boyz = [
+        (arm(entry[0], boss), entry[1])
+        for entry in parts["Breaka Boyz (melee)"].weapons
+        if isinstance(entry, tuple)
+    ]
+    together = [*boyz, *parts["Bigboss (melee)"].weapons]
     context = mh.Context(melee=True)
     got = mh.attack(list(melee.weapons), target, context=context)
     want = mh.attack(together, target, context=context)

@@ -83,6 +83,9 @@ class Ability:
     NAME: ClassVar[str] = ""
     #: False for abilities that only govern weapon selection.
     CHANGES_ATTACK: ClassVar[bool] = True
+    #: False for what is not printed among the weapon's abilities: a unit's rule acting
+    #: on the weapon (:class:`~mathhammer.model.effects.EffectRule`).
+    PRINTED: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

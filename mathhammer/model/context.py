@@ -9,6 +9,7 @@ not roll modifiers), critical thresholds and re-rolls.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
@@ -23,6 +24,7 @@ from .profiles import Unit
 
 __all__ = [
     "REROLLS",
+    "assumption_name",
     "Context",
     "Modifiers",
     "check_inputs",
@@ -58,6 +60,33 @@ def _int(owner: Any, name: str, low: int, high: int) -> None:
             value,
         )
     object.__setattr__(owner, name, int(value))
+
+
+def assumption_name(text: object) -> str:
+    """A named state as users type it: lower case, single spaces, no end punctuation.
+
+    Examples
+    --------
+    >>> assumption_name("  Riled   Up! ")
+    'riled up'
+    """
+    if not isinstance(text, str):
+        raise field_error(ProfileError, "Context.assume", "names (strings)", text)
+    name = " ".join(text.replace("\u2019", "'").split()).strip(" .!").lower()
+    if not name:
+        raise field_error(ProfileError, "Context.assume", "non-empty names", text)
+    return name
+
+
+def _assumed(value: object) -> frozenset[str]:
+    """``Context.assume`` read: one name or a collection of names, normalised."""
+    if isinstance(value, str):
+        value = (value,)
+    if not isinstance(value, Iterable):
+        raise field_error(
+            ProfileError, "Context.assume", "a name or a set of names", value, "e.g. {'riled up'}"
+        )
+    return frozenset(assumption_name(v) for v in value)
 
 
 def _group(key: object) -> int | str | None:
@@ -116,6 +145,10 @@ class Context:
     strict_save : bool
         Classic ruleset only: read the save literally, saved on a roll *higher than* Sv
         (the default saves on a roll equal to or higher than Sv).
+    assume : str or set of str
+        Named states of the game that no profile records and that the units' rules
+        depend on ("riled up", "waaagh", "objective", "once per battle: <rule>"): a
+        rule conditional on one applies when it is assumed here (docs/rules.md D37).
 
     Examples
     --------
@@ -140,8 +173,10 @@ class Context:
     precision_group: int | str | None = None
     attacker_monster_or_vehicle: bool = False
     strict_save: bool = False
+    assume: Collection[str] = frozenset()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "assume", _assumed(self.assume))
         for name in (
             "half_range",
             "remained_stationary",
@@ -185,10 +220,12 @@ class Context:
         >>> Context(half_range=True, lethal_hits="roll").changes()
         ['half_range', 'lethal_hits roll']
         """
-        out = []
+        out: list[str] = []
         for f in fields(self):
-            value, default = getattr(self, f.name), f.default
-            if value != default:
+            value, default = getattr(self, f.name), _CONTEXT_DEFAULTS[f.name]
+            if f.name == "assume":
+                out.extend(f"assume {name}" for name in sorted(value))
+            elif value != default:
                 out.append(f.name if value is True else f"{f.name} {value}")
         return out
 
@@ -205,6 +242,8 @@ class Context:
             return self
         changed = {f.name: getattr(self, f.name) for f in fields(self)}
         changed = {k: v for k, v in changed.items() if v != _CONTEXT_DEFAULTS[k]}
+        if "assume" in changed:  # the states assumed by either
+            changed["assume"] = changed["assume"] | base.assume
         return replace(base, **changed) if changed else base
 
 
@@ -399,7 +438,9 @@ _MODIFIER_DEFAULTS: dict[str, Any] = {
     "reroll_hits": None, "reroll_wounds": None, "reroll_damage": None, "reroll_one": None,
 }  # fmt: skip
 #: Each field's value in ``Context()``.
-_CONTEXT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Context)}
+_CONTEXT_DEFAULTS: dict[str, Any] = {
+    f.name: frozenset() if f.name == "assume" else f.default for f in fields(Context)
+}
 
 
 def check_inputs(

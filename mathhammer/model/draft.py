@@ -77,7 +77,9 @@ class PoolDraft:
 
     Roll modifiers (``hit_modifier``, ``wound_modifier``) are summed here and capped by
     the ruleset; ``skill_change`` is a characteristic change (+1 worsens 3+ to 4+);
-    ``cover`` is the benefit of cover, which ``ignores_cover`` cancels.
+    ``cover`` is the benefit of cover, which ``ignores_cover`` cancels; ``invuln`` an
+    invulnerable save the target's rules give against this pool (the better of it and
+    each group's own applies).
     """
 
     skill_change: int = 0
@@ -105,6 +107,7 @@ class PoolDraft:
     ignores_cover: bool = False
     precision: bool = False
     hazardous: bool = False
+    invuln: int | None = None
 
     @classmethod
     def start(cls, weapon: Weapon, modifiers: Modifiers, situation: Situation) -> PoolDraft:

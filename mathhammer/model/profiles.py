@@ -209,8 +209,10 @@ class Weapon:
             ("D", self.damage.text),
         )
         text = " ".join(_stat(label, value) for label, value in stats)
-        if self.abilities:
+        if self.abilities_text:
             text += f" {self.abilities_text}"
+        if self.rules_text:
+            text += f", rules: {self.rules_text}"
         if self.unknown_abilities:
             text += f", unknown {list(self.unknown_abilities)!r}"
         if self.modifiers is not None or self.context is not None:
@@ -266,8 +268,15 @@ class Weapon:
 
     @property
     def abilities_text(self) -> str:
-        """The abilities as printed, e.g. ``"[ASSAULT], [HEAVY]"``."""
-        return ", ".join(str(a) for a in self.abilities)
+        """The abilities as printed, e.g. ``"[ASSAULT], [HEAVY]"`` (not the unit's rules
+        that act on the weapon: :attr:`rules_text`)."""
+        return ", ".join(str(a) for a in self.abilities if a.PRINTED)
+
+    @property
+    def rules_text(self) -> str:
+        """The unit's rules that act on the weapon's attacks (docs/rules.md D37), e.g.
+        ``"Sumfin' to Prove (melee: +1 to hit)"``; "" for none."""
+        return "; ".join(str(a) for a in self.abilities if not a.PRINTED)
 
     @once
     def pool_key(self) -> tuple[Any, ...]:

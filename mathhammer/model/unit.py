@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.frozen import hash_once, once
 from ..errors import AllocationOrderError, ProfileError, field_error
+from .ability_base import Ability
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 
@@ -231,6 +232,11 @@ class Unit:
         model current when the dice are rolled; docs/rules.md §4.7, D29), or (a command
         re-roll) the first save of each pool that fails as it is resolved (D33). Only the
         11th edition reads it.
+    rules : sequence of Ability
+        The unit's own rules on the attacks that target it, as typed abilities
+        (:class:`~mathhammer.model.effects.EffectRule` of the defence side: -1 to wound
+        rolls, -1 D against ranged attacks, a 5+ invulnerable save while riled up...),
+        each applied to a pool when its conditions hold. Only the 11th edition reads them.
 
     Examples
     --------
@@ -255,6 +261,7 @@ class Unit:
     leadership: int | None
     worsen_ap: int
     reroll_saves: str | None
+    rules: tuple[Ability, ...]
 
     def __init__(
         self,
@@ -265,6 +272,7 @@ class Unit:
         leadership: RollInput | None = None,
         worsen_ap: int = 0,
         reroll_saves: str | None = None,
+        rules: Iterable[Ability] = (),
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Unit.name", "a string", name)
@@ -301,6 +309,13 @@ class Unit:
                 reroll_saves,
             )
         object.__setattr__(self, "reroll_saves", reroll_saves)
+        if isinstance(rules, Ability) or not isinstance(rules, Iterable):
+            raise field_error(ProfileError, "Unit.rules", "a sequence of abilities", rules)
+        checked_rules = tuple(rules)
+        for rule in checked_rules:
+            if not isinstance(rule, Ability):
+                raise field_error(ProfileError, "Unit.rules", "typed abilities", rule)
+        object.__setattr__(self, "rules", checked_rules)
 
     @classmethod
     def of(
@@ -354,6 +369,8 @@ class Unit:
         defence = f", AP worsened by {self.worsen_ap}" if self.worsen_ap else ""
         if self.reroll_saves is not None:
             defence += f", re-rolls {SAVE_REROLLS[self.reroll_saves]}"
+        if self.rules:
+            defence += f", rules: {'; '.join(str(r) for r in self.rules)}"
         return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
 
     @once

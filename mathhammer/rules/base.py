@@ -242,8 +242,18 @@ def save_face_weights(saved: np.ndarray, policy: str | None) -> np.ndarray:
     return np.asarray(np.where(again, 0.0, uniform) + uniform * rerolled, dtype=np.float64)
 
 
-def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, ap: int) -> Any:
+def group_saves(
+    check: Callable[..., Any],
+    natural: Any,
+    group: ModelGroup,
+    *,
+    ap: int,
+    invuln: int | None = None,
+) -> Any:
     """Which natural save rolls save for a model of ``group``: ``check(natural, ap, Sv, InSv)``.
+
+    ``invuln`` is an invulnerable save the pool's rules give every group (the better of it
+    and the group's own applies).
 
     A ruleset binds its save check and the pool's AP with :func:`functools.partial` to
     make the ``saves`` of :class:`PoolChecks`: a function of the module, unlike a lambda,
@@ -258,7 +268,10 @@ def group_saves(check: Callable[..., Any], natural: Any, group: ModelGroup, *, a
     >>> saves(np.arange(1, 7), ModelGroup(5, 4, 3, 1)).tolist()  # Sv3+ at AP -1: 4+
     [False, False, False, True, True, True]
     """
-    return check(natural, ap, group.save, group.invuln)
+    best = group.invuln
+    if invuln is not None and (best is None or invuln < best):
+        best = invuln
+    return check(natural, ap, group.save, best)
 
 
 def function_key(f: Any) -> Any:

@@ -398,6 +398,10 @@ class EleventhEdition(Ruleset):
             if ability.effective(situation):
                 ability.apply(draft, situation)
                 used.append(str(ability))
+        for rule in target.rules:  # the target's own rules on the attacks against it
+            if rule.effective(situation):
+                rule.apply(draft, situation)
+                used.append(str(rule))
         if draft.precision:
             reads.add("characters")
         if draft.reroll_one is not None:
@@ -422,7 +426,7 @@ class EleventhEdition(Ruleset):
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         toughness = target.toughness if standing is None else standing.toughness
         wound = self._wound_check(draft, toughness)
-        saves = self._saves(ap)
+        saves = self._saves(ap, draft.invuln)
         focus = _precision_group(target, context, standing) if draft.precision else None
         return PoolChecks(
             hit=hit,
@@ -508,12 +512,13 @@ class EleventhEdition(Ruleset):
                 _CHECKS.keep(key, found)
         return found
 
-    def _saves(self, ap: int) -> Callable[..., Any]:
-        """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check."""
-        key = ("saves", self, ap)
+    def _saves(self, ap: int, invuln: int | None = None) -> Callable[..., Any]:
+        """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check
+        (with the invulnerable save the target's rules give against the pool, if any)."""
+        key = ("saves", self, ap, invuln)
         found = _CHECKS.get(key)
         if found is None:
-            found = partial(group_saves, self.save_outcome, ap=ap)
+            found = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln)
             if -6 <= ap <= 0:
                 _CHECKS.keep(key, found)
         return found

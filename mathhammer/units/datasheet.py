@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import ProfileError, field_error
+from ..model.effects import Effect, arm, guards
 from ..model.fields import check_int, flag_field, items_field, text_field
 from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
 from .alternatives import fight_sets, model_options, shooting_sets
@@ -43,6 +44,7 @@ __all__ = [
     "PHASE_LABELS",
     "Wargear",
     "attach_leaders",
+    "guarded",
     "led_name",
     "phase_loadouts",
 ]
@@ -73,6 +75,11 @@ class Datasheet:
     not_understood : tuple of AbilityText
         The abilities whose text could change an attack against the unit but that the
         importer could not turn into profile fields: listed, never silently dropped.
+    effects : tuple of Effect
+        The typed effects of its rules (:func:`mathhammer.io.rules_text.read_rules`): the
+        offence effects arm its weapons (:func:`~mathhammer.model.effects.arm`), the
+        defence effects on each attack guard the unit (``Unit.rules``), and those of a
+        leader "while leading a unit" act only when it leads (docs/rules.md D37).
     stealth : bool
         The unit has Stealth.
     points : tuple of (int, int)
@@ -89,6 +96,7 @@ class Datasheet:
     keywords: tuple[str, ...] = ()
     abilities: tuple[AbilityText, ...] = ()
     not_understood: tuple[AbilityText, ...] = ()
+    effects: tuple[Effect, ...] = ()
     stealth: bool = False
     points: tuple[tuple[int, int], ...] = ()
     source: str = field(default="", compare=False)
@@ -108,6 +116,8 @@ class Datasheet:
         for name in ("abilities", "not_understood"):
             texts = items_field(f"{owner}.{name}", getattr(self, name), AbilityText, "AbilityTexts")
             object.__setattr__(self, name, texts)
+        effects = items_field(f"{owner}.effects", self.effects, Effect, "a list of Effects")
+        object.__setattr__(self, "effects", effects)
         object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
         object.__setattr__(self, "stealth", flag_field(owner, "stealth", self.stealth))
         object.__setattr__(self, "points", _points(f"{owner}.points", self.points))
@@ -201,15 +211,22 @@ class Datasheet:
             cost = self.points[0][1]
         return cost
 
-    def unit(self, models: ModelCounts = None) -> Unit:
-        """The datasheet as a target unit: its groups in allocation order."""
+    @property
+    def own_effects(self) -> tuple[Effect, ...]:
+        """Its effects when it is not leading a unit: all but the "while leading" ones."""
+        return tuple(e for e in self.effects if e.scope != "led")
+
+    def unit(self, models: ModelCounts = None, effects: Sequence[Effect] | None = None) -> Unit:
+        """The datasheet as a target unit: its groups in allocation order, guarded by the
+        defence effects of its rules (``effects``: :attr:`own_effects` by default)."""
         counts = self.counts(models)
         present = [m for m in self.models if counts[m.name] > 0]
         if not present:
             raise field_error(
                 ProfileError, f"models of {self.name!r}", "at least one model", models
             )
-        return _merge_groups(self.name, present, counts, self.keywords, self.stealth)
+        unit = _merge_groups(self.name, present, counts, self.keywords, self.stealth)
+        return guarded(unit, self.own_effects if effects is None else effects)
 
     def target(self, models: ModelCounts = None) -> Target:
         """The unit with its points, for comparisons and reports."""
@@ -219,6 +236,7 @@ class Datasheet:
         self,
         models: ModelCounts = None,
         wargear: Mapping[str, Sequence[str]] | None = None,
+        effects: Sequence[Effect] | None = None,
     ) -> Attacker:
         """The datasheet as an attacking unit.
 
@@ -229,9 +247,13 @@ class Datasheet:
         wargear : mapping of model name to wargear names, optional
             What each model of a type carries instead of its default wargear.
 
+        effects : sequence of Effect, optional
+            The effects that arm its weapons: :attr:`own_effects` by default.
+
         Every profile of a piece of wargear becomes one weapon of the model (named
         ``"gear: profile"`` when the gear has several profiles).
         """
+        effects = self.own_effects if effects is None else effects
         counts = self.counts(models)
         wargear = dict(wargear or {})
         for name in wargear:
@@ -247,6 +269,7 @@ class Datasheet:
                         ProfileError, f"wargear of {m.name!r}", f"one of {list(m.options)}", name
                     )
             weapons = _numbered([w for name in names for w in _named_profiles(self.gear(name))])
+            weapons = [arm(w, effects) for w in weapons]
             if weapons:
                 keywords = self.keywords
                 groups.append(Models(counts[m.name], weapons, name=m.name, keywords=keywords))
@@ -278,9 +301,12 @@ class Datasheet:
         phase: str,
         models: ModelCounts = None,
         wargear: Mapping[str, Sequence[str]] | None = None,
+        effects: Sequence[Effect] | None = None,
     ) -> list[tuple[int, list[list[Weapon]]]]:
         """Each model type's count and the sets of weapons one such model may use in
-        ``phase`` (``"shooting"`` or ``"fight"``): what :meth:`loadouts` combines."""
+        ``phase`` (``"shooting"`` or ``"fight"``): what :meth:`loadouts` combines. The
+        weapons are armed with ``effects`` (:attr:`own_effects` by default)."""
+        effects = self.own_effects if effects is None else effects
         counts = self.counts(models)
         types = []
         for m in self.models:
@@ -288,7 +314,11 @@ class Datasheet:
                 continue
             names = tuple(dict(wargear or {}).get(m.name, m.weapons))
             items = [
-                [w for w in _named_profiles(self.gear(n)) if w.melee == (phase == "fight")]
+                [
+                    arm(w, effects)
+                    for w in _named_profiles(self.gear(n))
+                    if w.melee == (phase == "fight")
+                ]
                 for n in names
             ]
             items = [i for i in items if i]
@@ -385,7 +415,8 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
     """One target of a bodyguard unit and the CHARACTER units leading it.
 
     The leaders' models become CHARACTER groups after the bodyguard's groups; the unit has
-    every keyword of every part (docs/rules.md D35), and Stealth only if every part has.
+    every keyword of every part (docs/rules.md D35), Stealth only if every part has, and
+    the rules on attacks against it (``Unit.rules``) of every part.
 
     Examples
     --------
@@ -415,4 +446,42 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
         stealth=stealth,
         worsen_ap=worsen,
         reroll_saves=reroll,
+        rules=tuple(dict.fromkeys([*bodyguard.rules, *(r for u in leaders for r in u.rules)])),
     )
+
+
+def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
+    """The unit with the defence effects of its rules: those on each attack as its rules
+    (:func:`~mathhammer.model.effects.guards`), added to any it has; an unconditional
+    Feel No Pain, damage reduction or halving from a leader "while leading" (the unit's
+    own are its profiles' already) as every group's, the better of it and the group's.
+
+    Examples
+    --------
+    >>> from mathhammer.model.effects import Effect
+    >>> led = guarded(Unit.of("Boyz", 10, 5, 5, 1), [Effect("fnp", 5, scope="led"),
+    ...               Effect("target_ap", 1, source="Krumpin'")])
+    >>> led.groups[0].fnp, [str(r) for r in led.rules]
+    (5, ["Krumpin' (-1 AP to attacks that target it)"])
+    """
+    rules = guards(effects)
+    groups = list(unit.groups)
+    for effect in effects:
+        if effect.scope != "led" or effect.conditions or effect.attacks:
+            continue
+        value = effect.value
+        for i, g in enumerate(groups):
+            if effect.kind == "fnp" and isinstance(value, int):
+                groups[i] = replace(g, fnp=value if g.fnp is None else min(g.fnp, value))
+            elif effect.kind == "fnp_mortal" and isinstance(value, int):
+                best = value if g.fnp_mortal is None else min(g.fnp_mortal, value)
+                groups[i] = replace(g, fnp_mortal=best)
+            elif effect.kind == "invuln" and isinstance(value, int):
+                groups[i] = replace(g, invuln=value if g.invuln is None else min(g.invuln, value))
+            elif effect.kind == "damage_reduction" and isinstance(value, int):
+                groups[i] = replace(g, damage_reduction=max(g.damage_reduction, value))
+            elif effect.kind == "halve_damage":
+                groups[i] = replace(g, halve_damage=True)
+    if not rules and groups == list(unit.groups):
+        return unit
+    return replace(unit, groups=tuple(groups), rules=(*unit.rules, *rules))

@@ -29,6 +29,7 @@ from ...model.profiles import Weapon, normalise_keywords
 from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
 from ..defences import Defences, read_defences
 from ..import_report import ImportReport, Skipped
+from ..rules_text import sheet_rules
 from .composition import (
     WEAPONS,
     Carried,
@@ -141,6 +142,7 @@ class DatasheetReader:
         )
         abilities = self._abilities([root] + [m.slot for m in entries])
         defences = read_defences(abilities)
+        rules = sheet_rules(abilities, defences.not_understood)
         try:
             models, leaders = _model_types(parts, defences)
             sheet = Datasheet(
@@ -150,7 +152,8 @@ class DatasheetReader:
                 faction=faction,
                 keywords=tuple(w for words in parts.categories.values() for w in words),
                 abilities=tuple(abilities),
-                not_understood=defences.not_understood,
+                not_understood=rules.listed(defences.not_understood),
+                effects=rules.effects,
                 stealth=defences.stealth,
                 source=source,
             )

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...errors import OptionError, field_error
+from ...model.effects import Effect
 from ...model.profiles import Unit
 from ...units.compare import Loadout
 from ...units.datasheet import (
@@ -30,6 +31,7 @@ from ...units.datasheet import (
     AbilityText,
     Datasheet,
     attach_leaders,
+    guarded,
     led_name,
     phase_loadouts,
 )
@@ -197,7 +199,10 @@ class Roster:
         out = []
         for name, parts in self._attacking():
             groups = [
-                g for p in parts if p.datasheet.wargear for g in p.datasheet.attacker().models
+                g
+                for p in parts
+                if p.datasheet.wargear
+                for g in p.datasheet.attacker(effects=_effects(p, parts)).models
             ]
             if groups:
                 out.append(Attacker(name, groups))
@@ -212,7 +217,11 @@ class Roster:
                 out.extend(parts[0].loadouts())
                 continue
             phases = {
-                phase: [t for p in parts for t in p.datasheet.phase_sets(phase)]
+                phase: [
+                    t
+                    for p in parts
+                    for t in p.datasheet.phase_sets(phase, effects=_effects(p, parts))
+                ]
                 for phase in PHASE_LABELS
             }
             costs = [p.points for p in parts]
@@ -235,11 +244,22 @@ class Roster:
         return out
 
 
+def _effects(part: RosterUnit, parts: Sequence[RosterUnit]) -> tuple[Effect, ...]:
+    """The effects on a part of an attached unit (docs/rules.md D37): every part's effects
+    on "this unit" and every leader's "while leading", with its own on "this model"."""
+    if len(parts) == 1:
+        return part.datasheet.own_effects
+    shared = [e for p in parts for e in p.datasheet.effects if e.scope != "model"]
+    own = [e for e in part.datasheet.effects if e.scope == "model"]
+    return tuple(dict.fromkeys([*shared, *own]))
+
+
 def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:
-    """A bodyguard with its leaders, the points of each part given to its own groups."""
-    guard = bodyguard.unit()
-    parts = [leader.unit() for leader in leaders]
-    led = attach_leaders(guard, *parts)
+    """A bodyguard with its leaders, the points of each part given to its own groups, and
+    the rules of all of them on the attacks against it."""
+    guard = bodyguard.datasheet.unit(effects=())
+    parts = [leader.datasheet.unit(effects=()) for leader in leaders]
+    led = guarded(attach_leaders(guard, *parts), _effects(bodyguard, [bodyguard, *leaders]))
     source = bodyguard.datasheet.source or None
     costs = [bodyguard.points, *(leader.points for leader in leaders)]
     if any(p is None for p in costs):

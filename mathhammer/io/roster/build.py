@@ -23,6 +23,7 @@ from ...model.profiles import Weapon
 from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
 from ..defences import read_defences
 from ..import_report import ImportReport, Skipped
+from ..rules_text import sheet_rules
 from .profiles import Unreadable, read_model, read_weapon
 from .tree import GearEntry, ModelEntry, UnitEntry
 
@@ -203,8 +204,10 @@ def build_unit(
     if not profiles:
         reading.skip(label, "no model of the unit could be read")
         return None
-    sheet = _sheet(entry, label, profiles, armoury, (*defences.not_understood, *notes), reading)
-    sheet = replace(sheet, stealth=defences.stealth)
+    rules = sheet_rules(entry.abilities, defences.not_understood)
+    unread = (*rules.listed(defences.not_understood), *notes)
+    sheet = _sheet(entry, label, profiles, armoury, unread, reading)
+    sheet = replace(sheet, stealth=defences.stealth, effects=rules.effects)
     _account(sheet, reading.report)
     return sheet, tuple(RosterModel(p.name, p.min_count, p.weapons) for p in profiles)
 

@@ -13,6 +13,7 @@ from ...units.datasheet import AbilityText, Datasheet
 from ..defences import read_defences
 from ..import_report import ImportReport, Skipped
 from ..library import DatasheetLibrary
+from ..rules_text import sheet_rules
 from .tables import Row, Table, read_table
 from .units import model_profiles, points_brackets, row_abilities
 from .weapons import WEAPON_COLUMNS, WeaponRowError, group_wargear, weapon_from_row
@@ -155,6 +156,7 @@ def _datasheet(
     gear = group_wargear([(r.values, w) for r, w in export.weapons.get(sheet, [])])
     own = [*abilities[0], *_damaged(row)]
     defences = read_defences(own)
+    rules = sheet_rules(own, defences.not_understood)
     models, gear, unread = model_profiles(
         parts["Datasheets_models.csv"],
         [r["description"] for r in parts["Datasheets_unit_composition.csv"]],
@@ -175,7 +177,8 @@ def _datasheet(
         faction=faction,
         keywords=tuple(keywords),
         abilities=(*own, *abilities[1]),
-        not_understood=(*defences.not_understood, *unread),
+        not_understood=(*rules.listed(defences.not_understood), *unread),
+        effects=rules.effects,
         stealth=defences.stealth,
         points=tuple(costs),
         source=export.source("Datasheets.csv", row),

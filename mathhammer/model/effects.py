@@ -1,0 +1,491 @@
+"""The effects of a unit's own rules, typed: what changes, for which attacks, on what condition.
+
+A datasheet's, a leader's or a detachment's rules text (read by
+:func:`mathhammer.io.rules_text.read_rules`) becomes :class:`Effect` values. An effect is
+on the **offence** side (it changes the unit's own attacks: +1 to hit, re-roll wound rolls
+of 1, +1 AP, a granted [LETHAL HITS]...) or the **defence** side (it changes the attacks
+that target the unit: -1 AP, -1 D, -1 to wound rolls, a 5+ invulnerable save...). It may
+concern only ranged or only melee attacks, and it may hold only under conditions
+(:class:`Condition`): the unit charged, remained stationary, the target within half range
+or with some keywords, or a named state of the game that no profile records ("riled up",
+"waaagh", "objective"), which holds when the situation assumes it (``Context(assume=...)``).
+
+An effect acts on an attack as an :class:`EffectRule`, a typed ability: offence rules ride
+on the attacker's weapons, defence rules on the target (``Unit.rules``), and the ruleset
+applies both to each pool's draft, so the exact engine and the Monte Carlo see them alike.
+Whether an effect holds is decided per pool, in the pool's situation: a rule whose
+conditions do not hold is not applied and not listed as used.
+
+Examples
+--------
+>>> from mathhammer.model.context import Context, Modifiers
+>>> from mathhammer.model.draft import PoolDraft, Situation
+>>> from mathhammer.model.profiles import Unit, Weapon
+>>> dodge = Effect("hit", 1, source="Dodge Dis!")
+>>> rule = EffectRule(dodge)
+>>> str(rule)
+'Dodge Dis! (+1 to hit)'
+>>> charged = EffectRule(Effect("wound", 1, "melee", (Condition("charged"),), source="Ere We Go"))
+>>> situation = Situation(Context(), Unit.of("Boyz", 10, 5, 5, 1), melee=True)
+>>> charged.effective(situation), rule.effective(situation)
+(False, True)
+>>> draft = PoolDraft.start(Weapon("Choppa", 3, 3, 5, -1, 1), Modifiers(), situation)
+>>> rule.apply(draft, situation)
+>>> draft.hit_modifier
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from ..core.dice import parse_dice
+from ..errors import ProfileError, field_error
+from .ability_base import Ability
+from .ability_text import parse_token
+from .context import assumption_name
+
+if TYPE_CHECKING:
+    from .draft import PoolDraft, Situation
+    from .profiles import Weapon
+
+__all__ = [
+    "ASSUMED",
+    "CONDITIONS",
+    "DEFENCE",
+    "OFFENCE",
+    "Condition",
+    "Effect",
+    "EffectRule",
+    "POOL_DEFENCE",
+    "arm",
+    "assumption_name",
+    "guards",
+]
+
+#: Effect kinds on the unit's own attacks, and what the value is.
+OFFENCE = {
+    "hit": "a roll modifier (+1, -1)",
+    "wound": "a roll modifier (+1, -1)",
+    "attacks": "added to A",
+    "strength": "added to S",
+    "ap": "the AP improved by this much (+1: AP -1 becomes -2)",
+    "damage": "added to D",
+    "reroll_hits": "'ones', 'failures' or 'non_critical'",
+    "reroll_wounds": "'ones', 'failures' or 'non_critical'",
+    "critical_hit": "an unmodified hit roll of N+ is a Critical Hit",
+    "critical_wound": "an unmodified wound roll of N+ is a Critical Wound",
+    "ability": "a weapon ability granted, as printed ('LETHAL HITS', 'SUSTAINED HITS 1')",
+}
+#: Effect kinds on the attacks that target the unit, and what the value is.
+DEFENCE = {
+    "target_hit": "a modifier to the attacker's hit rolls (-1)",
+    "target_wound": "a modifier to the attacker's wound rolls (-1)",
+    "target_ap": "the attack's AP worsened by this much (1: AP -2 becomes -1)",
+    "target_damage": "added to the attack's D (-1), never below 1",
+    "invuln": "an invulnerable save of N+",
+    "cover": "the benefit of cover (ranged attacks)",
+    "fnp": "Feel No Pain N+",
+    "fnp_mortal": "Feel No Pain N+ against mortal wounds",
+    "damage_reduction": "subtract N from the Damage of each attack allocated to a model",
+    "halve_damage": "halve the Damage of each attack allocated to a model",
+    "stealth": "Stealth",
+}
+#: Defence kinds that are fields of the models or the unit, not of the attack: only an
+#: unconditional effect of these kinds applies (it becomes the profile's field).
+PROFILE_FIELDS = frozenset({"fnp", "fnp_mortal", "damage_reduction", "halve_damage", "stealth"})
+
+#: Conditions read from the situation (``Context``) or the target, by kind.
+CONDITIONS = {
+    "charged": "the attacking unit charged this turn (Context.charged)",
+    "stationary": "the attacking unit remained stationary (Context.remained_stationary)",
+    "half_range": "the target is within half range (Context.half_range)",
+    "target": "the target has one of these keywords (NON- excludes)",
+    "strength_over_toughness": "the attack's Strength is greater than the target's Toughness",
+    "assumed": "a named state no profile records, true when the situation assumes it",
+}
+#: Named states every reader knows how to phrase; any other is named from the text.
+ASSUMED = {
+    "objective": "within range of an objective marker",
+    "riled up": "the unit is riled up (Orks)",
+    "waaagh": "the Waaagh! is active for the army (Orks)",
+    "once per battle": "an ability used once per battle, named 'once per battle: <rule>'",
+}
+
+_ROLL = ("hit", "wound", "target_hit", "target_wound")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """When an effect holds: ``kind`` (one of :data:`CONDITIONS`) and its value.
+
+    ``value`` is the keywords of a ``"target"`` condition (``"MONSTER/VEHICLE"``,
+    ``"NON-MONSTER/VEHICLE"``) or the name of an ``"assumed"`` state; empty otherwise.
+
+    Examples
+    --------
+    >>> str(Condition("target", "MONSTER/VEHICLE")), str(Condition("assumed", "Riled up"))
+    ('target MONSTER/VEHICLE', 'riled up')
+    """
+
+    kind: str
+    value: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in CONDITIONS:
+            raise field_error(
+                ProfileError, "Condition.kind", f"one of {list(CONDITIONS)}", self.kind
+            )
+        if self.kind == "assumed":
+            object.__setattr__(self, "value", assumption_name(self.value))
+        elif self.kind == "target":
+            if not isinstance(self.value, str) or not self.value.strip("/ "):
+                raise field_error(
+                    ProfileError,
+                    "Condition.value",
+                    "target keywords ('MONSTER/VEHICLE')",
+                    self.value,
+                )
+            words = [" ".join(w.split()).upper() for w in self.value.split("/") if w.strip()]
+            object.__setattr__(self, "value", "/".join(words))
+        elif self.value:
+            raise field_error(ProfileError, "Condition.value", "'' for this kind", self.value)
+
+    def holds(self, situation: Situation) -> bool:
+        """True if the condition holds for a pool in this situation (``strength_over_
+        toughness`` is judged on the pool's draft, by :meth:`EffectRule.apply`)."""
+        context = situation.context
+        if self.kind == "charged":
+            return context.charged
+        if self.kind == "stationary":
+            return context.remained_stationary
+        if self.kind == "half_range":
+            return context.half_range and not situation.melee
+        if self.kind == "target":
+            return _keywords_match(self.value.split("/"), situation.target.keywords)
+        if self.kind == "assumed":
+            return self.value in context.assume
+        return True
+
+    def __str__(self) -> str:
+        if self.kind == "target":
+            return f"target {self.value}"
+        if self.kind == "assumed":
+            return self.value
+        return {"strength_over_toughness": "S > T", "half_range": "half range"}.get(
+            self.kind, self.kind
+        )
+
+
+def _keywords_match(wanted: Iterable[str], have: Iterable[str]) -> bool:
+    """The target keyword test of abilities (docs/rules.md D36): one of the keywords, none
+    excluded; ``NON-`` before the first excludes them all."""
+    probe = Ability(keywords=tuple(wanted))
+    return probe.applies_to(have)
+
+
+def _policy(value: object) -> str:
+    if value not in ("ones", "failures", "non_critical"):
+        raise field_error(
+            ProfileError, "Effect.value", "'ones', 'failures' or 'non_critical'", value
+        )
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One typed effect of a rule.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`OFFENCE` or :data:`DEFENCE`.
+    value : int or str
+        The number, the re-roll policy or the granted ability (see the kind).
+    attacks : {None, "ranged", "melee"}
+        The attacks it concerns (the unit's own, or those that target it): all by default.
+    conditions : tuple of Condition
+        All must hold for the effect to apply.
+    source : str
+        The rule's name, as printed.
+    scope : {"unit", "model", "led"}
+        Who it is about: the unit (an attached unit as a whole), the models of the
+        datasheet that carries it, or (a leader's "while this model is leading a unit")
+        the unit it leads.
+    weapon : str
+        Only attacks with weapons of this name ("burna": any weapon whose name contains
+        it, in any case); every weapon by default.
+
+    Examples
+    --------
+    >>> Effect("target_ap", 1, source="Krumpin'").text
+    '-1 AP to attacks that target it'
+    >>> Effect("reroll_hits", "ones", "ranged").text
+    'ranged: re-roll hit rolls of 1'
+    """
+
+    kind: str
+    value: int | str = 1
+    attacks: str | None = None
+    conditions: tuple[Condition, ...] = ()
+    source: str = ""
+    scope: str = "unit"
+    weapon: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.weapon, str):
+            raise field_error(ProfileError, "Effect.weapon", "a weapon name or ''", self.weapon)
+        object.__setattr__(self, "weapon", " ".join(self.weapon.split()).lower())
+        if self.kind not in OFFENCE and self.kind not in DEFENCE:
+            raise field_error(
+                ProfileError, "Effect.kind", f"one of {[*OFFENCE, *DEFENCE]}", self.kind
+            )
+        if self.attacks not in (None, "ranged", "melee"):
+            raise field_error(
+                ProfileError, "Effect.attacks", "None, 'ranged' or 'melee'", self.attacks
+            )
+        if self.scope not in ("unit", "model", "led"):
+            raise field_error(ProfileError, "Effect.scope", "'unit', 'model' or 'led'", self.scope)
+        conditions = tuple(self.conditions)
+        for c in conditions:
+            if not isinstance(c, Condition):
+                raise field_error(ProfileError, "Effect.conditions", "Condition objects", c)
+        object.__setattr__(self, "conditions", conditions)
+        object.__setattr__(self, "value", self._value())
+
+    def _value(self) -> int | str:
+        kind, value = self.kind, self.value
+        if kind in ("reroll_hits", "reroll_wounds"):
+            return _policy(value)
+        if kind == "ability":
+            token = " ".join(str(value).strip("[] ").split()).upper()
+            if parse_token(token) is None:
+                raise field_error(
+                    ProfileError, "Effect('ability').value", "a weapon ability as printed", value
+                )
+            return token
+        if kind == "halve_damage" or kind == "stealth" or kind == "cover":
+            return 1
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise field_error(ProfileError, f"Effect({kind!r}).value", "an integer", value)
+        if kind in ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal"):
+            low, high = 2, 6
+        elif kind in _ROLL:
+            low, high = -1, 1
+        else:
+            low, high = -6, 6
+        if not low <= value <= high or value == 0:
+            raise field_error(
+                ProfileError,
+                f"Effect({kind!r}).value",
+                f"a non-zero integer from {low} to {high}",
+                value,
+            )
+        return value
+
+    @property
+    def side(self) -> str:
+        """``"offence"`` or ``"defence"``."""
+        return "offence" if self.kind in OFFENCE else "defence"
+
+    def arms(self, weapon_name: str) -> bool:
+        """True if the effect concerns attacks with a weapon of this name.
+
+        >>> Effect("reroll_wounds", "ones", weapon="burna").arms("Burna (Torrent)")
+        True
+        """
+        return not self.weapon or self.weapon in " ".join(weapon_name.split()).lower()
+
+    @property
+    def conditional(self) -> bool:
+        """True if it holds only under conditions (the attacks it concerns aside)."""
+        return bool(self.conditions)
+
+    @property
+    def text(self) -> str:
+        """What it does, in a few words, with its conditions."""
+        kind, value = self.kind, self.value
+        words = {
+            "hit": f"{value:+} to hit" if isinstance(value, int) else "",
+            "wound": f"{value:+} to wound" if isinstance(value, int) else "",
+            "attacks": f"{value:+} A" if isinstance(value, int) else "",
+            "strength": f"{value:+} S" if isinstance(value, int) else "",
+            "ap": f"{value:+} AP" if isinstance(value, int) else "",
+            "damage": f"{value:+} D" if isinstance(value, int) else "",
+            "reroll_hits": f"re-roll hit rolls{_POLICY_TEXT.get(str(value), '')}",
+            "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
+            "critical_hit": f"Critical Hits on {value}+",
+            "critical_wound": f"Critical Wounds on {value}+",
+            "ability": f"[{value}]",
+            "target_hit": f"{value:+} to hit rolls that target it"
+            if isinstance(value, int)
+            else "",
+            "target_wound": f"{value:+} to wound rolls that target it"
+            if isinstance(value, int)
+            else "",
+            "target_ap": f"-{value} AP to attacks that target it",
+            "target_damage": f"{value:+} D to attacks that target it"
+            if isinstance(value, int)
+            else "",
+            "invuln": f"{value}+ invulnerable save",
+            "cover": "benefit of cover",
+            "fnp": f"Feel No Pain {value}+",
+            "fnp_mortal": f"Feel No Pain {value}+ against mortal wounds",
+            "damage_reduction": f"-{value} Damage per attack allocated",
+            "halve_damage": "halve Damage",
+            "stealth": "Stealth",
+        }[kind]
+        if self.weapon:
+            words = f"{self.weapon}: {words}"
+        if self.attacks:
+            words = f"{self.attacks}: {words}"
+        if self.conditions:
+            words += f" if {' and '.join(str(c) for c in self.conditions)}"
+        return words
+
+
+_POLICY_TEXT = {"ones": " of 1", "failures": "", "non_critical": " (all)"}
+
+
+@dataclass(frozen=True)
+class EffectRule(Ability):
+    """An :class:`Effect` acting on a pool: a typed ability with no printed token.
+
+    Its kind is the rule and the effect, so two rules are never duplicates of each other
+    (modifiers from two rules add up; the ruleset caps the net roll modifier).
+    """
+
+    effect: Effect = field(default_factory=lambda: Effect("hit", 1))
+
+    PRINTED: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.effect, Effect):
+            raise field_error(ProfileError, "EffectRule.effect", "an Effect", self.effect)
+
+    @property
+    def kind(self) -> str:
+        return f"RULE {self.effect.source}: {self.effect.text}"
+
+    def effective(self, situation: Situation) -> bool:
+        effect = self.effect
+        if effect.attacks is not None and (effect.attacks == "melee") != situation.melee:
+            return False
+        if effect.kind == "cover" and situation.melee:
+            return False
+        return all(c.holds(situation) for c in effect.conditions)
+
+    def apply(self, draft: PoolDraft, situation: Situation) -> None:
+        effect = self.effect
+        kind, value = effect.kind, effect.value
+        if any(c.kind == "strength_over_toughness" for c in effect.conditions):
+            standing = situation.standing
+            toughness = situation.target.toughness if standing is None else standing.toughness
+            if draft.strength <= toughness:
+                return
+        if kind == "ability":
+            _grant(str(value), draft, situation)
+            return
+        if isinstance(value, str):  # a re-roll policy
+            field_name = kind
+            current = getattr(draft, field_name)
+            setattr(draft, field_name, _stronger(current, value))
+            return
+        if kind in ("hit", "target_hit"):
+            draft.hit_modifier += value
+        elif kind in ("wound", "target_wound"):
+            draft.wound_modifier += value
+        elif kind == "attacks":
+            draft.bonus_attacks.append(parse_dice(value))
+        elif kind == "strength":
+            draft.strength = max(1, draft.strength + value)
+        elif kind == "ap":
+            draft.ap -= value
+        elif kind in ("damage", "target_damage"):
+            draft.damage_add += value
+        elif kind == "critical_hit":
+            draft.critical_hit = min(draft.critical_hit, value)
+        elif kind == "critical_wound":
+            draft.critical_wound = min(draft.critical_wound, value)
+        elif kind == "target_ap":
+            draft.ap += value
+        elif kind == "invuln":
+            draft.invuln = value if draft.invuln is None else min(draft.invuln, value)
+        elif kind == "cover":
+            draft.cover = True
+
+    def __str__(self) -> str:
+        source = self.effect.source or "rule"
+        return f"{source} ({self.effect.text})"
+
+
+def _stronger(a: str | None, b: str) -> str:
+    order = (None, "ones", "failures", "non_critical")
+    return b if a is None or order.index(b) > order.index(a) else a
+
+
+def _grant(token: str, draft: PoolDraft, situation: Situation) -> None:
+    """A weapon ability a rule grants, applied to the pool as the weapon's own would be."""
+    ability = parse_token(token)
+    keywords = situation.target.keywords
+    if ability is not None and ability.applies_to(keywords) and ability.effective(situation):
+        ability.apply(draft, situation)
+
+
+#: Defence kinds that act on the attack (the pool), not on the models' profiles.
+POOL_DEFENCE = frozenset({"target_hit", "target_wound", "target_ap", "target_damage", "cover"})
+
+
+def arm(weapon: Weapon, effects: Iterable[Effect]) -> Weapon:
+    """The weapon with the offence effects that concern it: an unconditional granted
+    ability as the weapon's own (duplicates are then not cumulative), every other effect as
+    an :class:`EffectRule` judged per pool.
+
+    Examples
+    --------
+    >>> from mathhammer.model.profiles import Weapon
+    >>> choppa = Weapon("Choppa", 3, 3, 5, -1, 1, melee=True)
+    >>> armed = arm(choppa, [Effect("hit", 1, "melee", source="Sumfin' to Prove"),
+    ...                      Effect("ability", "LETHAL HITS"), Effect("ap", 1, "ranged")])
+    >>> armed.abilities_text, armed.rules_text
+    ('[LETHAL HITS]', "Sumfin' to Prove (melee: +1 to hit)")
+    """
+    added: list[Ability] = []
+    for effect in effects:
+        if effect.side != "offence" or not effect.arms(weapon.name):
+            continue
+        if effect.attacks is not None and (effect.attacks == "melee") != weapon.melee:
+            continue
+        granted = parse_token(str(effect.value)) if effect.kind == "ability" else None
+        if granted is not None and not effect.conditions:
+            added.append(granted)
+        else:
+            added.append(EffectRule(effect))
+    if not added:
+        return weapon
+    return weapon.replace(abilities=(*weapon.abilities, *added))
+
+
+def guards(effects: Iterable[Effect]) -> tuple[EffectRule, ...]:
+    """The defence effects that act on each attack against the unit, as rules for
+    ``Unit.rules``: modifiers to the attacker's rolls, AP and D, the benefit of cover, and
+    an invulnerable save that holds only for some attacks or under a condition (an
+    unconditional one is the models' own field).
+
+    Examples
+    --------
+    >>> [str(r) for r in guards([Effect("target_ap", 1, source="Ramshackle"),
+    ...                          Effect("fnp", 5, source="Dok")])]
+    ['Ramshackle (-1 AP to attacks that target it)']
+    """
+    out = []
+    for effect in effects:
+        pooled = effect.kind in POOL_DEFENCE or (
+            effect.kind == "invuln" and (effect.conditions or effect.attacks)
+        )
+        if effect.side == "defence" and pooled:
+            out.append(EffectRule(effect))
+    return tuple(dict.fromkeys(out))

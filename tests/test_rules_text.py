@@ -1,0 +1,455 @@
+"""Rules text -> typed effects (mathhammer/io/rules_text.py) and the effects in an attack
+(mathhammer/model/effects.py, docs/rules.md D37).
+
+Golden readings per phrasing pattern, in both phrasings (the July 2026 catalogues' and the
+newer exports'): the text in, the typed effects out. Then an exact test per effect kind: a
+weapon armed with the effect, or a target guarded by it, gives exactly the result of the
+same attack built by hand with the modifier the effect stands for. Then conditions, the
+attached unit of a real roster, and the Monte Carlo on a led unit with conditional rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mathhammer as mh
+from mathhammer.errors import ProfileError
+from mathhammer.io.rules_text import read_rule, sheet_rules
+from mathhammer.model.effects import Condition, Effect, arm, guards
+from mathhammer.units.parts import AbilityText
+
+EXCERPT = Path(__file__).parent / "data" / "rosters" / "real" / "orks_11e_attached.json"
+
+#: (text, [(effect text, scope), ...]): one row per phrasing pattern.
+GOLDEN = [
+    # the newer phrasing (New Recruit exports, 2026)
+    ("This unit's attacks have +1 to **hit rolls**.", [("+1 to hit", "unit")]),
+    ("This unit's melee attacks have +1 to **hit rolls**.", [("melee: +1 to hit", "unit")]),
+    ("That unit's ranged attacks have **[ASSAULT]**.", [("ranged: [ASSAULT]", "unit")]),
+    (
+        "Attacks that target this unit have -1 **AP**.",
+        [("-1 AP to attacks that target it", "unit")],
+    ),
+    (
+        "Ranged attacks that target this unit have -1 **D**.",
+        [("ranged: -1 D to attacks that target it", "unit")],
+    ),
+    (
+        "Attacks that target this unit have -1 to **wound rolls**.",
+        [("-1 to wound rolls that target it", "unit")],
+    ),
+    (
+        "This unit's melee attacks have +2 **S** and +1 **AP**.",
+        [("melee: +2 S", "unit"), ("melee: +1 AP", "unit")],
+    ),
+    ("This unit can re-roll **hit rolls** of 1.", [("re-roll hit rolls of 1", "unit")]),
+    (
+        "Waaagh! ... While a unit is **riled up**:\n- That unit has 5+ **InSv**.",
+        [("5+ invulnerable save if riled up", "unit")],
+    ),
+    (
+        "In the Fight phase, if this unit is **riled up**, this unit's attacks have +1 to "
+        "**hit rolls**.",
+        [("melee: +1 to hit if riled up", "unit")],
+    ),
+    (
+        "While this unit is within range of an objective marker, this unit's ranged attacks "
+        "have +1 **AP**.",
+        [("ranged: +1 AP if objective", "unit")],
+    ),
+    # the earlier phrasing (BSData July 2026)
+    (
+        "Each time a model in this unit makes an attack, add 1 to the Hit roll.",
+        [("+1 to hit", "unit")],
+    ),
+    (
+        "While this model is leading a unit, each time a model in that unit makes a melee "
+        "attack, add 1 to the Hit roll.",
+        [("melee: +1 to hit", "led")],
+    ),
+    (
+        "Each time a model in this unit makes an attack that targets a MONSTER or VEHICLE unit,"
+        " add 1 to the Hit roll and add 1 to the Wound roll.",
+        [
+            ("+1 to hit if target MONSTER/VEHICLE", "unit"),
+            ("+1 to wound if target MONSTER/VEHICLE", "unit"),
+        ],
+    ),
+    (
+        "Each time a model in this unit makes a ranged attack (excluding attacks that target "
+        "MONSTERS and VEHICLES), improve the Armour Penetration characteristic of that attack "
+        "by 1.",
+        [("ranged: +1 AP if target NON-MONSTER/VEHICLE", "unit")],
+    ),
+    (
+        "Each time this model makes a ranged attack that targets a unit within half range, add "
+        "1 to the Hit roll.",
+        [("ranged: +1 to hit if half range", "unit")],
+    ),
+    (
+        "Each time a model in this unit makes a melee attack, re-roll a Hit roll of 1. If this "
+        "unit made a Charge move this turn, you can re-roll the Hit roll instead.",
+        [
+            ("melee: re-roll hit rolls of 1", "unit"),
+            ("melee: re-roll hit rolls if charged", "unit"),
+        ],
+    ),
+    (
+        "Each time a model in this unit makes a ranged attack with a burna that targets an enemy "
+        'unit within 6", re-roll a Wound roll of 1.',
+        [('ranged: burna: re-roll wound rolls of 1 if target within 6"', "unit")],
+    ),
+    (
+        "While this model is leading a unit, each time a model in that unit makes a ranged "
+        "attack, a successful unmodifed Hit roll of 5+ scores a Critical Hit.",
+        [("ranged: Critical Hits on 5+", "led")],
+    ),
+    (
+        "While this model is leading a unit, melee weapons equipped by models in that unit "
+        "have the [LETHAL HITS] ability.",
+        [("melee: [LETHAL HITS]", "led")],
+    ),
+    (
+        "Each time this model makes a Charge move, until the end of the turn, melee weapons it "
+        "is equipped with have the [DEVASTATING WOUNDS] ability.",
+        [("melee: [DEVASTATING WOUNDS] if charged", "unit")],
+    ),
+    (
+        "While the Waaagh! is active for your army, add 4 to the Attacks characteristic of this "
+        "model's melee weapons.",
+        [("melee: +4 A if waaagh", "unit")],
+    ),
+    (
+        "Each time an attack targets this unit, subtract 1 from the Hit roll.",
+        [("-1 to hit rolls that target it", "unit")],
+    ),
+    (
+        "Each time an attack targets this model, if the Strength characteristic of that attack "
+        "is greater than this model's Toughness characteristic, subtract 1 from the Wound roll.",
+        [("-1 to wound rolls that target it if S > T", "unit")],
+    ),
+    (
+        "Each time an attack targets this model, worsen the Armour Penetration characteristic "
+        "of that attack by 1.",
+        [("-1 AP to attacks that target it", "unit")],
+    ),
+    (
+        "While this model is leading a unit, models in that unit have a 5+ invulnerable save "
+        "against ranged attacks.",
+        [("ranged: 5+ invulnerable save", "led")],
+    ),
+    (
+        "While this model is leading a unit, models in that unit have the Feel No Pain 5+ ability.",
+        [("Feel No Pain 5+", "led")],
+    ),
+    (
+        "While this model has 1-5 wounds remaining, each time this model makes an attack, "
+        "subtract 1 from the Hit roll.",
+        [("-1 to hit if this model has 1-5 wounds remaining", "unit")],
+    ),
+    (
+        "Once per battle, at the start of the Fight phase, this model can use this ability. If "
+        "it does, until the end of the phase, improve the Strength and Attacks characteristics "
+        "of melee weapons equipped by this model by 3.",
+        [
+            ("melee: +3 S if once per battle: rule", "unit"),
+            ("melee: +3 A if once per battle: rule", "unit"),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("text, expected", GOLDEN, ids=[t[:48] for t, _ in GOLDEN])
+def test_each_phrasing_reads_into_its_typed_effects(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    reading = read_rule(AbilityText("Rule", text))
+    assert reading.status == "understood", reading.reason
+    assert [(e.text, e.scope) for e in reading.effects] == expected
+
+
+@pytest.mark.parametrize(
+    "text, status, reason",
+    [
+        # a trigger the grammar does not know: listed, with the sentence
+        (
+            "Each time this unit is selected to shoot, add 1 to the Hit roll.",
+            "not understood",
+            "not read: 'each time this unit is selected to shoot, add 1 to the hit roll'",
+        ),
+        # an effect the engine cannot express
+        (
+            "Each time this model makes a ranged attack, every successful Hit roll scores a "
+            "Critical Hit.",
+            "not understood",
+            "an effect 'every successful hit roll scores a critical hit'",
+        ),
+        # an aura on other units: not this unit's rule
+        (
+            'While a friendly ORKS unit is within 6" of this model, each time a model in that '
+            "unit makes an attack, add 1 to the Hit roll.",
+            "other units",
+            "",
+        ),
+        # movement: nothing to do with attacks
+        ("This unit has +1 to **charge rolls**.", "not relevant", ""),
+    ],
+)
+def test_what_is_not_read_is_said(text: str, status: str, reason: str) -> None:
+    reading = read_rule(AbilityText("Rule", text))
+    assert (reading.status, reading.reason) == (status, reason)
+    assert reading.effects == ()
+
+
+def test_a_rule_partly_read_keeps_what_it_read_and_says_what_it_did_not() -> None:
+    reading = read_rule(
+        AbilityText(
+            "Kustom Force Field",
+            (
+                "While this model is leading a unit, models in that unit have a 5+ invulnerable "
+                "save against ranged attacks. Once per battle, at the start of any phase, this "
+                "model can "
+                "overcharge its kustom force field. If it does, until the end of the phase, this "
+                "invulnerable save is improved to 4+."
+            ),
+        )
+    )
+    assert reading.status == "partly"
+    assert [e.text for e in reading.effects] == ["ranged: 5+ invulnerable save"]
+    assert "this invulnerable save is improved to 4+" in reading.reason
+
+
+def test_the_profile_fields_are_not_read_twice_and_conditions_on_them_are_listed() -> None:
+    rules = sheet_rules(
+        [
+            AbilityText("Feel No Pain 5+"),
+            AbilityText(
+                "Krumpin' Time",
+                "While the Waaagh! is active for your army, models in "
+                "this unit have the Feel No Pain 5+ ability.",
+            ),
+            AbilityText(
+                "Dok's Toolz",
+                "While this model is leading a unit, models in that unit "
+                "have the Feel No Pain 5+ ability.",
+            ),
+        ]
+    )
+    assert [(e.kind, e.scope) for e in rules.effects] == [("fnp", "led")]
+    assert [u.name for u in rules.unapplied] == ["Krumpin' Time"]
+    assert rules.applied == {"Feel No Pain 5+", "Dok's Toolz"}
+
+
+# --- the effects in an attack: exactly the modifier they stand for -------------------------
+
+GUN = mh.Weapon("Gun", 3, 4, 5, -1, 2)
+AXE = mh.Weapon("Axe", 3, 3, 6, -1, 1, melee=True)
+BOYZ = mh.Unit.of("Boyz", 6, 5, 5, 2, keywords="INFANTRY")
+
+
+def same(a: mh.AttackResult, b: mh.AttackResult) -> None:
+    np.testing.assert_allclose(a.killed.probabilities, b.killed.probabilities, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(a.damage.probabilities, b.damage.probabilities, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "effect, modifiers",
+    [
+        (Effect("hit", 1), mh.Modifiers(hit=1)),
+        (Effect("hit", -1), mh.Modifiers(hit=-1)),
+        (Effect("wound", 1), mh.Modifiers(wound=1)),
+        (Effect("strength", 2), mh.Modifiers(strength=2)),
+        (Effect("ap", 1), mh.Modifiers(ap=-1)),
+        (Effect("damage", 1), mh.Modifiers(damage_add=1)),
+        (Effect("reroll_hits", "ones"), mh.Modifiers(reroll_hits="ones")),
+        (Effect("reroll_wounds", "failures"), mh.Modifiers(reroll_wounds="failures")),
+        (Effect("critical_hit", 5), mh.Modifiers(critical_hit=5)),
+        (Effect("critical_wound", 5), mh.Modifiers(critical_wound=5)),
+    ],
+    ids=lambda v: v.kind if isinstance(v, Effect) else "",
+)
+def test_an_offence_effect_is_the_modifier_it_stands_for(
+    effect: Effect, modifiers: mh.Modifiers
+) -> None:
+    same(
+        mh.attack([(arm(GUN, [effect]), 4)], BOYZ), mh.attack([(GUN, 4)], BOYZ, modifiers=modifiers)
+    )
+
+
+def test_an_attacks_effect_adds_to_each_models_attacks() -> None:
+    armed = arm(GUN, [Effect("attacks", 1)])
+    same(mh.attack([(armed, 4)], BOYZ), mh.attack([(GUN.replace(attacks=4), 4)], BOYZ))
+
+
+def test_a_granted_ability_is_the_weapons_own() -> None:
+    armed = arm(GUN, [Effect("ability", "SUSTAINED HITS 1")])
+    printed = GUN.replace(abilities="[SUSTAINED HITS 1]")
+    same(mh.attack([(armed, 4)], BOYZ), mh.attack([(printed, 4)], BOYZ))
+    # a conditional grant acts only when its condition holds
+    on_charge = arm(AXE, [Effect("ability", "LETHAL HITS", conditions=(Condition("charged"),))])
+    lethal = AXE.replace(abilities="[LETHAL HITS]")
+    charged = mh.Context(charged=True, melee=True)
+    same(
+        mh.attack([(on_charge, 4)], BOYZ, context=charged),
+        mh.attack([(lethal, 4)], BOYZ, context=charged),
+    )
+    same(mh.attack([(on_charge, 4)], BOYZ), mh.attack([(AXE, 4)], BOYZ))
+
+
+@pytest.mark.parametrize(
+    "effect, target, modifiers",
+    [
+        (Effect("target_hit", -1), BOYZ, mh.Modifiers(hit=-1)),
+        (Effect("target_wound", -1), BOYZ, mh.Modifiers(wound=-1)),
+        (Effect("target_ap", 1), BOYZ, mh.Modifiers(ap=1)),
+        (Effect("target_damage", -1), BOYZ, mh.Modifiers(damage_add=-1)),
+        (Effect("invuln", 4, "ranged"), mh.Unit.of("Boyz", 6, 5, 5, 2, invuln=4), None),
+    ],
+    ids=lambda v: v.kind if isinstance(v, Effect) else "",
+)
+def test_a_defence_effect_is_the_modifier_it_stands_for(
+    effect: Effect, target: mh.Unit, modifiers: mh.Modifiers | None
+) -> None:
+    guarded = mh.Unit("Boyz", BOYZ.groups, BOYZ.keywords, rules=guards([effect]))
+    same(mh.attack([(GUN, 4)], guarded), mh.attack([(GUN, 4)], target, modifiers=modifiers))
+
+
+def test_the_target_side_modifiers_share_the_one_cap() -> None:
+    # +1 from the attacker and -1 from the target cancel; two -1s stay -1
+    guarded = mh.Unit("Boyz", BOYZ.groups, rules=guards([Effect("target_hit", -1)]))
+    armed = arm(GUN, [Effect("hit", 1)])
+    same(mh.attack([(armed, 4)], guarded), mh.attack([(GUN, 4)], BOYZ))
+    twice = mh.Unit(
+        "Boyz",
+        BOYZ.groups,
+        rules=guards([Effect("target_hit", -1, source="a"), Effect("target_hit", -1, source="b")]),
+    )
+    same(mh.attack([(GUN, 4)], twice), mh.attack([(GUN, 4)], BOYZ, modifiers=mh.Modifiers(hit=-1)))
+
+
+def test_strength_over_toughness_is_judged_on_the_attack() -> None:
+    barge = guards([Effect("target_wound", -1, conditions=(Condition("strength_over_toughness"),))])
+    target = mh.Unit("Barge", BOYZ.groups, rules=barge)  # T5
+    weak = GUN.replace(strength=5)
+    same(mh.attack([(weak, 4)], target), mh.attack([(weak, 4)], BOYZ))
+    same(
+        mh.attack([(GUN.replace(strength=6), 4)], target),
+        mh.attack([(GUN.replace(strength=6), 4)], BOYZ, modifiers=mh.Modifiers(wound=-1)),
+    )
+
+
+def test_ranged_only_rules_leave_melee_attacks_alone() -> None:
+    target = mh.Unit("Wagon", BOYZ.groups, rules=guards([Effect("target_damage", -1, "ranged")]))
+    melee = mh.Context(melee=True)
+    same(mh.attack([(AXE, 4)], target, context=melee), mh.attack([(AXE, 4)], BOYZ, context=melee))
+
+
+@pytest.mark.parametrize(
+    "condition, context, holds",
+    [
+        (Condition("charged"), mh.Context(charged=True), True),
+        (Condition("charged"), mh.Context(), False),
+        (Condition("stationary"), mh.Context(remained_stationary=True), True),
+        (Condition("half_range"), mh.Context(half_range=True), True),
+        (Condition("target", "MONSTER/VEHICLE"), mh.Context(), False),
+        (Condition("target", "NON-MONSTER/VEHICLE"), mh.Context(), True),
+        (Condition("target", "INFANTRY"), mh.Context(), True),
+        (Condition("assumed", "Riled up"), mh.Context(assume={"riled up"}), True),
+        (Condition("assumed", "riled up"), mh.Context(assume="waaagh"), False),
+    ],
+)
+def test_conditions_are_read_from_the_situation(
+    condition: Condition, context: mh.Context, holds: bool
+) -> None:
+    armed = arm(GUN, [Effect("hit", 1, conditions=(condition,))])
+    result = mh.attack([(armed, 4)], BOYZ, context=context)
+    expected = mh.attack(
+        [(GUN, 4)], BOYZ, context=context, modifiers=mh.Modifiers(hit=1) if holds else None
+    )
+    same(result, expected)
+    used = [u for p in result.pools for u in p.abilities]
+    assert any("+1 to hit" in u for u in used) == holds
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: Effect("speed", 1), "Effect.kind must be one of"),
+        (lambda: Effect("hit", 2), "a non-zero integer from -1 to 1"),
+        (lambda: Effect("reroll_hits", "sometimes"), "'ones', 'failures' or 'non_critical'"),
+        (lambda: Effect("ability", "FLYING CHAIRS"), "a weapon ability as printed"),
+        (lambda: Condition("moon phase"), "Condition.kind must be one of"),
+        (
+            lambda: mh.Context(assume=3),  # type: ignore[arg-type]
+            "Context.assume must be a name or a set of names",
+        ),
+        (lambda: mh.Context(assume={" "}), "non-empty names"),
+    ],
+)
+def test_bad_effects_are_refused_with_a_clear_message(make: object, message: str) -> None:
+    with pytest.raises(ProfileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make()  # type: ignore[operator]
+
+
+# --- a real attached unit -------------------------------------------------------------------
+
+
+def test_a_supporting_leaders_rule_arms_the_whole_attached_unit() -> None:
+    roster = mh.io.read_roster(EXCERPT)
+    led = next(a for a in roster.attackers() if a.name == "Breaka Boyz led by Bigboss")
+    melee = [w for m in led.models for w in m.weapons if w.melee]
+    assert melee and all(w.rules_text == "Sumfin' to Prove (melee: +1 to hit)" for w in melee)
+    # the same unit built by hand: the bare profiles with +1 to hit on every melee attack
+    target = mh.Unit.of("Marines", 5, 4, 3, 2)
+    fight = mh.Context(melee=True)
+    bare = [(_bare(w), n) for m in led.models for w in m.weapons if w.melee for n in [m.count]]
+    armed = [(w, m.count) for m in led.models for w in m.weapons if w.melee]
+    same(
+        mh.attack(armed, target, context=fight),
+        mh.attack(bare, target, context=fight, modifiers=mh.Modifiers(hit=1)),
+    )
+
+
+def _bare(weapon: mh.Weapon) -> mh.Weapon:
+    kept = [a for a in weapon.abilities if type(a).__name__ != "EffectRule"]
+    return weapon.replace(abilities=kept)
+
+
+def test_a_rosters_conditional_defence_applies_when_assumed() -> None:
+    roster = mh.io.read_roster(EXCERPT)
+    target = next(t for t in roster.targets() if t.unit.name == "Breaka Boyz led by Bigboss")
+    gun = mh.Weapon("Bolter", 10, 3, 4, -3, 1)
+    plain = mh.attack([(gun, 1)], target.unit)
+    riled = mh.attack([(gun, 1)], target.unit, context=mh.Context(assume={"riled up"}))
+    # the Waaagh!'s 5+ InSv while riled up against AP-3 (4+ Sv -> none): kills fall
+    assert riled.killed.mean() < plain.killed.mean()
+    by_hand = mh.Unit(target.unit.name, [replace(g, invuln=5) for g in target.unit.groups])
+    same(riled, mh.attack([(gun, 1)], by_hand))
+
+
+def test_the_monte_carlo_agrees_on_a_led_unit_with_conditional_rules() -> None:
+    roster = mh.io.read_roster(EXCERPT)
+    led = next(a for a in roster.attackers() if a.name == "Breaka Boyz led by Bigboss")
+    weapons = [(w, m.count) for m in led.models for w in m.weapons if w.melee][:3]
+    target = mh.Unit(
+        "Wagon",
+        mh.Unit.of("Wagon", 3, 6, 4, 3).groups,
+        keywords="VEHICLE",
+        rules=guards(
+            [
+                Effect("target_ap", 1),
+                Effect("target_wound", -1, conditions=(Condition("strength_over_toughness"),)),
+            ]
+        ),
+    )
+    context = mh.Context(melee=True, assume={"riled up"})
+    exact = mh.attack(weapons, target, context=context)
+    sim = mh.simulate(weapons, target, context=context, trials=100_000, rng=20261205)
+    for name in ("killed", "damage"):
+        dist = getattr(exact, name)
+        sigma = float(np.sqrt(dist.var() / 100_000))
+        assert abs(getattr(sim, name).mean() - dist.mean()) < 5 * sigma
