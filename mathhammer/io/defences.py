@@ -36,25 +36,14 @@ Examples
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ..units.datasheet import AbilityText, ModelProfile
+from .rules_text.text import UnreadAbility, clean_rule_text, rule_sentences
 
 __all__ = ["Defences", "UnreadAbility", "read_ability", "read_defences"]
-
-
-@dataclass(frozen=True)
-class UnreadAbility(AbilityText):
-    """An ability that could change an attack against the unit, not (fully) read.
-
-    ``reason`` says why: the condition it depends on, an effect the engine cannot
-    express, or a phrasing that is not recognised.
-    """
-
-    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,43 +109,6 @@ def _keep_best(fields: dict[str, int | bool], name: str, value: int | bool) -> N
     elif name == "damage_reduction" and isinstance(known, int):
         value = max(known, int(value))
     fields[name] = value
-
-
-# --- text normalisation ------------------------------------------------------------------
-
-_MARKUP = re.compile(r"<[^>]*>|\*\*|\^\^|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
-_SPACES = str.maketrans({"\xa0": " ", "\u2011": "-", "\u2013": "-", "\u2019": "'", "\u201d": '"'})
-
-
-def _clean(text: str) -> str:
-    """Text without HTML, markdown emphasis, odd spaces and curly quotes, in lower case."""
-    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)
-    text = html.unescape(_MARKUP.sub("", text)).translate(_SPACES)
-    # a line break inside a sentence (an export's wrapped text) is a space
-    text = re.sub(r"(?<=[^\s.:!?])[ \t]*\n(?![ \t]*(?:[-\u25a0\u2022*]|\d+\.|\n))", " ", text)
-    return re.sub(r"[ \t]+", " ", text).strip().lower()
-
-
-_BULLET = re.compile(r"^(?:[-\u25a0\u2022*]|\d+\.)\s*")
-
-
-def _sentences(text: str) -> list[str]:
-    """The sentences of cleaned text; a bulleted line carries the header it belongs to."""
-    out: list[str] = []
-    header = ""
-    for line in (part.strip() for part in text.split("\n")):
-        if not line:
-            continue
-        if _BULLET.match(line):
-            line = f"{header} {_BULLET.sub('', line)}".strip()
-        elif line.endswith(":"):
-            header = line
-            continue
-        else:
-            header = ""
-        line = re.sub(r"\s*\(note [^)]*\)", "", line)
-        out.extend(s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip())
-    return [s for s in out if s]
 
 
 # --- what a sentence says -------------------------------------------------------------------
@@ -339,7 +291,7 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     ({}, None, False)
     """
     reading = _Reading()
-    name, text = _clean(ability.name), _clean(ability.text)
+    name, text = clean_rule_text(ability.name), clean_rule_text(ability.text)
     if _read_named(name, text, reading):
         return reading.fields, None, True
     if _HARMLESS.match(name):
@@ -347,7 +299,7 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     if name == "feel no pain":
         return {}, "Feel No Pain without its value", True
     starred = _INVULN_NAME.match(name)
-    sentences = _sentences(text)
+    sentences = rule_sentences(text)
     if _CHOICE.search(text) and any(_DEFENSIVE.search(s) for s in sentences):
         return {}, "a choice among effects, " + _reason(text), True
     for sentence in sentences:

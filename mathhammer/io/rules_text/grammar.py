@@ -1,155 +1,35 @@
-"""Rules text -> typed effects: one grammar over the 11th edition's templated phrasing.
+"""The grammar of a rule's sentences: leading clauses (conditions, the attacks, the scope),
+then the effect clauses of either phrasing, read into :class:`~mathhammer.model.effects.Effect`.
 
-A datasheet's abilities, a leader's, a detachment's and an army's rules are read sentence
-by sentence into :class:`~mathhammer.model.effects.Effect` values, each with the attacks
-it concerns (all, ranged, melee), its conditions and its scope. Both phrasings in the
-wild are read:
-
-* the newer one: "This unit's melee attacks have +1 to **hit rolls**.", "Attacks that
-  target this unit have -1 **AP**.", "Ranged attacks that target this unit have -1 **D**.",
-  "That unit has 5+ **InSv**.", "That unit's ranged attacks have **[ASSAULT]**.";
-* the earlier one: "Each time a model in this unit makes an attack that targets a MONSTER
-  or VEHICLE unit, add 1 to the Hit roll.", "Each time an attack targets this unit,
-  subtract 1 from the Wound roll.", "While this model is leading a unit, melee weapons
-  equipped by models in that unit have the [LETHAL HITS] ability.", "Each time an attack
-  is allocated to this model, subtract 1 from the Damage characteristic of that attack."
-
-A condition the situation states (charged, remained stationary, half range, the target's
-keywords, the Fight or Shooting phase) becomes a :class:`~mathhammer.model.effects.Condition`
-read from ``Context``; any other ("riled up", "the Waaagh! is active", "within range of an
-objective marker", "once per battle") becomes a named state, applied only when assumed
-(``Context(assume=...)``). A sentence the grammar does not read is never guessed at: if it
-could change the unit's attacks or the attacks against it, the rule is listed with the
-reason (:attr:`RuleReading.reason`); rules that cannot (movement, Battle-shock, auras on
-other units) are told apart (:attr:`RuleReading.status`).
+A sentence is read by :func:`read_sentence`; a sentence it cannot read raises
+:class:`Unread` with the reason, or returns None when nothing in it is an effect. A
+sentence that continues the previous one ("If ..., ... instead") is read by
+:func:`follow_up` in that sentence's context.
 
 Examples
 --------
->>> reading = read_rule(AbilityText("Dodge Dis!", "This unit's attacks have +1 to **hit rolls**."))
->>> reading.status, [e.text for e in reading.effects]
-('understood', ['+1 to hit'])
->>> reading = read_rule(AbilityText("Might is Right", "While this model is leading a unit, "
-...     "each time a model in that unit makes a melee attack, add 1 to the Hit roll."))
->>> [(e.text, e.scope) for e in reading.effects]
-[('melee: +1 to hit', 'led')]
->>> reading = read_rule(AbilityText("Bomb Squig", "In your Movement phase, when this unit "
-...     "ends a normal move, roll one D6: on a 3+, that enemy unit suffers D3 mortal wounds."))
->>> reading.status
-'not relevant'
+>>> [e.text for e in read_sentence(Sentence("this unit's melee attacks have +1 to hit rolls", "X"))]
+['melee: +1 to hit']
 """
 
 from __future__ import annotations
 
-import html
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..errors import MathhammerError
-from ..model.effects import PROFILE_FIELDS, Condition, Effect
-from ..units.parts import AbilityText
-from .defences import UnreadAbility
+from ...model.effects import Condition, Effect
 
 __all__ = [
-    "STATUSES",
-    "RuleReading",
-    "SheetRules",
-    "clean_rule_text",
-    "read_rule",
-    "read_rules",
-    "rule_sentences",
-    "sheet_rules",
+    "FOLLOW",
+    "IF_USED",
+    "OTHERS",
+    "RELEVANT",
+    "Sentence",
+    "Unread",
+    "follow_up",
+    "read_sentence",
+    "split_each_time",
 ]
-
-#: What a reading found: every sentence that matters read; some read; none read although
-#: the rule could change an attack; a rule that changes other units' attacks (an aura, a
-#: debuff on an enemy); a rule that cannot change an attack.
-STATUSES = ("understood", "partly", "not understood", "other units", "not relevant")
-
-
-@dataclass(frozen=True)
-class RuleReading:
-    """What one rule says, typed.
-
-    ``effects`` are the effects read; ``status`` one of :data:`STATUSES`; ``reason`` says
-    what was not read and why ("" when all of it was).
-    """
-
-    rule: AbilityText
-    effects: tuple[Effect, ...] = ()
-    status: str = "not relevant"
-    reason: str = ""
-    unread: tuple[str, ...] = field(default=(), repr=False)
-
-    @property
-    def relevant(self) -> bool:
-        """True if the rule can change the unit's attacks or the attacks against it."""
-        return self.status in ("understood", "partly", "not understood")
-
-
-# --- text normalisation ------------------------------------------------------------------
-
-_MARKUP = re.compile(r"<[^>]*>|\*\*|\^\^|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
-_SPACES = str.maketrans(
-    {"\xa0": " ", "\u2011": "-", "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"',
-     "\u201d": '"'}
-)  # fmt: skip
-
-
-def clean_rule_text(text: str) -> str:
-    """Text without HTML, markdown emphasis, odd spaces and curly quotes, in lower case.
-
-    Examples
-    --------
-    >>> clean_rule_text("This unit's attacks have +1 to **hit rolls**.")
-    "this unit's attacks have +1 to hit rolls."
-    """
-    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)
-    text = html.unescape(_MARKUP.sub("", text)).translate(_SPACES)
-    # a line break inside a sentence (an export's wrapped text) is a space
-    text = re.sub(r"(?<=[^\s.:!?])[ \t]*\n(?![ \t]*(?:[-\u25a0\u25aa\u2022*]|\d+\.|\n))", " ", text)
-    return re.sub(r"[ \t]+", " ", text).strip().lower()
-
-
-_BULLET = re.compile(r"^(?:-+|[\u25a0\u25aa\u2022*]|\d+\.)\s*")
-_INLINE_BULLET = re.compile(r"\s+-\s+(?=[a-z+\-\[])")
-
-
-def rule_sentences(text: str) -> list[str]:
-    """The sentences of cleaned text; a bulleted line carries the header it belongs to.
-
-    Examples
-    --------
-    >>> rule_sentences("while a unit is riled up:\\n- that unit has 5+ insv.\\n- it can run.")
-    ['while a unit is riled up, that unit has 5+ insv', 'while a unit is riled up, it can run']
-    """
-    out: list[str] = []
-    header = ""
-    lines: list[str] = []
-    for line in text.split("\n"):
-        # bullets run into one line by an export: "... can: - re-roll ... - become ..."
-        lines.extend(_INLINE_BULLET.sub("\n- ", line).split("\n"))
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
-        if _BULLET.match(line):
-            body = _BULLET.sub("", line)
-            if body.endswith(":"):  # a nested header under a bullet
-                header = f"{header} {body}".strip()
-                continue
-            line = f"{header[:-1]}, {body}" if header.endswith(":") else body
-        elif line.endswith(":"):
-            header = line
-            continue
-        else:
-            header = ""
-        line = re.sub(r"\s*\(note [^)]*\)", "", line)
-        out.extend(s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip())
-    return [s for s in out if s]
-
-
-# --- the grammar ------------------------------------------------------------------------------
 
 #: The unit or model itself, in either phrasing.
 _SELF = (
@@ -164,12 +44,12 @@ _ATTACKER = (
 _KIND = r"(?:(?P<kind>ranged|melee) )?"
 
 
-class _Unread(Exception):
+class Unread(Exception):
     """A sentence the grammar could not read (the message is the reason)."""
 
 
 @dataclass
-class _Sentence:
+class Sentence:
     """One sentence as it is being read: what is left of it and what is known so far."""
 
     text: str
@@ -191,17 +71,17 @@ class _Sentence:
             self.weapon,
         )
 
-    def follow(self, text: str) -> _Sentence:
+    def follow(self, text: str) -> Sentence:
         """The next sentence, read in this one's "each time" context ("If ..., you can
         re-roll the Hit roll instead.", "... add 1 to the Wound roll as well.")."""
-        return _Sentence(text, self.source, list(self.conditions), self.attacks, self.scope,
+        return Sentence(text, self.source, list(self.conditions), self.attacks, self.scope,
                          self.weapon, self.side)  # fmt: skip
 
     def restrict(self, kind: str | None) -> None:
         if kind is None:
             return
         if self.attacks is not None and self.attacks != kind:
-            raise _Unread(f"both {self.attacks} and {kind} attacks")
+            raise Unread(f"both {self.attacks} and {kind} attacks")
         self.attacks = kind
 
 
@@ -253,12 +133,12 @@ _LEADING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 _WHILE = re.compile(r"^(?:while|if) (?P<state>[^,]+), ")
-_OTHERS = re.compile(
+OTHERS = re.compile(
     r"\bfriendly (?:[\w'-]+ )*?(?:units?|models?)\b(?! from your army with this ability)"
     r"|\b(?:an|each|that|one) enemy (?:[\w'-]+ )*?units? (?:\([^)]*\) )?(?:is |are )?within\b"
     r"|\bthat enemy unit\b|\bother friendly\b|\beach enemy unit\b|\bselect one enemy unit\b"
 )
-_RELEVANT = re.compile(
+RELEVANT = re.compile(
     r"hit rolls?|wound rolls?|armour penetration|[+-]\d+ (?:ap|s|a|d)\b|"
     r"(?:strength|attacks|damage|toughness|save) characteristics?|critical (?:hit|wound)|"
     r"invulnerable save|\binsv\b|feel no pain|\bstealth\b|benefit of cover|\[[a-z]|"
@@ -266,7 +146,7 @@ _RELEVANT = re.compile(
 )
 
 
-def _leading(sentence: _Sentence) -> None:
+def _leading(sentence: Sentence) -> None:
     """Read the leading clauses of a sentence into its conditions, attacks and scope."""
     while True:
         for pattern, meaning in _LEADING:
@@ -302,7 +182,7 @@ def _target_condition(words: str) -> Condition:
         )
     found = re.match(r"^(?:an? |one or more )?(?:enemy )?(.+?)(?: units?| models?)?$", words)
     if found is None:
-        raise _Unread(f"a target '{words}'")
+        raise Unread(f"a target '{words}'")
     names = _keyword_list(found[1])
     return Condition("target", "/".join(names))
 
@@ -313,14 +193,14 @@ def _keyword_list(words: str) -> list[str]:
     for part in parts:
         part = part.strip()
         if not part or not re.fullmatch(r"[a-z][a-z' -]*", part):
-            raise _Unread(f"a target '{words}'")
+            raise Unread(f"a target '{words}'")
         name = part.upper()
         # plural keywords as printed in running text: "MONSTERS and VEHICLES"
         for word in ("MONSTERS", "VEHICLES", "CHARACTERS", "TITANICS"):
             if name == word:
                 name = word[:-1]
         if name in ("UNIT", "ENEMY UNIT"):
-            raise _Unread(f"a target '{words}'")
+            raise Unread(f"a target '{words}'")
         names.append(name)
     return names
 
@@ -329,7 +209,7 @@ def _keyword_list(words: str) -> list[str]:
 _THAT_TARGETS = re.compile(r"^ that targets (?P<what>.+)$")
 
 
-def _attack_clause(rest: str, sentence: _Sentence) -> None:
+def _attack_clause(rest: str, sentence: Sentence) -> None:
     """The words between "makes an attack" and the comma: conditions on the attack."""
     rest = rest.strip()
     if not rest:
@@ -355,7 +235,7 @@ def _attack_clause(rest: str, sentence: _Sentence) -> None:
         return
     found = _THAT_TARGETS.match(" " + rest)
     if found is None:
-        raise _Unread(f"a condition '{rest}'")
+        raise Unread(f"a condition '{rest}'")
     what = found["what"]
     if re.fullmatch(r"(?:a|an enemy) unit (?:that is )?within half range", what):
         sentence.conditions.append(Condition("half_range"))
@@ -378,7 +258,7 @@ _NUMBER = {"1": 1, "2": 2, "3": 3, "one": 1, "two": 2, "three": 3}
 _ROLL_WORD = {"hit": "hit", "wound": "wound"}
 
 
-def _offence_clause(clause: str, sentence: _Sentence) -> list[Effect]:
+def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     """One effect clause on the unit's own attacks, in the earlier phrasing."""
     clause = clause.strip().removeprefix("then ").strip()
     lead = re.match(r"^if (?P<state>[^,]+), ", clause)
@@ -422,7 +302,7 @@ def _offence_clause(clause: str, sentence: _Sentence) -> list[Effect]:
     m = re.fullmatch(r"that (?:attack|weapon) has the (?P<items>.+?) abilit(?:y|ies)", clause)
     if m:
         return [sentence.effect("ability", t) for t in _granted(m["items"])]
-    raise _Unread(f"an effect '{clause}'")
+    raise Unread(f"an effect '{clause}'")
 
 
 def _granted(items: str) -> list[str]:
@@ -430,11 +310,11 @@ def _granted(items: str) -> list[str]:
     tokens = re.findall(r"\[([^\]]+)\]", items)
     rest = re.sub(r"\[[^\]]+\]|,|\band\b|\bor\b|\bthe\b", "", items).strip()
     if not tokens or rest:
-        raise _Unread(f"abilities '{items}'")
+        raise Unread(f"abilities '{items}'")
     return [t.upper() for t in tokens]
 
 
-def _state_condition(state: str, sentence: _Sentence) -> Condition:
+def _state_condition(state: str, sentence: Sentence) -> Condition:
     """A condition stated in an "if ..." clause: a context flag or a named state."""
     state = state.strip()
     if re.fullmatch(
@@ -451,8 +331,8 @@ def _state_condition(state: str, sentence: _Sentence) -> Condition:
         return Condition("assumed", "objective")
     if re.fullmatch(r"(?:this|that) unit is riled up", state):
         return Condition("assumed", "riled up")
-    if _OTHERS.search(state):
-        raise _Unread(f"a condition on other units ('{state}')")
+    if OTHERS.search(state):
+        raise Unread(f"a condition on other units ('{state}')")
     return Condition("assumed", state)
 
 
@@ -526,7 +406,7 @@ _HARMLESS_ITEM = re.compile(
 )
 
 
-def _new_items(items: str, sentence: _Sentence, defence: bool) -> list[Effect]:
+def _new_items(items: str, sentence: Sentence, defence: bool) -> list[Effect]:
     """ "+1 to hit rolls and +1 ap", "[assault]", "-1 d" in the newer phrasing."""
     out: list[Effect] = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items.strip()):
@@ -545,7 +425,7 @@ def _new_items(items: str, sentence: _Sentence, defence: bool) -> list[Effect]:
             elif defence and c == "d" and n < 0:
                 out.append(sentence.effect("target_damage", n))
             elif defence:
-                raise _Unread(f"'{item}' to the attacks against it")
+                raise Unread(f"'{item}' to the attacks against it")
             else:
                 kind = {"ap": "ap", "s": "strength", "a": "attacks", "d": "damage"}[c]
                 out.append(sentence.effect(kind, n))
@@ -557,11 +437,11 @@ def _new_items(items: str, sentence: _Sentence, defence: bool) -> list[Effect]:
         if m and not defence:
             out.append(sentence.effect(f"critical_{m['roll'][:-1]}", int(m["n"])))
             continue
-        raise _Unread(f"'{item}'")
+        raise Unread(f"'{item}'")
     return out
 
 
-def _holder_items(items: str, sentence: _Sentence) -> list[Effect]:
+def _holder_items(items: str, sentence: Sentence) -> list[Effect]:
     """What the unit or model has: a save, Feel No Pain, Stealth (or harmless abilities)."""
     items = items.strip()
     against = None
@@ -586,7 +466,7 @@ def _holder_items(items: str, sentence: _Sentence) -> list[Effect]:
         elif re.fullmatch(r"(?:\[[^\]]+\]\s*)+", item):
             out.extend(sentence.effect("ability", t) for t in _granted(item))
         else:
-            raise _Unread(f"'{item}'")
+            raise Unread(f"'{item}'")
     if against is not None:
         kind = re.fullmatch(r"(ranged|melee) attacks", against)
         mortal = against in ("mortal wounds", "psychic attacks and mortal wounds",
@@ -595,13 +475,13 @@ def _holder_items(items: str, sentence: _Sentence) -> list[Effect]:
             return [Effect("fnp_mortal", out[0].value, None, out[0].conditions, out[0].source,
                            out[0].scope)]  # fmt: skip
         if kind is None or not out:
-            raise _Unread(f"against {against}")
+            raise Unread(f"against {against}")
         out = [Effect(e.kind, e.value, kind[1], e.conditions, e.source, e.scope) for e in out]
     return out
 
 
-def _read_sentence(sentence: _Sentence) -> list[Effect] | None:
-    """The effects of one sentence; None if it says nothing about attacks. Raises _Unread."""
+def read_sentence(sentence: Sentence) -> list[Effect] | None:
+    """The effects of one sentence; None if it says nothing about attacks. Raises Unread."""
     if _IGNORED.match(sentence.text):
         return []
     _leading(sentence)
@@ -655,16 +535,16 @@ def _read_sentence(sentence: _Sentence) -> list[Effect] | None:
     if m:
         return _holder_items(m["items"], sentence)
     state = _WHILE.match(text)
-    if state and _RELEVANT.search(text):
-        if _OTHERS.search(state["state"]):
+    if state and RELEVANT.search(text):
+        if OTHERS.search(state["state"]):
             return None
         sentence.conditions.append(_state_condition(state["state"], sentence))
         sentence.text = text[state.end() :]
-        return _read_sentence(sentence)
+        return read_sentence(sentence)
     return None
 
 
-def _defence_clause(clause: str, sentence: _Sentence) -> list[Effect]:
+def _defence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     """One effect clause on the attacks that target the unit, in the earlier phrasing."""
     clause = clause.strip()
     lead = re.match(
@@ -679,7 +559,7 @@ def _defence_clause(clause: str, sentence: _Sentence) -> list[Effect]:
     elif clause.startswith("if "):
         state = re.match(r"^if (?P<state>[^,]+), ", clause)
         if state is None:
-            raise _Unread(f"an effect '{clause}'")
+            raise Unread(f"an effect '{clause}'")
         sentence.conditions.append(_state_condition(state["state"], sentence))
         clause = clause[state.end() :]
     m = re.fullmatch(r"subtract (?P<n>\d) from the (?P<roll>hit|wound) roll", clause)
@@ -699,130 +579,18 @@ def _defence_clause(clause: str, sentence: _Sentence) -> list[Effect]:
     )
     if m:
         return [sentence.effect("cover")]
-    raise _Unread(f"an effect '{clause}'")
-
-
-#: Core rules as named abilities: their name says it all.
-_NAMED = (
-    (re.compile(r"^(?:feel no(?:t)? pain|fnp):? \(?([2-6])\+\)?$"), "fnp"),
-    (re.compile(r"^(?:invulnerable save|insv):? ?\(?([2-6])\+\)?$"), "invuln"),
-    (re.compile(r"^stealth$"), "stealth"),
-)
-#: Rules whose text is a core rule's, or that only govern how a unit is fielded.
-_CORE = re.compile(
-    r'^(?:infiltrators|lone operative(?: \d+")?|scouts(?: \d+")?|deep strike|fights first|leader|'
-    r"support|deadly demise(?: [\dd+]+)?|hover|firing deck(?: \d+)?|ignores cover|precision|"
-    r"anti|devastating wounds|lethal hits|sustained hits|torrent|blast|cleave|melta|lance|"
-    r"heavy|hazardous|indirect fire|twin-linked|rapid fire|assault|pistol|extra attacks|"
-    r"feel no pain|invulnerable save|damaged:.*|attached unit|crucible)$"
-)
-
-
-def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
-    """Read one rule into typed effects.
-
-    Parameters
-    ----------
-    rule : AbilityText
-        The rule's name and text, as printed (HTML and markdown emphasis are ignored).
-    scope : {"unit", "model", "led"}, optional
-        Who a sentence about "this unit" or "this model" is about, when the caller knows
-        better (a detachment rule names friendly units: read them as the unit's own).
-
-    Returns
-    -------
-    RuleReading
-        The effects, the status and the reason for what was not read.
-
-    Examples
-    --------
-    >>> r = read_rule(AbilityText("Ramshackle", "Ranged attacks that target this unit have "
-    ...                           "-1 **D**."))
-    >>> [e.text for e in r.effects]
-    ['ranged: -1 D to attacks that target it']
-    >>> r = read_rule(AbilityText("Tank Hunters", "Each time a model in this unit makes an "
-    ...     "attack that targets a MONSTER or VEHICLE unit, add 1 to the Hit roll."))
-    >>> [e.text for e in r.effects]
-    ['+1 to hit if target MONSTER/VEHICLE']
-    >>> r = read_rule(AbilityText("Odd", "Each time this unit is selected to shoot, add 1 "
-    ...     "to the Hit roll."))
-    >>> r.status, r.reason
-    ('not understood',
-     "not read: 'each time this unit is selected to shoot, add 1 to the hit roll'")
-    """
-    name = clean_rule_text(rule.name)
-    text = clean_rule_text(rule.text)
-    source = _source(rule.name)
-    for pattern, kind in _NAMED:
-        named = pattern.match(name)
-        if named:
-            value = int(named[1]) if named.groups() else 1
-            return RuleReading(rule, (Effect(kind, value, source=source),), "understood")
-    if _CORE.match(re.sub(r"\s*\(.*\)$", "", name)) and not name.startswith("damaged"):
-        return RuleReading(rule, (), "not relevant")
-    effects: list[Effect] = []
-    unread: list[str] = []
-    reasons: list[str] = []
-    others = False
-    context: _Sentence | None = None
-    for text_sentence in _split_each_time(rule_sentences(text)):
-        sentence = _Sentence(text_sentence, source)
-        if scope is not None:
-            sentence.scope = scope
-        found: list[Effect] | None
-        try:
-            follow = _FOLLOW.match(text_sentence)
-            used = _IF_USED.match(text_sentence)
-            if follow and context is not None and context.side:
-                found = _follow_up(context.follow(text_sentence), follow)
-            elif used and context is not None:
-                once = "once per battle" in context.text or any(
-                    c.value.startswith("once per battle") for c in context.conditions
-                )
-                name = f"once per battle: {source}" if once else f"used: {source}"
-                once_used = [Condition("assumed", name)]
-                sentence = _Sentence(text_sentence[used.end() :], source, once_used,
-                                     context.attacks, context.scope)  # fmt: skip
-                found = _read_sentence(sentence)
-            else:
-                found = _read_sentence(sentence)
-                context = sentence
-        except (_Unread, MathhammerError) as error:
-            if _OTHERS.search(text_sentence):
-                others = True
-                continue
-            unread.append(text_sentence)
-            reasons.append(f"{error}" if isinstance(error, _Unread) else str(error))
-            continue
-        if found is None:
-            if not _RELEVANT.search(text_sentence):
-                continue
-            if _OTHERS.search(text_sentence):
-                others = True
-                continue
-            unread.append(text_sentence)
-            reasons.append(f"not read: '{text_sentence}'")
-            continue
-        effects.extend(found)
-    effects = list(dict.fromkeys(effects))
-    if unread:
-        reason = "; ".join(dict.fromkeys(reasons))
-        return RuleReading(rule, tuple(effects), "partly" if effects else "not understood",
-                           reason, tuple(unread))  # fmt: skip
-    if effects:
-        return RuleReading(rule, tuple(effects), "understood")
-    return RuleReading(rule, (), "other units" if others else "not relevant")
+    raise Unread(f"an effect '{clause}'")
 
 
 #: "If it does, until the end of the phase, ...": the effect of using the rule just described.
-_IF_USED = re.compile(r"^if (?:it|you|they) do(?:es)?, (?:until the end of the (?:phase|turn),? )?")
-_FOLLOW = re.compile(
+IF_USED = re.compile(r"^if (?:it|you|they) do(?:es)?, (?:until the end of the (?:phase|turn),? )?")
+FOLLOW = re.compile(
     r"^if (?P<state>[^,]+?),? (?P<effect>(?:you can )?(?:re-roll|add|subtract|improve|worsen)"
     r"[^,]*?)(?: instead| as well)?$"
 )
 
 
-def _follow_up(sentence: _Sentence, found: re.Match[str]) -> list[Effect]:
+def follow_up(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
     """A sentence that continues the previous one's attacks under one more condition."""
     state = found["state"]
     target = re.fullmatch(
@@ -843,7 +611,7 @@ def _follow_up(sentence: _Sentence, found: re.Match[str]) -> list[Effect]:
     return [e for c in _clauses(effect) for e in read(c, sentence)]
 
 
-def _split_each_time(sentences: list[str]) -> list[str]:
+def split_each_time(sentences: list[str]) -> list[str]:
     """ "..., subtract 4 from its OC and each time this model makes an attack, subtract 1
     from the hit roll" -> the leading clauses carried onto the "each time" part."""
     out: list[str] = []
@@ -851,97 +619,8 @@ def _split_each_time(sentences: list[str]) -> list[str]:
         found = re.match(
             r"^(?P<lead>(?:while|if) [^,]+, )(?P<first>.+?),? and (?P<rest>each time .+)$", sentence
         )
-        if found and not _RELEVANT.search(found["first"]):
+        if found and not RELEVANT.search(found["first"]):
             out.append(found["lead"] + found["rest"])
         else:
             out.append(sentence)
     return out
-
-
-def _source(name: str) -> str:
-    """A rule's name for display: no markup, no "(Aura)" or use limits in brackets."""
-    text = html.unescape(_MARKUP.sub("", name)).translate(_SPACES)
-    return " ".join(text.split())
-
-
-def read_rules(
-    rules: Iterable[AbilityText], *, scope: str | None = None
-) -> tuple[RuleReading, ...]:
-    """Read several rules (:func:`read_rule`), in order.
-
-    Examples
-    --------
-    >>> found = read_rules([AbilityText("Feel No Pain 5+"), AbilityText("Scouts 6\\"")])
-    >>> [(r.rule.name, r.status) for r in found]
-    [('Feel No Pain 5+', 'understood'), ('Scouts 6"', 'not relevant')]
-    """
-    return tuple(read_rule(r, scope=scope) for r in rules)
-
-
-@dataclass(frozen=True)
-class SheetRules:
-    """The effects of a datasheet's rules, and the rules not (fully) applied, with reasons.
-
-    ``effects`` leaves out what the profiles already hold (an unconditional Feel No Pain,
-    invulnerable save, damage reduction, halving or Stealth of the unit itself, read into
-    the models' fields by :func:`~mathhammer.io.defences.read_defences`). ``unapplied``
-    lists every rule that could change an attack and is not applied in full.
-    """
-
-    effects: tuple[Effect, ...] = ()
-    unapplied: tuple[UnreadAbility, ...] = ()
-    applied: frozenset[str] = frozenset()
-
-    def listed(self, unread: Iterable[AbilityText]) -> tuple[AbilityText, ...]:
-        """``unread`` (the defence reader's list) without the rules applied here in full,
-        followed by the rules not applied in full."""
-        return (*(a for a in unread if a.name not in self.applied), *self.unapplied)
-
-
-def sheet_rules(rules: Iterable[AbilityText], listed: Iterable[AbilityText] = ()) -> SheetRules:
-    """Read a datasheet's rules into the effects its units carry.
-
-    ``listed`` are the rules already listed as not understood (by the defence reader):
-    they are not listed twice (:meth:`SheetRules.listed` joins both lists).
-
-    Examples
-    --------
-    >>> found = sheet_rules([AbilityText("Feel No Pain 5+"),
-    ...     AbilityText("Krumpin' Time", "While the Waaagh! is active for your army, models in "
-    ...                 "this unit have the Feel No Pain 5+ ability."),
-    ...     AbilityText("Sumfin' to Prove", "This unit's melee attacks have +1 to hit rolls.")])
-    >>> [e.text for e in found.effects]
-    ['melee: +1 to hit']
-    >>> [(u.name, u.reason) for u in found.unapplied]  # doctest: +NORMALIZE_WHITESPACE
-    [("Krumpin' Time", 'Feel No Pain 5+ if waaagh: a condition on a Feel No Pain, damage
-      reduction or Stealth is not applied')]
-    """
-    seen = {r.name for r in listed}
-    effects: list[Effect] = []
-    unapplied: dict[str, UnreadAbility] = {}
-    applied: set[str] = set()
-    for reading in read_rules(rules):
-        rule = reading.rule
-        reasons = [reading.reason] if reading.reason else []
-        for effect in reading.effects:
-            field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
-            if (
-                field_kind
-                and effect.scope != "led"
-                and not effect.conditions
-                and not effect.attacks
-            ):
-                continue  # the models' own field
-            if effect.kind in PROFILE_FIELDS and (effect.conditions or effect.attacks):
-                reasons.append(
-                    f"{effect.text}: a condition on a Feel No Pain, damage reduction or "
-                    "Stealth is not applied"
-                )
-                continue
-            effects.append(effect)
-        if reasons and rule.name not in seen:
-            unapplied[rule.name] = UnreadAbility(rule.name, rule.text, "; ".join(reasons))
-        elif not reasons and reading.effects:
-            applied.add(rule.name)
-    applied -= set(unapplied)
-    return SheetRules(tuple(dict.fromkeys(effects)), tuple(unapplied.values()), frozenset(applied))

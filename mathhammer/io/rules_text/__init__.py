@@ -1,0 +1,28 @@
+"""Rules text -> typed effects: one grammar over the 11th edition's templated phrasing.
+
+* :mod:`.text` cleans a rule's text and cuts it into sentences;
+* :mod:`.grammar` reads one sentence into :class:`~mathhammer.model.effects.Effect` values;
+* :mod:`.reader` reads a whole rule and says how much of it was read (:data:`STATUSES`);
+* :mod:`.sheet` turns a datasheet's rules into the effects its units carry.
+
+Imports flow text -> grammar -> reader -> sheet.
+"""
+
+from __future__ import annotations
+
+from .reader import STATUSES, RuleReading, read_rule, read_rules
+from .sheet import SheetRules, sheet_rules
+from .text import UnreadAbility, clean_rule_text, rule_sentences, rule_source
+
+__all__ = [
+    "STATUSES",
+    "RuleReading",
+    "SheetRules",
+    "UnreadAbility",
+    "clean_rule_text",
+    "read_rule",
+    "read_rules",
+    "rule_sentences",
+    "rule_source",
+    "sheet_rules",
+]

@@ -1,0 +1,214 @@
+"""Rules text -> typed effects: one grammar over the 11th edition's templated phrasing.
+
+A datasheet's abilities, a leader's, a detachment's and an army's rules are read sentence
+by sentence into :class:`~mathhammer.model.effects.Effect` values, each with the attacks
+it concerns (all, ranged, melee), its conditions and its scope. Both phrasings in the
+wild are read:
+
+* the newer one: "This unit's melee attacks have +1 to **hit rolls**.", "Attacks that
+  target this unit have -1 **AP**.", "Ranged attacks that target this unit have -1 **D**.",
+  "That unit has 5+ **InSv**.", "That unit's ranged attacks have **[ASSAULT]**.";
+* the earlier one: "Each time a model in this unit makes an attack that targets a MONSTER
+  or VEHICLE unit, add 1 to the Hit roll.", "Each time an attack targets this unit,
+  subtract 1 from the Wound roll.", "While this model is leading a unit, melee weapons
+  equipped by models in that unit have the [LETHAL HITS] ability.", "Each time an attack
+  is allocated to this model, subtract 1 from the Damage characteristic of that attack."
+
+A condition the situation states (charged, remained stationary, half range, the target's
+keywords, the Fight or Shooting phase) becomes a :class:`~mathhammer.model.effects.Condition`
+read from ``Context``; any other ("riled up", "the Waaagh! is active", "within range of an
+objective marker", "once per battle") becomes a named state, applied only when assumed
+(``Context(assume=...)``). A sentence the grammar does not read is never guessed at: if it
+could change the unit's attacks or the attacks against it, the rule is listed with the
+reason (:attr:`RuleReading.reason`); rules that cannot (movement, Battle-shock, auras on
+other units) are told apart (:attr:`RuleReading.status`).
+
+Examples
+--------
+>>> reading = read_rule(AbilityText("Dodge Dis!", "This unit's attacks have +1 to **hit rolls**."))
+>>> reading.status, [e.text for e in reading.effects]
+('understood', ['+1 to hit'])
+>>> reading = read_rule(AbilityText("Might is Right", "While this model is leading a unit, "
+...     "each time a model in that unit makes a melee attack, add 1 to the Hit roll."))
+>>> [(e.text, e.scope) for e in reading.effects]
+[('melee: +1 to hit', 'led')]
+>>> reading = read_rule(AbilityText("Bomb Squig", "In your Movement phase, when this unit "
+...     "ends a normal move, roll one D6: on a 3+, that enemy unit suffers D3 mortal wounds."))
+>>> reading.status
+'not relevant'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ...errors import MathhammerError
+from ...model.effects import Condition, Effect
+from ...units.parts import AbilityText
+from .grammar import (
+    FOLLOW,
+    IF_USED,
+    OTHERS,
+    RELEVANT,
+    Sentence,
+    Unread,
+    follow_up,
+    read_sentence,
+    split_each_time,
+)
+from .text import clean_rule_text, rule_sentences, rule_source
+
+__all__ = ["STATUSES", "RuleReading", "read_rule", "read_rules"]
+
+#: What a reading found: every sentence that matters read; some read; none read although
+#: the rule could change an attack; a rule that changes other units' attacks (an aura, a
+#: debuff on an enemy); a rule that cannot change an attack.
+STATUSES = ("understood", "partly", "not understood", "other units", "not relevant")
+
+
+@dataclass(frozen=True)
+class RuleReading:
+    """What one rule says, typed.
+
+    ``effects`` are the effects read; ``status`` one of :data:`STATUSES`; ``reason`` says
+    what was not read and why ("" when all of it was).
+    """
+
+    rule: AbilityText
+    effects: tuple[Effect, ...] = ()
+    status: str = "not relevant"
+    reason: str = ""
+    unread: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def relevant(self) -> bool:
+        """True if the rule can change the unit's attacks or the attacks against it."""
+        return self.status in ("understood", "partly", "not understood")
+
+
+#: Core rules as named abilities: their name says it all.
+NAMED = (
+    (re.compile(r"^(?:feel no(?:t)? pain|fnp):? \(?([2-6])\+\)?$"), "fnp"),
+    (re.compile(r"^(?:invulnerable save|insv):? ?\(?([2-6])\+\)?$"), "invuln"),
+    (re.compile(r"^stealth$"), "stealth"),
+)
+#: Rules whose text is a core rule's, or that only govern how a unit is fielded.
+CORE = re.compile(
+    r'^(?:infiltrators|lone operative(?: \d+")?|scouts(?: \d+")?|deep strike|fights first|leader|'
+    r"support|deadly demise(?: [\dd+]+)?|hover|firing deck(?: \d+)?|ignores cover|precision|"
+    r"anti|devastating wounds|lethal hits|sustained hits|torrent|blast|cleave|melta|lance|"
+    r"heavy|hazardous|indirect fire|twin-linked|rapid fire|assault|pistol|extra attacks|"
+    r"feel no pain|invulnerable save|damaged:.*|attached unit|crucible)$"
+)
+
+
+def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
+    """Read one rule into typed effects.
+
+    Parameters
+    ----------
+    rule : AbilityText
+        The rule's name and text, as printed (HTML and markdown emphasis are ignored).
+    scope : {"unit", "model", "led"}, optional
+        Who a sentence about "this unit" or "this model" is about, when the caller knows
+        better (a detachment rule names friendly units: read them as the unit's own).
+
+    Returns
+    -------
+    RuleReading
+        The effects, the status and the reason for what was not read.
+
+    Examples
+    --------
+    >>> r = read_rule(AbilityText("Ramshackle", "Ranged attacks that target this unit have "
+    ...                           "-1 **D**."))
+    >>> [e.text for e in r.effects]
+    ['ranged: -1 D to attacks that target it']
+    >>> r = read_rule(AbilityText("Tank Hunters", "Each time a model in this unit makes an "
+    ...     "attack that targets a MONSTER or VEHICLE unit, add 1 to the Hit roll."))
+    >>> [e.text for e in r.effects]
+    ['+1 to hit if target MONSTER/VEHICLE']
+    >>> r = read_rule(AbilityText("Odd", "Each time this unit is selected to shoot, add 1 "
+    ...     "to the Hit roll."))
+    >>> r.status, r.reason
+    ('not understood',
+     "not read: 'each time this unit is selected to shoot, add 1 to the hit roll'")
+    """
+    name = clean_rule_text(rule.name)
+    text = clean_rule_text(rule.text)
+    source = rule_source(rule.name)
+    for pattern, kind in NAMED:
+        named = pattern.match(name)
+        if named:
+            value = int(named[1]) if named.groups() else 1
+            return RuleReading(rule, (Effect(kind, value, source=source),), "understood")
+    if CORE.match(re.sub(r"\s*\(.*\)$", "", name)) and not name.startswith("damaged"):
+        return RuleReading(rule, (), "not relevant")
+    effects: list[Effect] = []
+    unread: list[str] = []
+    reasons: list[str] = []
+    others = False
+    context: Sentence | None = None
+    for text_sentence in split_each_time(rule_sentences(text)):
+        sentence = Sentence(text_sentence, source)
+        if scope is not None:
+            sentence.scope = scope
+        found: list[Effect] | None
+        try:
+            follow = FOLLOW.match(text_sentence)
+            used = IF_USED.match(text_sentence)
+            if follow and context is not None and context.side:
+                found = follow_up(context.follow(text_sentence), follow)
+            elif used and context is not None:
+                once = "once per battle" in context.text or any(
+                    c.value.startswith("once per battle") for c in context.conditions
+                )
+                name = f"once per battle: {source}" if once else f"used: {source}"
+                once_used = [Condition("assumed", name)]
+                sentence = Sentence(text_sentence[used.end() :], source, once_used,
+                                     context.attacks, context.scope)  # fmt: skip
+                found = read_sentence(sentence)
+            else:
+                found = read_sentence(sentence)
+                context = sentence
+        except (Unread, MathhammerError) as error:
+            if OTHERS.search(text_sentence):
+                others = True
+                continue
+            unread.append(text_sentence)
+            reasons.append(f"{error}" if isinstance(error, Unread) else str(error))
+            continue
+        if found is None:
+            if not RELEVANT.search(text_sentence):
+                continue
+            if OTHERS.search(text_sentence):
+                others = True
+                continue
+            unread.append(text_sentence)
+            reasons.append(f"not read: '{text_sentence}'")
+            continue
+        effects.extend(found)
+    effects = list(dict.fromkeys(effects))
+    if unread:
+        reason = "; ".join(dict.fromkeys(reasons))
+        return RuleReading(rule, tuple(effects), "partly" if effects else "not understood",
+                           reason, tuple(unread))  # fmt: skip
+    if effects:
+        return RuleReading(rule, tuple(effects), "understood")
+    return RuleReading(rule, (), "other units" if others else "not relevant")
+
+
+def read_rules(
+    rules: Iterable[AbilityText], *, scope: str | None = None
+) -> tuple[RuleReading, ...]:
+    """Read several rules (:func:`read_rule`), in order.
+
+    Examples
+    --------
+    >>> found = read_rules([AbilityText("Feel No Pain 5+"), AbilityText("Scouts 6\\"")])
+    >>> [(r.rule.name, r.status) for r in found]
+    [('Feel No Pain 5+', 'understood'), ('Scouts 6"', 'not relevant')]
+    """
+    return tuple(read_rule(r, scope=scope) for r in rules)

@@ -1,0 +1,82 @@
+"""A datasheet's rules as the effects its units carry, and the rules not applied in full."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ...model.effects import PROFILE_FIELDS, Effect
+from ...units.parts import AbilityText
+from .reader import read_rules
+from .text import UnreadAbility
+
+__all__ = ["SheetRules", "sheet_rules"]
+
+
+@dataclass(frozen=True)
+class SheetRules:
+    """The effects of a datasheet's rules, and the rules not (fully) applied, with reasons.
+
+    ``effects`` leaves out what the profiles already hold (an unconditional Feel No Pain,
+    invulnerable save, damage reduction, halving or Stealth of the unit itself, read into
+    the models' fields by :func:`~mathhammer.io.defences.read_defences`). ``unapplied``
+    lists every rule that could change an attack and is not applied in full.
+    """
+
+    effects: tuple[Effect, ...] = ()
+    unapplied: tuple[UnreadAbility, ...] = ()
+    applied: frozenset[str] = frozenset()
+
+    def listed(self, unread: Iterable[AbilityText]) -> tuple[AbilityText, ...]:
+        """``unread`` (the defence reader's list) without the rules applied here in full,
+        followed by the rules not applied in full."""
+        return (*(a for a in unread if a.name not in self.applied), *self.unapplied)
+
+
+def sheet_rules(rules: Iterable[AbilityText], listed: Iterable[AbilityText] = ()) -> SheetRules:
+    """Read a datasheet's rules into the effects its units carry.
+
+    ``listed`` are the rules already listed as not understood (by the defence reader):
+    they are not listed twice (:meth:`SheetRules.listed` joins both lists).
+
+    Examples
+    --------
+    >>> found = sheet_rules([AbilityText("Feel No Pain 5+"),
+    ...     AbilityText("Krumpin' Time", "While the Waaagh! is active for your army, models in "
+    ...                 "this unit have the Feel No Pain 5+ ability."),
+    ...     AbilityText("Sumfin' to Prove", "This unit's melee attacks have +1 to hit rolls.")])
+    >>> [e.text for e in found.effects]
+    ['melee: +1 to hit']
+    >>> [(u.name, u.reason) for u in found.unapplied]  # doctest: +NORMALIZE_WHITESPACE
+    [("Krumpin' Time", 'Feel No Pain 5+ if waaagh: a condition on a Feel No Pain, damage
+      reduction or Stealth is not applied')]
+    """
+    seen = {r.name for r in listed}
+    effects: list[Effect] = []
+    unapplied: dict[str, UnreadAbility] = {}
+    applied: set[str] = set()
+    for reading in read_rules(rules):
+        rule = reading.rule
+        reasons = [reading.reason] if reading.reason else []
+        for effect in reading.effects:
+            field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
+            if (
+                field_kind
+                and effect.scope != "led"
+                and not effect.conditions
+                and not effect.attacks
+            ):
+                continue  # the models' own field
+            if effect.kind in PROFILE_FIELDS and (effect.conditions or effect.attacks):
+                reasons.append(
+                    f"{effect.text}: a condition on a Feel No Pain, damage reduction or "
+                    "Stealth is not applied"
+                )
+                continue
+            effects.append(effect)
+        if reasons and rule.name not in seen:
+            unapplied[rule.name] = UnreadAbility(rule.name, rule.text, "; ".join(reasons))
+        elif not reasons and reading.effects:
+            applied.add(rule.name)
+    applied -= set(unapplied)
+    return SheetRules(tuple(dict.fromkeys(effects)), tuple(unapplied.values()), frozenset(applied))
