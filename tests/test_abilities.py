@@ -242,3 +242,24 @@ def test_every_weapon_row_of_the_wahapedia_export(shared_data: Path) -> None:
 def test_numbered_abilities_need_a_positive_integer(value: object) -> None:
     with pytest.raises(mh.ProfileError, match="Blast.value must be an integer >= 1"):
         Blast(value=value)  # type: ignore[arg-type]
+
+
+def test_a_profile_only_against_some_targets_makes_no_attack_against_others() -> None:
+    # docs/rules.md D38: the pool is not declared against a target its keywords rule
+    # out, in either engine; against one they allow it is the plain profile
+    hunter = mh.Weapon("Hammer - Hunter", 3, 3, 12, -2, 3, "[ONLY AGAINST: MONSTER/VEHICLE]")
+    plain = hunter.replace(abilities=())
+    standard = mh.Weapon("Hammer - Standard", 3, 3, 7, -2, 2)
+    boyz = mh.Unit.of("Boyz", 10, 5, 5, 1, keywords="INFANTRY")
+    truck = mh.Unit.of("Truck", 1, 9, 4, 10, keywords="VEHICLE")
+    assert mh.attack([(hunter, 5)], boyz).killed.pmf(0) == 1.0
+    assert mh.simulate([(hunter, 5)], boyz, trials=500, rng=1).killed.mean() == 0.0
+    both = mh.attack([(hunter, 5), (standard, 5)], boyz)
+    assert both.killed.allclose(mh.attack([(standard, 5)], boyz).killed)
+    assert [p.label for p in both.pools] == ["Hammer - Standard x5"]
+    assert mh.attack([(hunter, 5)], truck).damage.allclose(mh.attack([(plain, 5)], truck).damage)
+    assert str(mh.abilities.parse_token("ONLY AGAINST: MONSTER/VEHICLE")) == str(
+        hunter.abilities[0]
+    )
+    with pytest.raises(mh.ProfileError, match="OnlyAgainst.keywords"):
+        mh.abilities.OnlyAgainst()

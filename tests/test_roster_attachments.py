@@ -200,3 +200,25 @@ def test_the_command_line_reads_the_attachment(tmp_path: Path) -> None:
     lead = ["--lead", "Breaka Boyz=Beastboss on Squigosaur"]
     assert main([*args[:-3], "-o", str(replaced), "--no-progress", *lead]) == 0
     assert ",Breaka Boyz led by Beastboss on Squigosaur," in replaced.read_text(encoding="utf-8")
+
+
+def test_a_profile_restricted_by_its_name_is_chosen_only_where_it_may_be() -> None:
+    # docs/rules.md D38: "Smash Hammer - Hunter (Hunter: MONSTER/VEHICLE)" may only
+    # target MONSTER or VEHICLE units; against infantry the Standard profile attacks
+    army = mh.read_roster(EXCERPT)
+    melee = {x.name: x for x in army.loadouts()}["Breaka Boyz led by Bigboss (melee)"]
+    names = {
+        w.name: w
+        for option in getattr(melee, "options", [melee])
+        for entry in option.weapons
+        for w in [entry[0] if isinstance(entry, tuple) else entry]
+    }
+    hunter = names["Smash Hammer: Smash Hammer - Hunter"]
+    assert str(hunter.abilities[0]) == "[ONLY AGAINST: MONSTER/VEHICLE]"
+    infantry, vehicle = mh.targets.get("Line infantry"), mh.targets.get("Vehicle")
+    used = {
+        t.name: mh.units.options.choose(melee, t).row["weapons_used"] for t in (infantry, vehicle)
+    }
+    assert "Smash Hammer - Standard" in used["Line infantry"]
+    assert "Hunter" not in used["Line infantry"]
+    assert "Smash Hammer - Hunter" in used["Vehicle"]

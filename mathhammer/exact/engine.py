@@ -38,6 +38,7 @@ from ..rules.plan import (
     as_plan,
     cached_pools,
     check_sizes,
+    declarable,
     plan_pools,
     value_key,
 )
@@ -402,7 +403,7 @@ def _known(
     if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
         return None, None, None
     try:
-        pools = cached_pools(tuple(weapons))
+        pools = declarable(cached_pools(tuple(weapons)), target)
         ruleset = get_ruleset("11e" if rules is None else rules)
         key = value_key(
             ruleset,

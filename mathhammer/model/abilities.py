@@ -55,6 +55,7 @@ __all__ = [
     "Melta",
     "NoEffect",
     "NumberedAbility",
+    "OnlyAgainst",
     "Precision",
     "RapidFire",
     "SustainedHits",
@@ -62,6 +63,7 @@ __all__ = [
     "TwinLinked",
     "ability_classes",
     "choose",
+    "usable_against",
 ]
 
 
@@ -347,3 +349,45 @@ class NoEffect(Ability):
 
     def __str__(self) -> str:
         return f"[{self.name}{self._suffix()}]"
+
+
+@dataclass(frozen=True)
+class OnlyAgainst(Ability):
+    """The profile may only target a unit with one of its keywords (a selection rule).
+
+    Newer datasheets restrict a profile by its name: ``Smash Hammer - Hunter (Hunter:
+    MONSTER/VEHICLE)`` may only be used against MONSTER or VEHICLE units, and the readers
+    give such a profile ``[ONLY AGAINST: MONSTER/VEHICLE]``. A pool of it against any
+    other target is not declared: it makes no attack in either engine (docs/rules.md D38).
+
+    Examples
+    --------
+    >>> hunter = OnlyAgainst(keywords=("MONSTER", "VEHICLE"))
+    >>> str(hunter), hunter.applies_to(["INFANTRY"]), hunter.applies_to(["VEHICLE"])
+    ('[ONLY AGAINST: MONSTER/VEHICLE]', False, True)
+    """
+
+    NAME = "ONLY AGAINST"
+    CHANGES_ATTACK = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.keywords:
+            raise field_error(
+                ProfileError, "OnlyAgainst.keywords", "the keywords it may target", self.keywords,
+                "e.g. [ONLY AGAINST: MONSTER/VEHICLE]",
+            )  # fmt: skip
+
+
+def usable_against(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> bool:
+    """True unless an :class:`OnlyAgainst` among ``abilities`` rules the target out.
+
+    Examples
+    --------
+    >>> usable_against([LethalHits(), OnlyAgainst(keywords=("VEHICLE",))], ["INFANTRY"])
+    False
+    >>> usable_against([LethalHits()], ["INFANTRY"])
+    True
+    """
+    have = tuple(target_keywords)
+    return all(a.applies_to(have) for a in abilities if isinstance(a, OnlyAgainst))

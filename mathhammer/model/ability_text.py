@@ -22,6 +22,7 @@ from .abilities import NO_EFFECT, Ability, ability_classes
 
 __all__ = [
     "UnknownAbilityWarning",
+    "name_restriction",
     "parse_abilities",
     "parse_token",
     "split_abilities",
@@ -35,6 +36,8 @@ _ANTI_WITHOUT_PLUS = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])$")
 # long run of digits is matched in linear time, not quadratic.
 _TRAILING_VALUE = re.compile(r"^(.*?)(?:\s+((?:[0-9]*D)?[0-9]+(?:\+[0-9]+)?\+?))?$")
 _SEPARATORS = re.compile(r"[,.;\n]")
+#: A profile name's closing restriction: "Beastchoppa - Hunter (Hunter: MONSTER/VEHICLE)".
+_NAME_RESTRICTION = re.compile(r"\s*\(\s*[^():]*:\s*([A-Za-z][A-Za-z /-]*?)\s*\)\s*$")
 
 
 class UnknownAbilityWarning(UserWarning):
@@ -226,3 +229,22 @@ def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
             UnknownAbilityWarning,
             stacklevel=4,
         )
+
+
+def name_restriction(name: str) -> tuple[str, str]:
+    """A weapon profile's name without its closing restriction, and the restriction as a
+    printed ability (``""`` when the name has none): the profile may only target units
+    with one of the keywords named (docs/rules.md D38).
+
+    Examples
+    --------
+    >>> name_restriction("Smash Hammer - Hunter (Hunter: MONSTER/VEHICLE)")
+    ('Smash Hammer - Hunter', '[ONLY AGAINST: MONSTER/VEHICLE]')
+    >>> name_restriction("Kombi-weapon (Rokkit)")
+    ('Kombi-weapon (Rokkit)', '')
+    """
+    found = _NAME_RESTRICTION.search(name)
+    if found is None:
+        return name, ""
+    keywords = "/".join(" ".join(k.split()).upper() for k in found[1].split("/") if k.strip())
+    return name[: found.start()].strip(), f"[ONLY AGAINST: {keywords}]"

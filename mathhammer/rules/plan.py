@@ -23,6 +23,7 @@ from ..core.caches import register
 from ..core.frozen import fast_init, once
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
+from ..model.abilities import usable_against
 from ..model.context import Context, Modifiers, check_inputs
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
@@ -38,6 +39,7 @@ __all__ = [
     "as_plan",
     "cached_pools",
     "check_sizes",
+    "declarable",
     "plan_attack",
     "plan_pools",
     "steps_key",
@@ -341,13 +343,14 @@ def plan_pools(
 ) -> AttackPlan:
     """:func:`plan_attack` of the pools :func:`~mathhammer.model.pools.gather_pools` made of
     the weapons (for a caller that has them already); declared against the target as it
-    stands at ``standing``, where given (docs/rules.md D34)."""
+    stands at ``standing``, where given (docs/rules.md D34). A pool whose profile may not
+    target this unit (:class:`~mathhammer.model.abilities.OnlyAgainst`) is left out."""
     context, modifiers = check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     ruleset.check_target(target)
     ruleset.check_situation(context, modifiers)
     steps: list[PlannedPool | MortalWounds] = []
-    for step in pools:
+    for step in declarable(pools, target):
         if isinstance(step, MortalWounds):
             steps.append(step)
             continue
@@ -360,6 +363,30 @@ def plan_pools(
         checks = ruleset.pool_checks(weapon, target, here, mods, standing)
         steps.append(PlannedPool(step, checks))
     return AttackPlan(target, ruleset, context, modifiers, tuple(steps), standing)
+
+
+def declarable(
+    pools: Sequence[Pool | MortalWounds], target: Unit
+) -> tuple[Pool | MortalWounds, ...]:
+    """The pools that may be declared against ``target``: all but those whose profile may
+    only target units with other keywords (:class:`~mathhammer.model.abilities.OnlyAgainst`,
+    docs/rules.md D38), which make no attack in either engine.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> hunter = mh.Weapon("Hunter", 3, 3, 12, -2, 3, "[ONLY AGAINST: VEHICLE]")
+    >>> pools = cached_pools(((hunter, 2), (mh.Weapon("Choppa", 3, 3, 5), 2)))
+    >>> [p.label for p in declarable(pools, mh.Unit.of("Boyz", 10, 5, 5, 1))]
+    ['Choppa x2']
+    """
+    keywords = target.keywords
+    kept = tuple(
+        p
+        for p in pools
+        if isinstance(p, MortalWounds) or usable_against(p.weapon.abilities, keywords)
+    )
+    return tuple(pools) if len(kept) == len(pools) else kept
 
 
 @register

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...errors import MathhammerError
 from ...model.abilities import Torrent
-from ...model.ability_text import parse_abilities
+from ...model.ability_text import name_restriction, parse_abilities
 from ...model.profiles import Weapon
 from .links import nodes
 
@@ -155,11 +155,13 @@ def read_weapon(profile: dict[str, Any]) -> tuple[Weapon | None, str]:
     for column in ("S", "AP"):
         if not _INTEGER.fullmatch(values[column]):
             return None, f"{column} is {values[column]!r}: the engine takes a fixed {column}"
+    name, restriction = name_restriction(profile_name(profile))  # D38
+    text = ", ".join(k for k in (text, restriction) if k)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # unknown abilities go to the import report
             weapon = Weapon(
-                profile_name(profile),
+                name,
                 values["A"],
                 int(skill) if str(skill).isdigit() else skill,
                 int(values["S"]),

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...errors import MathhammerError
 from ...model.abilities import Torrent
-from ...model.ability_text import parse_abilities
+from ...model.ability_text import name_restriction, parse_abilities
 from ...model.profiles import Weapon
 from ...units.datasheet import AbilityText
 
@@ -138,6 +138,8 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
         "damage": _dice(chars, "D"),
     }
     name = str(profile.get("name", "")).lstrip("\u27a4 ").strip() or "weapon"
+    name, restriction = name_restriction(name)  # "(Hunter: MONSTER/VEHICLE)": D38
+    keywords = ", ".join(k for k in (keywords, restriction) if k)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
