@@ -252,11 +252,24 @@ def _add_army_options(report: argparse.ArgumentParser) -> None:
         help="in the targets' roster, LEADER leads UNIT (repeat for each pair); replaces "
         "what the file records for UNIT",
     )
+    _add_assume(report)
     report.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
     report.add_argument(
         "--import-report", action="store_true", help="print what each import read and skipped"
+    )
+
+
+def _add_assume(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--assume",
+        action="append",
+        default=[],
+        metavar="STATE",
+        help="a named state the units' rules depend on holds, e.g. 'riled up', 'waaagh', "
+        "'objective' (repeat for each; checked against what the rules mention): the rules "
+        "that need it apply, on both sides",
     )
 
 
@@ -492,6 +505,7 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     command.add_argument("--faction", help="only this faction's units (a catalogue)")
     command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
+    _add_assume(command)
     command.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )

@@ -50,6 +50,10 @@ def plan_command(args: argparse.Namespace) -> int:
             raise field_error(OptionError, "--targets", "a file with units", args.targets)
     else:
         targets = list(suite.STANDARD)
+    if args.assume:
+        from ..units.assume import assuming, check_assumed
+
+        units = assuming(units, check_assumed(args.assume, units, targets))
     for report in (army.report,):
         if report is not None:
             from ..io.import_report import unknown_lines

@@ -204,7 +204,7 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     if not args.targets:
         if args.lead:
             raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
-        return army.loadouts, list(suite.STANDARD)
+        return _assumed(args, army.loadouts, []), list(suite.STANDARD)
     faction = args.target_faction or args.faction
     leaders: dict[str, list[str]] = {}
     for unit, leader in args.lead:
@@ -215,17 +215,27 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     _print_import(args, them)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)
-    return army.loadouts, them.targets
+    return _assumed(args, army.loadouts, them.targets), them.targets
+
+
+def _assumed(args: argparse.Namespace, loadouts: list[Any], targets: list[Any]) -> list[Any]:
+    """The loadouts in the situation ``--assume`` states, its names checked against the
+    states the rules of both sides mention."""
+    from ..units.assume import assuming, check_assumed
+
+    if not args.assume:
+        return loadouts
+    return assuming(loadouts, check_assumed(args.assume, loadouts, targets))
 
 
 def _print_import(args: argparse.Namespace, army: Any) -> None:
     """The import report on stderr when asked for; unknown abilities always."""
-    from ..io.import_report import describe, unknown_lines
+    from ..io.import_report import describe, unapplied_lines, unknown_lines
 
     if army.report is None:
         return
     if args.import_report:
         print(describe(army.report), file=sys.stderr)
     else:
-        for line in unknown_lines(army.report):
+        for line in (*unknown_lines(army.report), *unapplied_lines(army.report)):
             print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..model.ability_text import unknown_message
 
-__all__ = ["ImportReport", "Skipped", "describe", "unknown_lines"]
+__all__ = ["ImportReport", "Skipped", "describe", "unapplied_lines", "unknown_lines"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,38 @@ def unknown_lines(report: ImportReport) -> list[str]:
         lines.append(
             f"{report.source}: weapon ability {unknown_message(token)} is not known, ignored "
             f"in {len(entries)} {profiles}: {_entries(entries)}"
+        )
+    return lines
+
+
+def unapplied_lines(report: ImportReport, shown: int = 20) -> list[str]:
+    """One line per unit (datasheet) whose rules could change an attack and were not all
+    applied, naming them; past ``shown`` units, one line with how many more.
+
+    Examples
+    --------
+    >>> report = ImportReport("army.json", not_understood=[
+    ...     ("Gretchin", "Runtherd", "..."), ("Gretchin", "Grot Shield", "..."),
+    ...     ("Battlewagon", "Zzap gun", "...")])
+    >>> for line in unapplied_lines(report):
+    ...     print(line)
+    army.json: Gretchin: rules not applied: Runtherd, Grot Shield (--import-report says why)
+    army.json: Battlewagon: rules not applied: Zzap gun (--import-report says why)
+    """
+    names: dict[str, list[str]] = {}
+    for sheet, name, _ in report.not_understood:
+        found = names.setdefault(sheet, [])
+        if name not in found:
+            found.append(name)
+    lines = [
+        f"{report.source}: {sheet}: rules not applied: {', '.join(rules)} "
+        "(--import-report says why)"
+        for sheet, rules in list(names.items())[:shown]
+    ]
+    if len(names) > shown:
+        lines.append(
+            f"{report.source}: and {len(names) - shown} more units with rules not applied "
+            "(--import-report lists them)"
         )
     return lines
 

@@ -20,7 +20,7 @@ from ..core.heap import settled_heap
 from ..errors import LimitError, OptionError, RulesError, field_error
 from ..montecarlo.engine import simulate
 from ..results.attack import AttackResult
-from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
+from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame, situation_columns
 from ..rules import Ruleset, get_ruleset
 from ..units.loadout import Loadout
 from ..units.options import (
@@ -146,6 +146,7 @@ def _rows_of(
         )
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))
+        row.update(situation_columns(choice.context))
         rows.append((row, _chart(choice.result, target)))
     return rows
 

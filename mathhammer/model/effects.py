@@ -376,7 +376,11 @@ class EffectRule(Ability):
             return False
         if effect.kind == "cover" and situation.melee:
             return False
-        return all(c.holds(situation) for c in effect.conditions)
+        if not all(c.holds(situation) for c in effect.conditions):
+            return False
+        if effect.kind == "ability":  # a granted ability acts only where it would act
+            return _granted(str(effect.value), situation) is not None
+        return True
 
     def apply(self, draft: PoolDraft, situation: Situation) -> None:
         effect = self.effect
@@ -427,11 +431,20 @@ def _stronger(a: str | None, b: str) -> str:
     return b if a is None or order.index(b) > order.index(a) else a
 
 
-def _grant(token: str, draft: PoolDraft, situation: Situation) -> None:
-    """A weapon ability a rule grants, applied to the pool as the weapon's own would be."""
+def _granted(token: str, situation: Situation) -> Ability | None:
+    """A weapon ability a rule grants, where it changes this pool as the weapon's own would
+    (against a target it applies to, in a situation where it acts); None elsewhere."""
     ability = parse_token(token)
     keywords = situation.target.keywords
     if ability is not None and ability.applies_to(keywords) and ability.effective(situation):
+        return ability
+    return None
+
+
+def _grant(token: str, draft: PoolDraft, situation: Situation) -> None:
+    """A weapon ability a rule grants, applied to the pool as the weapon's own would be."""
+    ability = _granted(token, situation)
+    if ability is not None:
         ability.apply(draft, situation)
 
 

@@ -194,6 +194,24 @@ class AttackResult:
         )
         return float(self.hazardous.mean()) if used else None
 
+    @property
+    def rules_applied(self) -> tuple[str, ...]:
+        """The units' own rules applied to some pool (the attacker's, on its weapons, and
+        the target's, on the attacks against it), each once, as ``"Rule (effect)"``. The
+        weapons' printed abilities (``"[LETHAL HITS]"``) are not among them.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> from mathhammer.model.effects import Effect, arm
+        >>> choppa = arm(mh.Weapon("Choppa", 3, 3, 5, -1, 1, "[LETHAL HITS]", melee=True),
+        ...              [Effect("hit", 1, source="Dodge Dis!")])
+        >>> mh.attack([(choppa, 10)], mh.Unit.of("Guard", 10, 3, 5, 1)).rules_applied
+        ('Dodge Dis! (+1 to hit)',)
+        """
+        found = (a for pool in self.pools for a in pool.abilities if not a.startswith("["))
+        return tuple(dict.fromkeys(found))
+
     def group(self, key: int | str) -> GroupResult:
         """One allocation group's result, by position or by label (e.g. ``"Captain"``)."""
         return self.groups[self.target.group_index(key)]

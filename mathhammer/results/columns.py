@@ -28,6 +28,9 @@ points_of_damage                    the expected points of the wounds lost: a mo
                                     points spread over its wounds, so that damage to a
                                     vehicle or monster counts before it dies
 points_destroyed_per_100_points     points_destroyed per 100 of the loadout's points
+rules_applied                       the units' own rules applied (docs/rules.md D37), as
+                                    "Rule (effect)", joined by "; "
+assumed                             the named states the situation assumed ("riled up")
 mc_mean_killed, mc_se_killed        a Monte Carlo check: its mean and standard error
 mc_z                                its deviation from the exact mean, in standard errors
 loadout_source, target_source       where the loadout and the target were read from (file
@@ -65,6 +68,7 @@ __all__ = [
     "Priced",
     "SOURCE_COLUMNS",
     "PricedTarget",
+    "RULES_COLUMNS",
     "TARGET_POINTS_COLUMNS",
     "UNKNOWN_COLUMNS",
     "after_attack_columns",
@@ -72,6 +76,7 @@ __all__ = [
     "attack_columns",
     "columns_frame",
     "for_loadout",
+    "situation_columns",
 ]
 
 #: The columns every comparison has, in order (``phase`` and ``weapons_used`` only where an
@@ -135,6 +140,8 @@ CHARACTER_COLUMNS = ("p_character_killed",)
 HAZARD_COLUMNS = ("mean_hazard_wounds",)
 #: Weapon-ability tokens the engine does not know, as read (listed, never silently dropped).
 UNKNOWN_COLUMNS = ("unknown_abilities",)
+#: The units' own rules applied, and the named states assumed, where there are any.
+RULES_COLUMNS = ("rules_applied", "assumed")
 #: Every column, in the order tables show them.
 ALL_COLUMNS = (
     COLUMNS[0],
@@ -145,11 +152,19 @@ ALL_COLUMNS = (
     *PANIC_COLUMNS,
     *POINTS_COLUMNS,
     *CHECK_COLUMNS,
+    *RULES_COLUMNS,
     *UNKNOWN_COLUMNS,
     *SOURCE_COLUMNS,
 )
 #: The columns that hold numbers: what a heatmap or a ranking can show.
-_TEXT_COLUMNS = {"loadout", "target", *CHOICE_COLUMNS, *UNKNOWN_COLUMNS, *SOURCE_COLUMNS}
+_TEXT_COLUMNS = {
+    "loadout",
+    "target",
+    *CHOICE_COLUMNS,
+    *RULES_COLUMNS,
+    *UNKNOWN_COLUMNS,
+    *SOURCE_COLUMNS,
+}
 METRIC_COLUMNS = tuple(c for c in ALL_COLUMNS if c not in _TEXT_COLUMNS)
 
 # Prices are NaN where one side has none, so they are floats in every table.
@@ -254,6 +269,8 @@ def attack_columns(
         taken, failed = after_attack_columns(test.name)
         row[taken] = test.p_taken
         row[failed] = test.p_failed
+    if result.rules_applied:
+        row["rules_applied"] = "; ".join(result.rules_applied)
     if target is not None and target.points is not None:
         row["target_points"] = target.points
         row["points_destroyed"] = target.points_destroyed(result)
@@ -316,6 +333,22 @@ def for_loadout(
     columns = tuple(out)
     order = _ordered_once(columns)
     return out if order == columns else {column: out[column] for column in order}
+
+
+def situation_columns(context: Any) -> dict[str, str]:
+    """The ``assumed`` column of a row attacked in ``context``: the named states it assumes
+    (``Context(assume=...)``), joined by ``"; "``; nothing where it assumes none.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> situation_columns(mh.Context(assume={"riled up", "waaagh"}))
+    {'assumed': 'riled up; waaagh'}
+    >>> situation_columns(None)
+    {}
+    """
+    assumed = sorted(getattr(context, "assume", ()))
+    return {"assumed": "; ".join(assumed)} if assumed else {}
 
 
 def _check_columns(mean: float, sd: float, check: SimulationResult) -> dict[str, float]:

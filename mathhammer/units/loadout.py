@@ -21,9 +21,10 @@ mh.Loadout('Lascannon team', [(weapon, 1)], points=120) for 120 points, or \
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from ..errors import ProfileError, field_error
 from ..model.context import Context
@@ -149,6 +150,25 @@ class Loadout:
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "context", context)
         object.__setattr__(self, "source", source)
+
+    def in_context(self, context: Context | None) -> Self:
+        """This loadout attacked in ``context`` with its own context's changes on top (the
+        states assumed by either): a report's situation given to every unit.
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> close = Loadout("close", [(mh.Weapon("Gun", 1, 3, 4), 5)],
+        ...                 context=mh.Context(half_range=True))
+        >>> close.in_context(mh.Context(assume="riled up")).context.changes()
+        ['half_range', 'assume riled up']
+        """
+        if context is None:
+            return self
+        out = copy.copy(self)
+        own = context if self.context is None else self.context.combined(context)
+        object.__setattr__(out, "context", own)
+        return out
 
     @property
     def weapon_counts(self) -> tuple[tuple[Weapon, int], ...]:

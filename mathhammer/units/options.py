@@ -38,7 +38,7 @@ from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Weapon
 from ..results.attack import AttackResult
-from ..results.columns import METRIC_COLUMNS, attack_columns, for_loadout
+from ..results.columns import METRIC_COLUMNS, attack_columns, for_loadout, situation_columns
 from ..rules import Ruleset
 from ..rules.plan import HashedKey, cached_pools, steps_key
 from .loadout import Loadout, describe_weapons
@@ -291,6 +291,7 @@ def choose(
             best, best_score = Choice(declaration, situation, result, row), score
     assert best is not None  # a loadout has at least one option
     best.row.update(choice_columns(loadout, best.declaration))
+    best.row.update(situation_columns(situation))
     return best
 
 

@@ -1,0 +1,107 @@
+"""Named states a list's rules depend on, and a situation that assumes some of them.
+
+A unit's rules may hold only in a state of the game that no profile records: "riled up",
+"the Waaagh! is active", "within range of an objective marker", an ability used once per
+battle (docs/rules.md D37). Such a rule applies only when the situation assumes the state
+(``Context(assume={...})``). :func:`named_states` lists the states the rules of some
+loadouts and targets mention; :func:`check_assumed` refuses a name none of them mentions
+(a typo would otherwise change nothing, silently), with the closest one as a suggestion;
+:func:`assuming` gives each loadout the situation that assumes them.
+
+Examples
+--------
+>>> import mathhammer as mh
+>>> from mathhammer.model.effects import Condition, Effect, arm
+>>> choppa = mh.Weapon("Choppa", 3, 3, 5, -1, 1, melee=True)
+>>> riled = Effect("hit", 1, "melee", (Condition("assumed", "riled up"),), source="Waaagh!")
+>>> boyz = mh.Loadout("Boyz", [(arm(choppa, [riled]), 10)])
+>>> sorted(named_states([boyz]))
+['riled up']
+>>> check_assumed(["Riled Up"], [boyz])
+frozenset({'riled up'})
+>>> [x.context.assume for x in assuming([boyz], {"riled up"})]
+[frozenset({'riled up'})]
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..errors import OptionError, field_error
+from ..model.context import Context, assumption_name
+from ..model.effects import EffectRule
+from .loadout import Loadout
+
+__all__ = ["assuming", "check_assumed", "named_states"]
+
+
+def _rules(loadout: Loadout) -> Iterable[EffectRule]:
+    """The unit rules on the weapons of a loadout and of each of its options."""
+    for option in (loadout, *getattr(loadout, "options", ())):
+        for weapon, _ in option.weapon_counts:
+            yield from (a for a in weapon.abilities if isinstance(a, EffectRule))
+
+
+def named_states(loadouts: Iterable[Loadout] = (), targets: Iterable[Any] = ()) -> frozenset[str]:
+    """The named states the rules of ``loadouts`` (on their weapons) and of ``targets``
+    (:class:`~mathhammer.Target` or :class:`~mathhammer.Unit`: their ``rules``) mention."""
+    rules: list[EffectRule] = [r for loadout in loadouts for r in _rules(loadout)]
+    for target in targets:
+        unit = getattr(target, "unit", target)
+        rules.extend(r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule))
+    return frozenset(
+        c.value for rule in rules for c in rule.effect.conditions if c.kind == "assumed"
+    )
+
+
+def check_assumed(
+    names: Iterable[str],
+    loadouts: Iterable[Loadout] = (),
+    targets: Iterable[Any] = (),
+    *,
+    option: str = "--assume",
+) -> frozenset[str]:
+    """``names`` as states (:func:`~mathhammer.model.context.assumption_name`), each one a
+    state the rules of ``loadouts`` or ``targets`` mention.
+
+    Raises
+    ------
+    OptionError
+        A name no rule mentions, with the closest one mentioned, or the list of them.
+
+    Examples
+    --------
+    >>> check_assumed(["waagh"], [])  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.OptionError: --assume must be a state the rules of the units mention
+    (they mention none); got 'waagh'
+    """
+    known = named_states(loadouts, targets)
+    out = set()
+    for given in names:
+        name = assumption_name(given)
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+            if close:
+                hint = f"did you mean {close[0]!r}?"
+            elif known:
+                hint = "the rules mention: " + ", ".join(repr(k) for k in sorted(known))
+            else:
+                hint = ""
+            wanted = "a state the rules of the units mention" + (
+                "" if known else " (they mention none)"
+            )
+            raise field_error(OptionError, option, wanted, given, hint)
+        out.add(name)
+    return frozenset(out)
+
+
+def assuming(loadouts: Sequence[Loadout], names: Iterable[str]) -> list[Loadout]:
+    """Each loadout in a situation that assumes ``names`` as well as its own."""
+    states = frozenset(names)
+    if not states:
+        return list(loadouts)
+    return [x.in_context(Context(assume=states)) for x in loadouts]
