@@ -48,7 +48,7 @@ from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
 from .sweep import sweep, sweep_top
 from .units.compare import Loadout, compare
-from .units.datasheet import Datasheet, ModelProfile, Wargear, attach_leaders
+from .units.datasheet import Datasheet, Detachment, ModelProfile, Wargear, attach_leaders
 from .units.durability import StandardAttacker, durability, standard_attackers
 from .units.options import AttackOptions
 from .units.resolve import (
@@ -108,6 +108,7 @@ __all__ = [
     "Context",
     "CsvError",
     "Datasheet",
+    "Detachment",
     "Dice",
     "DiceSyntaxError",
     "Dist",

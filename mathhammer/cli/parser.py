@@ -24,6 +24,7 @@ from ..model.values import (
 from ..rules import get_ruleset, ruleset_names
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
+from .detachments import detachments_command
 from .durability import durability_command
 from .lines import one_line
 from .plan import plan_command
@@ -150,12 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mathhammer {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands = (_add_report(sub), _add_attack(sub), _add_demo(sub))
+    commands = [_add_report(sub), _add_attack(sub), _add_demo(sub)]
     _add_targets(sub)
     _add_datasheets(sub)
     _add_durability(sub)
     _add_plan(sub)
     _add_sweep(sub)
+    commands.append(_add_detachments(sub))
     for command in commands:
         command.add_argument(
             "--rules",
@@ -512,6 +514,41 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument("-o", "--output", help="write the plan as CSV")
     _add_force(command)
     command.set_defaults(run=plan_command)
+    return command
+
+
+def _add_detachments(sub: _Subparsers) -> argparse.ArgumentParser:
+    from .detachments import RANKED_BY
+
+    command = sub.add_parser(
+        "detachments",
+        formatter_class=_RAW,
+        help="a roster under each detachment of its faction, ranked by the numbers",
+        description="Put ROSTER under no detachment, its own, and each detachment of its "
+        "faction in the BSData --catalogue (their rules read and applied to the units they "
+        "name), attack each target with each unit (its best declaration), and rank the "
+        "detachments by the list's total. Rules that need a state apply with --assume.",
+        epilog="examples:\n  mathhammer detachments my-list.json --catalogue wh40k-11e/"
+        "\n  mathhammer detachments my-list.json --catalogue wh40k-11e/ --assume waaagh "
+        "--rank-by points_destroyed -o detachments.csv",
+    )
+    command.add_argument("roster", help="the list: a roster file")
+    command.add_argument(
+        "--catalogue", required=True, help="BSData catalogues with the faction's detachments"
+    )
+    command.add_argument("--faction", help="the catalogue's faction (default: the roster's)")
+    command.add_argument("--targets", help="the targets (default: the standard suite)")
+    command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
+    _add_assume(command)
+    command.add_argument(
+        "--rank-by", choices=list(RANKED_BY), default="mean_damage", help="default mean_damage"
+    )
+    command.add_argument(
+        "--strict", action="store_true", help="an unknown weapon ability is an error"
+    )
+    command.add_argument("-o", "--output", help="write the table (detachment x target) as CSV")
+    _add_force(command)
+    command.set_defaults(run=detachments_command)
     return command
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # imported on first use (see __getattr__)
     from .defences import Defences, read_defences
     from .import_report import ImportReport, Skipped, describe
     from .library import DatasheetLibrary
-    from .roster import Roster, RosterUnit, read_roster
+    from .roster import Roster, RosterUnit, compare_detachments, read_roster
     from .sources import Army, read_army
     from .wahapedia import read_wahapedia
 
@@ -39,6 +39,7 @@ _LAZY = {
     "Roster": ".roster",
     "RosterUnit": ".roster",
     "read_roster": ".roster",
+    "compare_detachments": ".roster",
     "Army": ".sources",
     "read_army": ".sources",
     "read_wahapedia": ".wahapedia",
@@ -64,6 +65,7 @@ __all__ = [
     "Roster",
     "RosterUnit",
     "Skipped",
+    "compare_detachments",
     "describe",
     "read_army",
     "read_attackers",

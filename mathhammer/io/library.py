@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..errors import OptionError, field_error
 from ..units.datasheet import Datasheet
+from ..units.parts import Detachment
 from .import_report import ImportReport
 
 __all__ = ["DatasheetLibrary"]
@@ -66,9 +67,28 @@ class DatasheetLibrary:
 
     datasheets: tuple[Datasheet, ...]
     report: ImportReport = field(default_factory=lambda: ImportReport(source=""))
+    detachments: tuple[Detachment, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "datasheets", tuple(self.datasheets))
+        object.__setattr__(self, "detachments", tuple(self.detachments))
+
+    def detachment(self, name: str) -> Detachment:
+        """The detachment of this name (case and apostrophes aside).
+
+        Raises
+        ------
+        OptionError
+            No detachment has the name (the error suggests the closest).
+        """
+        for detachment in self.detachments:
+            if _key(detachment.name) == _key(name):
+                return detachment
+        known = [d.name for d in self.detachments]
+        raise field_error(
+            OptionError, "detachment", f"one of the {len(known)} detachments read", name,
+            _suggest(name, known),
+        )  # fmt: skip
 
     def __len__(self) -> int:
         return len(self.datasheets)
@@ -135,4 +155,6 @@ class DatasheetLibrary:
                 name,
                 _suggest(name, list(self.factions)),
             )
-        return DatasheetLibrary(chosen, self.report)
+        keys = {_faction_keys(d.faction)[1] for d in chosen}  # "Library - Tyranids" too
+        own = tuple(d for d in self.detachments if _faction_keys(d.faction)[1] in keys)
+        return DatasheetLibrary(chosen, self.report, own)

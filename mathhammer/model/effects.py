@@ -217,6 +217,10 @@ class Effect:
     weapon : str
         Only attacks with weapons of this name ("burna": any weapon whose name contains
         it, in any case); every weapon by default.
+    units : tuple of str
+        An army or detachment rule's units: the effect is for each unit of the army with
+        one of these keyword phrases (``"ORKS INFANTRY"``: every keyword of it) and none of
+        those marked ``NON-`` (:meth:`for_unit`); empty for a unit's own rule.
 
     Examples
     --------
@@ -233,8 +237,10 @@ class Effect:
     source: str = ""
     scope: str = "unit"
     weapon: str = ""
+    units: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "units", _unit_phrases(self.units))
         if not isinstance(self.weapon, str):
             raise field_error(ProfileError, "Effect.weapon", "a weapon name or ''", self.weapon)
         object.__setattr__(self, "weapon", " ".join(self.weapon.split()).lower())
@@ -298,6 +304,28 @@ class Effect:
         """
         return not self.weapon or self.weapon in " ".join(weapon_name.split()).lower()
 
+    def for_unit(self, keywords: Iterable[str]) -> bool:
+        """True if the effect is for a unit with these keywords: a unit's own rule always;
+        an army rule where one of its phrases is made of the unit's keywords (``"ORKS
+        INFANTRY"``: ORKS and INFANTRY, or one keyword of that name) and none excluded.
+
+        Examples
+        --------
+        >>> dakka = Effect("ability", "ASSAULT", "ranged", units=("ORKS INFANTRY", "NON-GROTS"))
+        >>> [dakka.for_unit(k) for k in (["ORKS", "INFANTRY", "MOB"], ["ORKS", "VEHICLE"],
+        ...                               ["ORKS", "INFANTRY", "GROTS"])]
+        [True, False, False]
+        >>> Effect("hit", 1, units=("BEAST SNAGGA",)).for_unit(["ORKS", "BEAST SNAGGA"])
+        True
+        """
+        if not self.units:
+            return True
+        have = {" ".join(k.split()).upper() for k in keywords}
+        wanted = [u for u in self.units if not u.startswith("NON-")]
+        if any(_made_of(u.removeprefix("NON-"), have) for u in self.units if u.startswith("NON-")):
+            return False
+        return not wanted or any(_made_of(u, have) for u in wanted)
+
     @property
     def conditional(self) -> bool:
         """True if it holds only under conditions (the attacks it concerns aside)."""
@@ -339,6 +367,8 @@ class Effect:
         }[kind]
         if self.weapon:
             words = f"{self.weapon}: {words}"
+        if self.units:
+            words = f"{'/'.join(self.units)} units: {words}"
         if self.attacks:
             words = f"{self.attacks}: {words}"
         if self.conditions:
@@ -347,6 +377,29 @@ class Effect:
 
 
 _POLICY_TEXT = {"ones": " of 1", "failures": "", "non_critical": " (all)"}
+
+
+def _unit_phrases(units: object) -> tuple[str, ...]:
+    """``Effect.units`` checked: keyword phrases in upper case, single spaces."""
+    if isinstance(units, str) or not isinstance(units, Iterable):
+        raise field_error(ProfileError, "Effect.units", "a tuple of keyword phrases", units,
+                          "e.g. ('ORKS INFANTRY',)")  # fmt: skip
+    out = []
+    for phrase in units:
+        if not isinstance(phrase, str) or not phrase.strip():
+            raise field_error(ProfileError, "Effect.units", "non-empty keyword phrases", phrase)
+        out.append(" ".join(phrase.split()).upper())
+    return tuple(out)
+
+
+def _made_of(phrase: str, keywords: set[str]) -> bool:
+    """True if the words of ``phrase`` split into keywords all in ``keywords``."""
+    words = phrase.split()
+    ends = {0}  # the word counts covered by keywords so far
+    for end in range(1, len(words) + 1):
+        if any(" ".join(words[start:end]) in keywords for start in ends if start < end):
+            ends.add(end)
+    return len(words) in ends
 
 
 @dataclass(frozen=True)

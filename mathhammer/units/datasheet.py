@@ -32,12 +32,13 @@ from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
 from .alternatives import fight_sets, model_options, shooting_sets
 from .loadout import Loadout
 from .options import AttackOptions
-from .parts import AbilityText, ModelProfile, Wargear
+from .parts import AbilityText, Detachment, ModelProfile, Wargear
 from .selection import Attacker, Models
 from .targets import Target
 
 __all__ = [
     "AbilityText",
+    "Detachment",
     "Datasheet",
     "ModelCounts",
     "ModelProfile",
@@ -454,7 +455,8 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
     """The unit with the defence effects of its rules: those on each attack as its rules
     (:func:`~mathhammer.model.effects.guards`), added to any it has; an unconditional
     Feel No Pain, damage reduction or halving from a leader "while leading" (the unit's
-    own are its profiles' already) as every group's, the better of it and the group's.
+    own are its profiles' already) or an army rule (``Effect.units``) as every group's, the
+    better of it and the group's.
 
     Examples
     --------
@@ -466,9 +468,10 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
     """
     rules = guards(effects)
     groups = list(unit.groups)
+    stealth = unit.stealth
     for effect in effects:
-        if effect.scope != "led" or effect.conditions or effect.attacks:
-            continue
+        if (effect.scope != "led" and not effect.units) or effect.conditions or effect.attacks:
+            continue  # the unit's own: its profiles' fields already
         value = effect.value
         for i, g in enumerate(groups):
             if effect.kind == "fnp" and isinstance(value, int):
@@ -482,6 +485,7 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
                 groups[i] = replace(g, damage_reduction=max(g.damage_reduction, value))
             elif effect.kind == "halve_damage":
                 groups[i] = replace(g, halve_damage=True)
-    if not rules and groups == list(unit.groups):
+        stealth = stealth or effect.kind == "stealth"
+    if not rules and groups == list(unit.groups) and stealth == unit.stealth:
         return unit
-    return replace(unit, groups=tuple(groups), rules=(*unit.rules, *rules))
+    return replace(unit, groups=tuple(groups), rules=(*unit.rules, *rules), stealth=stealth)

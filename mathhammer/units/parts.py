@@ -16,7 +16,7 @@ from ..errors import ProfileError, field_error
 from ..model.fields import items_field, names_field, optional_int_field, text_field
 from ..model.profiles import ModelGroup, Weapon
 
-__all__ = ["AbilityText", "ModelProfile", "Wargear"]
+__all__ = ["AbilityText", "Detachment", "ModelProfile", "Wargear"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,31 @@ class AbilityText:
 
     name: str
     text: str = ""
+
+
+@dataclass(frozen=True)
+class Detachment:
+    """A detachment as printed: its name, its rules and the faction it belongs to.
+
+    Its rules name the army's units they are for by keywords ("Melee weapons equipped by
+    ORKS models from your army have [SUSTAINED HITS 1]"); an army list applies them to
+    the units with those keywords (``Roster.with_detachment``).
+
+    Examples
+    --------
+    >>> Detachment("War Horde", (AbilityText("Get Stuck In", "..."),), "Orks").name
+    'War Horde'
+    """
+
+    name: str
+    rules: tuple[AbilityText, ...] = ()
+    faction: str = ""
+
+    def __post_init__(self) -> None:
+        text_field("Detachment", "name", self.name)
+        rules = items_field(f"Detachment {self.name!r}.rules", self.rules, AbilityText,
+                            "a list of AbilityText")  # fmt: skip
+        object.__setattr__(self, "rules", rules)
 
 
 @dataclass(frozen=True)

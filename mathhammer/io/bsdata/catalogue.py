@@ -39,12 +39,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputFileError
+from ...units.parts import AbilityText, Detachment
 from ..files import input_kind
 from ..import_report import ImportReport
 from ..library import DatasheetLibrary
 from .datasheets import DatasheetReader
 from .files import EXTENSIONS, load_tree
 from .links import Book, CatalogueSet, nodes
+from .profiles import clean_text
 
 __all__ = ["Catalogue", "read_catalogue"]
 
@@ -95,7 +97,25 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
         books = _with_links(_book(path))
     report = ImportReport(str(path))
     reader = DatasheetReader(CatalogueSet(books), report, strict=strict)
-    return Catalogue(tuple(reader.read_all()), report)
+    return Catalogue(tuple(reader.read_all()), report, _detachments(books))
+
+
+def _detachments(books: list[Book]) -> tuple[Detachment, ...]:
+    """The detachments of each faction: the entries of its ``Detachment`` group, with their
+    rules as printed."""
+    out = []
+    for book in books:
+        for group in nodes(book.body, "sharedSelectionEntryGroups"):
+            if group.get("name") != "Detachment":
+                continue
+            for entry in nodes(group, "selectionEntries"):
+                rules = tuple(
+                    AbilityText(str(r.get("name", "")), clean_text(r.get("description", "")))
+                    for r in nodes(entry, "rules")
+                    if r.get("name")
+                )
+                out.append(Detachment(str(entry.get("name", "")), rules, book.name))
+    return tuple(out)
 
 
 def _book(path: Path) -> Book:

@@ -14,7 +14,16 @@ their profiles, so no catalogue is needed. The modules, in reading order:
 from __future__ import annotations
 
 from .army import Roster, RosterModel, RosterUnit
+from .detachments import compare_detachments
 from .load import MAX_BYTES, MAX_RATIO
 from .read import read_roster
 
-__all__ = ["MAX_BYTES", "MAX_RATIO", "Roster", "RosterModel", "RosterUnit", "read_roster"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_RATIO",
+    "Roster",
+    "RosterModel",
+    "RosterUnit",
+    "compare_detachments",
+    "read_roster",
+]

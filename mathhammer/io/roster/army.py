@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ...errors import OptionError, field_error
 from ...model.effects import Effect
@@ -35,9 +36,11 @@ from ...units.datasheet import (
     led_name,
     phase_loadouts,
 )
+from ...units.parts import Detachment
 from ...units.selection import Attacker
 from ...units.targets import Target
 from ..import_report import ImportReport, Skipped
+from ..rules_text.sheet import SheetRules, sheet_rules
 from .build import RosterModel
 
 __all__ = ["Roster", "RosterModel", "RosterUnit"]
@@ -123,6 +126,12 @@ class Roster:
     report : ImportReport, optional
         The account of the import: counts, unknown weapon abilities, abilities not
         understood, and every weapon, model or unit skipped with the reason.
+    detachment : Detachment, optional
+        The detachment chosen, whose rules apply to the units they name (docs/rules.md
+        D39); :meth:`with_detachment` tries another.
+    rules : tuple of AbilityText
+        The army's rules as the roster prints them ("Waaagh!"); those its units do not
+        carry themselves apply to the units they name, as the detachment's do.
     """
 
     name: str
@@ -132,11 +141,47 @@ class Roster:
     skipped: tuple[Skipped, ...] = ()
     source: str = ""
     report: ImportReport | None = field(default=None, compare=False, repr=False)
+    detachment: Detachment | None = None
+    rules: tuple[AbilityText, ...] = ()
 
     def __post_init__(self) -> None:
         names = [u.name for u in self.units]
         if len(set(names)) != len(names):
             raise field_error(OptionError, "Roster.units", "distinct unit names", names)
+        if self.detachment is not None and not isinstance(self.detachment, Detachment):
+            raise field_error(
+                OptionError, "Roster.detachment", "a Detachment or None", self.detachment
+            )
+        object.__setattr__(self, "rules", tuple(self.rules))
+
+    def with_detachment(self, detachment: Detachment | None) -> Roster:
+        """The roster under another detachment (None: none), whose rules apply to the
+        units they name (docs/rules.md D39): e.g. each detachment of the faction's
+        catalogue (``catalogue.detachments``), to see which one the list scores best with.
+        """
+        return replace(self, detachment=detachment)
+
+    @property
+    def army_rules(self) -> SheetRules:
+        """The army's rules (those its units do not carry themselves) and the
+        detachment's, read as effects for the units they name (``Effect.units``), with
+        the rules not applied in full and why."""
+        return _army_rules(self.units, self.rules, self.detachment)
+
+    def _with_army(self, parts: list[RosterUnit]) -> list[RosterUnit]:
+        """The parts of one unit (a bodyguard and its leaders) with the army's effects for
+        it: judged on the keywords of all its parts, shared by all of them."""
+        effects = self.army_rules.effects
+        if not effects:
+            return parts
+        keywords = {k for p in parts for k in p.keywords}
+        extra = tuple(e for e in effects if e.for_unit(keywords))
+        if not extra:
+            return parts
+        return [
+            replace(p, datasheet=replace(p.datasheet, effects=(*p.datasheet.effects, *extra)))
+            for p in parts
+        ]
 
     @property
     def complete(self) -> bool:
@@ -187,7 +232,7 @@ class Roster:
         attached to it (an attached unit attacks as one, docs/rules.md D35)."""
         leading = {name for unit in self.units for name in unit.leaders}
         return [
-            (led_name(u.name, u.leaders), [u, *(self.unit(n) for n in u.leaders)])
+            (led_name(u.name, u.leaders), self._with_army([u, *(self.unit(n) for n in u.leaders)]))
             for u in self.units
             if u.name not in leading
         ]
@@ -237,11 +282,22 @@ class Roster:
         for unit in self.units:
             if unit.name in leading:
                 continue
-            if unit.leaders:
-                out.append(_attached(unit, [self.unit(n) for n in unit.leaders]))
+            bodyguard, *leaders = self._with_army([unit, *(self.unit(n) for n in unit.leaders)])
+            if leaders:
+                out.append(_attached(bodyguard, leaders))
             else:
-                out.append(unit.datasheet.target())
+                out.append(bodyguard.datasheet.target())
         return out
+
+
+@lru_cache(maxsize=64)
+def _army_rules(
+    units: tuple[RosterUnit, ...], rules: tuple[AbilityText, ...], detachment: Detachment | None
+) -> SheetRules:
+    """:attr:`Roster.army_rules`, read once per army and detachment."""
+    carried = {a.name for unit in units for a in unit.datasheet.abilities}
+    own = [r for r in rules if r.name not in carried]  # "Waaagh!" is each unit's own
+    return sheet_rules([*own, *(detachment.rules if detachment else ())], army=True)
 
 
 def _effects(part: RosterUnit, parts: Sequence[RosterUnit]) -> tuple[Effect, ...]:

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ...errors import InputFileError, OptionError
-from ..import_report import ImportReport
+from ...units.parts import AbilityText, Detachment
+from ..import_report import ImportReport, Skipped
 from .army import Roster, RosterUnit
 from .build import Reading, build_unit
 from .load import load_tree
@@ -111,7 +112,12 @@ def read_roster(
         tuple(skipped_units),
         file,
         reading.report,
+        _detachment(entry.detachments, entry.factions, reading),
+        tuple(entry.rules),
     )
+    for rule in roster.army_rules.unapplied:  # listed as a unit's rules are
+        where = f"army ({roster.detachment.name})" if roster.detachment else "army"
+        reading.report.not_understood.append((where, rule.name, rule.text))
     attached = recorded_leaders(entry.units, labels, reading)
     for bodyguard, given in dict(leaders or {}).items():  # the caller's word wins
         chosen = (given,) if isinstance(given, str) else tuple(given)
@@ -129,6 +135,21 @@ def read_roster(
         if leaders:  # the caller's mapping: said as the caller gave it
             raise
         raise InputFileError.at(file, None, None, f"its attachments: {error}") from None
+
+
+def _detachment(
+    chosen: list[tuple[str, list[AbilityText]]], factions: list[str], reading: Reading
+) -> Detachment | None:
+    """The detachment the roster chose; with several (one per force), the first, and the
+    others said in the report."""
+    if not chosen:
+        return None
+    name, rules = chosen[0]
+    for other, _ in chosen[1:]:
+        reading.report.skipped.append(
+            Skipped(f"detachment {other}", f"a second detachment: only {name!r} is applied")
+        )
+    return Detachment(name, tuple(rules), factions[0] if factions else "")
 
 
 def recorded_leaders(

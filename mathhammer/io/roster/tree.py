@@ -102,6 +102,10 @@ class RosterEntry:
     points: int | None
     factions: list[str]
     units: list[UnitEntry]
+    #: The forces' own rules (the army rules: "Waaagh!").
+    rules: list[AbilityText] = field(default_factory=list)
+    #: The detachments chosen (the ``Detachment`` selection of a force): name and rules.
+    detachments: list[tuple[str, list[AbilityText]]] = field(default_factory=list)
 
 
 def read_tree(roster: Node, file: str) -> RosterEntry:
@@ -115,20 +119,33 @@ def read_tree(roster: Node, file: str) -> RosterEntry:
     """
     units: list[UnitEntry] = []
     factions: list[str] = []
+    entry = RosterEntry(str(roster.get("name", "")), _points(roster, file, "roster"), [], [])
     forces = [(force, f"forces[{i}]") for i, force in enumerate(_items(roster, "forces", file, ""))]
     while forces:
         force, where = forces.pop(0)
         faction = str(force.get("catalogueName", ""))
         if faction and faction not in factions:
             factions.append(faction)
+        entry.rules.extend(_rules(force, file, where))
         for selection in _items(force, "selections", file, where):
             if _is_unit(selection, file, where):
                 units.append(_unit(selection, faction, file))
+            elif _name(selection) == "Detachment":
+                place = f"{where} > Detachment"
+                for chosen in _items(selection, "selections", file, place):
+                    entry.detachments.append((_name(chosen), _rules(chosen, file, place)))
         nested = _items(force, "forces", file, where)
         forces[:0] = [(f, f"{where} > forces[{i}]") for i, f in enumerate(nested)]
-    return RosterEntry(
-        str(roster.get("name", "")), _points(roster, file, "roster"), factions, units
-    )
+    entry.factions, entry.units = factions, units
+    return entry
+
+
+def _rules(node: Node, file: str, where: str) -> list[AbilityText]:
+    """The rules of a node (a force, a detachment), as printed."""
+    return [
+        AbilityText(_name(rule), " ".join(str(rule.get("description", "")).split()))
+        for rule in _items(node, "rules", file, where)
+    ]
 
 
 def _items(node: Node, key: str, file: str, where: str) -> list[Node]:

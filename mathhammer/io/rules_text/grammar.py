@@ -26,6 +26,7 @@ __all__ = [
     "RELEVANT",
     "Sentence",
     "Unread",
+    "army_subject",
     "follow_up",
     "read_sentence",
     "split_each_time",
@@ -59,6 +60,7 @@ class Sentence:
     scope: str = "unit"
     weapon: str = ""
     side: str = ""
+    units: tuple[str, ...] = ()
 
     def effect(self, kind: str, value: int | str = 1, attacks: str | None = None) -> Effect:
         return Effect(
@@ -69,13 +71,14 @@ class Sentence:
             self.source,
             self.scope,
             self.weapon,
+            self.units,
         )
 
     def follow(self, text: str) -> Sentence:
         """The next sentence, read in this one's "each time" context ("If ..., you can
         re-roll the Hit roll instead.", "... add 1 to the Wound roll as well.")."""
         return Sentence(text, self.source, list(self.conditions), self.attacks, self.scope,
-                         self.weapon, self.side)  # fmt: skip
+                         self.weapon, self.side, self.units)  # fmt: skip
 
     def restrict(self, kind: str | None) -> None:
         if kind is None:
@@ -243,6 +246,9 @@ def _attack_clause(rest: str, sentence: Sentence) -> None:
     if re.search(r"within range of an objective marker", what):
         sentence.conditions.append(Condition("assumed", "objective"))
         return
+    if what.startswith("your "):  # "your prey", "your loot objective": a state of the game
+        sentence.conditions.append(Condition("assumed", f"target {what}"))
+        return
     fly = re.fullmatch(r"(?:a|an enemy) unit that can fly", what)
     if fly:
         sentence.conditions.append(Condition("target", "FLY"))
@@ -379,7 +385,7 @@ _ADD_CHARACTERISTIC = re.compile(
 )
 # the newer phrasing
 _ATTACKS_HAVE = re.compile(
-    rf"^(?:{_SELF}|it)'s? {_KIND}(?:attacks|weapons) (?:have|has|gain) (?P<items>.+)$"
+    rf"^(?:{_SELF}|it)'s? {_KIND}(?:attacks|weapons) (?:have|has|gain),? (?P<items>.+)$"
 )
 _TARGET_HAVE = re.compile(
     rf"^{_KIND}attacks that target (?:{_SELF}|it) (?:have|has) (?P<items>.+)$"
@@ -478,6 +484,75 @@ def _holder_items(items: str, sentence: Sentence) -> list[Effect]:
             raise Unread(f"against {against}")
         out = [Effect(e.kind, e.value, kind[1], e.conditions, e.source, e.scope) for e in out]
     return out
+
+
+#: Keyword words: "orks infantry", "boyz/kommandos/stormboyz", "orks infantry, orks mounted
+#: or orks walker" (no "within", no digits: an aura is not an army rule).
+_KW = r"(?P<kw>[a-z][a-z' -]*?(?:(?:, | or |/)[a-z][a-z' -]*?)*)"
+_EXCLUDING = r"(?: \(excluding (?P<ex>[^)]+)\))?"
+#: An army or detachment rule's subject: each pattern and the unit's own phrasing it becomes.
+_ARMY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), own)
+    for p, own in (
+        (rf"^friendly {_KW} units{_EXCLUDING}'s? (?P<rest>(?:ranged |melee )?attacks have .+)$",
+         "this unit's {rest}"),
+        (rf"^friendly {_KW} units{_EXCLUDING} (?:have|gain) (?P<rest>.+)$", "this unit has {rest}"),
+        (rf"^(?P<kind>ranged |melee )?weapons equipped by {_KW} models from your army"
+         rf"{_EXCLUDING} have (?P<rest>.+)$",
+         "{kind}weapons equipped by models in this unit have {rest}"),
+        (rf"^each time an? (?P<kind>ranged |melee )?attack targets an? {_KW} unit from your "
+         rf"army{_EXCLUDING}, (?P<rest>.+)$",
+         "each time an {kind}attack targets this unit, {rest}"),
+        (rf"^each time a model in an? {_KW} unit from your army{_EXCLUDING} makes an? "
+         r"(?P<rest>.+)$", "each time a model in this unit makes a {rest}"),
+        (rf"^each time an? {_KW} model from your army{_EXCLUDING} makes an? (?P<rest>.+)$",
+         "each time a model in this unit makes a {rest}"),
+        (rf"^(?:when|each time) an? (?:friendly )?{_KW} unit(?: from your army)?{_EXCLUDING} is "
+         r"selected to (?P<act>shoot|fight),? (?P<rest>.+)$", "{act}{rest}"),
+    )
+)  # fmt: skip
+
+
+def army_subject(sentence: Sentence) -> bool:
+    """Read an army or detachment rule's subject ("friendly ORKS INFANTRY units' ranged
+    attacks have ...", "each time an attack targets a BOYZ unit from your army, ...") as
+    the unit's own phrasing, with the units it names in ``sentence.units``; False if the
+    sentence names no units of the army that way.
+
+    Examples
+    --------
+    >>> s = Sentence("friendly orks infantry units' ranged attacks have [assault]", "Dakka")
+    >>> army_subject(s), s.text, s.units
+    (True, "this unit's ranged attacks have [assault]", ('ORKS INFANTRY',))
+    >>> s = Sentence("each time an attack targets an orks unit from your army (excluding "
+    ...              "grots units), subtract 1 from the wound roll", "Boarders")
+    >>> army_subject(s), s.units
+    (True, ('ORKS', 'NON-GROTS'))
+    >>> s.text
+    'each time an attack targets this unit, subtract 1 from the wound roll'
+    """
+    _leading(sentence)
+    for pattern, own in _ARMY:
+        found = pattern.match(sentence.text)
+        if found is None:
+            continue
+        names = [" ".join(n.split()).upper() for n in re.split(r", (?:or )?| or |/", found["kw"])]
+        if any(not n or n in ("UNIT", "UNITS") for n in names):
+            return False
+        excluded = []
+        if found["ex"]:
+            excluded = [f"NON-{n}" for n in _keyword_list(re.sub(r" units?$", "", found["ex"]))]
+        parts = found.groupdict()
+        rest = parts["rest"]
+        for name in names:  # "that ORKS unit" is that unit
+            rest = rest.replace(f"that {name.lower()} unit", "that unit")
+        act = parts.get("act")
+        if act:
+            sentence.restrict("ranged" if act == "shoot" else "melee")
+        sentence.text = own.format(kind=parts.get("kind") or "", rest=rest, act="")
+        sentence.units = (*names, *excluded)
+        return True
+    return False
 
 
 def read_sentence(sentence: Sentence) -> list[Effect] | None:
@@ -579,6 +654,13 @@ def _defence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     )
     if m:
         return [sentence.effect("cover")]
+    m = re.fullmatch(
+        r"(?:models in (?:this|that) unit|(?:this|that) (?:unit|model)) ha(?:s|ve) an? "
+        r"(?P<n>[2-6])\+ invulnerable save against that attack",
+        clause,
+    )
+    if m:
+        return [sentence.effect("invuln", int(m["n"]))]
     raise Unread(f"an effect '{clause}'")
 
 

@@ -54,6 +54,7 @@ from .grammar import (
     RELEVANT,
     Sentence,
     Unread,
+    army_subject,
     follow_up,
     read_sentence,
     split_each_time,
@@ -104,7 +105,7 @@ CORE = re.compile(
 )
 
 
-def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
+def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False) -> RuleReading:
     """Read one rule into typed effects.
 
     Parameters
@@ -114,6 +115,10 @@ def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
     scope : {"unit", "model", "led"}, optional
         Who a sentence about "this unit" or "this model" is about, when the caller knows
         better (a detachment rule names friendly units: read them as the unit's own).
+    army : bool
+        Read it as an army or detachment rule: its subjects name the army's units by
+        keywords ("friendly ORKS INFANTRY units", "a BOYZ unit from your army"), kept in
+        each effect's ``units`` (:func:`~mathhammer.io.rules_text.grammar.army_subject`).
 
     Returns
     -------
@@ -155,6 +160,13 @@ def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
         sentence = Sentence(text_sentence, source)
         if scope is not None:
             sentence.scope = scope
+        if army and not army_subject(sentence):
+            if RELEVANT.search(text_sentence) and not OTHERS.search(text_sentence):
+                unread.append(text_sentence)
+                reasons.append(f"names no units of the army: '{text_sentence}'")
+            elif OTHERS.search(text_sentence):
+                others = True
+            continue
         found: list[Effect] | None
         try:
             follow = FOLLOW.match(text_sentence)
@@ -174,6 +186,8 @@ def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
                 found = read_sentence(sentence)
                 context = sentence
         except (Unread, MathhammerError) as error:
+            if army and not RELEVANT.search(text_sentence):
+                continue  # "friendly STORMBOYZ units have BATTLELINE"
             if OTHERS.search(text_sentence):
                 others = True
                 continue
@@ -201,7 +215,7 @@ def read_rule(rule: AbilityText, *, scope: str | None = None) -> RuleReading:
 
 
 def read_rules(
-    rules: Iterable[AbilityText], *, scope: str | None = None
+    rules: Iterable[AbilityText], *, scope: str | None = None, army: bool = False
 ) -> tuple[RuleReading, ...]:
     """Read several rules (:func:`read_rule`), in order.
 
@@ -211,4 +225,4 @@ def read_rules(
     >>> [(r.rule.name, r.status) for r in found]
     [('Feel No Pain 5+', 'understood'), ('Scouts 6"', 'not relevant')]
     """
-    return tuple(read_rule(r, scope=scope) for r in rules)
+    return tuple(read_rule(r, scope=scope, army=army) for r in rules)

@@ -33,11 +33,15 @@ class SheetRules:
         return (*(a for a in unread if a.name not in self.applied), *self.unapplied)
 
 
-def sheet_rules(rules: Iterable[AbilityText], listed: Iterable[AbilityText] = ()) -> SheetRules:
+def sheet_rules(
+    rules: Iterable[AbilityText], listed: Iterable[AbilityText] = (), *, army: bool = False
+) -> SheetRules:
     """Read a datasheet's rules into the effects its units carry.
 
     ``listed`` are the rules already listed as not understood (by the defence reader):
-    they are not listed twice (:meth:`SheetRules.listed` joins both lists).
+    they are not listed twice (:meth:`SheetRules.listed` joins both lists). With ``army``,
+    the rules are an army's or a detachment's: each effect is for the units it names
+    (``Effect.units``), an unconditional Feel No Pain or save of theirs included.
 
     Examples
     --------
@@ -55,13 +59,17 @@ def sheet_rules(rules: Iterable[AbilityText], listed: Iterable[AbilityText] = ()
     effects: list[Effect] = []
     unapplied: dict[str, UnreadAbility] = {}
     applied: set[str] = set()
-    for reading in read_rules(rules):
+    for reading in read_rules(rules, army=army):
         rule = reading.rule
         reasons = [reading.reason] if reading.reason else []
         for effect in reading.effects:
             field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
+            if army and not effect.units:
+                reasons.append(f"{effect.text}: names no units of the army")
+                continue
             if (
-                field_kind
+                not army
+                and field_kind
                 and effect.scope != "led"
                 and not effect.conditions
                 and not effect.attacks
