@@ -260,8 +260,36 @@ def real_armies() -> dict[str, str]:
     led = necrons.targets()[0]
     boyz = {x.name: x for x in orks.loadouts()}["Boyz (melee)"]
     res = mh.attack(boyz.weapons, led.unit)
-    assert res.killed_in("Overlord").at_least(1) < 1e-6  # "fewer than one fight in a million"
+    overlord = res.killed_in("Overlord").at_least(1)
+    assert round(1 / overlord, -3) == 77_000  # "only about one fight in 77,000"
+    assert orks.detachment is not None and orks.detachment.name == "War Horde"
+    breaka = mh.read_roster(data / "rosters" / "real" / "orks_11e_attached.json")
+    boyz_target = {t.name: t for t in breaka.targets()}["Breaka Boyz led by Bigboss"]
+    lascannon = mh.Weapon("Lascannon", 2, 3, 12, -3, "D6+1")
+    calm = mh.attack([(lascannon, 3)], boyz_target.unit)
+    riled = mh.attack([(lascannon, 3)], boyz_target.unit, context=mh.Context(assume="riled up"))
+    horde = mh.Detachment("War Horde", (mh.units.parts.AbilityText("Get Stuck In",
+        "Melee weapons equipped by **^^Orks^^** models from your army have the "
+        "**[SUSTAINED HITS 1]** ability."),))  # fmt: skip
+    dakka = mh.Detachment("More Dakka!", (mh.units.parts.AbilityText("Dakka! Dakka! Dakka!",
+        "Friendly **ORKS INFANTRY** units' ranged attacks have **[ASSAULT]**. - In your "
+        "Shooting phase, if the Waaagh! is active for your army, friendly **ORKS INFANTRY** "
+        "units' ranged attacks have **[SUSTAINED HITS 1]**."),))  # fmt: skip
+    compared = mh.io.compare_detachments(
+        breaka, [None, horde, dakka], mh.targets.STANDARD, context=mh.Context(assume="waaagh")
+    )
+    damage = compared.pivot(index="target", columns="detachment", values="mean_damage")
+    line = damage.loc["Line infantry"]
+    averages = damage.mean()
+    assert averages.idxmax() == "War Horde"  # "War Horde brings ..."
     return {
+        "three lascannons": f"{calm.killed.mean():.2f}",
+        "three lascannons riled up": f"{riled.killed.mean():.2f}",
+        "Line infantry, no detachment": f"{line['none']:.2f}",
+        "Line infantry, War Horde": f"{line['War Horde']:.2f}",
+        "More Dakka adds": f"{line['More Dakka!'] - line['none']:.2f}",
+        "War Horde on average": f"{averages['War Horde']:.2f}",
+        "no detachment on average": f"{averages['none']:.2f}",
         "flayers vs Boyz": f"{frame.loc[('flayers', 'Boyz'), 'mean_killed']:.2f}",
         "flayers at half range vs Boyz": f"{frame.loc[('half', 'Boyz'), 'mean_killed']:.2f}",
         "reapers vs Boyz": f"{frame.loc[('reapers', 'Boyz'), 'mean_killed']:.2f}",

@@ -98,6 +98,7 @@ LEADS = st.one_of(
     st.tuples(CLI_TEXT, CLI_TEXT).map("=".join),
 )
 RULES = st.one_of(st.sampled_from(["11e", "classic", "11E", "10e"]), TEXTS)
+STATES = st.one_of(st.sampled_from(["riled up", "waaagh", "Riled Up!", "objective", ""]), CLI_TEXT)
 METRICS = st.one_of(st.sampled_from(METRIC_COLUMNS), CLI_TEXT)
 
 
@@ -120,6 +121,7 @@ REPORT_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--faction": FACTIONS,
     "--target-faction": FACTIONS,
     "--lead": LEADS,
+    "--assume": STATES,
     "--strict": None,
     "--import-report": None,
     "-o": OUTPUTS,
@@ -187,9 +189,24 @@ PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--phase": st.one_of(st.sampled_from(["shooting", "fight"]), CLI_TEXT),
     "--faction": FACTIONS,
     "--target-faction": FACTIONS,
+    "--assume": STATES,
     "--strict": None,
     "-o": OUTPUTS,
     "--force": None,
+}
+DETACHMENTS_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--catalogue": INPUTS,
+    "--faction": FACTIONS,
+    "--targets": INPUTS,
+    "--target-faction": FACTIONS,
+    "--assume": STATES,
+    "--rank-by": st.one_of(
+        st.sampled_from(["mean_damage", "mean_killed", "points_destroyed"]), CLI_TEXT
+    ),
+    "--strict": None,
+    "-o": OUTPUTS,
+    "--force": None,
+    "--rules": RULES,
 }
 SWEEP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--targets": INPUTS,
@@ -259,6 +276,12 @@ def plan_runs(draw: st.DrawFn) -> list[str]:
 
 
 @st.composite
+def detachments_runs(draw: st.DrawFn) -> list[str]:
+    required = ["--catalogue", draw(INPUTS)]
+    return ["detachments", draw(INPUTS), *required, *draw(options(DETACHMENTS_OPTIONS))]
+
+
+@st.composite
 def sweep_runs(draw: st.DrawFn) -> list[str]:
     required = ["--targets", draw(INPUTS), "-o", draw(OUTPUTS)]
     return ["sweep", draw(INPUTS), *required, *draw(options(SWEEP_OPTIONS, most=3))]
@@ -294,6 +317,7 @@ def runs(edge: bool) -> st.SearchStrategy[list[str]]:
         demo_runs(edge),
         durability_runs(),
         plan_runs(),
+        detachments_runs(),
         sweep_runs(),
         st.lists(CLI_TEXT, max_size=3),
     )
@@ -330,6 +354,7 @@ def test_every_option_of_every_command_is_tried() -> None:
         "demo": DEMO_OPTIONS,
         "durability": DURABILITY_OPTIONS,
         "plan": PLAN_OPTIONS,
+        "detachments": DETACHMENTS_OPTIONS,
         "sweep": SWEEP_OPTIONS,
         "targets": {},
     }
@@ -350,6 +375,8 @@ def test_every_path_as_every_input_and_output() -> None:
     runs += [["plan", token, "--targets", "@targets"] for token in INPUT_TOKENS]
     runs += [["plan", "@army", "--targets", token] for token in INPUT_TOKENS]
     runs += [["plan", "@army", "--targets", "@targets", "-o", token] for token in OUTPUT_TOKENS]
+    runs += [["detachments", token, "--catalogue", "@bsdata"] for token in INPUT_TOKENS]
+    runs += [["detachments", "@orks", "--catalogue", token] for token in INPUT_TOKENS]
     runs += [["durability", "--attackers", token, "--max-copies", "3"] for token in INPUT_TOKENS]
     sweep = ["sweep", "@army", "--targets", "@targets", "--quiet"]
     runs += [[*sweep, "-o", token] for token in OUTPUT_TOKENS]

@@ -33,7 +33,12 @@ def detachments_command(args: argparse.Namespace) -> int:
         raise field_error(OptionError, "--faction", "given: the roster names no faction", "")
     library = catalogue.faction(faction)
     if not library.detachments:
-        raise field_error(OptionError, "--catalogue", f"detachments of {faction!r}", args.catalogue)
+        raise field_error(
+            OptionError,
+            "--catalogue",
+            f"catalogues with the detachments of {faction!r}",
+            args.catalogue,
+        )
     own = roster.detachment
     tried = [None, *([own] if own else [])]
     tried += [d for d in library.detachments if own is None or d.name != own.name]
