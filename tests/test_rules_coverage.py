@@ -22,9 +22,9 @@ ROSTERS = ("11e_csm_chaos_lords_nr_probhammer.json", "11e_orks_breaka_boyz_nr_pr
 
 #: source -> (understood at least, relevant as measured)
 FLOORS = {
-    "bsdata-11e": (125, 200),
-    "bsdata-11e-imperium": (108, 184),
-    "rosters": (4, 6),
+    "bsdata-11e": (137, 181),
+    "bsdata-11e-imperium": (129, 163),
+    "rosters": (5, 6),
 }
 
 

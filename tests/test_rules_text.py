@@ -208,6 +208,21 @@ def test_what_is_not_read_is_said(text: str, status: str, reason: str) -> None:
 def test_a_rule_partly_read_keeps_what_it_read_and_says_what_it_did_not() -> None:
     reading = read_rule(
         AbilityText(
+            "Titan Hunter",
+            "Each time a model in this unit makes an attack, re-roll a Hit roll of 1. Each time a "
+            "ranged attack made by this model is allocated to a MONSTER or VEHICLE model, you can "
+            "re-roll the Damage roll.",
+        )
+    )
+    assert reading.status == "partly"
+    assert [e.text for e in reading.effects] == ["re-roll hit rolls of 1"]
+    assert "you can re-roll the damage roll" in reading.reason
+
+
+def test_an_improved_save_once_per_battle_is_the_save_read_before_under_that_state() -> None:
+    # the Kustom Force Field was "partly" read until its last sentence was read
+    reading = read_rule(
+        AbilityText(
             "Kustom Force Field",
             (
                 "While this model is leading a unit, models in that unit have a 5+ invulnerable "
@@ -218,9 +233,299 @@ def test_a_rule_partly_read_keeps_what_it_read_and_says_what_it_did_not() -> Non
             ),
         )
     )
-    assert reading.status == "partly"
-    assert [e.text for e in reading.effects] == ["ranged: 5+ invulnerable save"]
-    assert "this invulnerable save is improved to 4+" in reading.reason
+    assert reading.status == "understood", reading.reason
+    assert [(e.text, e.scope) for e in reading.effects] == [
+        ("ranged: 5+ invulnerable save", "led"),
+        ("ranged: 4+ invulnerable save if once per battle: kustom force field", "led"),
+    ]
+
+
+#: (name, text, effect texts): phrasings of the 11th-edition catalogues, read in full.
+READ = [
+    (
+        "Instrument of the Emperor's Wrath",
+        "Once per battle, at the start of the Fight phase, this model can use this ability. If "
+        "it does, until the end of the phase, add 3 to the Attacks characteristic of melee "
+        "weapons equipped by this model and those weapons have the [DEVASTATING WOUNDS] ability.",
+        [
+            "melee: +3 A if once per battle: instrument of the emperor's wrath",
+            "melee: [DEVASTATING WOUNDS] if once per battle: instrument of the emperor's wrath",
+        ],
+    ),
+    (
+        "Disintegration Beams",
+        "Once per battle, at the start of your Shooting phase, this unit can use this ability. If "
+        "it does, until the end of the phase, ranged weapons equipped by models in this unit have "
+        "the Devastating Wounds ability.",
+        ["ranged: [DEVASTATING WOUNDS] if once per battle: disintegration beams"],
+    ),
+    (
+        "No Foe Shall Stand",
+        "Once per battle, at the start of your Shooting phase, this unit can use this ability. If "
+        "it does, until the end of the phase, ranged weapons equipped by models in this unit have "
+        "the [LETHAL HITS] and [IGNORES COVER abilities].",
+        [
+            "ranged: [LETHAL HITS] if once per battle: no foe shall stand",
+            "ranged: [IGNORES COVER] if once per battle: no foe shall stand",
+        ],
+    ),
+    (
+        "CAT Unit",
+        "Once per battle, when this unit is selected to shoot, until the end of the phase, ranged "
+        "weapons equipped by this unit gain the [IGNORES COVER] ability.",
+        ["ranged: [IGNORES COVER] if once per battle: cat unit"],
+    ),
+    (
+        "Defend the Divine Work",
+        "Once per battle, at the start of any phase, this model can use this ability. If it does, "
+        "until the end of the phase, all models in this model's unit have a 4+ invulnerable save.",
+        ["4+ invulnerable save if once per battle: defend the divine work"],
+    ),
+    (
+        "Duality Shield",
+        "Once per battle, each time an attack targets this unit, it can use this ability. If it "
+        "does, until the end of the phase, models in this unit have a 2+ invulnerable save.",
+        ["2+ invulnerable save if once per battle: duality shield"],
+    ),
+    (
+        "Overkill",
+        "Once per battle, in your Movement phase, this model can use this ability before it makes "
+        "a Normal move. If it does, until the end of the turn, add 6\" to this model's Movement "
+        "characteristic and add 3 to the Attacks characteristic of this model's melee weapons.",
+        ["melee: +3 A if once per battle: overkill"],
+    ),
+    (
+        "Chance for Glory",
+        "Once per battle, at the start of the Fight phase, this model can use this ability. If it "
+        "does, until the end of the phase, improve the Strength, Attacks, Armour Penetration and "
+        "Damage characteristics of melee weapons equipped by this model by 1.",
+        [
+            "melee: +1 S if once per battle: chance for glory",
+            "melee: +1 A if once per battle: chance for glory",
+            "melee: +1 AP if once per battle: chance for glory",
+            "melee: +1 D if once per battle: chance for glory",
+        ],
+    ),
+    (
+        "Waaagh!",
+        "If your Army Faction is ORKS, once per battle, at the start of your Command phase, you "
+        "can call a Waaagh!. If you do, until the start of your next Command phase, the Waaagh! "
+        "is active for your army and:\n- Units from your army with this ability are eligible to "
+        "declare a charge in a turn in which they Advanced.\n- Add 1 to the Strength and Attacks "
+        "characteristics of melee weapons equipped by models from your army with this ability.\n"
+        "- Models from your army with this ability have a 5+ invulnerable save.",
+        ["melee: +1 S if waaagh", "melee: +1 A if waaagh", "5+ invulnerable save if waaagh"],
+    ),
+    (
+        "Threat Level Rising",
+        "Each time a model in this unit makes an attack, add 1 to the Hit roll if this unit is "
+        "below its Starting Strength, and add 1 to the Wound roll as well if this unit is below "
+        "Half-strength.",
+        ["+1 to hit if below starting strength", "+1 to wound if below half-strength"],
+    ),
+    (
+        "Holy Hatred",
+        "While this model is leading a unit, melee weapons equipped by that unit have the "
+        "[SUSTAINED HITS 1] ability.",
+        ["melee: [SUSTAINED HITS 1]"],
+    ),
+    (
+        "Champion of the Order of Purifiers",
+        "While this model is leading a unit, add 1 to the Attacks characteristic of Purifying "
+        "Flame weapons equipped by that unit.",
+        ["purifying flame: +1 A"],
+    ),
+    (
+        "Coldstar Commander",
+        'While this model is leading a unit, models in that unit have a Move characteristic of 12"'
+        " and ranged weapons equipped by models in that unit have the [ASSAULT] ability.",
+        ["ranged: [ASSAULT]"],
+    ),
+    (
+        "Inviolable Bastion",
+        "Each time an attack is allocated to this FORTIFICATION, subtract 1 from the Damage "
+        "characteristic of that attack.",
+        ["-1 Damage per attack allocated"],
+    ),
+    (
+        "Slayers of Tyrants",
+        "Each time a model in this unit makes an attack that targets a CHARACTER, MONSTER or "
+        "VEHICLE unit, you can re-roll the Wound roll.",
+        ["re-roll wound rolls if target CHARACTER/MONSTER/VEHICLE"],
+    ),
+    (
+        "Stand Vigil",
+        "Each time a model in this unit makes an attack, re-roll a Wound roll of 1. While this "
+        "unit is within range of an objective marker you control, you can re-roll the Wound roll "
+        "instead.",
+        ["re-roll wound rolls of 1", "re-roll wound rolls if objective"],
+    ),
+    (
+        "Impetuous Fervour",
+        "Impetuous Fervour: Each time a model in this unit makes an attack, re-roll a Hit roll of "
+        "1. If the target of that attack is an enemy unit within range of an objective marker, "
+        "you can re-roll the Hit roll instead.",
+        ["re-roll hit rolls of 1", "re-roll hit rolls if objective"],
+    ),
+    (
+        "Da Bigger Dey Iz…",
+        "Each time this model makes an attack that targets a MONSTER or VEHICLE unit, add 1 to "
+        "the Damage characteristic of that attack. Each time this model makes an attack that "
+        "targets a TITANIC unit, add 2 to the Damage characteristic of that attack instead.",
+        ["+1 D if target MONSTER/VEHICLE and target NON-TITANIC", "+2 D if target TITANIC"],
+    ),
+    (
+        "Sunderer of Fortresses",
+        "Each time this model makes an attack that targets a VEHICLE, improve the Strength and "
+        "Damage characteristics of that attack by 1. If that attack targets a FORTIFICATION, "
+        "improve the Strength and Damage characteristics of that attack by 2 instead.",
+        [
+            "+1 S if target VEHICLE and target NON-FORTIFICATION",
+            "+1 D if target VEHICLE and target NON-FORTIFICATION",
+            "+2 S if target VEHICLE and target FORTIFICATION",
+            "+2 D if target VEHICLE and target FORTIFICATION",
+        ],
+    ),
+    (
+        "Focused Hunters",
+        "At the start of the battle, select one unit from your opponent's army. Until the end of "
+        "the battle, each time a model in this unit makes an attack that targets that unit, you "
+        "can re-roll the Hit roll.",
+        ["re-roll hit rolls if target selected: focused hunters"],
+    ),
+    (
+        "Lord of the Machine Cult",
+        "While this model is leading a unit, models in that unit have the Feel No Pain 5+ "
+        "ability. If that unit has the ELECTRO-PRIESTS keyword, models in that unit have the Feel "
+        "No Pain 4+ ability instead.",
+        ["Feel No Pain 5+", "Feel No Pain 4+ if that unit has the electro-priests keyword"],
+    ),
+    (
+        "Dead Rippy",
+        "If this model is equipped with 2 dread killsaws, those weapons have the [TWIN-LINKED] "
+        "ability.",
+        ["dread killsaw: [TWIN-LINKED] if equipped with 2 dread killsaws"],
+    ),
+    (
+        "Devoted to Destruction",
+        "If this model is equipped with 2 telemon caestus weapons in addition to its armoured "
+        "feet weapon, add 2 to the Attacks characteristic of those telemon caestus weapons.",
+        ["telemon caestus: +2 A if equipped with 2 telemon caestus"],
+    ),
+]
+
+
+@pytest.mark.parametrize("name, text, expected", READ, ids=[n for n, _, _ in READ])
+def test_each_catalogue_phrasing_reads_in_full(name: str, text: str, expected: list[str]) -> None:
+    reading = read_rule(AbilityText(name, text))
+    assert reading.status == "understood", reading.reason
+    assert [e.text for e in reading.effects] == expected
+
+
+def test_a_leaders_later_sentence_on_that_unit_is_for_the_unit_it_leads() -> None:
+    name, text, _ = next(r for r in READ if r[0] == "Lord of the Machine Cult")
+    reading = read_rule(AbilityText(name, text))
+    assert [e.scope for e in reading.effects] == ["led", "led"]
+
+
+def test_a_target_named_only_as_that_unit_is_never_a_keyword() -> None:
+    # without a unit selected before, "that unit" is no target the grammar knows
+    reading = read_rule(
+        AbilityText(
+            "Rule",
+            "Each time a model in this unit makes an attack that targets that unit, add 1 to the "
+            "Hit roll.",
+        )
+    )
+    assert reading.status == "not understood"
+    assert reading.reason == "a target 'that unit'"
+
+
+@pytest.mark.parametrize(
+    "text, status",
+    [
+        # cover for the models behind a fortification or a big model: other models' rule
+        (
+            "Each time a ranged attack is allocated to a model, if that model is not fully visible "
+            "to every model in the attacking unit because of this FORTIFICATION, that model has "
+            "the Benefit of Cover against that attack.",
+            "other units",
+        ),
+        (
+            'When this FORTIFICATION is set up, all parts of it must be set up within 1" of '
+            "another part. While an INFANTRY model has the Benefit of Cover as a result of this "
+            "FORTIFICATION (see below), that model has a 4+ invulnerable save.",
+            "other units",
+        ),
+        # a unit selected: what follows is about it
+        (
+            "In your Shooting phase, after this model has shot, select one enemy unit hit by one "
+            "or more of those attacks. Until the end of the phase, that unit cannot have the "
+            "Benefit of Cover.",
+            "other units",
+        ),
+        (
+            "At the end of your Movement phase, you can select one friendly ORKS VEHICLE model "
+            'within 3" of this model. That VEHICLE model regains up to D3 lost wounds, and, until '
+            "the start of your next Movement phase, each time that VEHICLE model makes an attack, "
+            "add 1 to the Hit roll. Each model can only be selected for this ability once per "
+            "turn.",
+            "other units",
+        ),
+        (
+            "At the start of your opponent's Shooting phase, select one enemy VEHICLE unit within "
+            '12" of and visible to this model. That unit must take a Leadership test. If that test '
+            "is passed, until the end of the phase, each time a model in that unit makes an "
+            "attack, subtract 1 from the Hit roll; if that test is failed, that unit is not "
+            "eligible to shoot this phase.",
+            "other units",
+        ),
+        (
+            "Each time this unit is an Observer unit, until the end of the phase, each time a "
+            "model in its Guided unit makes an attack that targets their Spotted unit, you can "
+            "re-roll the Hit roll.",
+            "other units",
+        ),
+        # movement and transport: no attack changes
+        (
+            'The bearer has a Move characteristic of 12" and can move over models and terrain '
+            "features as if they were not there.",
+            "not relevant",
+        ),
+        ("This model has a transport capacity of 12 DEATHWATCH INFANTRY models.", "not relevant"),
+        (
+            "In your Movement phase, if this unit is unengaged, you can use this ability. If you "
+            "do:\n- Place this unit in Strategic Reserves.\n- This unit has Deep Strike until the "
+            "end of the phase.",
+            "not relevant",
+        ),
+    ],
+)
+def test_rules_of_other_units_and_movement_are_told_apart(text: str, status: str) -> None:
+    reading = read_rule(AbilityText("Rule", text))
+    assert (reading.status, reading.effects) == (status, ())
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        # Feel No Pain against psychic attacks only: no kind for it, never a plain FNP
+        (
+            "Models in the bearer's unit have the Feel No Pain 4+ ability against Psychic attacks.",
+            "against psychic attacks",
+        ),
+        # the Guided unit may be this one; an improved BS is no roll modifier
+        (
+            "Each time a model in this unit makes an attack that targets their Spotted unit, "
+            "improve the Ballistic Skill characteristic of that attack by 1 and that attack has "
+            "the [IGNORES COVER] ability.",
+            "an effect 'improve the ballistic skill characteristic of that attack by 1'",
+        ),
+    ],
+)
+def test_what_has_no_kind_stays_unread(text: str, reason: str) -> None:
+    reading = read_rule(AbilityText("Rule", text))
+    assert (reading.status, reading.reason) == ("not understood", reason)
 
 
 def test_the_profile_fields_are_not_read_twice_and_conditions_on_them_are_listed() -> None:

@@ -24,6 +24,8 @@ __all__ = [
     "IF_USED",
     "OTHERS",
     "RELEVANT",
+    "SELECTED",
+    "SELECTS",
     "Sentence",
     "Unread",
     "army_subject",
@@ -36,7 +38,8 @@ __all__ = [
 _SELF = (
     r"(?:this unit|this model|that unit|the bearer|the bearer's unit|models in (?:this|that) unit|"
     r"each model in (?:this|that) unit|a model in (?:this|that) unit|this model's unit|"
-    r"models in the bearer's unit)"
+    r"models in the bearer's unit|all models in (?:this|that|this model's) unit|this fortification|"
+    r"models from your army with this ability)"
 )
 _ATTACKER = (
     r"(?:a model in (?:this|that) unit|models in (?:this|that) unit|this model|this unit|"
@@ -61,6 +64,7 @@ class Sentence:
     weapon: str = ""
     side: str = ""
     units: tuple[str, ...] = ()
+    selected: bool = False
 
     def effect(self, kind: str, value: int | str = 1, attacks: str | None = None) -> Effect:
         return Effect(
@@ -78,7 +82,7 @@ class Sentence:
         """The next sentence, read in this one's "each time" context ("If ..., you can
         re-roll the Hit roll instead.", "... add 1 to the Wound roll as well.")."""
         return Sentence(text, self.source, list(self.conditions), self.attacks, self.scope,
-                         self.weapon, self.side, self.units)  # fmt: skip
+                         self.weapon, self.side, self.units, self.selected)  # fmt: skip
 
     def restrict(self, kind: str | None) -> None:
         if kind is None:
@@ -94,7 +98,11 @@ _LEADING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for p, meaning in (
         (r"^while this (?:model|unit) is leading a unit,? ", "led"),
         (r"^while (?:this model|this unit) is (?:attached to|leading) (?:a|that) unit,? ", "led"),
-        (r"^once per (?:battle|game)(?:, [^,]*?)?,? ", "once"),
+        (
+            r"^once per (?:battle|game)(?:, (?:at the (?:start|end) of|in|during|when|after|before"
+            r"|each time) [^,]*)?,? ",
+            "once",
+        ),
         (r"^(?:in|during) the fight phase,? ", "melee"),
         (r"^(?:in|during) (?:your|the) shooting phase,? ", "ranged"),
         (
@@ -132,15 +140,30 @@ _LEADING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"^in your movement phase,? ", ""),
         (r"^in addition,? ", ""),
-        (r"^until the end of the (?:phase|turn),? ", ""),
+        (r"^until the end of the (?:phase|turn|battle),? ", ""),
     )
 )
 _WHILE = re.compile(r"^(?:while|if) (?P<state>[^,]+), ")
 OTHERS = re.compile(
     r"\bfriendly (?:[\w'-]+ )*?(?:units?|models?)\b(?! from your army with this ability)"
     r"|\b(?:an|each|that|one) enemy (?:[\w'-]+ )*?units? (?:\([^)]*\) )?(?:is |are )?within\b"
-    r"|\bthat enemy unit\b|\bother friendly\b|\beach enemy unit\b|\bselect one enemy unit\b"
+    r"|\bthat enemy unit\b|\bother friendly\b|\beach enemy unit\b"
+    r"|\bselect one enemy (?:[\w'-]+ )*?unit\b|\benemy unit is unravelling\b"
+    # a fortification's or a big model's cover for the models behind it
+    r"|\bnot fully visible to every model in the attacking unit because of this\b"
+    r"|\bas a result of this fortification\b|\bon the platform section of this fortification\b"
+    # an observer unit's rule is for the units it guides
+    r"|\beach time this unit is an observer unit\b"
 )
+#: A rule that selects another unit ("select one enemy unit hit by one or more of those
+#: attacks", "select one friendly VEHICLE model within 3\""): its later sentences about
+#: "that unit" are about the unit selected.
+SELECTS = re.compile(
+    r"\bselect (?:one|a|an) (?:friendly|enemy) |\bselect one (?:enemy )?unit (?:hit by|from your "
+    r"opponent's army)|\bselect one unit from your opponent's army\b"
+)
+#: What a later sentence says about the unit selected.
+SELECTED = re.compile(r"\bthat (?:(?!targets?\b)[\w'-]+ )?(?:unit|model)s?\b|\bsuppressed\b")
 RELEVANT = re.compile(
     r"hit rolls?|wound rolls?|armour penetration|[+-]\d+ (?:ap|s|a|d)\b|"
     r"(?:strength|attacks|damage|toughness|save) characteristics?|critical (?:hit|wound)|"
@@ -240,6 +263,11 @@ def _attack_clause(rest: str, sentence: Sentence) -> None:
     if found is None:
         raise Unread(f"a condition '{rest}'")
     what = found["what"]
+    if what in ("that unit", "that enemy unit"):  # the unit an earlier sentence selected
+        if not sentence.selected:
+            raise Unread(f"a target '{what}'")
+        sentence.conditions.append(Condition("assumed", f"target selected: {sentence.source}"))
+        return
     if re.fullmatch(r"(?:a|an enemy) unit (?:that is )?within half range", what):
         sentence.conditions.append(Condition("half_range"))
         return
@@ -271,6 +299,15 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     if lead:
         sentence.conditions.append(_state_condition(lead["state"], sentence))
         clause = clause[lead.end() :]
+    strength = _STRENGTH_STATE.match(clause)
+    if strength:  # "add 1 to the Wound roll as well if this unit is below half-strength"
+        before = list(sentence.conditions)
+        sentence.conditions.append(Condition("assumed", _STRENGTH_NAMES[strength["state"]]))
+        try:
+            return _offence_clause(strength["clause"], sentence)
+        finally:
+            sentence.conditions = before
+    clause = clause.removesuffix(" instead")
     m = re.fullmatch(
         r"(?P<sign>add|subtract) (?P<n>\d) (?:to|from) the (?P<roll>hit|wound) roll", clause
     )
@@ -297,6 +334,13 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
         n = int(m["n"]) * (1 if m["sign"] == "add" else -1)
         return [sentence.effect({"attacks": "attacks"}.get(m["what"], m["what"]), n)]
     m = re.fullmatch(
+        r"improve the (?P<what>strength|damage|attacks)(?: and (?P<what2>strength|damage|attacks))?"
+        r" characteristics? of that attack by (?P<n>\d)",
+        clause,
+    )
+    if m:
+        return [sentence.effect(w, int(m["n"])) for w in (m["what"], m["what2"]) if w]
+    m = re.fullmatch(
         r"(?:a successful |an )?unmodi?fi?ed (?P<roll>hit|wound) roll of (?P<n>[2-5])\+ scores a "
         r"critical (?:hit|wound)|a critical (?P<roll2>hit|wound) is scored on a (?:successful )?"
         r"unmodified (?:hit|wound) roll of (?P<n2>[2-5])\+",
@@ -311,9 +355,32 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     raise Unread(f"an effect '{clause}'")
 
 
+#: Weapon abilities named without brackets ("have the devastating wounds ability").
+_BARE_ABILITY = re.compile(
+    r"^(?:the )?(?P<name>lethal hits|devastating wounds|sustained hits \d|ignores cover|precision|"
+    r"lance|twin-linked|hazardous|assault|heavy|pistol|blast|torrent|indirect fire)"
+    r"(?: abilit(?:y|ies))?$"
+)
+
+
+#: A clause's own trailing condition on the unit's strength: "add 1 to the Hit roll if this
+#: unit is below its starting strength" (named states).
+_STRENGTH_STATE = re.compile(
+    r"^(?P<clause>.+?)(?: as well)? if (?:this|that) unit is below "
+    r"(?P<state>its starting strength|half-strength)$"
+)
+_STRENGTH_NAMES = {"its starting strength": "below starting strength",
+                   "half-strength": "below half-strength"}  # fmt: skip
+
+
 def _granted(items: str) -> list[str]:
-    """The bracketed weapon abilities of "the [LETHAL HITS] and [SUSTAINED HITS 1]"."""
-    tokens = re.findall(r"\[([^\]]+)\]", items)
+    """The bracketed weapon abilities of "the [LETHAL HITS] and [SUSTAINED HITS 1]" (or one
+    named without brackets: "the devastating wounds ability")."""
+    bare = _BARE_ABILITY.match(items.strip())
+    if bare:
+        return [bare["name"].upper()]
+    # "[ignores cover abilities]": the word inside the brackets by a misprint
+    tokens = [re.sub(r"\s+abilit(?:y|ies)$", "", t) for t in re.findall(r"\[([^\]]+)\]", items)]
     rest = re.sub(r"\[[^\]]+\]|,|\band\b|\bor\b|\bthe\b", "", items).strip()
     if not tokens or rest:
         raise Unread(f"abilities '{items}'")
@@ -353,7 +420,8 @@ def _clauses(effects: str) -> list[str]:
 
 # the earlier phrasing of the unit's own attacks
 _EACH_ATTACK = re.compile(
-    rf"^each time {_ATTACKER} makes an? {_KIND}attack(?P<rest>[^,]*), (?P<effects>.+)$"
+    rf"^each time {_ATTACKER} makes an? {_KIND}attack"
+    r"(?P<rest>(?:[^,]|, (?=[a-z]+ (?:or|and) [a-z]+ (?:units?|models?)\b))*), (?P<effects>.+)$"
 )
 # the earlier phrasing of the attacks against the unit
 _EACH_TARGETS = re.compile(
@@ -368,7 +436,7 @@ _ALLOCATED = re.compile(
 # weapons given abilities or characteristics
 _WEAPONS_HAVE = re.compile(
     rf"^{_KIND}weapons equipped by (?:models in (?:this|that|this model's) unit|this model|"
-    r"the bearer|"
+    r"the bearer|this unit|that unit|the model|"
     r"that model)(?: it is equipped with)? (?:have|gain) (?P<items>.+?)(?: abilit(?:y|ies))?$"
 )
 _EQUIPPED_HAVE = re.compile(
@@ -378,10 +446,13 @@ _EQUIPPED_HAVE = re.compile(
 _ADD_CHARACTERISTIC = re.compile(
     r"^(?:add (?P<n>\d) to|improve) the (?P<what>strength|attacks|damage|armour penetration)"
     r"(?:,? (?:and )?(?P<what2>strength|attacks|damage|armour penetration))?"
-    r"(?:,? (?:and )?(?P<what3>strength|attacks|damage|armour penetration))? characteristics? of "
+    r"(?:,? (?:and )?(?P<what3>strength|attacks|damage|armour penetration))?"
+    r"(?:,? (?:and )?(?P<what4>strength|attacks|damage|armour penetration))? characteristics? of "
     rf"(?:{_KIND}weapons equipped by (?:models (?:in|from) (?:this|that) unit|this model|the model|"
-    r"that model|this unit|models from your army with this ability)|this model's (?P<kind2>ranged "
-    r"|melee )?(?:weapons|(?P<weapon>[\w' -]+?)(?: weapons?)?))(?: by (?P<by>\d))?$"
+    r"that model|this unit|that unit|models from your army with this ability)|this model's "
+    r"(?P<kind2>ranged |melee )?(?:weapons|(?P<weapon>[\w' -]+?)(?: weapons?)?)|"
+    r"(?P<weapon2>[a-z][\w' -]*?) weapons equipped by (?:models in )?(?:this|that) unit)"
+    r"(?: by (?P<by>\d))?$"
 )
 # the newer phrasing
 _ATTACKS_HAVE = re.compile(
@@ -405,9 +476,37 @@ _IGNORED = re.compile(
     r"this model|this invulnerable save cannot be re-rolled)$"
 )
 _HARMLESS_ITEM = re.compile(
-    r'^(?:the )?(?:infiltrators|lone operative|scouts(?: \d+")?|deep strike|fights first|'
+    r'^(?:the )?(?:infiltrators|lone operative|scouts(?: \d+")?|deep strike(?: until the end of '
+    r"the (?:phase|turn))?|fights first|"
     r"leader|deadly demise(?: [\dd+]+)?|hover|firing deck(?: \d+)?|[+-]\d to (?:charge|advance) "
     r"rolls|[+-]\d\"? (?:to )?move|\+\d oc|[+-]\d (?:to )?(?:battle-shock|leadership) tests?)"
+    r"(?: abilit(?:y|ies))?$"
+)
+
+
+#: Sentences on movement or transport alone: they change no attack. A move characteristic
+#: may lead a sentence that goes on about weapons ("... have a move characteristic of 12" and
+#: ranged weapons equipped by models in that unit have the [ASSAULT] ability").
+_MOVEMENT = re.compile(
+    rf'^(?:(?:{_SELF}|it) (?:has|have) (?:an? move characteristic of \d+"|a transport capacity '
+    r"of [^,]+)(?: and can move over models and terrain(?: features)? as if they were not "
+    r'there)?|add \d+" to this model\'s move(?:ment)? characteristic)(?: and (?P<rest>.+))?$'
+)
+#: A weapon doubled: "if this model is equipped with 2 dread killsaws, those weapons have the
+#: [TWIN-LINKED] ability", "..., add 2 to the Attacks characteristic of those weapons".
+_EQUIPPED_WITH = re.compile(
+    r"^if this model is equipped with (?P<n>2|two) (?P<weapon>[a-z][\w' -]*?)(?: weapons)?"
+    r"(?: in addition to (?:its|this model's) [\w' -]+)?, (?:those weapons (?:have|gain) "
+    r"(?P<items>.+?)(?: abilit(?:y|ies))?|add (?P<a>\d) to the attacks characteristic of those "
+    r"[\w' -]+)$"
+)
+#: A trigger that only says the rule may be used ("... this model can use this ability").
+_CAN_USE = re.compile(r"^(?:it|this model|this unit|they) can use this ability$")
+#: "add 3 to the Attacks characteristic of melee weapons equipped by this model and those
+#: weapons have the [DEVASTATING WOUNDS] ability": a characteristic, then the same weapons'
+#: abilities.
+_AND_THOSE = re.compile(
+    r"^(?P<first>(?:add|improve) .+?),? and those weapons (?:have|gain) (?P<items>.+?)"
     r"(?: abilit(?:y|ies))?$"
 )
 
@@ -449,7 +548,7 @@ def _new_items(items: str, sentence: Sentence, defence: bool) -> list[Effect]:
 
 def _holder_items(items: str, sentence: Sentence) -> list[Effect]:
     """What the unit or model has: a save, Feel No Pain, Stealth (or harmless abilities)."""
-    items = items.strip()
+    items = items.strip().removesuffix(" instead")  # FNP 5+, or FNP 4+ instead: the better
     against = None
     split = re.match(r"^(?P<items>.+?) against (?P<against>.+)$", items)
     if split:
@@ -561,6 +660,29 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
         return []
     _leading(sentence)
     text = sentence.text
+    if _CAN_USE.match(text):
+        return []
+    m = _MOVEMENT.match(text)
+    if m:
+        if m["rest"] is None:
+            return None
+        sentence.text = m["rest"]
+        return read_sentence(sentence)
+    m = _AND_THOSE.match(text)
+    if m:
+        sentence.text = m["first"]
+        first = read_sentence(sentence)
+        if not first:
+            raise Unread(f"an effect '{m['first']}'")
+        return [*first, *(sentence.effect("ability", t) for t in _granted(m["items"]))]
+    m = _EQUIPPED_WITH.match(text)
+    if m:  # "if this model is equipped with 2 dread killsaws, those weapons have ..."
+        weapon = m["weapon"] if m["weapon"].endswith("us") else m["weapon"].removesuffix("s")
+        sentence.conditions.append(Condition("assumed", f"equipped with {m['n']} {m['weapon']}"))
+        sentence.weapon = weapon
+        if m["items"]:
+            return [sentence.effect("ability", t) for t in _granted(m["items"])]
+        return [sentence.effect("attacks", int(m["a"]))]
     m = _ALLOCATED.match(text)
     if m:
         if m["effect"].startswith("halve"):
@@ -596,10 +718,10 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     m = _ADD_CHARACTERISTIC.match(text)
     if m and (m["n"] is None) != (m["by"] is None):
         sentence.restrict(m["kind"] or (m["kind2"] or "").strip() or None)
-        if m["weapon"]:
-            sentence.weapon = m["weapon"]
+        if m["weapon"] or m["weapon2"]:
+            sentence.weapon = m["weapon"] or m["weapon2"]
         n = int(m["n"] or m["by"])
-        kinds = [k for k in (m["what"], m["what2"], m["what3"]) if k]
+        kinds = [k for k in (m["what"], m["what2"], m["what3"], m["what4"]) if k]
         names = {"armour penetration": "ap"}
         return [sentence.effect(names.get(k, k), n) for k in kinds]
     m = _CAN_REROLL.match(text)
@@ -669,26 +791,33 @@ IF_USED = re.compile(r"^if (?:it|you|they) do(?:es)?, (?:until the end of the (?
 FOLLOW = re.compile(
     r"^if (?P<state>[^,]+?),? (?P<effect>(?:you can )?(?:re-roll|add|subtract|improve|worsen)"
     r"[^,]*?)(?: instead| as well)?$"
+    r"|^while (?P<state2>[^,]+?),? (?P<effect2>(?:you can )?(?:re-roll|add|subtract|improve|"
+    r"worsen)[^,]*?) (?:instead|as well)$"
 )
 
 
 def follow_up(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
     """A sentence that continues the previous one's attacks under one more condition."""
-    state = found["state"]
+    state = found["state"] or found["state2"]
     target = re.fullmatch(
         r"(?:the target(?: of that attack)?|that (?:attack targets a unit that|target) is"
         r"(?: also)?|that attack targets a unit that is)(?: is)?(?: also)? (?P<what>.+)",
         state,
     )
+    keywords = re.fullmatch(r"that attack targets (?P<what>an? [a-z][a-z, -]*?(?: unit)?)", state)
     if target:
         what = target["what"]
         if re.search(r"within range of (?:an|one or more) objective markers?", what):
             sentence.conditions.append(Condition("assumed", "objective"))
         else:
             sentence.conditions.append(Condition("assumed", f"target {what}"))
+    elif keywords:  # "if that attack targets a FORTIFICATION, ... instead"
+        sentence.conditions.append(_target_condition(keywords["what"]))
     else:
         sentence.conditions.append(_state_condition(state, sentence))
-    effect = found["effect"].replace("re-roll a wound roll 1", "re-roll a wound roll of 1")
+    effect = (found["effect"] or found["effect2"]).replace(
+        "re-roll a wound roll 1", "re-roll a wound roll of 1"
+    )
     read = _defence_clause if sentence.side == "defence" else _offence_clause
     return [e for c in _clauses(effect) for e in read(c, sentence)]
 

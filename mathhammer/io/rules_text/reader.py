@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...errors import MathhammerError
 from ...model.effects import Condition, Effect
@@ -52,6 +52,8 @@ from .grammar import (
     IF_USED,
     OTHERS,
     RELEVANT,
+    SELECTED,
+    SELECTS,
     Sentence,
     Unread,
     army_subject,
@@ -105,6 +107,47 @@ CORE = re.compile(
 )
 
 
+#: "If you do, until the start of your next command phase, the Waaagh! is active for your
+#: army and: ...": the effects hold while the Waaagh! is active.
+_WAAAGH_CALLED = re.compile(
+    r"^(?:until the start of your next command phase,? )?the waaagh!? is active for your army"
+    r"(?: and)?,? "
+)
+#: "If it does, until the end of the phase, this invulnerable save is improved to 4+."
+_IMPROVED_SAVE = re.compile(r"^this invulnerable save is improved to ([2-6])\+$")
+#: A sentence about the led unit, after one that began "while this model is leading a unit".
+_LED_UNIT = re.compile(r"^if that unit\b.*\bmodels in that unit\b")
+#: Effects that add up: an "instead" for other targets replaces them there.
+_ADDITIVE = frozenset({"hit", "wound", "attacks", "strength", "ap", "damage"})
+
+
+def _about_selected(text: str, selected: bool) -> bool:
+    """True if a sentence is about a unit selected earlier in the rule (and not this one)."""
+    return (
+        selected
+        and bool(SELECTED.search(text))
+        and not re.search(r"\bthis (?:unit|model)\b|\bthe bearer\b", text)
+    )
+
+
+def _instead(effects: list[Effect], found: list[Effect]) -> list[Effect]:
+    """The effects before "..., add 2 to the Damage characteristic of that attack instead"
+    for a TITANIC target: where that sentence holds, the earlier effect of the same kind does
+    not (it gets ``NON-TITANIC``), so the two never add up."""
+    out = list(effects)
+    for new in found:
+        if new.kind not in _ADDITIVE:
+            continue
+        targets = [c for c in new.conditions if c.kind == "target" and "NON-" not in c.value]
+        for i, old in enumerate(out):
+            if (old.kind, old.attacks, old.weapon) != (new.kind, new.attacks, new.weapon):
+                continue
+            extra = tuple(Condition("target", f"NON-{c.value}") for c in targets
+                          if c not in old.conditions)  # fmt: skip
+            out[i] = replace(old, conditions=(*old.conditions, *extra))
+    return out
+
+
 def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False) -> RuleReading:
     """Read one rule into typed effects.
 
@@ -151,13 +194,16 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
             return RuleReading(rule, (Effect(kind, value, source=source),), "understood")
     if CORE.match(re.sub(r"\s*\(.*\)$", "", name)) and not name.startswith("damaged"):
         return RuleReading(rule, (), "not relevant")
+    text = re.sub(rf"^{re.escape(name)}: ", "", text)  # the name printed again before the text
     effects: list[Effect] = []
     unread: list[str] = []
     reasons: list[str] = []
     others = False
+    selected = False  # a sentence selected another unit: "that unit" is that one
     context: Sentence | None = None
     for text_sentence in split_each_time(rule_sentences(text)):
-        sentence = Sentence(text_sentence, source)
+        sentence = Sentence(text_sentence, source, selected=selected)
+        selected = selected or bool(SELECTS.search(text_sentence))
         if scope is not None:
             sentence.scope = scope
         if army and not army_subject(sentence):
@@ -179,16 +225,33 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
                 )
                 name = f"once per battle: {source}" if once else f"used: {source}"
                 once_used = [Condition("assumed", name)]
-                sentence = Sentence(text_sentence[used.end() :], source, once_used,
-                                     context.attacks, context.scope)  # fmt: skip
-                found = read_sentence(sentence)
+                rest = text_sentence[used.end() :]
+                waaagh = _WAAAGH_CALLED.match(rest)
+                if waaagh:  # the Waaagh! called: its named state, whoever called it
+                    once_used, rest = [Condition("assumed", "waaagh")], rest[waaagh.end() :]
+                improved = _IMPROVED_SAVE.match(rest)
+                if improved:
+                    found = [replace(e, value=int(improved[1]), conditions=(*e.conditions,
+                             *once_used)) for e in effects if e.kind == "invuln"]  # fmt: skip
+                    if not found:
+                        raise Unread(f"an effect '{rest}'")
+                else:
+                    sentence = Sentence(rest, source, once_used, context.attacks,
+                                         context.scope)  # fmt: skip
+                    found = read_sentence(sentence)
             else:
+                if (
+                    context is not None
+                    and context.scope == "led"
+                    and _LED_UNIT.search(text_sentence)
+                ):  # "... models in that unit have the Feel No Pain 4+ ability instead"
+                    sentence.scope = "led"
                 found = read_sentence(sentence)
                 context = sentence
         except (Unread, MathhammerError) as error:
             if army and not RELEVANT.search(text_sentence):
                 continue  # "friendly STORMBOYZ units have BATTLELINE"
-            if OTHERS.search(text_sentence):
+            if OTHERS.search(text_sentence) or _about_selected(text_sentence, selected):
                 others = True
                 continue
             unread.append(text_sentence)
@@ -197,12 +260,14 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
         if found is None:
             if not RELEVANT.search(text_sentence):
                 continue
-            if OTHERS.search(text_sentence):
+            if OTHERS.search(text_sentence) or _about_selected(text_sentence, selected):
                 others = True
                 continue
             unread.append(text_sentence)
             reasons.append(f"not read: '{text_sentence}'")
             continue
+        if text_sentence.endswith(" instead"):
+            effects = _instead(effects, found)
         effects.extend(found)
     effects = list(dict.fromkeys(effects))
     if unread:
