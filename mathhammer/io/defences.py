@@ -40,10 +40,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from ..model.unit import ToughnessWhile
 from ..units.datasheet import AbilityText, ModelProfile
 from .rules_text.text import UnreadAbility, clean_rule_text, rule_sentences
 
-__all__ = ["Defences", "UnreadAbility", "read_ability", "read_defences"]
+__all__ = [
+    "Defences",
+    "UnreadAbility",
+    "read_ability",
+    "read_defences",
+    "read_toughness_while",
+]
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,7 @@ class Defences:
     stealth: bool = False
     understood: tuple[AbilityText, ...] = ()
     not_understood: tuple[AbilityText, ...] = ()
+    toughness_while: tuple[tuple[str, ToughnessWhile], ...] = ()
 
     def apply(self, model: ModelProfile) -> ModelProfile:
         """The model profile with these defences (the better of its own and these).
@@ -75,12 +83,18 @@ class Defences:
         """
         return replace(
             model,
+            toughness_while=self.toughness_for(model.name) or model.toughness_while,
             invuln=_best(model.invuln, self.invuln),
             fnp=_best(model.fnp, self.fnp),
             fnp_mortal=_best(model.fnp_mortal, self.fnp_mortal),
             damage_reduction=max(model.damage_reduction, self.damage_reduction),
             halve_damage=model.halve_damage or self.halve_damage,
         )
+
+    def toughness_for(self, model: str) -> ToughnessWhile | None:
+        """The Toughness rule read for the models of this name (D40), or None."""
+        name = model.casefold()
+        return next((rule for who, rule in self.toughness_while if who in name), None)
 
 
 def _best(a: int | None, b: int | None) -> int | None:
@@ -319,6 +333,33 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     return reading.fields, reason, True
 
 
+_TOUGHNESS_WHILE = re.compile(
+    r"^each time an attack targets this unit, if (?:it|this unit) contains one or more "
+    r"(?P<present>[a-z][\w' -]*?) models?, (?:until that attack is resolved, )?"
+    r"(?P<who>[a-z][\w' -]*?) models in this unit have a toughness characteristic of "
+    r"(?P<t>\d+)$"
+)
+
+
+def read_toughness_while(ability: AbilityText) -> tuple[str, ToughnessWhile] | None:
+    """A Toughness a rule gives some models while others stand (docs/rules.md D40): the
+    models it is for (their name, case-folded) and the rule; None for any other text.
+
+    Examples
+    --------
+    >>> who, rule = read_toughness_while(AbilityText("Runtherd", "Each time an attack "
+    ...     "targets this unit, if it contains one or more Gretchin models, until that attack "
+    ...     "is resolved, Runtherd models in this unit have a Toughness characteristic of 2."))
+    >>> who, rule
+    ('runtherd', ToughnessWhile(toughness=2, present=('gretchin',)))
+    """
+    sentences = rule_sentences(clean_rule_text(ability.text))
+    found = _TOUGHNESS_WHILE.match(sentences[0]) if len(sentences) == 1 else None
+    if found is None:
+        return None
+    return found["who"].casefold(), ToughnessWhile(int(found["t"]), (found["present"],))
+
+
 def read_defences(abilities: Iterable[AbilityText]) -> Defences:
     """Read the defensive abilities of one datasheet into profile fields.
 
@@ -346,7 +387,13 @@ def read_defences(abilities: Iterable[AbilityText]) -> Defences:
     fields: dict[str, int | bool] = {}
     understood: list[AbilityText] = []
     unread: list[AbilityText] = []
+    toughness: list[tuple[str, ToughnessWhile]] = []
     for ability in abilities:
+        ruled = read_toughness_while(ability)
+        if ruled is not None:
+            toughness.append(ruled)
+            understood.append(ability)
+            continue
         given, reason, relevant = read_ability(ability)
         for name, value in given.items():
             _keep_best(fields, name, value)
@@ -357,5 +404,6 @@ def read_defences(abilities: Iterable[AbilityText]) -> Defences:
     return Defences(
         understood=tuple(understood),
         not_understood=tuple(unread),
+        toughness_while=tuple(toughness),
         **fields,  # type: ignore[arg-type]
     )

@@ -18,7 +18,7 @@ from .ability_base import Ability
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 
-__all__ = ["SAVE_REROLLS", "ModelGroup", "Unit"]
+__all__ = ["SAVE_REROLLS", "ModelGroup", "ToughnessWhile", "Unit"]
 
 #: What a unit may re-roll of its save rolls (``Unit.reroll_saves``), in words.
 SAVE_REROLLS = {
@@ -26,6 +26,53 @@ SAVE_REROLLS = {
     "failures": "failed saves",
     "command": "one failed save of each pool",
 }
+
+
+@dataclass(frozen=True)
+class ToughnessWhile:
+    """A Toughness a rule gives a group's models while models of other groups stand.
+
+    The Gretchin's Runtherd: "Each time an attack targets this unit, if it contains one or
+    more Gretchin models, ... Runtherd models in this unit have a Toughness characteristic
+    of 2." The Runtherds' group carries ``ToughnessWhile(2, ("Gretchin",))``; the unit's T
+    is judged on the groups standing when the attacks are declared (docs/rules.md D21, D34,
+    D40), so once the last Gretchin is gone the Runtherds are T5 again.
+
+    Parameters
+    ----------
+    toughness : int
+        The Toughness while the rule holds.
+    present : tuple of str
+        The labels of the groups (case aside) of which one model standing is enough.
+
+    Examples
+    --------
+    >>> rule = ToughnessWhile(2, ("Gretchin",))
+    >>> rule.holds({"gretchin", "runtherd"}), rule.holds({"runtherd"})
+    (True, False)
+    """
+
+    toughness: int
+    present: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        int_field("ToughnessWhile", "toughness", self.toughness, 1)
+        names = (self.present,) if isinstance(self.present, str) else self.present
+        if not isinstance(names, Iterable) or not names:
+            raise field_error(ProfileError, "ToughnessWhile.present", "group names", names)
+        clean = []
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise field_error(ProfileError, "ToughnessWhile.present", "group names", name)
+            clean.append(" ".join(name.split()).casefold())
+        object.__setattr__(self, "present", tuple(clean))
+
+    def holds(self, labels: Iterable[str]) -> bool:
+        """True if one of the groups standing (their labels, case-folded) is named."""
+        return any(label in self.present for label in labels)
+
+    def __str__(self) -> str:
+        return f"T{self.toughness} while {'/'.join(self.present)} stand"
 
 
 @hash_once
@@ -64,6 +111,9 @@ class ModelGroup:
         The halving and ``damage_reduction`` apply to mortal wounds too, where a rule says
         so: to each devastating wound's mortal wounds (equal to D; at least 1). A mortal
         wound of another source is one wound, which no reduction changes.
+    toughness_while : ToughnessWhile, optional
+        A Toughness a rule gives these models while models of other groups stand (the
+        Runtherd's T2 while Gretchin stand): the unit's T is judged on it (D40).
 
     Examples
     --------
@@ -87,6 +137,7 @@ class ModelGroup:
     damage_reduction: int
     halve_damage: bool
     reduce_mortal: bool
+    toughness_while: ToughnessWhile | None
 
     def __init__(
         self,
@@ -103,6 +154,7 @@ class ModelGroup:
         damage_reduction: int = 0,
         halve_damage: bool = False,
         reduce_mortal: bool = False,
+        toughness_while: ToughnessWhile | None = None,
     ) -> None:
         set_field = partial(object.__setattr__, self)
         set_field("count", int_field("ModelGroup", "count", count, 1))
@@ -130,6 +182,12 @@ class ModelGroup:
         set_field("damage_reduction", reduction)
         set_field("halve_damage", flag_field("ModelGroup", "halve_damage", halve_damage))
         set_field("reduce_mortal", flag_field("ModelGroup", "reduce_mortal", reduce_mortal))
+        if toughness_while is not None and not isinstance(toughness_while, ToughnessWhile):
+            raise field_error(
+                ProfileError, "ModelGroup.toughness_while", "a ToughnessWhile or None",
+                toughness_while, "e.g. ToughnessWhile(2, ('Gretchin',))",
+            )  # fmt: skip
+        set_field("toughness_while", toughness_while)
 
     def __repr__(self) -> str:
         named = f"{self.name!r}, " if self.name else ""
@@ -161,7 +219,22 @@ class ModelGroup:
             parts.append(f"(-{self.damage_reduction} damage)")
         if self.reduce_mortal:
             parts.append("(also against mortal wounds)")
+        if self.toughness_while is not None:
+            parts.append(f"({self.toughness_while})")
         return " ".join(parts)
+
+    def toughness_among(self, labels: Iterable[str]) -> int:
+        """The group's T while the groups of these labels (case-folded) stand.
+
+        Examples
+        --------
+        >>> herd = ModelGroup(1, 5, 5, 2, name="Runtherd",
+        ...                   toughness_while=ToughnessWhile(2, ("Gretchin",)))
+        >>> herd.toughness_among({"gretchin"}), herd.toughness_among(())
+        (2, 5)
+        """
+        rule = self.toughness_while
+        return rule.toughness if rule is not None and rule.holds(labels) else self.toughness
 
     @property
     def label(self) -> str:
@@ -411,7 +484,8 @@ class Unit:
 
 def unit_toughness(groups: Sequence[ModelGroup]) -> int:
     """The T of a unit of these groups (docs/rules.md D21): the highest T among its
-    non-CHARACTER models, or among its CHARACTERs when it has no other model.
+    non-CHARACTER models, or among its CHARACTERs when it has no other model; each group's
+    T as its rule gives it while the other groups stand (``toughness_while``, D40).
 
     Examples
     --------
@@ -420,8 +494,9 @@ def unit_toughness(groups: Sequence[ModelGroup]) -> int:
     >>> unit_toughness([guard, boss]), unit_toughness([boss])
     (4, 6)
     """
-    bodies = [g.toughness for g in groups if not g.character]
-    return max(bodies or [g.toughness for g in groups])
+    labels = {g.label.casefold() for g in groups}
+    bodies = [g.toughness_among(labels) for g in groups if not g.character]
+    return max(bodies or [g.toughness_among(labels) for g in groups])
 
 
 def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:

@@ -91,10 +91,20 @@ class States:
 
     def _toughness(self) -> IntArray:
         """The unit's T in each state (docs/rules.md D21, D34)."""
-        t = np.array([g.toughness for g in self.unit.groups], dtype=np.int64)
-        if (t == t[0]).all():  # one T, whatever stands
+        groups = self.unit.groups
+        t = np.array([g.toughness for g in groups], dtype=np.int64)
+        ruled = [g.toughness_while is not None for g in groups]
+        if (t == t[0]).all() and not any(ruled):  # one T, whatever stands
             return np.full(self.rows, t[0], dtype=np.int64)
         standing = self.alive > 0
+        t = np.broadcast_to(t, standing.shape).copy()
+        for j, g in enumerate(groups):  # a T a rule gives while other groups stand (D40)
+            rule = g.toughness_while
+            if rule is None:
+                continue
+            named = [i for i, h in enumerate(groups) if h.label.casefold() in rule.present]
+            holds = standing[:, named].any(axis=1) if named else np.zeros(self.rows, dtype=bool)
+            t[:, j] = np.where(holds, rule.toughness, g.toughness)
         bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
         anyone = np.where(standing, t, 0).max(axis=1)
         found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))

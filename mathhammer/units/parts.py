@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..errors import ProfileError, field_error
 from ..model.fields import items_field, names_field, optional_int_field, text_field
 from ..model.profiles import ModelGroup, Weapon
+from ..model.unit import ToughnessWhile
 
 __all__ = ["AbilityText", "Detachment", "ModelProfile", "Wargear"]
 
@@ -107,6 +108,9 @@ class ModelProfile:
         LD (as "N+") and OC, for display.
     movement : str
         M as printed (``'5"'``).
+    toughness_while : ToughnessWhile, optional
+        A Toughness a rule gives these models while models of other types stand (the
+        Runtherd's T2 while Gretchin stand, docs/rules.md D40).
     """
 
     name: str
@@ -127,6 +131,7 @@ class ModelProfile:
     leadership: int | None = None
     oc: int | None = None
     movement: str = ""
+    toughness_while: ToughnessWhile | None = None
 
     def __post_init__(self) -> None:
         owner = f"ModelProfile {text_field('ModelProfile', 'name', self.name)!r}"
@@ -175,4 +180,5 @@ class ModelProfile:
             name=self.name,
             damage_reduction=self.damage_reduction,
             halve_damage=self.halve_damage,
+            toughness_while=self.toughness_while,
         )

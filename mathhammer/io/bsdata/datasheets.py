@@ -142,7 +142,7 @@ class DatasheetReader:
         )
         abilities = self._abilities([root] + [m.slot for m in entries])
         defences = read_defences(abilities)
-        rules = sheet_rules(abilities, defences.not_understood)
+        rules = sheet_rules(abilities, defences.not_understood, fields=defences.understood)
         try:
             models, leaders = _model_types(parts, defences)
             sheet = Datasheet(
@@ -288,6 +288,7 @@ def _model_types(
                 fnp_mortal=defences.fnp_mortal,
                 damage_reduction=defences.damage_reduction,
                 halve_damage=defences.halve_damage,
+                toughness_while=defences.toughness_for(name),
                 character=_character(parts.categories, members, parts.entries),
                 min_count=low,
                 max_count=high if high < INF else max(low, default, 1),

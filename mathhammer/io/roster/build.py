@@ -186,6 +186,7 @@ def build_unit(
             reading.skip(place, str(exc))
             continue
         fields |= shared
+        fields["toughness_while"] = defences.toughness_for(model.name)
         fields["invuln"] = min(
             (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
         )
@@ -204,7 +205,7 @@ def build_unit(
     if not profiles:
         reading.skip(label, "no model of the unit could be read")
         return None
-    rules = sheet_rules(entry.abilities, defences.not_understood)
+    rules = sheet_rules(entry.abilities, defences.not_understood, fields=defences.understood)
     unread = (*rules.listed(defences.not_understood), *notes)
     sheet = _sheet(entry, label, profiles, armoury, unread, reading)
     sheet = replace(sheet, stealth=defences.stealth, effects=rules.effects)

@@ -34,7 +34,11 @@ class SheetRules:
 
 
 def sheet_rules(
-    rules: Iterable[AbilityText], listed: Iterable[AbilityText] = (), *, army: bool = False
+    rules: Iterable[AbilityText],
+    listed: Iterable[AbilityText] = (),
+    *,
+    army: bool = False,
+    fields: Iterable[AbilityText] = (),
 ) -> SheetRules:
     """Read a datasheet's rules into the effects its units carry.
 
@@ -42,6 +46,8 @@ def sheet_rules(
     they are not listed twice (:meth:`SheetRules.listed` joins both lists). With ``army``,
     the rules are an army's or a detachment's: each effect is for the units it names
     (``Effect.units``), an unconditional Feel No Pain or save of theirs included.
+    ``fields`` are the rules the defence reader turned into the models' fields in full (the
+    Runtherd's Toughness, docs/rules.md D40): never listed as not applied.
 
     Examples
     --------
@@ -55,7 +61,7 @@ def sheet_rules(
     [("Krumpin' Time", 'Feel No Pain 5+ if waaagh: a condition on a Feel No Pain, damage
       reduction or Stealth is not applied')]
     """
-    seen = {r.name for r in listed}
+    seen = {r.name for r in listed} | {r.name for r in fields}
     effects: list[Effect] = []
     unapplied: dict[str, UnreadAbility] = {}
     applied: set[str] = set()

@@ -156,7 +156,7 @@ def _datasheet(
     gear = group_wargear([(r.values, w) for r, w in export.weapons.get(sheet, [])])
     own = [*abilities[0], *_damaged(row)]
     defences = read_defences(own)
-    rules = sheet_rules(own, defences.not_understood)
+    rules = sheet_rules(own, defences.not_understood, fields=defences.understood)
     models, gear, unread = model_profiles(
         parts["Datasheets_models.csv"],
         [r["description"] for r in parts["Datasheets_unit_composition.csv"]],
