@@ -217,6 +217,11 @@ class Effect:
     weapon : str
         Only attacks with weapons of this name ("burna": any weapon whose name contains
         it, in any case); every weapon by default.
+    models : str
+        Only the models whose name contains it (case aside): "each time a Sisters Repentia
+        model in this unit makes a melee attack" is for those models' weapons, so a rule on
+        some models splits their pool from the others' (docs/rules.md D41); every model of
+        the unit by default.
     units : tuple of str
         An army or detachment rule's units: the effect is for each unit of the army with
         one of these keyword phrases (``"ORKS INFANTRY"``: every keyword of it) and none of
@@ -238,9 +243,13 @@ class Effect:
     scope: str = "unit"
     weapon: str = ""
     units: tuple[str, ...] = ()
+    models: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", _unit_phrases(self.units))
+        if not isinstance(self.models, str):
+            raise field_error(ProfileError, "Effect.models", "a model name or ''", self.models)
+        object.__setattr__(self, "models", " ".join(self.models.split()).lower())
         if not isinstance(self.weapon, str):
             raise field_error(ProfileError, "Effect.weapon", "a weapon name or ''", self.weapon)
         object.__setattr__(self, "weapon", " ".join(self.weapon.split()).lower())
@@ -303,6 +312,14 @@ class Effect:
         True
         """
         return not self.weapon or self.weapon in " ".join(weapon_name.split()).lower()
+
+    def for_model(self, name: str) -> bool:
+        """True if the effect is for models of this name (every model, without ``models``).
+
+        >>> Effect("hit", 1, models="sisters repentia").for_model("Sisters Repentia")
+        True
+        """
+        return not self.models or self.models in " ".join(name.split()).lower()
 
     def for_unit(self, keywords: Iterable[str]) -> bool:
         """True if the effect is for a unit with these keywords: a unit's own rule always;
@@ -367,6 +384,8 @@ class Effect:
         }[kind]
         if self.weapon:
             words = f"{self.weapon}: {words}"
+        if self.models:
+            words = f"{self.models} models: {words}"
         if self.units:
             words = f"{'/'.join(self.units)} units: {words}"
         if self.attacks:

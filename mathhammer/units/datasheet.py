@@ -270,7 +270,8 @@ class Datasheet:
                         ProfileError, f"wargear of {m.name!r}", f"one of {list(m.options)}", name
                     )
             weapons = _numbered([w for name in names for w in _named_profiles(self.gear(name))])
-            weapons = [arm(w, effects) for w in weapons]
+            mine = [e for e in effects if e.for_model(m.name)]  # D41: some models' rules
+            weapons = [arm(w, mine) for w in weapons]
             if weapons:
                 keywords = self.keywords
                 groups.append(Models(counts[m.name], weapons, name=m.name, keywords=keywords))
@@ -314,9 +315,10 @@ class Datasheet:
             if not counts[m.name]:
                 continue
             names = tuple(dict(wargear or {}).get(m.name, m.weapons))
+            mine = [e for e in effects if e.for_model(m.name)]  # D41: some models' rules
             items = [
                 [
-                    arm(w, effects)
+                    arm(w, mine)
                     for w in _named_profiles(self.gear(n))
                     if w.melee == (phase == "fight")
                 ]
@@ -474,6 +476,8 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
             continue  # the unit's own: its profiles' fields already
         value = effect.value
         for i, g in enumerate(groups):
+            if not effect.for_model(g.label):
+                continue  # a rule for some models only (D41)
             if effect.kind == "fnp" and isinstance(value, int):
                 groups[i] = replace(g, fnp=value if g.fnp is None else min(g.fnp, value))
             elif effect.kind == "fnp_mortal" and isinstance(value, int):

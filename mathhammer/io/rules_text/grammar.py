@@ -65,6 +65,7 @@ class Sentence:
     side: str = ""
     units: tuple[str, ...] = ()
     selected: bool = False
+    models: str = ""
 
     def effect(self, kind: str, value: int | str = 1, attacks: str | None = None) -> Effect:
         return Effect(
@@ -76,13 +77,15 @@ class Sentence:
             self.scope,
             self.weapon,
             self.units,
+            self.models,
         )
 
     def follow(self, text: str) -> Sentence:
         """The next sentence, read in this one's "each time" context ("If ..., you can
         re-roll the Hit roll instead.", "... add 1 to the Wound roll as well.")."""
         return Sentence(text, self.source, list(self.conditions), self.attacks, self.scope,
-                         self.weapon, self.side, self.units, self.selected)  # fmt: skip
+                         self.weapon, self.side, self.units, self.selected,
+                         self.models)  # fmt: skip
 
     def restrict(self, kind: str | None) -> None:
         if kind is None:
@@ -654,11 +657,36 @@ def army_subject(sentence: Sentence) -> bool:
     return False
 
 
+#: Some models of the unit named as the subject: "each time a Sisters Repentia model in
+#: this unit makes an attack", "melee weapons equipped by Paladin Squad models in this unit".
+_SOME_MODELS = re.compile(
+    r"(?P<lead>^each time an? |weapons equipped by )(?P<model>[a-z][a-z' -]*?) "
+    r"(?P<rest>models? in (?:this|that) unit\b)"
+)
+#: Keywords, not names: "a CHARACTER model in this unit" is not read as a name.
+_NOT_NAMES = frozenset(
+    {"character", "monster", "vehicle", "infantry", "psyker", "other", "all", "the", "such",
+     "those", "these", "its", "each", "every", "one", "enemy", "friendly"}
+)  # fmt: skip
+
+
+def _some_models(sentence: Sentence) -> None:
+    """Read a subject naming some models of the unit into ``sentence.models`` (D41)."""
+    found = _SOME_MODELS.search(sentence.text)
+    if found is None or found["model"] in _NOT_NAMES or found["model"].split()[0] in _NOT_NAMES:
+        return
+    sentence.models = found["model"]
+    sentence.text = (
+        sentence.text[: found.start("model")] + found["rest"] + sentence.text[found.end() :]
+    )
+
+
 def read_sentence(sentence: Sentence) -> list[Effect] | None:
     """The effects of one sentence; None if it says nothing about attacks. Raises Unread."""
     if _IGNORED.match(sentence.text):
         return []
     _leading(sentence)
+    _some_models(sentence)
     text = sentence.text
     if _CAN_USE.match(text):
         return []

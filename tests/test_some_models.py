@@ -1,0 +1,98 @@
+"""A rule for some models of a unit (docs/rules.md D41): read with the models it names,
+it arms only their weapons, so what looks like one weapon type splits into two pools
+(§2.4: a pool holds the attacks with the same rules affecting them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mathhammer as mh
+from mathhammer.abilities import LethalHits
+from mathhammer.io.rules_text import read_rule
+from mathhammer.model.effects import Effect
+from mathhammer.units.datasheet import guarded
+from mathhammer.units.parts import AbilityText
+
+CHOPPA = mh.Weapon("Choppa", 3, 3, 4, -1, 1, melee=True)
+NOBZ = AbilityText(
+    "Nob Leadership",
+    "Melee weapons equipped by **Nob** models in this unit have the **[LETHAL HITS]** ability.",
+)
+
+
+def boyz(effects: tuple[Effect, ...]) -> mh.Datasheet:
+    return mh.Datasheet(
+        "Boyz",
+        (
+            mh.ModelProfile("Boy", 5, 5, 1, min_count=9, max_count=9, weapons=("Choppa",)),
+            mh.ModelProfile("Boss Nob", 5, 5, 2, weapons=("Choppa",)),
+        ),
+        (mh.Wargear("Choppa", (CHOPPA,)),),
+        effects=effects,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (NOBZ.text, ["melee: nob models: [LETHAL HITS]"]),
+        (
+            "Each time a Sisters Repentia model in this unit makes a melee attack, you can "
+            "re-roll the Hit roll.",
+            ["melee: sisters repentia models: re-roll hit rolls"],
+        ),
+        (
+            "Each time this unit makes a Charge move, until the end of the turn, add 1 to the "
+            "Damage characteristic of melee weapons equipped by Paladin Squad models in this "
+            "unit.",
+            ["melee: paladin squad models: +1 D if charged"],
+        ),
+        ("Each time a model in this unit makes an attack, add 1 to the Hit roll.", ["+1 to hit"]),
+    ],
+)
+def test_a_subject_naming_some_models_is_read_with_them(text: str, expected: list[str]) -> None:
+    reading = read_rule(AbilityText("Rule", text))
+    assert [e.text for e in reading.effects] == expected
+
+
+def test_a_keyword_is_not_read_as_a_name() -> None:
+    reading = read_rule(
+        AbilityText(
+            "Odd",
+            "Each time a CHARACTER model in this unit makes an attack, add 1 to the Hit roll.",
+        )  # fmt: skip
+    )
+    assert not any(e.models for e in reading.effects)
+
+
+def test_the_rule_splits_the_pool_exactly_as_two_weapon_types() -> None:
+    effects = read_rule(NOBZ).effects
+    sheet = boyz(effects)
+    attacker = sheet.attacker()
+    boy, nob = attacker.models
+    assert boy.weapons[0] == CHOPPA
+    assert nob.weapons[0] == CHOPPA.replace(abilities=(LethalHits(),))
+    loadout = {x.name: x for x in sheet.loadouts()}["Boyz (melee)"]
+    target = mh.targets.get("Line infantry").unit
+    melee = mh.Context(melee=True)
+    got = mh.attack(list(loadout.weapons), target, context=melee)
+    by_hand = [(CHOPPA, 9), (CHOPPA.replace(abilities="[LETHAL HITS]"), 1)]
+    want = mh.attack(by_hand, target, context=melee)
+    assert len(got.pools) == 2
+    assert got.killed.allclose(want.killed, atol=1e-12)
+    plain = mh.attack([(CHOPPA, 10)], target, context=melee)
+    assert got.damage.mean() > plain.damage.mean()
+    rolled = mh.simulate(list(loadout.weapons), target, context=melee, trials=40_000,
+                         rng=np.random.default_rng(3))  # fmt: skip
+    sd = got.damage.std() / np.sqrt(40_000)
+    assert abs(rolled.damage.mean() - got.damage.mean()) < 4 * sd
+
+
+def test_a_field_for_some_models_goes_to_their_group_only() -> None:
+    unit = mh.Unit("Boyz", [mh.ModelGroup(9, 5, 5, 1, name="Boy"),
+                            mh.ModelGroup(1, 5, 5, 2, name="Boss Nob")])  # fmt: skip
+    led = guarded(unit, [Effect("fnp", 5, scope="led", models="nob")])
+    assert [g.fnp for g in led.groups] == [None, 5]
+    with pytest.raises(mh.ProfileError, match="Effect.models"):
+        Effect("hit", 1, models=3)  # type: ignore[arg-type]
