@@ -88,7 +88,7 @@ GOLDEN = [
     (
         "Each time this model makes a ranged attack that targets a unit within half range, add "
         "1 to the Hit roll.",
-        [("ranged: +1 to hit if half range", "unit")],
+        [("ranged: +1 to hit if half range", "model")],
     ),
     (
         "Each time a model in this unit makes a melee attack, re-roll a Hit roll of 1. If this "
@@ -116,12 +116,12 @@ GOLDEN = [
     (
         "Each time this model makes a Charge move, until the end of the turn, melee weapons it "
         "is equipped with have the [DEVASTATING WOUNDS] ability.",
-        [("melee: [DEVASTATING WOUNDS] if charged", "unit")],
+        [("melee: [DEVASTATING WOUNDS] if charged", "model")],
     ),
     (
         "While the Waaagh! is active for your army, add 4 to the Attacks characteristic of this "
         "model's melee weapons.",
-        [("melee: +4 A if waaagh", "unit")],
+        [("melee: +4 A if waaagh", "model")],
     ),
     (
         "Each time an attack targets this unit, subtract 1 from the Hit roll.",
@@ -149,15 +149,15 @@ GOLDEN = [
     (
         "While this model has 1-5 wounds remaining, each time this model makes an attack, "
         "subtract 1 from the Hit roll.",
-        [("-1 to hit if this model has 1-5 wounds remaining", "unit")],
+        [("-1 to hit if this model has 1-5 wounds remaining", "model")],
     ),
     (
         "Once per battle, at the start of the Fight phase, this model can use this ability. If "
         "it does, until the end of the phase, improve the Strength and Attacks characteristics "
         "of melee weapons equipped by this model by 3.",
         [
-            ("melee: +3 S if once per battle: rule", "unit"),
-            ("melee: +3 A if once per battle: rule", "unit"),
+            ("melee: +3 S if once per battle: rule", "model"),
+            ("melee: +3 A if once per battle: rule", "model"),
         ],
     ),
 ]

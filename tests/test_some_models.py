@@ -96,3 +96,26 @@ def test_a_field_for_some_models_goes_to_their_group_only() -> None:
     assert [g.fnp for g in led.groups] == [None, 5]
     with pytest.raises(mh.ProfileError, match="Effect.models"):
         Effect("hit", 1, models=3)  # type: ignore[arg-type]
+
+
+def test_a_leaders_rule_on_this_model_stays_with_the_leader() -> None:
+    # D37: "this model" is the models of the datasheet with the rule; attached, the leader's
+    # own +1 to hit does not reach the bodyguard, "this unit" does
+    from mathhammer.io.roster.army import Roster, RosterUnit
+
+    own = read_rule(AbilityText("Killa", "Each time this model makes an attack, add 1 to the "
+                                "Hit roll.")).effects  # fmt: skip
+    shared = read_rule(AbilityText("Boss", "This unit's melee attacks have [LETHAL HITS].")).effects
+    assert [e.scope for e in own] == ["model"] and [e.scope for e in shared] == ["unit"]
+    axe = mh.Weapon("Axe", 4, 2, 6, -2, 2, melee=True)
+    boss = mh.Datasheet(
+        "Boss", (mh.ModelProfile("Boss", 5, 4, 5, character=True, weapons=("Axe",)),),
+        (mh.Wargear("Axe", (axe,)),), points=((1, 60),), effects=(*own, *shared),
+    )  # fmt: skip
+    army = Roster("Demo", None, (RosterUnit.of(boyz(())), RosterUnit.of(boss)))
+    led = army.with_leaders({"Boyz": "Boss"}).attackers()[0]
+    boy_choppa = led.models[0].weapons[0]
+    boss_axe = led.models[-1].weapons[0]
+    assert boy_choppa.rules_text == "" and boy_choppa.abilities_text == "[LETHAL HITS]"
+    assert boss_axe.rules_text == "Killa (+1 to hit)"
+    assert boss_axe.abilities_text == "[LETHAL HITS]"

@@ -384,7 +384,7 @@ def _granted(items: str) -> list[str]:
         return [bare["name"].upper()]
     # "[ignores cover abilities]": the word inside the brackets by a misprint
     tokens = [re.sub(r"\s+abilit(?:y|ies)$", "", t) for t in re.findall(r"\[([^\]]+)\]", items)]
-    rest = re.sub(r"\[[^\]]+\]|,|\band\b|\bor\b|\bthe\b", "", items).strip()
+    rest = re.sub(r"\[[^\]]+\]|,|\band\b|\bor\b|\bthe\b|\babilit(?:y|ies)\b", "", items).strip()
     if not tokens or rest:
         raise Unread(f"abilities '{items}'")
     return [t.upper() for t in tokens]
@@ -681,12 +681,27 @@ def _some_models(sentence: Sentence) -> None:
     )
 
 
+#: A subject that is this model (or the bearer), not its unit: the effect is for the models
+#: of the datasheet that has the rule, not for a unit it is attached to (D37).
+_THIS_MODEL = re.compile(
+    r"^(?:each time (?:this model|the bearer|that model) (?:makes|is selected)|"
+    r"(?:this model|the bearer|that model)(?:'s| has| have| gains?| can)\b|"
+    r"(?:(?:ranged|melee) )?weapons (?:equipped by (?:this model|the bearer|the model|that model)"
+    r"|(?:it|this model|that model) is equipped with)\b|"
+    r"(?:its|this model's|the bearer's) [\w' -]+ (?:has|have|gains?)\b|"
+    r"(?:add \d to|improve) the [a-z ,]+ characteristics? of (?:(?:ranged |melee )?weapons "
+    r"equipped by (?:this|the|that) model|this model's)\b)"
+)
+
+
 def read_sentence(sentence: Sentence) -> list[Effect] | None:
     """The effects of one sentence; None if it says nothing about attacks. Raises Unread."""
     if _IGNORED.match(sentence.text):
         return []
     _leading(sentence)
     _some_models(sentence)
+    if sentence.scope == "unit" and _THIS_MODEL.match(sentence.text):
+        sentence.scope = "model"
     text = sentence.text
     if _CAN_USE.match(text):
         return []
