@@ -411,6 +411,7 @@ def pool_profile(
     if has(TwinLinked):
         reroll_wounds = _stronger(reroll_wounds, context.reroll_policy)
     damage = modifiers.damage_set if modifiers.damage_set is not None else weapon.damage
+    assert isinstance(weapon.strength, int)  # the oracle rolls a fixed Strength
     strength = max(1, weapon.strength + modifiers.strength)
 
     precision = _precision_group(unit, context, standing) if has(Precision) else None

@@ -327,7 +327,7 @@ def test_coverage_over_the_shared_snapshot(snapshot: Catalogue) -> None:
     print(f"  unknown weapon abilities: {tokens.most_common(20)}")
     assert sheets_rate >= 0.98 and weapons_rate >= 0.98
     assert all(m.reason for m in misses)
-    assert (units, report.weapons) == (319, 841)
+    assert (units, report.weapons) == (319, 844)  # the Zzap guns' random S read (D42)
     assert {(m.entry, m.reason) for m in sheet_misses} == {
         ("Searchlight", "model 'Searchlight' has no Unit profile")
     }

@@ -156,7 +156,7 @@ def test_plot_writes_a_heatmap(files: tuple[Path, Path], tmp_path: Path) -> None
     [
         (
             "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nX,Gun,1,2,3+,x,0,1,,\n",
-            ":2: column 'S': expected an integer; got 'x'",
+            ":2: column 'S': Weapon.strength: cannot read dice expression 'x' at position 0",
         ),
         ("", ": the file is empty; expected a header row"),
         ("unit;weapon;count\n", ":1: the header is one column containing ';'"),

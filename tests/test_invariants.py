@@ -290,7 +290,7 @@ def test_stage_means_follow_the_per_die_probabilities(name: str) -> None:
 
 def _skill_and_strength(weapon: mh.Weapon) -> tuple[int, int]:
     """An 11th-edition weapon's skill and strength (a plain scenario is not classic)."""
-    assert weapon.skill is not None and weapon.strength is not None
+    assert weapon.skill is not None and isinstance(weapon.strength, int)
     return weapon.skill, weapon.strength
 
 

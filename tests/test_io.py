@@ -79,7 +79,10 @@ HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points"
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (f"{HEADER}\nSquad,Gun,1,2,3+,x,0,1,,\n", ":2: column 'S': expected an integer; got 'x'"),
+        (
+            f"{HEADER}\nSquad,Gun,1,2,3+,x,0,1,,\n",
+            ":2: column 'S': Weapon.strength: cannot read dice expression 'x' at position 0",
+        ),
         (
             f"{HEADER}\nSquad,Gun,1,2D,3+,4,0,1,,\n",
             ":2: column 'A': Weapon.attacks: cannot read dice expression '2D' at position 2",

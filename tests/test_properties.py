@@ -205,7 +205,7 @@ def test_more_attacks_never_lower_kills(unit: mh.Unit, ws: Entries, data: st.Dat
 def test_a_higher_strength_never_lowers_kills(
     unit: mh.Unit, w: mh.Weapon, n: int, extra: int
 ) -> None:
-    assert w.strength is not None  # weapons() always draws one
+    assert isinstance(w.strength, int)  # weapons() always draws a fixed one
     stronger = w.replace(strength=w.strength + extra)
     assert_not_more(mh.attack([(w, n)], unit), mh.attack([(stronger, n)], unit))
 
@@ -220,7 +220,7 @@ def test_a_higher_strength_never_lowers_kills_among_other_pools(
     w = ws[j][0]
     assert w.strength is not None  # weapons() always draws one
     stronger[j] = (
-        w.replace(strength=w.strength + data.draw(st.integers(1, 6))),
+        w.replace(strength=int(w.strength) + data.draw(st.integers(1, 6))),
         ws[j][1],
     )
     # the pooling must not change (raising S could merge two pools)

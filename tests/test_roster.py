@@ -232,13 +232,14 @@ def test_leaders_without_points_give_a_target_without_points() -> None:
 # --- the committed Ork list: real quirks of the catalogues --------------------------------
 
 
-def test_a_random_strength_weapon_is_skipped_with_its_reason(orks: Roster) -> None:
+def test_a_random_strength_weapon_is_read(orks: Roster) -> None:
+    # docs/rules.md D42: the Zzap gun's D6+6 is rolled for each attack, not skipped
     assert orks.report is not None
-    assert [(s.entry, s.reason) for s in orks.report.skipped] == [
-        ("Battlewagon / Zzap gun", "characteristic 'S' must be an integer; got 'D6+6'")
-    ]
+    assert orks.report.skipped == []
     wagon = orks.unit("Battlewagon")
-    assert wagon.models[0].weapons == ("Deff rolla", "Big shoota", "Big shoota")
+    assert wagon.models[0].weapons == ("Zzap gun", "Deff rolla", "Big shoota", "Big shoota")
+    zzap = wagon.datasheet.gear("Zzap gun").profiles[0]
+    assert str(zzap.strength) == "D6+6"
     assert orks.complete and orks.points == 415 == sum(u.points or 0 for u in orks.units)
 
 

@@ -65,6 +65,7 @@ Squad 160 shooting True
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -299,6 +300,13 @@ def _in_order(entries: list[tuple[Weapon, int]], line_of: dict[int, int]) -> lis
     return sorted(entries, key=lambda entry: line_of[id(entry[0])])
 
 
+def _strength(text: str) -> Any:
+    """S as printed: an integer, or dice for a random Strength (docs/rules.md D42)."""
+    if re.fullmatch(r"\s*[+-]?\d+\s*", text):
+        return integer(text)
+    return dice_reader("Weapon.strength")(text)
+
+
 def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset) -> Weapon:
     kind = row.get("type", "").strip().lower() or "ranged"
     if kind not in ("ranged", "melee"):
@@ -307,7 +315,7 @@ def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Rule
     fields: dict[str, Any] = {
         "name": row["weapon"] or "weapon",
         "attacks": reader.value(line, row, "A", dice_reader("Weapon.attacks")),
-        "strength": reader.value(line, row, "S", integer),
+        "strength": reader.value(line, row, "S", _strength),
         "ap": reader.value(line, row, "AP", lambda s: integer(s.replace("\u2212", "-"))),
         "damage": reader.value(line, row, "D", dice_reader("Weapon.damage")),
         "melee": kind == "melee",

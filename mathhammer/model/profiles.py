@@ -60,8 +60,9 @@ class Weapon:
         11th edition: BS or WS as "N+": ``3``, ``"3"`` or ``"3+"`` mean 3+, from 2 to 6;
         ``"N/A"`` (or ``"-"``) for a [TORRENT] weapon, which hits without a roll (stored
         as 2, never rolled). See :mod:`mathhammer.model.values`.
-    strength : int
-        S, at least 1.
+    strength : int, str or Dice
+        S, at least 1; a random Strength such as the Zzap gun's ``"2D6"`` is a
+        :class:`~mathhammer.core.dice.Dice`, rolled for each attack (docs/rules.md D42).
     ap : int
         AP as printed: ``0``, ``-1``, ``-2`` ..., down to ``-20`` (:data:`MIN_AP`).
     damage : int, str or Dice
@@ -102,7 +103,7 @@ class Weapon:
     name: str
     attacks: Dice
     skill: int | None
-    strength: int
+    strength: int | Dice
     ap: int
     damage: Dice
     abilities: tuple[Ability, ...]
@@ -117,7 +118,7 @@ class Weapon:
         name: str,
         attacks: Dice | int | str,
         skill: RollInput | None = None,
-        strength: int | None = None,
+        strength: int | str | Dice | None = None,
         ap: int = 0,
         damage: Dice | int | str = 1,
         abilities: AbilityInput = (),
@@ -152,7 +153,7 @@ class Weapon:
         set_field("skill", None if skill is None else parse_skill(skill, torrent, "Weapon.skill"))
         set_field("bs", None if bs is None else parse_bs(bs, "Weapon.bs"))
         set_field("melee", flag_field("Weapon", "melee", melee))
-        set_field("strength", int_field("Weapon", "strength", strength, 1))
+        set_field("strength", _strength(strength))
         if isinstance(ap, int | np.integer) and not isinstance(ap, bool) and ap > 0:
             raise field_error(
                 ProfileError, "Weapon.ap", "an integer <= 0", ap, f"AP is as printed: {-ap}"
@@ -290,6 +291,29 @@ class Weapon:
         if self.modifiers is None and self.context is None:
             return (*profile, abilities)
         return (*profile, abilities, self.modifiers, self.context)
+
+
+#: The most values a random Strength may take (2D6 takes 11; 3D6+3, 16).
+MAX_STRENGTH_VALUES = 64
+
+
+def _strength(value: Any) -> int | Dice:
+    """``Weapon.strength``: an int, or a :class:`Dice` when it is random (D42).
+
+    >>> _strength(4), _strength("2D6")
+    (4, Dice('2D6'))
+    """
+    if isinstance(value, str | Dice):
+        dice = dice_field("Weapon", "strength", value, 1)
+        if dice.is_constant:
+            return dice.min
+        if dice.max - dice.min + 1 > MAX_STRENGTH_VALUES:
+            raise field_error(
+                ProfileError, "Weapon.strength",
+                f"a random Strength of at most {MAX_STRENGTH_VALUES} values", dice.text,
+            )  # fmt: skip
+        return dice
+    return int_field("Weapon", "strength", value, 1)
 
 
 def _stat(label: str, value: str) -> str:

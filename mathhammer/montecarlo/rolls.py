@@ -19,7 +19,16 @@ import numpy as np
 
 from ..core.dice import Dice
 from ..model.profiles import Unit
-from ..rules.base import CRITICAL, FAIL, SUCCESS, CommandReroll, PoolChecks, RollCheck, Ruleset
+from ..rules.base import (
+    CRITICAL,
+    FAIL,
+    SUCCESS,
+    CommandReroll,
+    MixedRollCheck,
+    PoolChecks,
+    RollCheck,
+    Ruleset,
+)
 from ..rules.damage_rerolls import damage_rerolls
 from .tables import count_pairs, faces_table, lookup, pair_table, prefix_mask, row_sums
 
@@ -170,6 +179,8 @@ def categorise(
     rectangle of dice, only when some die is re-rolled. A ``command`` re-roll then rolls
     one more die for each trial its policy picks a die of (:func:`_command`).
     """
+    if isinstance(check, MixedRollCheck):  # each die's check chosen by a roll (D42)
+        return _mixed(rng, counts, check)
     first = faces_table(check.first)
     if check.reroll is None and command is None:  # the faces are not read again
         table, scale = pair_table(first, int(counts.max()) if counts.size else 0)
@@ -190,6 +201,25 @@ def categorise(
         return successes, criticals
     stands = faces > 0 if again is None else (faces > 0) & ~again
     return _command(rng, check, command, lookup(first, faces), stands, successes, criticals)
+
+
+def _mixed(
+    rng: np.random.Generator, counts: np.ndarray, check: MixedRollCheck
+) -> tuple[np.ndarray, np.ndarray]:
+    """A roll made first for each die (a random Strength) picks its check: the dice of
+    each trial shared among the checks as those rolls fall (a multinomial draw), each
+    share rolled and read by its own check."""
+    weights = np.array([w for w, _ in check.components])
+    shares = rng.multinomial(counts.astype(np.int64), weights / weights.sum())
+    successes = np.zeros(counts.shape, dtype=np.int64)
+    criticals = np.zeros(counts.shape, dtype=np.int64)
+    for k, (_, part) in enumerate(check.components):
+        share = shares[..., k]
+        if share.any():
+            s, c = categorise(rng, share, part)
+            successes += s
+            criticals += c
+    return successes, criticals
 
 
 def _command(

@@ -227,6 +227,11 @@ class Classic(Ruleset):
                 f"to 10; it has skill={weapon.skill}, an 11th-edition 'N+' threshold "
                 "(use rules='11e')"
             )
+        if not isinstance(weapon.strength, int):
+            raise _refuse(
+                f"weapon {weapon.name!r} has a random Strength ({weapon.strength}); the "
+                "classic profiles print a fixed one"
+            )
         if not weapon.damage.is_constant or int(weapon.damage) != 1:
             raise _refuse(
                 f"weapon {weapon.name!r} has D{weapon.damage}; every unsaved wound removes one "

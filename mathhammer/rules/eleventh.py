@@ -8,14 +8,16 @@ the first that matches.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import numpy as np
 
+from ..core.dice import Dice
 from ..core.tables import RuleTable
-from ..errors import ProfileError, field_error
+from ..errors import ProfileError, RulesError, field_error
 from ..model.abilities import choose
 from ..model.context import Context, Modifiers
 from ..model.draft import PoolDraft, Situation
@@ -27,9 +29,11 @@ from .base import (
     FAIL,
     SUCCESS,
     CommandReroll,
+    MixedRollCheck,
     PoolChecks,
     RollCheck,
     Ruleset,
+    function_key,
     group_saves,
     reroll_mask,
     save_face_weights,
@@ -103,6 +107,15 @@ _HIT_ROWS = tabulate(
         "fail_at_most": range(1, 7),
     },
 )
+
+
+def _apart_from_the_wound(checks: PoolChecks) -> tuple[Any, ...]:
+    """What a pool's checks hold besides its wound roll and the abilities listed as used."""
+    return tuple(
+        function_key(getattr(checks, f.name))
+        for f in dataclasses.fields(checks)
+        if f.name not in ("wound", "used")
+    )
 
 
 def wound_needed(strength: int, toughness: int) -> int:
@@ -384,8 +397,11 @@ class EleventhEdition(Ruleset):
         Duplicated abilities are resolved to the best instance that applies against the
         target; each effective ability edits the pool's draft; ``used`` lists them as
         printed. The target's size and make-up are read as it stands (``standing``:
-        docs/rules.md D34).
+        docs/rules.md D34). A random Strength is rolled for each attack: the wound roll is
+        the mixture of the wound rolls at each Strength (D42).
         """
+        if isinstance(weapon.strength, Dice):
+            return self._random_strength(weapon, target, context, modifiers, standing)
         self.check_weapon(weapon)
         assert weapon.skill is not None  # check_weapon refuses a weapon without one
         melee = context.melee or weapon.melee  # a melee weapon is melee whatever the context
@@ -451,6 +467,44 @@ class EleventhEdition(Ruleset):
             else self._command(draft, hit, wound, saves, target, focus, standing),
             reads=reads,
         )
+
+    def _random_strength(
+        self,
+        weapon: Weapon,
+        target: Unit,
+        context: Context,
+        modifiers: Modifiers,
+        standing: Standing | None,
+    ) -> PoolChecks:
+        """The checks of a weapon whose Strength is rolled for each attack (D42): those at
+        each Strength, which may differ in their wound roll only, the wound roll their
+        mixture by the Strength's distribution."""
+        assert isinstance(weapon.strength, Dice)
+        parts = []
+        for value, p in enumerate(weapon.strength.dist.probabilities.tolist()):
+            if p > 0:
+                fixed = weapon.replace(strength=int(value))
+                parts.append(
+                    (float(p), self.pool_checks(fixed, target, context, modifiers, standing))
+                )
+        first = parts[0][1]
+        if first.reroll_one is not None:
+            raise field_error(
+                RulesError, f"weapon {weapon.name!r}.strength", "a fixed Strength with a "
+                "command re-roll", weapon.strength.text,
+                "a command re-roll of a wound roll at a random Strength is not resolved",
+            )  # fmt: skip
+        same = _apart_from_the_wound(first)
+        for _, checks in parts[1:]:
+            if _apart_from_the_wound(checks) != same:
+                raise field_error(
+                    RulesError, f"weapon {weapon.name!r}.strength", "a Strength that changes "
+                    "the wound roll only", weapon.strength.text,
+                    "a rule on this weapon depends on its Strength beyond the wound roll",
+                )  # fmt: skip
+        wound = MixedRollCheck.of([(p, checks.wound) for p, checks in parts])
+        used = tuple(dict.fromkeys(u for _, checks in parts for u in checks.used))
+        return dataclasses.replace(first, wound=wound, used=used)
 
     def _command(
         self,

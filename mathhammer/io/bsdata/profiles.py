@@ -152,9 +152,8 @@ def read_weapon(profile: dict[str, Any]) -> tuple[Weapon | None, str]:
         if not any(isinstance(a, Torrent) for a in found):
             return None, f"{skill_column} is {skill_text!r} on a weapon without [TORRENT]"
         skill = 2  # never rolled: Torrent hits automatically
-    for column in ("S", "AP"):
-        if not _INTEGER.fullmatch(values[column]):
-            return None, f"{column} is {values[column]!r}: the engine takes a fixed {column}"
+    if not _INTEGER.fullmatch(values["AP"]):
+        return None, f"AP is {values['AP']!r}: the engine takes a fixed AP"
     name, restriction = name_restriction(profile_name(profile))  # D38
     text = ", ".join(k for k in (text, restriction) if k)
     try:
@@ -164,7 +163,7 @@ def read_weapon(profile: dict[str, Any]) -> tuple[Weapon | None, str]:
                 name,
                 values["A"],
                 int(skill) if str(skill).isdigit() else skill,
-                int(values["S"]),
+                values["S"],  # a random Strength (2D6) too: D42
                 int(values["AP"].replace("\u2212", "-")),
                 values["D"],
                 text,

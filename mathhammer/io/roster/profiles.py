@@ -4,8 +4,8 @@ A roster copies each profile from the catalogue as ``typeName`` and a list of
 ``characteristics`` (``name`` and ``$text``): the 10th/11th-edition profile types ``Unit``
 (M, T, Sv, W, LD, OC, InSv), ``Ranged Weapons`` (Range, A, BS, S, AP, D, Keywords) and
 ``Melee Weapons`` (Range, A, WS, S, AP, D, Keywords). A value the engine cannot take
-(``-``, ``*``, a random Strength such as ``2D6``) makes that one weapon or model
-:class:`Unreadable`, with the reason, for the importer to list as skipped.
+(``-``, ``*``) makes that one weapon or model :class:`Unreadable`, with the reason, for
+the importer to list as skipped; a random Strength such as ``2D6`` is read (D42).
 
 Examples
 --------
@@ -18,10 +18,13 @@ Examples
 >>> gun.skill, gun.strength, [type(a).__name__ for a in gun.abilities]
 (4, 4, ['LethalHits', 'RapidFire'])
 >>> flayer["characteristics"][3]["$text"] = "2D6"
+>>> read_weapon(flayer).strength
+Dice('2D6')
+>>> flayer["characteristics"][3]["$text"] = "*"
 >>> read_weapon(flayer)
 Traceback (most recent call last):
 ...
-mathhammer.io.roster.profiles.Unreadable: characteristic 'S' must be an integer; got '2D6'
+mathhammer.io.roster.profiles.Unreadable: characteristic 'S' must be a number or dice; got '*'
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
     fields: dict[str, Any] = {
         "attacks": _dice(chars, "A"),
         "skill": skill,
-        "strength": _int(chars, "S"),
+        "strength": _dice(chars, "S"),
         "ap": _int(chars, "AP"),
         "damage": _dice(chars, "D"),
     }

@@ -7,8 +7,8 @@ reader does); ``AP`` as printed (``-1``), and the abilities as HTML links separa
 commas and, in places, full stops. Tokens that are not core weapon abilities (the
 datasheet-specific rules) are kept in ``unknown_abilities`` and reported, never dropped.
 
-A row whose values cannot make a weapon (a random Strength such as ``2D6``) is not an
-error of the file: it is skipped and listed with the reason.
+A row whose values cannot make a weapon is not an error of the file: it is skipped and
+listed with the reason. A random Strength such as ``2D6`` is read (docs/rules.md D42).
 
 Examples
 --------
@@ -82,7 +82,7 @@ def weapon_from_row(row: Mapping[str, str]) -> Weapon:
     fields = {
         "attacks": row["A"].strip(),
         "skill": _skill(row, torrent),
-        "strength": _int("S", row["S"]),
+        "strength": row["S"].strip(),
         "ap": _int("AP", row["AP"]),
         "damage": row["D"].strip(),
     }
@@ -97,7 +97,9 @@ def weapon_from_row(row: Mapping[str, str]) -> Weapon:
             )
     except MathhammerError as exc:
         message = str(exc).splitlines()[0]
-        column = "A" if (exc.field or message).startswith("Weapon.attacks") else "D"
+        columns = {"Weapon.attacks": "A", "Weapon.strength": "S"}
+        named = exc.field or message
+        column = next((c for f, c in columns.items() if named.startswith(f)), "D")
         raise WeaponRowError(column, message) from None
 
 
