@@ -160,6 +160,21 @@ GOLDEN = [
             ("melee: +3 A if once per battle: rule", "model"),
         ],
     ),
+    (
+        "Each time this model makes a melee attack that targets a MONSTER or VEHICLE unit, you "
+        "can re-roll the Hit roll, you can re-roll the Wound roll and you can re-roll the "
+        "Damage roll.",
+        [
+            ("melee: re-roll hit rolls if target MONSTER/VEHICLE", "model"),
+            ("melee: re-roll wound rolls if target MONSTER/VEHICLE", "model"),
+            ("melee: re-roll damage rolls if target MONSTER/VEHICLE", "model"),
+        ],
+    ),
+    (
+        "While the Waaagh! is active for your army, this model's 'uge choppa has a Damage "
+        "characteristic of 3.",
+        [("'uge choppa: D set to 3 if waaagh", "model")],
+    ),
 ]
 
 
@@ -208,15 +223,15 @@ def test_what_is_not_read_is_said(text: str, status: str, reason: str) -> None:
 def test_a_rule_partly_read_keeps_what_it_read_and_says_what_it_did_not() -> None:
     reading = read_rule(
         AbilityText(
-            "Titan Hunter",
-            "Each time a model in this unit makes an attack, re-roll a Hit roll of 1. Each time a "
-            "ranged attack made by this model is allocated to a MONSTER or VEHICLE model, you can "
-            "re-roll the Damage roll.",
+            "Support Systems",
+            "Each time a model in this unit makes an attack, re-roll a Hit roll of 1. Each time "
+            "this model makes a ranged attack, you can ignore any or all modifiers to the Hit "
+            "roll.",
         )
     )
     assert reading.status == "partly"
     assert [e.text for e in reading.effects] == ["re-roll hit rolls of 1"]
-    assert "you can re-roll the damage roll" in reading.reason
+    assert "ignore any or all modifiers to the hit roll" in reading.reason
 
 
 def test_an_improved_save_once_per_battle_is_the_save_read_before_under_that_state() -> None:

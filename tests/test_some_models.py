@@ -119,3 +119,34 @@ def test_a_leaders_rule_on_this_model_stays_with_the_leader() -> None:
     assert boy_choppa.rules_text == "" and boy_choppa.abilities_text == "[LETHAL HITS]"
     assert boss_axe.rules_text == "Killa (+1 to hit)"
     assert boss_axe.abilities_text == "[LETHAL HITS]"
+
+
+def test_damage_re_rolled_or_set_by_a_rule_is_the_same_as_by_hand() -> None:
+    from mathhammer.model.effects import Condition, arm
+
+    gun = mh.Weapon("Lascannon", 1, 3, 12, -3, "D6+1")
+    tank = mh.targets.get("Vehicle").unit
+    hunter = read_rule(AbilityText("Titan Hunter", "Each time a ranged attack made by this "
+                       "model is allocated to a MONSTER or VEHICLE model, you can re-roll the "
+                       "Damage roll.")).effects  # fmt: skip
+    assert [(e.text, e.scope) for e in hunter] == [
+        ("ranged: re-roll damage rolls if target MONSTER/VEHICLE", "model")
+    ]
+    armed = arm(gun, hunter)
+    got = mh.attack([(armed, 3)], tank)
+    want = mh.attack([(gun, 3)], tank, modifiers=mh.Modifiers(reroll_damage="optimal"))
+    assert got.damage.allclose(want.damage, atol=1e-12)
+    assert got.damage.mean() > mh.attack([(gun, 3)], tank).damage.mean()
+    infantry = mh.targets.get("Line infantry").unit  # not a MONSTER or VEHICLE: no re-roll
+    assert mh.attack([(armed, 3)], infantry).damage.allclose(
+        mh.attack([(gun, 3)], infantry).damage, atol=1e-12
+    )
+    choppa = mh.Weapon("'Uge choppa", 4, 2, 10, -2, 2, melee=True)
+    brutal = Effect("damage_set", 3, conditions=(Condition("assumed", "waaagh"),),
+                    weapon="'uge choppa", source="Dead Brutal")  # fmt: skip
+    waaagh = mh.Context(melee=True, assume="waaagh")
+    set_by_rule = mh.attack([(arm(choppa, [brutal]), 1)], tank, context=waaagh)
+    by_hand = mh.attack([(choppa.replace(damage=3), 1)], tank, context=mh.Context(melee=True))
+    assert set_by_rule.damage.allclose(by_hand.damage, atol=1e-12)
+    rolled = mh.simulate([(armed, 3)], tank, trials=60_000, rng=np.random.default_rng(9))
+    assert abs(rolled.damage.mean() - got.damage.mean()) < 4 * got.damage.std() / np.sqrt(60_000)

@@ -75,6 +75,8 @@ OFFENCE = {
     "damage": "added to D",
     "reroll_hits": "'ones', 'failures' or 'non_critical'",
     "reroll_wounds": "'ones', 'failures' or 'non_critical'",
+    "reroll_damage": "'optimal' (each damage roll re-rolled where that helps, D31) or 'ones'",
+    "damage_set": "the D characteristic changed to N, before any modifier",
     "critical_hit": "an unmodified hit roll of N+ is a Critical Hit",
     "critical_wound": "an unmodified wound roll of N+ is a Critical Wound",
     "ability": "a weapon ability granted, as printed ('LETHAL HITS', 'SUSTAINED HITS 1')",
@@ -274,6 +276,11 @@ class Effect:
         kind, value = self.kind, self.value
         if kind in ("reroll_hits", "reroll_wounds"):
             return _policy(value)
+        if kind == "reroll_damage":
+            if value not in ("optimal", "ones"):
+                raise field_error(ProfileError, "Effect('reroll_damage').value",
+                                  "'optimal' or 'ones'", value)  # fmt: skip
+            return str(value)
         if kind == "ability":
             token = " ".join(str(value).strip("[] ").split()).upper()
             if parse_token(token) is None:
@@ -287,6 +294,8 @@ class Effect:
             raise field_error(ProfileError, f"Effect({kind!r}).value", "an integer", value)
         if kind in ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal"):
             low, high = 2, 6
+        elif kind == "damage_set":
+            low, high = 1, 20
         elif kind in _ROLL:
             low, high = -1, 1
         else:
@@ -361,6 +370,8 @@ class Effect:
             "damage": f"{value:+} D" if isinstance(value, int) else "",
             "reroll_hits": f"re-roll hit rolls{_POLICY_TEXT.get(str(value), '')}",
             "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
+            "reroll_damage": "re-roll damage rolls" + (" of 1" if value == "ones" else ""),
+            "damage_set": f"D set to {value}",
             "critical_hit": f"Critical Hits on {value}+",
             "critical_wound": f"Critical Wounds on {value}+",
             "ability": f"[{value}]",
@@ -464,6 +475,15 @@ class EffectRule(Ability):
                 return
         if kind == "ability":
             _grant(str(value), draft, situation)
+            return
+        if kind == "reroll_damage":  # where it helps (D31), or each 1
+            if value == "ones" and draft.damage is not None:
+                draft.damage = draft.damage.rerolled(1)
+            elif draft.reroll_damage is None:
+                draft.reroll_damage = "optimal"
+            return
+        if kind == "damage_set":  # a characteristic changed before any modifier
+            draft.damage = parse_dice(value)
             return
         if isinstance(value, str):  # a re-roll policy
             field_name = kind

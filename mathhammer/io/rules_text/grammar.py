@@ -323,6 +323,9 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     )
     if m:
         return [sentence.effect(f"reroll_{m['roll']}s", "ones" if m["ones"] else "failures")]
+    m = re.fullmatch(r"(?:you can )?re-roll the damage roll(?P<ones> of 1)?(?: instead)?", clause)
+    if m:  # re-rolled where it helps the attacker (D31)
+        return [sentence.effect("reroll_damage", "ones" if m["ones"] else "optimal")]
     m = re.fullmatch(
         r"improve the armour penetration characteristic of that attack by (?P<n>\d)", clause
     )
@@ -415,8 +418,8 @@ def _state_condition(state: str, sentence: Sentence) -> Condition:
 def _clauses(effects: str) -> list[str]:
     """Effect clauses joined by "and": "add 1 to the hit roll and add 1 to the wound roll"."""
     return re.split(
-        r",? and (?=(?:you can )?(?:add|subtract|re-roll|improve|worsen|a successful|an unmodified"
-        r"|that attack|if)\b)",
+        r"(?:,? and |, (?=you can ))(?=(?:you can )?(?:add|subtract|re-roll|improve|worsen|"
+        r"a successful|an unmodified|that attack|if)\b)",
         effects,
     )
 
@@ -468,6 +471,18 @@ _HOLDER_HAS = re.compile(rf"^(?:{_SELF}|it) (?:has|have|gains?) (?P<items>.+)$")
 _WEAPON_HAS = re.compile(
     r"^(?:its|this model's|the bearer's|that model's) (?P<weapon>[\w' -]+?) (?:has|have|gains?) "
     r"(?P<items>(?:the )?\[.+?)(?: abilit(?:y|ies))?$"
+)
+#: A weapon's characteristic changed: "this model's 'uge choppa has a Damage characteristic
+#: of 3" (a change, made before any modifier).
+_WEAPON_SET = re.compile(
+    r"^(?:its|this model's|the bearer's|that model's) (?P<weapon>[\w' -]+?) (?:has|have) an? "
+    r"damage characteristic of (?P<n>\d+)$"
+)
+#: The earlier phrasing of the unit's own attacks, judged as they are allocated: "each time a
+#: ranged attack made by this model is allocated to a MONSTER or VEHICLE model, ...".
+_ALLOCATED_BY = re.compile(
+    rf"^each time an? {_KIND}attack made by (?:this model|a model in this unit|this unit) is "
+    r"allocated to an? (?P<what>[a-z][a-z ,/-]*?) model, (?P<effects>.+)$"
 )
 _CAN_REROLL = re.compile(
     rf"^(?:{_SELF}|it) can re-roll (?P<kind>ranged |melee )?(?P<roll>hit|wound) rolls?"
@@ -685,6 +700,7 @@ def _some_models(sentence: Sentence) -> None:
 #: of the datasheet that has the rule, not for a unit it is attached to (D37).
 _THIS_MODEL = re.compile(
     r"^(?:each time (?:this model|the bearer|that model) (?:makes|is selected)|"
+    r"each time an? (?:(?:ranged|melee) )?attack made by (?:this model|the bearer)\b|"
     r"(?:this model|the bearer|that model)(?:'s| has| have| gains?| can)\b|"
     r"(?:(?:ranged|melee) )?weapons (?:equipped by (?:this model|the bearer|the model|that model)"
     r"|(?:it|this model|that model) is equipped with)\b|"
@@ -758,6 +774,16 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     if m:
         sentence.weapon = m["weapon"]
         return [sentence.effect("ability", t) for t in _granted(m["items"])]
+    m = _WEAPON_SET.match(text)
+    if m:
+        sentence.weapon = m["weapon"]
+        return [sentence.effect("damage_set", int(m["n"]))]
+    m = _ALLOCATED_BY.match(text)
+    if m:  # a model of the target's keywords is one of the target unit's (D36)
+        sentence.side = "offence"
+        sentence.restrict(m["kind"])
+        sentence.conditions.append(_target_condition(m["what"]))
+        return [e for c in _clauses(m["effects"]) for e in _offence_clause(c, sentence)]
     m = _ADD_CHARACTERISTIC.match(text)
     if m and (m["n"] is None) != (m["by"] is None):
         sentence.restrict(m["kind"] or (m["kind2"] or "").strip() or None)
