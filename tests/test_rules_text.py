@@ -175,6 +175,17 @@ GOLDEN = [
         "characteristic of 3.",
         [("'uge choppa: D set to 3 if waaagh", "model")],
     ),
+    (
+        "Each time this model makes a ranged attack, every successful Hit roll scores a "
+        "Critical Hit.",
+        [("ranged: every successful hit roll is critical", "model")],
+    ),
+    (
+        "While this model is leading a unit, each time a model in that unit makes an attack, "
+        "you can ignore any or all modifiers to that attack's Ballistic Skill or Weapon Skill "
+        "characteristics and/or all modifiers to the Hit roll.",
+        [("ignore penalties to BS/WS", "led"), ("ignore penalties to hit rolls", "led")],
+    ),
 ]
 
 
@@ -198,10 +209,10 @@ def test_each_phrasing_reads_into_its_typed_effects(
         ),
         # an effect the engine cannot express
         (
-            "Each time this model makes a ranged attack, every successful Hit roll scores a "
-            "Critical Hit.",
+            "Each time this model makes a ranged attack, you can change the result of one Hit "
+            "roll to an unmodified 6.",
             "not understood",
-            "an effect 'every successful hit roll scores a critical hit'",
+            "an effect 'you can change the result of one hit roll to an unmodified 6'",
         ),
         # an aura on other units: not this unit's rule
         (
@@ -225,13 +236,13 @@ def test_a_rule_partly_read_keeps_what_it_read_and_says_what_it_did_not() -> Non
         AbilityText(
             "Support Systems",
             "Each time a model in this unit makes an attack, re-roll a Hit roll of 1. Each time "
-            "this model makes a ranged attack, you can ignore any or all modifiers to the Hit "
-            "roll.",
+            "this model makes a ranged attack, you can change the result of one Hit roll to an "
+            "unmodified 6.",
         )
     )
     assert reading.status == "partly"
     assert [e.text for e in reading.effects] == ["re-roll hit rolls of 1"]
-    assert "ignore any or all modifiers to the hit roll" in reading.reason
+    assert "change the result of one hit roll" in reading.reason
 
 
 def test_an_improved_save_once_per_battle_is_the_save_read_before_under_that_state() -> None:

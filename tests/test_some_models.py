@@ -150,3 +150,53 @@ def test_damage_re_rolled_or_set_by_a_rule_is_the_same_as_by_hand() -> None:
     assert set_by_rule.damage.allclose(by_hand.damage, atol=1e-12)
     rolled = mh.simulate([(armed, 3)], tank, trials=60_000, rng=np.random.default_rng(9))
     assert abs(rolled.damage.mean() - got.damage.mean()) < 4 * got.damage.std() / np.sqrt(60_000)
+
+
+def test_every_successful_roll_critical_is_exact() -> None:
+    from mathhammer.model.effects import arm
+
+    text = "Each time this model makes a ranged attack, every successful Hit roll scores a "
+    dakka = read_rule(AbilityText("Dakkastorm", text + "Critical Hit.")).effects
+    assert [e.text for e in dakka] == ["ranged: every successful hit roll is critical"]
+    # S1 against T10 wounds on a 6 only; with [LETHAL HITS] every hit (4+, a half) wounds
+    gun = mh.Weapon("Gun", 1, 4, 1, 0, 1, "[LETHAL HITS]")
+    tank = mh.Unit.of("Tank", 1, 10, 7, 20, keywords="VEHICLE")
+    got = mh.attack([(arm(gun, dakka), 12)], tank)
+    assert got.pools[0].wounds.mean() == pytest.approx(12 * 1 / 2, abs=1e-12)
+    plain = mh.attack([(gun, 12)], tank).pools[0].wounds.mean()
+    assert plain == pytest.approx(12 * (1 / 6 + 2 / 6 * 1 / 6), abs=1e-12)
+    # every wound critical, with [DEVASTATING WOUNDS]: every wound a mortal wound
+    rend = Effect("critical_all", "wound", source="Rend")
+    dev = mh.Weapon("Claw", 2, 3, 4, 0, 2, "[DEVASTATING WOUNDS]", melee=True)
+    armoured = mh.Unit.of("Armoured", 3, 4, 2, 3, invuln=4)
+    melee = mh.Context(melee=True)
+    hard = mh.attack([(arm(dev, [rend]), 5)], armoured, context=melee)
+    assert hard.pools[0].devastating.mean() == pytest.approx(hard.pools[0].wounds.mean())
+    rolled = mh.simulate([(arm(dev, [rend]), 5)], armoured, context=melee, trials=60_000,
+                         rng=np.random.default_rng(4))  # fmt: skip
+    assert abs(rolled.damage.mean() - hard.damage.mean()) < 4 * hard.damage.std() / np.sqrt(60_000)
+
+
+def test_penalties_ignored_bonuses_kept() -> None:
+    from mathhammer.model.effects import arm, guards
+
+    text = "Each time the bearer makes a ranged attack, you can ignore any or all modifiers"
+    support = read_rule(AbilityText("Weapon Support System", text + " to the Hit roll."))
+    gun = mh.Weapon("Rail rifle", 1, 4, 10, -4, "D6")
+    steady = arm(gun, support.effects)
+    crisis = mh.Unit.of("Crisis", 3, 5, 3, 4)
+    hidden = mh.Unit("Crisis", crisis.groups, rules=guards([Effect("target_hit", -1, source="X")]))
+    plain = mh.attack([(gun, 4)], crisis)
+    assert mh.attack([(steady, 4)], hidden).killed.allclose(plain.killed, atol=1e-12)
+    assert mh.attack([(gun, 4)], hidden).killed.mean() < plain.killed.mean()
+    helped = mh.Modifiers(hit=1)  # a bonus stays
+    assert mh.attack([(steady, 4)], crisis, modifiers=helped).killed.allclose(
+        mh.attack([(gun, 4)], crisis, modifiers=helped).killed, atol=1e-12
+    )
+    guardian = read_rule(AbilityText("Sentinels", "Each time a model in this unit makes an "
+                         "attack, you can ignore any or all modifiers to the following: that "
+                         "attack's Ballistic Skill characteristic; the Wound roll."))  # fmt: skip
+    assert [e.value for e in guardian.effects] == ["skill", "wound"]
+    worse = mh.Modifiers(skill=1, wound=-1)
+    keen = arm(gun, guardian.effects)
+    assert mh.attack([(keen, 4)], crisis, modifiers=worse).killed.allclose(plain.killed, atol=1e-12)

@@ -88,11 +88,16 @@ class PoolDraft:
     reroll_hits: str | None = None
     hits_automatically: bool = False
     critical_hit: int = 6
+    all_hits_critical: bool = False
+    #: The penalties a rule lets the attacker ignore ("ignore any or all modifiers to the
+    #: Hit roll"): any of "skill", "hit", "wound".
+    ignores: frozenset[str] = frozenset()
     sustained: Dice | None = None
     lethal: bool = False
     strength: int = 1
     wound_modifier: int = 0
     critical_wound: int = 6
+    all_wounds_critical: bool = False
     reroll_wounds: str | None = None
     reroll_one: str | None = None
     devastating: bool = False

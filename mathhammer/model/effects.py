@@ -79,6 +79,8 @@ OFFENCE = {
     "damage_set": "the D characteristic changed to N, before any modifier",
     "critical_hit": "an unmodified hit roll of N+ is a Critical Hit",
     "critical_wound": "an unmodified wound roll of N+ is a Critical Wound",
+    "critical_all": "'hit' or 'wound': every successful roll of that kind is a critical one",
+    "ignore_modifiers": "'skill', 'hit' or 'wound': the penalties to it ignored (bonuses kept)",
     "ability": "a weapon ability granted, as printed ('LETHAL HITS', 'SUSTAINED HITS 1')",
 }
 #: Effect kinds on the attacks that target the unit, and what the value is.
@@ -276,6 +278,16 @@ class Effect:
         kind, value = self.kind, self.value
         if kind in ("reroll_hits", "reroll_wounds"):
             return _policy(value)
+        if kind == "ignore_modifiers":
+            if value not in ("skill", "hit", "wound"):
+                raise field_error(ProfileError, "Effect('ignore_modifiers').value",
+                                  "'skill', 'hit' or 'wound'", value)  # fmt: skip
+            return str(value)
+        if kind == "critical_all":
+            if value not in ("hit", "wound"):
+                raise field_error(ProfileError, "Effect('critical_all').value", "'hit' or "
+                                  "'wound'", value)  # fmt: skip
+            return str(value)
         if kind == "reroll_damage":
             if value not in ("optimal", "ones"):
                 raise field_error(ProfileError, "Effect('reroll_damage').value",
@@ -372,6 +384,9 @@ class Effect:
             "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
             "reroll_damage": "re-roll damage rolls" + (" of 1" if value == "ones" else ""),
             "damage_set": f"D set to {value}",
+            "critical_all": f"every successful {value} roll is critical",
+            "ignore_modifiers": "ignore penalties to "
+            + {"skill": "BS/WS", "hit": "hit rolls", "wound": "wound rolls"}.get(str(value), ""),
             "critical_hit": f"Critical Hits on {value}+",
             "critical_wound": f"Critical Wounds on {value}+",
             "ability": f"[{value}]",
@@ -484,6 +499,15 @@ class EffectRule(Ability):
             return
         if kind == "damage_set":  # a characteristic changed before any modifier
             draft.damage = parse_dice(value)
+            return
+        if kind == "ignore_modifiers":
+            draft.ignores = draft.ignores | {str(value)}
+            return
+        if kind == "critical_all":
+            if value == "hit":
+                draft.all_hits_critical = True
+            else:
+                draft.all_wounds_critical = True
             return
         if isinstance(value, str):  # a re-roll policy
             field_name = kind

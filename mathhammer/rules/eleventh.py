@@ -43,6 +43,7 @@ from .base import (
 
 __all__ = [
     "EleventhEdition",
+    "all_critical",
     "command_reroll",
     "hazard_fails",
     "hit_outcome",
@@ -139,6 +140,19 @@ def wound_needed(strength: int, toughness: int) -> int:
     if 2 * strength <= toughness:
         return 6
     return 5
+
+
+def all_critical(natural: Any, outcome: Callable[..., Any], **check: Any) -> Any:
+    """``outcome`` (:func:`hit_outcome` or :func:`wound_outcome`) where every success is a
+    critical one: "every successful Hit roll scores a Critical Hit" (docs/rules.md D37).
+
+    Examples
+    --------
+    >>> all_critical(np.arange(1, 7), hit_outcome, skill=4).tolist()
+    [0, 0, 0, 2, 2, 2]
+    """
+    found = np.asarray(outcome(natural, **check))
+    return np.where(found == _SUCCESS, _CRITICAL, found)
 
 
 def wound_outcome(
@@ -527,24 +541,30 @@ class EleventhEdition(Ruleset):
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
         # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
         # (the bounds by conditionals: a builtin min or max costs a call on this path)
-        skill = skill + draft.skill_change + (1 if draft.in_cover else 0)
+        change = draft.skill_change + (1 if draft.in_cover else 0)
+        if "skill" in draft.ignores and change > 0:  # worsening changes ignored (D37)
+            change = 0
+        skill = skill + change
         skill = 2 if skill < 2 else 6 if skill > 6 else skill
         modifier = draft.hit_modifier  # the net modifier is capped at +/-1
         modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
+        if "hit" in draft.ignores and modifier < 0:  # penalties ignored, bonuses kept
+            modifier = 0
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
-        key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits)
+        every = draft.all_hits_critical
+        key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits, every)
         found = _CHECKS.get(key)
         if found is None:
-            found = RollCheck(
-                first=partial(
-                    self.hit_outcome,
-                    skill=skill,
-                    modifier=modifier,
-                    critical=critical,
-                    fails_at_most=fails,
-                ),
-                reroll=_reroll(draft.reroll_hits),
+            first = partial(
+                self.hit_outcome,
+                skill=skill,
+                modifier=modifier,
+                critical=critical,
+                fails_at_most=fails,
             )
+            if every:
+                first = partial(all_critical, outcome=first)
+            found = RollCheck(first=first, reroll=_reroll(draft.reroll_hits))
             if (skill, modifier, critical, fails) in _HIT_ROWS and draft.reroll_hits in _POLICIES:
                 _CHECKS.keep(key, found)
         return found
@@ -553,15 +573,16 @@ class EleventhEdition(Ruleset):
         needed = self.wound_needed(draft.strength, toughness)
         modifier, critical = draft.wound_modifier, draft.critical_wound  # capped at +/-1
         modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
-        key = ("wound", self, needed, modifier, critical, draft.reroll_wounds)
+        if "wound" in draft.ignores and modifier < 0:  # penalties ignored, bonuses kept
+            modifier = 0
+        every = draft.all_wounds_critical
+        key = ("wound", self, needed, modifier, critical, draft.reroll_wounds, every)
         found = _CHECKS.get(key)
         if found is None:
-            found = RollCheck(
-                first=partial(
-                    self.wound_outcome, needed=needed, modifier=modifier, critical=critical
-                ),
-                reroll=_reroll(draft.reroll_wounds),
-            )
+            first = partial(self.wound_outcome, needed=needed, modifier=modifier, critical=critical)
+            if every:
+                first = partial(all_critical, outcome=first)
+            found = RollCheck(first=first, reroll=_reroll(draft.reroll_wounds))
             if (needed, modifier, critical) in _WOUND_ROWS and draft.reroll_wounds in _POLICIES:
                 _CHECKS.keep(key, found)
         return found

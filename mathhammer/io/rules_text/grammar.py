@@ -323,6 +323,27 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     )
     if m:
         return [sentence.effect(f"reroll_{m['roll']}s", "ones" if m["ones"] else "failures")]
+    m = re.fullmatch(
+        r"(?:every|each|a) successful (?:unmodified )?(?P<roll>hit|wound) roll (?:scores|is) a "
+        r"critical (?:hit|wound)",
+        clause,
+    )
+    if m:
+        return [sentence.effect("critical_all", m["roll"])]
+    m = re.fullmatch(r"(?:you can )?ignore any or all modifiers to (?P<what>.+)", clause)
+    if m:  # the penalties: the attacker keeps what helps it
+        named = [
+            kind
+            for kind, words in (("skill", r"skill characteristics?"), ("hit", r"hit roll"),
+                                ("wound", r"wound roll"))
+            if re.search(words, m["what"])
+        ]  # fmt: skip
+        rest = re.sub(r"ballistic skill|weapon skill|\bcharacteristics?\b|hit roll|wound roll|"
+                      r"the following|that attack's|and/or|all modifiers to|\bor\b|\band\b|"
+                      r"\bthe\b|[,;:]", "", m["what"]).strip()  # fmt: skip
+        if not named or rest:
+            raise Unread(f"an effect '{clause}'")
+        return [sentence.effect("ignore_modifiers", kind) for kind in named]
     m = re.fullmatch(r"(?:you can )?re-roll the damage roll(?P<ones> of 1)?(?: instead)?", clause)
     if m:  # re-rolled where it helps the attacker (D31)
         return [sentence.effect("reroll_damage", "ones" if m["ones"] else "optimal")]
