@@ -186,7 +186,27 @@ GOLDEN = [
         "characteristics and/or all modifiers to the Hit roll.",
         [("ignore penalties to BS/WS", "led"), ("ignore penalties to hit rolls", "led")],
     ),
+    (
+        "This model's twin heavy rail cannon and seeker missiles have the [ANTI-TITANIC 3+] "
+        "ability while targeting a unit within half range.",
+        [
+            ("twin heavy rail cannon: [ANTI-TITANIC 3+] if half range", "model"),
+            ("seeker missile: [ANTI-TITANIC 3+] if half range", "model"),
+        ],
+    ),
+    (
+        "When damaged, subtract 1 from Hit rolls when it makes attacks.",
+        [("-1 to hit if damaged", "model")],
+    ),
 ]
+
+
+def test_a_rule_read_into_the_models_fields_is_understood() -> None:
+    # the Runtherd's Toughness is a field of its group (docs/rules.md D40), not an effect
+    reading = read_rule(AbilityText("Runtherd", "Each time an attack targets this unit, if it "
+        "contains one or more Gretchin models, until that attack is resolved, Runtherd models "
+        "in this unit have a Toughness characteristic of 2."))  # fmt: skip
+    assert (reading.status, reading.effects, reading.reason) == ("understood", (), "")
 
 
 @pytest.mark.parametrize("text, expected", GOLDEN, ids=[t[:48] for t, _ in GOLDEN])

@@ -1,11 +1,12 @@
 """Rules text -> typed effects: one grammar over the 11th edition's templated phrasing.
 
 * :mod:`.text` cleans a rule's text and cuts it into sentences;
+* :mod:`.fields` reads the rules that are fields of the models (the Runtherd's Toughness);
 * :mod:`.grammar` reads one sentence into :class:`~mathhammer.model.effects.Effect` values;
 * :mod:`.reader` reads a whole rule and says how much of it was read (:data:`STATUSES`);
 * :mod:`.sheet` turns a datasheet's rules into the effects its units carry.
 
-Imports flow text -> grammar -> reader -> sheet.
+Imports flow text -> fields, grammar -> reader -> sheet.
 """
 
 from __future__ import annotations

@@ -493,6 +493,9 @@ _WEAPON_HAS = re.compile(
     r"^(?:its|this model's|the bearer's|that model's) (?P<weapon>[\w' -]+?) (?:has|have|gains?) "
     r"(?P<items>(?:the )?\[.+?)(?: abilit(?:y|ies))?$"
 )
+#: A damaged profile in the newer shorthand: "when damaged, subtract 1 from hit rolls when it
+#: makes attacks".
+_DAMAGED = re.compile(r"^when damaged, subtract (?P<n>\d) from hit rolls when it makes attacks$")
 #: A weapon's characteristic changed: "this model's 'uge choppa has a Damage characteristic
 #: of 3" (a change, made before any modifier).
 _WEAPON_SET = re.compile(
@@ -793,8 +796,22 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
         return [sentence.effect("ability", t) for t in _granted(m["items"])]
     m = _WEAPON_HAS.match(text)
     if m:
-        sentence.weapon = m["weapon"]
-        return [sentence.effect("ability", t) for t in _granted(m["items"])]
+        items = m["items"]
+        half = re.search(r" while targeting a unit within half range$", items)
+        if half:
+            sentence.conditions.append(Condition("half_range"))
+            items = items[: half.start()]
+        tokens = _granted(re.sub(r"\s*abilit(?:y|ies)$", "", items))
+        out: list[Effect] = []
+        for name in re.split(r",? and |, ", m["weapon"]):  # "its X and Ys have ..."
+            sentence.weapon = re.sub(r"(?<=[a-z]{3})s$", "", name.strip())  # missiles: missile
+            out.extend(sentence.effect("ability", t) for t in tokens)
+        return out
+    m = _DAMAGED.match(text)
+    if m:  # "when damaged": the model's damaged profile, a state assumed (D37)
+        sentence.conditions.append(Condition("assumed", "damaged"))
+        sentence.scope = "model"
+        return [sentence.effect("hit", -int(m["n"]))]
     m = _WEAPON_SET.match(text)
     if m:
         sentence.weapon = m["weapon"]

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from ...errors import MathhammerError
 from ...model.effects import Condition, Effect
 from ...units.parts import AbilityText
+from .fields import read_toughness_while
 from .grammar import (
     FOLLOW,
     IF_USED,
@@ -194,6 +195,8 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
             return RuleReading(rule, (Effect(kind, value, source=source),), "understood")
     if CORE.match(re.sub(r"\s*\(.*\)$", "", name)) and not name.startswith("damaged"):
         return RuleReading(rule, (), "not relevant")
+    if read_toughness_while(rule) is not None:  # a field of the models (D40), not an effect
+        return RuleReading(rule, (), "understood")
     text = re.sub(rf"^{re.escape(name)}: ", "", text)  # the name printed again before the text
     effects: list[Effect] = []
     unread: list[str] = []
