@@ -132,11 +132,14 @@ def test_a_state_no_rule_mentions_is_refused_on_the_command_line(
 def test_a_plain_report_names_the_rules_not_applied(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # the Chaos Lords' "Dark Pacts" (a choice) is not applied: a plain report says so, one
-    # line per unit, without --import-report ("Chance for Glory" is read: once per battle)
-    roster = shared_data / "rosters" / "11e_csm_chaos_lords_nr_probhammer.json"
+    # the Flash Gitz' "Gun-crazy Show-offs" (an attacks characteristic set) is not applied:
+    # a plain report says so, one line per unit, without --import-report; the Chaos Lords'
+    # rules are all read now ("Dark Pacts" as a choice, "Chance for Glory" once per battle)
+    orks = shared_data / "bsdata-11e" / "Orks.json"
     out = str(tmp_path / "r.csv")
-    assert main(["report", str(roster), "-o", out, "--no-progress"]) == 0
+    assert main(["report", str(orks), "--faction", "Orks", "-o", out, "--no-progress"]) == 0
     lines = [x for x in capsys.readouterr().err.splitlines() if "rules not applied" in x]
-    assert any("Chaos Lord: rules not applied: Dark Pacts" in x for x in lines)
-    assert any("Chaos Lord in Terminator Armour: rules not applied: Dark Pacts" in x for x in lines)
+    assert any("Flash Gitz: rules not applied: Gun-crazy Show-offs" in x for x in lines)
+    roster = shared_data / "rosters" / "11e_csm_chaos_lords_nr_probhammer.json"
+    assert main(["report", str(roster), "-o", out, "--no-progress", "--force"]) == 0
+    assert "rules not applied" not in capsys.readouterr().err

@@ -804,3 +804,63 @@ def test_the_monte_carlo_agrees_on_a_led_unit_with_conditional_rules() -> None:
         dist = getattr(exact, name)
         sigma = float(np.sqrt(dist.var() / 100_000))
         assert abs(getattr(sim, name).mean() - dist.mean()) < 5 * sigma
+
+
+DARK_PACTS = (
+    "If your Army Faction is ^^**Heretic Astartes**^^, each time a unit with this ability is "
+    "selected to shoot or fight, it can make a Dark Pact. If it does, it must first take a "
+    "Leadership test before any effects of the Dark Pact are resolved; if that test is failed, "
+    "that unit suffers D3 mortal wounds. Then, select one of the following abilities for that "
+    "unit\u2019s weapons to gain until the end of the phase: \u25a0 [LETHAL HITS] \u25a0 "
+    "[SUSTAINED HITS 1]"
+)
+KATAH = (
+    "Each time a unit with this ability is selected to fight, select one of the Ka'tah stances "
+    "below. Until that unit has finished making its attacks, the selected stance is active for "
+    "it and it gains the relevant ability.\n\u25a0 Dacatarai Stance: Melee weapons equipped by "
+    "models in this unit have the [SUSTAINED HITS 1] ability.\n\u25a0 Rendax Stance: Melee "
+    "weapons equipped by models in this unit have the [LETHAL HITS] ability."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "Dark Pacts",
+            DARK_PACTS,
+            [
+                "[LETHAL HITS] if dark pacts: lethal hits",
+                "[SUSTAINED HITS 1] if dark pacts: sustained hits 1",
+            ],
+        ),
+        (
+            "Martial Ka'tah",
+            KATAH,
+            [
+                "melee: [SUSTAINED HITS 1] if martial ka'tah: dacatarai stance",
+                "melee: [LETHAL HITS] if martial ka'tah: rendax stance",
+            ],
+        ),
+    ],
+)
+def test_a_choice_is_read_as_its_options_each_under_its_state(
+    name: str, text: str, expected: list[str]
+) -> None:
+    # the player chooses: each option applies when its state is assumed (docs/rules.md D37)
+    reading = read_rule(AbilityText(name, text))
+    assert reading.status == "understood", reading.reason
+    assert [e.text for e in reading.effects] == expected
+
+
+def test_a_chosen_option_applies_only_when_assumed() -> None:
+    from mathhammer.model.effects import arm
+
+    effects = read_rule(AbilityText("Dark Pacts", DARK_PACTS)).effects
+    bolter = arm(mh.Weapon("Bolter", 2, 3, 4, 0, 1), effects)
+    guard = mh.Unit.of("Guard", 10, 3, 5, 1)
+    lethal = mh.attack([(bolter, 10)], guard, context=mh.Context(assume="dark pacts: lethal hits"))
+    by_hand = mh.attack([(mh.Weapon("Bolter", 2, 3, 4, 0, 1, "[LETHAL HITS]"), 10)], guard)
+    assert lethal.killed.allclose(by_hand.killed, atol=1e-12)
+    plain = mh.attack([(mh.Weapon("Bolter", 2, 3, 4, 0, 1), 10)], guard)
+    assert mh.attack([(bolter, 10)], guard).killed.allclose(plain.killed, atol=1e-12)

@@ -204,7 +204,18 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
     others = False
     selected = False  # a sentence selected another unit: "that unit" is that one
     context: Sentence | None = None
+    choice: str | None = None  # the attacks of a choice's options ("melee", "", ...)
     for text_sentence in split_each_time(rule_sentences(text)):
+        chosen = _choice(text_sentence, source, choice)
+        if chosen is not None:
+            kind, found_options = chosen
+            if kind == _NOT_READ:  # a choice, or one of its options, not read in full
+                unread.append(text_sentence)
+                reasons.append(f"an option of a choice not read: '{text_sentence}'")
+                continue
+            choice = kind
+            effects.extend(found_options)
+            continue
         sentence = Sentence(text_sentence, source, selected=selected)
         selected = selected or bool(SELECTS.search(text_sentence))
         if scope is not None:
@@ -280,6 +291,64 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
     if effects:
         return RuleReading(rule, tuple(effects), "understood")
     return RuleReading(rule, (), "other units" if others else "not relevant")
+
+
+#: A choice among options: "select one of the following abilities ...", "select one of the
+#: Ka'tah stances below".
+_CHOICE = re.compile(r"\bselect one of (?:the following|the [\w' ]+ (?:below|above))\b")
+#: An option of a choice, named: "dacatarai stance: melee weapons ... have [sustained hits 1]"
+#: (or "dacatarai stance melee weapons ...").
+_OPTION = re.compile(r"^(?:■ )?(?P<option>[a-z][\w' -]{1,40}?(?:: | stance(?= )))\s*(?P<rest>.+)$")
+
+
+#: What :func:`_choice` gives for a choice (or an option of one) it could not read in full.
+_NOT_READ = "not read"
+
+
+def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effect]] | None:
+    """A choice the player makes as its options, each under the named state of that option
+    (``"<rule>: <option>"``, assumed with ``Context(assume=...)``, docs/rules.md D37). The
+    sentence offering the choice may list the options as bracketed abilities, or hold one
+    named option after it ("..., direct grace: ..."), or only open the choice for the named
+    options that follow. :data:`_NOT_READ` for a choice or an option not read in full
+    (listed, never dropped); None for any other sentence."""
+    lead = _CHOICE.search(text)
+    if lead is None:
+        return None if choice is None else _option(text, source, choice)
+    kind = "melee" if "melee weapons" in text else "ranged" if "ranged weapons" in text else ""
+    rest = text[lead.end() :].strip()
+    if not rest:
+        return kind, []  # the named options follow
+    tokens = re.findall(r"\[([^\]]+)\]", rest)
+    listed = re.fullmatch(r"[^,:\[]*: (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
+    if tokens and listed:
+        options = []
+        for token in tokens:
+            state = Condition("assumed", f"{source}: {token}")
+            try:
+                options.append(Effect("ability", token, kind or None, (state,), source))
+            except MathhammerError:
+                return _NOT_READ, []  # not a weapon ability
+        return kind, options
+    one = re.match(r"^[^,]*, (?P<option>.+)$", rest)  # "... abilities to be active..., X: ..."
+    found = None if one is None else _option(one["option"], source, kind)
+    return (_NOT_READ, []) if found is None else found
+
+
+def _option(text: str, source: str, choice: str) -> tuple[str, list[Effect]] | None:
+    """One named option of a choice, read in full under its state (:data:`_NOT_READ` if it
+    is not); None for a sentence that names no option."""
+    option = _OPTION.match(text)
+    if option is None:
+        return None
+    name = option["option"].rstrip(": ").strip()
+    state = Condition("assumed", f"{source}: {name}")
+    sentence = Sentence(option["rest"], source, [state], choice or None)
+    try:
+        found = read_sentence(sentence)
+    except (Unread, MathhammerError):
+        return _NOT_READ, []
+    return (choice, found) if found else (_NOT_READ, [])
 
 
 def read_rules(
