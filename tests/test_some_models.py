@@ -200,3 +200,25 @@ def test_penalties_ignored_bonuses_kept() -> None:
     worse = mh.Modifiers(skill=1, wound=-1)
     keen = arm(gun, guardian.effects)
     assert mh.attack([(keen, 4)], crisis, modifiers=worse).killed.allclose(plain.killed, atol=1e-12)
+
+
+def test_a_bodyguards_rule_for_its_leader_goes_to_the_leader_only() -> None:
+    from mathhammer.io.roster.army import Roster, RosterUnit
+
+    text = "While a CHARACTER model is leading this unit, that CHARACTER has the Feel No Pain"
+    guardian = read_rule(AbilityText("Guardian Organism", text + " 5+ ability")).effects
+    assert [(e.text, e.models) for e in guardian] == [
+        ("character models: Feel No Pain 5+", "character")
+    ]
+    guards = mh.Datasheet(
+        "Guards", (mh.ModelProfile("Guard", 4, 3, 2, min_count=5, max_count=5),),
+        points=((5, 100),), effects=guardian,
+    )  # fmt: skip
+    boss = mh.Datasheet(
+        "Boss", (mh.ModelProfile("Boss", 5, 3, 5, character=True),), points=((1, 80),)
+    )
+    army = Roster("Demo", None, (RosterUnit.of(guards), RosterUnit.of(boss)))
+    alone = {t.name: t for t in army.targets()}["Guards"].unit
+    assert [g.fnp for g in alone.groups] == [None]
+    led = army.with_leaders({"Guards": "Boss"}).targets()[0].unit
+    assert [(g.label, g.fnp) for g in led.groups] == [("Guard", None), ("Boss", 5)]

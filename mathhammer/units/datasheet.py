@@ -472,12 +472,13 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
     groups = list(unit.groups)
     stealth = unit.stealth
     for effect in effects:
-        if (effect.scope != "led" and not effect.units) or effect.conditions or effect.attacks:
+        own = effect.scope != "led" and not effect.units and not effect.models
+        if own or effect.conditions or effect.attacks:
             continue  # the unit's own: its profiles' fields already
         value = effect.value
         for i, g in enumerate(groups):
-            if not effect.for_model(g.label):
-                continue  # a rule for some models only (D41)
+            if not (g.character if effect.models == "character" else effect.for_model(g.label)):
+                continue  # a rule for some models only (D41): named, or the CHARACTERs
             if effect.kind == "fnp" and isinstance(value, int):
                 groups[i] = replace(g, fnp=value if g.fnp is None else min(g.fnp, value))
             elif effect.kind == "fnp_mortal" and isinstance(value, int):

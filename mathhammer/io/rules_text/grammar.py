@@ -508,6 +508,21 @@ _ALLOCATED_BY = re.compile(
     rf"^each time an? {_KIND}attack made by (?:this model|a model in this unit|this unit) is "
     r"allocated to an? (?P<what>[a-z][a-z ,/-]*?) model, (?P<effects>.+)$"
 )
+#: A rule of the unit for another model in it: the leader attached to it ("while a
+#: CHARACTER model is leading this unit, that CHARACTER has ..."), or named models.
+_OTHER_MODEL_HAS = tuple(
+    re.compile(p)
+    for p in (
+        r"^while an? (?P<who>[a-z][\w' -]*?) model is leading this unit,? that "
+        r"(?:character|model) (?:has|have) (?P<items>.+)$",
+        r"^while this (?:unit|model) is in the same unit as an? (?P<who>[a-z][\w' -]*?) "
+        r"model,? that (?:[a-z][\w' -]*? )?model (?:has|have) (?P<items>.+)$",
+        r"^while (?P<state>this model is in the same unit as [a-z][\w' -]*?),? (?P<who>character)"
+        r" models in that unit (?:has|have) (?P<items>.+)$",
+        r"^while (?P<state>this unit contains one or more [a-z][\w' -]*? models),? "
+        r"(?P<who>[a-z][\w' -]*?) (?:has|have) (?P<items>.+)$",
+    )
+)
 _CAN_REROLL = re.compile(
     rf"^(?:{_SELF}|it) can re-roll (?P<kind>ranged |melee )?(?P<roll>hit|wound) rolls?"
     r"(?P<ones> of 1)?$"
@@ -838,6 +853,15 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     m = _HOLDER_HAS.match(text)
     if m:
         return _holder_items(m["items"], sentence)
+    for pattern in _OTHER_MODEL_HAS:  # a rule of the unit for another model in it (D41)
+        m = pattern.match(text)
+        if m:
+            who = m["who"].strip()
+            # an attached leader is its CHARACTER group: "a CRYPTEK model" is a keyword
+            sentence.models = "character" if who in ("character", "cryptek") else who
+            if m.groupdict().get("state"):
+                sentence.conditions.append(Condition("assumed", m["state"]))
+            return _holder_items(m["items"], sentence)
     state = _WHILE.match(text)
     if state and RELEVANT.search(text):
         if OTHERS.search(state["state"]):

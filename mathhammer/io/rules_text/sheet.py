@@ -77,6 +77,7 @@ def sheet_rules(
                 not army
                 and field_kind
                 and effect.scope != "led"
+                and not effect.models
                 and not effect.conditions
                 and not effect.attacks
             ):
