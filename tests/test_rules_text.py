@@ -198,6 +198,37 @@ GOLDEN = [
         "When damaged, subtract 1 from Hit rolls when it makes attacks.",
         [("-1 to hit if damaged", "model")],
     ),
+    (
+        "This model does not suffer the penalty to its hit rolls for making ranged attacks "
+        "while enemy units are within Engagement Range of it.",
+        [
+            (
+                "ranged: ignore penalties to hit rolls if enemy units are within engagement range "
+                "of it",
+                "model",
+            )
+        ],  # fmt: skip
+    ),
+    (
+        "Each time a model in this unit makes an attack that targets their spotted unit, improve "
+        "the Ballistic Skill characteristic of that attack by 1 and that attack has the "
+        "[IGNORES COVER] ability.",
+        [
+            ("BS/WS improved by 1 if target their spotted unit", "unit"),
+            ("[IGNORES COVER] if target their spotted unit", "unit"),
+        ],
+    ),
+    (
+        "Each time an attack with this model's gaping maw targets an INFANTRY, MOUNTED or BEASTS "
+        "unit, each successful unmodified Wound roll is a Critical Wound.",
+        [
+            (
+                "gaping maw: every successful wound roll is critical if target "
+                "INFANTRY/MOUNTED/BEASTS",
+                "model",
+            )
+        ],  # fmt: skip
+    ),
 ]
 
 
@@ -560,12 +591,12 @@ def test_rules_of_other_units_and_movement_are_told_apart(text: str, status: str
             "Models in the bearer's unit have the Feel No Pain 4+ ability against Psychic attacks.",
             "against psychic attacks",
         ),
-        # the Guided unit may be this one; an improved BS is no roll modifier
+        # an AP set on a critical wound only: no kind for it
         (
-            "Each time a model in this unit makes an attack that targets their Spotted unit, "
-            "improve the Ballistic Skill characteristic of that attack by 1 and that attack has "
-            "the [IGNORES COVER] ability.",
-            "an effect 'improve the ballistic skill characteristic of that attack by 1'",
+            "Each time this model makes a ranged attack, on a Critical Wound, that attack has an "
+            "Armour Penetration characteristic of -3.",
+            "an effect 'on a critical wound, that attack has an armour penetration characteristic "
+            "of -3'",
         ),
     ],
 )
@@ -864,3 +895,29 @@ def test_a_chosen_option_applies_only_when_assumed() -> None:
     assert lethal.killed.allclose(by_hand.killed, atol=1e-12)
     plain = mh.attack([(mh.Weapon("Bolter", 2, 3, 4, 0, 1), 10)], guard)
     assert mh.attack([(bolter, 10)], guard).killed.allclose(plain.killed, atol=1e-12)
+
+
+def test_a_choice_listed_one_bullet_a_sentence_and_damage_on_the_attacker() -> None:
+    prey = read_rule(AbilityText("Prey Adaptation", "Each time this model's unit is selected to "
+        "fight, select one of the following abilities to apply to all melee weapons equipped by "
+        "models in that unit until the end of the phase:\n\u25a0 [SUSTAINED HITS 1]\n\u25a0 "
+        "[LANCE]"))  # fmt: skip
+    assert [e.text for e in prey.effects] == [
+        "melee: [SUSTAINED HITS 1] if prey adaptation: sustained hits 1",
+        "melee: [LANCE] if prey adaptation: lance",
+    ]
+    grid = read_rule(AbilityText("Repulsor Grid", "Each time a ranged attack is allocated to a "
+        "Kastelan Robot model in this unit, on an unmodified saving throw of 6, the attacking "
+        "unit suffers 1 mortal wound after it has finished making its attacks."))  # fmt: skip
+    assert grid.status == "other units"  # it harms the attacker, not this unit's attacks
+
+
+def test_a_skill_improved_by_a_rule_is_the_better_profile() -> None:
+    from mathhammer.model.effects import Effect, arm
+
+    gun = mh.Weapon("Burst cannon", 4, 4, 5, 0, 1)
+    sharper = arm(gun, [Effect("skill", 1, source="Target Uploaded")])
+    crisis = mh.Unit.of("Crisis", 3, 5, 3, 4)
+    got = mh.attack([(sharper, 3)], crisis, modifiers=mh.Modifiers(hit=-1))
+    want = mh.attack([(gun.replace(skill=3), 3)], crisis, modifiers=mh.Modifiers(hit=-1))
+    assert got.killed.allclose(want.killed, atol=1e-12)  # a characteristic: outside the cap

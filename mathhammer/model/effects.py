@@ -80,6 +80,7 @@ OFFENCE = {
     "critical_hit": "an unmodified hit roll of N+ is a Critical Hit",
     "critical_wound": "an unmodified wound roll of N+ is a Critical Wound",
     "critical_all": "'hit' or 'wound': every successful roll of that kind is a critical one",
+    "skill": "BS/WS improved by N (1: 4+ becomes 3+), a characteristic change",
     "ignore_modifiers": "'skill', 'hit' or 'wound': the penalties to it ignored (bonuses kept)",
     "ability": "a weapon ability granted, as printed ('LETHAL HITS', 'SUSTAINED HITS 1')",
 }
@@ -384,6 +385,7 @@ class Effect:
             "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
             "reroll_damage": "re-roll damage rolls" + (" of 1" if value == "ones" else ""),
             "damage_set": f"D set to {value}",
+            "skill": f"BS/WS improved by {value}",
             "critical_all": f"every successful {value} roll is critical",
             "ignore_modifiers": "ignore penalties to "
             + {"skill": "BS/WS", "hit": "hit rolls", "wound": "wound rolls"}.get(str(value), ""),
@@ -526,6 +528,8 @@ class EffectRule(Ability):
             draft.ap -= value
         elif kind in ("damage", "target_damage"):
             draft.damage_add += value
+        elif kind == "skill":  # a characteristic change: outside the +/-1 roll cap
+            draft.skill_change -= value
         elif kind == "critical_hit":
             draft.critical_hit = min(draft.critical_hit, value)
         elif kind == "critical_wound":

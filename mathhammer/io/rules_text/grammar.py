@@ -152,6 +152,8 @@ OTHERS = re.compile(
     r"|\b(?:an|each|that|one) enemy (?:[\w'-]+ )*?units? (?:\([^)]*\) )?(?:is |are )?within\b"
     r"|\bthat enemy unit\b|\bother friendly\b|\beach enemy unit\b"
     r"|\bselect one enemy (?:[\w'-]+ )*?unit\b|\benemy unit is unravelling\b"
+    # mortal wounds back on the attacking unit: they change no attack against this one
+    r"|\bthe attacking unit suffers\b"
     # a fortification's or a big model's cover for the models behind it
     r"|\bnot fully visible to every model in the attacking unit because of this\b"
     r"|\bas a result of this fortification\b|\bon the platform section of this fortification\b"
@@ -277,7 +279,7 @@ def _attack_clause(rest: str, sentence: Sentence) -> None:
     if re.search(r"within range of an objective marker", what):
         sentence.conditions.append(Condition("assumed", "objective"))
         return
-    if what.startswith("your "):  # "your prey", "your loot objective": a state of the game
+    if what.startswith(("your ", "their ")):  # "your prey", "their spotted unit": states
         sentence.conditions.append(Condition("assumed", f"target {what}"))
         return
     fly = re.fullmatch(r"(?:a|an enemy) unit that can fly", what)
@@ -330,6 +332,12 @@ def _offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     )
     if m:
         return [sentence.effect("critical_all", m["roll"])]
+    m = re.fullmatch(
+        r"improve the (?:ballistic|weapon) skill characteristic of that attack by (?P<n>\d)",
+        clause,
+    )
+    if m:
+        return [sentence.effect("skill", int(m["n"]))]
     m = re.fullmatch(r"(?:you can )?ignore any or all modifiers to (?P<what>.+)", clause)
     if m:  # the penalties: the attacker keeps what helps it
         named = [
@@ -492,6 +500,17 @@ _HOLDER_HAS = re.compile(rf"^(?:{_SELF}|it) (?:has|have|gains?) (?P<items>.+)$")
 _WEAPON_HAS = re.compile(
     r"^(?:its|this model's|the bearer's|that model's) (?P<weapon>[\w' -]+?) (?:has|have|gains?) "
     r"(?P<items>(?:the )?\[.+?)(?: abilit(?:y|ies))?$"
+)
+#: "this model does not suffer the penalty to its hit rolls for making ranged attacks while
+#: enemy units are within engagement range of it".
+_NO_ENGAGED_PENALTY = re.compile(
+    r"^(?P<who>this model|models in this unit) (?:does|do) not suffer the penalty to (?:its|"
+    r"their) hit rolls for making ranged attacks while (?P<state>.+)$"
+)
+#: "each time an attack with this model's gaping maw targets an INFANTRY unit, ...".
+_WITH_WEAPON_TARGETS = re.compile(
+    r"^each time an attack (?:made )?with (?:this model's|its) (?P<weapon>[\w' -]+?) targets "
+    r"(?P<what>.+? units?), (?P<effects>.+)$"
 )
 #: A damaged profile in the newer shorthand: "when damaged, subtract 1 from hit rolls when it
 #: makes attacks".
@@ -822,6 +841,18 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
             sentence.weapon = re.sub(r"(?<=[a-z]{3})s$", "", name.strip())  # missiles: missile
             out.extend(sentence.effect("ability", t) for t in tokens)
         return out
+    m = _NO_ENGAGED_PENALTY.match(text)
+    if m:  # the penalty to shoot while engaged, which no situation here imposes
+        sentence.scope = "model" if m["who"] == "this model" else sentence.scope
+        sentence.conditions.append(Condition("assumed", m["state"]))
+        return [sentence.effect("ignore_modifiers", "hit", "ranged")]
+    m = _WITH_WEAPON_TARGETS.match(text)
+    if m:
+        sentence.side = "offence"
+        sentence.weapon = m["weapon"]
+        sentence.scope = "model"
+        sentence.conditions.append(_target_condition(m["what"]))
+        return [e for c in _clauses(m["effects"]) for e in _offence_clause(c, sentence)]
     m = _DAMAGED.match(text)
     if m:  # "when damaged": the model's damaged profile, a state assumed (D37)
         sentence.conditions.append(Condition("assumed", "damaged"))

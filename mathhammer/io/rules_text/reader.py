@@ -320,7 +320,7 @@ def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effec
     if not rest:
         return kind, []  # the named options follow
     tokens = re.findall(r"\[([^\]]+)\]", rest)
-    listed = re.fullmatch(r"[^,:\[]*: (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
+    listed = re.fullmatch(r"[^:\[]*[:,] (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
     if tokens and listed:
         options = []
         for token in tokens:
