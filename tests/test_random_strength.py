@@ -10,24 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracle import wound_target  # the chart written out independently
 
 import mathhammer as mh
 from mathhammer.io import read_attackers
 
 TANK = mh.Unit.of("Tank", 1, 10, 3, 12, keywords="VEHICLE")
-
-
-def needed(strength: int, toughness: int) -> int:
-    """The wound roll needed (the 11th edition's chart), written out again here."""
-    if strength >= 2 * toughness:
-        return 2
-    if strength > toughness:
-        return 3
-    if strength == toughness:
-        return 4
-    if 2 * strength <= toughness:
-        return 6
-    return 5
 
 
 def strengths(count: int, bonus: int = 0) -> dict[int, Fraction]:
@@ -50,7 +38,7 @@ def wound_chance(
     (a 1 always fails, a 6 always wounds; the modifier is on the roll)."""
     total = Fraction(0)
     for value, chance in strength.items():
-        need = needed(value, toughness)
+        need = wound_target(value, toughness)
         modifier = modifier_if_stronger if value > toughness else 0
         wounds = [f != 1 and (f == 6 or f + modifier >= need) for f in range(1, 7)]
         for face in range(6):
