@@ -24,12 +24,12 @@ from ..rules.base import (
     FAIL,
     SUCCESS,
     CommandReroll,
-    MixedRollCheck,
     PoolChecks,
     RollCheck,
     Ruleset,
 )
 from ..rules.damage_rerolls import damage_rerolls
+from ..rules.mixed import MixedRollCheck
 from .tables import count_pairs, faces_table, lookup, pair_table, prefix_mask, row_sums
 
 __all__ = [

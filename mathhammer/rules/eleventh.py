@@ -29,7 +29,6 @@ from .base import (
     FAIL,
     SUCCESS,
     CommandReroll,
-    MixedRollCheck,
     PoolChecks,
     RollCheck,
     Ruleset,
@@ -40,6 +39,7 @@ from .base import (
     tabulate,
     tabulated,
 )
+from .mixed import MixedRollCheck
 
 __all__ = [
     "EleventhEdition",
