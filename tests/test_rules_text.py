@@ -586,10 +586,11 @@ def test_rules_of_other_units_and_movement_are_told_apart(text: str, status: str
 @pytest.mark.parametrize(
     "text, reason",
     [
-        # Feel No Pain against psychic attacks only: no kind for it, never a plain FNP
+        # a save against the attacks of some attackers: the attacker's keywords are not known
         (
-            "Models in the bearer's unit have the Feel No Pain 4+ ability against Psychic attacks.",
-            "against psychic attacks",
+            "Models in this unit have a 4+ invulnerable save against Psychic Attacks and attacks "
+            "made by DAEMON models.",
+            "against psychic attacks and attacks made by daemon models",
         ),
         # an AP set on a critical wound only: no kind for it
         (
@@ -619,11 +620,20 @@ def test_the_profile_fields_are_not_read_twice_and_conditions_on_them_are_listed
                 "While this model is leading a unit, models in that unit "
                 "have the Feel No Pain 5+ ability.",
             ),
+            AbilityText(
+                "Sneaky",
+                "While this unit is within range of an objective marker, models in this unit "
+                "have the Stealth ability.",
+            ),
         ]
     )
-    assert [(e.kind, e.scope) for e in rules.effects] == [("fnp", "led")]
-    assert [u.name for u in rules.unapplied] == ["Krumpin' Time"]
-    assert rules.applied == {"Feel No Pain 5+", "Dok's Toolz"}
+    # a conditional Feel No Pain of the whole unit is judged per pool; Stealth is not
+    assert [(e.kind, e.scope, e.conditional) for e in rules.effects] == [
+        ("fnp", "unit", True),
+        ("fnp", "led", False),
+    ]
+    assert [u.name for u in rules.unapplied] == ["Sneaky"]
+    assert rules.applied == {"Feel No Pain 5+", "Krumpin' Time", "Dok's Toolz"}
 
 
 # --- the effects in an attack: exactly the modifier they stand for -------------------------

@@ -96,7 +96,7 @@ def group_damage(
     """
     key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
     optimal = checks.reroll_damage == "optimal"
-    return _group_damage(*key, target.groups, ruleset, optimal)
+    return _group_damage(*key, checks.facing(target).groups, ruleset, optimal)
 
 
 @register
@@ -208,7 +208,7 @@ def command_damage(checks: PoolChecks, target: Unit, ruleset: Ruleset) -> Comman
     if command is None or command.step != "damage":
         return None
     key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
-    return _command_damage(*key, target.groups, ruleset)
+    return _command_damage(*key, checks.facing(target).groups, ruleset)
 
 
 @register

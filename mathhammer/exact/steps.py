@@ -117,7 +117,7 @@ def attack_dice(pool: Pool, rules: PoolChecks) -> Dist:
     >>> (attack_dice(pool, checks).probabilities * 9).round(12).tolist()  # 2 x (D3 + 1)
     [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 1.0]
     """
-    return _attack_dice(pool.dice, rules.bonus_attacks)
+    return _attack_dice(rules.pool_dice(pool), rules.bonus_attacks)
 
 
 @register
@@ -214,7 +214,7 @@ def hit_and_wound(
     0.148148148148
     """
     hit, wound = (hit_kernel(rules), wound_kernel(rules)) if kernels is None else kernels
-    weapons = pool.dice
+    weapons = rules.pool_dice(pool)
     kernel_key = (hit.shape, hit.tobytes(), wound.shape, wound.tobytes())
     key = (weapons, rules.bonus_attacks, kernel_key, _command_key(rules))
     found = _STAGES.get(key)
@@ -281,7 +281,7 @@ def plain_stages(pool: Pool, rules: PoolChecks) -> PlainSteps | None:
         return None
     p_hit = 1.0 if rules.hit is None else rules.hit.success()
     p_wound = p_hit * rules.wound.success()
-    weapons = pool.dice
+    weapons = rules.pool_dice(pool)
     bonus = rules.bonus_attacks
     return PlainSteps(
         attacks=Dist._lazy(partial(_attack_pmf, weapons, bonus)),
@@ -311,7 +311,7 @@ def thinned_dice(pool: Pool, rules: PoolChecks, p: float) -> FloatArray:
     >>> (thinned_dice(Pool(((Weapon("Gun", "D2", 3, 4), 2),)), checks, 0.5) * 64).tolist()
     [9.0, 24.0, 22.0, 8.0, 1.0]
     """
-    return _thinned_dice(pool.dice, rules.bonus_attacks, p)
+    return _thinned_dice(rules.pool_dice(pool), rules.bonus_attacks, p)
 
 
 def fixed_dice(pool: Pool, rules: PoolChecks) -> int | None:
@@ -328,7 +328,7 @@ def fixed_dice(pool: Pool, rules: PoolChecks) -> int | None:
     >>> fixed_dice(Pool(((Weapon("Gun", "D3", 3, 4), 5),)), checks) is None
     True
     """
-    return None if rules.bonus_attacks else _fixed(pool.dice)
+    return None if rules.bonus_attacks else _fixed(rules.pool_dice(pool))
 
 
 def _fixed(weapons: tuple[tuple[Dice, int], ...]) -> int | None:

@@ -77,9 +77,9 @@ class PoolDraft:
 
     Roll modifiers (``hit_modifier``, ``wound_modifier``) are summed here and capped by
     the ruleset; ``skill_change`` is a characteristic change (+1 worsens 3+ to 4+);
-    ``cover`` is the benefit of cover, which ``ignores_cover`` cancels; ``invuln`` an
-    invulnerable save the target's rules give against this pool (the better of it and
-    each group's own applies).
+    ``cover`` is the benefit of cover, which ``ignores_cover`` cancels; ``invuln`` and
+    ``fnp`` an invulnerable save and a Feel No Pain the target's rules give against this
+    pool (the better of it and each group's own applies).
     """
 
     skill_change: int = 0
@@ -113,6 +113,10 @@ class PoolDraft:
     precision: bool = False
     hazardous: bool = False
     invuln: int | None = None
+    fnp: int | None = None
+    #: A's changes: set to a value, then multiplied by a fraction (rounding up).
+    attacks_set: Dice | None = None
+    attacks_scale: tuple[int, int] = (1, 1)
 
     @classmethod
     def start(cls, weapon: Weapon, modifiers: Modifiers, situation: Situation) -> PoolDraft:

@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
@@ -45,6 +46,7 @@ from ..core.dice import parse_dice
 from ..errors import ProfileError, field_error
 from .ability_base import Ability
 from .ability_text import parse_token
+from .conditions import ASSUMED, CONDITIONS, Condition
 from .context import assumption_name
 
 if TYPE_CHECKING:
@@ -70,6 +72,8 @@ OFFENCE = {
     "hit": "a roll modifier (+1, -1)",
     "wound": "a roll modifier (+1, -1)",
     "attacks": "added to A",
+    "attacks_set": "A changed to N, before any other change",
+    "attacks_scale": "'double', 'triple' or 'half': A multiplied (rounding up), before any added",
     "strength": "added to S",
     "ap": "the AP improved by this much (+1: AP -1 becomes -2)",
     "damage": "added to D",
@@ -102,93 +106,9 @@ DEFENCE = {
 #: unconditional effect of these kinds applies (it becomes the profile's field).
 PROFILE_FIELDS = frozenset({"fnp", "fnp_mortal", "damage_reduction", "halve_damage", "stealth"})
 
-#: Conditions read from the situation (``Context``) or the target, by kind.
-CONDITIONS = {
-    "charged": "the attacking unit charged this turn (Context.charged)",
-    "stationary": "the attacking unit remained stationary (Context.remained_stationary)",
-    "half_range": "the target is within half range (Context.half_range)",
-    "target": "the target has one of these keywords (NON- excludes)",
-    "strength_over_toughness": "the attack's Strength is greater than the target's Toughness",
-    "assumed": "a named state no profile records, true when the situation assumes it",
-}
-#: Named states every reader knows how to phrase; any other is named from the text.
-ASSUMED = {
-    "objective": "within range of an objective marker",
-    "riled up": "the unit is riled up (Orks)",
-    "waaagh": "the Waaagh! is active for the army (Orks)",
-    "once per battle": "an ability used once per battle, named 'once per battle: <rule>'",
-}
-
 _ROLL = ("hit", "wound", "target_hit", "target_wound")
-
-
-@dataclass(frozen=True)
-class Condition:
-    """When an effect holds: ``kind`` (one of :data:`CONDITIONS`) and its value.
-
-    ``value`` is the keywords of a ``"target"`` condition (``"MONSTER/VEHICLE"``,
-    ``"NON-MONSTER/VEHICLE"``) or the name of an ``"assumed"`` state; empty otherwise.
-
-    Examples
-    --------
-    >>> str(Condition("target", "MONSTER/VEHICLE")), str(Condition("assumed", "Riled up"))
-    ('target MONSTER/VEHICLE', 'riled up')
-    """
-
-    kind: str
-    value: str = ""
-
-    def __post_init__(self) -> None:
-        if self.kind not in CONDITIONS:
-            raise field_error(
-                ProfileError, "Condition.kind", f"one of {list(CONDITIONS)}", self.kind
-            )
-        if self.kind == "assumed":
-            object.__setattr__(self, "value", assumption_name(self.value))
-        elif self.kind == "target":
-            if not isinstance(self.value, str) or not self.value.strip("/ "):
-                raise field_error(
-                    ProfileError,
-                    "Condition.value",
-                    "target keywords ('MONSTER/VEHICLE')",
-                    self.value,
-                )
-            words = [" ".join(w.split()).upper() for w in self.value.split("/") if w.strip()]
-            object.__setattr__(self, "value", "/".join(words))
-        elif self.value:
-            raise field_error(ProfileError, "Condition.value", "'' for this kind", self.value)
-
-    def holds(self, situation: Situation) -> bool:
-        """True if the condition holds for a pool in this situation (``strength_over_
-        toughness`` is judged on the pool's draft, by :meth:`EffectRule.apply`)."""
-        context = situation.context
-        if self.kind == "charged":
-            return context.charged
-        if self.kind == "stationary":
-            return context.remained_stationary
-        if self.kind == "half_range":
-            return context.half_range and not situation.melee
-        if self.kind == "target":
-            return _keywords_match(self.value.split("/"), situation.target.keywords)
-        if self.kind == "assumed":
-            return self.value in context.assume
-        return True
-
-    def __str__(self) -> str:
-        if self.kind == "target":
-            return f"target {self.value}"
-        if self.kind == "assumed":
-            return self.value
-        return {"strength_over_toughness": "S > T", "half_range": "half range"}.get(
-            self.kind, self.kind
-        )
-
-
-def _keywords_match(wanted: Iterable[str], have: Iterable[str]) -> bool:
-    """The target keyword test of abilities (docs/rules.md D36): one of the keywords, none
-    excluded; ``NON-`` before the first excludes them all."""
-    probe = Ability(keywords=tuple(wanted))
-    return probe.applies_to(have)
+#: ``attacks_scale`` values: the fraction A is multiplied by.
+_SCALES = {"double": (2, 1), "triple": (3, 1), "half": (1, 2)}
 
 
 def _policy(value: object) -> str:
@@ -289,6 +209,11 @@ class Effect:
                 raise field_error(ProfileError, "Effect('critical_all').value", "'hit' or "
                                   "'wound'", value)  # fmt: skip
             return str(value)
+        if kind == "attacks_scale":
+            if value not in _SCALES:
+                raise field_error(ProfileError, "Effect('attacks_scale').value",
+                                  "'double', 'triple' or 'half'", value)  # fmt: skip
+            return str(value)
         if kind == "reroll_damage":
             if value not in ("optimal", "ones"):
                 raise field_error(ProfileError, "Effect('reroll_damage').value",
@@ -309,6 +234,8 @@ class Effect:
             low, high = 2, 6
         elif kind == "damage_set":
             low, high = 1, 20
+        elif kind == "attacks_set":
+            low, high = 1, 60
         elif kind in _ROLL:
             low, high = -1, 1
         else:
@@ -385,6 +312,10 @@ class Effect:
             "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
             "reroll_damage": "re-roll damage rolls" + (" of 1" if value == "ones" else ""),
             "damage_set": f"D set to {value}",
+            "attacks_set": f"A set to {value}",
+            "attacks_scale": {"double": "A doubled", "triple": "A tripled"}.get(
+                str(value), "A halved"
+            ),
             "skill": f"BS/WS improved by {value}",
             "critical_all": f"every successful {value} roll is critical",
             "ignore_modifiers": "ignore penalties to "
@@ -502,6 +433,16 @@ class EffectRule(Ability):
         if kind == "damage_set":  # a characteristic changed before any modifier
             draft.damage = parse_dice(value)
             return
+        if kind == "attacks_set":  # a characteristic changed before any modifier
+            draft.attacks_set = parse_dice(value)
+            return
+        if kind == "attacks_scale":
+            num, den = _SCALES[str(value)]
+            old_num, old_den = draft.attacks_scale
+            num, den = old_num * num, old_den * den
+            common = math.gcd(num, den)
+            draft.attacks_scale = (num // common, den // common)
+            return
         if kind == "ignore_modifiers":
             draft.ignores = draft.ignores | {str(value)}
             return
@@ -538,6 +479,8 @@ class EffectRule(Ability):
             draft.ap += value
         elif kind == "invuln":
             draft.invuln = value if draft.invuln is None else min(draft.invuln, value)
+        elif kind == "fnp":
+            draft.fnp = value if draft.fnp is None else min(draft.fnp, value)
         elif kind == "cover":
             draft.cover = True
 
@@ -605,8 +548,8 @@ def arm(weapon: Weapon, effects: Iterable[Effect]) -> Weapon:
 def guards(effects: Iterable[Effect]) -> tuple[EffectRule, ...]:
     """The defence effects that act on each attack against the unit, as rules for
     ``Unit.rules``: modifiers to the attacker's rolls, AP and D, the benefit of cover, and
-    an invulnerable save that holds only for some attacks or under a condition (an
-    unconditional one is the models' own field).
+    an invulnerable save or a Feel No Pain that holds only for some attacks or under a
+    condition (an unconditional one is the models' own field).
 
     Examples
     --------
@@ -617,7 +560,7 @@ def guards(effects: Iterable[Effect]) -> tuple[EffectRule, ...]:
     out = []
     for effect in effects:
         pooled = effect.kind in POOL_DEFENCE or (
-            effect.kind == "invuln" and (effect.conditions or effect.attacks)
+            effect.kind in ("invuln", "fnp") and (effect.conditions or effect.attacks)
         )
         if effect.side == "defence" and pooled:
             out.append(EffectRule(effect))

@@ -74,7 +74,7 @@ def _pool_dice(step: PlannedPool, fnp: bool) -> int:
     weapons = sum(n for _, n in step.pool.weapons)
     widths = [step.attack_dice, step.hits, weapons]  # attack, hit and wound rolls, hazard
     for w, n in step.pool.weapons:  # each weapon's A, die by die
-        widths.append(n * max(w.attacks.count, 1))
+        widths.append(n * max(checks.attacks_of(w.attacks).count, 1))
         widths.extend(n * max(extra.count, 1) for extra in checks.bonus_attacks)
     if checks.sustained is not None:
         widths.append(step.attack_dice * max(checks.sustained.count, 1))

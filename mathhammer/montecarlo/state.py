@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 
 from ..model.profiles import Unit
@@ -49,6 +52,20 @@ class TargetState:
         #: One group in the standard order: the current model is the group's while it stands.
         self.lone = len(unit.groups) == 1 and (type(ruleset).current_group is Ruleset.current_group)
         self._current: dict[int | None, IntArray] = {}
+
+    @contextmanager
+    def facing(self, unit: Unit) -> Iterator[None]:
+        """Within the block, the models are ``unit``'s: the same models, as one pool's
+        attacks meet them (:meth:`PoolChecks.facing
+        <mathhammer.rules.base.PoolChecks.facing>`: a Feel No Pain against that pool)."""
+        own = self.unit
+        if unit.models != own.models or len(unit.groups) != len(own.groups):
+            raise ValueError(f"{unit.name!r} is not the models of {own.name!r}")
+        self.unit = unit
+        try:
+            yield
+        finally:
+            self.unit = own
 
     @property
     def trials(self) -> int:

@@ -78,7 +78,7 @@ def _attacks(rng: np.random.Generator, pool: Pool, checks: PoolChecks, trials: i
     (a constant is rolled by no die)."""
     attacks = np.zeros(trials, dtype=np.int64)
     for weapon, count in pool.weapons:
-        for dice in (weapon.attacks, *checks.bonus_attacks):
+        for dice in (checks.attacks_of(weapon.attacks), *checks.bonus_attacks):
             if dice.is_constant:
                 attacks += count * dice.bonus
             else:
@@ -115,8 +115,9 @@ def pool_stages(
     to_save = wounds + automatic + (critical_wounds - devastating)
     command = _command(checks, "damage")
     used = None if command is None else np.zeros(trials, dtype=bool)
-    unsaved = save_dice(rng, ruleset, checks, target, to_save, used)
-    devastating_wounds(rng, ruleset, checks, target, devastating, used)
+    with target.facing(checks.facing(target.unit)):  # a Feel No Pain against this pool
+        unsaved = save_dice(rng, ruleset, checks, target, to_save, used)
+        devastating_wounds(rng, ruleset, checks, target, devastating, used)
     hazard = np.zeros(trials, dtype=np.int64)
     if checks.hazardous:
         rolls = sum(count for _, count in pool.weapons)

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import IntEnum
-from functools import partial
+from functools import lru_cache, partial
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..core.caches import register
 from ..core.dice import Dice
 from ..core.frozen import fast_init, once
 from ..errors import RulesError, field_error
@@ -31,6 +32,7 @@ from ..model.context import Context, default_context, default_modifiers
 
 if TYPE_CHECKING:
     from ..model.context import Modifiers
+    from ..model.pools import Pool
     from ..model.profiles import ModelGroup, Unit, Weapon
     from ..model.standing import Standing
 
@@ -441,6 +443,55 @@ class PoolChecks:
     #: What the checks read of the target as it stood when the attacks were declared
     #: (names of :attr:`Standing.FACTS <mathhammer.model.standing.Standing.FACTS>`).
     reads: frozenset[str] = frozenset()
+    #: Each weapon's A changed by a rule: set to a value, then multiplied by a fraction
+    #: (rounding up), before the bonus attacks are added (:meth:`pool_dice`).
+    attacks_set: Dice | None = None
+    attacks_scale: tuple[int, int] = (1, 1)
+    #: A Feel No Pain the target's rules give against this pool's attacks only ("against
+    #: PSYCHIC attacks"): each group rolls the better of it and its own (:meth:`facing`).
+    fnp: int | None = None
+
+    def facing(self, target: Unit) -> Unit:
+        """The target as this pool's attacks meet it: each group's Feel No Pain the
+        better of its own and the pool's :attr:`fnp` (the target itself without one).
+
+        >>> from mathhammer.model.profiles import Unit
+        >>> squad = Unit.of("Squad", 5, 4, 3, 1, fnp=5)
+        >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1), fnp=4)
+        >>> checks.facing(squad).groups[0].fnp, PoolChecks(None, RollCheck(abs), abs, Dice(1),
+        ...     fnp=6).facing(squad).groups[0].fnp
+        (4, 5)
+        """
+        return target if self.fnp is None else _facing(target, self.fnp)
+
+    def attacks_of(self, attacks: Dice) -> Dice:
+        """A weapon's attacks characteristic as the pool's rules change it.
+
+        >>> PoolChecks(None, RollCheck(abs), abs, Dice(1), attacks_scale=(1, 2)).attacks_of(
+        ...     Dice("D6"))
+        Dice('D6 (halved)')
+        """
+        if self.attacks_set is not None:
+            attacks = self.attacks_set
+        if self.attacks_scale != (1, 1):
+            attacks = attacks.scaled(*self.attacks_scale)
+        return attacks
+
+    def pool_dice(self, pool: Pool) -> tuple[tuple[Dice, int], ...]:
+        """The pool's weapons' attacks characteristics and counts, as its rules change
+        them (:attr:`Pool.dice <mathhammer.model.pools.Pool.dice>` when none does)."""
+        if self.attacks_set is None and self.attacks_scale == (1, 1):
+            return pool.dice
+        return tuple((self.attacks_of(attacks), n) for attacks, n in pool.dice)
+
+
+@register
+@lru_cache(maxsize=256)
+def _facing(target: Unit, fnp: int) -> Unit:
+    groups = tuple(
+        replace(g, fnp=fnp) if g.fnp is None or fnp < g.fnp else g for g in target.groups
+    )
+    return target if groups == target.groups else replace(target, groups=groups)
 
 
 @dataclass(frozen=True)

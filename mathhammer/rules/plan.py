@@ -67,7 +67,7 @@ class PlannedPool:
         for extra in self.checks.bonus_attacks:
             bonus += extra.max
         dice = 0
-        for attacks, n in self.pool.dice:
+        for attacks, n in self.checks.pool_dice(self.pool):
             dice += n * (attacks.max + bonus)
         return dice
 

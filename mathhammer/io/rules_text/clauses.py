@@ -13,6 +13,7 @@ Examples
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ...model.effects import Condition, Effect
 from .sentence import OTHERS, Sentence, Unread
@@ -351,6 +352,12 @@ def holder_items(items: str, sentence: Sentence) -> list[Effect]:
             out.extend(sentence.effect("ability", t) for t in granted(item))
         else:
             raise Unread(f"'{item}'")
+    if against == "psychic attacks" and out:  # an attack made with a [PSYCHIC] weapon
+        psychic = Condition("weapon", "PSYCHIC")
+        if len(out) > 1 and out[-1].kind == out[-2].kind:  # "a 6+ InSv, and 4+ against ..."
+            last = out[-1]
+            return [*out[:-1], replace(last, conditions=(*last.conditions, psychic))]
+        return [replace(e, conditions=(*e.conditions, psychic)) for e in out]
     if against is not None:
         kind = re.fullmatch(r"(ranged|melee) attacks", against)
         mortal = against in ("mortal wounds", "psychic attacks and mortal wounds",

@@ -68,7 +68,8 @@ _EACH_ATTACK = re.compile(
 )
 # the earlier phrasing of the attacks against the unit
 _EACH_TARGETS = re.compile(
-    rf"^each time an? {_KIND}attack (?:targets|is allocated to) (?:{_SELF}|it),? (?P<effects>.+)$"
+    rf"^each time an? {_KIND}(?P<psychic>psychic )?attack (?:targets|is allocated to) "
+    rf"(?:{_SELF}|it),? (?P<effects>.+)$"
 )
 _ALLOCATED = re.compile(
     rf"^each time an attack is allocated to (?:{_SELF}|a model in (?:this|that) unit), "
@@ -334,6 +335,8 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     if m:
         sentence.side = "defence"
         sentence.restrict(m["kind"])
+        if m["psychic"]:
+            sentence.conditions.append(Condition("weapon", "PSYCHIC"))
         return [e for c in clauses(m["effects"]) for e in defence_clause(c, sentence)]
     m = _EACH_ATTACK.match(text)
     if m:

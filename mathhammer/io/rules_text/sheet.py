@@ -54,12 +54,14 @@ def sheet_rules(
     >>> found = sheet_rules([AbilityText("Feel No Pain 5+"),
     ...     AbilityText("Krumpin' Time", "While the Waaagh! is active for your army, models in "
     ...                 "this unit have the Feel No Pain 5+ ability."),
-    ...     AbilityText("Sumfin' to Prove", "This unit's melee attacks have +1 to hit rolls.")])
+    ...     AbilityText("Sumfin' to Prove", "This unit's melee attacks have +1 to hit rolls."),
+    ...     AbilityText("Sneaky", "While this unit is within range of an objective marker, "
+    ...                 "models in this unit have the Stealth ability.")])
     >>> [e.text for e in found.effects]
-    ['melee: +1 to hit']
+    ['Feel No Pain 5+ if waaagh', 'melee: +1 to hit']
     >>> [(u.name, u.reason) for u in found.unapplied]  # doctest: +NORMALIZE_WHITESPACE
-    [("Krumpin' Time", 'Feel No Pain 5+ if waaagh: a condition on a Feel No Pain, damage
-      reduction or Stealth is not applied')]
+    [('Sneaky', "Stealth if objective: applied under a condition only to a whole unit's
+      Feel No Pain or invulnerable save")]
     """
     seen = {r.name for r in listed} | {r.name for r in fields}
     effects: list[Effect] = []
@@ -82,10 +84,15 @@ def sheet_rules(
                 and not effect.attacks
             ):
                 continue  # the models' own field
-            if effect.kind in PROFILE_FIELDS and (effect.conditions or effect.attacks):
+            pooled = effect.kind == "fnp" and not effect.models  # judged per pool
+            if (
+                effect.kind in PROFILE_FIELDS
+                and (effect.conditions or effect.attacks)
+                and not pooled
+            ):
                 reasons.append(
-                    f"{effect.text}: a condition on a Feel No Pain, damage reduction or "
-                    "Stealth is not applied"
+                    f"{effect.text}: applied under a condition only to a whole unit's "
+                    "Feel No Pain or invulnerable save"
                 )
                 continue
             effects.append(effect)
