@@ -132,14 +132,16 @@ def test_a_state_no_rule_mentions_is_refused_on_the_command_line(
 def test_a_plain_report_names_the_rules_not_applied(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # the Flash Gitz' "Gun-crazy Show-offs" (an attacks characteristic set) is not applied:
-    # a plain report says so, one line per unit, without --import-report; the Chaos Lords'
-    # rules are all read now ("Dark Pacts" as a choice, "Chance for Glory" once per battle)
+    # the Painboy's "Hold Still and Say 'Aargh!'" (mortal wounds on a critical wound) is not
+    # applied: a plain report says so, one line per unit, without --import-report; the Chaos
+    # Lords' rules are all read now ("Dark Pacts" as a choice, "Chance for Glory" once per
+    # battle), and the Flash Gitz' "Gun-crazy Show-offs" (an attacks characteristic set, D43)
     orks = shared_data / "bsdata-11e" / "Orks.json"
     out = str(tmp_path / "r.csv")
     assert main(["report", str(orks), "--faction", "Orks", "-o", out, "--no-progress"]) == 0
     lines = [x for x in capsys.readouterr().err.splitlines() if "rules not applied" in x]
-    assert any("Flash Gitz: rules not applied: Gun-crazy Show-offs" in x for x in lines)
+    assert any("Painboy: rules not applied: Hold Still and Say" in x for x in lines)
+    assert not any("Flash Gitz:" in x for x in lines)
     roster = shared_data / "rosters" / "11e_csm_chaos_lords_nr_probhammer.json"
     assert main(["report", str(roster), "-o", out, "--no-progress", "--force"]) == 0
     assert "rules not applied" not in capsys.readouterr().err

@@ -22,8 +22,8 @@ ROSTERS = ("11e_csm_chaos_lords_nr_probhammer.json", "11e_orks_breaka_boyz_nr_pr
 
 #: source -> (understood at least, relevant as measured)
 FLOORS = {
-    "bsdata-11e": (154, 181),
-    "bsdata-11e-imperium": (139, 163),
+    "bsdata-11e": (164, 181),
+    "bsdata-11e-imperium": (149, 163),
     "rosters": (6, 6),
 }
 

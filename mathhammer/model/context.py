@@ -23,6 +23,7 @@ from .fields import read_dice
 from .profiles import Unit
 
 __all__ = [
+    "CORE_STATES",
     "REROLLS",
     "assumption_name",
     "Context",
@@ -60,6 +61,12 @@ def _int(owner: Any, name: str, low: int, high: int) -> None:
             value,
         )
     object.__setattr__(owner, name, int(value))
+
+
+#: Named states the core rules read, assumed like any other: with the Fire Overwatch
+#: stratagem, a ranged attack hits only on an unmodified 6 unless a rule of the unit says
+#: otherwise (docs/rules.md D45).
+CORE_STATES = {"fire overwatch": "the unit shoots with the Fire Overwatch stratagem"}
 
 
 def assumption_name(text: object) -> str:
@@ -149,6 +156,8 @@ class Context:
         Named states of the game that no profile records and that the units' rules
         depend on ("riled up", "waaagh", "objective", "once per battle: <rule>"): a
         rule conditional on one applies when it is assumed here (docs/rules.md D37).
+        ``"fire overwatch"`` is the core rules' own (:data:`CORE_STATES`): ranged attacks
+        then hit only on an unmodified 6, or as a rule of the unit says (D45).
 
     Examples
     --------

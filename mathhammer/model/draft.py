@@ -85,6 +85,9 @@ class PoolDraft:
     skill_change: int = 0
     hit_modifier: int = 0
     hit_fails_at_most: int = 1
+    #: A hit scored on an unmodified roll of this or more, whatever the BS/WS and the
+    #: modifiers (Fire Overwatch: 6); None for the usual hit roll.
+    hit_on: int | None = None
     reroll_hits: str | None = None
     hits_automatically: bool = False
     critical_hit: int = 6
@@ -138,7 +141,9 @@ class PoolDraft:
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
         strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
+        overwatch = not situation.melee and "fire overwatch" in context.assume
         return cls(
+            hit_on=6 if overwatch else None,
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
             reroll_hits=modifiers.reroll_hits,

@@ -81,6 +81,7 @@ OFFENCE = {
     "reroll_wounds": "'ones', 'failures' or 'non_critical'",
     "reroll_damage": "'optimal' (each damage roll re-rolled where that helps, D31) or 'ones'",
     "damage_set": "the D characteristic changed to N, before any modifier",
+    "hit_on": "a hit scored on an unmodified hit roll of N+, whatever the BS/WS and modifiers",
     "critical_hit": "an unmodified hit roll of N+ is a Critical Hit",
     "critical_wound": "an unmodified wound roll of N+ is a Critical Wound",
     "critical_all": "'hit' or 'wound': every successful roll of that kind is a critical one",
@@ -230,7 +231,7 @@ class Effect:
             return 1
         if isinstance(value, bool) or not isinstance(value, int):
             raise field_error(ProfileError, f"Effect({kind!r}).value", "an integer", value)
-        if kind in ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal"):
+        if kind in ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal", "hit_on"):
             low, high = 2, 6
         elif kind == "damage_set":
             low, high = 1, 20
@@ -320,6 +321,7 @@ class Effect:
             "critical_all": f"every successful {value} roll is critical",
             "ignore_modifiers": "ignore penalties to "
             + {"skill": "BS/WS", "hit": "hit rolls", "wound": "wound rolls"}.get(str(value), ""),
+            "hit_on": f"hits on unmodified {value}+",
             "critical_hit": f"Critical Hits on {value}+",
             "critical_wound": f"Critical Wounds on {value}+",
             "ability": f"[{value}]",
@@ -473,6 +475,8 @@ class EffectRule(Ability):
             draft.skill_change -= value
         elif kind == "critical_hit":
             draft.critical_hit = min(draft.critical_hit, value)
+        elif kind == "hit_on":
+            draft.hit_on = value if draft.hit_on is None else min(draft.hit_on, value)
         elif kind == "critical_wound":
             draft.critical_wound = min(draft.critical_wound, value)
         elif kind == "target_ap":

@@ -553,6 +553,8 @@ class EleventhEdition(Ruleset):
         modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
         if "hit" in draft.ignores and modifier < 0:  # penalties ignored, bonuses kept
             modifier = 0
+        if draft.hit_on is not None:  # an unmodified roll of N+ hits, whatever BS/WS (D45)
+            skill, modifier = draft.hit_on, 0
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
         every = draft.all_hits_critical
         key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits, every)

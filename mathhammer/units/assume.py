@@ -5,7 +5,8 @@ A unit's rules may hold only in a state of the game that no profile records: "ri
 battle (docs/rules.md D37). Such a rule applies only when the situation assumes the state
 (``Context(assume={...})``). :func:`named_states` lists the states the rules of some
 loadouts and targets mention; :func:`check_assumed` refuses a name none of them mentions
-(a typo would otherwise change nothing, silently), with the closest one as a suggestion;
+(a typo would otherwise change nothing, silently), with the closest one as a suggestion
+(the core rules' states, :data:`~mathhammer.model.context.CORE_STATES`, are always known);
 :func:`assuming` gives each loadout the situation that assumes them.
 
 Examples
@@ -30,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import OptionError, field_error
-from ..model.context import Context, assumption_name
+from ..model.context import CORE_STATES, Context, assumption_name
 from ..model.effects import EffectRule
 from .loadout import Loadout
 
@@ -79,7 +80,8 @@ def check_assumed(
     mathhammer.errors.OptionError: --assume must be a state the rules of the units mention
     (they mention none); got 'waagh'
     """
-    known = named_states(loadouts, targets)
+    mentioned = named_states(loadouts, targets)
+    known = mentioned | set(CORE_STATES)  # the core rules' own are always known
     out = set()
     for given in names:
         name = assumption_name(given)
@@ -87,12 +89,12 @@ def check_assumed(
             close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
             if close:
                 hint = f"did you mean {close[0]!r}?"
-            elif known:
-                hint = "the rules mention: " + ", ".join(repr(k) for k in sorted(known))
+            elif mentioned:
+                hint = "the rules mention: " + ", ".join(repr(k) for k in sorted(mentioned))
             else:
                 hint = ""
             wanted = "a state the rules of the units mention" + (
-                "" if known else " (they mention none)"
+                "" if mentioned else " (they mention none)"
             )
             raise field_error(OptionError, option, wanted, given, hint)
         out.add(name)

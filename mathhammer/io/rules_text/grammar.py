@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from ...model.effects import Condition, Effect
+from .characteristics import attacks_sentence
 from .clauses import (
     attack_clause,
     clauses,
@@ -109,6 +110,14 @@ _HOLDER_HAS = re.compile(rf"^(?:{_SELF}|it) (?:has|have|gains?) (?P<items>.+)$")
 _WEAPON_HAS = re.compile(
     r"^(?:its|this model's|the bearer's|that model's) (?P<weapon>[\w' -]+?) (?:has|have|gains?) "
     r"(?P<items>(?:the )?\[.+?)(?: abilit(?:y|ies))?$"
+)
+#: The roll a unit's Fire Overwatch hits on (docs/rules.md D45): "each time you target this
+#: unit with the fire overwatch stratagem, hits are scored on unmodified hit rolls of 5+".
+_OVERWATCH = re.compile(
+    r"^each time you (?:target|select) this (?:unit|model|fortification) (?:with|for) the fire "
+    r"overwatch stratagem, (?:while resolving that stratagem, )?hits are scored on unmodified "
+    r"hit rolls of (?P<n>[2-6])\+(?: when resolving that stratagem)?(?:, or unmodified hit rolls"
+    r" of (?P<better>[2-6])\+ instead if (?P<state>.+))?$"
 )
 #: "this model does not suffer the penalty to its hit rolls for making ranged attacks while
 #: enemy units are within engagement range of it".
@@ -318,6 +327,15 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
         if not first:
             raise Unread(f"an effect '{m['first']}'")
         return [*first, *(sentence.effect("ability", t) for t in granted(m["items"]))]
+    m = _OVERWATCH.match(text)
+    if m:  # the stratagem is a named state of the core rules
+        sentence.restrict("ranged")
+        sentence.conditions.append(Condition("assumed", "fire overwatch"))
+        rolls = [sentence.effect("hit_on", int(m["n"]))]
+        if m["better"]:
+            sentence.conditions.append(state_condition(m["state"], sentence))
+            rolls.append(sentence.effect("hit_on", int(m["better"])))
+        return rolls
     m = _EQUIPPED_WITH.match(text)
     if m:  # "if this model is equipped with 2 dread killsaws, those weapons have ..."
         weapon = m["weapon"] if m["weapon"].endswith("us") else m["weapon"].removesuffix("s")
@@ -421,6 +439,9 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
             if m.groupdict().get("state"):
                 sentence.conditions.append(Condition("assumed", m["state"]))
             return holder_items(m["items"], sentence)
+    found = attacks_sentence(sentence)
+    if found is not None:
+        return found
     state = _WHILE.match(text)
     if state and RELEVANT.search(text):
         if OTHERS.search(state["state"]):
@@ -431,7 +452,9 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     return None
 
 
-IF_USED = re.compile(r"^if (?:it|you|they) do(?:es)?, (?:until the end of the (?:phase|turn),? )?")
+IF_USED = re.compile(
+    r"^if (?:it|you|they) do(?:es)?, (?:then )?(?:until the end of the (?:phase|turn),? )?"
+)
 FOLLOW = re.compile(
     r"^if (?P<state>[^,]+?),? (?P<effect>(?:you can )?(?:re-roll|add|subtract|improve|worsen)"
     r"[^,]*?)(?: instead| as well)?$"
@@ -468,7 +491,9 @@ def follow_up(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
 
 def split_each_time(sentences: list[str]) -> list[str]:
     """ "..., subtract 4 from its OC and each time this model makes an attack, subtract 1
-    from the hit roll" -> the leading clauses carried onto the "each time" part."""
+    from the hit roll" -> the leading clauses carried onto the "each time" part (and onto
+    the first part too, when it changes attacks: "halve the attacks characteristic of that
+    model's weapons")."""
     out: list[str] = []
     for sentence in sentences:
         found = re.match(
@@ -476,6 +501,11 @@ def split_each_time(sentences: list[str]) -> list[str]:
         )
         if found and not RELEVANT.search(found["first"]):
             out.append(found["lead"] + found["rest"])
+        elif found and _CHANGES_A.match(found["first"]):
+            out.extend((found["lead"] + found["first"], found["lead"] + found["rest"]))
         else:
             out.append(sentence)
     return out
+
+
+_CHANGES_A = re.compile(r"^(?:double|triple|halve) the attacks characteristic of [^,]+$")

@@ -206,6 +206,13 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
     context: Sentence | None = None
     choice: str | None = None  # the attacks of a choice's options ("melee", "", ...)
     for text_sentence in split_each_time(rule_sentences(text)):
+        rolled = _table(text_sentence, source)
+        if rolled is not None:
+            if rolled[0] == _NOT_READ:
+                unread.append(text_sentence)
+                reasons.append(f"a result of a roll not read: '{text_sentence}'")
+            effects.extend(rolled[1])
+            continue
         chosen = _choice(text_sentence, source, choice)
         if chosen is not None:
             kind, found_options = chosen
@@ -301,6 +308,12 @@ _CHOICE = re.compile(r"\bselect one of (?:the following|the [\w' ]+ (?:below|abo
 _OPTION = re.compile(r"^(?:■ )?(?P<option>[a-z][\w' -]{1,40}?(?:: | stance(?= )))\s*(?P<rest>.+)$")
 
 
+#: An option naming the model's weapon bare: "direct grace: fidelity has the [precision]
+#: ability".
+_BARE_WEAPON = re.compile(
+    r"^(?!this |that |its |models? |each |the )(?P<weapon>[a-z][\w' -]{1,40}?) has (?=the \[)"
+)
+
 #: What :func:`_choice` gives for a choice (or an option of one) it could not read in full.
 _NOT_READ = "not read"
 
@@ -335,6 +348,39 @@ def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effec
     return (_NOT_READ, []) if found is None else found
 
 
+#: A roll on a table, one result per sentence: "roll one d6: ..., 1-2: [sustained hits 1]",
+#: "you can roll one d6, on a 3-4, until the end of the phase, add 1 to ...".
+_TABLE = re.compile(
+    r"^(?P<lead>.*?\broll (?:one|a) d6\b.*?)[:,] (?:on an? )?(?P<roll>[1-6](?:-[1-6]|\+)?)[:,] "
+    r"(?P<rest>.+)$"
+)
+#: The roll itself in the lead, and the results it refers to.
+_ROLLED = re.compile(r"(?:at the start of [^,:]+, )?(?:you can )?roll (?:one|a) d6[:,] "
+                     r"(?:until the [^,]+, )?")  # fmt: skip
+_RESULT = re.compile(r"the abilit(?:y|ies) below that corresponds? (?:with|to) that roll")
+
+
+def _table(text: str, source: str) -> tuple[str, list[Effect]] | None:
+    """One result of a roll on a table, under the named state of that result
+    (``"<rule>: 1-2"``): the roll is made before the attacks, so the player attacks knowing
+    it (docs/rules.md D37). :data:`_NOT_READ` for a result not read; None for any other
+    sentence."""
+    row = _TABLE.match(text)
+    if row is None or SELECTS.search(row["lead"]) or OTHERS.search(row["lead"]):
+        return None  # a roll for another unit
+    rest = row["rest"]
+    if re.fullmatch(r"(?:\[[^\]]+\]\s*)+", rest):  # the result is abilities the lead gives
+        rest = _RESULT.sub(rest, _ROLLED.sub("", row["lead"]))
+    state = Condition("assumed", f"{source}: {row['roll']}")
+    try:
+        found = read_sentence(Sentence(rest, source, [state]))
+    except (Unread, MathhammerError):
+        return _NOT_READ, []
+    if found is None and not RELEVANT.search(rest):
+        return "", []  # a result that changes no attack ("this unit suffers d3 mortal wounds")
+    return ("", found) if found else (_NOT_READ, [])
+
+
 def _option(text: str, source: str, choice: str) -> tuple[str, list[Effect]] | None:
     """One named option of a choice, read in full under its state (:data:`_NOT_READ` if it
     is not); None for a sentence that names no option."""
@@ -343,7 +389,9 @@ def _option(text: str, source: str, choice: str) -> tuple[str, list[Effect]] | N
         return None
     name = option["option"].rstrip(": ").strip()
     state = Condition("assumed", f"{source}: {name}")
-    sentence = Sentence(option["rest"], source, [state], choice or None)
+    rest = _BARE_WEAPON.sub(r"this model's \g<weapon> has ", option["rest"])
+    rest = re.sub(r" instead of \[[^\]]+\]$", "", rest)  # the better of two is kept anyway
+    sentence = Sentence(rest, source, [state], choice or None)
     try:
         found = read_sentence(sentence)
     except (Unread, MathhammerError):

@@ -54,6 +54,7 @@ def clean_rule_text(text: str) -> str:
 
 _BULLET = re.compile(r"^(?:-+|[\u25a0\u25aa\u2022*]|\d+\.)\s*")
 _INLINE_BULLET = re.compile(r"\s+-\s+(?=[a-z+\-\[])")
+_INLINE_HEADER = re.compile(r"[:.]\s+-\s+")
 
 
 def rule_sentences(text: str) -> list[str]:
@@ -69,7 +70,10 @@ def rule_sentences(text: str) -> list[str]:
     lines: list[str] = []
     for line in text.split("\n"):
         # bullets run into one line by an export: "... can: - re-roll ... - become ..."
-        lines.extend(_INLINE_BULLET.sub("\n- ", line).split("\n"))
+        # (after a header only: "reaper chain-cleaver - strike profile" is a name)
+        if _INLINE_HEADER.search(line):
+            line = _INLINE_BULLET.sub("\n- ", line)
+        lines.extend(line.split("\n"))
     for raw in lines:
         line = raw.strip()
         if not line:
