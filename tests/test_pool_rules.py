@@ -1,7 +1,7 @@
 """Rules that change one pool only: an attacks characteristic set, doubled, tripled or
-halved (docs/rules.md D43), and a Feel No Pain the target has against some attacks only
-(D44). Each is exact against the same attack built by hand or enumerated die by die, and
-the Monte Carlo rolls them as the rules say."""
+halved (docs/rules.md D43), and a Feel No Pain or an armour save the target has against
+some attacks only (D44). Each is exact against the same attack built by hand or enumerated
+die by die, and the Monte Carlo rolls them as the rules say."""
 
 from __future__ import annotations
 
@@ -178,4 +178,63 @@ def test_the_monte_carlo_rolls_the_feel_no_pain_of_each_pool() -> None:
     exact = mh.attack(weapons, guarded)
     mc = mh.simulate(weapons, guarded, trials=TRIALS, rng=seed_for("psychic hood"))
     assert_matches("killed", exact.killed, mc.killed, TRIALS)
+    assert_matches("damage", exact.damage, mc.damage, TRIALS)
+
+
+# --- an armour save improved against some attacks ---------------------------------------------
+
+KOMMANDOS = Effect("target_save", 1, "ranged", source="Red Skull Kommandos")
+
+
+@pytest.mark.parametrize("save, improved", [(6, 5), (4, 3), (2, 2)])
+def test_plus_one_save_against_ranged_attacks_is_the_better_save_against_them(
+    save: int, improved: int
+) -> None:
+    kommandos = replace(mh.Unit.of("Kommandos", 10, 5, save, 1), rules=guards([KOMMANDOS]))
+    gun = mh.Weapon("Gun", 3, 3, 4, -1, 1)
+    axe = mh.Weapon("Axe", 3, 3, 4, -1, 1, melee=True)
+    same(
+        mh.attack([(gun, 5)], kommandos), mh.attack([(gun, 5)], mh.Unit.of("K", 10, 5, improved, 1))
+    )
+    same(mh.attack([(axe, 5)], kommandos), mh.attack([(axe, 5)], mh.Unit.of("K", 10, 5, save, 1)))
+
+
+def test_an_improved_save_leaves_no_save_none_and_the_invulnerable_save_alone() -> None:
+    gun = mh.Weapon("Gun", 3, 3, 4, -1, 1)
+    gretchin = mh.Unit.of("Gretchin", 10, 2, "-", 1)
+    same(mh.attack([(gun, 5)], replace(gretchin, rules=guards([KOMMANDOS]))),
+         mh.attack([(gun, 5)], gretchin))  # fmt: skip
+    # Sv5+ InSv6+ at AP-1: 6+ either way; improved, the armour save 4+ at AP-1 is 5+
+    warded = mh.Unit.of("K", 10, 5, 5, 1, invuln=6)
+    same(mh.attack([(gun, 5)], replace(warded, rules=guards([KOMMANDOS]))),
+         mh.attack([(gun, 5)], mh.Unit.of("K", 10, 5, 4, 1, invuln=6)))  # fmt: skip
+    with pytest.raises(ProfileError, match="target_save"):
+        Effect("target_save", -1)
+
+
+def test_a_feel_no_pain_for_some_models_under_a_state_is_theirs_only() -> None:
+    """Lifewards: Celestine has FNP 4+ while the unit has Geminae Superia (a named state)."""
+    text = (
+        "While this unit contains one or more Geminae Superia models, Celestine has the Feel No "
+        "Pain 4+ ability."
+    )
+    (reading,) = read_rules([AbilityText("Lifewards", text)])
+    assert [(e.text, e.models) for e in reading.effects] == [
+        ("celestine models: Feel No Pain 4+ if this unit contains one or more geminae superia "
+         "models", "celestine")
+    ]  # fmt: skip
+
+    def unit(fnp: int | None) -> mh.Unit:
+        return mh.Unit("Celestine", [
+            mh.ModelGroup(2, 3, 2, 3, invuln=4, name="Geminae Superia"),
+            mh.ModelGroup(1, 3, 2, 6, invuln=4, fnp=fnp, character=True, name="Celestine"),
+        ])  # fmt: skip
+
+    guarded = replace(unit(None), rules=guards(reading.effects))
+    gun = mh.Weapon("Lascannon", 6, 2, 12, -3, "D6+1")
+    state = mh.Context(assume=("this unit contains one or more geminae superia models",))
+    same(mh.attack([(gun, 3)], guarded, context=state), mh.attack([(gun, 3)], unit(4)))
+    same(mh.attack([(gun, 3)], guarded), mh.attack([(gun, 3)], unit(None)))
+    mc = mh.simulate([(gun, 3)], guarded, trials=TRIALS, context=state, rng=seed_for("lifewards"))
+    exact = mh.attack([(gun, 3)], guarded, context=state)
     assert_matches("damage", exact.damage, mc.damage, TRIALS)

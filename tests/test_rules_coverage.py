@@ -22,7 +22,7 @@ ROSTERS = ("11e_csm_chaos_lords_nr_probhammer.json", "11e_orks_breaka_boyz_nr_pr
 
 #: source -> (understood at least, relevant as measured)
 FLOORS = {
-    "bsdata-11e": (164, 181),
+    "bsdata-11e": (165, 181),
     "bsdata-11e-imperium": (149, 163),
     "rosters": (6, 6),
 }

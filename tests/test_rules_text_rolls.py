@@ -134,6 +134,11 @@ READ = [
         ],
     ),
     (
+        "Red Skull Kommandos",
+        "This unit has +1 Sv against ranged attacks.",
+        ["ranged: +1 Sv against attacks that target it"],
+    ),
+    (
         "Defensive Stance",
         "Each time you target this unit with the Fire Overwatch Stratagem, while resolving that "
         "Stratagem, hits are scored on unmodified Hit rolls of 5+, or unmodified Hit rolls of 4+ "

@@ -116,7 +116,11 @@ class PoolDraft:
     precision: bool = False
     hazardous: bool = False
     invuln: int | None = None
-    fnp: int | None = None
+    #: Feel No Pain the target's rules give against this pool: (N, the models it is for,
+    #: as :attr:`Effect.models <mathhammer.model.effects.Effect.models>`: "" for all).
+    fnp: tuple[tuple[int, str], ...] = ()
+    #: The target's armour save improved against this pool (a characteristic change).
+    save_improve: int = 0
     #: A's changes: set to a value, then multiplied by a fraction (rounding up).
     attacks_set: Dice | None = None
     attacks_scale: tuple[int, int] = (1, 1)

@@ -52,6 +52,7 @@ from .context import assumption_name
 if TYPE_CHECKING:
     from .draft import PoolDraft, Situation
     from .profiles import Weapon
+    from .unit import ModelGroup
 
 __all__ = [
     "ASSUMED",
@@ -64,6 +65,7 @@ __all__ = [
     "POOL_DEFENCE",
     "arm",
     "assumption_name",
+    "group_named",
     "guards",
 ]
 
@@ -96,6 +98,7 @@ DEFENCE = {
     "target_ap": "the attack's AP worsened by this much (1: AP -2 becomes -1)",
     "target_damage": "added to the attack's D (-1), never below 1",
     "invuln": "an invulnerable save of N+",
+    "target_save": "the armour save improved by N against the attack (1: 4+ becomes 3+)",
     "cover": "the benefit of cover (ranged attacks)",
     "fnp": "Feel No Pain N+",
     "fnp_mortal": "Feel No Pain N+ against mortal wounds",
@@ -239,6 +242,8 @@ class Effect:
             low, high = 1, 60
         elif kind in _ROLL:
             low, high = -1, 1
+        elif kind == "target_save":
+            low, high = 1, 3
         else:
             low, high = -6, 6
         if not low <= value <= high or value == 0:
@@ -270,6 +275,17 @@ class Effect:
         True
         """
         return not self.models or self.models in " ".join(name.split()).lower()
+
+    def for_group(self, group: ModelGroup) -> bool:
+        """True if the effect is for the models of this group: every group without
+        ``models``; the CHARACTER groups for ``"character"``; else by the group's name.
+
+        >>> from mathhammer.model.unit import ModelGroup
+        >>> lord = ModelGroup(1, 5, 3, 6, character=True, name="Lord")
+        >>> Effect("fnp", 4, models="character").for_group(lord), Effect("fnp", 4).for_group(lord)
+        (True, True)
+        """
+        return group_named(self.models, group)
 
     def for_unit(self, keywords: Iterable[str]) -> bool:
         """True if the effect is for a unit with these keywords: a unit's own rule always;
@@ -332,6 +348,7 @@ class Effect:
             if isinstance(value, int)
             else "",
             "target_ap": f"-{value} AP to attacks that target it",
+            "target_save": f"+{value} Sv against attacks that target it",
             "target_damage": f"{value:+} D to attacks that target it"
             if isinstance(value, int)
             else "",
@@ -357,6 +374,16 @@ class Effect:
 
 
 _POLICY_TEXT = {"ones": " of 1", "failures": "", "non_critical": " (all)"}
+
+
+def group_named(models: str, group: ModelGroup) -> bool:
+    """True if ``models`` (an :attr:`Effect.models`) names the models of ``group``: every
+    group for ``""``, the CHARACTER groups for ``"character"``, else by its name."""
+    if not models:
+        return True
+    if models == "character":
+        return group.character
+    return models in " ".join(group.label.split()).lower()
 
 
 def _unit_phrases(units: object) -> tuple[str, ...]:
@@ -481,10 +508,12 @@ class EffectRule(Ability):
             draft.critical_wound = min(draft.critical_wound, value)
         elif kind == "target_ap":
             draft.ap += value
+        elif kind == "target_save":
+            draft.save_improve += value
         elif kind == "invuln":
             draft.invuln = value if draft.invuln is None else min(draft.invuln, value)
-        elif kind == "fnp":
-            draft.fnp = value if draft.fnp is None else min(draft.fnp, value)
+        elif kind == "fnp":  # for the models it names (D41), against this pool (D44)
+            draft.fnp = (*draft.fnp, (value, effect.models))
         elif kind == "cover":
             draft.cover = True
 
@@ -516,7 +545,9 @@ def _grant(token: str, draft: PoolDraft, situation: Situation) -> None:
 
 
 #: Defence kinds that act on the attack (the pool), not on the models' profiles.
-POOL_DEFENCE = frozenset({"target_hit", "target_wound", "target_ap", "target_damage", "cover"})
+POOL_DEFENCE = frozenset(
+    {"target_hit", "target_wound", "target_ap", "target_damage", "target_save", "cover"}
+)
 
 
 def arm(weapon: Weapon, effects: Iterable[Effect]) -> Weapon:

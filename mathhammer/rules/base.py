@@ -27,6 +27,7 @@ from ..core.dice import Dice
 from ..core.frozen import fast_init, once
 from ..errors import RulesError
 from ..model.context import Context, default_context, default_modifiers
+from ..model.effects import group_named
 from .faces import (
     CRITICAL,
     FACE_ARRAY,
@@ -283,9 +284,10 @@ class PoolChecks:
     #: (rounding up), before the bonus attacks are added (:meth:`pool_dice`).
     attacks_set: Dice | None = None
     attacks_scale: tuple[int, int] = (1, 1)
-    #: A Feel No Pain the target's rules give against this pool's attacks only ("against
-    #: PSYCHIC attacks"): each group rolls the better of it and its own (:meth:`facing`).
-    fnp: int | None = None
+    #: Feel No Pain the target's rules give against this pool's attacks only ("against
+    #: PSYCHIC attacks"), each (N, the models it is for: "" for all, "character", or a
+    #: name): each group rolls the best of those for it and its own (:meth:`facing`).
+    fnp: tuple[tuple[int, str], ...] = ()
 
     def facing(self, target: Unit) -> Unit:
         """The target as this pool's attacks meet it: each group's Feel No Pain the
@@ -293,12 +295,12 @@ class PoolChecks:
 
         >>> from mathhammer.model.profiles import Unit
         >>> squad = Unit.of("Squad", 5, 4, 3, 1, fnp=5)
-        >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1), fnp=4)
+        >>> checks = PoolChecks(None, RollCheck(abs), abs, Dice(1), fnp=((4, ""),))
         >>> checks.facing(squad).groups[0].fnp, PoolChecks(None, RollCheck(abs), abs, Dice(1),
-        ...     fnp=6).facing(squad).groups[0].fnp
+        ...     fnp=((6, ""),)).facing(squad).groups[0].fnp
         (4, 5)
         """
-        return target if self.fnp is None else _facing(target, self.fnp)
+        return _facing(target, self.fnp) if self.fnp else target
 
     def attacks_of(self, attacks: Dice) -> Dice:
         """A weapon's attacks characteristic as the pool's rules change it.
@@ -323,11 +325,16 @@ class PoolChecks:
 
 @register
 @lru_cache(maxsize=256)
-def _facing(target: Unit, fnp: int) -> Unit:
-    groups = tuple(
-        replace(g, fnp=fnp) if g.fnp is None or fnp < g.fnp else g for g in target.groups
-    )
-    return target if groups == target.groups else replace(target, groups=groups)
+def _facing(target: Unit, fnp: tuple[tuple[int, str], ...]) -> Unit:
+    groups = []
+    for g in target.groups:
+        best = g.fnp
+        for value, models in fnp:
+            if group_named(models, g) and (best is None or value < best):
+                best = value
+        groups.append(g if best == g.fnp else replace(g, fnp=best))
+    out = tuple(groups)
+    return target if out == target.groups else replace(target, groups=out)
 
 
 @dataclass(frozen=True)

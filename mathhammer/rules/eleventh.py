@@ -456,7 +456,7 @@ class EleventhEdition(Ruleset):
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         toughness = target.toughness if standing is None else standing.toughness
         wound = self._wound_check(draft, toughness)
-        saves = self._saves(ap, draft.invuln)
+        saves = self._saves(ap, draft.invuln, draft.save_improve)
         focus = _precision_group(target, context, standing) if draft.precision else None
         return PoolChecks(
             hit=hit,
@@ -592,13 +592,14 @@ class EleventhEdition(Ruleset):
                 _CHECKS.keep(key, found)
         return found
 
-    def _saves(self, ap: int, invuln: int | None = None) -> Callable[..., Any]:
+    def _saves(self, ap: int, invuln: int | None = None, improve: int = 0) -> Callable[..., Any]:
         """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check
-        (with the invulnerable save the target's rules give against the pool, if any)."""
-        key = ("saves", self, ap, invuln)
+        (with the invulnerable save the target's rules give against the pool, if any, and
+        the armour save they improve)."""
+        key = ("saves", self, ap, invuln, improve)
         found = _CHECKS.get(key)
         if found is None:
-            found = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln)
+            found = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln, improve=improve)
             if -6 <= ap <= 0:
                 _CHECKS.keep(key, found)
         return found

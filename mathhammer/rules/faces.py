@@ -184,11 +184,14 @@ def group_saves(
     *,
     ap: int,
     invuln: int | None = None,
+    improve: int = 0,
 ) -> Any:
     """Which natural save rolls save for a model of ``group``: ``check(natural, ap, Sv, InSv)``.
 
     ``invuln`` is an invulnerable save the pool's rules give every group (the better of it
-    and the group's own applies).
+    and the group's own applies); ``improve`` improves each group's armour save against the
+    pool ("+1 Sv against ranged attacks": 4+ becomes 3+, never better than 2+; no armour
+    save stays none).
 
     A ruleset binds its save check and the pool's AP with :func:`functools.partial` to
     make the ``saves`` of :class:`PoolChecks`: a function of the module, unlike a lambda,
@@ -206,4 +209,7 @@ def group_saves(
     best = group.invuln
     if invuln is not None and (best is None or invuln < best):
         best = invuln
-    return check(natural, ap, group.save, best)
+    save = group.save
+    if improve and save < 7:  # 7: no armour save
+        save = max(2, save - improve)
+    return check(natural, ap, save, best)

@@ -338,7 +338,10 @@ def holder_items(items: str, sentence: Sentence) -> list[Effect]:
         item = re.sub(r"^(?:the|an?) |\s*abilit(?:y|ies)$", "", item.strip()).strip()
         fnp = re.fullmatch(r"(?:feel no(?:t)? pain|fnp) ([2-6])\+", item)
         invuln = re.fullmatch(r"([2-6])\+ (?:invulnerable save|insv)", item)
-        if item == "stealth":
+        better = re.fullmatch(r"\+([1-3]) (?:sv|save characteristic)", item)
+        if better:  # the armour save improved: "+1 sv against ranged attacks"
+            out.append(sentence.effect("target_save", int(better[1])))
+        elif item == "stealth":
             out.append(sentence.effect("stealth"))
         elif item == "benefit of cover":
             out.append(sentence.effect("cover"))

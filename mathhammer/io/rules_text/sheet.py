@@ -60,8 +60,8 @@ def sheet_rules(
     >>> [e.text for e in found.effects]
     ['Feel No Pain 5+ if waaagh', 'melee: +1 to hit']
     >>> [(u.name, u.reason) for u in found.unapplied]  # doctest: +NORMALIZE_WHITESPACE
-    [('Sneaky', "Stealth if objective: applied under a condition only to a whole unit's
-      Feel No Pain or invulnerable save")]
+    [('Sneaky', 'Stealth if objective: applied under a condition only to a Feel No Pain or
+      an invulnerable save')]
     """
     seen = {r.name for r in listed} | {r.name for r in fields}
     effects: list[Effect] = []
@@ -84,15 +84,15 @@ def sheet_rules(
                 and not effect.attacks
             ):
                 continue  # the models' own field
-            pooled = effect.kind == "fnp" and not effect.models  # judged per pool
+            pooled = effect.kind == "fnp"  # judged per pool, for the models it names
             if (
                 effect.kind in PROFILE_FIELDS
                 and (effect.conditions or effect.attacks)
                 and not pooled
             ):
                 reasons.append(
-                    f"{effect.text}: applied under a condition only to a whole unit's "
-                    "Feel No Pain or invulnerable save"
+                    f"{effect.text}: applied under a condition only to a Feel No Pain or "
+                    "an invulnerable save"
                 )
                 continue
             effects.append(effect)
