@@ -250,7 +250,7 @@ def test_the_check_columns_measure_the_monte_carlo_in_exact_standard_errors() ->
     exact = mh.attack([(BOLT, 10)], unit)
     sim = mh.simulate([(BOLT, 10)], unit, trials=4000, rng=5)
     row = attack_columns(exact, check=sim)
-    assert list(row)[-3:] == list(CHECK_COLUMNS)
+    assert list(row)[-4:] == list(CHECK_COLUMNS)
     sigma = exact.killed.std() / np.sqrt(4000)
     assert row["mc_z"] == pytest.approx(
         (sim.killed.mean() - exact.killed.mean()) / sigma, abs=1e-12

@@ -215,9 +215,10 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         type=_count,
         default=0,
         metavar="N",
-        help="add a Monte Carlo check with N trials per row: mc_mean_killed, mc_se_killed "
-        "and mc_z, the Monte Carlo mean's distance from the exact mean in standard errors "
-        "(|mc_z| above 4 is a disagreement worth reporting)",
+        help="add a Monte Carlo check with N trials per row: mc_mean_killed, mc_se_killed, "
+        "mc_z, the Monte Carlo mean's distance from the exact mean in standard errors, and "
+        "mc_p, the p-value of its counts under the exact distribution (exact binomial tests, "
+        "valid for rare outcomes: below 1e-6 the engines disagree, and a warning says so)",
     )
     report.add_argument(
         "--jobs",

@@ -39,7 +39,7 @@ SHOWN = (
     "p_destroyed",
     "p_character_killed",
 )
-SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z")
+SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z", "mc_p")
 #: The most rows printed on the terminal; the CSV has every row.
 SHOWN_ROWS = 100
 
@@ -95,6 +95,7 @@ def _compute(
     """Run the report into ``spool``; return the rows kept in memory: all of them when
     ``whole`` (with their distributions), else the first :data:`SHOWN_ROWS`."""
     from ..io.report import report_rows
+    from ..results.agreement import DISAGREE
     from ..units.options import CHOICE_METRICS
 
     bar = None
@@ -103,6 +104,7 @@ def _compute(
 
         bar = tqdm(total=len(attackers), unit="unit", desc="report", file=sys.stderr)
     kept = []
+    disagree = []  # rows whose Monte Carlo check the exact result fails
     try:
         rows = report_rows(
             attackers,
@@ -119,11 +121,21 @@ def _compute(
         with closing(iter(rows)) as computed:  # left early, its workers stop at once
             for row, chart in computed:
                 spool.add(row)
+                if row.get("mc_p", 1.0) < DISAGREE:
+                    disagree.append(f"{row.get('loadout', '?')} vs {row['target']}")
                 if whole or spool.count <= SHOWN_ROWS:
                     kept.append((row, chart if args.html else None))
     finally:
         if bar is not None:
             bar.close()
+    if disagree:
+        shown_rows = "; ".join(disagree[:5]) + ("; ..." if len(disagree) > 5 else "")
+        print(
+            f"mathhammer: warning: the Monte Carlo check disagrees with the exact result "
+            f"(mc_p < {DISAGREE:g}) on {len(disagree)} row(s): {shown_rows}; please report "
+            "it with the command line",
+            file=sys.stderr,
+        )
     return kept
 
 

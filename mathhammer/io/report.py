@@ -202,8 +202,10 @@ def build_report(
         target without any) ranks that row's options by ``mean_damage``.
     check_trials : int
         If positive, a Monte Carlo estimate per row: ``mc_mean_killed``,
-        ``mc_se_killed`` and ``mc_z`` (its deviation from the exact mean in exact
-        standard errors), for the option chosen.
+        ``mc_se_killed``, ``mc_z`` (its deviation from the exact mean in exact
+        standard errors) and ``mc_p`` (the p-value of its counts under the exact
+        distribution, :func:`~mathhammer.results.agreement.agreement_p`), for the
+        option chosen.
     jobs : int
         Worker processes; the result is identical to a serial run.
     rng : None, int or numpy.random.SeedSequence
@@ -234,8 +236,8 @@ def build_report(
     >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     >>> frame = build_report([mh.Loadout("bolters", [(bolt, 10)], 160)],
     ...                      [mh.targets.get("Line infantry")], check_trials=2000, rng=1)
-    >>> list(frame.columns[-3:]), round(float(frame.mean_killed[0]), 3)
-    (['mc_mean_killed', 'mc_se_killed', 'mc_z'], 1.417)
+    >>> list(frame.columns[-4:]), round(float(frame.mean_killed[0]), 3)
+    (['mc_mean_killed', 'mc_se_killed', 'mc_z', 'mc_p'], 1.417)
     """
     rows = report_rows(
         attackers,

@@ -33,6 +33,10 @@ rules_applied                       the units' own rules applied (docs/rules.md 
 assumed                             the named states the situation assumed ("riled up")
 mc_mean_killed, mc_se_killed        a Monte Carlo check: its mean and standard error
 mc_z                                its deviation from the exact mean, in standard errors
+                                    (about normal for common outcomes only)
+mc_p                                the p-value of its counts under the exact
+                                    distribution (exact binomial tests, valid for rare
+                                    outcomes); below 1e-6 the engines disagree
 loadout_source, target_source       where the loadout and the target were read from (file
                                     and line, or file, unit and datasheet), when known
 ==================================  ======================================================
@@ -51,6 +55,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ..core.dist import Dist
+from .agreement import agreement_p
 from .attack import AttackResult
 from .simulation import SimulationResult
 
@@ -129,7 +135,7 @@ POINTS_COLUMNS = (
     "points_destroyed_per_100_points",
 )
 #: With a Monte Carlo check.
-CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z")
+CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z", "mc_p")
 #: When the loadout or the target was read from a file.
 SOURCE_COLUMNS = ("loadout_source", "target_source")
 #: Where the report chose a legal declaration for the attacker: the phase, and what was used.
@@ -278,7 +284,7 @@ def attack_columns(
         if damaged is not None:
             row["points_of_damage"] = damaged
     if check is not None:
-        row.update(_check_columns(row["mean_killed"], row["sd_killed"], check))
+        row.update(_check_columns(killed, check))
     target_source = getattr(target, "source", None)
     if target_source:
         row["target_source"] = target_source
@@ -351,13 +357,14 @@ def situation_columns(context: Any) -> dict[str, str]:
     return {"assumed": "; ".join(assumed)} if assumed else {}
 
 
-def _check_columns(mean: float, sd: float, check: SimulationResult) -> dict[str, float]:
+def _check_columns(exact: Dist, check: SimulationResult) -> dict[str, float]:
     estimate = check.killed.mean()
-    sigma = sd / math.sqrt(check.trials)  # the exact sd: the z does not depend on the draw
+    sigma = exact.std() / math.sqrt(check.trials)  # the exact sd: the z is not the draw's
     return {
         "mc_mean_killed": estimate,
         "mc_se_killed": check.killed_se,
-        "mc_z": 0.0 if sigma == 0 else (estimate - mean) / sigma,
+        "mc_z": 0.0 if sigma == 0 else (estimate - exact.mean()) / sigma,
+        "mc_p": agreement_p(exact, check.killed, check.trials),
     }
 
 

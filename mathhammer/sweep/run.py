@@ -53,7 +53,7 @@ def sweep(
         As for :func:`mathhammer.compare`.
     check_trials : int
         With N > 0, each row also has a Monte Carlo check of N trials (``mc_mean_killed``,
-        ``mc_se_killed``, ``mc_z``), drawn from the task's own seed: spawned from
+        ``mc_se_killed``, ``mc_z``, ``mc_p``), drawn from the task's own seed: spawned from
         ``seed`` by the task's number, so the numbers do not depend on who runs it.
     executor : optional
         Where the tasks run: None (``jobs`` local processes; serially for one), a
