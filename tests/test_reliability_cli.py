@@ -171,8 +171,9 @@ ATTACK_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--rules": RULES,
 }
 DURABILITY_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
-    "--attackers": st.one_of(st.sampled_from(["@suitefile", "@attackersuite"]), INPUTS),
+    "--attackers": st.one_of(st.sampled_from(["@suitefile", "@attackersuite", "@army"]), INPUTS),
     "--faction": FACTIONS,
+    "--attacker-faction": FACTIONS,
     "--strict": None,
     "--max-copies": small_or_refused(8),
     "-o": OUTPUTS,

@@ -45,6 +45,51 @@ def _targets(args: argparse.Namespace) -> list[Any]:
     return list(army.targets)
 
 
+def _attackers(args: argparse.Namespace) -> list[Any]:
+    """The attackers: the standard suite, a JSON suite of one's own, or the units of any
+    list ``report`` reads (a roster, a catalogue with ``--attacker-faction``, a profiles
+    CSV), each unit in each phase."""
+    from ..io.attackers_json import load as load_attackers
+    from ..io.sources import read_army
+    from ..units.durability import standard_attackers
+
+    if args.attackers is None:
+        return list(standard_attackers())
+    if args.attackers == "":
+        raise field_error(OptionError, "--attackers", "a file or folder", args.attackers)
+    if _is_suite(args.attackers):
+        return list(load_attackers(args.attackers))
+    army = read_army(
+        args.attackers,
+        faction=args.attacker_faction,
+        strict=args.strict,
+        faction_option="--attacker-faction",
+    )
+    if army.report is not None:
+        from ..io.import_report import unknown_lines
+
+        for line in unknown_lines(army.report):
+            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    for unknown in army.unknown_abilities:
+        print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
+    if not army.loadouts:
+        raise field_error(OptionError, "--attackers", "a file with weapons", args.attackers)
+    return list(army.loadouts)
+
+
+def _is_suite(path: str) -> bool:
+    """True for a JSON suite of attackers (an object with "attackers"), as the bundled one."""
+    from pathlib import Path
+
+    from ..io.files import read_input_json
+
+    where = Path(path)
+    if where.suffix.lower() != ".json" or not where.is_file():
+        return False
+    data = read_input_json(where)
+    return isinstance(data, dict) and "attackers" in data
+
+
 def _cell(value: Any, column: str) -> str:
     import pandas as pd
 
@@ -58,13 +103,12 @@ def _cell(value: Any, column: str) -> str:
 def durability_command(args: argparse.Namespace) -> int:
     """Measure every unit of ``TARGETS`` (the standard suite by default) against the
     standard attackers (or ``--attackers``), print a table per unit, write the CSV."""
-    from ..io.attackers_json import load as load_attackers
-    from ..units.durability import durability, standard_attackers
+    from ..units.durability import durability
 
     named = [("--output", args.output), ("--plot", args.plot)]
     outputs = check_outputs(named, args.force)
     targets = _targets(args)
-    suite = standard_attackers() if args.attackers is None else load_attackers(args.attackers)
+    suite = _attackers(args)
     frame = durability(targets, suite, max_copies=args.max_copies)
     for start in range(0, len(frame), len(suite)):  # each unit's rows, in order
         rows = frame.iloc[start : start + len(suite)]

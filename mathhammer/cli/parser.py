@@ -453,14 +453,23 @@ def _add_durability(sub: _Subparsers) -> argparse.ArgumentParser:
         description="Attack each unit of TARGETS (a targets CSV, JSON suite, roster or "
         "catalogue; the standard target suite by default) with each standard attacker: "
         "models and points lost to one copy, P(destroyed), and how many copies, one after "
-        "another, destroy it with a chance of 50%% and of 90%% (exact: each copy carries on "
+        "another, destroy it with a chance of 50% and of 90% (exact: each copy carries on "
         "from the state the ones before left).",
         epilog="examples:\n  mathhammer durability\n  mathhammer durability threats.csv -o "
-        "durability.csv --plot durability.png\n  mathhammer durability my-list.rosz",
+        "durability.csv --plot durability.png\n  mathhammer durability my-list.rosz\n  "
+        "mathhammer durability my-list.rosz --attackers their-list.rosz",
     )
     command.add_argument("targets", nargs="?", help="the units to measure (default: the suite)")
-    command.add_argument("--attackers", help="a JSON suite of attackers of your own")
+    command.add_argument(
+        "--attackers",
+        help="who attacks: a JSON suite of attackers of your own, or any list report reads "
+        "(a roster, a catalogue with --attacker-faction, a profiles CSV): each unit in each "
+        "phase, with the declaration that does the most damage to each unit",
+    )
     command.add_argument("--faction", help="only this faction's units (a catalogue)")
+    command.add_argument(
+        "--attacker-faction", help="only this faction's units of an --attackers catalogue"
+    )
     command.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )

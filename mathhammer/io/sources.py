@@ -88,6 +88,7 @@ def read_army(
     strict: bool = False,
     csv_kind: str = "attackers",
     leaders: Mapping[str, str | Sequence[str]] | None = None,
+    faction_option: str = "--faction",
 ) -> Army:
     """Read any army file into loadouts and targets.
 
@@ -111,6 +112,8 @@ def read_army(
     leaders : mapping of unit name to leader name(s), optional
         For a roster: which CHARACTER units lead which units (rosters do not record it);
         see :meth:`~mathhammer.io.roster.Roster.with_leaders`.
+    faction_option : str
+        How an error names the faction asked for (the command-line option that gives it).
 
     Raises
     ------
@@ -126,7 +129,7 @@ def read_army(
     if kind == "roster":
         return _from_roster(where, strict, leaders)
     if kind in ("catalogue", "Wahapedia export"):
-        return _from_library(where, kind, faction, strict)
+        return _from_library(where, kind, faction, strict, faction_option)
     if kind == "attackers CSV":
         return _from_attackers_csv(where, rules, strict)
     if kind == "targets CSV":
@@ -211,9 +214,11 @@ def _from_roster(
     )
 
 
-def _from_library(path: Path, kind: str, faction: str | None, strict: bool) -> Army:
+def _from_library(
+    path: Path, kind: str, faction: str | None, strict: bool, option: str = "--faction"
+) -> Army:
     library = _library(path, kind, strict)
-    sheets = _of_faction(library, faction, path)
+    sheets = _of_faction(library, faction, path, option)
     loadouts = [loadout for sheet in sheets for loadout in sheet.loadouts()]
     targets = [sheet.target() for sheet in sheets]
     return Army(str(path), kind, loadouts, targets, sheets, library.report)
@@ -229,14 +234,16 @@ def _library(path: Path, kind: str, strict: bool) -> Any:
     return read_wahapedia(path, strict=strict)
 
 
-def _of_faction(library: Any, faction: str | None, path: Path) -> tuple[Datasheet, ...]:
+def _of_faction(
+    library: Any, faction: str | None, path: Path, option: str = "--faction"
+) -> tuple[Datasheet, ...]:
     factions = tuple(library.factions)
     if faction is not None:
         return tuple(library.faction(faction))
     if len(factions) > 1:
         raise field_error(
             OptionError,
-            f"--faction for {path}",
+            f"{option} for {path}",
             f"one of {list(factions)}",
             None,
             "the source holds several factions: choose one",

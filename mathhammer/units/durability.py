@@ -24,6 +24,8 @@ from ..model.context import Context
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
+from .loadout import Loadout
+from .options import choose
 from .targets import MAX_POINTS, Target
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
@@ -62,7 +64,7 @@ class StandardAttacker:
     name: str
     role: str
     weapons: tuple[tuple[Weapon, int] | MortalWounds, ...]
-    points: int
+    points: int | None
     context: Context = field(default_factory=Context)
     description: str = ""
 
@@ -203,9 +205,30 @@ def _copies(
         result, copies = attacker.attack(unit, rules, start=result), copies + 1
 
 
+def _against(attacker: StandardAttacker | Loadout, target: Target, rules: str) -> StandardAttacker:
+    """A suite's attacker as it is; a list's unit (a :class:`~mathhammer.Loadout` or its
+    :class:`~mathhammer.AttackOptions` in one phase) as the legal declaration that does the
+    most damage to ``target`` (as a report chooses it), with its points."""
+    if isinstance(attacker, StandardAttacker):
+        return attacker
+    choice = choose(attacker, target, rules=rules)
+    return StandardAttacker(
+        name=attacker.name,
+        role=getattr(attacker, "phase", "") or ("fight" if _melee(attacker) else "shooting"),
+        weapons=tuple(choice.declaration.weapons),
+        points=attacker.points,
+        context=choice.context or Context(),
+    )
+
+
+def _melee(loadout: Loadout) -> bool:
+    weapons = [w for w, _ in loadout.weapon_counts]
+    return bool(weapons) and all(w.melee for w in weapons)
+
+
 def durability(
     units: Unit | Target | Iterable[Unit | Target],
-    attackers: Sequence[StandardAttacker] | None = None,
+    attackers: Sequence[StandardAttacker | Loadout] | None = None,
     *,
     rules: str = "11e",
     max_copies: int = MAX_COPIES,
@@ -217,9 +240,12 @@ def durability(
     units : Unit, Target, or an iterable of them
         The units measured; a :class:`~mathhammer.units.targets.Target` brings its
         points (the per-point columns are empty for a bare Unit).
-    attackers : sequence of StandardAttacker, optional
+    attackers : sequence of StandardAttacker or Loadout, optional
         The suite (:func:`standard_attackers` by default;
-        :func:`mathhammer.load_attackers` reads one of your own).
+        :func:`mathhammer.load_attackers` reads one of your own), or a list's units
+        (the loadouts of :func:`mathhammer.io.read_army`, one per unit and phase): each
+        attacks with the legal declaration that does the most damage to each unit, as a
+        report chooses it, and a unit without points gives no per-point columns.
     rules : str
         The ruleset.
     max_copies : int
@@ -253,8 +279,8 @@ def durability(
     suite = standard_attackers() if attackers is None else tuple(attackers)
     if not suite:
         raise field_error(OptionError, "attackers", "at least one StandardAttacker", suite)
-    if not all(isinstance(a, StandardAttacker) for a in suite):
-        raise field_error(OptionError, "attackers", "StandardAttacker entries", suite)
+    if not all(isinstance(a, StandardAttacker | Loadout) for a in suite):
+        raise field_error(OptionError, "attackers", "StandardAttacker or Loadout entries", suite)
     if isinstance(max_copies, bool) or not isinstance(max_copies, int):
         raise field_error(OptionError, "max_copies", "an integer >= 1", max_copies)
     if not 1 <= max_copies <= MOST_COPIES:
@@ -269,7 +295,8 @@ def durability(
     for item in measured:
         target = item if isinstance(item, Target) else Target(item)
         unit = target.unit
-        for attacker in suite:
+        for entry in suite:
+            attacker = _against(entry, target, rules)
             first = attacker.attack(unit, rules)
             half, most = _copies(unit, attacker, rules, first, max_copies)
             lost = target.points_destroyed(first)
@@ -284,7 +311,11 @@ def durability(
                     "killed_mean": first.killed.mean(),
                     "points_lost": lost,
                     "p_destroyed": first.p_destroyed,
-                    "points_lost_per_100": None if lost is None else 100 * lost / attacker.points,
+                    "points_lost_per_100": (
+                        None
+                        if lost is None or not attacker.points
+                        else 100 * lost / attacker.points
+                    ),
                     "copies_50": half,
                     "copies_90": most,
                     "effective_wounds": effective,
