@@ -78,7 +78,7 @@ def test_the_bundled_suite_covers_every_role_with_points() -> None:
         "melee",
         "mortal wounds",
     ]
-    assert all(a.points > 0 for a in suite)
+    assert all(a.points is not None and a.points > 0 for a in suite)
     melee = suite[roles.index("melee")]
     swords = [entry for entry in melee.weapons if isinstance(entry, tuple)]
     assert melee.context.melee and swords and all(w.melee for w, _ in swords)
