@@ -173,6 +173,7 @@ def test_a_classic_report_prints_the_panic_test_failures(
         "loadout",
         "phase",
         "weapons_used",
+        "context",
         "target",
         "mean_killed",
         "mean_damage",

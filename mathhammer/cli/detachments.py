@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from .outputs import check_outputs
+from .situations import base_context
 
 __all__ = ["detachments_command"]
 
@@ -49,10 +50,11 @@ def detachments_command(args: argparse.Namespace) -> int:
         )
         if not targets:
             raise field_error(OptionError, "--targets", "a file with units", args.targets)
-    context = None
+    context = base_context(args)
     if args.assume:
         loadouts = [x for d in tried for x in roster.with_detachment(d).loadouts()]
-        context = Context(assume=check_assumed(args.assume, loadouts, targets))
+        assumed = Context(assume=check_assumed(args.assume, loadouts, targets))
+        context = assumed if context is None else assumed.combined(context)
     table = compare_detachments(roster, tried, targets, rules=args.rules, context=context)
     _print_ranking(table, args.rank_by, own.name if own else None)
     if "--output" in outputs:

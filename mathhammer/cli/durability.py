@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import OptionError, field_error
 from .lines import one_line
 from .outputs import check_outputs, plot_writer
+from .situations import base_context
 
 __all__ = ["durability_command"]
 
@@ -77,6 +78,17 @@ def _attackers(args: argparse.Namespace) -> list[Any]:
     return list(army.loadouts)
 
 
+def _situated(attacker: Any, base: Any) -> Any:
+    """An attacker in the situation ``base``, its own context's changes on top."""
+    from dataclasses import replace
+
+    from ..units.durability import StandardAttacker
+
+    if isinstance(attacker, StandardAttacker):
+        return replace(attacker, context=attacker.context.combined(base))
+    return attacker.in_context(base)
+
+
 def _is_suite(path: str) -> bool:
     """True for a JSON suite of attackers (an object with "attackers"), as the bundled one."""
     from pathlib import Path
@@ -109,6 +121,9 @@ def durability_command(args: argparse.Namespace) -> int:
     outputs = check_outputs(named, args.force)
     targets = _targets(args)
     suite = _attackers(args)
+    base = base_context(args)
+    if base is not None:  # every attacker in the situation the flags give
+        suite = [_situated(a, base) for a in suite]
     frame = durability(targets, suite, max_copies=args.max_copies)
     for start in range(0, len(frame), len(suite)):  # each unit's rows, in order
         rows = frame.iloc[start : start + len(suite)]

@@ -28,6 +28,7 @@ from .detachments import detachments_command
 from .durability import durability_command
 from .lines import one_line
 from .plan import plan_command
+from .situations import add_situation_options
 from .sweep import sweep_command
 
 __all__ = [
@@ -256,6 +257,7 @@ def _add_army_options(report: argparse.ArgumentParser) -> None:
         "what the file records for UNIT",
     )
     _add_assume(report)
+    add_situation_options(report, several=True)
     report.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
@@ -470,6 +472,7 @@ def _add_durability(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument(
         "--attacker-faction", help="only this faction's units of an --attackers catalogue"
     )
+    add_situation_options(command)
     command.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
@@ -518,6 +521,7 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument("--faction", help="only this faction's units (a catalogue)")
     command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
     _add_assume(command)
+    add_situation_options(command)
     command.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
@@ -550,6 +554,7 @@ def _add_detachments(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument("--targets", help="the targets (default: the standard suite)")
     command.add_argument("--target-faction", help="the targets' faction (a catalogue)")
     _add_assume(command)
+    add_situation_options(command)
     command.add_argument(
         "--rank-by", choices=list(RANKED_BY), default="mean_damage", help="default mean_damage"
     )

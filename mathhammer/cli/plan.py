@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import OptionError, field_error
 from .lines import one_line
 from .outputs import check_outputs
+from .situations import base_context
 
 __all__ = ["plan_command", "units_of"]
 
@@ -50,6 +51,9 @@ def plan_command(args: argparse.Namespace) -> int:
             raise field_error(OptionError, "--targets", "a file with units", args.targets)
     else:
         targets = list(suite.STANDARD)
+    base = base_context(args)
+    if base is not None:
+        units = [x.in_context(base) for x in units]
     if args.assume:
         from ..units.assume import assuming, check_assumed
 

@@ -23,6 +23,7 @@ from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
 from .lines import one_line
 from .outputs import check_outputs, plot_writer
+from .situations import in_situations
 
 __all__ = ["SHOWN", "SHOWN_ROWS", "report_command"]
 
@@ -32,6 +33,7 @@ SHOWN = (
     "loadout",
     "phase",
     "weapons_used",
+    "context",
     "target",
     "mean_killed",
     "mean_damage",
@@ -231,10 +233,12 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
 
 
 def _assumed(args: argparse.Namespace, loadouts: list[Any], targets: list[Any]) -> list[Any]:
-    """The loadouts in the situation ``--assume`` states, its names checked against the
-    states the rules of both sides mention."""
+    """The loadouts in each situation the flags and ``--situation`` give (side by side)
+    and in the one ``--assume`` states, its names checked against the states the rules of
+    both sides mention."""
     from ..units.assume import assuming, check_assumed
 
+    loadouts = in_situations(loadouts, args)
     if not args.assume:
         return loadouts
     return assuming(loadouts, check_assumed(args.assume, loadouts, targets))

@@ -20,7 +20,13 @@ from ..core.heap import settled_heap
 from ..errors import LimitError, OptionError, RulesError, field_error
 from ..montecarlo.engine import simulate
 from ..results.attack import AttackResult
-from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame, situation_columns
+from ..results.columns import (
+    ALL_COLUMNS,
+    attack_columns,
+    columns_frame,
+    context_columns,
+    situation_columns,
+)
 from ..rules import Ruleset, get_ruleset
 from ..units.loadout import Loadout
 from ..units.options import (
@@ -128,6 +134,7 @@ def _rows_of(
                 row, result = next(found)
             except LimitError as exc:
                 raise _located(exc, loadout, target) from None
+            row.update(context_columns(loadout.context))
             rows.append((row, _chart(result, target)))
         return rows
     for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
@@ -147,6 +154,7 @@ def _rows_of(
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))
         row.update(situation_columns(choice.context))
+        row.update(context_columns(choice.context))
         rows.append((row, _chart(choice.result, target)))
     return rows
 

@@ -28,6 +28,8 @@ points_of_damage                    the expected points of the wounds lost: a mo
                                     points spread over its wounds, so that damage to a
                                     vehicle or monster counts before it dies
 points_destroyed_per_100_points     points_destroyed per 100 of the loadout's points
+context                             the situation's flags (half_range, remained_stationary,
+                                    charged, target_in_cover; "default" for none)
 rules_applied                       the units' own rules applied (docs/rules.md D37), as
                                     "Rule (effect)", joined by "; "
 assumed                             the named states the situation assumed ("riled up")
@@ -75,6 +77,7 @@ __all__ = [
     "SOURCE_COLUMNS",
     "PricedTarget",
     "RULES_COLUMNS",
+    "SITUATION_COLUMNS",
     "TARGET_POINTS_COLUMNS",
     "UNKNOWN_COLUMNS",
     "after_attack_columns",
@@ -83,6 +86,7 @@ __all__ = [
     "columns_frame",
     "for_loadout",
     "situation_columns",
+    "context_columns",
 ]
 
 #: The columns every comparison has, in order (``phase`` and ``weapons_used`` only where an
@@ -140,6 +144,8 @@ CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z", "mc_p")
 SOURCE_COLUMNS = ("loadout_source", "target_source")
 #: Where the report chose a legal declaration for the attacker: the phase, and what was used.
 CHOICE_COLUMNS = ("phase", "weapons_used")
+#: The situation of the attack: the context's flags ("default" for none).
+SITUATION_COLUMNS = ("context",)
 #: Against a target with CHARACTER models: P(at least one of them is destroyed).
 CHARACTER_COLUMNS = ("p_character_killed",)
 #: When the attacker has [HAZARDOUS] weapons: the wounds it is expected to suffer.
@@ -152,6 +158,7 @@ RULES_COLUMNS = ("rules_applied", "assumed")
 ALL_COLUMNS = (
     COLUMNS[0],
     *CHOICE_COLUMNS,
+    *SITUATION_COLUMNS,
     *COLUMNS[1:],
     *CHARACTER_COLUMNS,
     *HAZARD_COLUMNS,
@@ -167,6 +174,7 @@ _TEXT_COLUMNS = {
     "loadout",
     "target",
     *CHOICE_COLUMNS,
+    *SITUATION_COLUMNS,
     *RULES_COLUMNS,
     *UNKNOWN_COLUMNS,
     *SOURCE_COLUMNS,
@@ -355,6 +363,24 @@ def situation_columns(context: Any) -> dict[str, str]:
     """
     assumed = sorted(getattr(context, "assume", ()))
     return {"assumed": "; ".join(assumed)} if assumed else {}
+
+
+def context_columns(context: Any) -> dict[str, str]:
+    """The ``context`` column of a report's row attacked in ``context``: the flags it sets,
+    joined by ``"; "`` (``default`` for none; the phase and the named states are columns
+    of their own).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> context_columns(mh.Context(half_range=True, melee=True, assume={"waaagh"}))
+    {'context': 'half_range'}
+    >>> context_columns(None)
+    {'context': 'default'}
+    """
+    changes = [] if context is None else context.changes()
+    flags = [c for c in changes if c != "melee" and not c.startswith("assume ")]
+    return {"context": "; ".join(flags) or "default"}
 
 
 def _check_columns(exact: Dist, check: SimulationResult) -> dict[str, float]:

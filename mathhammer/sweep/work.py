@@ -48,11 +48,13 @@ __all__ = [
 
 #: Each task makes at least this many rows (whole attackers), where there are that many.
 TASK_ROWS = 256
-#: The columns of a sweep's frame, in order: ``context`` after the target, then the
-#: vocabulary of :mod:`mathhammer.results.columns` (a column no row fills is left out of
-#: a collected frame; the Parquet files hold them all, so that every file has one schema).
-_AT = ALL_COLUMNS.index("target") + 1
-SWEEP_COLUMNS = (*ALL_COLUMNS[:_AT], "context", *ALL_COLUMNS[_AT:])
+#: The columns of a sweep's frame, in order: ``context`` (the name of the sweep's context)
+#: after the target, then the vocabulary of :mod:`mathhammer.results.columns` (a column
+#: no row fills is left out of a collected frame; the Parquet files hold them all, so that
+#: every file has one schema).
+_OWN = tuple(c for c in ALL_COLUMNS if c != "context")
+_AT = _OWN.index("target") + 1
+SWEEP_COLUMNS = (*_OWN[:_AT], "context", *_OWN[_AT:])
 #: The columns that hold text; the others hold numbers.
 TEXT_COLUMNS = frozenset(
     {"loadout", "target", "context", "phase", "weapons_used", "unknown_abilities",
