@@ -238,7 +238,7 @@ SWEEP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--scheduler": CLI_TEXT,
     "--check-trials": small_or_refused(200),
     "--seed": NUMBER_TEXTS,
-    "--quiet": None,
+    "--no-progress": None,
     "--strict": None,
 }
 DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {

@@ -318,3 +318,29 @@ def test_the_sweep_command(tmp_path: Path) -> None:
     bad.write_text("name,context\nfar,hit+1\n")
     with pytest.raises(mh.CsvError, match="context flags only"):
         read_contexts(bad)
+
+
+def test_the_command_speaks_of_folders_and_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-o out.csv is refused (a sweep is a folder of Parquet files), and a folder that holds
+    a sweep asks for --resume, in the command line's words; no bar on a redirected stderr."""
+    from mathhammer.cli import main
+
+    army = tmp_path / "army.csv"
+    army.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nSquad,Bolt rifle,10,2,"
+                    "3+,4,-1,1,,90\n")  # fmt: skip
+    threats = tmp_path / "threats.csv"
+    threats.write_text("unit,models,T,Sv,W,points\nGuard,10,3,5+,1,60\n")
+    base = ["sweep", str(army), "--targets", str(threats), "-o"]
+    assert main([*base, str(tmp_path / "out.csv")]) == 1
+    err = capsys.readouterr().err
+    assert "-o must be a folder for the sweep's Parquet files; got" in err and "'out'" in err
+    assert not (tmp_path / "out.csv").exists()
+    folder = str(tmp_path / "out")
+    assert main([*base, folder]) == 0
+    assert "it/s" not in capsys.readouterr().err  # stderr is not a terminal: no bar
+    assert main([*base, folder]) == 1
+    err = capsys.readouterr().err
+    assert "add --resume to go on with the sweep in it" in err and "resume=True" not in err
+    assert main([*base, folder, "--resume", "--no-progress"]) == 0

@@ -28,6 +28,7 @@ from .detachments import detachments_command
 from .durability import durability_command
 from .lines import one_line
 from .plan import plan_command
+from .report import DEFAULT_REPORT
 from .situations import add_situation_options
 from .sweep import sweep_command
 
@@ -39,7 +40,6 @@ __all__ = [
     "check_target_options",
 ]
 
-DEFAULT_REPORT = "mathhammer-report.csv"
 T = TypeVar("T")
 
 _RAW = argparse.RawDescriptionHelpFormatter
@@ -199,8 +199,8 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     report.add_argument(
         "-o",
         "--output",
-        default=DEFAULT_REPORT,
-        help=f"output CSV (default: {DEFAULT_REPORT}); a FIFO or /dev/null is written in place",
+        help=f"output CSV (default: {DEFAULT_REPORT}, unless only --plot or --html is asked "
+        "for); a FIFO or /dev/null is written in place",
     )
     report.add_argument("--plot", metavar="FILE.png", help="write a loadout x target heatmap")
     report.add_argument(
@@ -590,7 +590,10 @@ def _add_sweep(sub: _Subparsers) -> argparse.ArgumentParser:
         "--contexts", help="a CSV of contexts: name, context (flags such as half_range)"
     )
     command.add_argument(
-        "-o", "--output", required=True, help="the Parquet dataset to write (a folder)"
+        "-o",
+        "--output",
+        required=True,
+        help="the Parquet dataset to write: a folder (a file name such as out.csv is refused)",
     )
     command.add_argument(
         "--resume", action="store_true", help="go on with a sweep written to OUTPUT"
@@ -605,7 +608,13 @@ def _add_sweep(sub: _Subparsers) -> argparse.ArgumentParser:
         help="a Monte Carlo check of each row, in trials (default 0: none)",
     )
     command.add_argument("--seed", type=_seed, default=0, help="the checks' seed (default 0)")
-    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.add_argument(
+        "--no-progress",
+        "--quiet",
+        dest="no_progress",
+        action="store_true",
+        help="no progress bar (none is drawn when standard error is not a terminal either)",
+    )
     command.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )

@@ -25,7 +25,7 @@ from .lines import one_line
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
 
-__all__ = ["SHOWN", "SHOWN_ROWS", "report_command"]
+__all__ = ["DEFAULT_REPORT", "SHOWN", "SHOWN_ROWS", "report_command"]
 
 #: The report columns printed on the terminal (the CSV has them all), when present; the
 #: P(failed) column of each after-attack test (the classic Panic Test) follows p_destroyed.
@@ -42,6 +42,8 @@ SHOWN = (
     "p_character_killed",
 )
 SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z", "mc_p")
+#: Where a report's CSV goes when no ``-o`` is given (and a CSV is asked for).
+DEFAULT_REPORT = "mathhammer-report.csv"
 #: The most rows printed on the terminal; the CSV has every row.
 SHOWN_ROWS = 100
 
@@ -55,7 +57,13 @@ def example_attackers(rules: str) -> Path:
 
 
 def three_places(value: float) -> str:
-    return f"{value:.3f}"
+    """A number as the terminal table shows it: three places, never "-0.000".
+
+    >>> three_places(-0.0004), three_places(2 / 3)
+    ('0.000', '0.667')
+    """
+    shown = f"{value:.3f}"
+    return "0.000" if shown == "-0.000" else shown
 
 
 def report_command(args: argparse.Namespace) -> int:
@@ -66,6 +74,8 @@ def report_command(args: argparse.Namespace) -> int:
 
     if args.metric is not None and args.metric not in METRIC_COLUMNS:  # before the work
         raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
+    if args.output is None and not (args.plot or args.html):
+        args.output = DEFAULT_REPORT  # a CSV unless only a picture or a page is asked for
     named = [("--output", args.output), ("--plot", args.plot), ("--html", args.html)]
     outputs = check_outputs(named, args.force)
     _check_not_inputs(args, outputs)
@@ -75,7 +85,9 @@ def report_command(args: argparse.Namespace) -> int:
         kept = _compute(args, attackers, targets, spool, whole)
         frame = columns_frame([row for row, _ in kept])
         metric = _metric(frame if whole else None, spool.columns, args.metric)
-        writers: list[tuple[Any, Any, bool]] = [(outputs["--output"], spool.write_csv, False)]
+        writers: list[tuple[Any, Any, bool]] = []
+        if "--output" in outputs:
+            writers.append((outputs["--output"], spool.write_csv, False))
         if args.plot:
             writers.append((outputs["--plot"], _heatmap(frame, args.plot, metric, args), True))
         if args.html:
@@ -167,13 +179,15 @@ def _page(args: argparse.Namespace, frame: Any, metric: str | None, charts: list
     return report_html(frame, title=title, rules=args.rules, metric=metric, results=charts)
 
 
-def _print_table(frame: Any, count: int, output: str) -> None:
+def _print_table(frame: Any, count: int, output: str | None) -> None:
     """The first rows on the terminal, the columns of :func:`shown`; then where all went."""
     head = frame.head(SHOWN_ROWS)
-    print(head[shown(head.columns)].to_string(index=False, float_format=three_places))
+    table = head[shown(head.columns)]  # "-": a column that does not apply to a row
+    print(table.to_string(index=False, float_format=three_places, na_rep="-"))
     if count > len(head):
         print(f"... the first {len(head)} of {count} rows: the CSV has them all")
-    print(f"\n{count} rows written to {output}")
+    if output is not None:
+        print(f"\n{count} rows written to {output}")
 
 
 def shown(columns: Sequence[str]) -> list[str]:

@@ -4,6 +4,7 @@ in each context, written to a Parquet dataset as it goes."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,29 @@ def read_contexts(path: str | Path) -> dict[str, Any]:
     return out
 
 
+#: File names a user may give -o by habit; a sweep writes a folder of Parquet files.
+_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".json")
+
+
+def _check_folder(output: str, resume: bool) -> None:
+    """``-o`` names a folder for the sweep's files: not a file name (``out.csv``), and not a
+    folder holding a sweep unless ``--resume``; said in the command line's words."""
+    from ..sweep.store import holds_sweep
+
+    where = Path(output)
+    if where.suffix.lower() in _FILE_SUFFIXES:
+        raise field_error(
+            OptionError, "-o", "a folder for the sweep's Parquet files", output,
+            f"a sweep is many files: give a folder such as {where.stem!r} and read it with "
+            "pandas.read_parquet",
+        )  # fmt: skip
+    if not resume and holds_sweep(where):
+        raise field_error(
+            OptionError, "-o", "a folder without a sweep", output,
+            "add --resume to go on with the sweep in it, or give another folder",
+        )  # fmt: skip
+
+
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
     from ..io.import_report import unknown_lines
@@ -56,6 +80,7 @@ def sweep_command(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.scheduler is not None:
         raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
+    _check_folder(args.output, args.resume)
     army = read_army(args.attackers, faction=args.faction, strict=args.strict)
     them = read_army(args.targets, faction=args.target_faction, csv_kind="targets")
     for report in (army.report, them.report):
@@ -79,7 +104,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         path=args.output,
         resume=args.resume,
         collect=False,
-        progress=not args.quiet,
+        progress=not args.no_progress and sys.stderr.isatty() and not os.environ.get("CI"),
         check_trials=args.check_trials,
         seed=args.seed,
     )

@@ -20,10 +20,15 @@ from typing import Any
 from ..errors import OptionError, field_error
 from .work import arrow, arrow_schema
 
-__all__ = ["SweepStore", "fingerprint"]
+__all__ = ["SweepStore", "fingerprint", "holds_sweep"]
 
 _MANIFEST = "_sweep.json"
 _VERSION = 1
+
+
+def holds_sweep(path: str | Path) -> bool:
+    """True if the folder ``path`` holds a sweep (its manifest)."""
+    return (Path(path) / _MANIFEST).is_file()
 
 
 def fingerprint(value: Any) -> str:

@@ -1,0 +1,43 @@
+"""Rough edges of ``report`` a new user hit: the default CSV replaced when only a picture
+was asked for, ``NaN`` and ``-0.000`` in the terminal table."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mathhammer.cli import main
+from mathhammer.cli.report import DEFAULT_REPORT, three_places
+
+
+def test_only_a_plot_or_a_page_writes_no_csv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    kept = tmp_path / DEFAULT_REPORT
+    kept.write_text("an earlier report\n")
+    assert main(["report", "--plot", "heat.png", "--no-progress"]) == 0
+    assert main(["report", "--html", "page.html", "--no-progress"]) == 0
+    assert kept.read_text() == "an earlier report\n"  # untouched
+    assert (tmp_path / "heat.png").stat().st_size > 0 and (tmp_path / "page.html").exists()
+    assert "rows written to" not in capsys.readouterr().out
+    assert main(["report", "--no-progress", "--force"]) == 0  # no output named: the default CSV
+    assert kept.read_text().startswith("loadout,")
+    assert f"rows written to {DEFAULT_REPORT}" in capsys.readouterr().out
+
+
+def test_the_terminal_table_shows_a_dash_where_a_column_does_not_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", "-o", os.devnull, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "NaN" not in out and "-0.000" not in out
+    header, first = out.splitlines()[:2]
+    assert "p_character_killed" in header and " - " in first  # no CHARACTER in the first target
+
+
+@pytest.mark.parametrize("value, shown", [(-0.0004, "0.000"), (-0.0, "0.000"), (-0.25, "-0.250")])
+def test_three_places_never_shows_a_negative_zero(value: float, shown: str) -> None:
+    assert three_places(value) == shown
