@@ -159,7 +159,8 @@ def test_plot_writes_a_heatmap(files: tuple[Path, Path], tmp_path: Path) -> None
             ":2: column 'S': Weapon.strength: cannot read dice expression 'x' at position 0",
         ),
         ("", ": the file is empty; expected a header row"),
-        ("unit;weapon;count\n", ":1: the header is one column containing ';'"),
+        ("unit;weapon;count\n", ":1: missing columns"),  # semicolons are read (a spreadsheet)
+        ("unit|weapon|count\n", ":1: the header is one column containing '|'"),
         ("unit,weapon\nX,Gun\n", ":1: missing columns"),
         (
             "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points,Points\nX,G,1,1,3+,4,0,1,,,\n",

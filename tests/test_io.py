@@ -114,7 +114,8 @@ HEADER = "unit,weapon,count,A,BS/WS,S,AP,D,abilities,points"
             ":1: column 'unit': given twice, as 'unit' and 'UNIT'",
         ),
         ("unit,weapon,count\nSquad,Gun,1\n", ":1: missing columns ['A', 'BS/WS', 'S', 'AP'"),
-        ("unit;weapon;count\n", ":1: the header is one column containing ';'"),
+        ("unit;weapon;count\n", ":1: missing columns"),  # semicolons are read (a spreadsheet)
+        ("unit|weapon|count\n", ":1: the header is one column containing '|'"),
         ("", ": the file is empty; expected a header row"),
         (f"{HEADER}\n", ": no rows after the header"),
     ],
@@ -247,3 +248,13 @@ def test_read_attackers_feed_compare_with_their_own_context(tmp_path: Path) -> N
     far = mh.attack(melta.weapons, vehicle.unit)
     assert row.mean_damage == near.damage.mean() != far.damage.mean()
     assert row.loadout_points == 100
+
+
+def test_a_semicolon_csv_from_a_spreadsheet_reads_as_the_comma_one(tmp_path: Path) -> None:
+    """Excel set to a language with decimal commas saves ';'-separated values."""
+    comma = write(tmp_path, f'{HEADER}\nSquad,Gun,10,2,3+,4,-1,1,"[RAPID FIRE 1], [LANCE]",90\n')
+    semi = tmp_path / "semi.csv"
+    semi.write_text(
+        f"{HEADER.replace(',', ';')}\nSquad;Gun;10;2;3+;4;-1;1;[RAPID FIRE 1], [LANCE];90\n"
+    )
+    assert read_attackers(semi) == read_attackers(comma)

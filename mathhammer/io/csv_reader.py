@@ -78,7 +78,9 @@ class CsvReader:
         text = read_input_text(path, error=CsvError)
         if not text.strip():
             raise self.error(None, None, "the file is empty; expected a header row")
-        self.rows = self._rows(csv.reader(io.StringIO(text)), required, optional)
+        self.delimiter = _delimiter(text)
+        reader = csv.reader(io.StringIO(text), delimiter=self.delimiter)
+        self.rows = self._rows(reader, required, optional)
         if not self.rows:
             raise self.error(None, None, "no rows after the header")
 
@@ -106,13 +108,14 @@ class CsvReader:
         """The column names of the header row, spelt as the caller reads them."""
         header = [h.strip() for h in cells]
         if len(header) == 1:
-            for sep in (";", "|", "\t"):
+            for sep in ("|",):
                 if sep in header[0]:
                     raise self.error(
                         1,
                         None,
-                        f"the header is one column containing {sep!r}; "
-                        "expected comma-separated values",
+                        f"the header is one column containing {sep!r}; expected values "
+                        "separated by commas (or semicolons, or tabs): in Excel, Save As "
+                        "'CSV (comma delimited)'",
                     )
         known = {c.casefold(): c for c in required + optional}
         names = [known.get(h.casefold(), h) for h in header]
@@ -276,3 +279,19 @@ _FLAGS = {
     "charged": "charged",
     "target_in_cover": "in_cover",
 }
+
+
+def _delimiter(text: str) -> str:
+    """What separates the values: a comma, or the semicolon a spreadsheet set to a
+    language with decimal commas writes (or a tab), when the header has no comma.
+
+    >>> _delimiter("unit;weapon;count\\n"), _delimiter("unit,weapon\\n"), _delimiter("a\\tb")
+    (';', ',', '\\t')
+    """
+    header = text.lstrip("\ufeff").split("\n", 1)[0]
+    if "," in header:
+        return ","
+    for sep in (";", "\t"):
+        if sep in header:
+            return sep
+    return ","
