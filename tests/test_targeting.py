@@ -86,7 +86,11 @@ def test_the_plan_is_the_best_of_every_assignment_scored_through_resolve(metric:
     # the first best in the order scored (ties go to earlier targets)
     first = next(a for a in itertools.product(range(3), repeat=3) if scores[a] >= best - 1e-12)
     assert plan.assignment == first
-    assert plan.naive == pytest.approx(scores[(0, 0, 0)], abs=1e-12)
+    # the baseline: the best plan that sends everything at one target (the first of equals)
+    singles = [scores[(t, t, t)] for t in range(3)]
+    assert plan.naive == pytest.approx(max(singles), abs=1e-12)
+    assert plan.naive_target == singles.index(max(singles))
+    assert plan.baseline == plan.targets[plan.naive_target].name
     assert plan.value >= plan.naive
 
 

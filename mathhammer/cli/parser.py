@@ -503,7 +503,7 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
         "target's state carried from unit to unit, to maximise --metric; every assignment "
         "is scored exactly when there are at most 50,000, else a local search moves one or "
         "two weapon lines at a time. The plan is compared with sending everything at the "
-        "first target.",
+        "best single target.",
         epilog="examples:\n  mathhammer plan\n  mathhammer plan army.csv --targets "
         "threats.csv --metric points -o plan.csv\n  mathhammer plan army.csv --metric "
         "at_least:2",

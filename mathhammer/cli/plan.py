@@ -71,7 +71,7 @@ def plan_command(args: argparse.Namespace) -> int:
         print(f"{row.unit:<{width}}  {row.models:<28}  -> {row.target}")
     print(
         f"\n{args.metric}: {plan.value:.4g} for this plan, {plan.naive:.4g} with everything at "
-        f"{targets[0].name}; {plan.method}, {plan.scored} plans scored"
+        f"{plan.baseline} (the best single target); {plan.method}, {plan.scored} plans scored"
     )
     if "--output" in outputs:
         write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))

@@ -58,7 +58,9 @@ class TargetPlan:
     value : float
         The plan's metric, exact.
     naive : float
-        The metric of "everything at the first target".
+        The metric of the best plan that sends everything at one target (the baseline).
+    naive_target : int
+        That target, by position in ``targets`` (the first of equals).
     metric : str
     method : str
         ``"exhaustive"`` or ``"local search from each target"``.
@@ -74,6 +76,7 @@ class TargetPlan:
     assignment: Assignment
     value: float
     naive: float
+    naive_target: int
     metric: str
     method: str
     scored: int
@@ -96,12 +99,17 @@ class TargetPlan:
             )
         return pd.DataFrame(rows)
 
+    @property
+    def baseline(self) -> str:
+        """The target of the best plan that sends everything at one target."""
+        return self.targets[self.naive_target].name
+
     def _repr_html_(self) -> str:
         from ..views.html import result_html
 
         charts = [(r.killed, f"{name}: models destroyed") for name, r in self.results.items()]
         headline = (
-            f"{self.metric} {self.value:.4g} (everything at {self.targets[0].name}: "
+            f"{self.metric} {self.value:.4g} (everything at {self.baseline}: "
             f"{self.naive:.4g}); {self.method}, {self.scored} plans scored"
         )
         who = ", ".join(a.name for a in self.attackers)
@@ -111,7 +119,7 @@ class TargetPlan:
         who = ", ".join(a.name for a in self.attackers)
         return (
             f"<TargetPlan {who}: {self.metric} {self.value:.4g} "
-            f"(everything at {self.targets[0].name}: {self.naive:.4g}); {self.method}, "
+            f"(everything at {self.baseline}: {self.naive:.4g}); {self.method}, "
             f"{self.scored} plans scored>"
         )
 
@@ -167,7 +175,9 @@ def _search(
     targets: int,
     make: Callable[[int, Sequence[int]], AttackResult],
     score: Callable[[dict[int, AttackResult]], float],
-) -> tuple[Assignment, float, float, str, int, Callable[[Assignment], dict[int, AttackResult]]]:
+) -> tuple[
+    Assignment, float, tuple[float, int], str, int, Callable[[Assignment], dict[int, AttackResult]]
+]:
     """The best assignment of ``declarations`` to ``targets`` by ``score``: every one when
     they are few, else a local search (single moves from each "everything at one target"
     plan, then pairs of moves from the best). Each target's result is made once per set of
@@ -189,8 +199,10 @@ def _search(
     def better(value: float, than: float) -> bool:
         return value > than + 1e-12 * max(1.0, abs(value))
 
-    naive = score(outcome((0,) * declarations))
-    scored = 0
+    singles = [score(outcome((t,) * declarations)) for t in range(targets)]
+    naive_target = max(range(targets), key=lambda t: (singles[t], -t))  # the first of equals
+    naive = (singles[naive_target], naive_target)
+    scored = 0  # the baselines are among the plans the search scores
     if targets**declarations <= MAX_EXHAUSTIVE:
         best, best_value = (0,) * declarations, -math.inf
         for assignment in itertools.product(range(targets), repeat=declarations):
@@ -270,7 +282,8 @@ def plan_targets(
     Returns
     -------
     TargetPlan
-        The plan, its exact metric, and the naive plan's ("everything at the first target").
+        The plan, its exact metric, and the baseline's: the best plan that sends everything
+        at one target (``naive``, at ``baseline``).
         Ties go to the first assignment in the order scored: declarations in the order
         given, each trying the targets in the order given.
 
@@ -397,6 +410,6 @@ def plan_army(
     best, best_value, naive, method, scored, outcome = _search(len(rows), len(pool), make, score)
     plan_results = {pool[t].name: r for t, r in outcome(best).items()}
     return TargetPlan(
-        tuple(attackers), tuple(rows), pool, best, best_value, naive, metric, method, scored,
-        plan_results,
+        tuple(attackers), tuple(rows), pool, best, best_value, naive[0], naive[1], metric,
+        method, scored, plan_results,
     )  # fmt: skip
