@@ -151,3 +151,19 @@ def test_leaders_of_the_targets_roster(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["report", str(ORKS), "--lead", "A=B", "-o", str(out)]) == 1
     with pytest.raises(mh.OptionError, match="leaders must be given for a roster"):
         read_army(ROSTERS.parent / "bsdata", leaders={"A": "B"})
+
+
+def test_faction_picks_the_attackers_and_never_turns_them_on_themselves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`report CATALOGUE --faction Necrons --targets CATALOGUE` attacked Necrons with Necrons;
+    now the targets need their own --target-faction (a roster's --faction still names them)."""
+    folder = Path(__file__).parent / "data" / "bsdata"
+    out = tmp_path / "r.csv"
+    argv = ["report", str(folder), "--faction", "Necrons", "--targets", str(folder), "-o",
+            str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 1
+    assert "--target-faction for" in capsys.readouterr().err
+    assert main([*argv, "--target-faction", "Orks"]) == 0
+    orks = {t.name for t in mh.read_army(folder, faction="Orks", csv_kind="targets").targets}
+    assert set(pd.read_csv(out).target) <= orks

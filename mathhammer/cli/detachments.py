@@ -46,7 +46,12 @@ def detachments_command(args: argparse.Namespace) -> int:
     targets = list(suite.STANDARD)
     if args.targets:
         targets = list(
-            read_army(args.targets, faction=args.target_faction, csv_kind="targets").targets
+            read_army(
+                args.targets,
+                faction=args.target_faction,
+                csv_kind="targets",
+                faction_option="--target-faction",
+            ).targets
         )
         if not targets:
             raise field_error(OptionError, "--targets", "a file with units", args.targets)

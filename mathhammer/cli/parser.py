@@ -244,9 +244,14 @@ def _add_force(command: argparse.ArgumentParser) -> None:
 def _add_army_options(report: argparse.ArgumentParser) -> None:
     """The options of reports read from rosters, catalogues and the Wahapedia export."""
     report.add_argument(
-        "--faction", help="the faction of a catalogue or export (attackers, and targets too)"
+        "--faction",
+        help="the faction of a catalogue or export: the attackers', else the targets'",
     )
-    report.add_argument("--target-faction", help="the faction of the targets' catalogue")
+    report.add_argument(
+        "--target-faction",
+        help="the targets' faction, for a catalogue or export (needed when --faction picks the "
+        "attackers')",
+    )
     report.add_argument(
         "--lead",
         action="append",

@@ -45,7 +45,12 @@ def plan_command(args: argparse.Namespace) -> int:
     if not units:
         raise field_error(OptionError, "ATTACKERS", f"units with {args.phase} weapons", str(source))
     if args.targets:
-        them = read_army(args.targets, faction=args.target_faction, csv_kind="targets")
+        them = read_army(
+            args.targets,
+            faction=args.target_faction,
+            csv_kind="targets",
+            faction_option="--target-faction",
+        )
         targets = list(them.targets)
         if not targets:
             raise field_error(OptionError, "--targets", "a file with units", args.targets)

@@ -233,12 +233,20 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         if args.lead:
             raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
         return _assumed(args, army.loadouts, []), list(suite.STANDARD)
-    faction = args.target_faction or args.faction
     leaders: dict[str, list[str]] = {}
     for unit, leader in args.lead:
         leaders.setdefault(unit, []).append(leader)
+    # --faction picks the attackers' faction when their source has factions; the targets
+    # take it only when the attackers did not (a roster against a catalogue)
+    library = army.kind in ("catalogue", "Wahapedia export")
+    faction = args.target_faction or (None if library else args.faction)
     them = read_army(
-        args.targets, faction=faction, strict=args.strict, csv_kind="targets", leaders=leaders
+        args.targets,
+        faction=faction,
+        strict=args.strict,
+        csv_kind="targets",
+        leaders=leaders,
+        faction_option="--target-faction",
     )
     _print_import(args, them)
     if not them.targets:

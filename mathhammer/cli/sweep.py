@@ -82,7 +82,12 @@ def sweep_command(args: argparse.Namespace) -> int:
         raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
     _check_folder(args.output, args.resume)
     army = read_army(args.attackers, faction=args.faction, strict=args.strict)
-    them = read_army(args.targets, faction=args.target_faction, csv_kind="targets")
+    them = read_army(
+        args.targets,
+        faction=args.target_faction,
+        csv_kind="targets",
+        faction_option="--target-faction",
+    )
     for report in (army.report, them.report):
         if report is not None:
             for line in unknown_lines(report):
