@@ -199,6 +199,7 @@ PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--phase": st.one_of(st.sampled_from(["shooting", "fight"]), CLI_TEXT),
     "--faction": FACTIONS,
     "--target-faction": FACTIONS,
+    "--no-progress": None,
     "--assume": STATES,
     "--half-range": None,
     "--stationary": None,

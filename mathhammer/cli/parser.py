@@ -531,6 +531,9 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
     command.add_argument("-o", "--output", help="write the plan as CSV")
+    command.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on a long search"
+    )
     _add_force(command)
     command.set_defaults(run=plan_command)
     return command

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,26 @@ def plan_command(args: argparse.Namespace) -> int:
 
             for line in unknown_lines(report):
                 print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
-    plan = plan_army(units, targets, metric=args.metric, phase=args.phase)
+    bar = None
+    if sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=1, unit="step", desc="plan", file=sys.stderr)
+
+    def moved(done: int, steps: int) -> None:
+        assert bar is not None
+        bar.total = steps
+        bar.n = done
+        bar.refresh()
+
+    try:
+        plan = plan_army(
+            units, targets, metric=args.metric, phase=args.phase,
+            progress=moved if bar is not None else None,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
     frame = plan.frame()
     width = max(len(u) for u in frame["unit"])
     for row in frame.itertuples():

@@ -36,6 +36,11 @@ __all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "from_loadout", "plan_army", "plan_ta
 
 #: Up to this many assignments (targets ** declarations) every one is scored.
 MAX_EXHAUSTIVE = 50_000
+#: Past :data:`MAX_EXHAUSTIVE`, the local search moves declarations among the best this
+#: many targets for each declaration alone, and the best this many single targets.
+CANDIDATES = 3
+#: Up to this many targets, the local search moves declarations among them all.
+FEW_TARGETS = 12
 
 Declaration = tuple[int | str, str | Weapon]
 Assignment = tuple[int, ...]
@@ -175,6 +180,7 @@ def _search(
     targets: int,
     make: Callable[[int, Sequence[int]], AttackResult],
     score: Callable[[dict[int, AttackResult]], float],
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[
     Assignment, float, tuple[float, int], str, int, Callable[[Assignment], dict[int, AttackResult]]
 ]:
@@ -185,19 +191,26 @@ def _search(
     results: dict[tuple[int, frozenset[int]], AttackResult] = {}
 
     def outcome(assignment: Assignment) -> dict[int, AttackResult]:
+        sent: dict[int, list[int]] = {}  # each target's declarations, in one pass
+        for i, t in enumerate(assignment):
+            sent.setdefault(t, []).append(i)
         got = {}
-        for t in range(targets):
-            chosen = frozenset(i for i, a in enumerate(assignment) if a == t)
-            if not chosen:
-                continue
-            key = (t, chosen)
+        for t in sorted(sent):  # the targets in order, as a plan's results list them
+            key = (t, frozenset(sent[t]))
             if key not in results:
-                results[key] = make(t, sorted(chosen))
+                results[key] = make(t, sent[t])
             got[t] = results[key]
         return got
 
     def better(value: float, than: float) -> bool:
         return value > than + 1e-12 * max(1.0, abs(value))
+
+    def alone(i: int, t: int) -> float:
+        """The metric of declaration ``i`` alone at target ``t``."""
+        key = (t, frozenset((i,)))
+        if key not in results:
+            results[key] = make(t, [i])
+        return score({t: results[key]})
 
     singles = [score(outcome((t,) * declarations)) for t in range(targets)]
     naive_target = max(range(targets), key=lambda t: (singles[t], -t))  # the first of equals
@@ -212,44 +225,63 @@ def _search(
                 best, best_value = assignment, value
         return best, best_value, naive, "exhaustive", scored, outcome
 
-    def improve(plan: Assignment, value: float, pairs: bool) -> tuple[Assignment, float, int]:
-        """Moves of one declaration (then, with ``pairs``, of two at once) while one helps."""
-        count = 0
-        improved = True
-        while improved:
-            improved = False
-            moves: list[tuple[tuple[int, int], ...]] = [
-                ((i, t),) for i in range(declarations) for t in range(targets)
+    def improve(
+        plan: Assignment, value: float, where: Sequence[int], pairs: bool
+    ) -> tuple[Assignment, float, int]:
+        """Moves of one declaration (then, with ``pairs``, of two at once) to the targets
+        ``where`` while one helps."""
+        moves: list[tuple[tuple[int, int], ...]] = [
+            ((i, t),) for i in range(declarations) for t in where
+        ]
+        if pairs:
+            moves += [
+                ((i, a), (j, b))
+                for i, j in itertools.combinations(range(declarations), 2)
+                for a, b in itertools.product(where, repeat=2)
             ]
-            if pairs:
-                moves += [
-                    ((i, a), (j, b))
-                    for i, j in itertools.combinations(range(declarations), 2)
-                    for a, b in itertools.product(range(targets), repeat=2)
-                ]
-            for move in moves:
-                trial = list(plan)
-                for i, t in move:
-                    trial[i] = t
-                if tuple(trial) == plan:
-                    continue
-                found = score(outcome(tuple(trial)))
-                count += 1
-                if better(found, value):
-                    plan, value, improved = tuple(trial), found, True
-                    break
+        count, at, since = 0, 0, 0  # the moves tried in turn, round and round, until a
+        while since < len(moves):  # whole round finds nothing better
+            move, at, since = moves[at], (at + 1) % len(moves), since + 1
+            trial = list(plan)
+            for i, t in move:
+                trial[i] = t
+            if tuple(trial) == plan:
+                continue
+            found = score(outcome(tuple(trial)))
+            count += 1
+            if better(found, value):
+                plan, value, since = tuple(trial), found, 0
         return plan, value, count
 
-    best, best_value = (0,) * declarations, -math.inf
-    for start in range(targets):  # single moves from each "everything at one target" plan
+    # the search moves declarations among the targets each does best alone and the best
+    # single targets: the work bounded up front, whatever the faction's size
+    ranked = sorted(range(targets), key=lambda t: (-singles[t], t))
+    kept = set(ranked[:CANDIDATES] if targets > FEW_TARGETS else ranked)
+    for i in range(declarations if targets > FEW_TARGETS else 0):
+        values = [alone(i, t) for t in range(targets)]
+        kept.update(sorted(range(targets), key=lambda t: (-values[t], t))[:CANDIDATES])
+    candidates = sorted(kept)
+    best, best_value = (naive_target,) * declarations, -math.inf
+    steps = len(candidates) + 1
+    for done, start in enumerate(candidates, 1):  # single moves from each one-target plan
         plan = (start,) * declarations
-        found, value, count = improve(plan, score(outcome(plan)), pairs=False)
+        found, value, count = improve(plan, singles[start], candidates, pairs=False)
         scored += count + 1
         if better(value, best_value):
             best, best_value = found, value
-    best, best_value, count = improve(best, best_value, pairs=True)  # then pairs, from the best
+        if progress is not None:
+            progress(done, steps)
+    best, best_value, count = improve(best, best_value, candidates, pairs=True)  # then pairs
     scored += count
-    return best, best_value, naive, "local search from each target", scored, outcome
+    if progress is not None:
+        progress(steps, steps)
+    method = "local search from each target"
+    if len(candidates) < targets:
+        method += (
+            f" over {len(candidates)} of {targets} targets (the best {CANDIDATES} for each "
+            "declaration alone and for everything at once)"
+        )
+    return best, best_value, naive, method, scored, outcome
 
 
 def plan_targets(
@@ -308,18 +340,23 @@ def plan_targets(
 
 def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None] | None:
     """A loadout as an attacking unit for :func:`plan_army`: a group of models per weapon
-    line (mortal-wound steps left out), each line a declaration, with the loadout's
-    context; None when it has no weapon line.
+    (mortal-wound steps left out), each a declaration, with the loadout's context; None
+    when it has no weapon. Identical weapon lines (a roster stores each model as its own
+    selection) are one group: they are declared together.
 
     Examples
     --------
     >>> import mathhammer as mh
-    >>> rifle = mh.Weapon("Rifle", 2, 3, 4)
-    >>> attacker, declared, _ = from_loadout(mh.Loadout("Squad", [(rifle, 9), (rifle, 1)]))
-    >>> [m.label for m in attacker.models], declared
-    (['Rifle #1', 'Rifle #2'], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
+    >>> rifle, plasma = mh.Weapon("Rifle", 2, 3, 4), mh.Weapon("Rifle", 1, 3, 7, -2, 2)
+    >>> squad = mh.Loadout("Squad", [(rifle, 4), (plasma, 1), (rifle, 5)])
+    >>> attacker, declared, _ = from_loadout(squad)
+    >>> [(m.label, m.count) for m in attacker.models], declared
+    ([('Rifle #1', 9), ('Rifle #2', 1)], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
     """
-    lines = [(w, n) for w, n in loadout.weapon_counts]
+    merged: dict[Weapon, int] = {}
+    for weapon, count in loadout.weapon_counts:
+        merged[weapon] = merged.get(weapon, 0) + count
+    lines = list(merged.items())
     if not lines:
         return None
     names = [w.name for w, _ in lines]
@@ -340,6 +377,7 @@ def plan_army(
     phase: str = "shooting",
     rules: str = "11e",
     modifiers: Modifiers | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TargetPlan:
     """Who shoots what across an army: each unit's declarations assigned to targets, the
     units attacking in the order given and each target's state carried from unit to unit
@@ -351,6 +389,9 @@ def plan_army(
         The attacking units in order, each with its (models, weapon) declarations and,
         optionally, its own context; a :class:`~mathhammer.Loadout` (as a roster or a
         profiles CSV gives them) declares each of its weapon lines (:func:`from_loadout`).
+    progress : callable, optional
+        Called with (steps done, steps) as a long search goes: each start of the local
+        search, then its pairs of moves.
 
     Examples
     --------
@@ -407,7 +448,9 @@ def plan_army(
         assert result is not None  # chosen is never empty
         return result
 
-    best, best_value, naive, method, scored, outcome = _search(len(rows), len(pool), make, score)
+    best, best_value, naive, method, scored, outcome = _search(
+        len(rows), len(pool), make, score, progress
+    )
     plan_results = {pool[t].name: r for t, r in outcome(best).items()}
     return TargetPlan(
         tuple(attackers), tuple(rows), pool, best, best_value, naive[0], naive[1], metric,
