@@ -41,3 +41,26 @@ def test_the_terminal_table_shows_a_dash_where_a_column_does_not_apply(
 @pytest.mark.parametrize("value, shown", [(-0.0004, "0.000"), (-0.0, "0.000"), (-0.25, "-0.250")])
 def test_three_places_never_shows_a_negative_zero(value: float, shown: str) -> None:
     assert three_places(value) == shown
+
+
+def test_heatmap_rows_name_the_phase_once_and_each_situation(tmp_path: Path) -> None:
+    import mathhammer as mh
+    from mathhammer.io.report import build_report
+    from mathhammer.views.heatmap import grid
+
+    roster = Path(__file__).parent / "data" / "rosters" / "real" / "orks_11e_attached.json"
+    army = mh.read_army(roster)
+    frame = build_report(army.loadouts, list(mh.targets.STANDARD))
+    rows = grid(frame, "mean_damage").rows
+    assert rows and not any(r.endswith(("(ranged) (shooting)", "(melee) (fight)")) for r in rows)
+    assert len(rows) == len(set(rows)) == len(army.loadouts)
+
+
+def test_the_page_is_titled_with_the_lists_not_their_folders(tmp_path: Path) -> None:
+    roster = Path(__file__).parent / "data" / "rosters" / "real" / "orks_11e_attached.json"
+    folder = Path(__file__).parent / "data" / "bsdata"
+    page = tmp_path / "r.html"
+    argv = ["report", str(roster), "--targets", str(folder), "--target-faction", "Necrons",
+            "--html", str(page), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    assert "<title>mathhammer report: orks_11e_attached vs Necrons</title>" in page.read_text()

@@ -175,8 +175,42 @@ def _heatmap(frame: Any, path: str, metric: str | None, args: argparse.Namespace
 def _page(args: argparse.Namespace, frame: Any, metric: str | None, charts: list[Any]) -> str:
     from ..views.report_html import report_html
 
-    title = f"mathhammer report: {Path(args.attackers).name if args.attackers else 'examples'}"
-    return report_html(frame, title=title, rules=args.rules, metric=metric, results=charts)
+    return report_html(frame, title=page_title(args), rules=args.rules, metric=metric,
+                       results=charts)  # fmt: skip
+
+
+def page_title(args: argparse.Namespace) -> str:
+    """The page's title: the lists or factions compared, not the folders they came from.
+
+    >>> ns = argparse.Namespace(attackers="wh40k-11e/", faction="Necrons", targets="wh40k-11e",
+    ...                         target_faction="Orks")
+    >>> page_title(ns)
+    'mathhammer report: Necrons vs Orks'
+    >>> page_title(argparse.Namespace(attackers="lists/my-list.rosz", faction=None,
+    ...                               targets=None, target_faction=None))
+    'mathhammer report: my-list vs the standard targets'
+    """
+
+    def library(path: str) -> bool:  # a folder or a catalogue: --faction chose from it
+        suffix = Path(path).suffix.lower()
+        return Path(path).is_dir() or suffix in ("", ".cat", ".catz", ".gst", ".gstz")
+
+    if args.attackers is None:
+        mine = "the bundled examples"
+    elif args.faction and library(args.attackers):
+        mine = args.faction
+    else:
+        mine = Path(args.attackers).stem or str(args.attackers)
+    faction_theirs = args.target_faction or (
+        args.faction if args.attackers is None or not library(args.attackers) else None
+    )
+    if not args.targets:
+        theirs = "the standard targets"
+    elif faction_theirs and library(args.targets):
+        theirs = faction_theirs
+    else:
+        theirs = Path(args.targets).stem or str(args.targets)
+    return f"mathhammer report: {mine} vs {theirs}"
 
 
 def _print_table(frame: Any, count: int, output: str | None) -> None:

@@ -14,6 +14,7 @@ highest value; the colour bar and the note say which.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,14 +98,32 @@ def default_metric(frame: Any) -> str:
 
 
 def _row_labels(frame: Any) -> list[str]:
-    """The loadout of each row, with its phase where the report split shooting and fight."""
-    loadouts = [str(x) for x in frame["loadout"]]
-    if "phase" not in frame.columns:
-        return loadouts
-    phases = ["" if not isinstance(p, str) else p for p in frame["phase"]]
-    return [
-        f"{name} ({phase})" if phase else name for name, phase in zip(loadouts, phases, strict=True)
-    ]
+    """The loadout of each row, with its phase where the report split shooting and fight
+    (unless the name says it: "Boyz (ranged)"), and its situation where a report holds
+    several (``--situation``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> _row_labels(pd.DataFrame({"loadout": ["Boyz (ranged)", "Guns", "Guns"],
+    ...                           "phase": ["shooting", "shooting", "shooting"],
+    ...                           "context": ["default", "default", "half_range"]}))
+    ['Boyz (ranged) [default]', 'Guns (shooting) [default]', 'Guns (shooting) [half_range]']
+    """
+    labels = [str(x) for x in frame["loadout"]]
+    if "phase" in frame.columns:
+        phases = ["" if not isinstance(p, str) else p for p in frame["phase"]]
+        labels = [
+            name if not phase or _NAMES_PHASE.search(name) else f"{name} ({phase})"
+            for name, phase in zip(labels, phases, strict=True)
+        ]
+    if "context" in frame.columns and frame["context"].nunique() > 1:
+        labels = [f"{name} [{c}]" for name, c in zip(labels, frame["context"], strict=True)]
+    return labels
+
+
+#: A loadout's name that says its phase already (a roster's "Boyz (ranged)").
+_NAMES_PHASE = re.compile(r"\((?:ranged|melee|shooting|fight)\)$")
 
 
 def grid(frame: Any, metric: str) -> Grid:
