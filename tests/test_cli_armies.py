@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -167,3 +168,23 @@ def test_faction_picks_the_attackers_and_never_turns_them_on_themselves(
     assert main([*argv, "--target-faction", "Orks"]) == 0
     orks = {t.name for t in mh.read_army(folder, faction="Orks", csv_kind="targets").targets}
     assert set(pd.read_csv(out).target) <= orks
+
+
+def test_warnings_once_and_for_the_factions_used(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One folder as attackers and targets warned each line twice, and about factions not
+    asked for (a T'au weapon's 'HOOKED' for Necrons against Orks)."""
+    catalogues = str(shared_data / "bsdata-11e")
+    argv = ["report", catalogues, "--faction", "Necrons", "--targets", catalogues,
+            "--target-faction", "Orks", "-o", os.devnull, "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    warned = [x for x in capsys.readouterr().err.splitlines() if "warning" in x]
+    assert warned and len(warned) == len(set(warned))
+    assert not any("'HOOKED'" in x or "'HIVE DEFENCES'" in x for x in warned)
+    assert any("'SNAGGED'" in x for x in warned)  # an Orks weapon's: the targets are Orks
+    listing = ["datasheets", catalogues, "--faction", "Necrons", "--search", "warriors"]
+    assert main(listing) == 0
+    assert "abilities not understood" not in capsys.readouterr().err  # the report on demand
+    assert main([*listing, "--import-report"]) == 0
+    assert "abilities not understood" in capsys.readouterr().err

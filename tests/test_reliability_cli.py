@@ -144,6 +144,7 @@ DATASHEETS_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--faction": FACTIONS,
     "--search": CLI_TEXT,
     "--strict": None,
+    "--import-report": None,
 }
 ATTACK_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--name": CLI_TEXT,

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..units.datasheet import Datasheet
+from .lines import warn_import
 
 __all__ = ["datasheets_command", "datasheet_line"]
 
@@ -50,6 +51,10 @@ def datasheets_command(args: argparse.Namespace) -> int:
     for sheet in sheets:
         print(datasheet_line(sheet))
     print(f"\n{len(sheets)} of {len(army.datasheets)} datasheets ({army.kind})")
-    if army.report is not None:
+    if army.report is not None and args.import_report:
         print(describe(army.report), file=sys.stderr)
+    elif army.report is not None:  # the datasheets listed only; the rest on demand
+        from dataclasses import replace
+
+        warn_import(replace(army, datasheets=tuple(sheets)))
     return 0

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .lines import one_line
+from .lines import one_line, warn_import
 from .outputs import check_outputs, plot_writer
 from .situations import base_context
 
@@ -36,11 +36,7 @@ def _targets(args: argparse.Namespace) -> list[Any]:
     if args.targets == "":
         raise field_error(OptionError, "TARGETS", "a file or folder", args.targets)
     army = read_army(args.targets, faction=args.faction, strict=args.strict, csv_kind="targets")
-    if army.report is not None:
-        from ..io.import_report import unknown_lines
-
-        for line in unknown_lines(army.report):
-            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    warn_import(army, vars(args).setdefault("warned", set()), rules=False)
     if not army.targets:
         raise field_error(OptionError, "TARGETS", "a file with units", args.targets)
     return list(army.targets)
@@ -66,11 +62,7 @@ def _attackers(args: argparse.Namespace) -> list[Any]:
         strict=args.strict,
         faction_option="--attacker-faction",
     )
-    if army.report is not None:
-        from ..io.import_report import unknown_lines
-
-        for line in unknown_lines(army.report):
-            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    warn_import(army, vars(args).setdefault("warned", set()), rules=False)
     for unknown in army.unknown_abilities:
         print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
     if not army.loadouts:

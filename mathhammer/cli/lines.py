@@ -7,7 +7,9 @@ one such value would bury the message; :func:`one_line` keeps its start and its 
 
 from __future__ import annotations
 
-__all__ = ["MAX_LINE", "one_line"]
+from typing import Any
+
+__all__ = ["MAX_LINE", "one_line", "warn_import"]
 
 #: The longest message printed, in characters (the prefix ``mathhammer: error:`` aside).
 MAX_LINE = 400
@@ -32,3 +34,29 @@ def one_line(message: str, width: int = MAX_LINE) -> str:
         return text
     tail = (width - 5) // 3
     return f"{text[: width - 5 - tail]} ... {text[len(text) - tail :]}"
+
+
+def warn_import(army: Any, seen: set[str] | None = None, rules: bool = True) -> None:
+    """What an import could not read, one warning line each on standard error: the
+    unknown weapon abilities and (with ``rules``) the units whose rules were not all
+    applied, for the datasheets used only (a catalogue's faction, not the whole folder),
+    and each line once (``seen``: the lines already printed, when two inputs are one
+    folder). ``--import-report`` prints the whole report instead."""
+    import sys
+
+    from ..io.import_report import unapplied_lines, unknown_lines
+
+    report = getattr(army, "report", None)
+    if report is None:
+        return
+    library = army.kind in ("catalogue", "Wahapedia export")
+    sheets = {d.name for d in army.datasheets} if library else None
+    lines = unknown_lines(report, sheets)
+    if rules:
+        lines += unapplied_lines(report, sheets=sheets)
+    for line in lines:
+        if seen is not None and line in seen:
+            continue
+        if seen is not None:
+            seen.add(line)
+        print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)

@@ -446,6 +446,11 @@ def _add_datasheets(sub: _Subparsers) -> argparse.ArgumentParser:
     listing.add_argument(
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
+    listing.add_argument(
+        "--import-report",
+        action="store_true",
+        help="print the whole import report (by default: warnings for the datasheets listed)",
+    )
     listing.set_defaults(run=datasheets_command)
     return listing
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .lines import one_line
+from .lines import warn_import
 from .outputs import check_outputs
 from .situations import base_context
 
@@ -64,12 +64,7 @@ def plan_command(args: argparse.Namespace) -> int:
         from ..units.assume import assuming, check_assumed
 
         units = assuming(units, check_assumed(args.assume, units, targets))
-    for report in (army.report,):
-        if report is not None:
-            from ..io.import_report import unknown_lines
-
-            for line in unknown_lines(report):
-                print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    warn_import(army, rules=False)
     bar = None
     if sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress:
         from tqdm import tqdm

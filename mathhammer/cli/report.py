@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
-from .lines import one_line
+from .lines import one_line, warn_import
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
 
@@ -302,12 +302,15 @@ def _assumed(args: argparse.Namespace, loadouts: list[Any], targets: list[Any]) 
 
 def _print_import(args: argparse.Namespace, army: Any) -> None:
     """The import report on stderr when asked for; unknown abilities always."""
-    from ..io.import_report import describe, unapplied_lines, unknown_lines
+    from ..io.import_report import describe
 
     if army.report is None:
         return
+    seen = vars(args).setdefault("warned", set())  # the two inputs may be one folder
     if args.import_report:
-        print(describe(army.report), file=sys.stderr)
+        text = describe(army.report)
+        if text not in seen:
+            seen.add(text)
+            print(text, file=sys.stderr)
     else:
-        for line in (*unknown_lines(army.report), *unapplied_lines(army.report)):
-            print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+        warn_import(army, seen)

@@ -73,10 +73,9 @@ def _check_folder(output: str, resume: bool) -> None:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
-    from ..io.import_report import unknown_lines
     from ..io.sources import read_army
     from ..sweep import sweep
-    from .lines import one_line
+    from .lines import warn_import
 
     if args.jobs is not None and args.scheduler is not None:
         raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
@@ -88,10 +87,9 @@ def sweep_command(args: argparse.Namespace) -> int:
         csv_kind="targets",
         faction_option="--target-faction",
     )
-    for report in (army.report, them.report):
-        if report is not None:
-            for line in unknown_lines(report):
-                print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    seen: set[str] = set()  # the two inputs may be one folder
+    for read in (army, them):
+        warn_import(read, seen, rules=False)
     if not army.loadouts:
         raise field_error(OptionError, "ATTACKERS", "a file with attacking units", args.attackers)
     if not them.targets:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..model.ability_text import unknown_message
@@ -55,8 +56,9 @@ def _entries(entries: list[str], shown: int = 3) -> str:
     return ", ".join(entries[:shown]) + more
 
 
-def unknown_lines(report: ImportReport) -> list[str]:
-    """One line per unknown weapon-ability token: how often, where, and what it may mean.
+def unknown_lines(report: ImportReport, sheets: Collection[str] | None = None) -> list[str]:
+    """One line per unknown weapon-ability token: how often, where, and what it may mean;
+    with ``sheets``, only in the profiles of those datasheets (the ones used).
 
     Examples
     --------
@@ -64,9 +66,16 @@ def unknown_lines(report: ImportReport) -> list[str]:
     >>> unknown_lines(report)  # doctest: +NORMALIZE_WHITESPACE
     ["army.rosz: weapon ability 'SUSTAINED HIT 1' (did you mean 'SUSTAINED HITS 1'?) is not
       known, ignored in 1 profile: Boyz / Slugga"]
+    >>> unknown_lines(report, sheets={"Gretchin"})
+    []
     """
     lines = []
-    for token, entries in sorted(report.unknown_abilities.items(), key=lambda kv: -len(kv[1])):
+    found = report.unknown_abilities.items()
+    if sheets is not None:
+        wanted = set(sheets)
+        kept = {t: [e for e in rows if e.split(" / ")[0] in wanted] for t, rows in found}
+        found = {t: rows for t, rows in kept.items() if rows}.items()
+    for token, entries in sorted(found, key=lambda kv: -len(kv[1])):
         profiles = "profile" if len(entries) == 1 else "profiles"
         lines.append(
             f"{report.source}: weapon ability {unknown_message(token)} is not known, ignored "
@@ -75,9 +84,12 @@ def unknown_lines(report: ImportReport) -> list[str]:
     return lines
 
 
-def unapplied_lines(report: ImportReport, shown: int = 20) -> list[str]:
+def unapplied_lines(
+    report: ImportReport, shown: int = 20, sheets: Collection[str] | None = None
+) -> list[str]:
     """One line per unit (datasheet) whose rules could change an attack and were not all
-    applied, naming them; past ``shown`` units, one line with how many more.
+    applied, naming them; past ``shown`` units, one line with how many more; with
+    ``sheets``, only those datasheets (the ones used).
 
     Examples
     --------
@@ -91,6 +103,8 @@ def unapplied_lines(report: ImportReport, shown: int = 20) -> list[str]:
     """
     names: dict[str, list[str]] = {}
     for sheet, name, _ in report.not_understood:
+        if sheets is not None and sheet not in sheets:
+            continue
         found = names.setdefault(sheet, [])
         if name not in found:
             found.append(name)
