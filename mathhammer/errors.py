@@ -344,7 +344,7 @@ def shorten(text: str, limit: int = MAX_SHOWN) -> str:
 
 def shown(value: object) -> str:
     """The value as a message shows it: its repr, on one line, at most :data:`MAX_SHOWN`
-    characters (profiles have short reprs: ``Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)``).
+    characters (profiles have short reprs: ``Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D=1)``).
 
     An integer too long for Python to write in digits (over 4,300 of them) is described
     by its size; a value whose repr fails is described by its type.

@@ -14,24 +14,24 @@ BOLT_RIFLE = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, dama
 @pytest.mark.parametrize(
     ("weapon", "expected"),
     [
-        (BOLT_RIFLE, "Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)"),
+        (BOLT_RIFLE, "Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D=1)"),
         (
             mh.Weapon("Storm bolter", 2, 3, 4, 0, 1, "[RAPID FIRE 2], [ASSAULT]"),
-            "Weapon('Storm bolter', A2 BS3+ S4 AP0 D1 [RAPID FIRE 2], [ASSAULT])",
+            "Weapon('Storm bolter', A2 BS3+ S4 AP0 D=1 [RAPID FIRE 2], [ASSAULT])",
         ),
         (
             mh.Weapon("Power fist", 3, 3, 8, -2, 2, melee=True),
-            "Weapon('Power fist', A3 WS3+ S8 AP-2 D2, melee)",
+            "Weapon('Power fist', A3 WS3+ S8 AP-2 D=2, melee)",
         ),
         (
             mh.Weapon("Flamer", "D6", "N/A", 4, abilities="[TORRENT]"),
-            "Weapon('Flamer', A=D6 BS=N/A S4 AP0 D1 [TORRENT])",
+            "Weapon('Flamer', A=D6 BS=N/A S4 AP0 D=1 [TORRENT])",
         ),
         (
             mh.Weapon("Lascannon", 1, 3, 12, -3, "D6+1"),
             "Weapon('Lascannon', A1 BS3+ S12 AP-3 D=D6+1)",
         ),
-        (mh.Weapon("Lasgun", 1, bs=3, strength=3), "Weapon('Lasgun', A1 BS3 S3 AP0 D1)"),
+        (mh.Weapon("Lasgun", 1, bs=3, strength=3), "Weapon('Lasgun', A1 BS3 S3 AP0 D=1)"),
     ],
 )
 def test_weapon_repr(weapon: mh.Weapon, expected: str) -> None:
@@ -41,7 +41,7 @@ def test_weapon_repr(weapon: mh.Weapon, expected: str) -> None:
 def test_weapon_repr_shows_unknown_abilities_apart() -> None:
     with pytest.warns(mh.UnknownAbilityWarning):
         weapon = mh.Weapon("Gun", 1, 3, 4, abilities="[LETHAL HITS], [SNAGGED]")
-    assert repr(weapon) == "Weapon('Gun', A1 BS3+ S4 AP0 D1 [LETHAL HITS], unknown ['SNAGGED'])"
+    assert repr(weapon) == "Weapon('Gun', A1 BS3+ S4 AP0 D=1 [LETHAL HITS], unknown ['SNAGGED'])"
 
 
 def test_unit_and_model_group_reprs() -> None:
@@ -82,7 +82,7 @@ def test_errors_show_objects_by_their_short_repr() -> None:
     with pytest.raises(ProfileError) as info:
         mh.Unit("x", [BOLT_RIFLE])  # type: ignore[list-item]
     assert str(info.value) == (
-        "Unit.groups must be ModelGroup objects; got Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)"
+        "Unit.groups must be ModelGroup objects; got Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D=1)"
     )
     assert info.value.value is BOLT_RIFLE  # the object itself travels with the error
 

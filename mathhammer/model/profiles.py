@@ -89,7 +89,7 @@ class Weapon:
     --------
     >>> w = Weapon("Bolt rifle", attacks=2, skill="3+", strength=4, ap=-1, damage=1)
     >>> w
-    Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D1)
+    Weapon('Bolt rifle', A2 BS3+ S4 AP-1 D=1)
     >>> w.skill, w.attacks.text, w.damage.mean
     (3, '2', 1)
     >>> Weapon("x", attacks=1, skill=7, strength=4, ap=0, damage=1)
@@ -186,14 +186,15 @@ class Weapon:
     @property
     def profile_text(self) -> str:
         """The profile in one line, as a datasheet abbreviates it; a value that is not a
-        number is set off by ``=`` (``A=D6``, ``D=D6+1``), so no letters run together.
+        number is set off by ``=`` (``A=D6``), so no letters run together, and so is the
+        Damage always (``D=6``, ``D=D6+1``): "D6" would read as a roll.
 
         Examples
         --------
         >>> Weapon("Power fist", 3, skill="3+", strength=8, ap=-2, damage=2, melee=True)
-        Weapon('Power fist', A3 WS3+ S8 AP-2 D2, melee)
+        Weapon('Power fist', A3 WS3+ S8 AP-2 D=2, melee)
         >>> Weapon("Flamer", "D6", skill="N/A", strength=4, abilities="[TORRENT]").profile_text
-        'A=D6 BS=N/A S4 AP0 D1 [TORRENT]'
+        'A=D6 BS=N/A S4 AP0 D=1 [TORRENT]'
         """
         kind = "WS" if self.melee else "BS"
         if self.bs is not None:
@@ -317,5 +318,8 @@ def _strength(value: Any) -> int | Dice:
 
 
 def _stat(label: str, value: str) -> str:
-    """``"S4"``, ``"AP-1"``, ``"BS3+"``; ``"A=D6"`` where letters would run together."""
-    return f"{label}{value}" if value[:1].isdigit() or value[:1] == "-" else f"{label}={value}"
+    """``"S4"``, ``"AP-1"``, ``"BS3+"``; ``"A=D6"`` where letters would run together, and
+    the Damage always as ``"D=6"``: to a player "D6" is a roll, not a 6."""
+    if label == "D" or not (value[:1].isdigit() or value[:1] == "-"):
+        return f"{label}={value}"
+    return f"{label}{value}"
