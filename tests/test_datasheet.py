@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -269,3 +270,21 @@ class TestLeaders:
         by_hand = mh.Unit("x", [guard.groups[0], boss.groups[0]])
         assert mh.attack([(bolt, 10)], led).killed == mh.attack([(bolt, 10)], by_hand).killed
         assert mh.attack([(bolt, 10)], led).killed_in("Boss").at_least(1) < 1e-3
+
+
+def test_two_wargear_choices_go_into_one_comparison_under_their_own_names() -> None:
+    """Datasheet.loadouts(name=...): a datasheet's wargear choices side by side."""
+    import mathhammer as mh
+
+    catalogue = mh.read_catalogue(Path(__file__).parent / "data" / "bsdata")
+    warriors = catalogue.get("Necron Warriors")
+    flayers = warriors.loadouts(name="Warriors (flayers)")
+    reapers = warriors.loadouts(wargear={"Necron Warriors": ["Gauss reaper"]},
+                                name="Warriors (reapers)")  # fmt: skip
+    assert [x.name for x in flayers][0] == "Warriors (flayers) (ranged)"
+    frame = mh.compare([flayers[0], reapers[0]], [mh.targets.get("Line infantry")])
+    assert frame.loadout.tolist() == ["Warriors (flayers) (ranged)", "Warriors (reapers) (ranged)"]
+    assert frame.mean_killed[0] != frame.mean_killed[1]
+    assert warriors.loadouts()[0].name == "Necron Warriors (ranged)"
+    with pytest.raises(mh.OptionError, match="name must be a non-empty string"):
+        warriors.loadouts(name=" ")

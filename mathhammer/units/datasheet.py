@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..errors import ProfileError, field_error
+from ..errors import OptionError, ProfileError, field_error
 from ..model.effects import Effect, arm, guards
 from ..model.fields import check_int, flag_field, items_field, text_field
 from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
@@ -283,20 +283,25 @@ class Datasheet:
         self,
         models: ModelCounts = None,
         wargear: Mapping[str, Sequence[str]] | None = None,
+        name: str | None = None,
     ) -> list[Loadout]:
         """The unit's shooting and fight attacks, as the options a report chooses among.
 
         One :class:`~mathhammer.units.options.AttackOptions` per phase that has weapons,
-        named ``"<name> (ranged)"`` and ``"<name> (melee)"``. Each model type fires its
+        named ``"<name> (ranged)"`` and ``"<name> (melee)"``, ``name`` being the
+        datasheet's unless given (two wargear choices of one datasheet, side by side in
+        one comparison, each under its own name). Each model type fires its
         [PISTOL]/[CLOSE-QUARTERS] sidearms or its other guns (a MONSTER or VEHICLE fires
         both), and fights with one of its melee weapons plus its [EXTRA ATTACKS] weapons;
         wargear with several profiles uses one of them. The options are the combinations
         of these choices (:func:`~mathhammer.units.alternatives.model_options`), the
         default first: other guns, and the first melee weapon and profile.
         """
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise field_error(OptionError, "name", "a non-empty string", name)
         points = self.points_for(models)
         phases = {phase: self.phase_sets(phase, models, wargear) for phase in PHASE_LABELS}
-        return phase_loadouts(self.name, phases, points, self.source or None)
+        return phase_loadouts(name or self.name, phases, points, self.source or None)
 
     def phase_sets(
         self,
