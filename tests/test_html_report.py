@@ -267,3 +267,22 @@ def test_the_report_renders_and_sorts_in_a_browser(
     assert _column(page, "target") == sorted(frame["target"])
     assert problems == []
     page.close()
+
+
+def test_a_large_report_shows_its_first_rows_with_a_note() -> None:
+    """11,155 rows made a 23 MB page: the table keeps the first MAX_PAGE_ROWS rows."""
+    import pandas as pd
+
+    from mathhammer.views.report_html import MAX_PAGE_ROWS, report_html
+
+    rows = MAX_PAGE_ROWS + 500
+    frame = pd.DataFrame({"loadout": [f"unit {i // 50}" for i in range(rows)],
+                          "target": [f"target {i % 50}" for i in range(rows)],
+                          "mean_killed": [i / rows for i in range(rows)]})  # fmt: skip
+    charts = [mh.Dist([0.5, 0.5])] * rows
+    page = report_html(frame, results=charts)
+    assert page.count("<tr data-row=") == MAX_PAGE_ROWS
+    assert f"the first {MAX_PAGE_ROWS:,} of {rows:,} rows" in page
+    small = report_html(frame.iloc[:10], results=charts[:10])
+    assert "the first" not in small and small.count("<tr data-row=") == 10
+    assert report_html(frame, results=charts, max_rows=5).count("<tr data-row=") == 5
