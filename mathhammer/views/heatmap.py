@@ -37,6 +37,8 @@ __all__ = [
 #: How cells are coloured: "auto" (probabilities 0 to 1, anything else per column),
 #: "column" (every metric per target column) or "shared" (one scale for the whole grid).
 SCALES = ("auto", "column", "shared")
+#: Scaled per column, a column's brightest is its best or this share of the grid's best.
+COLUMN_FLOOR = 0.1
 #: The metrics tried, in order, when none is asked for: each means something against every
 #: target, a vehicle that loses wounds but no model included.
 DEFAULT_METRICS = ("points_of_damage", "mean_damage", "mean_killed")
@@ -183,7 +185,9 @@ def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
     --------
     >>> import numpy as np
     >>> colour_scale(np.array([[1.0, 10.0], [2.0, 40.0]]), "mean_killed").levels.tolist()
-    [[0.5, 0.25], [1.0, 1.0]]
+    [[0.25, 0.25], [0.5, 1.0]]
+    >>> colour_scale(np.array([[7.41, 0.05], [0.0, 0.0]]), "mean_killed").levels.round(3).tolist()
+    [[1.0, 0.067], [0.0, 0.0]]
     >>> colour_scale(np.array([[0.07], [0.02]]), "p_destroyed").levels.tolist()
     [[0.07], [0.02]]
     """
@@ -200,7 +204,14 @@ def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
         note = f"{_words(metric)}, one scale for every target"
         return ColourScale(_scaled(values, low, high), _words(metric), note, False)
     low, high = _bounds(values, axis=0)
-    note = "scaled per target column, from 0 to the best loadout against that target"
+    # a column whose best is a sliver of the grid's best is not painted as bright as the
+    # others' best: 0.05 against 0.00 is no 7.41 against 0
+    floor = COLUMN_FLOOR * float(np.max(high, initial=0.0))
+    high = np.maximum(high, floor)
+    note = (
+        "scaled per target column, from 0 to the best loadout against that target (or a "
+        "tenth of the grid's best, if more)"
+    )
     return ColourScale(_scaled(values, low, high), "scaled per column", note, True)
 
 
@@ -234,11 +245,18 @@ def heatmap_title(metric: str, rules: str | None = None, frame: Any = None) -> s
     >>> import pandas as pd
     >>> heatmap_title("mean_killed", frame=pd.DataFrame({"rules": ["classic"]}))
     'mean killed (rules classic)'
+    >>> heatmap_title("mean_damage", "11e", pd.DataFrame({"context": ["half_range"] * 2}))
+    'mean damage (rules 11e), half_range'
     """
     if rules is None and frame is not None and "rules" in frame.columns:
         found = {str(r) for r in frame["rules"].dropna()}
         rules = found.pop() if len(found) == 1 else None
-    return _words(metric) + (f" (rules {rules})" if rules else "")
+    title = _words(metric) + (f" (rules {rules})" if rules else "")
+    if frame is not None and "context" in frame.columns:  # one situation: say which
+        contexts = {str(c) for c in frame["context"].dropna()}
+        if len(contexts) == 1 and contexts != {"default"}:
+            title += f", {contexts.pop()}"
+    return title
 
 
 def viridis(level: float) -> str:

@@ -336,32 +336,40 @@ def plot_compare(
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     from .heatmap import colour_scale, default_metric, grid, heatmap_title
+    from .layout import heatmap_layout, short_label, transposed, wrapped_title
 
     metric = default_metric(frame) if metric is None else metric
     cells = grid(frame, metric)
     colours = colour_scale(cells.values, metric, scale)
+    values, levels = cells.values, colours.levels
+    rows, columns, labels = cells.rows, cells.columns, ("target", "loadout")
+    if transposed(len(rows), len(columns)):  # many targets: down the side, not across
+        values, levels, rows, columns = values.T, levels.T, columns, rows
+        labels = ("loadout", "target")
+    texts = [fmt.format(v) for v in values[np.isfinite(values)]]
+    layout = heatmap_layout(rows, columns, max((len(t) for t in texts), default=4), annotate)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        size = (2.6 + 1.0 * len(cells.columns), 2.4 + 0.5 * len(cells.rows))
-        _, ax = plt.subplots(figsize=size, layout="constrained")
-    image = ax.imshow(colours.levels, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0)
-    ax.set_xticks(range(len(cells.columns)), cells.columns, rotation=35, ha="right")
-    ax.set_yticks(range(len(cells.rows)), cells.rows)
-    ax.set_xlabel("target")
-    ax.set_ylabel("loadout")
-    ax.set_title(heatmap_title(metric, rules, frame))
+        _, ax = plt.subplots(figsize=layout.figsize, layout="constrained")
+    image = ax.imshow(levels, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(columns)), [short_label(c) for c in columns], rotation=35,
+                  ha="right", fontsize=8)  # fmt: skip
+    ax.set_yticks(range(len(rows)), [short_label(r) for r in rows], fontsize=8)
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    width = ax.figure.get_size_inches()[0]
+    ax.set_title(wrapped_title(heatmap_title(metric, rules, frame), width))
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     if colours.per_column:
         bar.set_ticks([0.0, 1.0], labels=["0", "column best"])
-    if annotate:
-        for (i, j), value in np.ndenumerate(cells.values):
+    if layout.annotate:
+        for (i, j), value in np.ndenumerate(values):
             if np.isfinite(value):
-                level = colours.levels[i, j]
-                colour = "black" if level > 0.5 else "white"
-                text = fmt.format(value)
-                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
+                colour = "black" if levels[i, j] > 0.5 else "white"
+                ax.text(j, i, fmt.format(value), ha="center", va="center", color=colour,
+                        fontsize=8)  # fmt: skip
     return ax
 
 

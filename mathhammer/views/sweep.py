@@ -58,6 +58,7 @@ def plot_sweep(
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     from .heatmap import colour_scale, default_metric, grid, heatmap_title
+    from .layout import heatmap_layout, short_label, wrapped_title
 
     if order not in ORDERS:
         raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
@@ -74,27 +75,37 @@ def plot_sweep(
     else:
         r, c = list(range(len(cells.rows))), list(range(len(cells.columns)))
     shown = colours.levels[np.ix_(r, c)]
+    values = cells.values[np.ix_(r, c)]
+    row_labels = [short_label(cells.rows[i]) for i in r]
+    column_labels = [short_label(cells.columns[i]) for i in c]
+    few = len(r) <= LABELLED and len(c) <= LABELLED  # each cell may hold its number
+    layout = heatmap_layout(row_labels, column_labels, value_chars=4, annotate=few)
     if ax is None:
         import matplotlib.pyplot as plt
 
-        size = (3 + min(0.25 * len(c), 14), 2.5 + min(0.22 * len(r), 16))
-        _, ax = plt.subplots(figsize=size, layout="constrained")
+        _, ax = plt.subplots(figsize=layout.figsize, layout="constrained")
     image = ax.imshow(shown, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0, interpolation="nearest")
-    for labels, at, set_ticks in (
-        (cells.columns, c, ax.set_xticks),
-        (cells.rows, r, ax.set_yticks),
-    ):
-        if len(at) <= LABELLED:
-            set_ticks(range(len(at)), [labels[i] for i in at])
+    for labels, set_ticks in ((column_labels, ax.set_xticks), (row_labels, ax.set_yticks)):
+        if len(labels) <= LABELLED:
+            set_ticks(range(len(labels)), labels, fontsize=8)
         else:
             set_ticks([])
+    if layout.annotate:
+        for (i, j), value in np.ndenumerate(values):
+            if np.isfinite(value):
+                colour = "black" if shown[i, j] > 0.5 else "white"
+                ax.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour,
+                        fontsize=8)  # fmt: skip
     if len(c) <= LABELLED:
         for label in ax.get_xticklabels():
             label.set_rotation(60)
             label.set_horizontalalignment("right")
     ax.set_xlabel(f"target ({len(c)})")
     ax.set_ylabel(f"attacker ({len(r)})")
-    ax.set_title(heatmap_title(metric, None, rows) + (f", {context}" if context else ""))
+    title = heatmap_title(metric, None, rows)
+    if context and not title.endswith(f", {context}"):
+        title += f", {context}"
+    ax.set_title(wrapped_title(title, ax.figure.get_size_inches()[0]))
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     return ax
