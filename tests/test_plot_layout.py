@@ -4,6 +4,8 @@ title is whole. Checked on the drawn images: their sizes and their texts' extent
 
 from __future__ import annotations
 
+from typing import Any
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -27,7 +29,7 @@ def frame(loadouts: int, targets: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def boxes(texts: list) -> list:
+def boxes(texts: list[Any]) -> list[Any]:
     renderer = texts[0].figure.canvas.get_renderer()
     return [t.get_window_extent(renderer) for t in texts if t.get_text()]
 
@@ -57,7 +59,7 @@ def check_cells(ax: object) -> int:
     return len(texts)
 
 
-def no_overlap(labels: list, axis: str) -> None:
+def no_overlap(labels: list[Any], axis: str) -> None:
     shown = boxes([t for t in labels if t.get_text()])
     spans = sorted((b.y0, b.y1) if axis == "y" else (b.x0, b.x1) for b in shown)
     for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
