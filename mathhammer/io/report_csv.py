@@ -4,7 +4,8 @@
 and writes the CSV once the last row is known: the columns of a report are those of any
 of its rows (points only where a side has them, a Monte Carlo check where one was asked
 for), so the header waits for the rows, not the rows for memory. The CSV is the one
-``frame.to_csv(index=False, float_format="%.6g")`` writes for the same rows.
+``frame.to_csv(index=False, float_format="%.6g")`` writes for the same rows, numbers
+within 1e-12 of 0 written as 0.
 
 Text that a spreadsheet would read as a formula (``=HYPERLINK(...)`` as a unit's name) is
 written after a single quote, as OWASP recommends against CSV injection
@@ -78,14 +79,22 @@ def neutralised(frame: Any) -> Any:
     return frame.assign(**text) if text else frame
 
 
+#: Numbers closer to 0 than this are written as 0: the exact engine's results agree with
+#: enumeration to 1e-12, so a smaller value is floating-point noise, not a probability.
+TINY = 1e-12
+
+
 def csv_cell(value: Any) -> str:
-    """A value as the report's CSV writes it: numbers as ``%.6g`` (integers whole), none
-    or NaN empty, text :func:`neutralise` d.
+    """A value as the report's CSV writes it: numbers as ``%.6g`` (integers whole), a
+    number within :data:`TINY` of 0 as ``0`` (below the engine's accuracy: floating-point
+    noise such as ``1.6e-13`` or ``-0``), none or NaN empty, text :func:`neutralise` d.
 
     Examples
     --------
     >>> [csv_cell(v) for v in (1 / 3, 160, None, float("nan"), True, "-5 pts")]
     ['0.333333', '160', '', '', 'True', "'-5 pts"]
+    >>> [csv_cell(v) for v in (1.6e-13, -0.0, -2e-17, 5.1e-7)]
+    ['0', '0', '0', '5.1e-07']
     """
     if value is None:
         return ""
@@ -94,7 +103,9 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, int | np.integer):
         return str(int(value))
     if isinstance(value, float | np.floating):
-        return "" if math.isnan(value) else f"{value:.6g}"
+        if math.isnan(value):
+            return ""
+        return "0" if abs(value) < TINY else f"{value:.6g}"
     return neutralise(str(value))
 
 
