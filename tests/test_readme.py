@@ -39,3 +39,17 @@ def test_readme_csv_examples_read(tmp_path: Path) -> None:
     (tmp_path / "t.csv").write_text(targets)
     assert [u.name for u in read_attackers(tmp_path / "a.csv")] == ["Squad", "Flamers"]
     assert [t.unit.name for t in read_targets(tmp_path / "t.csv")] == ["Marines", "Horde"]
+
+
+def test_a_new_user_learns_the_test_runs_time_skips_data_and_notebooks() -> None:
+    """What a new user asked of the README: how long the tests take and why some skip,
+    where the real data comes from, and how to open the notebooks."""
+    import tomllib
+
+    text = " ".join(README.read_text().split())
+    assert "The default run takes about 6 minutes on 2 cores" in text
+    assert "`python -m pytest -rs` lists each test skipped" in text
+    assert "github.com/BSData/wh40k-11e" in text and "Wahapedia publishes" in text
+    assert 'pip install ".[notebooks]" && jupyter lab notebooks/' in text
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("jupyterlab") for d in project["optional-dependencies"]["notebooks"])
