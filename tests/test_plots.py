@@ -237,8 +237,8 @@ def test_plot_compare_scales_each_target_column_to_its_best() -> None:
     # dark cells get white text, bright ones black, by their own column's scale
     assert [t.get_color() for t in ax.texts] == ["black", "white", "white", "black"]
     colour_bar = ax.figure.axes[-1]
-    assert colour_bar.get_ylabel() == "scaled per column"
-    assert [t.get_text() for t in colour_bar.get_yticklabels()] == ["0", "column best"]
+    assert colour_bar.get_ylabel() == "scaled per target"
+    assert [t.get_text() for t in colour_bar.get_yticklabels()] == ["0", "target's best"]
     shared = mh.plot_compare(frame, "mean_killed", scale="shared")
     assert shared.images[0].get_array().tolist() == [[1.0, 0.04], [0.5, 0.1]]
     probability = mh.plot_compare(frame.assign(p_x=[0.07, 0.5, 0.0, 1.0]), "p_x", scale="column")

@@ -212,7 +212,7 @@ def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
         "scaled per target column, from 0 to the best loadout against that target (or a "
         "tenth of the grid's best, if more)"
     )
-    return ColourScale(_scaled(values, low, high), "scaled per column", note, True)
+    return ColourScale(_scaled(values, low, high), "scaled per target", note, True)
 
 
 def _bounds(values: Any, axis: int | None = None) -> tuple[Any, Any]:

@@ -363,7 +363,7 @@ def plot_compare(
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     if colours.per_column:
-        bar.set_ticks([0.0, 1.0], labels=["0", "column best"])
+        bar.set_ticks([0.0, 1.0], labels=["0", "target's best"])
     if layout.annotate:
         for (i, j), value in np.ndenumerate(values):
             if np.isfinite(value):
