@@ -105,7 +105,7 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, float | np.floating):
         if math.isnan(value):
             return ""
-        return "0" if abs(value) < TINY else f"{value:.6g}"
+        return "0" if abs(float(value)) < TINY else f"{value:.6g}"
     return neutralise(str(value))
 
 

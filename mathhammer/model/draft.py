@@ -71,7 +71,7 @@ class Situation:
         return tuple(i for i, g in enumerate(self.target.groups) if g.character)
 
 
-@dataclass
+@dataclass(slots=True)
 class PoolDraft:
     """A pool's numbers before a ruleset reads them; abilities edit it in place.
 
@@ -121,9 +121,9 @@ class PoolDraft:
     fnp: tuple[tuple[int, str], ...] = ()
     #: The target's armour save improved against this pool (a characteristic change).
     save_improve: int = 0
-    #: A's changes: set to a value, then multiplied by a fraction (rounding up).
+    #: A's changes: set to a value, then multiplied by a fraction (rounding up; None: not).
     attacks_set: Dice | None = None
-    attacks_scale: tuple[int, int] = (1, 1)
+    attacks_scale: tuple[int, int] | None = None
 
     @classmethod
     def start(cls, weapon: Weapon, modifiers: Modifiers, situation: Situation) -> PoolDraft:

@@ -467,7 +467,7 @@ class EffectRule(Ability):
             return
         if kind == "attacks_scale":
             num, den = _SCALES[str(value)]
-            old_num, old_den = draft.attacks_scale
+            old_num, old_den = draft.attacks_scale or (1, 1)
             num, den = old_num * num, old_den * den
             common = math.gcd(num, den)
             draft.attacks_scale = (num // common, den // common)

@@ -283,7 +283,7 @@ class PoolChecks:
     #: Each weapon's A changed by a rule: set to a value, then multiplied by a fraction
     #: (rounding up), before the bonus attacks are added (:meth:`pool_dice`).
     attacks_set: Dice | None = None
-    attacks_scale: tuple[int, int] = (1, 1)
+    attacks_scale: tuple[int, int] | None = None
     #: Feel No Pain the target's rules give against this pool's attacks only ("against
     #: PSYCHIC attacks"), each (N, the models it is for: "" for all, "character", or a
     #: name): each group rolls the best of those for it and its own (:meth:`facing`).
@@ -311,14 +311,14 @@ class PoolChecks:
         """
         if self.attacks_set is not None:
             attacks = self.attacks_set
-        if self.attacks_scale != (1, 1):
+        if self.attacks_scale is not None:
             attacks = attacks.scaled(*self.attacks_scale)
         return attacks
 
     def pool_dice(self, pool: Pool) -> tuple[tuple[Dice, int], ...]:
         """The pool's weapons' attacks characteristics and counts, as its rules change
         them (:attr:`Pool.dice <mathhammer.model.pools.Pool.dice>` when none does)."""
-        if self.attacks_set is None and self.attacks_scale == (1, 1):
+        if self.attacks_set is None and self.attacks_scale is None:
             return pool.dice
         return tuple((self.attacks_of(attacks), n) for attacks, n in pool.dice)
 
