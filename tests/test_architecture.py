@@ -12,6 +12,7 @@ and the exact engine never import each other.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,9 @@ def imports(path: Path) -> list[tuple[str, bool]]:
     return out
 
 
+@functools.cache
 def graph() -> dict[str, list[tuple[str, bool]]]:
+    """Each module's imports, parsed once for every test of the module (not mutated)."""
     return {module_name(p): imports(p) for p in PACKAGE.rglob("*.py")}
 
 
