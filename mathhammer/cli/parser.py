@@ -8,8 +8,6 @@ with the usage and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import re
-from collections.abc import Callable
 from typing import NoReturn, TypeAlias, TypeVar
 
 from .. import __version__
@@ -31,6 +29,7 @@ from .plan import plan_command
 from .report import DEFAULT_REPORT
 from .situations import add_situation_options
 from .sweep import sweep_command
+from .values import count, grammar, integer, jobs, leader, positive, seed, skill_text
 
 __all__ = [
     "DEFAULT_REPORT",
@@ -45,82 +44,6 @@ T = TypeVar("T")
 _RAW = argparse.RawDescriptionHelpFormatter
 # argparse has no public name for the object add_subparsers returns
 _Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
-
-# --------------------------------------------------------------------------- argument types
-def _grammar(parse: Callable[[str, str], T], flag: str) -> Callable[[str], T]:
-    """An argparse type from a parser of :mod:`mathhammer.model.values`: the one grammar of
-    characteristics that Python and the CSV files read too; its error is a usage error."""
-
-    def read(text: str) -> T:
-        try:
-            return parse(text, flag)
-        except ProfileError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    read.__name__ = flag.lstrip("-")  # argparse names the type in its messages
-    return read
-
-
-def _skill_text(text: str) -> str:
-    """--skill as typed: read by Weapon with the abilities (N/A needs [TORRENT]) and the
-    ruleset (a classic BS is a characteristic), so it is checked when the weapon is built."""
-    return text.strip()
-
-
-#: An integer as typed: the digits 0-9 and an optional sign.
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-
-
-def _integer(text: str) -> int:
-    """An integer written with the digits 0-9: Python's ``int`` also reads ``1_0``, ``٣``
-    (an Arabic-Indic three) and ``３`` (a full-width three), which a value here never is."""
-    digits = text.strip()
-    if _INTEGER.fullmatch(digits) is None or len(digits) > _MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}")
-    return int(digits)
-
-
-#: Digits an integer option may have: far more than any option takes, far fewer than the
-#: 4,300 past which Python refuses to read a number.
-_MAX_DIGITS = 100
-
-
-def _positive(text: str) -> int:
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {value}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    from ..io.report import MAX_JOBS
-
-    value = _positive(text)
-    if value > MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_JOBS}; got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0; got {value}")
-    return value
-
-
-def _leader(text: str) -> tuple[str, str]:
-    unit, sep, leader = text.partition("=")
-    if not sep or not unit.strip() or not leader.strip():
-        raise argparse.ArgumentTypeError(f"expected UNIT=LEADER; got {text!r}")
-    return unit.strip(), leader.strip()
-
-
-def _count(text: str) -> int:
-    value = 0 if text == "0" else _positive(text)
-    if value == 1:
-        raise argparse.ArgumentTypeError("expected 0 (none) or at least 2 trials; got 1")
-    return value
 
 
 # --------------------------------------------------------------------------- the parser
@@ -213,7 +136,7 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--check-trials",
-        type=_count,
+        type=count,
         default=0,
         metavar="N",
         help="add a Monte Carlo check with N trials per row: mc_mean_killed, mc_se_killed, "
@@ -223,12 +146,12 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--jobs",
-        type=_jobs,
+        type=jobs,
         default=1,
         metavar="N",
         help="worker processes (results identical to a serial run)",
     )
-    report.add_argument("--seed", type=_seed, default=0, help="Monte Carlo seed (0)")
+    report.add_argument("--seed", type=seed, default=0, help="Monte Carlo seed (0)")
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_force(report)
     report.set_defaults(run=report_command)
@@ -255,7 +178,7 @@ def _add_army_options(report: argparse.ArgumentParser) -> None:
     report.add_argument(
         "--lead",
         action="append",
-        type=_leader,
+        type=leader,
         default=[],
         metavar="UNIT=LEADER",
         help="in the targets' roster, LEADER leads UNIT (repeat for each pair); replaces "
@@ -300,8 +223,8 @@ def _add_attack(sub: _Subparsers) -> argparse.ArgumentParser:
     _add_target_options(one)
     for flag in ("half-range", "stationary", "charged", "cover"):
         one.add_argument(f"--{flag}", action="store_true")
-    one.add_argument("--trials", type=_count, default=0, help="also run N Monte Carlo trials")
-    one.add_argument("--seed", type=_seed, default=1)
+    one.add_argument("--trials", type=count, default=0, help="also run N Monte Carlo trials")
+    one.add_argument("--seed", type=seed, default=1)
     one.add_argument("--plot", metavar="FILE.png", help="save killed and damage plots")
     _add_force(one)
     one.set_defaults(run=attack_command, parser=one)
@@ -313,15 +236,15 @@ def _add_weapon_options(one: argparse.ArgumentParser) -> None:
     one.add_argument("-A", "--attacks", required=True, help="attacks: 2, D6, 2D6+1")
     one.add_argument(
         "--skill",
-        type=_skill_text,
+        type=skill_text,
         required=True,
         help="BS/WS as 3+ or 3, N/A for a [TORRENT] weapon (11e); the classic BS characteristic",
     )
-    one.add_argument("-S", "--strength", type=_integer, required=True)
-    one.add_argument("--ap", type=_integer, default=0, help="AP as printed, e.g. -1")
+    one.add_argument("-S", "--strength", type=integer, required=True)
+    one.add_argument("--ap", type=integer, default=0, help="AP as printed, e.g. -1")
     one.add_argument("-D", "--damage", default="1", help="damage: 1, D3, D6+1")
     one.add_argument("--abilities", default="", help="as printed: '[HEAVY], [BLAST]'")
-    one.add_argument("--count", type=_positive, default=1, help="how many of the weapon")
+    one.add_argument("--count", type=positive, default=1, help="how many of the weapon")
     one.add_argument("--melee", action="store_true", help="a melee weapon")
 
 
@@ -336,22 +259,22 @@ def _add_target_options(one: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--modify", action="store_true", help="change the --target's characteristics given"
     )
-    group.add_argument("--models", type=_positive, help="models in the target")
-    group.add_argument("-T", "--toughness", type=_positive)
+    group.add_argument("--models", type=positive, help="models in the target")
+    group.add_argument("-T", "--toughness", type=positive)
     group.add_argument(
-        "--save", type=_grammar(parse_save, "--save"), help="Sv as 3+ or 3 ('-' for none)"
+        "--save", type=grammar(parse_save, "--save"), help="Sv as 3+ or 3 ('-' for none)"
     )
-    group.add_argument("-W", "--wounds", type=_positive)
+    group.add_argument("-W", "--wounds", type=positive)
     group.add_argument(
-        "--invuln", type=_grammar(parse_optional_roll, "--invuln"), help="InSv as 4+ ('-': none)"
+        "--invuln", type=grammar(parse_optional_roll, "--invuln"), help="InSv as 4+ ('-': none)"
     )
     group.add_argument(
-        "--fnp", type=_grammar(parse_optional_roll, "--fnp"), help="Feel No Pain as 5+"
+        "--fnp", type=grammar(parse_optional_roll, "--fnp"), help="Feel No Pain as 5+"
     )
     group.add_argument("--keywords", help="e.g. 'INFANTRY'")
     group.add_argument(
         "--leadership",
-        type=_grammar(parse_leadership, "--leadership"),
+        type=grammar(parse_leadership, "--leadership"),
         help="Ld as 6+ (11th edition) or 8 (classic)",
     )
     one.set_defaults(check=check_attack_options)
@@ -487,7 +410,7 @@ def _add_durability(sub: _Subparsers) -> argparse.ArgumentParser:
         "--strict", action="store_true", help="an unknown weapon ability is an error"
     )
     command.add_argument(
-        "--max-copies", type=_positive, default=60, help="the most copies sent (default 60)"
+        "--max-copies", type=positive, default=60, help="the most copies sent (default 60)"
     )
     command.add_argument("-o", "--output", help="write the whole table as CSV")
     command.add_argument("--plot", help="write a bar chart of --metric (PNG, SVG or PDF)")
@@ -611,16 +534,16 @@ def _add_sweep(sub: _Subparsers) -> argparse.ArgumentParser:
     command.add_argument(
         "--resume", action="store_true", help="go on with a sweep written to OUTPUT"
     )
-    command.add_argument("--jobs", type=_jobs, help="local processes, or --dask workers")
+    command.add_argument("--jobs", type=jobs, help="local processes, or --dask workers")
     command.add_argument("--dask", action="store_true", help="on a Dask LocalCluster")
     command.add_argument("--scheduler", help="a running Dask scheduler: tcp://host:8786")
     command.add_argument(
         "--check-trials",
-        type=_count,
+        type=count,
         default=0,
         help="a Monte Carlo check of each row, in trials (default 0: none)",
     )
-    command.add_argument("--seed", type=_seed, default=0, help="the checks' seed (default 0)")
+    command.add_argument("--seed", type=seed, default=0, help="the checks' seed (default 0)")
     command.add_argument(
         "--no-progress",
         "--quiet",
@@ -646,10 +569,10 @@ def _add_demo(sub: _Subparsers) -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--trials",
-        type=_count,
+        type=count,
         default=100_000,
         help="Monte Carlo trials per example (0 to skip; default 100000)",
     )
-    demo.add_argument("--seed", type=_seed, default=1, help="Monte Carlo seed (default 1)")
+    demo.add_argument("--seed", type=seed, default=1, help="Monte Carlo seed (default 1)")
     demo.set_defaults(run=demo_command)
     return demo

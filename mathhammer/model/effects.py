@@ -48,6 +48,7 @@ from .ability_base import Ability
 from .ability_text import parse_token
 from .conditions import ASSUMED, CONDITIONS, Condition
 from .context import assumption_name
+from .unit import group_named
 
 if TYPE_CHECKING:
     from .draft import PoolDraft, Situation
@@ -65,7 +66,6 @@ __all__ = [
     "POOL_DEFENCE",
     "arm",
     "assumption_name",
-    "group_named",
     "guards",
 ]
 
@@ -374,16 +374,6 @@ class Effect:
 
 
 _POLICY_TEXT = {"ones": " of 1", "failures": "", "non_critical": " (all)"}
-
-
-def group_named(models: str, group: ModelGroup) -> bool:
-    """True if ``models`` (an :attr:`Effect.models`) names the models of ``group``: every
-    group for ``""``, the CHARACTER groups for ``"character"``, else by its name."""
-    if not models:
-        return True
-    if models == "character":
-        return group.character
-    return models in " ".join(group.label.split()).lower()
 
 
 def _unit_phrases(units: object) -> tuple[str, ...]:

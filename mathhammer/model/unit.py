@@ -18,7 +18,7 @@ from .ability_base import Ability
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
 from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
 
-__all__ = ["SAVE_REROLLS", "ModelGroup", "ToughnessWhile", "Unit"]
+__all__ = ["SAVE_REROLLS", "ModelGroup", "ToughnessWhile", "Unit", "group_named"]
 
 #: What a unit may re-roll of its save rolls (``Unit.reroll_saves``), in words.
 SAVE_REROLLS = {
@@ -263,6 +263,16 @@ class ModelGroup:
     def total_wounds(self) -> int:
         """Wounds the group has left: the sum over its models."""
         return self.count * self.wounds - self.wounds_lost
+
+
+def group_named(models: str, group: ModelGroup) -> bool:
+    """True if ``models`` (an :attr:`Effect.models`) names the models of ``group``: every
+    group for ``""``, the CHARACTER groups for ``"character"``, else by its name."""
+    if not models:
+        return True
+    if models == "character":
+        return group.character
+    return models in " ".join(group.label.split()).lower()
 
 
 @hash_once

@@ -27,7 +27,7 @@ from ..core.dice import Dice
 from ..core.frozen import fast_init, once
 from ..errors import RulesError
 from ..model.context import Context, default_context, default_modifiers
-from ..model.effects import group_named
+from ..model.unit import group_named
 from .faces import (
     CRITICAL,
     FACE_ARRAY,

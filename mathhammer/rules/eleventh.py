@@ -35,10 +35,10 @@ from .base import (
     function_key,
     group_saves,
     reroll_mask,
-    save_face_weights,
     tabulate,
     tabulated,
 )
+from .command import command_reroll
 from .mixed import MixedRollCheck
 
 __all__ = [
@@ -284,79 +284,6 @@ _POLICIES = frozenset({None, "ones", "failures", "non_critical"})
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
     """The re-roll of a :class:`RollCheck` under ``policy`` (see :func:`reroll_mask`)."""
     return None if policy is None else partial(reroll_mask, policy=policy)
-
-
-def command_reroll(
-    draft: PoolDraft,
-    hit: RollCheck | None,
-    wound: RollCheck,
-    saved: Any,
-    save_rerolls: str | None = None,
-) -> CommandReroll | None:
-    """The pool's command re-roll (``Modifiers.reroll_one``), its policy decided
-    (docs/rules.md D30).
-
-    To raise the expected damage, a non-critical success is re-rolled (when no die
-    failed) if a re-rolled die's expected worth beats a success's. A die's worth is
-    counted in wounds that get past the saves, per point of damage: a wound is worth
-    the chance ``u`` that the group taking the pool's first save fails it (``saved``:
-    the faces it saves; ``save_rerolls``: the defender's re-roll of its ones or of its
-    failed saves, :func:`~mathhammer.rules.base.save_face_weights`; a command re-roll of
-    one save is not counted), a devastating wound 1; a hit is worth its wound roll's
-    expected worth, a critical hit its [LETHAL HITS] wound or its hit, plus its
-    [SUSTAINED HITS]. With ``:at_least`` only a failed die is re-rolled. [TORRENT] has
-    no hit roll.
-
-    Examples
-    --------
-    >>> from mathhammer import Modifiers, Unit, Weapon
-    >>> from mathhammer.rules import get_ruleset
-    >>> gun = Weapon("Gun", 1, 2, 4, 0, 1, "[SUSTAINED HITS 2]")
-    >>> target = Unit.of("T", 5, 4, 4, 1)
-    >>> checks = get_ruleset("11e").pool_checks(gun, target, Context(), Modifiers(reroll_one="hit"))
-    >>> checks.reroll_one  # BS 2+: 1/6 fails, and a critical is worth three hits
-    CommandReroll(step='hit', fish=True)
-    """
-    if draft.reroll_one is None:
-        return None
-    step, _, goal = draft.reroll_one.partition(":")
-    if step == "damage":  # which roll: decided with the model's wounds in view (D32)
-        return CommandReroll(step)
-    check = hit if step == "hit" else wound
-    if check is None:
-        return None
-    if goal == "at_least":
-        return CommandReroll(step)
-    u = _save_fails(np.asarray(saved, dtype=bool), save_rerolls)
-    critical_wound = 1.0 if draft.devastating else u
-    w = wound.probabilities()
-    per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
-    if step == "wound":
-        success, critical = u, critical_wound
-    else:
-        extra = draft.sustained.mean if draft.sustained is not None else 0.0
-        success = per_hit
-        critical = (u if draft.lethal else per_hit) + extra * per_hit
-    again = check.rerolled()
-    worth = again[SUCCESS] * success + again[CRITICAL] * critical
-    return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
-
-
-def _save_fails(saved: np.ndarray, rerolls: str | None) -> float:
-    """P(a save fails) for a group that saves the faces ``saved``, once the defender has
-    re-rolled its ones or its failed saves (``"ones"``, ``"failures"``; a command re-roll
-    of one save, ``"command"``, is not counted: docs/rules.md D30).
-
-    Examples
-    --------
-    >>> saved = np.array([False, False, True, True, True, True])  # a 3+ save
-    >>> round(_save_fails(saved, None) * 36), round(_save_fails(saved, "failures") * 36)
-    (12, 4)
-    """
-    if rerolls not in ("ones", "failures"):
-        return 1.0 - float(np.mean(saved))
-    weights = save_face_weights(saved[np.newaxis, :], rerolls)[0]
-    return float(weights[~saved].sum())
 
 
 class EleventhEdition(Ruleset):
