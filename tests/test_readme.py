@@ -47,7 +47,7 @@ def test_a_new_user_learns_the_test_runs_time_skips_data_and_notebooks() -> None
     import tomllib
 
     text = " ".join(README.read_text().split())
-    assert "The default run takes about 6 minutes on 2 cores" in text
+    assert "The default run takes about 4 minutes on 2 cores" in text
     assert "`python -m pytest -rs` lists each test skipped" in text
     assert "github.com/BSData/wh40k-11e" in text and "Wahapedia publishes" in text
     assert 'pip install ".[notebooks]" && jupyter lab notebooks/' in text
