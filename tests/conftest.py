@@ -75,3 +75,26 @@ def monkeypatch(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]
     mh.clear_caches()
     yield monkeypatch
     mh.clear_caches()
+
+
+#: Test modules that start child processes in every test (the reliability suites, signals,
+#: the benchmarks and the import-time probes): ``system`` tests, left out of the fast loop.
+SYSTEM_MODULES = frozenset(
+    {
+        "test_reliability.py",
+        "test_reliability_cli.py",
+        "test_reliability_files.py",
+        "test_report_faults.py",
+        "test_cli_interruptions.py",
+        "test_benchmarks_run.py",
+        "test_import_time.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test of :data:`SYSTEM_MODULES`, or one that starts a Dask cluster, is a ``system``
+    test too (``-m 'not slow and not system'``: the fast loop)."""
+    for item in items:
+        if item.path.name in SYSTEM_MODULES or item.get_closest_marker("dask"):
+            item.add_marker(pytest.mark.system)

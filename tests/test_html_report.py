@@ -221,6 +221,7 @@ def _column(page: Page, name: str) -> list[str]:
     return cells
 
 
+@pytest.mark.system
 def test_the_report_renders_and_sorts_in_a_browser(
     browser: Browser, report: tuple[Any, list[mh.AttackResult]], tmp_path: Path
 ) -> None:

@@ -414,6 +414,7 @@ def test_the_committed_notebook_keeps_its_outputs(name: str) -> None:
     assert sum(len(c.outputs) for c in code) >= len(code) - 1
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("name", NAMES)
 def test_the_notebook_runs_from_a_clean_kernel(name: str) -> None:
     nb = read(name)

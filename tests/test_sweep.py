@@ -71,6 +71,7 @@ def _frames(**options: Any) -> list[pd.DataFrame]:
     return runs
 
 
+@pytest.mark.system
 def test_serial_processes_and_an_executor_give_identical_frames() -> None:
     serial, pool, threads = _frames(check_trials=300, seed=7)
     assert "mc_mean_killed" in serial.columns
@@ -140,6 +141,7 @@ def test_a_parquet_sweep_resumes_where_it_stopped(tmp_path: Path) -> None:
         mh.sweep(LOADOUTS, TARGETS, path=tmp_path / "busy")
 
 
+@pytest.mark.system
 def test_a_killed_worker_process_loses_no_row_once_resumed(tmp_path: Path) -> None:
     # local processes: a worker killed mid-sweep stops the sweep; resumed, every row is
     # there once
