@@ -99,6 +99,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir(mathhammer)`` and completion offer (the
+    subpackages behind them are reached through these, not listed beside them)."""
+    return sorted(__all__)
+
+
 __all__ = [
     "AllocationOrderError",
     "AttackOptions",
@@ -156,6 +162,7 @@ __all__ = [
     "durability",
     "gather_pools",
     "get_ruleset",
+    "io",
     "load_attackers",
     "parse_dice",
     "plan_army",
