@@ -54,18 +54,18 @@ def test_a_loadout_without_points_gives_no_per_point_column() -> None:
 
 
 @pytest.mark.parametrize(
-    "attackers, extra",
+    "attackers",
     [
-        (ORKS, []),  # a New Recruit roster (the file that failed with a UTF-8 error as .rosz)
-        (NECRONS, []),  # a zipped roster
-        (EXAMPLES, []),  # a profiles CSV
+        ORKS,  # a New Recruit roster (the file that failed with a UTF-8 error as .rosz)
+        NECRONS,  # a zipped roster
+        EXAMPLES,  # a profiles CSV
     ],
 )
 def test_the_command_takes_any_list_as_attackers(
-    attackers: Path, extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    attackers: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "d.csv"
-    argv = ["durability", str(ORKS), "--attackers", str(attackers), "-o", str(out), *extra]
+    argv = ["durability", str(ORKS), "--attackers", str(attackers), "-o", str(out)]
     assert main(argv) == 0
     rows = list(csv.DictReader(out.open()))
     army = mh.io.read_army(attackers)

@@ -19,7 +19,7 @@ import re
 
 from ...model.effects import Condition, Effect
 from .clauses import clauses, granted, new_items, state_condition, target_condition
-from .sentence import RELEVANT, Sentence, Unread
+from .sentence import RELEVANT, Sentence, Unread, singular
 
 __all__ = ["attacks_sentence"]
 
@@ -106,7 +106,7 @@ def attacks_sentence(sentence: Sentence) -> list[Effect] | None:
         if m["own"]:
             sentence.weapon, sentence.scope = m["own"], "model"
         elif m["named"]:
-            sentence.weapon = _singular(m["named"])
+            sentence.weapon = singular(m["named"])
         elif not sentence.weapon:
             raise Unread("'that weapon' names no weapon")
         out = [sentence.effect("attacks_set", int(m["n"]))]
@@ -158,11 +158,6 @@ def _added(clause: str, sentence: Sentence) -> list[Effect]:
         sentence.weapon = name.strip()
         out.append(sentence.effect("attacks", n))
     return out
-
-
-def _singular(name: str) -> str:
-    """ "arco-flails" -> "arco-flail" (a weapon's name matches it in any number)."""
-    return re.sub(r"(?<=[a-z]{3})s$", "", name.strip())
 
 
 def _about_attacks(text: str) -> bool:

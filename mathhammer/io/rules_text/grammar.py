@@ -44,6 +44,7 @@ from .sentence import (
     Sentence,
     Unread,
     _leading,
+    singular,
 )
 
 __all__ = [
@@ -384,7 +385,7 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
         tokens = granted(re.sub(r"\s*abilit(?:y|ies)$", "", items))
         out: list[Effect] = []
         for name in re.split(r",? and |, ", m["weapon"]):  # "its X and Ys have ..."
-            sentence.weapon = re.sub(r"(?<=[a-z]{3})s$", "", name.strip())  # missiles: missile
+            sentence.weapon = singular(name)  # missiles: missile
             out.extend(sentence.effect("ability", t) for t in tokens)
         return out
     m = _NO_ENGAGED_PENALTY.match(text)

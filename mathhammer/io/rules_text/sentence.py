@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ...model.effects import Condition, Effect
 
-__all__ = ["OTHERS", "RELEVANT", "SELECTED", "SELECTS", "Sentence", "Unread"]
+__all__ = ["OTHERS", "RELEVANT", "SELECTED", "SELECTS", "Sentence", "Unread", "singular"]
 
 _SELF = (
     r"(?:this unit|this model|that unit|the bearer|the bearer's unit|models in (?:this|that) unit|"
@@ -30,6 +30,16 @@ _ATTACKER = (
     r"that model|that unit|the bearer|it)"
 )
 _KIND = r"(?:(?P<kind>ranged|melee) )?"
+
+
+def singular(name: str) -> str:
+    """A weapon's name as a rule writes it in the plural, made singular: a weapon's name
+    matches it in any number.
+
+    >>> singular("arco-flails "), singular("missiles")
+    ('arco-flail', 'missile')
+    """
+    return re.sub(r"(?<=[a-z]{3})s$", "", name.strip())
 
 
 class Unread(Exception):
