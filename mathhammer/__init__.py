@@ -32,9 +32,9 @@ from .errors import (
     ProfileError,
     RulesError,
 )
-from .exact.engine import attack
-from .exact.order import OrderRanking, rank_pool_orders
-from .exact.sequence import sequence
+from .decisions.attack import attack
+from .decisions.order import OrderRanking, rank_pool_orders
+from .decisions.sequence import sequence
 from .io.attackers_json import load as load_attackers
 from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers

@@ -12,7 +12,7 @@ from oracle import assert_pmf, oracle_attack
 from statcheck import assert_matches
 
 import mathhammer as mh
-from mathhammer.exact.choices import MAX_SELECTIONS
+from mathhammer.decisions.choices import MAX_SELECTIONS
 
 SQUAD = mh.Unit.of("Squad", 5, 4, 3, 1)
 BOTH = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")

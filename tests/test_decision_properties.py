@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.exact.defender import legal_orders, reordered
+from mathhammer.decisions.defender import legal_orders, reordered
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

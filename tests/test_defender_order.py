@@ -13,7 +13,7 @@ import pytest
 from statcheck import assert_matches
 
 import mathhammer as mh
-from mathhammer.exact.defender import MAX_GROUPS, legal_orders, reordered
+from mathhammer.decisions.defender import MAX_GROUPS, legal_orders, reordered
 
 RETINUE = mh.Unit(
     "Retinue",

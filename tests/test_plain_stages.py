@@ -20,7 +20,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.core import binomial
 from mathhammer.core.binomial import binomial_thin
-from mathhammer.exact import engine, single, steps
+from mathhammer.exact import on_line, single, steps
 from mathhammer.model.unit import ModelGroup, Unit
 from mathhammer.rules.plan import as_plan
 
@@ -353,7 +353,7 @@ def test_the_engine_takes_the_power_of_a_number_of_dice(monkeypatch: pytest.Monk
         thinned.append(args[-1])
         return thinned_dice(*args)
 
-    monkeypatch.setattr(engine, "thinned_dice", count)
+    monkeypatch.setattr(on_line, "thinned_dice", count)
     mh.clear_caches()
     gun = mh.Weapon("Power weapon", 1, 3, 5, -1, "D3")
     result = mh.attack([(gun, 12)], Unit.of("Zealots", 5, 4, 3, 3, fnp=5))

@@ -16,8 +16,8 @@ from oracle import gather_entries, oracle_pools
 from statcheck import assert_matches
 
 import mathhammer as mh
-from mathhammer.exact.choices import beats
-from mathhammer.exact.engine import attack_declared
+from mathhammer.decisions.choices import beats
+from mathhammer.decisions.runs import engine_run
 
 RIFLE = mh.Weapon("Rifle", 2, 3, 4, 0, 1)
 FIST = mh.Weapon("Fist", 1, 3, 8, -2, 3)
@@ -58,13 +58,13 @@ def test_the_tree_walk_equals_every_order_attacked_from_scratch(metric: str) -> 
 
 
 def test_the_walk_from_a_carried_start_equals_attacks_one_by_one() -> None:
-    # given an attack function, every prefix is attacked through it; without one, the
-    # prefixes are passes of the chain on one layout (PoolWalk): the same numbers
+    # given a run, every prefix is attacked through it; without one, the prefixes are
+    # passes of the chain on one layout (PoolWalk): the same numbers
     start = mh.attack([(RIFLE, 6), (SNIPER, 1)], RETINUE)
     weapons = [(HEAVY, 2), (FIST, 1), (RIFLE, 3)]
     walked = mh.rank_pool_orders(weapons, RETINUE, start=start, metric="destroyed")
     one_by_one = mh.rank_pool_orders(
-        weapons, RETINUE, start=start, metric="destroyed", attack=attack_declared
+        weapons, RETINUE, start=start, metric="destroyed", run=engine_run
     )
     assert walked.orders == one_by_one.orders
     for a, b in zip(walked.scores, one_by_one.scores, strict=True):

@@ -17,7 +17,7 @@ from example_ruleset import NAME as SIX_SAVES
 
 import mathhammer as mh
 from mathhammer.core.dist import Dist
-from mathhammer.exact import engine, single
+from mathhammer.exact import on_layout, on_line, single
 from mathhammer.exact.layout import Layout, damage_matrix
 from mathhammer.model.pools import MortalWounds
 from mathhammer.model.unit import ModelGroup, Unit
@@ -169,9 +169,9 @@ def _close(a: Dist, b: Dist) -> None:
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_closed_form_equals_the_layout_engine(name: str) -> None:
     plan = _plan(name)
-    fast = engine._run_single(plan)
+    fast = on_line.run_line(plan)
     assert fast is not None, "the closed form applies to every case of the registry"
-    general = engine._run_layout(plan)
+    general = on_layout.run_layout(plan)
     _close(fast.killed, general.killed)
     _close(fast.damage, general.damage)
     for group, other in zip(fast.groups, general.groups, strict=True):
@@ -223,7 +223,7 @@ def test_the_closed_form_leaves_what_it_does_not_cover(
     weapons: Any, target: Unit, kwargs: dict[str, Any]
 ) -> None:
     plan = as_plan(weapons, target, None, None, None)
-    assert engine._run_single(plan) is None
+    assert on_line.run_line(plan) is None
     assert mh.attack(weapons, target).killed.probabilities.sum() == pytest.approx(1.0)
 
 
@@ -235,13 +235,13 @@ def test_a_ruleset_with_its_own_allocation_order_uses_the_layout() -> None:
             return super().current_group(alive, wounded, character, focus)
 
     plan = as_plan([(BOLTER, 10)], Unit.of("Line", 10, 4, 3, 1), Backwards(), None, None)
-    assert engine._run_single(plan) is None
+    assert on_line.run_line(plan) is None
 
 
 def test_a_chain_past_its_work_bound_goes_to_the_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     plan = _plan("D6 vs W4")
-    monkeypatch.setattr(engine, "LINE_WORK", 10)
-    assert engine._run_single(plan) is None
+    monkeypatch.setattr(on_line, "LINE_WORK", 10)
+    assert on_line.run_line(plan) is None
 
 
 @pytest.mark.parametrize(

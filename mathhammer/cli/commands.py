@@ -12,7 +12,7 @@ import argparse
 import time
 
 from ..errors import LimitError, OptionError, field_error
-from ..exact.engine import attack
+from ..decisions.attack import attack
 from ..examples import EXAMPLES
 from ..model.context import Context
 from ..model.profiles import ModelGroup, Unit, Weapon

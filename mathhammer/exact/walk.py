@@ -1,13 +1,13 @@
 """A plan's pools applied one at a time, in any order, to state distributions on one layout.
 
-Ranking the orders of a unit's pools (:mod:`~mathhammer.exact.order`) resolves every prefix
-of every order once and carries its state on. Through :func:`~mathhammer.exact.engine.attack`
-each prefix would be planned again, its start mapped onto a layout and a full result made;
-here the plan and the layout are made once, a prefix is one pass of the allocation chain,
-and a result is made for complete orders only. The numbers are those of
-:func:`~mathhammer.exact.engine.attack_declared` prefix by prefix: the same chain on the
-same layout. From a start whose states declare the attack differently (docs/rules.md D34),
-each declaration is a part of the walk, with its own plan and layout.
+Ranking the orders of a unit's pools (:mod:`~mathhammer.decisions.order`) resolves every
+prefix of every order once and carries its state on. Through
+:func:`~mathhammer.exact.engine.resolve` each prefix would be planned again, its start
+mapped onto a layout and a full result made; here the plan and the layout are made once, a
+prefix is one pass of the allocation chain, and a result is made for complete orders only.
+The numbers are those of :func:`~mathhammer.exact.engine.resolve` prefix by prefix: the
+same chain on the same layout. From a start whose states declare the attack differently
+(docs/rules.md D34), each declaration is a part of the walk, with its own plan and layout.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ from ..results.state import UnitState
 from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan, check_sizes
 from .budget import EXACT_LIMITS
-from .choices import may_choose
 from .declared import split_start
-from .engine import layout_result, layout_start, pool_state
 from .layout import Layout
+from .on_layout import layout_result, layout_start, pool_state
 
 __all__ = ["PoolWalk", "WalkPart", "pool_walk"]
 
@@ -111,11 +110,11 @@ def pool_walk(
 ) -> PoolWalk | None:
     """The walk of ``pools`` against ``target`` (declared against it as it stood at
     ``standing``, or as it stands in each state of ``start``), or None where the orders
-    are better attacked one by one: a weapon with duplicated abilities to choose between,
-    a target of one group (whose closed form costs less than a layout) or an after-attack
-    test."""
+    are better attacked one by one: a target of one group (whose closed form costs less
+    than a layout) or an after-attack test. The weapons' abilities are as given (a choice
+    between duplicated abilities is made above, :mod:`mathhammer.decisions.choices`)."""
     weapons = [entry for pool in pools for entry in pool.weapons]
-    if may_choose(weapons) or len(target.groups) == 1:
+    if len(target.groups) == 1:
         return None
     plan = as_plan(weapons, target, rules, context, modifiers)
     if standing is not None:

@@ -20,7 +20,6 @@ from ..core.dice import Dice
 from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
 from .fields import read_dice
-from .profiles import Unit
 
 __all__ = [
     "CORE_STATES",
@@ -28,7 +27,6 @@ __all__ = [
     "assumption_name",
     "Context",
     "Modifiers",
-    "check_inputs",
     "default_context",
     "default_modifiers",
 ]
@@ -450,21 +448,6 @@ _MODIFIER_DEFAULTS: dict[str, Any] = {
 _CONTEXT_DEFAULTS: dict[str, Any] = {
     f.name: frozenset() if f.name == "assume" else f.default for f in fields(Context)
 }
-
-
-def check_inputs(
-    target: Any, context: Context | None, modifiers: Modifiers | None
-) -> tuple[Context, Modifiers]:
-    """Validate an attack's target, context and modifiers; fill in the defaults."""
-    if not isinstance(target, Unit):
-        raise field_error(ProfileError, "target", "a Unit", target)
-    context = default_context() if context is None else context
-    modifiers = default_modifiers() if modifiers is None else modifiers
-    if not isinstance(context, Context):
-        raise field_error(ProfileError, "context", "a Context", context)
-    if not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
-    return context, modifiers
 
 
 @cache

@@ -23,6 +23,7 @@ from ..core.frozen import hash_once, once
 from ..errors import ProfileError, field_error
 from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
+from .context import Context, Modifiers, default_context, default_modifiers
 from .fields import dice_field, flag_field, int_field, normalise_keywords
 from .unit import ModelGroup, Unit
 from .values import RollInput, parse_bs, parse_skill
@@ -165,8 +166,6 @@ class Weapon:
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)
         if modifiers is not None or context is not None:
-            from .context import Context, Modifiers, default_context, default_modifiers
-
             if modifiers is not None and not isinstance(modifiers, Modifiers):
                 raise field_error(
                     ProfileError, "Weapon.modifiers", "a Modifiers or None", modifiers
@@ -247,8 +246,6 @@ class Weapon:
         >>> gun.buffed(Modifiers(hit=1)).pool_key == gun.pool_key  # separate pools
         False
         """
-        from .context import Context, Modifiers
-
         if modifiers is not None and not isinstance(modifiers, Modifiers):
             raise field_error(ProfileError, "modifiers", "a Modifiers or None", modifiers)
         if context is not None and not isinstance(context, Context):

@@ -24,7 +24,7 @@ from ..core.frozen import fast_init, once
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
-from ..model.context import Context, Modifiers, check_inputs
+from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
 from ..model.standing import Standing
@@ -333,6 +333,21 @@ def plan_attack(
     return plan_pools(_pools(weapons), target, rules, context, modifiers)
 
 
+def _check_inputs(
+    target: Any, context: Context | None, modifiers: Modifiers | None
+) -> tuple[Context, Modifiers]:
+    """Validate an attack's target, context and modifiers; fill in the defaults."""
+    if not isinstance(target, Unit):
+        raise field_error(ProfileError, "target", "a Unit", target)
+    context = default_context() if context is None else context
+    modifiers = default_modifiers() if modifiers is None else modifiers
+    if not isinstance(context, Context):
+        raise field_error(ProfileError, "context", "a Context", context)
+    if not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
+    return context, modifiers
+
+
 def plan_pools(
     pools: Sequence[Pool | MortalWounds],
     target: Unit,
@@ -345,7 +360,7 @@ def plan_pools(
     the weapons (for a caller that has them already); declared against the target as it
     stands at ``standing``, where given (docs/rules.md D34). A pool whose profile may not
     target this unit (:class:`~mathhammer.model.abilities.OnlyAgainst`) is left out."""
-    context, modifiers = check_inputs(target, context, modifiers)
+    context, modifiers = _check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     ruleset.check_target(target)
     ruleset.check_situation(context, modifiers)

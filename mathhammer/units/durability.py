@@ -19,7 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, ProfileError, field_error, shown
-from ..exact.engine import attack
+from ..decisions.attack import attack
 from ..model.context import Context
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit, Weapon

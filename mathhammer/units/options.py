@@ -32,7 +32,7 @@ from typing import Any
 from ..core.caches import register
 from ..core.lru import SizedCache
 from ..errors import MathhammerError, OptionError, ProfileError, field_error
-from ..exact.engine import attack
+from ..decisions.attack import attack
 from ..model.ability_text import unknown_message
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import OptionError, ProfileError, field_error
-from ..exact.engine import attack
+from ..decisions.attack import attack
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..montecarlo.engine import generator_from, simulate

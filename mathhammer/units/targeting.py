@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import OptionError, field_error
-from ..exact.engine import attack
+from ..decisions.attack import attack
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult

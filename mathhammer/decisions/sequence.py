@@ -17,7 +17,7 @@ from ..results.attack import AttackResult
 from ..results.sequence import SequenceResult
 from ..results.state import UnitState
 from ..rules.base import Ruleset
-from .engine import attack
+from .attack import attack
 
 __all__ = ["sequence"]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -20,10 +21,12 @@ from ..model.ability_base import Ability, alternatives
 from ..model.pools import MortalWounds, weapon_entries
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
+from .runs import Request, Run
 
 __all__ = [
     "CHOOSE_BY",
     "MAX_SELECTIONS",
+    "choosing",
     "chosen",
     "may_choose",
     "metric_of",
@@ -179,3 +182,38 @@ def beats(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
         if abs(x - y) > 1e-12 * max(1.0, abs(x), abs(y)):
             return x > y
     return False
+
+
+def choosing(run: Run, choose_by: str) -> Run:
+    """``run`` with the player's selection of duplicated abilities made first: every
+    selection attacked by ``run`` and the best by ``choose_by`` kept, the result's
+    ``choices`` saying what was selected; past :data:`MAX_SELECTIONS`, and with
+    ``"ranking"``, the fixed ranking (``run`` as it is).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> from mathhammer.decisions.runs import Request, engine_run
+    >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
+    >>> run = choosing(engine_run, "destroyed")
+    >>> print(run(Request([(gun, 10)], mh.Unit.of("U", 5, 4, 3, 1))).choices[0])
+    Gun: [SUSTAINED HITS D3] chosen over Gun: [SUSTAINED HITS 2] by P(destroyed): 0.02898 vs 0.02757
+    """
+    if choose_by == "ranking":
+        return run
+    metric_of(choose_by)  # a metric it does not know is refused, choice or not
+
+    def chosen_run(request: Request) -> AttackResult:
+        if not request.decidable or not may_choose(request.weapons):
+            return run(request)
+        assert isinstance(request.target, Unit)  # decidable
+        options = selections(request.weapons, request.target)
+        if options is None:
+            return run(request)
+        if options == []:
+            return replace(run(request), choices=(too_many(request.weapons),))
+        results = [(run(replace(request, weapons=w)), picked) for w, picked in options]
+        best, line = chosen(results, choose_by)
+        return replace(best, choices=line)
+
+    return chosen_run

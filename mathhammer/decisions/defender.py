@@ -13,16 +13,17 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from ..errors import AllocationOrderError, OptionError, field_error
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
+from .runs import Request, Run
 
 __all__ = [
     "ALLOCATIONS",
     "MAX_GROUPS",
     "defender_best",
+    "defending",
     "defender_goal",
     "legal_orders",
     "reordered",
@@ -90,22 +91,14 @@ def defender_goal(text: str, unit: Unit) -> tuple[Callable[[AttackResult], float
     raise field_error(OptionError, "allocation", ALLOCATIONS, f"defender-best:{text}")
 
 
-def defender_best(
-    weapons: Any, unit: Unit, goal: str, attack: Callable[..., AttackResult], **options: Any
-) -> AttackResult:
+def defender_best(request: Request, goal: str, run: Run) -> AttackResult:
     """The attack against the defender's best legal order of the unit's groups (the one
-    with the smallest goal; the given order first among equals), its ``choices`` saying
-    which order and by how much."""
+    with the smallest goal; the given order first among equals), each order attacked by
+    ``run``, its ``choices`` saying which order and by how much."""
+    unit = request.target
+    assert isinstance(unit, Unit)
     key, words = defender_goal(goal, unit)
-    context = options.get("context")
-    tried = []
-    for order in legal_orders(unit):
-        here = options
-        if context is not None and isinstance(context.precision_group, int):
-            # a [PRECISION] group named by its index follows its group to its new place
-            moved = replace(context, precision_group=order.index(context.precision_group))
-            here = {**options, "context": moved}
-        tried.append((order, attack(weapons, reordered(unit, order), **here)))
+    tried = [(order, run(_reordered_request(request, unit, order))) for order in legal_orders(unit)]
     best_order, best = min(tried, key=lambda t: key(t[1]))  # the first of equals
     given = key(tried[0][1])
     names = " -> ".join(unit.groups[i].label for i in best_order)
@@ -114,3 +107,47 @@ def defender_best(
         f"{key(best):.4g} vs {given:.4g} as given"
     )
     return replace(best, choices=(*best.choices, line))
+
+
+def _reordered_request(request: Request, unit: Unit, order: tuple[int, ...]) -> Request:
+    """The request against the unit with its groups in ``order``: a [PRECISION] group
+    named by its index follows its group to its new place."""
+    context = request.context
+    if context is not None and isinstance(context.precision_group, int):
+        moved = replace(context, precision_group=order.index(context.precision_group))
+        return replace(request, target=reordered(unit, order), context=moved)
+    return replace(request, target=reordered(unit, order))
+
+
+def defending(run: Run, allocation: str) -> Run:
+    """``run`` against the defender's best order of the target's groups by the goal
+    ``allocation`` states (``"defender-best"``, ``"defender-best:wounds"`` or
+    ``"defender-best:protect:<group name>"``; :func:`defender_best`); ``"given"``: ``run``
+    as it is.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> from mathhammer.decisions.runs import Request, engine_run
+    >>> veterans = mh.ModelGroup(4, 4, 3, 2, name="Veterans")
+    >>> squad = mh.Unit("Squad", [veterans, mh.ModelGroup(3, 4, 4, 1, name="Troopers")])
+    >>> run = defending(engine_run, "defender-best:wounds")
+    >>> print(run(Request([(mh.Weapon("Gun", 3, 3, 5, -1, 2), 4)], squad)).choices[0])
+    allocation: ...
+    """
+    if allocation == "given":
+        return run
+    if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
+        raise field_error(OptionError, "allocation", ALLOCATIONS, allocation)
+    goal = allocation.removeprefix("defender-best").removeprefix(":") or "models"
+
+    def defended_run(request: Request) -> AttackResult:
+        if request.start is not None:
+            raise OptionError(
+                "allocation: a defender's order is chosen before the first attack; give no start"
+            )
+        if not isinstance(request.target, Unit):
+            return run(request)
+        return defender_best(request, goal, run)
+
+    return defended_run

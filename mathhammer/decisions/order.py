@@ -12,29 +12,35 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
+from ..exact.declared import declared_parts
+from ..exact.walk import PoolWalk, pool_walk
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
-from ..model.standing import Standing
 from ..results.attack import AttackResult
 from ..results.state import UnitState
-from .choices import beats, metric_of
-from .declared import declared_parts
+from .choices import beats, choosing, may_choose, metric_of
+from .runs import Request, Run, engine_run
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["MAX_EXHAUSTIVE", "OrderRanking", "best_order", "rank_declared", "rank_pool_orders"]
+__all__ = [
+    "MAX_EXHAUSTIVE",
+    "OrderRanking",
+    "best_order",
+    "ordering",
+    "rank_orders",
+    "rank_pool_orders",
+]
 
 #: Up to this many pools every order is attacked (6 pools: 720 orders, 1,956 pool attacks).
 MAX_EXHAUSTIVE = 6
-
-Attack = Callable[..., AttackResult]
 
 
 @dataclass(frozen=True)
@@ -111,7 +117,7 @@ def rank_pool_orders(
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,
-    attack: Attack | None = None,
+    run: Run | None = None,
 ) -> OrderRanking:
     """Every order of the pools (up to :data:`MAX_EXHAUSTIVE`), attacked exactly and
     ranked by ``metric`` (``"killed"``, ``"destroyed"`` or ``"damage"``, as
@@ -119,9 +125,10 @@ def rank_pool_orders(
 
     The attack is declared once, before its first pool: from a ``start``, against the
     target as it stands in each of its states (docs/rules.md D34), whatever the order.
-    ``attack`` replaces the engine that resolves the pools one at a time (it is called as
-    :func:`~mathhammer.exact.engine.attack_declared`), where the orders are otherwise
-    walked on one layout.
+    ``run`` (a :data:`~mathhammer.decisions.runs.Run`) resolves the pools one at a time;
+    by default the exact engine, each pool's duplicated abilities chosen by ``metric``,
+    the orders walked on one layout where they can be
+    (:func:`~mathhammer.exact.walk.pool_walk`).
 
     Examples
     --------
@@ -131,45 +138,33 @@ def rank_pool_orders(
     >>> ranking.label(ranking.best), ranking.method
     ('Rifle x5 -> Fist x3', 'exhaustive')
     """
-    return rank_declared(
-        weapons, target, None, metric=metric, rules=rules, context=context,
-        modifiers=modifiers, start=start, attack=attack,
+    request = Request(weapons, target, None, start, rules, context, modifiers)
+    walk = run is None
+    return rank_orders(request, metric, choosing(engine_run, metric) if run is None else run, walk)
+
+
+def rank_orders(request: Request, metric: str, run: Run, walk: bool = False) -> OrderRanking:
+    """:func:`rank_pool_orders` of a request, each order scored by ``run``. With ``walk``
+    (``run`` is the exact engine's, with any choice of duplicated abilities), the orders
+    of weapons with no choice to make are walked on one layout, with the same numbers."""
+    key, _ = metric_of(metric)
+    pools = _pools(request.weapons)
+    if walk and 1 < len(pools) <= MAX_EXHAUSTIVE:
+        walked = _walk(request, pools)
+        if walked is not None:  # each prefix one pass of the chain on one layout per part
+            return _exhaustive(
+                pools, metric, walked.apply, _walk_score(walked, key), walked.initial
+            )
+    assert isinstance(request.target, Unit)
+    parts = declared_parts(
+        request.weapons, request.target, request.standing, start=request.start,
+        rules=request.rules, context=request.context, modifiers=request.modifiers,
     )  # fmt: skip
 
-
-def rank_declared(
-    weapons: Any,
-    target: Unit,
-    standing: Standing | None,
-    *,
-    metric: str = "killed",
-    rules: Any = None,
-    context: Context | None = None,
-    modifiers: Modifiers | None = None,
-    start: AttackResult | UnitState | None = None,
-    attack: Attack | None = None,
-) -> OrderRanking:
-    """:func:`rank_pool_orders` of an attack declared against the target as it stood at
-    ``standing`` (None: as it stands in each state of ``start``)."""
-    from .engine import attack_declared
-
-    run = attack_declared if attack is None else attack
-    key, _ = metric_of(metric)
-    pools = _pools(weapons)
-    options = {"rules": rules, "context": context, "modifiers": modifiers}
-    if len(pools) <= MAX_EXHAUSTIVE and len(pools) > 1 and attack is None:
-        from .walk import pool_walk
-
-        walk = pool_walk(pools, target, **options, start=start, standing=standing)
-        if walk is not None:  # each prefix one pass of the chain on one layout per part
-            return _exhaustive(
-                pools, metric, walk.apply, lambda s: key(walk.result(s)), walk.initial
-            )
-    parts = declared_parts(weapons, target, standing, start=start, **options)
-
     def step(i: int, before: tuple[Any, ...]) -> tuple[AttackResult, ...]:
+        weapons = list(pools[i].weapons)
         return tuple(
-            run(list(pools[i].weapons), target, s, start=b, choose_by=metric, **options)
+            run(replace(request, weapons=weapons, standing=s, start=b))
             for s, b in zip(parts.standings, before, strict=True)
         )
 
@@ -181,10 +176,39 @@ def rank_declared(
         return OrderRanking(pools, ((0,),), (first,), metric, "exhaustive")
     if len(pools) <= MAX_EXHAUSTIVE:
         return _exhaustive(pools, metric, step, score, parts.starts)
+    return _greedy(pools, metric, step, score, parts.starts)
+
+
+def _walk(request: Request, pools: tuple[Pool, ...]) -> PoolWalk | None:
+    """The walk of the request's pools, where their weapons have no ability to choose."""
+    if may_choose(request.weapons):
+        return None
+    assert isinstance(request.target, Unit)
+    return pool_walk(
+        pools, request.target, request.rules, request.context, request.modifiers,
+        request.start, request.standing,
+    )  # fmt: skip
+
+
+def _walk_score(
+    walk: PoolWalk, key: Callable[[AttackResult], tuple[float, ...]]
+) -> Callable[[tuple[Any, ...]], tuple[float, ...]]:
+    """The score of what an order of a walk left."""
+    return lambda state: key(walk.result(state))
+
+
+def _greedy(
+    pools: tuple[Pool, ...],
+    metric: str,
+    apply: Callable[[int, Any], Any],
+    score: Callable[[Any], tuple[float, ...]],
+    start: Any,
+) -> OrderRanking:
+    """One order, built a pool at a time: at each step the pool that does best next."""
     order: tuple[int, ...] = ()
-    state: Any = parts.starts
+    state = start
     while len(order) < len(pools):
-        tried = [(i, step(i, state)) for i in range(len(pools)) if i not in order]
+        tried = [(i, apply(i, state)) for i in range(len(pools)) if i not in order]
         i, state = tried[0]
         for j, after in tried[1:]:  # the first of equals (within rounding)
             if beats(score(after), score(state)):
@@ -230,12 +254,10 @@ def _compare(a: tuple[float, ...], b: tuple[float, ...]) -> int:
     return -1 if beats(a, b) else 1 if beats(b, a) else 0
 
 
-def best_order(
-    weapons: Any, target: Unit, metric: str, standing: Standing | None = None, **options: Any
-) -> tuple[list[Any], str]:
-    """The weapons list in the best order of its pools, and a line saying so (the attack
-    declared as :func:`rank_declared` says)."""
-    ranking = rank_declared(weapons, target, standing, metric=metric, **options)
+def best_order(request: Request, metric: str, run: Run, walk: bool) -> tuple[list[Any], str]:
+    """The request's weapons list in the best order of its pools, and a line saying so
+    (:func:`rank_orders`)."""
+    ranking = rank_orders(request, metric, run, walk)
     best = ranking.best
     given = tuple(range(len(ranking.pools)))
     _, words = metric_of(metric)
@@ -247,3 +269,31 @@ def best_order(
     )
     line = f"pool order: {ranking.label(best)} ({ranking.method}) by {words}"
     return ranking.weapons(best), line + (f": {versus}" if versus else "")
+
+
+def ordering(run: Run, metric: str, *, walk: bool = False) -> Run:
+    """``run`` with the pools put in their best order by ``metric`` first, each order
+    scored by ``run`` (:func:`rank_orders`; ``walk`` as it says); the result's
+    ``choices`` say which order, and by how much.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> from mathhammer.decisions.runs import Request, engine_run
+    >>> rifle, heavy = mh.Weapon("Rifle", 2, 3, 4, 0, 1), mh.Weapon("Heavy", 3, 4, 5, -1, 2)
+    >>> veterans = mh.ModelGroup(4, 4, 3, 2, name="Veterans")
+    >>> squad = mh.Unit("Squad", [veterans, mh.ModelGroup(3, 4, 4, 1, name="Troopers")])
+    >>> result = ordering(engine_run, "killed")(Request([(rifle, 4), (heavy, 2)], squad))
+    >>> print(result.choices[0])
+    pool order: Heavy x2 -> Rifle x4 (exhaustive) by expected models destroyed: 1.246 vs 1.232 ...
+    """
+    metric_of(metric)
+
+    def ordered_run(request: Request) -> AttackResult:
+        if not request.decidable:
+            return run(request)
+        ordered, said = best_order(request, metric, run, walk)
+        best_first = run(replace(request, weapons=ordered))
+        return replace(best_first, choices=(*best_first.choices, said))
+
+    return ordered_run
