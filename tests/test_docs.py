@@ -1,8 +1,8 @@
 """The documentation stands alone: every citation resolves inside the repository.
 
-Comments, docstrings, tests and the READMEs cite the rules as ``docs/rules.md §1.7``,
-``docs/rules.md §2.4, D10`` or ``docs/rules.md D23-D27``, and the design as
-``docs/architecture.md §4.3``. Each cited section must be a heading (or an explicit
+Comments, docstrings, tests, the READMEs and the guide (docs/guide/) cite the rules as
+``docs/rules.md §1.7``, ``docs/rules.md §2.4, D10`` or ``docs/rules.md D23-D27``, and the design
+as ``docs/architecture.md §4.3``. Each cited section must be a heading (or an explicit
 ``<a id>`` anchor) of that file and each cited decision a ``D<n>`` of docs/rules.md §6; a
 Markdown link ``docs/x.md#anchor`` must name an anchor GitHub would generate. No file may
 cite a document outside the repository (the old rules, design and style notes, or the
@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("rules", "architecture")
 #: Where citations live; the docs themselves are checked through the anchors they define.
-SCANNED_DIRS = ("mathhammer", "tests", "benchmarks", "notebooks")
+SCANNED_DIRS = ("mathhammer", "tests", "benchmarks", "notebooks", "docs/guide")
 SCANNED_FILES = ("README.md", "CONTRIBUTING.md", "benchmarks/README.md", "notebooks/README.md")
 SUFFIXES = (".py", ".md", ".ipynb")
 
@@ -27,7 +27,8 @@ _REF = r"(?:§\d+(?:\.\d+)?|D\d+)"
 #: ``docs/rules.md`` followed by a list of references: "§2.4, D10", "§2.1-§2.3", "§1 and §2".
 CITATION = re.compile(rf"docs/(?P<doc>{'|'.join(DOCS)})\.md(?P<refs>(?:\s*(?:,|-|and)?\s*{_REF})+)")
 TOKEN = re.compile(_REF)
-LINK = re.compile(rf"\(docs/(?P<doc>{'|'.join(DOCS)})\.md#(?P<anchor>[^)\s]+)\)")
+#: A link from the root (``docs/rules.md#…``) or from docs/guide/ (``../rules.md#…``).
+LINK = re.compile(rf"\((?:docs/|\.\./)(?P<doc>{'|'.join(DOCS)})\.md#(?P<anchor>[^)\s]+)\)")
 # Spelled in pieces so that this file does not cite what it forbids; the outside notes'
 # names are upper case, unlike docs/rules.md.
 OUTSIDE = re.compile(

@@ -1,4 +1,5 @@
-"""The README's code examples run as written."""
+"""The README, a landing page: its setup commands, its code examples run as written, its
+length, and the facts a new user asked of it. The guide's pages are tested in test_guide.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_readme_python_blocks_run() -> None:
-    matplotlib.use("Agg")  # the Jupyter section draws plots
+    matplotlib.use("Agg")  # an example may draw a plot
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
     assert len(blocks) >= 3
     namespace: dict[str, object] = {}
@@ -31,14 +32,18 @@ def test_readme_opens_with_the_two_setup_commands() -> None:
     assert 'pip install --quiet ".[test,dask]"' in (README.parent / ".ci" / "run").read_text()
 
 
-def test_readme_csv_examples_read(tmp_path: Path) -> None:
-    from mathhammer.io import read_attackers, read_targets
-
-    attackers, targets = re.findall(r"```csv\n(.*?)```", README.read_text(), re.S)
-    (tmp_path / "a.csv").write_text(attackers)
-    (tmp_path / "t.csv").write_text(targets)
-    assert [u.name for u in read_attackers(tmp_path / "a.csv")] == ["Squad", "Flamers"]
-    assert [t.unit.name for t in read_targets(tmp_path / "t.csv")] == ["Marines", "Horde"]
+def test_readme_is_a_landing_page() -> None:
+    """At most 250 lines, leading to every page of the guide and to the two docs."""
+    text = README.read_text()
+    assert len(text.splitlines()) <= 250
+    guide = sorted((README.parent / "docs" / "guide").glob("*.md"))
+    assert len(guide) >= 10
+    for target in [
+        *(f"docs/guide/{p.name}" for p in guide),
+        "docs/rules.md",
+        "docs/architecture.md",
+    ]:
+        assert f"]({target})" in text, f"the README does not link to {target}"
 
 
 def test_a_new_user_learns_the_test_runs_time_skips_data_and_notebooks() -> None:
