@@ -17,15 +17,15 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
-from mathhammer.core import binomial, caches, limits
+from mathhammer.core import binomial, caches, limits, tuning
 from mathhammer.core.binomial import (
-    TABLE_SIZE,
     _binomial_table_build,
     binomial_row,
     binomial_table,
     binomial_thin,
 )
 from mathhammer.core.lru import CacheInfo, SizedCache
+from mathhammer.core.tuning import TABLE_SIZE
 
 rng = np.random.default_rng(1414)
 PROBABILITIES = [1 / 6, 1 / 3, 0.5, 2 / 3, 5 / 6, 0.3, 1 / 7, 0.01, 0.999]
@@ -219,8 +219,8 @@ def test_sized_cache_bounds_and_replacement() -> None:
 def test_the_closed_rows_are_within_half_a_1e15_of_the_exact_pmf(p: float) -> None:
     """The first rows, C(n, k) p^k (1 - p)^(n - k) with (1 - p)^m from log1p: closer to the
     exact pmf than the recurrence, which carries the rounding of 1 - p m times."""
-    table = _binomial_table_build(binomial.CLOSED_ROWS + 20, p)
-    for n in [0, 1, 2, 17, binomial.CLOSED_ROWS - 1, binomial.CLOSED_ROWS + 20]:
+    table = _binomial_table_build(tuning.CLOSED_ROWS + 20, p)
+    for n in [0, 1, 2, 17, tuning.CLOSED_ROWS - 1, tuning.CLOSED_ROWS + 20]:
         want = exact(n, p, range(n + 1))
         assert np.abs(table[n, : n + 1] - want).max() <= 5e-16, n
         assert table[n, n + 1 :].sum() == 0.0
@@ -228,8 +228,8 @@ def test_the_closed_rows_are_within_half_a_1e15_of_the_exact_pmf(p: float) -> No
 
 def test_the_coefficients_are_exact_integers_rounded_once() -> None:
     coefficients = binomial._coefficients()
-    assert coefficients.shape == (binomial.CLOSED_ROWS, binomial.CLOSED_ROWS)
-    for n in range(binomial.CLOSED_ROWS):
+    assert coefficients.shape == (tuning.CLOSED_ROWS, tuning.CLOSED_ROWS)
+    for n in range(tuning.CLOSED_ROWS):
         assert coefficients[n, : n + 1].tolist() == [float(comb(n, k)) for k in range(n + 1)]
     caches.clear()  # a constant of arithmetic: kept
     assert binomial._coefficients() is coefficients
@@ -241,11 +241,11 @@ def test_small_counts_are_thinned_by_the_table_s_own_rows(p: float) -> None:
     the cached table (the same closed form), and nothing is stored."""
     if not 0.0 < p < 1.0:
         return
-    for nmax in range(1, binomial.SMALL_TABLE):
+    for nmax in range(1, tuning.SMALL_TABLE):
         assert np.array_equal(binomial._small_table(nmax, p), binomial_table(nmax, p))
     binomial._TABLES.cache_clear()
-    weights = np.zeros(binomial.SMALL_TABLE)
-    weights[3:] = 1.0 / (binomial.SMALL_TABLE - 3)  # a spread of counts: not one row
+    weights = np.zeros(tuning.SMALL_TABLE)
+    weights[3:] = 1.0 / (tuning.SMALL_TABLE - 3)  # a spread of counts: not one row
     got = binomial_thin(weights, p)
     assert binomial._TABLES.cache_info().items == 0
     # the same rows; the products (of arrays laid out apart) may round an ulp apart
@@ -270,7 +270,7 @@ def test_few_counts_are_within_a_few_ulps_of_the_exact_thinning(p: float) -> Non
     """One pmf of up to ``SMALL_TABLE`` counts is thinned without a table (Horner's scheme
     up to six counts, the closed rows past them): each entry within 1e-15 of the exact
     value relative to the pmf (1e-16 absolute of a total 1), and the same shape."""
-    for n in range(1, binomial.SMALL_TABLE + 1):
+    for n in range(1, tuning.SMALL_TABLE + 1):
         for weights in (rng.dirichlet(np.ones(n)), np.eye(n)[-1], np.eye(n)[n // 2]):
             got = binomial_thin(weights, p)
             assert got.shape == weights.shape
@@ -281,7 +281,7 @@ def test_few_counts_are_within_a_few_ulps_of_the_exact_thinning(p: float) -> Non
 
 def test_few_counts_build_no_table() -> None:
     mh.clear_caches()
-    binomial_thin(np.full(binomial.SMALL_TABLE, 1 / binomial.SMALL_TABLE), 0.3)
+    binomial_thin(np.full(tuning.SMALL_TABLE, 1 / tuning.SMALL_TABLE), 0.3)
     binomial_thin(np.array([0.0, 0.25, 0.75]), 0.3)
     assert binomial._small_table.cache_info().currsize == 0
     assert binomial._TABLES.cache_info().items == 0

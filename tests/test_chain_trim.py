@@ -12,16 +12,11 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
+from mathhammer.core import tuning
 from mathhammer.core.binomial import binomial_table
-from mathhammer.exact import chain, single
-from mathhammer.exact.chain import (
-    TRIM_MASS,
-    WINDOW_COUNTS,
-    WINDOW_MASS,
-    cap_passengers,
-    split_windows,
-    trim_counts,
-)
+from mathhammer.core.tuning import TRIM_MASS, WINDOW_COUNTS, WINDOW_MASS
+from mathhammer.exact import chain, counts, pool_chain, single, transition
+from mathhammer.exact.counts import cap_passengers, split_windows, trim_counts
 
 LED = mh.Unit(
     "Led",
@@ -77,7 +72,7 @@ def distributions(result: mh.AttackResult) -> list[np.ndarray]:
 def untrimmed(monkeypatch: pytest.MonkeyPatch, weapons: object, target: mh.Unit) -> mh.AttackResult:
     """The attack with nothing trimmed: by the sorted-dice chain, or the one-group line
     (whose powers then run to the end, however unlikely the unit is to stand)."""
-    for module in (chain, single):
+    for module in (counts, single):
         monkeypatch.setattr(module, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
     monkeypatch.setattr(single, "TRIM_MASS", 0.0)
     monkeypatch.setattr(chain, "WINDOW_MASS", 0.0)  # a split then cuts only exact zeros
@@ -142,13 +137,13 @@ def test_the_windows_cut_the_work_of_a_large_split(monkeypatch: pytest.MonkeyPat
     are a fraction of those of every term (a third of the time on the benchmark's case)."""
     weapons, target = CASES["640 D6 vs a 4-group unit"]
     moved: list[int] = []
-    original = chain.Transition.apply_columns
+    original = transition.Transition.apply_columns
 
-    def counted(self: chain.Transition, x: np.ndarray) -> np.ndarray:
+    def counted(self: transition.Transition, x: np.ndarray) -> np.ndarray:
         moved.append(x.size)
         return original(self, x)
 
-    monkeypatch.setattr(chain.Transition, "apply_columns", counted)
+    monkeypatch.setattr(transition.Transition, "apply_columns", counted)
     windowed = mh.attack(weapons, target)
     cut = sum(moved)
     moved.clear()
@@ -218,7 +213,7 @@ def test_capping_devastating_wounds_changes_nothing(
 ) -> None:
     weapons, target = CASES[name]
     capped = mh.attack(weapons, target)
-    monkeypatch.setattr(chain, "cap_passengers", lambda to_save, wounds: to_save)
+    monkeypatch.setattr(pool_chain, "cap_passengers", lambda to_save, wounds: to_save)
     whole = mh.attack(weapons, target)
     for got, want in zip(distributions(capped), distributions(whole), strict=True):
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
@@ -250,7 +245,7 @@ def test_a_banded_transition_moves_states_as_the_matrix_does(sparse: bool) -> No
     import scipy.sparse as sp
 
     dense = banded_matrix(150, 5)
-    banded = chain.Transition(sp.csr_matrix(dense) if sparse else dense)
+    banded = transition.Transition(sp.csr_matrix(dense) if sparse else dense)
     assert banded.bands is not None and banded.bands.shape == (6, 150)
     rng = np.random.default_rng(3)
     rows, stack = rng.random((4, 150)), rng.random((3, 150, 2))
@@ -266,10 +261,10 @@ def test_a_banded_transition_moves_states_as_the_matrix_does(sparse: bool) -> No
 
 def test_a_matrix_off_the_bands_is_not_banded() -> None:
     backwards = banded_matrix(150, 2).T.copy()  # states moving back: not a band
-    assert chain.Transition(backwards).bands is None
-    wide = banded_matrix(150, chain.BAND_LIMIT + 1)
-    assert chain.Transition(wide).bands is None
-    assert chain.Transition(banded_matrix(20, 2)).bands is None  # small: dense is faster
+    assert transition.Transition(backwards).bands is None
+    wide = banded_matrix(150, tuning.BAND_LIMIT + 1)
+    assert transition.Transition(wide).bands is None
+    assert transition.Transition(banded_matrix(20, 2)).bands is None  # small: dense is faster
 
 
 def test_a_large_line_of_states_gives_the_same_attack_banded(
@@ -277,7 +272,7 @@ def test_a_large_line_of_states_gives_the_same_attack_banded(
 ) -> None:
     weapons, target = CASES["D6 vs 200x W3"]
     banded = mh.attack(weapons, target)
-    monkeypatch.setattr(chain, "BAND_STATES", 10**9)
+    monkeypatch.setattr(transition, "BAND_STATES", 10**9)
     plain = mh.attack(weapons, target)
     for got, want in zip(distributions(banded), distributions(plain), strict=True):
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)

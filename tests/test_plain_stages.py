@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
-from mathhammer.core import binomial
+from mathhammer.core import binomial, tuning
 from mathhammer.core.binomial import binomial_thin
-from mathhammer.exact import on_line, single, steps
+from mathhammer.exact import on_line, powers, single, steps
 from mathhammer.model.unit import ModelGroup, Unit
 from mathhammer.rules.plan import as_plan
 
@@ -209,7 +209,7 @@ def test_the_powers_step_by_step(group: ModelGroup, damage: list[float]) -> None
     blocks of rows, is the product of the one before with the whole matrix; and they end
     at the first that leaves the unit standing with at most the settling mass."""
     line = single.Line(group)
-    assert line.size + 1 > single.SQUARING_STATES
+    assert line.size + 1 > tuning.SQUARING_STATES
     pmf = np.asarray(damage)
     t = _dense(line, line.transition(pmf))
     rng = np.random.default_rng(line.size)
@@ -240,12 +240,12 @@ def _random_transition(states: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return rng.dirichlet(np.ones(states)), t
 
 
-@pytest.mark.parametrize("way", ["_doubling_powers", "_stepwise_powers", "_dense_powers"])
-@pytest.mark.parametrize("states", [2, 7, 40, single.SQUARING_STATES])
+@pytest.mark.parametrize("way", [*powers.POWERS, None])
+@pytest.mark.parametrize("states", [2, 7, 40, tuning.SQUARING_STATES])
 @pytest.mark.parametrize("steps_", [0, 1, 5, 63, 64, 200])
-def test_dense_powers_are_the_powers(way: str, states: int, steps_: int) -> None:
+def test_dense_powers_are_the_powers(way: str | None, states: int, steps_: int) -> None:
     state, t = _random_transition(states, states * 1000 + steps_)
-    got = getattr(single, way)(state, t, steps_)
+    got = powers.dense_powers(state, t, steps_, method=way)
     assert got.shape == (steps_ + 1, states)
     v = state
     for j in range(steps_ + 1):
@@ -261,19 +261,19 @@ def test_dense_powers_are_the_powers(way: str, states: int, steps_: int) -> None
 def test_the_doubling_plan_counts_its_squarings_and_products(
     steps_: int, plan: tuple[int, int]
 ) -> None:
-    assert single._doubling_plan(steps_) == plan
+    assert powers.doubling_plan(steps_) == plan
 
 
 @pytest.mark.parametrize(
     ("states", "steps_", "way"),
     # a squaring of 21 states moves 9,261 entries: six products of a row cost less; of 6
     # states, 216: twenty rows take three squarings and six products
-    [(21, 6, "_stepwise_powers"), (41, 8, "_stepwise_powers"), (6, 20, "_doubling_powers")],
+    [(21, 6, "stepwise"), (41, 8, "stepwise"), (6, 20, "doubling")],
 )
 def test_the_dense_powers_take_the_cheaper_way(states: int, steps_: int, way: str) -> None:
     state, t = _random_transition(states, 7)
-    chosen = single._dense_powers(state, t, steps_)
-    assert chosen.tobytes() == getattr(single, way)(state, t, steps_).tobytes()
+    chosen = powers.dense_powers(state, t, steps_)
+    assert chosen.tobytes() == powers.dense_powers(state, t, steps_, method=way).tobytes()
 
 
 #: Small dense lines: whole models, a wounded first one, one model, damage past a model.
@@ -301,7 +301,7 @@ def test_a_number_of_dice_is_the_power_of_one_die(
     failed = binomial.binomial_row(dice, fail)
     rng = np.random.default_rng(dice)
     for state in (np.eye(line.size + 1)[0], rng.dirichlet(np.ones(line.size + 1))):
-        got = single._one_die_power(state, line.transition(pmf), dice, fail)
+        got = powers.one_die_power(state, line.transition(pmf), dice, fail)
         want = line.apply(state, failed, pmf)
         np.testing.assert_allclose(got, want, rtol=0, atol=ATOL)
         assert got.sum() == pytest.approx(state.sum(), abs=ATOL)

@@ -31,6 +31,7 @@ from mathhammer.core.dist import Dist
 from mathhammer.exact import unsaved
 from mathhammer.exact.chain import rolling_parts
 from mathhammer.exact.layout import Layout, damage_matrix
+from mathhammer.exact.pool_saves import PoolSaves
 from mathhammer.rules.base import save_face_weights
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -51,6 +52,20 @@ def d(*pmf: float) -> Dist:
 
 
 D1, D2, D3 = Dist.constant(1), Dist.constant(2), Dist.uniform(1, 3)
+
+
+def distribution(
+    layout: Layout,
+    state: np.ndarray,
+    to_save: np.ndarray,
+    saved: np.ndarray,
+    damage: Any,
+    focus: int | None = None,
+    faces: np.ndarray | None = None,
+) -> Dist:
+    """``unsaved_distribution`` of a pool with these saves and this damage."""
+    saves = PoolSaves(saved, tuple(damage), focus=focus, faces=faces)
+    return unsaved.unsaved_distribution(layout, state, to_save, saves)
 
 
 @dataclass(frozen=True)
@@ -147,7 +162,7 @@ REGISTRY: dict[str, Case] = {
 def test_the_streak_equals_the_augmented_chain(name: str) -> None:
     args = REGISTRY[name].arguments()
     layout, state, to_save, saved, damage, focus = args
-    got = unsaved.unsaved_distribution(*args)
+    got = distribution(*args)
     want = unsaved._augmented_chain(layout, state, to_save.sum(axis=1), saved, damage, focus)
     assert got.probabilities.shape == want.shape
     np.testing.assert_allclose(got.probabilities, want, rtol=0, atol=ATOL)
@@ -161,7 +176,7 @@ def test_the_streak_equals_the_augmented_chain_with_re_rolled_saves(name: str, p
     # state by the group current as the dice are rolled (docs/rules.md D29)
     layout, state, to_save, saved, damage, focus = REGISTRY[name].arguments()
     faces = save_face_weights(saved, policy)
-    got = unsaved.unsaved_distribution(layout, state, to_save, saved, damage, focus, faces=faces)
+    got = distribution(layout, state, to_save, saved, damage, focus, faces=faces)
     want = sum(
         unsaved._augmented_chain(
             layout, part, to_save.sum(axis=1), saved, damage, focus, weights=weights
@@ -217,7 +232,7 @@ TINY.append(Case((group(2, 3, 1), group(1, 4, 2)), ODD, (D1, D3), 4, random_star
 def test_every_roll_of_a_few_dice(case: Case) -> None:
     args = case.arguments(seed=7)
     want = brute_force(*args)
-    got = unsaved.unsaved_distribution(*args).probabilities
+    got = distribution(*args).probabilities
     have = np.zeros(max(got.size, want.size))
     have[: got.size] = got
     assert not np.any(want[have.size :])
@@ -293,7 +308,7 @@ def test_past_the_limits_it_is_refused_within_a_second() -> None:
     target = Unit("Mob", [group(2500, 3, 1), group(2500, 4, 1)])
     layout = Layout(target)
     to_save = Dist.binomial(2000, 0.5).probabilities[:, None]
-    call = lambda: unsaved.unsaved_distribution(  # noqa: E731
+    call = lambda: distribution(  # noqa: E731
         layout, layout.initial_state(), to_save, saves_from(3, 4), [D1, D1]
     )
     with memory_cap(GIB):

@@ -26,17 +26,18 @@ from guarded import GIB, memory_cap, run_capped, timed
 import mathhammer as mh
 from mathhammer.core import limits
 from mathhammer.core.binomial import (
-    TABLE_SIZE,
     _binomial_table_build,
     binomial_table,
     binomial_thin,
 )
 from mathhammer.core.convolution import convolve2d
 from mathhammer.core.dist import Dist
+from mathhammer.core.tuning import TABLE_SIZE
 from mathhammer.exact import budget, chain, cost, unsaved
-from mathhammer.exact.chain import Transition, factored_series
+from mathhammer.exact.chain import factored_series
 from mathhammer.exact.layout import Layout, damage_matrix
 from mathhammer.exact.steps import compound_kernel, split_kernel, thin_by_kernel
+from mathhammer.exact.transition import Transition
 
 ATOL = 1e-12
 rng = np.random.default_rng(13)

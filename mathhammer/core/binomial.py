@@ -35,11 +35,17 @@ from .caches import register
 from .limits import MAX_TABLE, check_limit
 from .lru import SizedCache
 from .sums import ordered_sum
+from .tuning import (
+    CACHE_ENTRIES,
+    CLOSED_ROWS,
+    HORNER_STEP,
+    SMALL_ROW,
+    SMALL_TABLE,
+    TABLE_ROUND,
+    TABLE_SIZE,
+)
 
 __all__ = [
-    "CACHE_ENTRIES",
-    "HORNER_STEP",
-    "TABLE_SIZE",
     "FloatArray",
     "binomial_pmf",
     "binomial_row",
@@ -50,17 +56,6 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: Entries the cached tables hold at most, all ``p`` together (8 bytes each: 256 MB). A
-#: table of 2,000 dice has 4 million; one larger than the budget is built and not kept.
-CACHE_ENTRIES = 32_000_000
-#: Up to this size :func:`binomial_thin` multiplies by the table (fast, in BLAS); above it,
-#: it runs Horner's scheme (no table: memory grows as n, not n²) unless it thins many
-#: columns at once.
-TABLE_SIZE = 1024
-#: Counts taken at once by a step of Horner's scheme in :func:`binomial_thin`.
-HORNER_STEP = 128
-#: Tables are built with a multiple of this many rows, so that nearby sizes share one.
-_ROUND = 16
 
 _TABLES: SizedCache[float, FloatArray] = register(
     SizedCache(CACHE_ENTRIES, max_items=256, name="binomial tables")
@@ -82,12 +77,6 @@ def _pascal(table: FloatArray, start: int, p: float) -> None:
         row = table[n]
         np.multiply(prev, q, out=row[:n])
         row[1 : n + 1] += p * prev
-
-
-#: Rows ``0 .. CLOSED_ROWS - 1`` of a table are the closed form ``C(n, k) p^k q^(n - k)``,
-#: row by row (a few array operations for all of them, where the recurrence takes a Python
-#: step a row); the rows after them continue by the recurrence.
-CLOSED_ROWS = 96
 
 
 @lru_cache(maxsize=1)
@@ -120,12 +109,6 @@ def _closed(table: FloatArray, start: int, stop: int, p: float) -> None:
     table[start:stop, :width] = _coefficients()[start:stop, :width] * np.power(p, k) * q_powers
 
 
-#: Counts below this are thinned by rows made by the closed form for their size (a few
-#: array operations; the last few hundred kept) rather than by the table of their ``p``
-#: (built with at least 16 rows, and stored by size).
-SMALL_TABLE = 16
-
-
 @register
 @lru_cache(maxsize=512)
 def _small_table(nmax: int, p: float) -> FloatArray:
@@ -156,7 +139,7 @@ def _binomial_table_build(nmax: int, p: float, held: FloatArray | None = None) -
 def _rows_to_build(nmax: int, held: int) -> int:
     """Rows of the next table: ``nmax`` at least, a quarter more than held, rounded up."""
     rows = max(nmax + 1, held + held // 4)
-    rows = -(-rows // _ROUND) * _ROUND
+    rows = -(-rows // TABLE_ROUND) * TABLE_ROUND
     return max(nmax + 1, min(rows, isqrt(MAX_TABLE)))
 
 
@@ -184,11 +167,6 @@ def binomial_table(nmax: int, p: float) -> FloatArray:
         held = _binomial_table_build(rows - 1, p, held)
         _TABLES.put(p, held, held.size)
     return held[: nmax + 1, : nmax + 1]
-
-
-#: Up to this many dice a row's products are taken in Python floats (the same products, in
-#: the same order): a few array operations cost more than the loop.
-SMALL_ROW = 64
 
 
 def _ratio_row(n: int, p: float) -> FloatArray:

@@ -26,6 +26,7 @@ from ..core.limits import (
     shorten,
 )
 from ..core.lru import SizedCache
+from ..core.tuning import DENSE_LIMIT
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
 from ..rules.base import FACE_ARRAY, PoolChecks, Ruleset, save_face_weights
@@ -33,7 +34,7 @@ from ..rules.plan import AttackPlan, PlanLimits, PlannedPool, check_sizes
 from .chain import save_blocks
 from .cost import Cost, apply_cost, chain_cost, check_cost, hit_cost, series_cost, wound_cost
 from .damage import group_damage, never_zero
-from .layout import DENSE_LIMIT, Layout
+from .layout import Layout
 from .steps import hit_kernel, split_kernel, wound_kernel
 
 __all__ = [

@@ -44,190 +44,27 @@ import numpy as np
 
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
-from ..core.limits import MAX_TABLE
-from ..errors import OptionError
+from ..core.tuning import BLOCKS_KEPT, CHUNK_ENTRIES, WINDOW_MASS
 from ..rules.base import FACES, AllocationOrder
-from .cost import CHUNK_ENTRIES
-from .damage import CommandDamage, Damage, damage_key, never_zero
+from .counts import split_windows, trim_into
+from .damage import Damage, damage_key
 from .layout import Layout, damage_matrix
+from .transition import Transition
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
 
 __all__ = [
-    "BAND_ENTRIES",
-    "BAND_LIMIT",
-    "BAND_STATES",
-    "MAX_JOINT",
-    "TRIM_MASS",
-    "WINDOW_COUNTS",
-    "WINDOW_MASS",
-    "Transition",
-    "Windows",
-    "apply_pool",
     "block_share",
-    "cap_passengers",
-    "command_transition",
-    "fresh_saves",
-    "save_command_split",
+    "block_transitions",
+    "factored_series",
+    "layout_blocks",
     "rolling_parts",
+    "save_blocks",
     "saving_states",
     "sorted_dice_chain",
     "spill_mortal_wounds",
-    "split_windows",
-    "trim_counts",
 ]
-
-#: The most entries of a pool's joint (dice left, devastating wounds, state) distribution.
-MAX_JOINT = MAX_TABLE
-
-
-#: From this many states, a transition that only moves states forward by at most
-#: :data:`BAND_LIMIT` is applied band by band (a few vector operations, not a matrix
-#: product or a sparse one).
-BAND_STATES = 128
-#: The widest band applied band by band.
-BAND_LIMIT = 32
-#: A dense transition is applied band by band only when its bands, times this, are no
-#: more than the work of the dense product (states x entries moved): each band is a few
-#: numpy calls (about 1.5 us), a dense product about 0.08 ns per multiply-add (measured
-#: from 128 to 1,200 states). A vector then goes through the dense matrix unless the
-#: bands are few; a wide stack of distributions goes band by band.
-BAND_ENTRIES = 20_000
-
-
-class Transition:
-    """A one-die transition ``T`` (rows: from, columns: to), applied to row vectors.
-
-    Stored dense for small units, sparse for large ones, and as bands when every
-    transition moves a state forward by a few places only (the units whose groups are
-    used up in order: damage moves the unit along one line of states).
-    """
-
-    def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
-        self.dense = isinstance(matrix, np.ndarray)
-        self.bands = _bands(matrix) if matrix.shape[0] >= BAND_STATES else None
-        if self.dense:
-            self._m = matrix
-        else:
-            import scipy.sparse as sp
-
-            # a sparse T is stored transposed and applied as (T^t @ x^t)^t
-            self._m = sp.csr_matrix(matrix.T)
-
-    @classmethod
-    def with_saves(cls, damage: np.ndarray | sp.csr_matrix, saving: np.ndarray) -> Transition:
-        """The damage transition with the rows of ``saving`` states replaced by "stay"."""
-        if isinstance(damage, np.ndarray):
-            m = damage.copy()
-            m[saving] = 0.0
-            idx = np.flatnonzero(saving)
-            m[idx, idx] = 1.0
-            return cls(m)
-        import scipy.sparse as sp
-
-        keep = sp.diags((~saving).astype(float))
-        return cls(keep @ damage + sp.diags(saving.astype(float)))
-
-    def _by_bands(self, x: FloatArray) -> bool:
-        """Whether ``x`` is moved band by band (see :data:`BAND_ENTRIES`)."""
-        if self.bands is None:
-            return False
-        return not self.dense or len(self.bands) * BAND_ENTRIES <= x.size * len(self.bands[0])
-
-    def apply(self, x: FloatArray) -> FloatArray:
-        """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
-        if self._by_bands(x):
-            bands = self.bands
-            assert bands is not None
-            out: FloatArray = x * bands[0]
-            for d in range(1, len(bands)):
-                out[..., d:] += x[..., :-d] * bands[d, :-d]
-            return out
-        if self.dense:
-            return np.asarray(x @ self._m, dtype=np.float64)
-        flat = x.reshape(-1, x.shape[-1])
-        return np.asarray((self._m @ flat.T).T).reshape(x.shape)
-
-    def power_series(self, coeffs: FloatArray) -> FloatArray:
-        """``sum_j coeffs[j] @ T**j`` by Horner's scheme (``coeffs`` stacked on axis 0)."""
-        result: FloatArray = coeffs[-1].copy()
-        for j in range(len(coeffs) - 2, -1, -1):
-            result = self.apply(result) + coeffs[j]
-        return result
-
-    def apply_columns(self, x: FloatArray) -> FloatArray:
-        """``T^t @ x``: each column of ``x`` (shape ``(S, M)``, or ``(L, S, M)`` for ``L`` such
-        arrays) a state distribution, moved one die. The states are on the second-last axis,
-        so a stack of ``L`` is one product with no transposed copy (a block-diagonal one
-        when ``T`` is sparse)."""
-        if self._by_bands(x):
-            assert self.bands is not None
-            column = self.bands[:, :, None]
-            moved: FloatArray = x * column[0]
-            for d in range(1, len(column)):
-                moved[..., d:, :] += x[..., :-d, :] * column[d, :-d]
-            return moved
-        if self.dense:
-            if x.ndim == 2:
-                return np.asarray(self._m.T @ x, dtype=np.float64)
-            stack, states, width = x.shape
-            if width == 1:  # one product of the stacked row vectors
-                return np.asarray(x.reshape(stack, states) @ self._m).reshape(x.shape)
-            moved = np.tensordot(x, self._m, axes=(1, 0))  # [stack, width, states]
-            return np.ascontiguousarray(moved.transpose(0, 2, 1))
-        if x.ndim == 2:
-            return np.asarray(self._m @ x, dtype=np.float64)
-        stack, states = x.shape[0], x.shape[1]
-        flat = x.reshape(stack * states, -1)
-        return np.asarray(self._block(stack) @ flat, dtype=np.float64).reshape(x.shape)
-
-    def _block(self, stack: int) -> sp.csr_matrix:
-        """``I_stack (x) T^t``: the first ``stack`` blocks of one block-diagonal matrix, made
-        once for the largest stack asked for and cut to size without copying its arrays."""
-        import scipy.sparse as sp
-
-        big = self.__dict__.get("_big")
-        if big is None or big.shape[0] < stack * self._m.shape[0]:
-            size = max(stack, self.__dict__.get("_reserved", 0))
-            big = sp.csr_matrix(sp.kron(sp.identity(size, format="csr"), self._m))
-            self.__dict__["_big"] = big
-        rows = stack * self._m.shape[0]
-        end = int(big.indptr[rows])
-        return sp.csr_matrix(
-            (big.data[:end], big.indices[:end], big.indptr[: rows + 1]), shape=(rows, rows)
-        )
-
-    def reserve(self, stack: int) -> None:
-        """Make the block-diagonal matrix of :meth:`apply_columns` for stacks of up to
-        ``stack`` arrays at once, rather than again as the stacks grow."""
-        self.__dict__["_reserved"] = max(stack, self.__dict__.get("_reserved", 0))
-
-    def column_series(self, coeffs: FloatArray) -> FloatArray:
-        """``sum_j T^t**j @ coeffs[j]`` by Horner's scheme: :meth:`power_series` for arrays
-        whose states are on axis 1 (``coeffs[j]`` of shape ``(S, M)``)."""
-        result: FloatArray = coeffs[-1].copy()
-        for j in range(len(coeffs) - 2, -1, -1):
-            result = self.apply_columns(result)
-            result += coeffs[j]
-        return result
-
-
-def _bands(matrix: np.ndarray | sp.spmatrix) -> FloatArray | None:
-    """``bands[d, s] = T[s, s + d]`` when every entry of ``T`` lies on such a diagonal with
-    ``0 <= d <= BAND_LIMIT``; else None."""
-    if isinstance(matrix, np.ndarray):
-        rows, cols = np.nonzero(matrix)
-        values = matrix[rows, cols]
-    else:
-        coo = matrix.tocoo()
-        rows, cols, values = coo.row, coo.col, coo.data
-    offsets = cols - rows
-    if offsets.size == 0 or offsets.min() < 0 or offsets.max() > BAND_LIMIT:
-        return None
-    bands = np.zeros((int(offsets.max()) + 1, matrix.shape[0]))
-    np.add.at(bands, (offsets, rows), values)
-    return bands
 
 
 def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
@@ -290,10 +127,10 @@ def sorted_dice_chain(
     p, t = blocks[first]
     assert t is not None
     if first == last:  # the dice of later blocks are saved: only this block's count matters
-        return factored_series(_trimmed(binomial_thin(count, p), trimmed), state, t)
+        return factored_series(trim_into(binomial_thin(count, p), trimmed), state, t)
     mass = 0.0 if trimmed is None else WINDOW_MASS
     cuts: list[float] = []
-    joint = _first_split(_trimmed(count, trimmed), state, p, t, mass, cuts)
+    joint = _first_split(trim_into(count, trimmed), state, p, t, mass, cuts)
     for p, t in blocks[first + 1 : last]:
         joint = _thin_in_place(joint, 1.0 - p) if t is None else _split(joint, p, t, mass, cuts)
     p, t = blocks[last]
@@ -302,153 +139,6 @@ def sorted_dice_chain(
     if trimmed is not None:
         trimmed.append(float(sum(cuts)))
     return out
-
-
-#: The most probability mass cut from the top of one count of dice (:func:`trim_counts`).
-TRIM_MASS = 1e-18
-#: The mass :func:`split_windows` cuts, at most, from each end of the counts a split takes
-#: and from each tail of the dice a block takes of a count (relative to the count's mass):
-#: a split cuts at most four times this, ``TRIM_MASS / 4``.
-WINDOW_MASS = TRIM_MASS / 16
-#: Counts of dice up to which a split keeps every term (:func:`split_windows`).
-WINDOW_COUNTS = 128
-
-
-class Windows:
-    """What a split of counts of dice between a block and the blocks above it keeps: the
-    counts ``a..b``, and of ``n`` dice the ``lo[n - a]..hi[n - a]`` that fall in the block
-    (both non-decreasing in ``n``), with the probability mass the rest held (``cut``).
-    Without ``lo`` and ``hi``, every count from 0 to ``b`` and every split of it: nothing
-    cut.
-
-    ``dice_range(j)``: the counts ``n0..n1`` whose window holds ``j`` (empty when
-    ``n0 > n1``).
-    """
-
-    def __init__(
-        self,
-        a: int,
-        b: int,
-        lo: np.ndarray | None = None,
-        hi: np.ndarray | None = None,
-        cut: float = 0.0,
-    ) -> None:
-        self.a, self.b, self.cut = a, b, cut
-        #: whether every count and every split of it is kept
-        self.full = lo is None or hi is None
-        if lo is None or hi is None:
-            self.first, self.last, self.low, self.high = 0, b, 0, b
-            return
-        self.lo, self.hi = lo, hi
-        #: the fewest and the most dice any kept count puts in the block
-        self.first, self.last = int(lo[0]), int(hi[-1])
-        dice = np.arange(self.first, self.last + 1)
-        n0 = a + np.searchsorted(hi, dice, side="left")  # the first count reaching j
-        n1 = a + np.searchsorted(lo, dice, side="right") - 1  # the last count starting by j
-        self._n0, self._n1 = n0.tolist(), n1.tolist()
-        left = n0 - dice  # the dice above the block, n - j, at each end
-        right = n1 - dice
-        some = n0 <= n1
-        #: the fewest and the most dice left above the block
-        self.low = int(left[some].min()) if some.any() else 0
-        self.high = int(right[some].max()) if some.any() else -1
-
-    def dice_range(self, j: int) -> tuple[int, int]:
-        if self.full:
-            return j, self.b
-        if j < self.first or j > self.last:
-            return 1, 0
-        return self._n0[j - self.first], self._n1[j - self.first]
-
-    def mask(self, n: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether ``j`` dice of ``n`` (broadcast) are kept."""
-        inside = (n >= self.a) & (n <= self.b)
-        if self.full:
-            every: np.ndarray = inside & (j <= n)
-            return every
-        at = np.clip(n, self.a, self.b) - self.a
-        kept: np.ndarray = inside & (j >= self.lo[at]) & (j <= self.hi[at])
-        return kept
-
-
-def split_windows(counts: FloatArray, table: FloatArray, mass: float) -> Windows:
-    """The :class:`Windows` of a split: ``counts[n]`` (an array of any shape) the
-    probabilities of ``n`` dice, ``table[n, j]`` the chance ``j`` of them fall in the block.
-
-    The counts at either end holding at most ``mass`` there are cut, and of each count
-    kept the dice in the block at either tail of its binomial whose chance is at most
-    ``mass``: the cut is at most ``4 * mass`` (times the total of ``counts``), and is
-    reported. With ``mass = 0``, or at most :data:`WINDOW_COUNTS` counts, nothing is cut
-    (the windows cost more than they save).
-
-    Examples
-    --------
-    >>> from mathhammer.core.binomial import binomial_table
-    >>> counts = np.zeros(401)
-    >>> counts[300] = 1.0
-    >>> w = split_windows(counts, binomial_table(400, 0.5), 1e-18)
-    >>> (w.a, w.b), (int(w.lo[0]), int(w.hi[0])), w.cut < 4e-18
-    ((300, 300), (76, 224), True)
-    """
-    size = len(counts)
-    if mass == 0.0 or size <= WINDOW_COUNTS:
-        return Windows(0, size - 1)
-    rowmass = counts.reshape(size, -1).sum(axis=1)
-    below = np.cumsum(rowmass)
-    a = min(int(np.searchsorted(below, mass, side="right")), size - 1)
-    above = np.cumsum(rowmass[::-1])  # above[i]: the mass of the top i + 1 counts
-    b = max(size - 1 - int(np.searchsorted(above, mass, side="right")), a)
-    cut = float(below[a - 1]) if a > 0 else 0.0
-    cut += float(above[size - 2 - b]) if b < size - 1 else 0.0
-    rows = table[a : b + 1, : b + 1]
-    width = b + 1
-    cdf = np.cumsum(rows, axis=1)
-    sf = np.cumsum(rows[:, ::-1], axis=1)[:, ::-1]  # sf[n, j]: P(at least j)
-    # windows only widened to make them non-decreasing in n (rounding may break it)
-    lo = np.minimum.accumulate(np.count_nonzero(cdf <= mass, axis=1)[::-1])[::-1]
-    hi = np.maximum.accumulate(width - 1 - np.count_nonzero(sf <= mass, axis=1))
-    index = np.arange(len(rows))
-    low = np.where(lo > 0, cdf[index, np.maximum(lo - 1, 0)], 0.0)
-    high = np.where(hi < width - 1, sf[index, np.minimum(hi + 1, width - 1)], 0.0)
-    cut += float(rowmass[a : b + 1] @ (low + high))
-    return Windows(a, b, lo, hi, cut)
-
-
-def trim_counts(count: FloatArray, mass: float = TRIM_MASS) -> tuple[FloatArray, float]:
-    """``count[n, m]`` without its top rows (most dice) whose total probability is at most
-    ``mass``; return it and the mass cut.
-
-    A pool of hundreds of dice reaches its largest counts with probabilities far below any
-    that can be printed; the chain's work grows with the square of the count, so those
-    rows are dropped, and the mass dropped is reported with the result.
-
-    Examples
-    --------
-    >>> count = np.array([[0.5], [0.5 - 1e-19], [1e-19]])
-    >>> kept, cut = trim_counts(count)
-    >>> kept.shape, cut
-    ((2, 1), 1e-19)
-    """
-    if not len(count):
-        return count, 0.0
-    last = count[-1]  # each tail holds the last row: one entry read as it is
-    if (float(last[0]) if len(last) == 1 else float(np.add.reduce(last))) > mass:
-        return count, 0.0
-    rows = count.sum(axis=1)
-    tail = np.cumsum(rows[::-1])[::-1]  # tail[n]: P(at least n dice)
-    cut_from = int(np.searchsorted(-tail, -mass, side="left"))  # first n with tail <= mass
-    cut_from = max(cut_from, 1)
-    if cut_from >= len(rows):
-        return count, 0.0
-    return count[:cut_from], float(tail[cut_from])
-
-
-def _trimmed(count: FloatArray, trimmed: list[float] | None) -> FloatArray:
-    if trimmed is None:
-        return count
-    kept, cut = trim_counts(count)
-    trimmed.append(cut)
-    return kept
 
 
 def _thin_in_place(joint: FloatArray, p: float) -> FloatArray:
@@ -671,7 +361,7 @@ def rolling_parts(
     return parts
 
 
-def _blocks(
+def block_transitions(
     saved: np.ndarray,
     current: np.ndarray,
     damage: np.ndarray | sp.csr_matrix,
@@ -689,11 +379,7 @@ def _blocks(
     return out
 
 
-#: The most save-block transitions a layout keeps (for the pools that follow on it).
-BLOCKS_KEPT = 16
-
-
-def _layout_blocks(
+def layout_blocks(
     layout: Layout,
     saved: np.ndarray,
     effective_damage: Sequence[Damage],
@@ -713,244 +399,8 @@ def _layout_blocks(
         if len(kept) >= BLOCKS_KEPT:
             kept.clear()
         current = layout.current_group(focus, order)
-        found = kept[key] = _blocks(saved, current, damage, weights)
+        found = kept[key] = block_transitions(saved, current, damage, weights)
     return found  # type: ignore[no-any-return]
-
-
-def apply_pool(
-    layout: Layout,
-    state: FloatArray,
-    to_save: FloatArray,
-    saved: np.ndarray,
-    effective_damage: Sequence[Damage],
-    mortal_damage: Sequence[Damage],
-    focus: int | None = None,
-    order: AllocationOrder | None = None,
-    trimmed: list[float] | None = None,
-    faces: np.ndarray | None = None,
-    command: CommandDamage | None = None,
-    save_command: bool = False,
-) -> FloatArray:
-    """The state distribution after a pool's save dice and devastating wounds.
-
-    Parameters
-    ----------
-    layout : Layout
-        The target's state space.
-    state : ndarray
-        The state distribution before the pool.
-    to_save : ndarray
-        ``to_save[k, m]``: P(k attacks reach the save step and m are devastating wounds).
-    saved : ndarray of bool, shape (groups, 6)
-        ``saved[g, f - 1]``: group ``g`` saves a natural ``f`` against this pool.
-    effective_damage : sequence of Dist
-        Wounds lost per unsaved attack by a model of each group (after FNP).
-    mortal_damage : sequence of Dist
-        Wounds lost per devastating wound by a model of each group (after FNP).
-    focus : int, optional
-        The CHARACTER group [PRECISION] makes current.
-    order : callable, optional
-        The ruleset's allocation order (the 11th edition's by default).
-    trimmed : list of float, optional
-        Given, the counts of dice of negligible probability are cut (:func:`trim_counts`)
-        and the mass cut appended to it; else nothing is cut.
-    faces : ndarray, optional
-        ``faces[g, f - 1]``: the chance that one save die shows ``f`` once the defender's
-        re-rolls are made, with group ``g`` current as the dice are rolled
-        (:func:`~mathhammer.rules.base.save_face_weights`); uniform when None.
-    command : optional
-        A command re-roll of one damage roll (:func:`~mathhammer.exact.damage.command_damage`):
-        the chain runs on the states twice over, before and after the re-roll is used
-        (:func:`command_transition`).
-    save_command : bool
-        The defender's command re-roll of the pool's first failed save (docs/rules.md D33):
-        the chain runs on the states twice over (:func:`save_command_split`).
-    """
-    if save_command and command is not None:
-        raise OptionError(
-            "a command re-roll of a damage roll against a unit with a command re-roll "
-            "of a save is not computed; give one of them"
-        )
-    if save_command or command is not None:
-        args = (saved, effective_damage, mortal_damage, focus, order, trimmed, faces)
-        return _on_doubled_states(layout, state, to_save, *args, command)
-    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
-    if trimmed is not None:
-        to_save = _trimmed(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
-    if to_save.shape[1] > 1 and never_zero(mortal_damage):
-        to_save = cap_passengers(to_save, layout.most_damage)
-    parts = rolling_parts(layout, state, faces, focus, order)
-    if len(parts) > 1 and trimmed is not None:  # the dice cut once, for every part
-        to_save, trimmed = _trimmed(to_save, trimmed), None
-    after_saves = sum(
-        sorted_dice_chain(
-            to_save,
-            part,
-            _layout_blocks(layout, saved, effective_damage, focus, order, damage, weights),
-            trimmed,
-        )
-        for part, weights in parts
-    )  # [m, s]
-    assert isinstance(after_saves, np.ndarray)
-    if after_saves.shape[0] == 1:
-        return np.asarray(after_saves[0], dtype=np.float64)
-    devastating = Transition(damage_matrix(layout, mortal_damage, focus=focus, order=order))
-    return devastating.power_series(after_saves)
-
-
-def command_transition(
-    layout: Layout,
-    plain: Sequence[Damage],
-    kept: Sequence[Damage],
-    rerolled: Sequence[Damage],
-    focus: int | None = None,
-    order: AllocationOrder | None = None,
-) -> np.ndarray | sp.csr_matrix:
-    """The one-attack damage transition on the states twice over: the first copy while the
-    pool's command re-roll is unused, the second once it is used. From the first, an
-    attack whose roll is kept stays in it (``kept``), one rolled again moves to the second
-    (``rerolled``); the second takes the damage as rolled (``plain``)::
-
-        [[K, R],
-         [0, P]]
-    """
-    matrices = [damage_matrix(layout, d, focus=focus, order=order) for d in (kept, rerolled, plain)]
-    k, r, p = matrices
-    # a destroyed unit stays where it is (in K); R moves nothing out of it
-    standing = (layout.current_group(focus, order) >= 0).astype(float)
-    if isinstance(k, np.ndarray):
-        return np.block([[k, r * standing[:, None]], [np.zeros_like(k), p]])
-    import scipy.sparse as sp
-
-    r = sp.diags(standing) @ r
-    return sp.csr_matrix(sp.bmat([[k, r], [None, p]]))
-
-
-def save_command_split(
-    damage: np.ndarray | sp.csr_matrix, saving: np.ndarray, again: np.ndarray
-) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """One save die of a block on the states twice over (before and after the defender's
-    command re-roll is used): the part that inflicts no damage and the part that does.
-
-    ``saving``: the states whose current model saves the block's faces (of one copy);
-    ``again[s]``: the chance that a die rolled again saves for state ``s``'s current model.
-    Unused, a failed save is rolled again at once: saved (``again``), the state moves to
-    the second copy; failed again, it takes the damage there. Used, a failed save takes
-    the damage::
-
-        kept    = [[S, F a], [0, S]]      S = diag(saving), F = diag(not saving)
-        damaged = [[0, F (1 - a) D], [0, F D]]
-    """
-    import scipy.sparse as sp
-
-    size = len(again)
-    sav = saving[:size].astype(float)
-    fail = 1.0 - sav
-    d = sp.csr_matrix(damage)
-    kept = sp.bmat([[sp.diags(sav), sp.diags(fail * again)], [None, sp.diags(sav)]])
-    damaged = sp.bmat(
-        [
-            [None, sp.diags(fail * (1.0 - again)) @ d],
-            [sp.csr_matrix((size, size)), sp.diags(fail) @ d],
-        ]
-    )
-    return sp.csr_matrix(kept), sp.csr_matrix(damaged)
-
-
-def fresh_saves(
-    layout: Layout, saved: np.ndarray, focus: int | None, order: AllocationOrder | None
-) -> np.ndarray:
-    """The chance that a save die rolled again saves, for each state's current model (1
-    for a destroyed unit: nothing is left to damage)."""
-    current = layout.current_group(focus, order)
-    share = saved.mean(axis=1)
-    return np.where(current >= 0, share[np.maximum(current, 0)], 1.0)
-
-
-def _on_doubled_states(
-    layout: Layout,
-    state: FloatArray,
-    to_save: FloatArray,
-    saved: np.ndarray,
-    effective_damage: Sequence[Damage],
-    mortal_damage: Sequence[Damage],
-    focus: int | None,
-    order: AllocationOrder | None,
-    trimmed: list[float] | None,
-    faces: np.ndarray | None,
-    command: CommandDamage | None,
-) -> FloatArray:
-    """:func:`apply_pool` with a command re-roll: the sorted-dice chain on the states twice
-    over, while the re-roll is unused and once it is used, then the two copies added. The
-    attacker's re-roll of a damage roll (``command``) changes the damage transition
-    (:func:`command_transition`); otherwise it is the defender's of a save, which changes
-    the save dice's (:func:`save_command_split`)."""
-    size = layout.size
-    current = layout.current_group(focus, order)
-    damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
-    if command is not None:
-        (kept, rerolled), (mortal_kept, mortal_rerolled) = command
-        doubled = command_transition(layout, effective_damage, kept, rerolled, focus, order)
-        mortal = command_transition(
-            layout, mortal_damage, mortal_kept, mortal_rerolled, focus, order
-        )
-
-        def blocks_of(weights: FloatArray | None) -> list[tuple[float, Transition | None]]:
-            return _blocks(saved, np.tile(current, 2), doubled, weights)
-    else:
-        again = fresh_saves(layout, saved, focus, order)
-        mortal = _twice(damage_matrix(layout, mortal_damage, focus=focus, order=order))
-
-        def blocks_of(weights: FloatArray | None) -> list[tuple[float, Transition | None]]:
-            out: list[tuple[float, Transition | None]] = []
-            for lo, n, pattern in save_blocks(saved):
-                t = None
-                if not pattern.all():
-                    kept, hit = save_command_split(damage, saving_states(current, pattern), again)
-                    both = kept + hit
-                    t = Transition(both.toarray() if isinstance(damage, np.ndarray) else both)
-                out.append((block_share(weights, lo, n), t))
-            return out
-
-    if trimmed is not None:
-        to_save = _trimmed(_trimmed(to_save.T, trimmed).T, trimmed)
-    after_saves = sum(
-        sorted_dice_chain(to_save, np.concatenate([part, np.zeros(size)]), blocks_of(weights))
-        for part, weights in rolling_parts(layout, state, faces, focus, order)
-    )  # [m, 2 states]
-    assert isinstance(after_saves, np.ndarray)
-    if after_saves.shape[0] > 1:
-        after_saves = Transition(mortal).power_series(after_saves)[None, :]
-    both = after_saves[0]
-    return np.asarray(both[:size] + both[size:], dtype=np.float64)
-
-
-def _twice(matrix: np.ndarray | sp.csr_matrix) -> np.ndarray | sp.csr_matrix:
-    """The same transition on both copies of the states."""
-    if isinstance(matrix, np.ndarray):
-        zero = np.zeros_like(matrix)
-        return np.block([[matrix, zero], [zero, matrix]])
-    import scipy.sparse as sp
-
-    return sp.csr_matrix(sp.block_diag([matrix, matrix]))
-
-
-def cap_passengers(to_save: FloatArray, wounds: int) -> FloatArray:
-    """``to_save[k, m]`` with the counts of devastating wounds above ``wounds`` added to
-    ``wounds``: when every devastating wound costs a wound, a unit with ``wounds`` wounds
-    is destroyed by that many, and the rest change nothing. Exact, and the chain's joint
-    is no wider than the unit's wounds.
-
-    Examples
-    --------
-    >>> cap_passengers(np.array([[0.125, 0.25, 0.5, 0.125]]), 1).tolist()
-    [[0.125, 0.875]]
-    """
-    if to_save.shape[1] <= wounds + 1:
-        return to_save
-    capped = to_save[:, : wounds + 1].copy()
-    capped[:, wounds] += to_save[:, wounds + 1 :].sum(axis=1)
-    return capped
 
 
 def spill_mortal_wounds(

@@ -24,12 +24,10 @@ from ..core.binomial import thin_uses_table
 from ..core.caches import register
 from ..core.frozen import fast_init
 from ..core.limits import MAX_TABLE, MAX_WORK, SIMULATE_HINT
+from ..core.tuning import BLAS, CHUNK_ENTRIES, STEP, TABLES_CACHED
 from ..errors import LimitError, field_error
 
 __all__ = [
-    "BLAS",
-    "CHUNK_ENTRIES",
-    "STEP",
     "Cost",
     "chain_cost",
     "check_cost",
@@ -37,15 +35,6 @@ __all__ = [
     "series_cost",
     "wound_cost",
 ]
-
-#: Work of one multiply-add of a matrix product, in element operations.
-BLAS = 1 / 16
-#: Work of one Python-level step of a loop (a few numpy calls), in element operations.
-STEP = 4000
-#: Entries of the vectors ``state @ T**j`` multiplied at once (see chain.factored_series).
-CHUNK_ENTRIES = 1_000_000
-#: Tables up to this size are cached, so they cost nothing to build again.
-_CACHED = 256
 
 
 @fast_init
@@ -82,7 +71,7 @@ class Cost:
 
 def _table(n: int) -> Cost:
     """A binomial table of ``n + 1`` rows: built row by row unless it is cached."""
-    build = 0.0 if n <= _CACHED else 1.5 * (n + 1) ** 2 + n * STEP
+    build = 0.0 if n <= TABLES_CACHED else 1.5 * (n + 1) ** 2 + n * STEP
     return Cost((n + 1) ** 2, build)
 
 

@@ -27,6 +27,7 @@ from ..core.caches import register
 from ..core.dist import Dist
 from ..core.frozen import once
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
+from ..core.tuning import DAMAGE_CACHE_BYTES, DENSE_LIMIT
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
@@ -37,13 +38,7 @@ if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
 
     from ..results.state import UnitState
 
-__all__ = ["DENSE_LIMIT", "MAX_STATES", "Layout", "damage_matrix"]
-
-#: Up to this many states the transition matrices are dense (faster for small units).
-DENSE_LIMIT = 320
-#: The most bytes of damage matrices a layout keeps for the pools that follow (a layout is
-#: shared by the attacks on its target: :meth:`Layout.of`).
-DAMAGE_CACHE_BYTES = 2 * 2**20
+__all__ = ["MAX_STATES", "Layout", "damage_matrix"]
 
 
 class _GroupLine:

@@ -17,11 +17,13 @@ from ..results.attack import AttackResult, GroupResult, PoolResult
 from ..results.state import UnitState
 from ..rules.plan import AttackPlan, PlannedPool
 from .aftermath import hazard, tests_after
-from .budget import check_plan, save_weights, saved_faces
-from .chain import apply_pool, spill_mortal_wounds
-from .damage import Damage, command_damage, group_damage, wound_lost
+from .budget import check_plan
+from .chain import spill_mortal_wounds
+from .damage import wound_lost
 from .layout import Layout
-from .steps import PoolSteps, hit_and_wound
+from .pool_chain import apply_pool
+from .pool_saves import pool_saves
+from .steps import hit_and_wound
 from .unsaved import unsaved_distribution
 
 __all__ = ["layout_result", "layout_start", "pool_state", "pool_step", "run_layout"]
@@ -33,18 +35,6 @@ def _mortal_step(step: MortalWounds, layout: Layout, state: Any, plan: AttackPla
     return spill_mortal_wounds(layout, state, step.amount.dist, lost, order)
 
 
-def _pool_inputs(
-    step: PlannedPool, plan: AttackPlan, kernels: Any
-) -> tuple[PoolSteps, np.ndarray, np.ndarray | None, tuple[Damage, ...], tuple[Damage, ...]]:
-    """A pool's stages, the faces each group saves, the save dice's face weights and the
-    damage per attack and per devastating wound, per group."""
-    checks, target = step.checks, plan.target
-    stages = hit_and_wound(step.pool, checks, kernels)
-    saved = saved_faces(checks, target)
-    per_attack, per_mortal = group_damage(checks, target, plan.ruleset)
-    return stages, saved, save_weights(checks, saved), per_attack, per_mortal
-
-
 def pool_state(
     step: PlannedPool,
     layout: Layout,
@@ -54,12 +44,8 @@ def pool_state(
     trimmed: list[float] | None = None,
 ) -> np.ndarray:
     """The state distribution after one pool (:func:`pool_step` without its result)."""
-    stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
-    focus, order = step.checks.precision_group, plan.ruleset.current_group
-    command = command_damage(step.checks, plan.target, plan.ruleset)
-    save_command = step.checks.save_reroll == "command"
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command, save_command)
-    return apply_pool(layout, before, stages.to_save, *args)
+    stages = hit_and_wound(step.pool, step.checks, kernels)
+    return apply_pool(layout, before, stages.to_save, pool_saves(step, plan), trimmed)
 
 
 def pool_step(
@@ -71,13 +57,9 @@ def pool_step(
     trimmed: list[float] | None = None,
 ) -> tuple[Any, PoolResult]:
     """The state distribution after one pool, and the pool's result."""
-    checks = step.checks
-    stages, saved, faces, per_attack, per_mortal = _pool_inputs(step, plan, kernels)
-    focus, order = checks.precision_group, plan.ruleset.current_group
-    command = command_damage(checks, plan.target, plan.ruleset)
-    save_command = checks.save_reroll == "command"
-    args = (saved, per_attack, per_mortal, focus, order, trimmed, faces, command, save_command)
-    state = apply_pool(layout, before, stages.to_save, *args)
+    stages = hit_and_wound(step.pool, step.checks, kernels)
+    saves = pool_saves(step, plan)
+    state = apply_pool(layout, before, stages.to_save, saves, trimmed)
     result = PoolResult(
         label=step.label,
         weapons=step.pool.weapons,
@@ -85,21 +67,9 @@ def pool_step(
         hits=stages.hits,
         wounds=stages.wounds,
         killed=layout.distribution(state, layout.killed, layout.most_killed),
-        unsaved_source=partial(
-            unsaved_distribution,
-            layout,
-            before,
-            stages.to_save,
-            saved,
-            per_attack,
-            focus,
-            order,
-            faces,
-            command,
-            save_command,
-        ),
+        unsaved_source=partial(unsaved_distribution, layout, before, stages.to_save, saves),
         devastating=Dist._trusted(stages.to_save.sum(axis=0)),
-        abilities=checks.used,
+        abilities=step.checks.used,
     )
     return state, result
 

@@ -12,6 +12,7 @@ import numpy as np
 from ..core.binomial import binomial_thin
 from ..core.dist import Dist
 from ..core.limits import MAX_TABLE, MAX_WORK
+from ..core.tuning import LINE_WORK
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult
@@ -20,9 +21,9 @@ from ..rules.base import FACE_ARRAY, FACES, PoolChecks, Ruleset, failed_faces
 from ..rules.plan import AttackPlan, PlannedPool
 from .aftermath import NONE, hazard, tests_after
 from .budget import save_weights, saved_faces, stage_cost
-from .chain import cap_passengers, trim_counts
+from .counts import cap_passengers, trim_counts
 from .damage import command_damage, group_damage
-from .single import LINE_WORK, Line, failed_saves
+from .single import Line, failed_saves
 from .steps import (
     PlainSteps,
     PoolSteps,

@@ -18,7 +18,7 @@ takes ``d`` wounds, no Feel No Pain) moves each state along one path, read off t
 left on each model; up to :data:`SQUARING_STATES` states the powers of ``T`` are taken all
 at once, by doubling (``T**k`` squared while the rows double: a few small matrix products
 instead of a step per failed save) or a step per failed save, whichever the count of
-array operations and entries says costs less (:func:`_dense_powers`); and a number of dice
+array operations and entries says costs less (:func:`dense_powers`); and a number of dice
 that is certain, ``n``, whose failed saves are Binomial(``n``, ``q``), takes the state to
 ``state ((1 - q) I + q T)**n`` (the binomial theorem), by squaring, where that costs less
 (:meth:`Line.apply_dice`).
@@ -39,43 +39,32 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..core.binomial import SMALL_ROW, FloatArray, binomial_row, binomial_thin
+from ..core.binomial import FloatArray, binomial_row, binomial_thin
 from ..core.caches import register
 from ..core.frozen import once
 from ..core.sums import ORDERED_LIMIT, ordered_sum
+from ..core.tuning import (
+    CALL_ENTRIES,
+    CHUNK_ENTRIES,
+    DENSE_LIMIT,
+    LISTED_STATES,
+    PRODUCT_SHARE,
+    SMALL_ROW,
+    SQUARING_STATES,
+    TRANSITIONS_KEPT,
+    TRIM_MASS,
+)
 from ..model.unit import ModelGroup
-from .chain import TRIM_MASS, trim_counts
 from .compound import compound, skew
-from .cost import CHUNK_ENTRIES
-from .layout import DENSE_LIMIT
+from .counts import trim_counts
+from .powers import dense_powers, doubling_cost, one_die_power
 
-__all__ = ["CALL_ENTRIES", "LINE_WORK", "SQUARING_STATES", "Line", "failed_saves"]
+__all__ = ["Line", "failed_saves"]
 
-#: The most work a target of one group is given by the closed form, in vector entries
-#: moved, each array operation counted as :data:`CALL_ENTRIES` more (about 1 ns an entry:
-#: two seconds); past it the general engine, with its cost estimates and refusals,
-#: computes the attack.
-LINE_WORK = 2_000_000_000
-#: The cost of one array operation, as entries moved (its fixed overhead: a few µs).
-CALL_ENTRIES = 2_000
-#: Up to this many states the powers of a dense transition are taken by doubling (a few
-#: small matrix products, where a step per failed save costs a call each; the squarings'
-#: work grows as the cube of the states).
-SQUARING_STATES = 96
-#: A product of two small matrices is counted as moving ``n**3 / 3`` entries: a blocked
-#: BLAS product makes three to four multiply-adds in the time a vector product moves an
-#: entry (96 states: 27 us a square, 1.3 us a row times the matrix; 41 states: 2.6 and
-#: 0.5 us; 21 states: 0.7 and 0.3 us), the fewer the smaller the matrices.
-_PRODUCT_SHARE = 3
 #: The most a row of powers can lose or gain in summing (the rows are stochastic): the
 #: unit stands with probability at most ``settle`` only where "destroyed" holds all but
 #: ``settle`` of the mass, within this, so that the others are summed only then.
 _ROUNDING = 1e-12
-#: The transitions a line keeps (for its last damage pmfs).
-_TRANSITIONS_KEPT = 8
-#: Below this many states a line's wounds left are made as a list (an array operation
-#: with a Python number costs about a microsecond; a list of a few dozen less).
-_LISTED_STATES = 64
 
 
 class Line:
@@ -102,7 +91,7 @@ class Line:
         #: the wounds left as a list, for a short line (its array made when first asked for:
         #: a walk of certain damage reads the list)
         self._listed: list[int] | None = None
-        if self.size < _LISTED_STATES:  # each model's wounds counted down, as a list
+        if self.size < LISTED_STATES:  # each model's wounds counted down, as a list
             counted = [*range(first, 0, -1), *(list(range(wounds, 0, -1)) * (group.count - 1))]
             self._listed = [*counted, 0]  # destroyed: no current model
         else:
@@ -151,7 +140,7 @@ class Line:
         key = damage.tobytes()
         found = self._transitions.get(key)
         if found is None:
-            if len(self._transitions) >= _TRANSITIONS_KEPT:
+            if len(self._transitions) >= TRANSITIONS_KEPT:
                 self._transitions.clear()
             found = self._transition(damage)
             found.setflags(write=False)
@@ -242,7 +231,7 @@ class Line:
         matrices and one vector product per bit, where :meth:`apply` takes the powers of
         ``T`` row by row and sums them. Taken for a small dense line (:attr:`dense`, at
         most :data:`SQUARING_STATES` states) when the count of array operations and
-        entries says it costs less (as :func:`_dense_powers` decides); a certain damage
+        entries says it costs less (as :func:`dense_powers` decides); a certain damage
         moves each state along one path, as :meth:`apply` moves it, through the dice's
         binomial row. Nothing is trimmed.
 
@@ -263,18 +252,18 @@ class Line:
         # M made (two operations), its squarings and a product per bit, less what apply
         # spends besides the powers (the failed saves' binomial row, in Python floats up
         # to SMALL_ROW dice: a die about a quarter of an operation; its cut; the rows'
-        # sum); against the powers row by row, then by doubling (as _dense_powers counts
+        # sum); against the powers row by row, then by doubling (as dense_powers counts
         # them; the doubling's counted only when the rows cost more)
         square = n * n
-        cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // _PRODUCT_SHARE)
+        cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // PRODUCT_SHARE)
         cost += 2 * CALL_ENTRIES + dice.bit_count() * (CALL_ENTRIES + square)
         cost -= 4 * CALL_ENTRIES + (dice if dice < SMALL_ROW else SMALL_ROW) * CALL_ENTRIES // 4
         steps = self.steps(damage, dice)
         if cost >= steps * (CALL_ENTRIES + square):
             return None
-        if cost >= _doubling_cost(n, steps):
+        if cost >= doubling_cost(n, steps):
             return None
-        return _one_die_power(state, self.transition(damage), dice, fail)
+        return one_die_power(state, self.transition(damage), dice, fail)
 
     def apply_devastating(
         self,
@@ -332,7 +321,7 @@ class Line:
             settle = TRIM_MASS
         steps = self.steps(damage, len(failed) - 1)
         if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
-            powers = _dense_powers(state, self.transition(damage), steps)
+            powers = dense_powers(state, self.transition(damage), steps)
             after = failed[: steps + 1].T.dot(powers)
             if steps + 1 < len(failed):  # failed saves past the unit's end
                 after[..., -1] += np.add.reduce(failed[steps + 1 :], axis=0)
@@ -424,7 +413,7 @@ class Line:
         """
         t = self.transition(damage)
         if self.dense and state.size <= SQUARING_STATES:
-            yield 0, _dense_powers(state, t, steps)
+            yield 0, dense_powers(state, t, steps)
             return
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
         if self.dense:
@@ -508,102 +497,6 @@ def _window_weights(bands: FloatArray) -> FloatArray:
     for d in range(width):
         weights[d:, width - 1 - d] = bands[d, : size - d]
     return weights
-
-
-def _dense_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
-    """``state @ T**j`` for ``j = 0..steps``, as rows, for a small dense ``T``: by doubling
-    (:func:`_doubling_powers`) or a product per row (:func:`_stepwise_powers`), whichever
-    moves fewer entries, each array operation counted as :data:`CALL_ENTRIES` more: a
-    squaring moves ``n**3`` of them, a row's product ``n**2`` (``n`` states).
-
-    Examples
-    --------
-    >>> t = np.array([[0.5, 0.5], [0.0, 1.0]])
-    >>> _dense_powers(np.array([1.0, 0.0]), t, 3).tolist()
-    [[1.0, 0.0], [0.5, 0.5], [0.25, 0.75], [0.125, 0.875]]
-    """
-    n = state.size
-    if steps * (CALL_ENTRIES + n * n) < _doubling_cost(n, steps):
-        return _stepwise_powers(state, t, steps)
-    return _doubling_powers(state, t, steps)
-
-
-def _doubling_cost(n: int, steps: int) -> int:
-    """The entries :func:`_doubling_powers` moves for ``steps`` rows of ``n`` states, each
-    array operation counted as :data:`CALL_ENTRIES` more (a squaring ``n**3``)."""
-    squarings, products = _doubling_plan(steps)
-    return squarings * (CALL_ENTRIES + n * n * n) + products * CALL_ENTRIES + steps * n * n
-
-
-def _doubling_plan(steps: int) -> tuple[int, int]:
-    """The squarings and the row products :func:`_doubling_powers` makes for ``steps``:
-    the rows double while they can (``T**2``, ``T**4``, ... up to the largest power of two
-    within half the rows), then the rest take one product per bit of their count.
-
-    Examples
-    --------
-    >>> _doubling_plan(12)  # T**2 and T**4; rows 1, 2-3, 4-7, 8-11, 12
-    (2, 5)
-    """
-    if steps == 0:
-        return 0, 0
-    squarings = (steps + 1).bit_length() - 2
-    rest = steps + 1 - (2 << squarings)  # the rows after the doubling ones
-    return squarings, squarings + 1 + rest.bit_count()
-
-
-def _stepwise_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
-    """``state @ T**j`` for ``j = 0..steps``, as rows, each row the one before times ``T``."""
-    rows = np.empty((steps + 1, state.size))
-    rows[0] = state
-    views = list(rows)  # the rows as views: no slicing per product
-    before = views[0]
-    for row in views[1:]:
-        before = before.dot(t, row)
-    return rows
-
-
-def _doubling_powers(state: FloatArray, t: FloatArray, steps: int) -> FloatArray:
-    """``state @ T**j`` for ``j = 0..steps``, as rows, by doubling: with ``k`` rows done,
-    the rows ``k - m..k - 1`` times ``T**m`` are the next ``m``, ``m`` the largest power
-    of two within both ``k`` and the rows still wanted (``T**m`` squared from the last
-    one only while the rows double: the tail takes the smaller powers already made)."""
-    rows = np.empty((steps + 1, state.size))
-    rows[0] = state
-    powers = [t]  # powers[i] = T**(2**i)
-    done = 1
-    while done <= steps:
-        wanted = steps + 1 - done
-        m = 1 << ((done if done < wanted else wanted).bit_length() - 1)
-        i = m.bit_length() - 1
-        if i == len(powers):
-            powers.append(powers[-1].dot(powers[-1]))
-        rows[done - m : done].dot(powers[i], rows[done : done + m])
-        done += m
-    return rows
-
-
-def _one_die_power(state: FloatArray, t: FloatArray, dice: int, fail: float) -> FloatArray:
-    """``state @ M**dice`` for ``M = (1 - fail) I + fail T`` (a dense ``T``): one product
-    of the state per bit of ``dice``, ``M`` squared between them.
-
-    Examples
-    --------
-    >>> t = np.array([[0.0, 1.0], [0.0, 1.0]])  # a failed save destroys the model
-    >>> _one_die_power(np.array([1.0, 0.0]), t, 2, 0.5).tolist()  # it stands: 1/4
-    [0.25, 0.75]
-    """
-    n = len(state)
-    power = t * fail
-    power.flat[:: n + 1] += 1.0 - fail
-    v = state
-    while True:
-        if dice & 1:
-            v = v.dot(power)
-        dice >>= 1
-        if not dice:
-            return np.asarray(v, dtype=np.float64)
-        power = power.dot(power)
 
 
 def _certain(damage: FloatArray) -> int | None:

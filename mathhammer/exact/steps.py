@@ -34,6 +34,7 @@ from ..core.dice import Dice
 from ..core.dist import Dist
 from ..core.frozen import fast_init
 from ..core.lru import SizedCache
+from ..core.tuning import STAGES_CACHED
 from ..model.pools import Pool
 from ..rules.base import CRITICAL, FAIL, SUCCESS, Outcome, PoolChecks, RollCheck
 from .command import CommandPieces, command_series, thin_with_command
@@ -74,8 +75,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- caches
-#: A pool's stages are cached when they hold at most this many entries (2 MB).
-STAGES_CACHED = 250_000
 _KERNELS: SizedCache[Any, FloatArray] = register(
     SizedCache(100_000, max_items=4096, name="hit and wound kernels")
 )

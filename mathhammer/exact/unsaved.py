@@ -37,21 +37,15 @@ import numpy as np
 
 from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
+from ..core.tuning import BLAS, STEP
 from ..rules.base import AllocationOrder
-from .chain import (
-    Transition,
-    block_share,
-    command_transition,
-    fresh_saves,
-    rolling_parts,
-    save_blocks,
-    save_command_split,
-    saving_states,
-    sorted_dice_chain,
-)
-from .cost import BLAS, STEP, Cost, apply_cost, chain_cost, check_cost
+from .chain import block_share, rolling_parts, save_blocks, saving_states, sorted_dice_chain
+from .cost import Cost, apply_cost, chain_cost, check_cost
 from .damage import CommandDamage, Damage, never_zero
 from .layout import Layout, damage_matrix
+from .pool_saves import PoolSaves
+from .rerolled import command_transition, fresh_saves, save_command_split
+from .transition import Transition
 
 __all__ = ["unsaved_counter", "unsaved_distribution"]
 
@@ -73,16 +67,7 @@ def _thresholds(saved: np.ndarray) -> bool:
 
 
 def unsaved_distribution(
-    layout: Layout,
-    state: FloatArray,
-    to_save: FloatArray,
-    saved: np.ndarray,
-    effective_damage: Sequence[Damage],
-    focus: int | None = None,
-    order: AllocationOrder | None = None,
-    faces: np.ndarray | None = None,
-    command: CommandDamage | None = None,
-    save_command: bool = False,
+    layout: Layout, state: FloatArray, to_save: FloatArray, saves: PoolSaves
 ) -> Dist:
     """The number of save dice that inflicted damage (failed saves resolved before the unit died).
 
@@ -94,21 +79,9 @@ def unsaved_distribution(
         The state distribution before the pool.
     to_save : ndarray
         ``to_save[k, m]``: P(k attacks reach the save step and m are devastating wounds).
-    saved : ndarray of bool, shape (groups, 6)
-        ``saved[g, f - 1]``: group ``g`` saves a natural ``f`` against this pool.
-    effective_damage : sequence of Dist
-        Wounds lost per unsaved attack by a model of each group (after FNP).
-    focus : int, optional
-        The CHARACTER group [PRECISION] makes current.
-    order : callable, optional
-        The ruleset's allocation order (the 11th edition's by default).
-    faces : ndarray, optional
-        The faces' weights of one save die by the group current as the dice are rolled
-        (see :func:`~mathhammer.exact.chain.apply_pool`); uniform when None.
-    command, save_command : optional
-        A command re-roll of one damage roll, or the defender's of one save (see
-        :func:`~mathhammer.exact.chain.apply_pool`): the failed saves are counted on the
-        doubled states.
+    saves : PoolSaves
+        The pool's save step (:class:`~mathhammer.exact.pool_saves.PoolSaves`); with a
+        command re-roll, the failed saves are counted on the doubled states.
 
     Returns
     -------
@@ -125,23 +98,23 @@ def unsaved_distribution(
     >>> layout = Layout(Unit("u", [ModelGroup(1, 4, 3, 1), ModelGroup(1, 4, 4, 1)]))
     >>> saved = np.array([[0, 0, 0, 1, 1, 1], [0, 0, 0, 0, 1, 1]], dtype=bool)
     >>> two_dice = np.array([[0.0], [0.0], [1.0]])
-    >>> d = unsaved_distribution(
-    ...     layout, layout.initial_state(), two_dice, saved, [Dist.constant(1)] * 2
-    ... )
+    >>> saves = PoolSaves(saved, (Dist.constant(1),) * 2)
+    >>> d = unsaved_distribution(layout, layout.initial_state(), two_dice, saves)
     >>> (d.probabilities * 36).round(9).tolist()
     [9.0, 12.0, 15.0]
     """
     count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
-    parts = rolling_parts(layout, state, faces, focus, order)
-    if command is not None or save_command:  # the counter beside the doubled states
-        args = (saved, effective_damage, focus, order)
+    saved, damage, focus, order = saves.saved, saves.damage, saves.focus, saves.order
+    parts = rolling_parts(layout, state, saves.faces, focus, order)
+    if saves.command is not None or saves.save_command:  # the counter beside the doubled states
+        args = (saved, damage, focus, order)
         pmf = sum(
-            _augmented_chain(layout, part, count, *args, w, command, save_command)
+            _augmented_chain(layout, part, count, *args, w, saves.command, saves.save_command)
             for part, w in parts
         )
     else:
         pmf = sum(
-            _unsaved(layout, part, count, saved, effective_damage, focus, order, weights)
+            _unsaved(layout, part, count, saved, damage, focus, order, weights)
             for part, weights in parts
         )
     assert isinstance(pmf, np.ndarray)

@@ -1,0 +1,157 @@
+"""Every tuning constant of the exact engine, in one place.
+
+Each constant chooses between paths that compute the same numbers (or, for the cuts,
+numbers within a mass that is reported with the result), or sets what a cache keeps. None
+changes a result beyond its stated cut. Under each, ``row:`` names the row of
+``benchmarks/bench_perf.py`` that it serves: the row is slower, or needs more memory, with
+the constant moved far either way. docs/architecture.md lists the paths, when each is
+taken and the test that pins it; docs/performance.md holds the measurements.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BAND_ENTRIES",
+    "BAND_LIMIT",
+    "BAND_STATES",
+    "BLAS",
+    "BLOCKS_KEPT",
+    "CACHE_ENTRIES",
+    "CALL_ENTRIES",
+    "CHUNK_ENTRIES",
+    "CLOSED_ROWS",
+    "DAMAGE_CACHE_BYTES",
+    "DENSE_LIMIT",
+    "HORNER_STEP",
+    "LINE_WORK",
+    "LISTED_STATES",
+    "PRODUCT_SHARE",
+    "SMALL_ROW",
+    "SMALL_TABLE",
+    "SQUARING_STATES",
+    "STAGES_CACHED",
+    "STEP",
+    "TABLES_CACHED",
+    "TABLE_ROUND",
+    "TABLE_SIZE",
+    "TRANSITIONS_KEPT",
+    "TRIM_MASS",
+    "WINDOW_COUNTS",
+    "WINDOW_MASS",
+]
+
+# ------------------------------------------------------------------ the engine's paths
+# A one-group target: the closed form on its line of states (exact/on_line.py, single.py).
+#: The most work a target of one group is given by the closed form, in vector entries
+#: moved, each array operation counted as :data:`CALL_ENTRIES` more (about 1 ns an entry:
+#: two seconds); past it the general engine, with its cost estimates and refusals,
+#: computes the attack.
+LINE_WORK = 2_000_000_000
+
+#: Up to this many states the powers of a dense transition are taken by doubling (a few
+#: small matrix products, where a step per failed save costs a call each; the squarings'
+#: work grows as the cube of the states).
+SQUARING_STATES = 96
+
+#: Below this many states a line's wounds left are made as a list (an array operation
+#: with a Python number costs about a microsecond; a list of a few dozen less).
+LISTED_STATES = 64
+
+# A target of several groups: the chain on its layout (exact/on_layout.py, chain.py).
+#: Up to this many states the transition matrices are dense (faster for small units).
+DENSE_LIMIT = 320
+
+#: From this many states, a transition that only moves states forward by at most
+#: :data:`BAND_LIMIT` is applied band by band (a few vector operations, not a matrix
+#: product or a sparse one).
+BAND_STATES = 128
+
+#: The widest band applied band by band.
+BAND_LIMIT = 32
+
+#: A dense transition is applied band by band only when its bands, times this, are no
+#: more than the work of the dense product (states x entries moved): each band is a few
+#: numpy calls (about 1.5 us), a dense product about 0.08 ns per multiply-add (measured
+#: from 128 to 1,200 states). A vector then goes through the dense matrix unless the
+#: bands are few; a wide stack of distributions goes band by band.
+BAND_ENTRIES = 20_000
+
+# Binomial thinning of counts of dice (core/binomial.py).
+#: Up to this size :func:`binomial_thin` multiplies by the table (fast, in BLAS); above it,
+#: it runs Horner's scheme (no table: memory grows as n, not n²) unless it thins many
+#: columns at once.
+TABLE_SIZE = 1024
+
+#: Counts taken at once by a step of Horner's scheme in :func:`binomial_thin`.
+HORNER_STEP = 128
+
+#: Rows ``0 .. CLOSED_ROWS - 1`` of a table are the closed form ``C(n, k) p^k q^(n - k)``,
+#: row by row (a few array operations for all of them, where the recurrence takes a Python
+#: step a row); the rows after them continue by the recurrence.
+CLOSED_ROWS = 96
+
+#: Counts below this are thinned by rows made by the closed form for their size (a few
+#: array operations; the last few hundred kept) rather than by the table of their ``p``
+#: (built with at least 16 rows, and stored by size).
+SMALL_TABLE = 16
+
+#: Up to this many dice a row's products are taken in Python floats (the same products, in
+#: the same order): a few array operations cost more than the loop.
+SMALL_ROW = 64
+
+# ------------------------------------------------------------------ the cost model
+# The units the cost estimates count in, to choose a path and to refuse the too large.
+#: The cost of one array operation, as entries moved (its fixed overhead: a few µs).
+CALL_ENTRIES = 2_000
+
+#: A product of two small matrices is counted as moving ``n**3 / 3`` entries: a blocked
+#: BLAS product makes three to four multiply-adds in the time a vector product moves an
+#: entry (96 states: 27 us a square, 1.3 us a row times the matrix; 41 states: 2.6 and
+#: 0.5 us; 21 states: 0.7 and 0.3 us), the fewer the smaller the matrices.
+PRODUCT_SHARE = 3
+
+#: Work of one multiply-add of a matrix product, in element operations.
+BLAS = 1 / 16
+
+#: Work of one Python-level step of a loop (a few numpy calls), in element operations.
+STEP = 4000
+
+#: Entries of the vectors ``state @ T**j`` multiplied at once (see chain.factored_series).
+CHUNK_ENTRIES = 1_000_000
+
+# ------------------------------------------------------------------ the cuts
+# Mass of negligible probability the chain cuts; the mass cut is reported (``trimmed``).
+#: The most probability mass cut from the top of one count of dice (:func:`trim_counts`).
+TRIM_MASS = 1e-18
+
+#: The mass :func:`split_windows` cuts, at most, from each end of the counts a split takes
+#: and from each tail of the dice a block takes of a count (relative to the count's mass):
+#: a split cuts at most four times this, ``TRIM_MASS / 4``.
+WINDOW_MASS = TRIM_MASS / 16
+
+#: Counts of dice up to which a split keeps every term (:func:`split_windows`).
+WINDOW_COUNTS = 128
+
+# ------------------------------------------------------------------ what caches keep
+#: The transitions a line keeps (for its last damage pmfs).
+TRANSITIONS_KEPT = 8
+
+#: The most bytes of damage matrices a layout keeps for the pools that follow (a layout is
+#: shared by the attacks on its target: :meth:`Layout.of`).
+DAMAGE_CACHE_BYTES = 2 * 2**20
+
+#: The most save-block transitions a layout keeps (for the pools that follow on it).
+BLOCKS_KEPT = 16
+
+#: A pool's stages are cached when they hold at most this many entries (2 MB).
+STAGES_CACHED = 250_000
+
+#: Tables up to this size are cached, so they cost nothing to build again.
+TABLES_CACHED = 256
+
+#: Entries the cached tables hold at most, all ``p`` together (8 bytes each: 256 MB). A
+#: table of 2,000 dice has 4 million; one larger than the budget is built and not kept.
+CACHE_ENTRIES = 32_000_000
+
+#: Tables are built with a multiple of this many rows, so that nearby sizes share one.
+TABLE_ROUND = 16
