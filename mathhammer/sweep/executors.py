@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from itertools import islice
 from typing import Any, TypeVar
@@ -76,11 +76,7 @@ def task_results(
 
     ``on_cluster`` is told the dashboard address of a Dask cluster."""
     if executor is None:
-        if jobs == 1:
-            yield from ((task, function(task, shared)) for task in tasks)
-            return
-        each = partial(_with, function, shared)
-        yield from completed_map(each, list(tasks), jobs=jobs, ahead=AHEAD * jobs)
+        yield from _local_results(function, tasks, shared, jobs)
         return
     with _executor(executor, jobs, on_cluster) as (pool, workers, client):
         if client is not None:
@@ -91,6 +87,17 @@ def task_results(
             in_flight=max(2 * workers, AHEAD * workers // batch),
         ):  # fmt: skip
             yield from zip(*done, strict=True)
+
+
+def _local_results(
+    function: Callable[[T, S], R], tasks: Iterable[T], shared: S, jobs: int
+) -> Iterator[tuple[T, R]]:
+    """:func:`task_results` without an executor: serially, or in ``jobs`` local processes."""
+    if jobs == 1:
+        yield from ((task, function(task, shared)) for task in tasks)
+        return
+    each = partial(_with, function, shared)
+    yield from completed_map(each, list(tasks), jobs=jobs, ahead=AHEAD * jobs)
 
 
 def _with(function: Callable[[T, S], R], shared: S, task: T) -> R:
@@ -107,60 +114,82 @@ def _batches(tasks: Iterable[T], size: int) -> Iterator[list[T]]:
         yield batch
 
 
-@contextmanager
 def _executor(
     spec: Any, jobs: int, on_cluster: Callable[[str], None] | None
-) -> Iterator[tuple[Executor, int, Any]]:
+) -> AbstractContextManager[tuple[Executor, int, Any]]:
     """The executor a spec names, its number of workers and its Dask client (None for
     another executor); a cluster started here is closed on leaving."""
     if isinstance(spec, Executor):
-        yield spec, max(1, getattr(spec, "_max_workers", jobs)), None
-        return
+        return nullcontext((spec, max(1, getattr(spec, "_max_workers", jobs)), None))
     if not isinstance(spec, str):
-        client_type = _client_type()
-        if client_type is None or not isinstance(spec, client_type):
+        if not _is_client(spec):
             raise field_error(OptionError, "executor", EXECUTORS, spec)
-        client: Any = spec
-        if on_cluster is not None:
-            on_cluster(str(client.dashboard_link))
-        workers = len(client.scheduler_info().get("workers", {}))
-        yield client.get_executor(pure=False), max(1, workers), client
-        return
+        return nullcontext(_attached(spec, on_cluster))
     if spec == "dask":
-        dask = _distributed()
-        config = importlib.import_module("dask").config
-        with (
-            config.set(LOCAL_CLUSTER_CONFIG),
-            dask.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"
-            ) as cluster,
-            dask.Client(cluster) as client,
-        ):
-            if on_cluster is not None:
-                on_cluster(str(client.dashboard_link))
-            try:
-                yield client.get_executor(pure=False), jobs, client
-            finally:
-                # a worker holding the engine's full caches took over 4 s to exit (and
-                # was then killed by its nanny); emptied first, it exits at once
-                client.run(clear_caches, on_error="ignore")
-        return
-    if isinstance(spec, str) and "://" in spec:
-        try:
-            client = _distributed().Client(spec, timeout=f"{CONNECT_TIMEOUT}s")
-        except (OSError, TimeoutError) as exc:
-            raise OptionError(
-                f"executor: no Dask scheduler answered at {spec!r} within "
-                f"{CONNECT_TIMEOUT} s ({type(exc).__name__}); is it running, and is the "
-                "address right?"
-            ) from None
-        with client:
-            if on_cluster is not None:
-                on_cluster(str(client.dashboard_link))
-            workers = len(client.scheduler_info().get("workers", {}))
-            yield client.get_executor(pure=False), max(1, workers), client
-        return
+        return _local_cluster(jobs, on_cluster)
+    if "://" in spec:
+        return _scheduler(spec, on_cluster)
     raise field_error(OptionError, "executor", EXECUTORS, spec)
+
+
+def _is_client(spec: Any) -> bool:
+    """True if ``spec`` is a ``distributed.Client`` (Dask being installed)."""
+    client_type = _client_type()
+    return client_type is not None and isinstance(spec, client_type)
+
+
+def _attached(client: Any, on_cluster: Callable[[str], None] | None) -> tuple[Executor, int, Any]:
+    """A running cluster's executor, its number of workers and its client; ``on_cluster``
+    is told its dashboard."""
+    _announce(client, on_cluster)
+    workers = len(client.scheduler_info().get("workers", {}))
+    return client.get_executor(pure=False), max(1, workers), client
+
+
+def _announce(client: Any, on_cluster: Callable[[str], None] | None) -> None:
+    """Tell ``on_cluster`` (if any) the client's dashboard address."""
+    if on_cluster is not None:
+        on_cluster(str(client.dashboard_link))
+
+
+@contextmanager
+def _local_cluster(
+    jobs: int, on_cluster: Callable[[str], None] | None
+) -> Iterator[tuple[Executor, int, Any]]:
+    """A Dask ``LocalCluster`` of ``jobs`` worker processes, closed on leaving."""
+    dask = _distributed()
+    config = importlib.import_module("dask").config
+    with (
+        config.set(LOCAL_CLUSTER_CONFIG),
+        dask.LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        dask.Client(cluster) as client,
+    ):
+        _announce(client, on_cluster)
+        try:
+            yield client.get_executor(pure=False), jobs, client
+        finally:
+            # a worker holding the engine's full caches took over 4 s to exit (and
+            # was then killed by its nanny); emptied first, it exits at once
+            client.run(clear_caches, on_error="ignore")
+
+
+@contextmanager
+def _scheduler(
+    address: str, on_cluster: Callable[[str], None] | None
+) -> Iterator[tuple[Executor, int, Any]]:
+    """A client of the running Dask scheduler at ``address``, closed on leaving."""
+    try:
+        client = _distributed().Client(address, timeout=f"{CONNECT_TIMEOUT}s")
+    except (OSError, TimeoutError) as exc:
+        raise OptionError(
+            f"executor: no Dask scheduler answered at {address!r} within "
+            f"{CONNECT_TIMEOUT} s ({type(exc).__name__}); is it running, and is the "
+            "address right?"
+        ) from None
+    with client:
+        yield _attached(client, on_cluster)
 
 
 def _distributed() -> Any:

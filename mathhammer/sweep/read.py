@@ -59,15 +59,20 @@ def sweep_top(
         )
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise field_error(OptionError, "n", "an integer >= 1", n)
-    rows = one_context(frame, context)
-    if targets is not None:
-        wanted = list(targets)
-        missing = sorted(set(wanted) - set(rows["target"]))
-        if missing:
-            raise field_error(OptionError, "targets", "targets of the sweep", missing)
-        rows = rows[rows["target"].isin(wanted)]
+    rows = _against(one_context(frame, context), targets)
     grouped = rows.groupby("loadout", sort=True)[metric]
     table = grouped.mean().to_frame(metric)
     table["targets"] = grouped.count()
     table = table.reset_index().sort_values([metric, "loadout"], ascending=[False, True])
     return table.head(n).reset_index(drop=True)
+
+
+def _against(rows: Any, targets: Iterable[str] | None) -> Any:
+    """The rows against ``targets`` (all of them for None); targets not there are refused."""
+    if targets is None:
+        return rows
+    wanted = list(targets)
+    missing = sorted(set(wanted) - set(rows["target"]))
+    if missing:
+        raise field_error(OptionError, "targets", "targets of the sweep", missing)
+    return rows[rows["target"].isin(wanted)]

@@ -14,9 +14,10 @@ from ..model.context import Context
 from ..rules import Ruleset
 from ..units.compare import loadouts_of, targets_of
 from ..units.options import DEFAULT_METRIC, Metric, check_metric
+from ..units.targets import Target
 from .executors import task_results
 from .store import SweepStore, fingerprint
-from .work import SWEEP_COLUMNS, TASK_ROWS, arrow, run_task, tasks_of, typed
+from .work import SWEEP_COLUMNS, TASK_ROWS, Task, arrow, run_task, tasks_of, typed
 
 __all__ = ["sweep"]
 
@@ -112,47 +113,73 @@ def sweep(
     tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=task_rows))
     store = None
     if path is not None:
-        inputs = {
-            "attackers": fingerprint(loadouts),
-            "targets": fingerprint(against),
-            "contexts": fingerprint(situations),
-            "rules": fingerprint(str(rules)),
-            "metric": fingerprint(metric if isinstance(metric, str) else metric.__qualname__),
-            "check_trials": fingerprint(check_trials),
-            "seed": fingerprint(seed),
-            "task_rows": fingerprint(task_rows),
-        }
+        inputs = _fingerprints(
+            attackers=loadouts, targets=against, contexts=situations, rules=str(rules),
+            metric=metric if isinstance(metric, str) else metric.__qualname__,
+            check_trials=check_trials, seed=seed, task_rows=task_rows,
+        )  # fmt: skip
         store = SweepStore(path, inputs, resume=resume)
         written = store.done()
         tasks = [t for t in tasks if t.index not in written]
     elif not collect:
         raise field_error(OptionError, "collect", "True without a path", collect)
+    frames = _run(
+        tasks, against, store, executor=executor, jobs=workers, collect=collect, progress=progress
+    )
+    if not collect:
+        assert store is not None
+        return sum(_rows(p) for p in store.path.glob("part-*.parquet"))
+    return _filled(_frame(store, frames))
+
+
+def _fingerprints(**inputs: Any) -> dict[str, str]:
+    """Each input's fingerprint, by name, in the order given."""
+    return {name: fingerprint(value) for name, value in inputs.items()}
+
+
+def _run(
+    tasks: list[Task],
+    against: list[Target],
+    store: SweepStore | None,
+    *,
+    executor: Any,
+    jobs: int,
+    collect: bool,
+    progress: bool,
+) -> dict[int, Any]:
+    """Run the tasks, writing each one's rows to the store as they come; the frames by
+    task number when they are collected here (no store)."""
     bar = _bar(sum(t.rows for t in tasks), progress)
     frames: dict[int, Any] = {}
     try:
         results = task_results(
-            run_task, tasks, against, executor=executor, jobs=workers,
+            run_task, tasks, against, executor=executor, jobs=jobs,
             on_cluster=(lambda link: bar.write(f"Dask dashboard: {link}")) if progress else None,
         )  # fmt: skip
         for task, frame in results:
             if store is not None:
                 store.write(task.index, frame)
-            if collect and store is None:
+            elif collect:
                 frames[task.index] = frame
             bar.update(task.rows)
     finally:
         bar.close()
-    if not collect:
-        assert store is not None
-        return sum(_rows(p) for p in store.path.glob("part-*.parquet"))
+    return frames
+
+
+def _frame(store: SweepStore | None, frames: dict[int, Any]) -> Any:
+    """Every row, in task order: read back from the store, or joined from ``frames``."""
     import pandas as pd
 
     if store is not None:
-        frame = store.read()
-    elif frames:
-        frame = pd.concat([frames[i] for i in sorted(frames)], ignore_index=True)
-    else:
-        frame = typed(pd.DataFrame(columns=SWEEP_COLUMNS), "")
+        return store.read()
+    if frames:
+        return pd.concat([frames[i] for i in sorted(frames)], ignore_index=True)
+    return typed(pd.DataFrame(columns=SWEEP_COLUMNS), "")
+
+
+def _filled(frame: Any) -> Any:
+    """The frame without the columns no row fills (the names of a row are always kept)."""
     keep = [
         c for c in frame.columns if c in ("loadout", "target", "context") or frame[c].notna().any()
     ]
@@ -163,26 +190,31 @@ def _contexts(contexts: Any) -> list[tuple[str, Context]]:
     """``(name, context)`` pairs, names unique."""
     if contexts is None:
         return [("default", Context())]
-    if isinstance(contexts, Context):
-        items = [contexts]
-    elif isinstance(contexts, Mapping):
+    if isinstance(contexts, Mapping):
         pairs = [(str(k), v) for k, v in contexts.items()]
-        for _, value in pairs:
-            if not isinstance(value, Context):
-                raise field_error(ProfileError, "contexts", "Context values", value)
+        _check_contexts([value for _, value in pairs], "Context values")
         return _unique(pairs)
-    elif isinstance(contexts, Sequence) and not isinstance(contexts, str):
-        items = list(contexts)
-    else:
-        raise field_error(
-            ProfileError, "contexts", "a Context, or a list or dict of them", contexts
-        )
+    items = _context_list(contexts)
     if not items:
         raise field_error(ProfileError, "contexts", "at least one Context", contexts)
-    for item in items:
-        if not isinstance(item, Context):
-            raise field_error(ProfileError, "contexts", "Context objects", item)
+    _check_contexts(items, "Context objects")
     return _unique([(", ".join(c.changes()) or "default", c) for c in items])
+
+
+def _context_list(contexts: Any) -> list[Any]:
+    """The items of a context or a list of them, unchecked."""
+    if isinstance(contexts, Context):
+        return [contexts]
+    if isinstance(contexts, Sequence) and not isinstance(contexts, str):
+        return list(contexts)
+    raise field_error(ProfileError, "contexts", "a Context, or a list or dict of them", contexts)
+
+
+def _check_contexts(values: list[Any], constraint: str) -> None:
+    """Refuse the first value that is not a :class:`Context`."""
+    for value in values:
+        if not isinstance(value, Context):
+            raise field_error(ProfileError, "contexts", constraint, value)
 
 
 def _unique(pairs: list[tuple[str, Context]]) -> list[tuple[str, Context]]:

@@ -63,36 +63,14 @@ class SweepStore:
         manifest = self.path / _MANIFEST
         wanted: dict[str, Any] = {"version": _VERSION, "inputs": dict(inputs)}
         if manifest.exists():
-            if not resume:
-                raise field_error(
-                    OptionError, "path", "a folder without a sweep, or resume=True", str(path),
-                    "give resume=True (--resume) to continue it, or another path",
-                )  # fmt: skip
-            found: dict[str, Any] = json.loads(manifest.read_text())
-            differ = sorted(
-                name
-                for name in {*found.get("inputs", {}), *wanted["inputs"]}
-                if found.get("inputs", {}).get(name) != wanted["inputs"].get(name)
-            )
-            if differ or found.get("version") != _VERSION:
-                raise OptionError(
-                    f"resume: the sweep in {str(path)!r} was written with other inputs "
-                    f"({', '.join(differ) or 'its format'} differ); give another path"
-                )
+            _check_resumed(manifest, wanted, path, resume=resume)
         elif self.path.exists() and any(self.path.iterdir()):
             raise field_error(
                 OptionError, "path", "a new or empty folder", str(path),
                 "a sweep writes one file per task into a folder of its own",
             )  # fmt: skip
         else:
-            try:
-                self.path.mkdir(parents=True, exist_ok=True)
-                _atomic_write(manifest, json.dumps(wanted, indent=1).encode())
-            except OSError as exc:
-                raise field_error(
-                    OptionError, "path", "a folder that can be written", str(path),
-                    exc.strerror or type(exc).__name__,
-                ) from None  # fmt: skip
+            _start(manifest, wanted, path)
 
     def part(self, index: int) -> Path:
         return self.path / f"part-{index:06d}.parquet"
@@ -123,6 +101,42 @@ class SweepStore:
             return pd.DataFrame()
         frames = [pq.read_table(self.part(i), use_threads=False).to_pandas() for i in parts]
         return pd.concat(frames, ignore_index=True)
+
+
+def _check_resumed(
+    manifest: Path, wanted: dict[str, Any], path: str | Path, *, resume: bool
+) -> None:
+    """Refuse to continue the sweep whose manifest is there: without ``resume``, or when
+    it was written with other inputs (or in another format)."""
+    if not resume:
+        raise field_error(
+            OptionError, "path", "a folder without a sweep, or resume=True", str(path),
+            "give resume=True (--resume) to continue it, or another path",
+        )  # fmt: skip
+    found: dict[str, Any] = json.loads(manifest.read_text())
+    differ = _differing(found.get("inputs", {}), wanted["inputs"])
+    if differ or found.get("version") != _VERSION:
+        raise OptionError(
+            f"resume: the sweep in {str(path)!r} was written with other inputs "
+            f"({', '.join(differ) or 'its format'} differ); give another path"
+        )
+
+
+def _differing(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """The names of the inputs whose fingerprints differ (or are in one only), sorted."""
+    return sorted(name for name in {*found, *wanted} if found.get(name) != wanted.get(name))
+
+
+def _start(manifest: Path, wanted: dict[str, Any], path: str | Path) -> None:
+    """Make the folder and write the new sweep's manifest there."""
+    try:
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(manifest, json.dumps(wanted, indent=1).encode())
+    except OSError as exc:
+        raise field_error(
+            OptionError, "path", "a folder that can be written", str(path),
+            exc.strerror or type(exc).__name__,
+        ) from None  # fmt: skip
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

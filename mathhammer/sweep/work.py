@@ -143,27 +143,42 @@ def run_task(task: Task, targets: Sequence[Target]) -> Any:
 
 
 def _rows(task: Task, targets: Sequence[Target]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+    """Each loadout of the task against each target, one row each (with a Monte Carlo
+    check when the task has trials)."""
     options: dict[str, Any] = {"rules": task.rules, "context": task.context, "metric": task.metric}
-    streams = iter(task.seed.spawn(task.rows)) if task.check_trials else None
-    for loadout in task.loadouts:
-        if streams is None:
-            rows.extend(row for row, _ in choose_rows(loadout, targets, **options))
-            continue
-        for target in targets:
-            choice = choose(loadout, target, **options)
-            check = simulate(
-                choice.declaration.weapons,
-                target.unit,
-                trials=task.check_trials,
-                rng=np.random.default_rng(next(streams)),
-                rules=task.rules,
-                context=choice.context,
-            )
-            row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
-            row.update(choice_columns(loadout, choice.declaration))
-            rows.append(row)
-    return rows
+    if not task.check_trials:
+        return [
+            row for loadout in task.loadouts for row, _ in choose_rows(loadout, targets, **options)
+        ]
+    streams = iter(task.seed.spawn(task.rows))
+    return [
+        _checked_row(task, loadout, target, options, next(streams))
+        for loadout in task.loadouts
+        for target in targets
+    ]
+
+
+def _checked_row(
+    task: Task,
+    loadout: Loadout,
+    target: Target,
+    options: dict[str, Any],
+    stream: np.random.SeedSequence,
+) -> dict[str, Any]:
+    """The row of a loadout against a target, with its Monte Carlo check drawn from
+    ``stream``."""
+    choice = choose(loadout, target, **options)
+    check = simulate(
+        choice.declaration.weapons,
+        target.unit,
+        trials=task.check_trials,
+        rng=np.random.default_rng(stream),
+        rules=task.rules,
+        context=choice.context,
+    )
+    row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
+    row.update(choice_columns(loadout, choice.declaration))
+    return row
 
 
 def typed(frame: Any, context_name: str) -> Any:

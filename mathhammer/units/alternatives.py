@@ -20,7 +20,9 @@ Examples
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from ..model.profiles import Weapon
 from .loadout import describe_weapons
@@ -42,6 +44,7 @@ MAX_OPTIONS = 32
 _ALL_ORDERS = 4
 _BIG = frozenset({"MONSTER", "VEHICLE"})
 
+T = TypeVar("T")
 Entry = tuple[Weapon, int]
 #: A piece of wargear as the alternative profiles a model uses one of.
 Item = Sequence[Weapon]
@@ -65,13 +68,30 @@ def shooting_sets(items: Sequence[Item], keywords: Sequence[str] = ()) -> list[l
     >>> [[w.name for w in s] for s in shooting_sets([[rifle], [pistol]], ["VEHICLE"])]
     [['Rifle', 'Pistol']]
     """
-    guns = [i for i in items if i and not any(is_sidearm(w) for w in i)]
-    sidearms = [i for i in items if i and any(is_sidearm(w) for w in i)]
-    if not guns or not sidearms or _BIG & set(keywords):
-        groups = [list(items)] if items else []
-    else:
-        groups = [guns, sidearms]
+    guns, sidearms = _partition([i for i in items if i], _has_sidearm)
+    groups = [guns, sidearms] if _either(guns, sidearms, keywords) else _whole(items)
     return [chosen for group in groups for chosen in _expand(group)]
+
+
+def _partition(items: Sequence[T], test: Callable[[T], bool]) -> tuple[list[T], list[T]]:
+    """The items that fail ``test`` and those that pass it, each in order."""
+    return [i for i in items if not test(i)], [i for i in items if test(i)]
+
+
+def _has_sidearm(item: Item) -> bool:
+    """True if a profile of the item is a sidearm ([PISTOL], [CLOSE-QUARTERS])."""
+    return any(is_sidearm(w) for w in item)
+
+
+def _either(guns: Sequence[object], sidearms: Sequence[object], keywords: Sequence[str]) -> bool:
+    """True if a model fires its guns or its sidearms, not both: it has both, and is no
+    MONSTER or VEHICLE."""
+    return bool(guns) and bool(sidearms) and not _BIG & set(keywords)
+
+
+def _whole(items: Sequence[T]) -> list[list[T]]:
+    """All the items as one option (no option without items)."""
+    return [list(items)] if items else []
 
 
 def fight_sets(items: Sequence[Item]) -> list[list[Weapon]]:
@@ -86,12 +106,17 @@ def fight_sets(items: Sequence[Item]) -> list[list[Weapon]]:
     >>> [[w.name for w in s] for s in fight_sets([[axe], [bite]])]
     [['Axe', 'Bite']]
     """
-    extra = [bool(i) and any(is_extra_attacks(w) for w in i) for i in items]
-    main = [w for i, e in zip(items, extra, strict=True) if not e for w in i]
-    extras = _expand([i for i, e in zip(items, extra, strict=True) if e])
+    others, extra_items = _partition(items, _has_extra_attacks)
+    main = [w for i in others for w in i]
+    extras = _expand(extra_items)
     if not main:
         return [e for e in extras if e]
     return [[weapon, *e] for weapon in main for e in extras]
+
+
+def _has_extra_attacks(item: Item) -> bool:
+    """True if a profile of the item has [EXTRA ATTACKS] (used besides the main weapon)."""
+    return any(is_extra_attacks(w) for w in item)
 
 
 def model_options(types: Sequence[tuple[int, list[list[Weapon]]]]) -> list[list[Entry]]:
@@ -107,20 +132,29 @@ def model_options(types: Sequence[tuple[int, list[list[Weapon]]]]) -> list[list[
     ['4x A, 1x B', '5x B']
     """
     present = [(n, sets) for n, sets in types if sets]
-    combinations = 1
-    for _, sets in present:
-        combinations *= len(sets)
-    if combinations <= MAX_OPTIONS:
-        picks = list(itertools.product(*(range(len(sets)) for _, sets in present)))
-    else:
-        longest = max(len(sets) for _, sets in present)
-        picks = [tuple(min(k, len(sets) - 1) for _, sets in present) for k in range(longest)]
-    options = []
-    for pick in picks:
-        entries = [(w, n) for (n, sets), k in zip(present, pick, strict=True) for w in sets[k]]
-        if entries and entries not in options:
-            options.append(entries)
-    return options
+    picks = _picks([len(sets) for _, sets in present])
+    return _distinct(
+        [(w, n) for (n, sets), k in zip(present, pick, strict=True) for w in sets[k]]
+        for pick in picks
+    )
+
+
+def _picks(sizes: Sequence[int]) -> list[tuple[int, ...]]:
+    """Which set each type uses in each option, from the number of sets of each: every
+    combination up to :data:`MAX_OPTIONS`, else for each k every type's k-th set (its last
+    when it has fewer)."""
+    if math.prod(sizes) <= MAX_OPTIONS:
+        return list(itertools.product(*(range(n) for n in sizes)))
+    return [tuple(min(k, n - 1) for n in sizes) for k in range(max(sizes))]
+
+
+def _distinct(options: Iterable[list[Entry]]) -> list[list[Entry]]:
+    """The options that are not empty, each once, in order."""
+    out: list[list[Entry]] = []
+    for option in options:
+        if option and option not in out:
+            out.append(option)
+    return out
 
 
 def pooled_shooting(
@@ -140,12 +174,10 @@ def pooled_shooting(
     >>> [describe_weapons(o) for o in pooled_shooting([(rifle, 4), (pistol, 1)], models=5)]
     ['4x Rifle, 1x Pistol']
     """
-    guns = [r for r in rows if not is_sidearm(r[0])]
-    sidearms = [r for r in rows if is_sidearm(r[0])]
-    together = sum(n for _, n in rows) <= models or bool(_BIG & set(keywords))
-    if not guns or not sidearms or together:
-        return [list(rows)] if rows else []
-    return [guns, sidearms]
+    guns, sidearms = _partition(rows, lambda row: is_sidearm(row[0]))
+    if _either(guns, sidearms, keywords) and sum(n for _, n in rows) > models:
+        return [guns, sidearms]
+    return _whole(rows)
 
 
 def pooled_fight(rows: Sequence[Entry], models: int) -> list[list[Entry]]:
@@ -156,20 +188,23 @@ def pooled_fight(rows: Sequence[Entry], models: int) -> list[list[Entry]]:
     option (every order for up to four rows; else the rows in order and each row first),
     so that whichever weapon is best against a target is first in one of them.
     """
-    extras = [r for r in rows if is_extra_attacks(r[0])]
-    main = [r for r in rows if not is_extra_attacks(r[0])]
-    if len(main) <= _ALL_ORDERS:
-        orders: list[Sequence[int]] = list(itertools.permutations(range(len(main))))
-    else:
-        orders = [range(len(main))]
-        orders += [[k, *(j for j in range(len(main)) if j != k)] for k in range(len(main))]
-    options: list[list[Entry]] = []
-    for order in orders:
-        left, used = models, {}
-        for k in order:
-            used[k] = min(main[k][1], left)
-            left -= used[k]
-        entries = [(main[k][0], used[k]) for k in range(len(main)) if used.get(k)] + extras
-        if entries and entries not in options:
-            options.append(entries)
-    return options
+    main, extras = _partition(rows, lambda row: is_extra_attacks(row[0]))
+    return _distinct(_handed_out(main, order, models) + extras for order in _orders(len(main)))
+
+
+def _orders(rows: int) -> list[Sequence[int]]:
+    """The orders of the rows tried: every order for up to :data:`_ALL_ORDERS` rows, else
+    the rows in order and each row first."""
+    if rows <= _ALL_ORDERS:
+        return list(itertools.permutations(range(rows)))
+    return [range(rows), *([k, *(j for j in range(rows) if j != k)] for k in range(rows))]
+
+
+def _handed_out(main: Sequence[Entry], order: Sequence[int], models: int) -> list[Entry]:
+    """The weapons one per model, row by row in ``order`` until every model has one; in
+    the rows' own order, the rows that no model took left out."""
+    left, used = models, {}
+    for k in order:
+        used[k] = min(main[k][1], left)
+        left -= used[k]
+    return [(main[k][0], used[k]) for k in range(len(main)) if used.get(k)]

@@ -49,12 +49,16 @@ def named_states(loadouts: Iterable[Loadout] = (), targets: Iterable[Any] = ()) 
     """The named states the rules of ``loadouts`` (on their weapons) and of ``targets``
     (:class:`~mathhammer.Target` or :class:`~mathhammer.Unit`: their ``rules``) mention."""
     rules: list[EffectRule] = [r for loadout in loadouts for r in _rules(loadout)]
-    for target in targets:
-        unit = getattr(target, "unit", target)
-        rules.extend(r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule))
+    rules += [r for target in targets for r in _target_rules(target)]
     return frozenset(
         c.value for rule in rules for c in rule.effect.conditions if c.kind == "assumed"
     )
+
+
+def _target_rules(target: Any) -> list[EffectRule]:
+    """The unit rules of a :class:`~mathhammer.Target` or a :class:`~mathhammer.Unit`."""
+    unit = getattr(target, "unit", target)
+    return [r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule)]
 
 
 def check_assumed(
@@ -86,19 +90,24 @@ def check_assumed(
     for given in names:
         name = assumption_name(given)
         if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-            if close:
-                hint = f"did you mean {close[0]!r}?"
-            elif mentioned:
-                hint = "the rules mention: " + ", ".join(repr(k) for k in sorted(mentioned))
-            else:
-                hint = ""
+            hint = _hint(name, known, mentioned)
             wanted = "a state the rules of the units mention" + (
                 "" if mentioned else " (they mention none)"
             )
             raise field_error(OptionError, option, wanted, given, hint)
         out.add(name)
     return frozenset(out)
+
+
+def _hint(name: str, known: frozenset[str], mentioned: frozenset[str]) -> str:
+    """What to say of a state no rule mentions: the closest known one, or those the rules
+    mention (nothing when they mention none)."""
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    if mentioned:
+        return "the rules mention: " + ", ".join(repr(k) for k in sorted(mentioned))
+    return ""
 
 
 def assuming(loadouts: Sequence[Loadout], names: Iterable[str]) -> list[Loadout]:

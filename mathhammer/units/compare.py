@@ -37,39 +37,55 @@ __all__ = ["COLUMNS", "AttackOptions", "Loadout", "compare"]
 
 
 def _loadout(name: str, value: Any) -> Loadout:
+    """A dict entry as a loadout named by its key: a Loadout, weapons, or
+    ``([weapons], points)``."""
     if isinstance(value, Loadout):
         return value if value.name == name else replace(value, name=name)
     refused = ambiguous_pair(name, value)
     if refused is not None:
         raise refused
-    points = value[1] if isinstance(value, tuple) and len(value) == 2 else None
-    if isinstance(points, int) and not isinstance(points, bool):
-        return Loadout(name, value[0], points)  # ([weapons], points)
+    if _is_priced(value):
+        return Loadout(name, value[0], value[1])  # ([weapons], points)
     return Loadout(name, value)
+
+
+def _is_priced(value: Any) -> bool:
+    """True for a pair of weapons and their points (an integer)."""
+    points = value[1] if isinstance(value, tuple) and len(value) == 2 else None
+    return isinstance(points, int) and not isinstance(points, bool)
 
 
 def loadouts_of(loadouts: Any) -> list[Loadout]:
     """The loadouts :func:`compare` takes, as a list (names unique; refused with one clear
     error otherwise)."""
-    expected = "a dict of name -> weapons, ([weapons], points) or Loadout, or a list of Loadouts"
-    if isinstance(loadouts, Loadout):
-        out = [loadouts]
-    elif isinstance(loadouts, Mapping):
-        out = [_loadout(str(name), value) for name, value in loadouts.items()]
-    elif isinstance(loadouts, Iterable) and not isinstance(loadouts, str):
-        out = list(loadouts)
-        for item in out:
-            if not isinstance(item, Loadout):
-                raise field_error(ProfileError, "loadouts", expected, item)
-    else:
-        raise field_error(ProfileError, "loadouts", expected, loadouts)
+    out = _loadout_list(loadouts)
     if not out:
-        raise field_error(ProfileError, "loadouts", f"non-empty: {expected}", loadouts)
+        raise field_error(ProfileError, "loadouts", f"non-empty: {_LOADOUTS}", loadouts)
     _check_unique("loadout names", [x.name for x in out])
     return out
 
 
+#: What :func:`compare` takes as its loadouts, in words.
+_LOADOUTS = "a dict of name -> weapons, ([weapons], points) or Loadout, or a list of Loadouts"
+
+
+def _loadout_list(loadouts: Any) -> list[Loadout]:
+    """The loadouts given, as a list (perhaps empty)."""
+    if isinstance(loadouts, Loadout):
+        return [loadouts]
+    if isinstance(loadouts, Mapping):
+        return [_loadout(str(name), value) for name, value in loadouts.items()]
+    if not isinstance(loadouts, Iterable) or isinstance(loadouts, str):
+        raise field_error(ProfileError, "loadouts", _LOADOUTS, loadouts)
+    out = list(loadouts)
+    for item in out:
+        if not isinstance(item, Loadout):
+            raise field_error(ProfileError, "loadouts", _LOADOUTS, item)
+    return out
+
+
 def _target(value: Any, name: str | None = None) -> Target:
+    """A target given as a standard target's name, a Unit or a Target; renamed ``name``."""
     if isinstance(value, str):
         target = suite.get(value)
     elif isinstance(value, Unit):
@@ -85,23 +101,28 @@ def _target(value: Any, name: str | None = None) -> Target:
 
 def targets_of(targets: Any) -> list[Target]:
     """The targets :func:`compare` takes, as a list of :class:`Target` (names unique)."""
-    if isinstance(targets, Unit | Target | str):
-        out = [_target(targets)]
-    elif isinstance(targets, Mapping):
-        out = [_target(value, str(name)) for name, value in targets.items()]
-    elif isinstance(targets, Iterable):
-        out = [_target(value) for value in targets]
-    else:
-        raise field_error(
-            ProfileError, "targets", "a Unit, a Target, a name, or a list or dict of them", targets
-        )
+    out = _target_list(targets)
     if not out:
         raise field_error(ProfileError, "targets", "non-empty", targets)
     _check_unique("target names", [t.name for t in out])
     return out
 
 
+def _target_list(targets: Any) -> list[Target]:
+    """The targets given, as a list (perhaps empty)."""
+    if isinstance(targets, Unit | Target | str):
+        return [_target(targets)]
+    if isinstance(targets, Mapping):
+        return [_target(value, str(name)) for name, value in targets.items()]
+    if isinstance(targets, Iterable):
+        return [_target(value) for value in targets]
+    raise field_error(
+        ProfileError, "targets", "a Unit, a Target, a name, or a list or dict of them", targets
+    )
+
+
 def _check_unique(what: str, values: list[str]) -> None:
+    """Refuse names given twice."""
     duplicates = sorted(v for v, n in Counter(values).items() if n > 1)
     if duplicates:
         raise field_error(ProfileError, what, "unique", duplicates, "give each a distinct name")

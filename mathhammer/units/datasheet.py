@@ -22,8 +22,9 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from ..errors import OptionError, ProfileError, field_error
 from ..model.effects import Effect, arm, guards
@@ -50,6 +51,8 @@ __all__ = [
     "phase_loadouts",
 ]
 
+
+T = TypeVar("T")
 
 #: How a caller states the models: a total unit size, or a count per model type.
 ModelCounts = int | Mapping[str, int] | None
@@ -122,12 +125,16 @@ class Datasheet:
         object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
         object.__setattr__(self, "stealth", flag_field(owner, "stealth", self.stealth))
         object.__setattr__(self, "points", _points(f"{owner}.points", self.points))
+        self._check_wargear()
+
+    def _check_wargear(self) -> None:
+        """Refuse wargear names given twice, and a model's option that is not wargear."""
         names = [g.name for g in self.wargear]
         if len(set(names)) != len(names):
             raise field_error(
                 ProfileError, f"Datasheet {self.name!r}.wargear", "distinct names", names
             )
-        for model in models:
+        for model in self.models:
             for weapon in model.options:
                 self.gear(weapon)
 
@@ -166,27 +173,36 @@ class Datasheet:
         if models is None:
             return counts
         if isinstance(models, Mapping):
-            for name, n in models.items():
-                profile = self._model(name)
-                if isinstance(n, bool) or not isinstance(n, int):
-                    raise field_error(ProfileError, f"models[{name!r}]", "an integer", n)
-                if not profile.min_count <= n <= profile.max_count:
-                    raise field_error(
-                        ProfileError,
-                        f"models[{name!r}]",
-                        f"from {profile.min_count} to {profile.max_count}",
-                        n,
-                    )
-                counts[name] = n
+            counts.update(self._stated_counts(models))
             return counts
-        if isinstance(models, bool) or not isinstance(models, int) or models not in self.sizes:
+        return self._sized_counts(counts, models)
+
+    def _stated_counts(self, models: Mapping[str, int]) -> dict[str, int]:
+        """The count of each model type named, each checked against its type's range."""
+        for name, n in models.items():
+            profile = self._model(name)
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise field_error(ProfileError, f"models[{name!r}]", "an integer", n)
+            if not profile.min_count <= n <= profile.max_count:
+                raise field_error(
+                    ProfileError,
+                    f"models[{name!r}]",
+                    f"from {profile.min_count} to {profile.max_count}",
+                    n,
+                )
+        return dict(models)
+
+    def _sized_counts(self, counts: dict[str, int], size: object) -> dict[str, int]:
+        """The default ``counts`` grown (or shrunk) to a legal total ``size``, type by type
+        in order, each within its own range."""
+        if isinstance(size, bool) or not isinstance(size, int) or size not in self.sizes:
             raise field_error(
                 ProfileError,
                 f"models of {self.name!r}",
                 f"a unit size from {self.sizes.start} to {self.sizes.stop - 1}",
-                models,
+                size,
             )
-        change = models - sum(counts.values())
+        change = size - sum(counts.values())
         for m in self.models:
             step = max(min(change, m.max_count - counts[m.name]), m.min_count - counts[m.name])
             counts[m.name] += step
@@ -259,25 +275,50 @@ class Datasheet:
         wargear = dict(wargear or {})
         for name in wargear:
             self._model(name)
+        groups = self._attacking_groups(counts, wargear, effects)
+        if not groups:
+            raise ProfileError(f"Datasheet {self.name!r} has no weapons for these models")
+        return Attacker(self.name, groups)
+
+    def _attacking_groups(
+        self,
+        counts: Mapping[str, int],
+        wargear: Mapping[str, Sequence[str]],
+        effects: Sequence[Effect],
+    ) -> list[Models]:
+        """One group of each model type present that has weapons, armed with ``effects``."""
         groups = []
         for m in self.models:
             if counts[m.name] == 0:
                 continue
-            names = tuple(wargear.get(m.name, m.weapons))
-            for name in names:
-                if name not in m.options:
-                    raise field_error(
-                        ProfileError, f"wargear of {m.name!r}", f"one of {list(m.options)}", name
-                    )
-            weapons = _numbered([w for name in names for w in _named_profiles(self.gear(name))])
-            mine = [e for e in effects if e.for_model(m.name)]  # D41: some models' rules
-            weapons = [arm(w, mine) for w in weapons]
+            weapons = self._armed_weapons(m, self._carried(m, wargear), effects)
             if weapons:
                 keywords = self.keywords
                 groups.append(Models(counts[m.name], weapons, name=m.name, keywords=keywords))
-        if not groups:
-            raise ProfileError(f"Datasheet {self.name!r} has no weapons for these models")
-        return Attacker(self.name, groups)
+        return groups
+
+    @staticmethod
+    def _carried(model: ModelProfile, wargear: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+        """The wargear a model type carries (stated, or its default), each one of its options."""
+        names = tuple(wargear.get(model.name, model.weapons))
+        for name in names:
+            if name not in model.options:
+                raise field_error(
+                    ProfileError,
+                    f"wargear of {model.name!r}",
+                    f"one of {list(model.options)}",
+                    name,
+                )
+        return names
+
+    def _armed_weapons(
+        self, model: ModelProfile, names: Sequence[str], effects: Sequence[Effect]
+    ) -> list[Weapon]:
+        """Every profile of the wargear ``names`` as one weapon (distinctly named), armed with
+        the effects for that model type."""
+        weapons = _numbered([w for name in names for w in _named_profiles(self.gear(name))])
+        mine = _model_effects(model, effects)
+        return [arm(w, mine) for w in weapons]
 
     def loadouts(
         self,
@@ -297,7 +338,7 @@ class Datasheet:
         of these choices (:func:`~mathhammer.units.alternatives.model_options`), the
         default first: other guns, and the first melee weapon and profile.
         """
-        if name is not None and (not isinstance(name, str) or not name.strip()):
+        if name is not None and not _is_name(name):
             raise field_error(OptionError, "name", "a non-empty string", name)
         points = self.points_for(models)
         phases = {phase: self.phase_sets(phase, models, wargear) for phase in PHASE_LABELS}
@@ -315,26 +356,28 @@ class Datasheet:
         weapons are armed with ``effects`` (:attr:`own_effects` by default)."""
         effects = self.own_effects if effects is None else effects
         counts = self.counts(models)
-        types = []
-        for m in self.models:
-            if not counts[m.name]:
-                continue
-            names = tuple(dict(wargear or {}).get(m.name, m.weapons))
-            mine = [e for e in effects if e.for_model(m.name)]  # D41: some models' rules
-            items = [
-                [
-                    arm(w, mine)
-                    for w in _named_profiles(self.gear(n))
-                    if w.melee == (phase == "fight")
-                ]
-                for n in names
-            ]
-            items = [i for i in items if i]
-            if phase == "fight":
-                types.append((counts[m.name], fight_sets(items)))
-            else:
-                types.append((counts[m.name], shooting_sets(items, self.keywords)))
-        return types
+        return [
+            (counts[m.name], self._phase_weapon_sets(m, phase, wargear, effects))
+            for m in self.models
+            if counts[m.name]
+        ]
+
+    def _phase_weapon_sets(
+        self,
+        model: ModelProfile,
+        phase: str,
+        wargear: Mapping[str, Sequence[str]] | None,
+        effects: Sequence[Effect],
+    ) -> list[list[Weapon]]:
+        """The sets of weapons one model of a type may use in ``phase``, armed."""
+        names = tuple(dict(wargear or {}).get(model.name, model.weapons))
+        mine = _model_effects(model, effects)
+        melee = phase == "fight"
+        items = [_armed_profiles(self.gear(n), melee, mine) for n in names]
+        items = [i for i in items if i]
+        if melee:
+            return fight_sets(items)
+        return shooting_sets(items, self.keywords)
 
 
 #: The phases a unit attacks in, and the word its loadouts are named with.
@@ -369,10 +412,27 @@ def _points(field: str, value: object) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((int(models), int(points)) for models, points in pairs))
 
 
+def _is_name(value: object) -> bool:
+    """True for a string that is not blank."""
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _model_effects(model: ModelProfile, effects: Sequence[Effect]) -> list[Effect]:
+    """The effects for that model type (D41: some rules are some models' only)."""
+    return [e for e in effects if e.for_model(model.name)]
+
+
 def _named_profiles(gear: Wargear) -> list[Weapon]:
+    """Each profile of the wargear as a weapon named after it (``"gear: profile"`` when it
+    has several)."""
     if len(gear.profiles) == 1:
         return [replace(gear.profiles[0], name=gear.name)]
     return [replace(w, name=f"{gear.name}: {w.name}") for w in gear.profiles]
+
+
+def _armed_profiles(gear: Wargear, melee: bool, effects: Sequence[Effect]) -> list[Weapon]:
+    """The profiles of the wargear used in the phase (melee or ranged), armed."""
+    return [arm(w, effects) for w in _named_profiles(gear) if w.melee == melee]
 
 
 def _numbered(weapons: list[Weapon]) -> list[Weapon]:
@@ -434,28 +494,40 @@ def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> 
     >>> [g.label for g in led.groups], led.name
     (['5x W2 Sv3+', 'Boss'], 'Guard led by Boss')
     """
-    groups = list(bodyguard.groups)
-    for leader in leaders:
-        for g in leader.groups:
-            # every model of a leading unit is its own CHARACTER allocation group
-            groups.extend(replace(g, character=True, count=1) for _ in range(g.count))
+    parts = (bodyguard, *leaders)
     label = name or led_name(bodyguard.name, [u.name for u in leaders])
-    stealth = bodyguard.stealth and all(u.stealth for u in leaders)
     # a defence that worsens AP or re-rolls saves covers the whole unit, from the
-    # bodyguard or a leader (the better re-roll: failed saves include the 1s)
-    worsen = max([bodyguard.worsen_ap, *(u.worsen_ap for u in leaders)])
-    rerolls = {bodyguard.reroll_saves, *(u.reroll_saves for u in leaders)}
-    reroll = next((r for r in ("failures", "ones", "command") if r in rerolls), None)
-    keywords = dict.fromkeys([*bodyguard.keywords, *(k for u in leaders for k in u.keywords)])
+    # bodyguard or a leader
     return Unit(
         label,
-        groups,
-        tuple(keywords),
-        stealth=stealth,
-        worsen_ap=worsen,
-        reroll_saves=reroll,
-        rules=tuple(dict.fromkeys([*bodyguard.rules, *(r for u in leaders for r in u.rules)])),
+        [*bodyguard.groups, *_leader_groups(leaders)],
+        _union(u.keywords for u in parts),
+        stealth=all(u.stealth for u in parts),
+        worsen_ap=max(u.worsen_ap for u in parts),
+        reroll_saves=_best_reroll(parts),
+        rules=_union(u.rules for u in parts),
     )
+
+
+def _leader_groups(leaders: Sequence[Unit]) -> list[ModelGroup]:
+    """Every model of the leading units as a CHARACTER allocation group of its own."""
+    return [
+        replace(g, character=True, count=1)
+        for u in leaders
+        for g in u.groups
+        for _ in range(g.count)
+    ]
+
+
+def _best_reroll(units: Sequence[Unit]) -> str | None:
+    """The best save re-roll any of the units has (failed saves include the 1s)."""
+    rerolls = {u.reroll_saves for u in units}
+    return next((r for r in ("failures", "ones", "command") if r in rerolls), None)
+
+
+def _union(items: Iterable[Iterable[T]]) -> tuple[T, ...]:
+    """Every item of every part, once each, in order of first appearance."""
+    return tuple(dict.fromkeys(item for part in items for item in part))
 
 
 def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
@@ -474,28 +546,52 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
     (5, ["Krumpin' (-1 AP to attacks that target it)"])
     """
     rules = guards(effects)
-    groups = list(unit.groups)
-    stealth = unit.stealth
-    for effect in effects:
-        own = effect.scope != "led" and not effect.units and not effect.models
-        if own or effect.conditions or effect.attacks:
-            continue  # the unit's own: its profiles' fields already
-        value = effect.value
-        for i, g in enumerate(groups):
-            if not (g.character if effect.models == "character" else effect.for_model(g.label)):
-                continue  # a rule for some models only (D41): named, or the CHARACTERs
-            if effect.kind == "fnp" and isinstance(value, int):
-                groups[i] = replace(g, fnp=value if g.fnp is None else min(g.fnp, value))
-            elif effect.kind == "fnp_mortal" and isinstance(value, int):
-                best = value if g.fnp_mortal is None else min(g.fnp_mortal, value)
-                groups[i] = replace(g, fnp_mortal=best)
-            elif effect.kind == "invuln" and isinstance(value, int):
-                groups[i] = replace(g, invuln=value if g.invuln is None else min(g.invuln, value))
-            elif effect.kind == "damage_reduction" and isinstance(value, int):
-                groups[i] = replace(g, damage_reduction=max(g.damage_reduction, value))
-            elif effect.kind == "halve_damage":
-                groups[i] = replace(g, halve_damage=True)
-        stealth = stealth or effect.kind == "stealth"
+    shared = [e for e in effects if _shared(e)]
+    groups = _improved_groups(unit.groups, shared)
+    stealth = unit.stealth or any(e.kind == "stealth" for e in shared)
     if not rules and groups == list(unit.groups) and stealth == unit.stealth:
         return unit
     return replace(unit, groups=tuple(groups), rules=(*unit.rules, *rules), stealth=stealth)
+
+
+#: The better of a group's value and an effect's, by the kind of effect (and the field).
+_BETTER: dict[str, Callable[[int, int], int]] = {
+    "fnp": min,
+    "fnp_mortal": min,
+    "invuln": min,
+    "damage_reduction": max,
+}
+
+
+def _shared(effect: Effect) -> bool:
+    """True for a defence effect that improves the groups here: unconditional, on no one
+    attack, and from a leader "while leading", an army rule or some models' rules (the
+    unit's own are its profiles' fields already)."""
+    own = effect.scope != "led" and not effect.units and not effect.models
+    return not (own or effect.conditions or effect.attacks)
+
+
+def _improved_groups(groups: Sequence[ModelGroup], effects: Sequence[Effect]) -> list[ModelGroup]:
+    """The groups with each effect applied, in order, to those it covers."""
+    out = list(groups)
+    for effect in effects:
+        out = [_improved(g, effect) if _covers(effect, g) else g for g in out]
+    return out
+
+
+def _covers(effect: Effect, group: ModelGroup) -> bool:
+    """True if the effect is for the group's models (D41: named ones, or the CHARACTERs)."""
+    return group.character if effect.models == "character" else effect.for_model(group.label)
+
+
+def _improved(group: ModelGroup, effect: Effect) -> ModelGroup:
+    """The group with the better of its value and the effect's (halved damage as it is)."""
+    if effect.kind == "halve_damage":
+        return replace(group, halve_damage=True)
+    better = _BETTER.get(effect.kind)
+    value = effect.value
+    if better is None or not isinstance(value, int):
+        return group
+    current = getattr(group, effect.kind)
+    best: dict[str, Any] = {effect.kind: value if current is None else better(current, value)}
+    return replace(group, **best)

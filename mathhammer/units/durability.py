@@ -18,8 +18,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError, ProfileError, field_error, shown
 from ..decisions.attack import attack
+from ..errors import OptionError, ProfileError, field_error, shown
 from ..model.context import Context
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit, Weapon
@@ -74,18 +74,17 @@ class StandardAttacker:
 
 
 def _weapon(entry: Any, where: str) -> tuple[Weapon, int] | MortalWounds:
+    """One weapon entry of an attacker: a weapon and its count, or mortal wounds."""
     if not isinstance(entry, dict):
         raise field_error(ProfileError, where, "an object", entry)
     if "mortal" in entry:
-        if set(entry) != {"mortal"}:
-            raise field_error(ProfileError, where, "only 'mortal' beside mortal wounds", entry)
-        return MortalWounds(entry["mortal"])
+        return _mortal(entry, where)
     unknown = set(entry) - _WEAPON_FIELDS
     if unknown:
         raise field_error(ProfileError, where, f"fields of {sorted(_WEAPON_FIELDS)}", unknown)
     fields = dict(entry)
     count = fields.pop("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+    if not _is_int(count, 1):
         raise field_error(ProfileError, f"{where}.count", "an integer >= 1", count)
     try:
         return Weapon(**fields), count
@@ -93,6 +92,18 @@ def _weapon(entry: Any, where: str) -> tuple[Weapon, int] | MortalWounds:
         raise exc.prefixed(where) from None
     except TypeError as exc:  # a required field missing
         raise ProfileError(f"{where}: {exc}") from None
+
+
+def _mortal(entry: dict[str, Any], where: str) -> MortalWounds:
+    """A mortal-wound entry, ``{"mortal": "D6"}``, with nothing beside it."""
+    if set(entry) != {"mortal"}:
+        raise field_error(ProfileError, where, "only 'mortal' beside mortal wounds", entry)
+    return MortalWounds(entry["mortal"])
+
+
+def _is_int(value: Any, least: int, most: float = math.inf) -> bool:
+    """True for an integer (not a bool) from ``least`` to ``most``."""
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
 
 
 def parse_attackers(data: Any, source: str = "suite") -> tuple[StandardAttacker, ...]:
@@ -118,48 +129,61 @@ def parse_attackers(data: Any, source: str = "suite") -> tuple[StandardAttacker,
     entries = data.get("attackers") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
         raise field_error(ProfileError, f"{source}: attackers", "a non-empty list", entries)
-    out = []
-    for i, entry in enumerate(entries):
-        where = f"{source}: attackers[{i}]"
-        if not isinstance(entry, dict):
-            raise field_error(ProfileError, where, "an object", entry)
-        where += f" ({shown(entry.get('name'))})"
-        unknown = set(entry) - _ENTRY_FIELDS
-        if unknown:
-            raise field_error(ProfileError, where, f"fields of {sorted(_ENTRY_FIELDS)}", unknown)
-        if "points" not in entry:
-            raise ProfileError(
-                f"{where}: points is required: a durability suite prices every attacker"
-            )
-        points = entry["points"]
-        if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_POINTS:
-            raise field_error(
-                ProfileError, f"{where}: points", f"an integer from 1 to {MAX_POINTS:,}", points
-            )
-        name, role = entry.get("name"), entry.get("role", "")
-        if not isinstance(name, str) or not name.strip() or not isinstance(role, str):
-            raise field_error(ProfileError, f"{where}: name and role", "strings", (name, role))
-        weapons = entry.get("weapons")
-        if not isinstance(weapons, list) or not weapons:
-            raise field_error(ProfileError, f"{where}: weapons", "a non-empty list", weapons)
-        context = entry.get("context", {})
-        if not isinstance(context, dict):
-            raise field_error(ProfileError, f"{where}: context", "an object", context)
-        try:
-            made = Context(**context)
-        except (TypeError, ValueError) as exc:
-            raise ProfileError(f"{where}: context: {exc}") from None
-        out.append(
-            StandardAttacker(
-                name,
-                role,
-                tuple(_weapon(w, f"{where}: weapons[{j}]") for j, w in enumerate(weapons)),
-                points,
-                made,
-                str(entry.get("description", "")),
-            )
+    return tuple(_attacker(entry, f"{source}: attackers[{i}]") for i, entry in enumerate(entries))
+
+
+def _attacker(entry: Any, where: str) -> StandardAttacker:
+    """One attacker of a suite from its JSON object, every field checked."""
+    if not isinstance(entry, dict):
+        raise field_error(ProfileError, where, "an object", entry)
+    where += f" ({shown(entry.get('name'))})"
+    unknown = set(entry) - _ENTRY_FIELDS
+    if unknown:
+        raise field_error(ProfileError, where, f"fields of {sorted(_ENTRY_FIELDS)}", unknown)
+    points = _attacker_points(entry, where)
+    name, role = _name_and_role(entry, where)
+    weapons = entry.get("weapons")
+    if not isinstance(weapons, list) or not weapons:
+        raise field_error(ProfileError, f"{where}: weapons", "a non-empty list", weapons)
+    made = _context(entry.get("context", {}), where)
+    return StandardAttacker(
+        name,
+        role,
+        tuple(_weapon(w, f"{where}: weapons[{j}]") for j, w in enumerate(weapons)),
+        points,
+        made,
+        str(entry.get("description", "")),
+    )
+
+
+def _attacker_points(entry: dict[str, Any], where: str) -> int:
+    """An attacker's points: required, an integer from 1 to :data:`MAX_POINTS`."""
+    if "points" not in entry:
+        raise ProfileError(f"{where}: points is required: a durability suite prices every attacker")
+    points: int = entry["points"]
+    if not _is_int(points, 1, MAX_POINTS):
+        raise field_error(
+            ProfileError, f"{where}: points", f"an integer from 1 to {MAX_POINTS:,}", points
         )
-    return tuple(out)
+    return points
+
+
+def _name_and_role(entry: dict[str, Any], where: str) -> tuple[str, str]:
+    """An attacker's name (not blank) and its role (empty by default)."""
+    name, role = entry.get("name"), entry.get("role", "")
+    if not isinstance(name, str) or not name.strip() or not isinstance(role, str):
+        raise field_error(ProfileError, f"{where}: name and role", "strings", (name, role))
+    return name, role
+
+
+def _context(context: Any, where: str) -> Context:
+    """An attacker's context from its object of :class:`Context` fields."""
+    if not isinstance(context, dict):
+        raise field_error(ProfileError, f"{where}: context", "an object", context)
+    try:
+        return Context(**context)
+    except (TypeError, ValueError) as exc:
+        raise ProfileError(f"{where}: context: {exc}") from None
 
 
 @lru_cache(maxsize=1)
@@ -276,57 +300,82 @@ def durability(
     >>> int(table.loc[3, "copies_90"])  # lascannons against ten W2 marines in 3+ armour
     7
     """
-    suite = standard_attackers() if attackers is None else tuple(attackers)
-    if not suite:
-        raise field_error(OptionError, "attackers", "at least one StandardAttacker", suite)
-    if not all(isinstance(a, StandardAttacker | Loadout) for a in suite):
-        raise field_error(OptionError, "attackers", "StandardAttacker or Loadout entries", suite)
-    if isinstance(max_copies, bool) or not isinstance(max_copies, int):
-        raise field_error(OptionError, "max_copies", "an integer >= 1", max_copies)
-    if not 1 <= max_copies <= MOST_COPIES:
-        wanted = f"an integer from 1 to {MOST_COPIES}"
-        raise field_error(OptionError, "max_copies", wanted, max_copies)
-    measured = [units] if isinstance(units, Unit | Target) else list(units)
-    if not measured or not all(isinstance(u, Unit | Target) for u in measured):
-        raise field_error(OptionError, "units", "a Unit or Target, or a list of them", units)
+    suite = _suite(attackers)
+    _check_max_copies(max_copies)
+    targets = _measured(units)
     import pandas as pd
 
-    rows = []
-    for item in measured:
-        target = item if isinstance(item, Target) else Target(item)
-        unit = target.unit
-        for entry in suite:
-            attacker = _against(entry, target, rules)
-            first = attacker.attack(unit, rules)
-            half, most = _copies(unit, attacker, rules, first, max_copies)
-            lost = target.points_destroyed(first)
-            raw, taken = _raw_damage(first), first.damage.mean()
-            effective = unit.total_wounds * raw / taken if taken > 0 else math.inf
-            rows.append(
-                {
-                    "unit": unit.name,
-                    "attacker": attacker.name,
-                    "role": attacker.role,
-                    "attacker_points": attacker.points,
-                    "killed_mean": first.killed.mean(),
-                    "points_lost": lost,
-                    "p_destroyed": first.p_destroyed,
-                    "points_lost_per_100": (
-                        None
-                        if lost is None or not attacker.points
-                        else 100 * lost / attacker.points
-                    ),
-                    "copies_50": half,
-                    "copies_90": most,
-                    "effective_wounds": effective,
-                    "effective_wounds_per_100_points": (
-                        100 * effective / target.points if target.points else None
-                    ),
-                }
-            )
+    rows = [_row(target, entry, rules, max_copies) for target in targets for entry in suite]
     frame = pd.DataFrame(rows)
     for column in ("copies_50", "copies_90"):
         frame[column] = frame[column].astype("Int64")
     for column in ("points_lost", "points_lost_per_100", "effective_wounds_per_100_points"):
         frame[column] = frame[column].astype(float)
     return frame
+
+
+def _suite(
+    attackers: Sequence[StandardAttacker | Loadout] | None,
+) -> tuple[StandardAttacker | Loadout, ...]:
+    """The attackers given (the standard ones by default), checked."""
+    suite = standard_attackers() if attackers is None else tuple(attackers)
+    if not suite:
+        raise field_error(OptionError, "attackers", "at least one StandardAttacker", suite)
+    if not all(isinstance(a, StandardAttacker | Loadout) for a in suite):
+        raise field_error(OptionError, "attackers", "StandardAttacker or Loadout entries", suite)
+    return suite
+
+
+def _check_max_copies(max_copies: object) -> None:
+    """Refuse a ``max_copies`` that is not an integer from 1 to :data:`MOST_COPIES`."""
+    if isinstance(max_copies, bool) or not isinstance(max_copies, int):
+        raise field_error(OptionError, "max_copies", "an integer >= 1", max_copies)
+    if not 1 <= max_copies <= MOST_COPIES:
+        wanted = f"an integer from 1 to {MOST_COPIES}"
+        raise field_error(OptionError, "max_copies", wanted, max_copies)
+
+
+def _measured(units: Unit | Target | Iterable[Unit | Target]) -> list[Target]:
+    """The units measured, each as a :class:`Target` (a bare unit without points)."""
+    measured = [units] if isinstance(units, Unit | Target) else list(units)
+    if not measured or not all(isinstance(u, Unit | Target) for u in measured):
+        raise field_error(OptionError, "units", "a Unit or Target, or a list of them", units)
+    return [item if isinstance(item, Target) else Target(item) for item in measured]
+
+
+def _row(
+    target: Target, entry: StandardAttacker | Loadout, rules: str, max_copies: int
+) -> dict[str, Any]:
+    """The durability row of one unit against one attacker."""
+    unit = target.unit
+    attacker = _against(entry, target, rules)
+    first = attacker.attack(unit, rules)
+    half, most = _copies(unit, attacker, rules, first, max_copies)
+    lost = target.points_destroyed(first)
+    effective = _effective_wounds(unit, first)
+    return {
+        "unit": unit.name,
+        "attacker": attacker.name,
+        "role": attacker.role,
+        "attacker_points": attacker.points,
+        "killed_mean": first.killed.mean(),
+        "points_lost": lost,
+        "p_destroyed": first.p_destroyed,
+        "points_lost_per_100": _per_100(lost, attacker.points),
+        "copies_50": half,
+        "copies_90": most,
+        "effective_wounds": effective,
+        "effective_wounds_per_100_points": _per_100(effective, target.points),
+    }
+
+
+def _effective_wounds(unit: Unit, first: AttackResult) -> float:
+    """The unit's wounds scaled by the attacker's damage after its wound rolls over the
+    wounds the unit loses (infinite when it loses none)."""
+    raw, taken = _raw_damage(first), first.damage.mean()
+    return unit.total_wounds * raw / taken if taken > 0 else math.inf
+
+
+def _per_100(value: float | None, points: int | None) -> float | None:
+    """``value`` per 100 points (None without either)."""
+    return None if value is None or not points else 100 * value / points

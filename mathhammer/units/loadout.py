@@ -40,9 +40,7 @@ def ambiguous_pair(name: str, value: Any) -> ProfileError | None:
     ``{"Lascannon team": (las, 120)}`` reads as 120 lascannons to the engine and as
     120 points to most people: the error shows both unambiguous forms.
     """
-    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Weapon)):
-        return None
-    if isinstance(value[1], bool) or not isinstance(value[1], int):
+    if not _is_weapon_and_number(value):
         return None
     n = value[1]
     shown = f"(Weapon {value[0].name!r}, {n})"
@@ -55,6 +53,13 @@ def ambiguous_pair(name: str, value: Any) -> ProfileError | None:
         value=shown,
         hint=f"mh.Loadout({name!r}, [(weapon, 1)], points={n}) or {{{name!r}: [(weapon, {n})]}}",
     )
+
+
+def _is_weapon_and_number(value: Any) -> bool:
+    """True for a pair of a Weapon and an integer (not a bool)."""
+    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Weapon)):
+        return False
+    return isinstance(value[1], int) and not isinstance(value[1], bool)
 
 
 def describe_weapons(entries: Iterable[tuple[Weapon, int] | MortalWounds]) -> str:
@@ -138,14 +143,10 @@ class Loadout:
         """Check and set the fields every loadout has (its weapons aside)."""
         if not isinstance(name, str) or not name:
             raise field_error(ProfileError, "Loadout.name", "a non-empty string", name)
-        if points is not None and (
-            isinstance(points, bool) or not isinstance(points, int) or points < 1
-        ):
+        if points is not None and not _is_price(points):
             raise field_error(ProfileError, "Loadout.points", "an integer >= 1", points)
-        if context is not None and not isinstance(context, Context):
-            raise field_error(ProfileError, "Loadout.context", "a Context or None", context)
-        if source is not None and not isinstance(source, str):
-            raise field_error(ProfileError, "Loadout.source", "a string or None", source)
+        _check_optional("Loadout.context", context, Context, "a Context or None")
+        _check_optional("Loadout.source", source, str, "a string or None")
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "context", context)
@@ -180,3 +181,14 @@ class Loadout:
         """The ability tokens of its weapons that the engine does not know, each once."""
         tokens = (t for weapon, _ in self.weapon_counts for t in weapon.unknown_abilities)
         return tuple(dict.fromkeys(tokens))
+
+
+def _is_price(points: object) -> bool:
+    """True for an integer (not a bool) >= 1."""
+    return isinstance(points, int) and not isinstance(points, bool) and points >= 1
+
+
+def _check_optional(field: str, value: object, kind: type, constraint: str) -> None:
+    """Refuse a value that is neither None nor of ``kind``."""
+    if value is not None and not isinstance(value, kind):
+        raise field_error(ProfileError, field, constraint, value)

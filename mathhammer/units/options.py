@@ -31,8 +31,8 @@ from typing import Any
 
 from ..core.caches import register
 from ..core.lru import SizedCache
-from ..errors import MathhammerError, OptionError, ProfileError, field_error
 from ..decisions.attack import attack
+from ..errors import MathhammerError, OptionError, ProfileError, field_error
 from ..model.ability_text import unknown_message
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
@@ -176,34 +176,50 @@ class AttackOptions(Loadout):
 
 
 def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ...]:
+    """A unit's options as loadouts, each checked for the phase; repeats left out."""
     if isinstance(options, Loadout | Weapon) or not isinstance(options, Iterable):
         raise field_error(
             ProfileError, f"options of {name!r}", "a list of Loadouts or of weapon lists", options
         )
     out: list[Loadout] = []
-    for option in options:
-        if not isinstance(option, Loadout):
-            probe = Loadout(name, option)  # checks the weapons, refuses a (Weapon, n) pair
-            option = Loadout(describe_weapons(probe.weapons), probe.weapons)
-        wrong = [w.name for w, _ in option.weapon_counts if w.melee != (phase == "fight")]
-        if wrong:
-            kind = "ranged" if phase == "fight" else "melee"
-            raise ProfileError(
-                f"option {option.name!r} of {name!r} uses the {kind} weapon {wrong[0]!r} "
-                f"in the {phase} phase"
-            )
+    for given in options:
+        option = _option(name, given, phase)
         if any(o.weapons == option.weapons for o in out):
             continue  # the same declaration reached another way
-        names = {o.name for o in out}
-        if option.name in names:  # same-named weapons with other profiles
-            k = 2
-            while f"{option.name} #{k}" in names:
-                k += 1
-            option = Loadout(f"{option.name} #{k}", option.weapons)
-        out.append(option)
+        out.append(_renamed(option, {o.name for o in out}))
     if not out:
         raise field_error(ProfileError, f"options of {name!r}", "at least one option", [])
     return tuple(out)
+
+
+def _option(name: str, given: Any, phase: str) -> Loadout:
+    """One option of unit ``name`` as a loadout (weapons given bare named by what they
+    are), refused when it uses a weapon of the other phase."""
+    option: Loadout
+    if isinstance(given, Loadout):
+        option = given
+    else:
+        probe = Loadout(name, given)  # checks the weapons, refuses a (Weapon, n) pair
+        option = Loadout(describe_weapons(probe.weapons), probe.weapons)
+    wrong = [w.name for w, _ in option.weapon_counts if w.melee != (phase == "fight")]
+    if wrong:
+        kind = "ranged" if phase == "fight" else "melee"
+        raise ProfileError(
+            f"option {option.name!r} of {name!r} uses the {kind} weapon {wrong[0]!r} "
+            f"in the {phase} phase"
+        )
+    return option
+
+
+def _renamed(option: Loadout, names: set[str]) -> Loadout:
+    """The option, numbered past the ``names`` taken when its name is one of them
+    (same-named weapons with other profiles)."""
+    if option.name not in names:
+        return option
+    k = 2
+    while f"{option.name} #{k}" in names:
+        k += 1
+    return Loadout(f"{option.name} #{k}", option.weapons)
 
 
 def check_metric(metric: Any) -> Metric:
@@ -268,20 +284,10 @@ def choose(
         and of :func:`choice_columns`.
     """
     check_metric(metric)
-    situation = context if loadout.context is None else loadout.context
-    candidates = [loadout]
-    if isinstance(loadout, AttackOptions):
-        situation = replace(situation or Context(), melee=loadout.phase == "fight")
-        candidates = [loadout.declaration(o, situation) for o in loadout.options]
+    situation, candidates = _declarations(loadout, context)
     best: Choice | None = None
     best_score = -math.inf
-    tried: set[tuple[Any, ...]] = set()
-    for declaration in candidates:
-        key = declaration_key(declaration) if len(candidates) > 1 else None
-        if key is not None:
-            if key in tried:
-                continue  # the same weapons by value as an earlier option: never better
-            tried.add(key)
+    for declaration in _distinct(candidates):
         result = attack(
             declaration.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
         )
@@ -293,6 +299,31 @@ def choose(
     best.row.update(choice_columns(loadout, best.declaration))
     best.row.update(situation_columns(situation))
     return best
+
+
+def _declarations(
+    loadout: Loadout, context: Context | None
+) -> tuple[Context | None, list[Loadout]]:
+    """The context a loadout attacks in (its own, else ``context``) and its declarations:
+    a unit's options, in the context of their phase; else the loadout itself."""
+    situation = context if loadout.context is None else loadout.context
+    if not isinstance(loadout, AttackOptions):
+        return situation, [loadout]
+    situation = replace(situation or Context(), melee=loadout.phase == "fight")
+    return situation, [loadout.declaration(o, situation) for o in loadout.options]
+
+
+def _distinct(candidates: list[Loadout]) -> Iterator[Loadout]:
+    """The declarations, but those with the same weapons by value as an earlier one
+    (:func:`declaration_key`)."""
+    tried: set[tuple[Any, ...]] = set()
+    for declaration in candidates:
+        key = declaration_key(declaration) if len(candidates) > 1 else None
+        if key is not None:
+            if key in tried:
+                continue  # the same weapons by value as an earlier option: never better
+            tried.add(key)
+        yield declaration
 
 
 def choice_columns(loadout: Loadout, declaration: Loadout) -> dict[str, Any]:
@@ -380,22 +411,34 @@ def choose_rows(
     declared = declaration_key(loadout)
     extra = choice_columns(loadout, loadout) if declared is not None else {}
     for target in targets:
-        key = None
-        if declared is not None:
-            try:
-                key = HashedKey((declared, target, rules, context, modifiers, metric))
-                found = _ROWS.get(key)
-            except TypeError:  # an unhashable target, context or metric: nothing shared
-                key = found = None
-            if found is not None:
-                row, result = found
-                if "unknown_abilities" in row:
-                    row = {k: v for k, v in row.items() if k != "unknown_abilities"}
-                yield for_loadout(row, loadout, extra), result
-                continue
+        pairing = (declared, target, rules, context, modifiers, metric)
+        key, found = (None, None) if declared is None else _known_row(pairing)
+        if found is not None:
+            row, result = found
+            yield for_loadout(_without_unknown(row), loadout, extra), result
+            continue
         choice = choose(
             loadout, target, rules=rules, context=context, modifiers=modifiers, metric=metric
         )
         if key is not None:
             _ROWS.put(key, (dict(choice.row), choice.result), 1)
         yield choice.row, choice.result
+
+
+def _known_row(
+    pairing: tuple[Any, ...],
+) -> tuple[HashedKey | None, tuple[dict[str, Any], AttackResult] | None]:
+    """The key of a pairing's row and the row (and result) made before under it; no key
+    when a part cannot be hashed (a target, context or metric): nothing shared."""
+    try:
+        key = HashedKey(pairing)
+        return key, _ROWS.get(key)
+    except TypeError:
+        return None, None
+
+
+def _without_unknown(row: dict[str, Any]) -> dict[str, Any]:
+    """A shared row without the unknown abilities of the loadout that made it."""
+    if "unknown_abilities" in row:
+        return {k: v for k, v in row.items() if k != "unknown_abilities"}
+    return row

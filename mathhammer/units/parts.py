@@ -138,6 +138,17 @@ class ModelProfile:
         text_field(owner, "movement", self.movement)
         for name in ("leadership", "oc"):
             optional_int_field(owner, name, getattr(self, name))
+        self._check_counts(owner)
+        object.__setattr__(self, "default_count", self._default_count(owner))
+        object.__setattr__(self, "weapons", names_field(owner, "weapons", self.weapons))
+        options = names_field(owner, "options", self.options)
+        options = tuple(dict.fromkeys((*self.weapons, *options)))
+        object.__setattr__(self, "options", options)
+        self.group(1)  # validates the characteristics now
+
+    def _check_counts(self, owner: str) -> None:
+        """Refuse a minimum or maximum count that is not an integer >= 0, or a maximum
+        below the minimum."""
         for name in ("min_count", "max_count"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -149,6 +160,10 @@ class ModelProfile:
                 f">= min_count ({self.min_count})",
                 self.max_count,
             )
+
+    def _default_count(self, owner: str) -> int:
+        """The count at the default size (``min_count`` if not given), checked against
+        the range."""
         default = self.min_count if self.default_count is None else self.default_count
         if isinstance(default, bool) or not isinstance(default, int):
             raise field_error(ProfileError, f"{owner}.default_count", "an integer", default)
@@ -159,12 +174,7 @@ class ModelProfile:
                 f"from {self.min_count} to {self.max_count}",
                 default,
             )
-        object.__setattr__(self, "default_count", default)
-        object.__setattr__(self, "weapons", names_field(owner, "weapons", self.weapons))
-        options = names_field(owner, "options", self.options)
-        options = tuple(dict.fromkeys((*self.weapons, *options)))
-        object.__setattr__(self, "options", options)
-        self.group(1)  # validates the characteristics now
+        return default
 
     def group(self, count: int) -> ModelGroup:
         """The allocation group of ``count`` such models."""

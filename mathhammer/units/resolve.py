@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import OptionError, ProfileError, field_error
 from ..decisions.attack import attack
+from ..errors import OptionError, ProfileError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..montecarlo.engine import generator_from, simulate
@@ -203,14 +203,7 @@ class SequenceAttackResult(_Joint):
 def _unit_step(item: Any, index: int) -> tuple[Attacker, list[Use], dict[str, Any]]:
     """One attacking unit's (attacker, uses, options) from the forms a step may take."""
     if isinstance(item, Mapping):
-        allowed = {"attacker", "uses", "phase", "context", "modifiers"}
-        if not {"attacker", "uses"} <= set(item) or set(item) - allowed:
-            raise OptionError(
-                f"unit {index}: a mapping takes 'attacker' and 'uses', and optionally "
-                f"'phase', 'context' and 'modifiers'; got keys {sorted(item)}"
-            )
-        options = {k: item[k] for k in ("phase", "context", "modifiers") if k in item}
-        return item["attacker"], list(item["uses"]), options
+        return _mapping_step(item, index)
     if isinstance(item, tuple) and 2 <= len(item) <= 4:
         names = ("context", "modifiers")
         return item[0], list(item[1]), dict(zip(names, item[2:], strict=False))
@@ -218,6 +211,21 @@ def _unit_step(item: Any, index: int) -> tuple[Attacker, list[Use], dict[str, An
         f"unit {index}: expected (attacker, uses[, context[, modifiers]]) or a mapping; "
         f"got {type(item).__name__}"
     )
+
+
+def _mapping_step(
+    item: Mapping[str, Any], index: int
+) -> tuple[Attacker, list[Use], dict[str, Any]]:
+    """A step given as a mapping: ``attacker`` and ``uses``, and optionally ``phase``,
+    ``context`` and ``modifiers``."""
+    allowed = {"attacker", "uses", "phase", "context", "modifiers"}
+    if not {"attacker", "uses"} <= set(item) or set(item) - allowed:
+        raise OptionError(
+            f"unit {index}: a mapping takes 'attacker' and 'uses', and optionally "
+            f"'phase', 'context' and 'modifiers'; got keys {sorted(item)}"
+        )
+    options = {k: item[k] for k in ("phase", "context", "modifiers") if k in item}
+    return item["attacker"], list(item["uses"]), options
 
 
 def resolve_sequence(
@@ -271,25 +279,39 @@ def resolve_sequence(
     steps = []
     for index, item in enumerate(units, 1):
         attacker, uses, options = _unit_step(item, index)
-        here = options.get("phase", phase)
-        context = options.get("context") or Context()
-        context = replace(context, melee=here == "fight")
-        results = {}
-        for name, (target, weapons) in per_target(attacker, uses, here).items():
-            results[name] = attack(
-                weapons,
-                target,
-                rules=rules,
-                context=context,
-                modifiers=options.get("modifiers"),
-                start=carried.get(name),
-            )
+        results = _step_results(attacker, uses, options, phase, rules, carried)
         carried.update(results)
         steps.append(UnitAttackResult(attacker, results))
     if not steps:
         raise OptionError("resolve_sequence: give at least one attacking unit")
     final = {name: r for step in steps for name, r in step.results.items()}
     return SequenceAttackResult(tuple(steps), final)
+
+
+def _step_results(
+    attacker: Attacker,
+    uses: list[Use],
+    options: Mapping[str, Any],
+    phase: str,
+    rules: str,
+    carried: Mapping[str, AttackResult | UnitState],
+) -> dict[str, AttackResult]:
+    """One unit's result against each target it attacks (in its own phase, context and
+    modifiers, else the sequence's phase), carrying on from the target's state so far."""
+    here = options.get("phase", phase)
+    context = options.get("context") or Context()
+    context = replace(context, melee=here == "fight")
+    results = {}
+    for name, (target, weapons) in per_target(attacker, uses, here).items():
+        results[name] = attack(
+            weapons,
+            target,
+            rules=rules,
+            context=context,
+            modifiers=options.get("modifiers"),
+            start=carried.get(name),
+        )
+    return results
 
 
 @dataclass(frozen=True)
@@ -391,42 +413,61 @@ def best_splits(
     score = _metric(metric)
     cache: dict[tuple[str, int], AttackResult] = {}
     base = Context() if context is None else context
+
+    def result(unit: Unit, k: int) -> AttackResult:
+        """The target's result from ``k`` attacks per model, made once: each target's
+        outcome depends only on its own attacks."""
+        key = (unit.name, k)
+        if key not in cache:
+            cache[key] = attack(
+                [(split_weapon(chosen, k), models.count)],
+                unit,
+                rules=rules,
+                context=replace(base, melee=True),
+                modifiers=modifiers,
+            )
+        return cache[key]
+
     rows = []
     for split in _compositions(a, len(targets)):
-        results = {}
-        for unit, k in zip(targets, split, strict=True):
-            key = (unit.name, k)
-            if key not in cache:  # each target's outcome depends only on its own attacks
-                cache[key] = attack(
-                    [(split_weapon(chosen, k), models.count)],
-                    unit,
-                    rules=rules,
-                    context=replace(base, melee=True),
-                    modifiers=modifiers,
-                )
-            results[unit.name] = cache[key]
-        outcome = UnitAttackResult(attacker, results)
-        row: dict[str, Any] = {u.name: k for u, k in zip(targets, split, strict=True)}
-        row["metric"] = score(outcome)
-        row["expected killed"] = outcome.expected_killed
-        for u in targets:
-            row[f"P(destroyed) {u.name}"] = outcome[u.name].p_destroyed
-        rows.append(row)
+        results = {unit.name: result(unit, k) for unit, k in zip(targets, split, strict=True)}
+        rows.append(_split_row(targets, split, UnitAttackResult(attacker, results), score))
     frame = pd.DataFrame(rows)
     return frame.sort_values("metric", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _split_row(
+    targets: Sequence[Unit],
+    split: tuple[int, ...],
+    outcome: UnitAttackResult,
+    score: Callable[[UnitAttackResult], float],
+) -> dict[str, Any]:
+    """A row of :func:`best_splits`: the attacks per model at each target, the metric,
+    the models destroyed and P(destroyed) of each target."""
+    row: dict[str, Any] = {u.name: k for u, k in zip(targets, split, strict=True)}
+    row["metric"] = score(outcome)
+    row["expected killed"] = outcome.expected_killed
+    for u in targets:
+        row[f"P(destroyed) {u.name}"] = outcome[u.name].p_destroyed
+    return row
+
+
+#: The metrics of :func:`best_splits` named by words (besides ``"P(destroyed) <target>"``).
+_SPLIT_METRICS: dict[str, Callable[[UnitAttackResult], float]] = {
+    "expected killed": lambda r: r.expected_killed,
+    "P(all destroyed)": lambda r: r.p_all_destroyed,
+    "P(any destroyed)": lambda r: r.p_any_destroyed,
+}
 
 
 def _metric(
     metric: str | Callable[[UnitAttackResult], float],
 ) -> Callable[[UnitAttackResult], float]:
+    """A split's score from its result, for a metric named or given as a function."""
     if callable(metric):
         return metric
-    if metric == "expected killed":
-        return lambda r: r.expected_killed
-    if metric == "P(all destroyed)":
-        return lambda r: r.p_all_destroyed
-    if metric == "P(any destroyed)":
-        return lambda r: r.p_any_destroyed
+    if isinstance(metric, str) and metric in _SPLIT_METRICS:
+        return _SPLIT_METRICS[metric]
     if isinstance(metric, str) and metric.startswith("P(destroyed) "):
         name = metric.removeprefix("P(destroyed) ")
         return lambda r: r[name].p_destroyed

@@ -10,8 +10,10 @@ weapons; a melee weapon may split its attacks across engaged targets (docs/rules
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from ..core.dice import Dice
 from ..errors import OptionError, ProfileError, field_error
@@ -30,6 +32,8 @@ __all__ = [
     "split_weapon",
 ]
 
+
+T = TypeVar("T")
 
 PHASES = ("shooting", "fight")
 _SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
@@ -67,16 +71,12 @@ class Models:
         modifiers: Modifiers | None = None,
         context: Context | None = None,
     ) -> None:
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        if not _is_count(count):
             raise field_error(ProfileError, "Models.count", "an integer >= 1", count)
-        checked = (weapons,) if isinstance(weapons, Weapon) else tuple(weapons)
-        if not checked or not all(isinstance(w, Weapon) for w in checked):
-            raise field_error(ProfileError, "Models.weapons", "one or more Weapons", weapons)
+        checked = _one_or_more(weapons, Weapon, "Models.weapons", "one or more Weapons")
         if modifiers is not None or context is not None:
             checked = tuple(w.buffed(modifiers, context) for w in checked)
-        names = [w.name for w in checked]
-        if len(set(names)) != len(names):
-            raise field_error(ProfileError, "Models.weapons", "weapons with distinct names", names)
+        _check_distinct([w.name for w in checked], "Models.weapons", "weapons with distinct names")
         if not isinstance(name, str):
             raise field_error(ProfileError, "Models.name", "a string", name)
         object.__setattr__(self, "count", count)
@@ -110,12 +110,8 @@ class Attacker:
     models: tuple[Models, ...]
 
     def __init__(self, name: str, models: Models | Iterable[Models]) -> None:
-        checked = (models,) if isinstance(models, Models) else tuple(models)
-        if not checked or not all(isinstance(m, Models) for m in checked):
-            raise field_error(ProfileError, "Attacker.models", "one or more Models", models)
-        labels = [m.label for m in checked]
-        if len(set(labels)) != len(labels):
-            raise field_error(ProfileError, "Attacker.models", "distinct names", labels)
+        checked = _one_or_more(models, Models, "Attacker.models", "one or more Models")
+        _check_distinct([m.label for m in checked], "Attacker.models", "distinct names")
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "models", checked)
 
@@ -181,6 +177,25 @@ class Use:
         return self.split
 
 
+def _is_count(value: object, most: float = math.inf) -> bool:
+    """True for an integer (not a bool) from 1 to ``most``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
+
+
+def _one_or_more(value: Any, kind: type[T], field: str, constraint: str) -> tuple[T, ...]:
+    """One item of ``kind``, or an iterable of one or more, as a tuple."""
+    checked = (value,) if isinstance(value, kind) else tuple(value)
+    if not checked or not all(isinstance(v, kind) for v in checked):
+        raise field_error(ProfileError, field, constraint, value)
+    return checked
+
+
+def _check_distinct(names: list[str], field: str, constraint: str) -> None:
+    """Refuse a name given twice."""
+    if len(set(names)) != len(names):
+        raise field_error(ProfileError, field, constraint, names)
+
+
 def _split_pairs(
     split: Mapping[Unit, int] | Iterable[tuple[Unit, int]],
 ) -> tuple[tuple[Unit, int], ...]:
@@ -188,7 +203,7 @@ def _split_pairs(
     for unit, n in pairs:
         if not isinstance(unit, Unit):
             raise field_error(ProfileError, "Use.split", "Unit keys", unit)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not _is_count(n):
             raise field_error(
                 ProfileError,
                 f"Use.split[{unit.name!r}]",
@@ -222,47 +237,49 @@ def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> Non
     """Enforce the weapon-selection rules (docs/rules.md §2.2), naming models and weapons."""
     per_group: dict[str, dict[str, int]] = {}
     for use in uses:
-        group = attacker.group(use.models)
-        weapon = group.weapon(use.weapon)
-        n = group.count if use.count is None else use.count
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= group.count:
+        group, weapon, n = _declared(attacker, use)
+        if not _is_count(n, group.count):
             raise field_error(
                 ProfileError, f"Use.count for {group.label!r}", f"from 1 to {group.count}", n
             )
-        if phase == "shooting" and weapon.melee:
-            raise ProfileError(
-                f"{group.label!r} cannot shoot with the melee weapon {weapon.name!r}"
-            )
-        if phase == "fight" and not weapon.melee:
-            raise ProfileError(
-                f"{group.label!r} cannot fight with the ranged weapon {weapon.name!r}"
-            )
+        _check_phase(group, weapon, phase)
         if use.split is not None:
             _check_split(group, weapon, use, phase)
-        used = per_group.setdefault(group.label, {})
-        used[weapon.name] = used.get(weapon.name, 0) + n
-        if used[weapon.name] > group.count:
-            raise ProfileError(
-                f"{group.label!r}: {used[weapon.name]} uses of {weapon.name!r} declared for "
-                f"{group.count} models; each model's weapon has one target (or one split)"
-            )
+        _tally(per_group.setdefault(group.label, {}), group, weapon, n)
+    check = _check_sidearms if phase == "shooting" else _check_melee
     for label, used in per_group.items():
-        group = attacker.group(label)
-        if phase == "shooting":
-            _check_sidearms(group, used)
-        else:
-            _check_melee(group, used)
+        check(attacker.group(label), used)
+
+
+def _declared(attacker: Attacker, use: Use) -> tuple[Models, Weapon, int]:
+    """The group, the weapon and the number of models a declaration names."""
+    group = attacker.group(use.models)
+    weapon = group.weapon(use.weapon)
+    return group, weapon, group.count if use.count is None else use.count
+
+
+def _check_phase(group: Models, weapon: Weapon, phase: str) -> None:
+    """Refuse a melee weapon when shooting and a ranged one when fighting."""
+    if phase == "shooting" and weapon.melee:
+        raise ProfileError(f"{group.label!r} cannot shoot with the melee weapon {weapon.name!r}")
+    if phase == "fight" and not weapon.melee:
+        raise ProfileError(f"{group.label!r} cannot fight with the ranged weapon {weapon.name!r}")
+
+
+def _tally(used: dict[str, int], group: Models, weapon: Weapon, n: int) -> None:
+    """Count ``n`` more of the group's models using the weapon; refuse more uses than
+    models (each model's weapon has one target, or one split)."""
+    used[weapon.name] = used.get(weapon.name, 0) + n
+    if used[weapon.name] > group.count:
+        raise ProfileError(
+            f"{group.label!r}: {used[weapon.name]} uses of {weapon.name!r} declared for "
+            f"{group.count} models; each model's weapon has one target (or one split)"
+        )
 
 
 def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
-    if phase != "fight":
-        raise ProfileError(f"{group.label!r}: only melee attacks can be split across targets")
-    if not weapon.attacks.is_constant:
-        raise ProfileError(
-            f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
-            "a random A cannot be split across targets"
-        )
-    a = int(weapon.attacks)
+    """Refuse a split that is not melee, or not all of a constant A over distinct targets."""
+    a = _split_attacks(group, weapon, phase)
     pairs = use.assignments()
     if len(pairs) > a:
         raise ProfileError(
@@ -278,23 +295,44 @@ def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
         raise ProfileError(f"{group.label!r}: the split of {weapon.name!r} names a target twice")
 
 
+def _split_attacks(group: Models, weapon: Weapon, phase: str) -> int:
+    """The attacks of a weapon that may be split: melee, with a constant A."""
+    if phase != "fight":
+        raise ProfileError(f"{group.label!r}: only melee attacks can be split across targets")
+    if not weapon.attacks.is_constant:
+        raise ProfileError(
+            f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
+            "a random A cannot be split across targets"
+        )
+    return int(weapon.attacks)
+
+
 def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
+    """Refuse a model (not a MONSTER or VEHICLE) firing both its sidearms and other guns:
+    more models declared with the most used of each than the group has."""
     if {"MONSTER", "VEHICLE"} & set(group.keywords):
         return
     sidearms = [w for w in used if is_sidearm(group.weapon(w))]
     others = [w for w in used if not is_sidearm(group.weapon(w))]
-    if sidearms and others:
-        most_sidearm = max(used[w] for w in sidearms)
-        most_other = max(used[w] for w in others)
-        if most_sidearm + most_other > group.count:
-            raise ProfileError(
-                f"{group.label!r}: a model fires either its [PISTOL]/[CLOSE-QUARTERS] weapons "
-                f"({', '.join(sidearms)}) or its other weapons ({', '.join(others)}), not both; "
-                f"{most_sidearm} + {most_other} models declared for {group.count}"
-            )
+    if not sidearms or not others:
+        return
+    most_sidearm, most_other = _most_used(used, sidearms), _most_used(used, others)
+    if most_sidearm + most_other > group.count:
+        raise ProfileError(
+            f"{group.label!r}: a model fires either its [PISTOL]/[CLOSE-QUARTERS] weapons "
+            f"({', '.join(sidearms)}) or its other weapons ({', '.join(others)}), not both; "
+            f"{most_sidearm} + {most_other} models declared for {group.count}"
+        )
+
+
+def _most_used(used: Mapping[str, int], names: Sequence[str]) -> int:
+    """The most models declared with any one of the weapons named."""
+    return max(used[w] for w in names)
 
 
 def _check_melee(group: Models, used: Mapping[str, int]) -> None:
+    """Refuse a fight where the models do not each use exactly one melee weapon (besides
+    their [EXTRA ATTACKS] weapons)."""
     main = {w: n for w, n in used.items() if not is_extra_attacks(group.weapon(w))}
     if sum(main.values()) != group.count:
         raise ProfileError(
@@ -307,23 +345,38 @@ def _check_melee(group: Models, used: Mapping[str, int]) -> None:
 def per_target(
     attacker: Attacker, uses: Sequence[Use], phase: str
 ) -> dict[str, tuple[Unit, list[tuple[Weapon, int]]]]:
+    """The pools of one declaration, by target name: each target and the weapons (split
+    ones cut to their attacks) with the number of models using each against it."""
     if phase not in PHASES:
         raise field_error(OptionError, "phase", f"one of {list(PHASES)}", phase)
+    uses = _checked_uses(uses)
+    _check_selection(attacker, uses, phase)
+    out: dict[str, tuple[Unit, list[tuple[Weapon, int]]]] = {}
+    for use in uses:
+        group, weapon, n = _declared(attacker, use)
+        for k, (target, attacks) in enumerate(use.assignments()):
+            pool = _pool(out, target)
+            weapon_here = weapon if attacks is None else split_weapon(weapon, attacks, k == 0)
+            pool.append((weapon_here, n))
+    return out
+
+
+def _checked_uses(uses: Sequence[Use]) -> list[Use]:
+    """The declarations as a list: one or more, each a :class:`Use`."""
     uses = list(uses)
     if not uses:
         raise field_error(ProfileError, "uses", "at least one Use", uses)
     if not all(isinstance(u, Use) for u in uses):
         raise field_error(ProfileError, "uses", "Use declarations", uses)
-    _check_selection(attacker, uses, phase)
-    out: dict[str, tuple[Unit, list[tuple[Weapon, int]]]] = {}
-    for use in uses:
-        group = attacker.group(use.models)
-        weapon = group.weapon(use.weapon)
-        n = group.count if use.count is None else use.count
-        for k, (target, attacks) in enumerate(use.assignments()):
-            known = out.get(target.name)
-            if known is not None and known[0] != target:
-                raise ProfileError(f"two different targets are named {target.name!r}")
-            weapon_here = weapon if attacks is None else split_weapon(weapon, attacks, k == 0)
-            out.setdefault(target.name, (target, []))[1].append((weapon_here, n))
-    return out
+    return uses
+
+
+def _pool(
+    out: dict[str, tuple[Unit, list[tuple[Weapon, int]]]], target: Unit
+) -> list[tuple[Weapon, int]]:
+    """The weapons against ``target`` so far (none for a new one); another target of the
+    same name is refused."""
+    known = out.get(target.name)
+    if known is not None and known[0] != target:
+        raise ProfileError(f"two different targets are named {target.name!r}")
+    return out.setdefault(target.name, (target, []))[1]

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import OptionError, field_error
 from ..decisions.attack import attack
+from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
@@ -44,6 +44,8 @@ FEW_TARGETS = 12
 
 Declaration = tuple[int | str, str | Weapon]
 Assignment = tuple[int, ...]
+#: A plan's metric from each target's result (a target given nothing: no result).
+Score = Callable[[dict[int, AttackResult]], float]
 
 
 @dataclass(frozen=True)
@@ -129,43 +131,63 @@ class TargetPlan:
         )
 
 
-def _metric(metric: str, targets: Sequence[Target]) -> Callable[[dict[int, AttackResult]], float]:
+def _metric(metric: str, targets: Sequence[Target]) -> Score:
     """The plan's score from each target's result (a target given nothing: no result)."""
-    names = [t.name for t in targets]
     if metric == "killed":
-        return lambda got: sum(r.killed.mean() for r in got.values())
+        return _killed
     if metric == "points":
-        missing = [t.name for t in targets if t.points is None]
-        if missing:
-            raise field_error(OptionError, "metric 'points'", "targets with points", missing)
-        return lambda got: sum(float(targets[t].points_destroyed(r) or 0.0) for t, r in got.items())
+        return _points_metric(targets)
     if metric.startswith("destroyed:"):
-        name = metric.removeprefix("destroyed:")
-        if name not in names:
-            raise field_error(OptionError, "metric", f"a target of {names}", name)
-        index = names.index(name)
-        return lambda got: got[index].p_destroyed if index in got else 0.0
+        return _destroyed_metric(metric.removeprefix("destroyed:"), targets)
     if metric.startswith("at_least:"):
-        digits = metric.removeprefix("at_least:")
-        if not digits.isdigit() or not 1 <= int(digits) <= len(targets):
-            raise field_error(
-                OptionError, "metric", f"at_least:k with k from 1 to {len(targets)}", metric
-            )
-        k = int(digits)
-
-        def at_least(got: dict[int, AttackResult]) -> float:
-            count = np.array([1.0])  # P(j targets destroyed): independent targets
-            for r in got.values():
-                p = r.p_destroyed
-                count = np.append(count * (1 - p), 0.0) + np.append(0.0, count * p)
-            return float(count[k:].sum())
-
-        return at_least
+        return _at_least_metric(metric, targets)
     wanted = "'killed', 'points', 'destroyed:<target>' or 'at_least:<k>'"
     raise field_error(OptionError, "metric", wanted, metric)
 
 
+def _killed(got: dict[int, AttackResult]) -> float:
+    """The expected models destroyed, over all targets."""
+    return sum(r.killed.mean() for r in got.values())
+
+
+def _points_metric(targets: Sequence[Target]) -> Score:
+    """The expected points destroyed, over all targets (every one needs points)."""
+    missing = [t.name for t in targets if t.points is None]
+    if missing:
+        raise field_error(OptionError, "metric 'points'", "targets with points", missing)
+    return lambda got: sum(float(targets[t].points_destroyed(r) or 0.0) for t, r in got.items())
+
+
+def _destroyed_metric(name: str, targets: Sequence[Target]) -> Score:
+    """P(the target called ``name`` is destroyed)."""
+    names = [t.name for t in targets]
+    if name not in names:
+        raise field_error(OptionError, "metric", f"a target of {names}", name)
+    index = names.index(name)
+    return lambda got: got[index].p_destroyed if index in got else 0.0
+
+
+def _at_least_metric(metric: str, targets: Sequence[Target]) -> Score:
+    """P(at least k targets are destroyed), for ``"at_least:<k>"``."""
+    digits = metric.removeprefix("at_least:")
+    if not digits.isdigit() or not 1 <= int(digits) <= len(targets):
+        raise field_error(
+            OptionError, "metric", f"at_least:k with k from 1 to {len(targets)}", metric
+        )
+    k = int(digits)
+
+    def at_least(got: dict[int, AttackResult]) -> float:
+        count = np.array([1.0])  # P(j targets destroyed): independent targets
+        for r in got.values():
+            p = r.p_destroyed
+            count = np.append(count * (1 - p), 0.0) + np.append(0.0, count * p)
+        return float(count[k:].sum())
+
+    return at_least
+
+
 def _targets(targets: Iterable[Unit | Target]) -> tuple[Target, ...]:
+    """The targets given, each as a :class:`Target`: one or more, names distinct."""
     pool = tuple(t if isinstance(t, Target) else Target(t) for t in targets)
     if not pool:
         raise field_error(OptionError, "targets", "at least one Unit or Target", pool)
@@ -179,7 +201,7 @@ def _search(
     declarations: int,
     targets: int,
     make: Callable[[int, Sequence[int]], AttackResult],
-    score: Callable[[dict[int, AttackResult]], float],
+    score: Score,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[
     Assignment, float, tuple[float, int], str, int, Callable[[Assignment], dict[int, AttackResult]]
@@ -188,57 +210,118 @@ def _search(
     they are few, else a local search (single moves from each "everything at one target"
     plan, then pairs of moves from the best). Each target's result is made once per set of
     declarations sent at it (``make(target, declarations in order)``)."""
-    results: dict[tuple[int, frozenset[int]], AttackResult] = {}
+    search = _Search(declarations, targets, make, score)
+    singles = [search.value((t,) * declarations) for t in range(targets)]
+    naive_target = max(range(targets), key=lambda t: (singles[t], -t))  # the first of equals
+    naive = (singles[naive_target], naive_target)
+    # the baselines are among the plans the search scores: not counted apart
+    if targets**declarations <= MAX_EXHAUSTIVE:
+        best, best_value, scored = search.exhaustive()
+        return best, best_value, naive, "exhaustive", scored, search.outcome
+    best, best_value, method, scored = search.local(singles, naive_target, progress)
+    return best, best_value, naive, method, scored, search.outcome
 
-    def outcome(assignment: Assignment) -> dict[int, AttackResult]:
+
+def _better(value: float, than: float) -> bool:
+    """True if ``value`` beats ``than`` by more than rounding."""
+    return value > than + 1e-12 * max(1.0, abs(value))
+
+
+class _Search:
+    """Assignments of ``declarations`` to ``targets`` scored by ``score``, each target's
+    result made once per set of declarations sent at it (``make(target, declarations in
+    order)``)."""
+
+    def __init__(
+        self,
+        declarations: int,
+        targets: int,
+        make: Callable[[int, Sequence[int]], AttackResult],
+        score: Score,
+    ) -> None:
+        self.declarations, self.targets = declarations, targets
+        self.make, self.score = make, score
+        self.results: dict[tuple[int, frozenset[int]], AttackResult] = {}
+
+    def result(self, t: int, sent: list[int]) -> AttackResult:
+        """Target ``t``'s result under the declarations sent at it, made on first use."""
+        key = (t, frozenset(sent))
+        if key not in self.results:
+            self.results[key] = self.make(t, sent)
+        return self.results[key]
+
+    def outcome(self, assignment: Assignment) -> dict[int, AttackResult]:
+        """Each target's result under the assignment (targets given nothing left out), the
+        targets in order, as a plan's results list them."""
         sent: dict[int, list[int]] = {}  # each target's declarations, in one pass
         for i, t in enumerate(assignment):
             sent.setdefault(t, []).append(i)
-        got = {}
-        for t in sorted(sent):  # the targets in order, as a plan's results list them
-            key = (t, frozenset(sent[t]))
-            if key not in results:
-                results[key] = make(t, sent[t])
-            got[t] = results[key]
-        return got
+        return {t: self.result(t, sent[t]) for t in sorted(sent)}
 
-    def better(value: float, than: float) -> bool:
-        return value > than + 1e-12 * max(1.0, abs(value))
+    def value(self, assignment: Assignment) -> float:
+        """The assignment's score."""
+        return self.score(self.outcome(assignment))
 
-    def alone(i: int, t: int) -> float:
+    def alone(self, i: int, t: int) -> float:
         """The metric of declaration ``i`` alone at target ``t``."""
-        key = (t, frozenset((i,)))
-        if key not in results:
-            results[key] = make(t, [i])
-        return score({t: results[key]})
+        return self.score({t: self.result(t, [i])})
 
-    singles = [score(outcome((t,) * declarations)) for t in range(targets)]
-    naive_target = max(range(targets), key=lambda t: (singles[t], -t))  # the first of equals
-    naive = (singles[naive_target], naive_target)
-    scored = 0  # the baselines are among the plans the search scores
-    if targets**declarations <= MAX_EXHAUSTIVE:
-        best, best_value = (0,) * declarations, -math.inf
-        for assignment in itertools.product(range(targets), repeat=declarations):
-            value = score(outcome(assignment))
+    def exhaustive(self) -> tuple[Assignment, float, int]:
+        """The best of every assignment (the first of equals), its value, and the number
+        scored."""
+        best, best_value, scored = (0,) * self.declarations, -math.inf, 0
+        for assignment in itertools.product(range(self.targets), repeat=self.declarations):
+            value = self.value(assignment)
             scored += 1
-            if better(value, best_value):
+            if _better(value, best_value):
                 best, best_value = assignment, value
-        return best, best_value, naive, "exhaustive", scored, outcome
+        return best, best_value, scored
+
+    def local(
+        self,
+        singles: Sequence[float],
+        naive_target: int,
+        progress: Callable[[int, int], None] | None,
+    ) -> tuple[Assignment, float, str, int]:
+        """The best plan of a local search (single moves from each one-target plan, then
+        pairs of moves from the best), its value, the method in words, and the number of
+        plans scored; ``progress`` told of each start and of the pairs."""
+        candidates = self.candidates(singles)
+        best, best_value, scored = (naive_target,) * self.declarations, -math.inf, 0
+        steps = len(candidates) + 1
+        for done, start in enumerate(candidates, 1):  # single moves from each one-target plan
+            plan = (start,) * self.declarations
+            found, value, count = self.improve(plan, singles[start], candidates, pairs=False)
+            scored += count + 1
+            if _better(value, best_value):
+                best, best_value = found, value
+            if progress is not None:
+                progress(done, steps)
+        best, best_value, count = self.improve(best, best_value, candidates, pairs=True)
+        scored += count
+        if progress is not None:
+            progress(steps, steps)
+        return best, best_value, _local_method(len(candidates), self.targets), scored
+
+    def candidates(self, singles: Sequence[float]) -> list[int]:
+        """The targets the local search moves declarations among: all of a few; else those
+        each declaration does best alone and the best single targets (the work bounded up
+        front, whatever the faction's size)."""
+        if self.targets <= FEW_TARGETS:
+            return list(range(self.targets))
+        ranked = sorted(range(self.targets), key=lambda t: (-singles[t], t))
+        kept = set(ranked[:CANDIDATES])
+        for i in range(self.declarations):
+            values = [self.alone(i, t) for t in range(self.targets)]
+            kept.update(sorted(range(self.targets), key=lambda t: (-values[t], t))[:CANDIDATES])
+        return sorted(kept)
 
     def improve(
-        plan: Assignment, value: float, where: Sequence[int], pairs: bool
+        self, plan: Assignment, value: float, where: Sequence[int], pairs: bool
     ) -> tuple[Assignment, float, int]:
         """Moves of one declaration (then, with ``pairs``, of two at once) to the targets
-        ``where`` while one helps."""
-        moves: list[tuple[tuple[int, int], ...]] = [
-            ((i, t),) for i in range(declarations) for t in where
-        ]
-        if pairs:
-            moves += [
-                ((i, a), (j, b))
-                for i, j in itertools.combinations(range(declarations), 2)
-                for a, b in itertools.product(where, repeat=2)
-            ]
+        ``where`` while one helps: the plan, its value and the number of plans scored."""
+        moves = _moves(self.declarations, where, pairs)
         count, at, since = 0, 0, 0  # the moves tried in turn, round and round, until a
         while since < len(moves):  # whole round finds nothing better
             move, at, since = moves[at], (at + 1) % len(moves), since + 1
@@ -247,41 +330,39 @@ def _search(
                 trial[i] = t
             if tuple(trial) == plan:
                 continue
-            found = score(outcome(tuple(trial)))
+            found = self.value(tuple(trial))
             count += 1
-            if better(found, value):
+            if _better(found, value):
                 plan, value, since = tuple(trial), found, 0
         return plan, value, count
 
-    # the search moves declarations among the targets each does best alone and the best
-    # single targets: the work bounded up front, whatever the faction's size
-    ranked = sorted(range(targets), key=lambda t: (-singles[t], t))
-    kept = set(ranked[:CANDIDATES] if targets > FEW_TARGETS else ranked)
-    for i in range(declarations if targets > FEW_TARGETS else 0):
-        values = [alone(i, t) for t in range(targets)]
-        kept.update(sorted(range(targets), key=lambda t: (-values[t], t))[:CANDIDATES])
-    candidates = sorted(kept)
-    best, best_value = (naive_target,) * declarations, -math.inf
-    steps = len(candidates) + 1
-    for done, start in enumerate(candidates, 1):  # single moves from each one-target plan
-        plan = (start,) * declarations
-        found, value, count = improve(plan, singles[start], candidates, pairs=False)
-        scored += count + 1
-        if better(value, best_value):
-            best, best_value = found, value
-        if progress is not None:
-            progress(done, steps)
-    best, best_value, count = improve(best, best_value, candidates, pairs=True)  # then pairs
-    scored += count
-    if progress is not None:
-        progress(steps, steps)
+
+def _moves(
+    declarations: int, where: Sequence[int], pairs: bool
+) -> list[tuple[tuple[int, int], ...]]:
+    """Each move of one declaration to a target of ``where``; then, with ``pairs``, each
+    move of two at once."""
+    moves: list[tuple[tuple[int, int], ...]] = [
+        ((i, t),) for i in range(declarations) for t in where
+    ]
+    if pairs:
+        moves += [
+            ((i, a), (j, b))
+            for i, j in itertools.combinations(range(declarations), 2)
+            for a, b in itertools.product(where, repeat=2)
+        ]
+    return moves
+
+
+def _local_method(kept: int, targets: int) -> str:
+    """The local search in words, with the targets it kept when not all."""
     method = "local search from each target"
-    if len(candidates) < targets:
+    if kept < targets:
         method += (
-            f" over {len(candidates)} of {targets} targets (the best {CANDIDATES} for each "
+            f" over {kept} of {targets} targets (the best {CANDIDATES} for each "
             "declaration alone and for everything at once)"
         )
-    return best, best_value, naive, method, scored, outcome
+    return method
 
 
 def plan_targets(
@@ -359,14 +440,18 @@ def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context
     lines = list(merged.items())
     if not lines:
         return None
-    names = [w.name for w, _ in lines]
-    labels = [
-        name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
-        for i, name in enumerate(names)
-    ]
+    labels = _numbered_names([w.name for w, _ in lines])
     groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
     declared: list[Declaration] = [(g.name, g.weapons[0].name) for g in groups]
     return Attacker(loadout.name, groups), declared, loadout.context
+
+
+def _numbered_names(names: list[str]) -> list[str]:
+    """Each name, numbered where names repeat (``"Rifle #1"``, ``"Rifle #2"``)."""
+    return [
+        name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
+        for i, name in enumerate(names)
+    ]
 
 
 def plan_army(
@@ -415,19 +500,7 @@ def plan_army(
     contexts: list[Context] = []
     attackers: list[Attacker] = []
     for u, item in enumerate(given):
-        if isinstance(item, Loadout):
-            made = from_loadout(item)
-            if made is None:
-                raise field_error(OptionError, f"units[{u}]", "a loadout with weapons", item.name)
-            item = made
-        if not isinstance(item, tuple) or len(item) not in (2, 3):
-            wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
-            raise field_error(OptionError, f"units[{u}]", wanted, item)
-        attacker, declared = item[0], tuple(item[1])
-        context = item[2] if len(item) == 3 and item[2] is not None else Context()
-        if not isinstance(attacker, Attacker) or not declared:
-            wanted = "an Attacker with at least one (models, weapon)"
-            raise field_error(OptionError, f"units[{u}]", wanted, item)
+        attacker, declared, context = _army_unit(u, item)
         per_target(attacker, [Use(m, w, target=pool[0].unit) for m, w in declared], phase)
         attackers.append(attacker)
         contexts.append(replace(context, melee=phase == "fight"))
@@ -456,3 +529,28 @@ def plan_army(
         tuple(attackers), tuple(rows), pool, best, best_value, naive[0], naive[1], metric,
         method, scored, plan_results,
     )  # fmt: skip
+
+
+def _army_unit(u: int, item: Any) -> tuple[Attacker, tuple[Declaration, ...], Context]:
+    """Unit ``u`` of an army: its attacker, its declarations (one or more) and its context
+    (``Context()`` by default)."""
+    if isinstance(item, Loadout):
+        item = _loadout_unit(u, item)
+    if not isinstance(item, tuple) or len(item) not in (2, 3):
+        wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
+        raise field_error(OptionError, f"units[{u}]", wanted, item)
+    attacker, declared = item[0], tuple(item[1])
+    context = item[2] if len(item) == 3 and item[2] is not None else Context()
+    if not isinstance(attacker, Attacker) or not declared:
+        wanted = "an Attacker with at least one (models, weapon)"
+        raise field_error(OptionError, f"units[{u}]", wanted, item)
+    return attacker, declared, context
+
+
+def _loadout_unit(u: int, loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None]:
+    """A loadout of an army as its attacker, declarations and context
+    (:func:`from_loadout`); one without weapons is refused."""
+    made = from_loadout(loadout)
+    if made is None:
+        raise field_error(OptionError, f"units[{u}]", "a loadout with weapons", loadout.name)
+    return made

@@ -58,6 +58,7 @@ MAX_POINTS = 1_000_000_000
 
 
 def _points(name: str, value: Any) -> int:
+    """Points: an integer from 0 to :data:`MAX_POINTS`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise field_error(ProfileError, name, "an integer >= 0", value)
     if value > MAX_POINTS:
@@ -111,17 +112,21 @@ class Target:
             object.__setattr__(self, "points", _points("Target.points", self.points))
         if not isinstance(self.description, str):
             raise field_error(ProfileError, "Target.description", "a string", self.description)
-        if self.group_points is None:
-            return
+        if self.group_points is not None:
+            self._settle_group_points(self.group_points)
+
+    def _settle_group_points(self, group_points: tuple[int, ...]) -> None:
+        """Check the points of each group (one per group, summing to ``points``), and
+        take their sum as ``points`` when it is not given."""
         per_group = tuple(
-            _points(f"Target.group_points[{i}]", p) for i, p in enumerate(self.group_points)
+            _points(f"Target.group_points[{i}]", p) for i, p in enumerate(group_points)
         )
         if len(per_group) != len(self.unit.groups):
             raise field_error(
                 ProfileError,
                 "Target.group_points",
                 f"one entry per group ({len(self.unit.groups)})",
-                self.group_points,
+                group_points,
             )
         if self.points is None:
             object.__setattr__(self, "points", sum(per_group))
@@ -215,28 +220,14 @@ class Target:
 
 
 def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
+    """A target entry's unit, and the points of each group (None when not given)."""
     unknown = set(entry) - _UNIT_FIELDS
     if unknown:
         raise field_error(ProfileError, "fields", f"among {sorted(_UNIT_FIELDS)}", sorted(unknown))
     raw_groups = entry.get("groups")
     if not isinstance(raw_groups, list) or not raw_groups:
         raise field_error(ProfileError, "groups", "a non-empty list", raw_groups)
-    groups, points = [], []
-    for i, raw in enumerate(raw_groups):
-        if not isinstance(raw, dict):
-            raise field_error(ProfileError, f"groups[{i}]", "an object", raw)
-        fields = {k: v for k, v in raw.items() if k != "points"}
-        unknown = set(fields) - _GROUP_FIELDS
-        if unknown:
-            raise field_error(
-                ProfileError,
-                f"groups[{i}] fields",
-                f"among {sorted(_GROUP_FIELDS)}",
-                sorted(unknown),
-            )
-        groups.append(ModelGroup(**fields))
-        if "points" in raw:
-            points.append(raw["points"])
+    groups, points = _groups(raw_groups)
     if points and len(points) != len(groups):
         raise field_error(ProfileError, "points", "given for every group or for none", points)
     unit = Unit(
@@ -249,6 +240,32 @@ def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
         reroll_saves=entry.get("reroll_saves"),
     )
     return unit, tuple(points) if points else None
+
+
+def _groups(raw_groups: list[Any]) -> tuple[list[ModelGroup], list[Any]]:
+    """The groups of a target entry, and the points of those that give them."""
+    groups, points = [], []
+    for i, raw in enumerate(raw_groups):
+        groups.append(_group(raw, f"groups[{i}]"))
+        if "points" in raw:
+            points.append(raw["points"])
+    return groups, points
+
+
+def _group(raw: Any, where: str) -> ModelGroup:
+    """One group of a target entry: its ModelGroup fields (its points read apart)."""
+    if not isinstance(raw, dict):
+        raise field_error(ProfileError, where, "an object", raw)
+    fields = {k: v for k, v in raw.items() if k != "points"}
+    unknown = set(fields) - _GROUP_FIELDS
+    if unknown:
+        raise field_error(
+            ProfileError,
+            f"{where} fields",
+            f"among {sorted(_GROUP_FIELDS)}",
+            sorted(unknown),
+        )
+    return ModelGroup(**fields)
 
 
 def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
@@ -276,31 +293,35 @@ def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
     entries = data.get("targets") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
         raise field_error(ProfileError, f"{source}: targets", "a non-empty list", entries)
-    out: list[Target] = []
-    for i, entry in enumerate(entries):
-        where = f"{source}: targets[{i}]"
-        if not isinstance(entry, dict):
-            raise field_error(ProfileError, where, "an object", entry)
-        where += f" ({shown(entry.get('name'))})"
-        try:
-            unit, points = _unit(entry)
-            out.append(
-                Target(
-                    unit,
-                    sum(points) if points else None,
-                    entry.get("description", ""),
-                    points,
-                )
-            )
-        except ProfileError as exc:
-            raise exc.prefixed(where) from None
-        except TypeError as exc:  # ModelGroup(**fields) without a required field
-            raise ProfileError(f"{where}: {exc}") from None
-    seen = names(out)
+    out = [_target(entry, f"{source}: targets[{i}]") for i, entry in enumerate(entries)]
+    _check_unique(names(out), f"{source}: target names")
+    return tuple(out)
+
+
+def _check_unique(seen: list[str], field: str) -> None:
+    """Refuse target names given twice."""
     duplicates = sorted({n for n in seen if seen.count(n) > 1})
     if duplicates:
-        raise field_error(ProfileError, f"{source}: target names", "unique", duplicates)
-    return tuple(out)
+        raise field_error(ProfileError, field, "unique", duplicates)
+
+
+def _target(entry: Any, where: str) -> Target:
+    """One target of a suite; its errors name the entry."""
+    if not isinstance(entry, dict):
+        raise field_error(ProfileError, where, "an object", entry)
+    where += f" ({shown(entry.get('name'))})"
+    try:
+        unit, points = _unit(entry)
+        return Target(
+            unit,
+            sum(points) if points else None,
+            entry.get("description", ""),
+            points,
+        )
+    except ProfileError as exc:
+        raise exc.prefixed(where) from None
+    except TypeError as exc:  # ModelGroup(**fields) without a required field
+        raise ProfileError(f"{where}: {exc}") from None
 
 
 @lru_cache(maxsize=1)
@@ -328,6 +349,7 @@ def names(suite: Iterable[Target] | None = None) -> list[str]:
 
 
 def _key(name: str) -> str:
+    """A name as it is looked up: lower case, hyphens and underscores as spaces."""
     return " ".join(name.replace("-", " ").replace("_", " ").lower().split())
 
 
