@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...model.effects import Condition, Effect
 from .clauses import clauses, granted, new_items, state_condition, target_condition
@@ -87,46 +88,90 @@ def attacks_sentence(sentence: Sentence) -> list[Effect] | None:
     ['fidelis: +3 A', 'lance of illumination: +3 A']
     """
     text = sentence.text
-    m = _DAMAGED_MODEL.match(text)
-    if m:  # the model's damaged profile: a state assumed, for that model's weapons
-        state = state_condition(f"this unit's {m['model']} model has {m['left']}", sentence)
-        return _within(sentence, m["rest"], state, models=m["model"])
-    m = _TARGETS_WITH.match(text)
-    if m:
-        state = state_condition(m["state"], sentence)
-        return _within(sentence, m["rest"], state, weapon=m["weapon"])
-    m = _IF_TARGETED.match(text)
-    if m:
-        sentence.conditions.append(target_condition(m["what"]))
-        sentence.weapon = m["weapon"]
-        return new_items(m["items"], sentence, defence=False)
-    m = _SET.match(text)
-    if m:
-        sentence.restrict(m["kind"])
-        if m["own"]:
-            sentence.weapon, sentence.scope = m["own"], "model"
-        elif m["named"]:
-            sentence.weapon = singular(m["named"])
-        elif not sentence.weapon:
-            raise Unread("'that weapon' names no weapon")
-        out = [sentence.effect("attacks_set", int(m["n"]))]
-        if m["items"]:
-            out.extend(sentence.effect("ability", t) for t in granted(m["items"]))
-        return out
-    m = _SCALE.match(text)
-    if m:
-        sentence.restrict((m["kind"] or m["kind2"] or "").strip() or None)
-        if m["models"]:
-            sentence.models = m["models"]
-        return [sentence.effect("attacks_scale", _HOW[m["how"]])]
-    m = _SCALED.match(text)
-    if m and (m["rest"] is None or not _about_attacks(m["rest"])):
-        sentence.scope = "model" if sentence.scope == "unit" else sentence.scope
-        return [sentence.effect("attacks_scale", _HOW[m["how"]])]
-    parts = clauses(text)
-    if all(_ADD.match(p) for p in parts):
-        return [e for p in parts for e in _added(p, sentence)]
-    return None
+    for pattern, read in _PHRASINGS:
+        found = pattern.match(text)
+        if found:
+            return read(sentence, found)
+    return _all_added(clauses(text), sentence)
+
+
+def _all_added(parts: list[str], sentence: Sentence) -> list[Effect] | None:
+    """The attacks every clause of a sentence adds ("add 2 to the attacks characteristic of
+    ..."); None unless every clause adds attacks."""
+    if not all(_ADD.match(p) for p in parts):
+        return None
+    return [e for p in parts for e in _added(p, sentence)]
+
+
+def _damaged_model(sentence: Sentence, found: re.Match[str]) -> list[Effect] | None:
+    """The model's damaged profile: a state assumed, for that model's weapons."""
+    state = state_condition(f"this unit's {found['model']} model has {found['left']}", sentence)
+    return _within(sentence, found["rest"], state, models=found["model"])
+
+
+def _targets_with(sentence: Sentence, found: re.Match[str]) -> list[Effect] | None:
+    """A weapon's attacks under a named state ("targets the closest eligible target")."""
+    state = state_condition(found["state"], sentence)
+    return _within(sentence, found["rest"], state, weapon=found["weapon"])
+
+
+def _if_targeted(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """What a weapon has against targets of some keywords."""
+    sentence.conditions.append(target_condition(found["what"]))
+    sentence.weapon = found["weapon"]
+    return new_items(found["items"], sentence, defence=False)
+
+
+def _set(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A weapon's attacks characteristic set to a number (and the abilities it gains)."""
+    sentence.restrict(found["kind"])
+    _set_weapon(sentence, found)
+    out = [sentence.effect("attacks_set", int(found["n"]))]
+    if found["items"]:
+        out.extend(sentence.effect("ability", t) for t in granted(found["items"]))
+    return out
+
+
+def _set_weapon(sentence: Sentence, found: re.Match[str]) -> None:
+    """Name the weapon whose attacks are set: the model's own, one named, or the weapon an
+    earlier sentence named ("that weapon")."""
+    if found["own"]:
+        sentence.weapon, sentence.scope = found["own"], "model"
+    elif found["named"]:
+        sentence.weapon = singular(found["named"])
+    elif not sentence.weapon:
+        raise Unread("'that weapon' names no weapon")
+
+
+def _scale(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The attacks of weapons (of some models) doubled, tripled or halved."""
+    sentence.restrict((found["kind"] or found["kind2"] or "").strip() or None)
+    if found["models"]:
+        sentence.models = found["models"]
+    return [sentence.effect("attacks_scale", _HOW[found["how"]])]
+
+
+def _scaled(sentence: Sentence, found: re.Match[str]) -> list[Effect] | None:
+    """The attacks of all the model's weapons scaled; None if the sentence goes on about
+    attacks (no other phrasing reads it)."""
+    if found["rest"] is not None and _about_attacks(found["rest"]):
+        return None
+    sentence.scope = "model" if sentence.scope == "unit" else sentence.scope
+    return [sentence.effect("attacks_scale", _HOW[found["how"]])]
+
+
+#: The phrasings of a sentence on attacks, each with its reader: the first that matches reads
+#: the sentence (or gives None).
+_PHRASINGS: tuple[
+    tuple[re.Pattern[str], Callable[[Sentence, re.Match[str]], list[Effect] | None]], ...
+] = (
+    (_DAMAGED_MODEL, _damaged_model),
+    (_TARGETS_WITH, _targets_with),
+    (_IF_TARGETED, _if_targeted),
+    (_SET, _set),
+    (_SCALE, _scale),
+    (_SCALED, _scaled),
+)
 
 
 def _within(
@@ -146,19 +191,27 @@ def _within(
 
 
 def _added(clause: str, sentence: Sentence) -> list[Effect]:
+    """The attacks one clause adds: to the weapons of some models, or to weapons named one
+    by one."""
     m = _ADD.match(clause)
     assert m is not None  # matched by the caller
     n = int(m["n"])
-    if m["models"]:
-        sentence.restrict((m["kind"] or "").strip() or None)
-        sentence.models = m["models"]
-        return [sentence.effect("attacks", n)]
+    if not m["models"]:
+        return _added_to_weapons(m["weapons"], n, sentence)
+    sentence.restrict((m["kind"] or "").strip() or None)
+    sentence.models = m["models"]
+    return [sentence.effect("attacks", n)]
+
+
+def _added_to_weapons(weapons: str, n: int, sentence: Sentence) -> list[Effect]:
+    """The attacks added to each weapon of "fidelis and the lance of illumination"."""
     out = []
-    for name in re.split(r",? and (?:the )?|, (?:the )?", m["weapons"].removeprefix("the ")):
+    for name in re.split(r",? and (?:the )?|, (?:the )?", weapons.removeprefix("the ")):
         sentence.weapon = name.strip()
         out.append(sentence.effect("attacks", n))
     return out
 
 
 def _about_attacks(text: str) -> bool:
+    """True if the text is about attacks (:data:`~.sentence.RELEVANT`)."""
     return bool(RELEVANT.search(text))

@@ -13,6 +13,7 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from ...model.effects import Condition, Effect
@@ -45,10 +46,7 @@ def target_condition(words: str) -> Condition:
     words = words.strip()
     excluding = re.match(r"^(?:an? )?(?:enemy )?unit \(excluding ([^)]+)\)$", words)
     if excluding:
-        names = keyword_list(excluding[1])
-        return Condition(
-            "target", "/".join(f"NON-{k}" if i == 0 else k for i, k in enumerate(names))
-        )
+        return _excluding(excluding[1])
     found = re.match(r"^(?:an? |one or more )?(?:enemy )?(.+?)(?: units?| models?)?$", words)
     if found is None:
         raise Unread(f"a target '{words}'")
@@ -56,22 +54,34 @@ def target_condition(words: str) -> Condition:
     return Condition("target", "/".join(names))
 
 
+def _excluding(words: str) -> Condition:
+    """The target of "(excluding MONSTERS and VEHICLES)": none of those keywords
+    (``NON-MONSTER/VEHICLE``)."""
+    names = keyword_list(words)
+    return Condition("target", "/".join(f"NON-{k}" if i == 0 else k for i, k in enumerate(names)))
+
+
+#: Plural keywords as printed in running text ("MONSTERS and VEHICLES"), made singular.
+_PLURAL_KEYWORDS = {"MONSTERS": "MONSTER", "VEHICLES": "VEHICLE", "CHARACTERS": "CHARACTER",
+                    "TITANICS": "TITANIC"}  # fmt: skip
+
+
 def keyword_list(words: str) -> list[str]:
+    """The keywords of "monsters and vehicles", "infantry, mounted or walker", in upper
+    case and singular; raises Unread for words that are not keywords."""
     parts = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|/", words)
-    names = []
-    for part in parts:
-        part = part.strip()
-        if not part or not re.fullmatch(r"[a-z][a-z' -]*", part):
-            raise Unread(f"a target '{words}'")
-        name = part.upper()
-        # plural keywords as printed in running text: "MONSTERS and VEHICLES"
-        for word in ("MONSTERS", "VEHICLES", "CHARACTERS", "TITANICS"):
-            if name == word:
-                name = word[:-1]
-        if name in ("UNIT", "ENEMY UNIT"):
-            raise Unread(f"a target '{words}'")
-        names.append(name)
-    return names
+    return [_keyword(part.strip(), words) for part in parts]
+
+
+def _keyword(part: str, words: str) -> str:
+    """One keyword of ``words``, in upper case and singular."""
+    if not part or not re.fullmatch(r"[a-z][a-z' -]*", part):
+        raise Unread(f"a target '{words}'")
+    name = part.upper()
+    name = _PLURAL_KEYWORDS.get(name, name)
+    if name in ("UNIT", "ENEMY UNIT"):
+        raise Unread(f"a target '{words}'")
+    return name
 
 
 #: "... that targets X" after "makes an attack": the target restriction, or a state.
@@ -80,151 +90,204 @@ _THAT_TARGETS = re.compile(r"^ that targets (?P<what>.+)$")
 
 def attack_clause(rest: str, sentence: Sentence) -> None:
     """The words between "makes an attack" and the comma: conditions on the attack."""
-    rest = rest.strip()
+    rest = _attack_weapon(rest.strip(), sentence)
     if not rest:
         return
-    weapon = re.match(
-        r"^with (?:an?|its|the|this model's) (?P<name>[\w' -]+?)(?= that | against |$)", rest
-    )
-    if weapon:
-        name = weapon["name"]
-        if name in ("ranged weapon", "melee weapon"):
-            sentence.restrict(name.split()[0])
-        else:
-            sentence.weapon = name
-        rest = rest[weapon.end() :].strip().replace("against ", "that targets ", 1)
-        if not rest:
-            return
     excluding = re.fullmatch(r"\(excluding attacks that target (?P<what>[^)]+)\)", rest)
     if excluding:
-        names = keyword_list(excluding["what"])
-        sentence.conditions.append(
-            Condition("target", "/".join(f"NON-{k}" if i == 0 else k for i, k in enumerate(names)))
-        )
+        sentence.conditions.append(_excluding(excluding["what"]))
         return
     found = _THAT_TARGETS.match(" " + rest)
     if found is None:
         raise Unread(f"a condition '{rest}'")
-    what = found["what"]
+    sentence.conditions.append(_attack_target(found["what"], sentence))
+
+
+def _attack_weapon(rest: str, sentence: Sentence) -> str:
+    """The words after the weapon an attack is made with ("with its power klaw that
+    targets ..."), the weapon (or its kind) read into the sentence."""
+    weapon = re.match(
+        r"^with (?:an?|its|the|this model's) (?P<name>[\w' -]+?)(?= that | against |$)", rest
+    )
+    if weapon is None:
+        return rest
+    name = weapon["name"]
+    if name in ("ranged weapon", "melee weapon"):
+        sentence.restrict(name.split()[0])
+    else:
+        sentence.weapon = name
+    return rest[weapon.end() :].strip().replace("against ", "that targets ", 1)
+
+
+def _attack_target(what: str, sentence: Sentence) -> Condition:
+    """The condition "that targets <what>" puts on an attack: a unit selected earlier, half
+    range, a state of the target, its keywords."""
     if what in ("that unit", "that enemy unit"):  # the unit an earlier sentence selected
-        if not sentence.selected:
-            raise Unread(f"a target '{what}'")
-        sentence.conditions.append(Condition("assumed", f"target selected: {sentence.source}"))
-        return
+        return _selected_target(what, sentence)
     if re.fullmatch(r"(?:a|an enemy) unit (?:that is )?within half range", what):
-        sentence.conditions.append(Condition("half_range"))
-        return
+        return Condition("half_range")
     if re.search(r"within range of an objective marker", what):
-        sentence.conditions.append(Condition("assumed", "objective"))
-        return
+        return Condition("assumed", "objective")
     if what.startswith(("your ", "their ")):  # "your prey", "their spotted unit": states
-        sentence.conditions.append(Condition("assumed", f"target {what}"))
-        return
-    fly = re.fullmatch(r"(?:a|an enemy) unit that can fly", what)
-    if fly:
-        sentence.conditions.append(Condition("target", "FLY"))
-        return
+        return Condition("assumed", f"target {what}")
+    if re.fullmatch(r"(?:a|an enemy) unit that can fly", what):
+        return Condition("target", "FLY")
+    return _target_state(what)
+
+
+def _selected_target(what: str, sentence: Sentence) -> Condition:
+    """The target "that unit": the unit an earlier sentence of the rule selected."""
+    if not sentence.selected:
+        raise Unread(f"a target '{what}'")
+    return Condition("assumed", f"target selected: {sentence.source}")
+
+
+def _target_state(what: str) -> Condition:
+    """A state of the target ("a unit that is below half-strength"), or else its keywords."""
     state = re.fullmatch(r"(?:a|an enemy|that) unit (?:that is |which is )?(.+)", what)
     if state and not re.fullmatch(r"\(excluding [^)]+\)", state[1]):
-        sentence.conditions.append(Condition("assumed", f"target {state[1]}"))
-        return
-    sentence.conditions.append(target_condition(what))
+        return Condition("assumed", f"target {state[1]}")
+    return target_condition(what)
 
 
-_NUMBER = {"1": 1, "2": 2, "3": 3, "one": 1, "two": 2, "three": 3}
-_ROLL_WORD = {"hit": "hit", "wound": "wound"}
+def _signed(found: re.Match[str]) -> int:
+    """The number of "add 1" or "subtract 1" with its sign."""
+    return int(found["n"]) * (1 if found["sign"] == "add" else -1)
+
+
+def _roll_modifier(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A modifier to the hit or wound roll."""
+    return [sentence.effect(found["roll"], _signed(found))]
+
+
+def _reroll(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The hit or wound roll re-rolled (a failed one, or a 1)."""
+    return [sentence.effect(f"reroll_{found['roll']}s", "ones" if found["ones"] else "failures")]
+
+
+def _critical_all(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """Every successful hit or wound roll a critical one."""
+    return [sentence.effect("critical_all", found["roll"])]
+
+
+def _skill(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The Ballistic or Weapon Skill of the attack improved."""
+    return [sentence.effect("skill", int(found["n"]))]
+
+
+#: What modifiers may be ignored to, and the words that name it.
+_MODIFIED = (("skill", r"skill characteristics?"), ("hit", r"hit roll"), ("wound", r"wound roll"))
+
+
+def _ignore_modifiers(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """Modifiers ignored: the penalties, for the attacker keeps what helps it."""
+    named = [kind for kind, words in _MODIFIED if re.search(words, found["what"])]
+    rest = re.sub(r"ballistic skill|weapon skill|\bcharacteristics?\b|hit roll|wound roll|"
+                  r"the following|that attack's|and/or|all modifiers to|\bor\b|\band\b|"
+                  r"\bthe\b|[,;:]", "", found["what"]).strip()  # fmt: skip
+    if not named or rest:
+        raise Unread(f"an effect '{found.string}'")
+    return [sentence.effect("ignore_modifiers", kind) for kind in named]
+
+
+def _reroll_damage(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The damage roll re-rolled where it helps the attacker (D31)."""
+    return [sentence.effect("reroll_damage", "ones" if found["ones"] else "optimal")]
+
+
+def _ap(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The Armour Penetration of the attack improved."""
+    return [sentence.effect("ap", int(found["n"]))]
+
+
+def _characteristic_modifier(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A number added to or subtracted from a characteristic of the attack."""
+    return [sentence.effect(found["what"], _signed(found))]
+
+
+def _improve_characteristics(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """One or two characteristics of the attack improved."""
+    return [sentence.effect(w, int(found["n"])) for w in (found["what"], found["what2"]) if w]
+
+
+def _critical_on(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """Critical hits or wounds on a lower roll."""
+    roll = found["roll"] or found["roll2"]
+    return [sentence.effect(f"critical_{roll}", int(found["n"] or found["n2"]))]
+
+
+def _attack_has(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The weapon abilities the attack has."""
+    return [sentence.effect("ability", t) for t in granted(found["items"])]
+
+
+#: A clause's reader: the effects of a clause that matches its pattern.
+_ClauseReader = Callable[[Sentence, re.Match[str]], list[Effect]]
+#: The effect clauses on the unit's own attacks (the earlier phrasing), each with its reader.
+_OFFENCE: tuple[tuple[re.Pattern[str], _ClauseReader], ...] = tuple(
+    (re.compile(p), read)
+    for p, read in (
+        (r"(?P<sign>add|subtract) (?P<n>\d) (?:to|from) the (?P<roll>hit|wound) roll",
+         _roll_modifier),
+        (r"(?:you can )?re-roll (?:a|the) (?P<roll>hit|wound) roll(?P<ones> of 1)?(?: instead)?",
+         _reroll),
+        (r"(?:every|each|a) successful (?:unmodified )?(?P<roll>hit|wound) roll (?:scores|is) a "
+         r"critical (?:hit|wound)", _critical_all),
+        (r"improve the (?:ballistic|weapon) skill characteristic of that attack by (?P<n>\d)",
+         _skill),
+        (r"(?:you can )?ignore any or all modifiers to (?P<what>.+)", _ignore_modifiers),
+        (r"(?:you can )?re-roll the damage roll(?P<ones> of 1)?(?: instead)?", _reroll_damage),
+        (r"improve the armour penetration characteristic of that attack by (?P<n>\d)", _ap),
+        (r"(?P<sign>add|subtract) (?P<n>\d) (?:to|from) the (?P<what>strength|damage|attacks) "
+         r"characteristic of that attack", _characteristic_modifier),
+        (r"improve the (?P<what>strength|damage|attacks)(?: and (?P<what2>strength|damage|"
+         r"attacks))? characteristics? of that attack by (?P<n>\d)", _improve_characteristics),
+        (r"(?:a successful |an )?unmodi?fi?ed (?P<roll>hit|wound) roll of (?P<n>[2-5])\+ scores a "
+         r"critical (?:hit|wound)|a critical (?P<roll2>hit|wound) is scored on a (?:successful )?"
+         r"unmodified (?:hit|wound) roll of (?P<n2>[2-5])\+", _critical_on),
+        (r"that (?:attack|weapon) has the (?P<items>.+?) abilit(?:y|ies)", _attack_has),
+    )
+)  # fmt: skip
+_IF_STATE = re.compile(r"^if (?P<state>[^,]+), ")
 
 
 def offence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     """One effect clause on the unit's own attacks, in the earlier phrasing."""
-    clause = clause.strip().removeprefix("then ").strip()
-    lead = re.match(r"^if (?P<state>[^,]+), ", clause)
-    if lead:
-        sentence.conditions.append(state_condition(lead["state"], sentence))
-        clause = clause[lead.end() :]
+    clause = _stated(clause.strip().removeprefix("then ").strip(), sentence)
     strength = _STRENGTH_STATE.match(clause)
     if strength:  # "add 1 to the Wound roll as well if this unit is below half-strength"
-        before = list(sentence.conditions)
-        sentence.conditions.append(Condition("assumed", _STRENGTH_NAMES[strength["state"]]))
-        try:
-            return offence_clause(strength["clause"], sentence)
-        finally:
-            sentence.conditions = before
-    clause = clause.removesuffix(" instead")
-    m = re.fullmatch(
-        r"(?P<sign>add|subtract) (?P<n>\d) (?:to|from) the (?P<roll>hit|wound) roll", clause
-    )
-    if m:
-        n = int(m["n"]) * (1 if m["sign"] == "add" else -1)
-        return [sentence.effect(m["roll"], n)]
-    m = re.fullmatch(
-        r"(?:you can )?re-roll (?:a|the) (?P<roll>hit|wound) roll(?P<ones> of 1)?(?: instead)?",
-        clause,
-    )
-    if m:
-        return [sentence.effect(f"reroll_{m['roll']}s", "ones" if m["ones"] else "failures")]
-    m = re.fullmatch(
-        r"(?:every|each|a) successful (?:unmodified )?(?P<roll>hit|wound) roll (?:scores|is) a "
-        r"critical (?:hit|wound)",
-        clause,
-    )
-    if m:
-        return [sentence.effect("critical_all", m["roll"])]
-    m = re.fullmatch(
-        r"improve the (?:ballistic|weapon) skill characteristic of that attack by (?P<n>\d)",
-        clause,
-    )
-    if m:
-        return [sentence.effect("skill", int(m["n"]))]
-    m = re.fullmatch(r"(?:you can )?ignore any or all modifiers to (?P<what>.+)", clause)
-    if m:  # the penalties: the attacker keeps what helps it
-        named = [
-            kind
-            for kind, words in (("skill", r"skill characteristics?"), ("hit", r"hit roll"),
-                                ("wound", r"wound roll"))
-            if re.search(words, m["what"])
-        ]  # fmt: skip
-        rest = re.sub(r"ballistic skill|weapon skill|\bcharacteristics?\b|hit roll|wound roll|"
-                      r"the following|that attack's|and/or|all modifiers to|\bor\b|\band\b|"
-                      r"\bthe\b|[,;:]", "", m["what"]).strip()  # fmt: skip
-        if not named or rest:
-            raise Unread(f"an effect '{clause}'")
-        return [sentence.effect("ignore_modifiers", kind) for kind in named]
-    m = re.fullmatch(r"(?:you can )?re-roll the damage roll(?P<ones> of 1)?(?: instead)?", clause)
-    if m:  # re-rolled where it helps the attacker (D31)
-        return [sentence.effect("reroll_damage", "ones" if m["ones"] else "optimal")]
-    m = re.fullmatch(
-        r"improve the armour penetration characteristic of that attack by (?P<n>\d)", clause
-    )
-    if m:
-        return [sentence.effect("ap", int(m["n"]))]
-    m = re.fullmatch(
-        r"(?P<sign>add|subtract) (?P<n>\d) (?:to|from) the (?P<what>strength|damage|attacks) "
-        r"characteristic of that attack",
-        clause,
-    )
-    if m:
-        n = int(m["n"]) * (1 if m["sign"] == "add" else -1)
-        return [sentence.effect({"attacks": "attacks"}.get(m["what"], m["what"]), n)]
-    m = re.fullmatch(
-        r"improve the (?P<what>strength|damage|attacks)(?: and (?P<what2>strength|damage|attacks))?"
-        r" characteristics? of that attack by (?P<n>\d)",
-        clause,
-    )
-    if m:
-        return [sentence.effect(w, int(m["n"])) for w in (m["what"], m["what2"]) if w]
-    m = re.fullmatch(
-        r"(?:a successful |an )?unmodi?fi?ed (?P<roll>hit|wound) roll of (?P<n>[2-5])\+ scores a "
-        r"critical (?:hit|wound)|a critical (?P<roll2>hit|wound) is scored on a (?:successful )?"
-        r"unmodified (?:hit|wound) roll of (?P<n2>[2-5])\+",
-        clause,
-    )
-    if m:
-        roll = m["roll"] or m["roll2"]
-        return [sentence.effect(f"critical_{roll}", int(m["n"] or m["n2"]))]
-    m = re.fullmatch(r"that (?:attack|weapon) has the (?P<items>.+?) abilit(?:y|ies)", clause)
-    if m:
-        return [sentence.effect("ability", t) for t in granted(m["items"])]
+        return _below_strength(strength, sentence)
+    return _read_clause(clause.removesuffix(" instead"), sentence, _OFFENCE)
+
+
+def _stated(clause: str, sentence: Sentence) -> str:
+    """A clause after its leading "if <state>, ", the state read into the conditions."""
+    lead = _IF_STATE.match(clause)
+    if lead is None:
+        return clause
+    sentence.conditions.append(state_condition(lead["state"], sentence))
+    return clause[lead.end() :]
+
+
+def _below_strength(strength: re.Match[str], sentence: Sentence) -> list[Effect]:
+    """The effects of a clause that holds while the unit is below some strength (a named
+    state, for this clause only)."""
+    before = list(sentence.conditions)
+    sentence.conditions.append(Condition("assumed", _STRENGTH_NAMES[strength["state"]]))
+    try:
+        return offence_clause(strength["clause"], sentence)
+    finally:
+        sentence.conditions = before
+
+
+def _read_clause(
+    clause: str, sentence: Sentence, readers: tuple[tuple[re.Pattern[str], _ClauseReader], ...]
+) -> list[Effect]:
+    """The effects of a clause, by the first reader whose pattern it matches in full."""
+    for pattern, read in readers:
+        found = pattern.fullmatch(clause)
+        if found:
+            return read(sentence, found)
     raise Unread(f"an effect '{clause}'")
 
 
@@ -260,23 +323,29 @@ def granted(items: str) -> list[str]:
     return [t.upper() for t in tokens]
 
 
+#: The states an "if ..." clause names, each with its condition: a context flag or a named
+#: state.
+_STATES = tuple(
+    (re.compile(p), condition)
+    for p, condition in (
+        (r"(?:this|that) (?:unit|model) (?:made a charge move|charged) this turn",
+         Condition("charged")),
+        (r"(?:this|that) (?:unit|model) remain(?:ed|s) stationary(?: this turn)?",
+         Condition("stationary")),
+        (r"(?:the )?waaagh!? is active for (?:your|its) army", Condition("assumed", "waaagh")),
+        (r"(?:this|that) unit is riled up", Condition("assumed", "riled up")),
+    )
+)  # fmt: skip
+
+
 def state_condition(state: str, sentence: Sentence) -> Condition:
     """A condition stated in an "if ..." clause: a context flag or a named state."""
     state = state.strip()
-    if re.fullmatch(
-        r"(?:this|that) (?:unit|model) (?:made a charge move|charged) this turn", state
-    ):
-        return Condition("charged")
-    if re.fullmatch(
-        r"(?:this|that) (?:unit|model) remain(?:ed|s) stationary(?: this turn)?", state
-    ):
-        return Condition("stationary")
-    if re.fullmatch(r"(?:the )?waaagh!? is active for (?:your|its) army", state):
-        return Condition("assumed", "waaagh")
+    named = next((condition for pattern, condition in _STATES if pattern.fullmatch(state)), None)
+    if named is not None:
+        return named
     if re.search(r"within range of an objective marker", state):
         return Condition("assumed", "objective")
-    if re.fullmatch(r"(?:this|that) unit is riled up", state):
-        return Condition("assumed", "riled up")
     if OTHERS.search(state):
         raise Unread(f"a condition on other units ('{state}')")
     return Condition("assumed", state)
@@ -291,39 +360,74 @@ def clauses(effects: str) -> list[str]:
     )
 
 
+#: The characteristics of "+1 s", "-1 ap" as an effect names them.
+_SHORT = {"ap": "ap", "s": "strength", "a": "attacks", "d": "damage"}
+
+
 def new_items(items: str, sentence: Sentence, defence: bool) -> list[Effect]:
     """ "+1 to hit rolls and +1 ap", "[assault]", "-1 d" in the newer phrasing."""
     out: list[Effect] = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items.strip()):
         item = item.strip().removeprefix("the ").strip()
-        if not item:
-            continue
-        m = re.fullmatch(r"(?P<n>[+-]\d) (?:to )?(?P<roll>hit|wound) rolls?", item)
-        if m:
-            out.append(sentence.effect(("target_" if defence else "") + m["roll"], int(m["n"])))
-            continue
-        m = re.fullmatch(r"(?P<n>[+-]\d) (?P<c>ap|s|a|d)", item)
-        if m:
-            n, c = int(m["n"]), m["c"]
-            if defence and c == "ap" and n < 0:
-                out.append(sentence.effect("target_ap", -n))
-            elif defence and c == "d" and n < 0:
-                out.append(sentence.effect("target_damage", n))
-            elif defence:
-                raise Unread(f"'{item}' to the attacks against it")
-            else:
-                kind = {"ap": "ap", "s": "strength", "a": "attacks", "d": "damage"}[c]
-                out.append(sentence.effect(kind, n))
-            continue
-        if not defence and re.fullmatch(r"(?:\[[^\]]+\]\s*)+(?:abilit(?:y|ies))?", item):
-            out.extend(sentence.effect("ability", t) for t in granted(item))
-            continue
-        m = re.fullmatch(r"critical (?P<roll>hits|wounds) on (?P<n>[2-5])\+", item)
-        if m and not defence:
-            out.append(sentence.effect(f"critical_{m['roll'][:-1]}", int(m["n"])))
-            continue
-        raise Unread(f"'{item}'")
+        if item:
+            out.extend(_new_item(item, sentence, defence))
     return out
+
+
+def _new_item(item: str, sentence: Sentence, defence: bool) -> list[Effect]:
+    """The effects of one item the unit's attacks (or the attacks against it) have."""
+    m = re.fullmatch(r"(?P<n>[+-]\d) (?:to )?(?P<roll>hit|wound) rolls?", item)
+    if m:
+        return [sentence.effect(("target_" if defence else "") + m["roll"], int(m["n"]))]
+    m = re.fullmatch(r"(?P<n>[+-]\d) (?P<c>ap|s|a|d)", item)
+    if m:
+        return [_characteristic_item(item, m, sentence, defence)]
+    if defence:
+        raise Unread(f"'{item}'")
+    return _weapon_item(item, sentence)
+
+
+def _characteristic_item(
+    item: str, found: re.Match[str], sentence: Sentence, defence: bool
+) -> Effect:
+    """A characteristic changed ("+1 s"); against the unit, only a worse AP or Damage."""
+    n, c = int(found["n"]), found["c"]
+    if not defence:
+        return sentence.effect(_SHORT[c], n)
+    if c == "ap" and n < 0:
+        return sentence.effect("target_ap", -n)
+    if c == "d" and n < 0:
+        return sentence.effect("target_damage", n)
+    raise Unread(f"'{item}' to the attacks against it")
+
+
+def _weapon_item(item: str, sentence: Sentence) -> list[Effect]:
+    """Weapon abilities ("[assault]") or critical hits on a lower roll."""
+    if re.fullmatch(r"(?:\[[^\]]+\]\s*)+(?:abilit(?:y|ies))?", item):
+        return [sentence.effect("ability", t) for t in granted(item)]
+    m = re.fullmatch(r"critical (?P<roll>hits|wounds) on (?P<n>[2-5])\+", item)
+    if m:
+        return [sentence.effect(f"critical_{m['roll'][:-1]}", int(m["n"]))]
+    raise Unread(f"'{item}'")
+
+
+#: What a unit or model may have, each with its effect (and the value in its group).
+_HELD = tuple(
+    (re.compile(p), kind)
+    for p, kind in (
+        (r"\+([1-3]) (?:sv|save characteristic)", "target_save"),  # the armour save improved
+        (r"stealth", "stealth"),
+        (r"benefit of cover", "cover"),
+        (r"(?:feel no(?:t)? pain|fnp) ([2-6])\+", "fnp"),
+        (r"([2-6])\+ (?:invulnerable save|insv)", "invuln"),
+    )
+)
+#: The attacks "against mortal wounds" names: a Feel No Pain against mortal wounds only.
+_MORTAL = (
+    "mortal wounds",
+    "psychic attacks and mortal wounds",
+    "mortal wounds and psychic attacks",
+)
 
 
 def holder_items(items: str, sentence: Sentence) -> list[Effect]:
@@ -333,94 +437,115 @@ def holder_items(items: str, sentence: Sentence) -> list[Effect]:
     split = re.match(r"^(?P<items>.+?) against (?P<against>.+)$", items)
     if split:
         items, against = split["items"], split["against"]
-    out: list[Effect] = []
-    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items):
-        item = re.sub(r"^(?:the|an?) |\s*abilit(?:y|ies)$", "", item.strip()).strip()
-        fnp = re.fullmatch(r"(?:feel no(?:t)? pain|fnp) ([2-6])\+", item)
-        invuln = re.fullmatch(r"([2-6])\+ (?:invulnerable save|insv)", item)
-        better = re.fullmatch(r"\+([1-3]) (?:sv|save characteristic)", item)
-        if better:  # the armour save improved: "+1 sv against ranged attacks"
-            out.append(sentence.effect("target_save", int(better[1])))
-        elif item == "stealth":
-            out.append(sentence.effect("stealth"))
-        elif item == "benefit of cover":
-            out.append(sentence.effect("cover"))
-        elif fnp:
-            out.append(sentence.effect("fnp", int(fnp[1])))
-        elif invuln:
-            out.append(sentence.effect("invuln", int(invuln[1])))
-        elif _HARMLESS_ITEM.match(item):
-            continue
-        elif re.fullmatch(r"(?:\[[^\]]+\]\s*)+", item):
-            out.extend(sentence.effect("ability", t) for t in granted(item))
-        else:
-            raise Unread(f"'{item}'")
+    out = [
+        e for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items) for e in _held(item, sentence)
+    ]
+    return out if against is None else _against(out, against)
+
+
+def _held(item: str, sentence: Sentence) -> list[Effect]:
+    """The effects of one item the unit or model has (none for a harmless ability)."""
+    item = re.sub(r"^(?:the|an?) |\s*abilit(?:y|ies)$", "", item.strip()).strip()
+    for pattern, kind in _HELD:
+        found = pattern.fullmatch(item)
+        if found:
+            return [sentence.effect(kind, int(found[1]) if found.groups() else 1)]
+    if _HARMLESS_ITEM.match(item):
+        return []
+    if re.fullmatch(r"(?:\[[^\]]+\]\s*)+", item):
+        return [sentence.effect("ability", t) for t in granted(item)]
+    raise Unread(f"'{item}'")
+
+
+def _against(out: list[Effect], against: str) -> list[Effect]:
+    """What the unit has against some attacks only: psychic ones, mortal wounds, ranged or
+    melee attacks."""
     if against == "psychic attacks" and out:  # an attack made with a [PSYCHIC] weapon
-        psychic = Condition("weapon", "PSYCHIC")
-        if len(out) > 1 and out[-1].kind == out[-2].kind:  # "a 6+ InSv, and 4+ against ..."
-            last = out[-1]
-            return [*out[:-1], replace(last, conditions=(*last.conditions, psychic))]
-        return [replace(e, conditions=(*e.conditions, psychic)) for e in out]
-    if against is not None:
-        kind = re.fullmatch(r"(ranged|melee) attacks", against)
-        mortal = against in ("mortal wounds", "psychic attacks and mortal wounds",
-                             "mortal wounds and psychic attacks")  # fmt: skip
-        if mortal and [e.kind for e in out] == ["fnp"]:
-            return [Effect("fnp_mortal", out[0].value, None, out[0].conditions, out[0].source,
-                           out[0].scope)]  # fmt: skip
-        if kind is None or not out:
-            raise Unread(f"against {against}")
-        out = [Effect(e.kind, e.value, kind[1], e.conditions, e.source, e.scope) for e in out]
-    return out
+        return _against_psychic(out)
+    if against in _MORTAL and [e.kind for e in out] == ["fnp"]:
+        fnp = out[0]
+        return [Effect("fnp_mortal", fnp.value, None, fnp.conditions, fnp.source, fnp.scope)]
+    return _against_attacks(out, against)
 
 
-#: Keyword words: "orks infantry", "boyz/kommandos/stormboyz", "orks infantry, orks mounted
-#: or orks walker" (no "within", no digits: an aura is not an army rule).
+def _against_attacks(out: list[Effect], against: str) -> list[Effect]:
+    """What the unit has against ranged or melee attacks only."""
+    kind = re.fullmatch(r"(ranged|melee) attacks", against)
+    if kind is None or not out:
+        raise Unread(f"against {against}")
+    return [Effect(e.kind, e.value, kind[1], e.conditions, e.source, e.scope) for e in out]
+
+
+def _against_psychic(out: list[Effect]) -> list[Effect]:
+    """The effects against psychic attacks: of the last item alone when it betters one of the
+    same kind ("a 6+ InSv, and 4+ against psychic attacks"), else of all."""
+    psychic = Condition("weapon", "PSYCHIC")
+    if len(out) > 1 and out[-1].kind == out[-2].kind:
+        last = out[-1]
+        return [*out[:-1], replace(last, conditions=(*last.conditions, psychic))]
+    return [replace(e, conditions=(*e.conditions, psychic)) for e in out]
 
 
 def defence_clause(clause: str, sentence: Sentence) -> list[Effect]:
     """One effect clause on the attacks that target the unit, in the earlier phrasing."""
-    clause = clause.strip()
-    lead = re.match(
-        r"^if the strength characteristic of that attack is greater than (?:the toughness "
-        r"characteristic of (?:this|that) (?:unit|model)|(?:this|that) (?:model|unit)'s toughness"
-        r" characteristic), ",
-        clause,
-    )
-    if lead:
+    return _read_clause(_defence_lead(clause.strip(), sentence), sentence, _DEFENCE)
+
+
+_STRONGER = re.compile(
+    r"^if the strength characteristic of that attack is greater than (?:the toughness "
+    r"characteristic of (?:this|that) (?:unit|model)|(?:this|that) (?:model|unit)'s toughness"
+    r" characteristic), "
+)
+
+
+def _defence_lead(clause: str, sentence: Sentence) -> str:
+    """A clause after its leading condition (the attack's Strength above the unit's
+    Toughness, or a state), read into the sentence's conditions."""
+    stronger = _STRONGER.match(clause)
+    if stronger:
         sentence.conditions.append(Condition("strength_over_toughness"))
-        clause = clause[lead.end() :]
-    elif clause.startswith("if "):
-        state = re.match(r"^if (?P<state>[^,]+), ", clause)
-        if state is None:
-            raise Unread(f"an effect '{clause}'")
-        sentence.conditions.append(state_condition(state["state"], sentence))
-        clause = clause[state.end() :]
-    m = re.fullmatch(r"subtract (?P<n>\d) from the (?P<roll>hit|wound) roll", clause)
-    if m:
-        return [sentence.effect(f"target_{m['roll']}", -int(m["n"]))]
-    m = re.fullmatch(
-        r"worsen (?:the|that) armour penetration characteristic of that attack by (?P<n>\d)",
-        clause,
-    )
-    if m:
-        return [sentence.effect("target_ap", int(m["n"]))]
-    m = re.fullmatch(r"subtract (?P<n>\d) from the damage characteristic of that attack", clause)
-    if m:
-        return [sentence.effect("target_damage", -int(m["n"]))]
-    m = re.fullmatch(
-        r"(?:this|that) (?:unit|model) has the benefit of cover against that attack", clause
-    )
-    if m:
-        return [sentence.effect("cover")]
-    m = re.fullmatch(
-        r"(?:models in (?:this|that) unit|(?:this|that) (?:unit|model)) ha(?:s|ve) an? "
-        r"(?P<n>[2-6])\+ invulnerable save against that attack",
-        clause,
-    )
-    if m:
-        return [sentence.effect("invuln", int(m["n"]))]
-    raise Unread(f"an effect '{clause}'")
+        return clause[stronger.end() :]
+    if clause.startswith("if ") and _IF_STATE.match(clause) is None:
+        raise Unread(f"an effect '{clause}'")
+    return _stated(clause, sentence)
 
 
-#: "If it does, until the end of the phase, ...": the effect of using the rule just described.
+def _target_roll(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A penalty to the hit or wound roll of attacks against the unit."""
+    return [sentence.effect(f"target_{found['roll']}", -int(found["n"]))]
+
+
+def _target_ap(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The Armour Penetration of attacks against the unit worsened."""
+    return [sentence.effect("target_ap", int(found["n"]))]
+
+
+def _target_damage(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The Damage of attacks against the unit reduced."""
+    return [sentence.effect("target_damage", -int(found["n"]))]
+
+
+def _cover(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The benefit of cover against the attack."""
+    return [sentence.effect("cover")]
+
+
+def _invuln(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """An invulnerable save against the attack."""
+    return [sentence.effect("invuln", int(found["n"]))]
+
+
+#: The effect clauses on the attacks against the unit (the earlier phrasing), each with its
+#: reader.
+_DEFENCE: tuple[tuple[re.Pattern[str], _ClauseReader], ...] = tuple(
+    (re.compile(p), read)
+    for p, read in (
+        (r"subtract (?P<n>\d) from the (?P<roll>hit|wound) roll", _target_roll),
+        (r"worsen (?:the|that) armour penetration characteristic of that attack by (?P<n>\d)",
+         _target_ap),
+        (r"subtract (?P<n>\d) from the damage characteristic of that attack", _target_damage),
+        (r"(?:this|that) (?:unit|model) has the benefit of cover against that attack", _cover),
+        (r"(?:models in (?:this|that) unit|(?:this|that) (?:unit|model)) ha(?:s|ve) an? "
+         r"(?P<n>[2-6])\+ invulnerable save against that attack", _invuln),
+    )
+)  # fmt: skip

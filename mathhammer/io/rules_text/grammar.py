@@ -1,7 +1,8 @@
 """The grammar of a rule's sentences: the subject of each phrasing (the unit's own attacks,
-the attacks against it, its weapons, an army's units, some of its models), after the leading
-clauses (:mod:`.sentence`), with the effect clauses (:mod:`.clauses`) read into
-:class:`~mathhammer.model.effects.Effect`.
+the attacks against it, its weapons, an army's units (:mod:`.army`), some of its models),
+after the leading clauses (:mod:`.sentence`), with the effect clauses (:mod:`.clauses`) read
+into :class:`~mathhammer.model.effects.Effect`. Each phrasing is a pattern and its reader,
+tried in order (:data:`_PHRASINGS`).
 
 A sentence is read by :func:`read_sentence`; a sentence it cannot read raises
 :class:`Unread` with the reason, or returns None when nothing in it is an effect. A
@@ -17,8 +18,10 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...model.effects import Condition, Effect
+from .army import army_subject
 from .characteristics import attacks_sentence
 from .clauses import (
     attack_clause,
@@ -26,7 +29,6 @@ from .clauses import (
     defence_clause,
     granted,
     holder_items,
-    keyword_list,
     new_items,
     offence_clause,
     state_condition,
@@ -199,73 +201,6 @@ _AND_THOSE = re.compile(
 )
 
 
-_KW = r"(?P<kw>[a-z][a-z' -]*?(?:(?:, | or |/)[a-z][a-z' -]*?)*)"
-_EXCLUDING = r"(?: \(excluding (?P<ex>[^)]+)\))?"
-#: An army or detachment rule's subject: each pattern and the unit's own phrasing it becomes.
-_ARMY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), own)
-    for p, own in (
-        (rf"^friendly {_KW} units{_EXCLUDING}'s? (?P<rest>(?:ranged |melee )?attacks have .+)$",
-         "this unit's {rest}"),
-        (rf"^friendly {_KW} units{_EXCLUDING} (?:have|gain) (?P<rest>.+)$", "this unit has {rest}"),
-        (rf"^(?P<kind>ranged |melee )?weapons equipped by {_KW} models from your army"
-         rf"{_EXCLUDING} have (?P<rest>.+)$",
-         "{kind}weapons equipped by models in this unit have {rest}"),
-        (rf"^each time an? (?P<kind>ranged |melee )?attack targets an? {_KW} unit from your "
-         rf"army{_EXCLUDING}, (?P<rest>.+)$",
-         "each time an {kind}attack targets this unit, {rest}"),
-        (rf"^each time a model in an? {_KW} unit from your army{_EXCLUDING} makes an? "
-         r"(?P<rest>.+)$", "each time a model in this unit makes a {rest}"),
-        (rf"^each time an? {_KW} model from your army{_EXCLUDING} makes an? (?P<rest>.+)$",
-         "each time a model in this unit makes a {rest}"),
-        (rf"^(?:when|each time) an? (?:friendly )?{_KW} unit(?: from your army)?{_EXCLUDING} is "
-         r"selected to (?P<act>shoot|fight),? (?P<rest>.+)$", "{act}{rest}"),
-    )
-)  # fmt: skip
-
-
-def army_subject(sentence: Sentence) -> bool:
-    """Read an army or detachment rule's subject ("friendly ORKS INFANTRY units' ranged
-    attacks have ...", "each time an attack targets a BOYZ unit from your army, ...") as
-    the unit's own phrasing, with the units it names in ``sentence.units``; False if the
-    sentence names no units of the army that way.
-
-    Examples
-    --------
-    >>> s = Sentence("friendly orks infantry units' ranged attacks have [assault]", "Dakka")
-    >>> army_subject(s), s.text, s.units
-    (True, "this unit's ranged attacks have [assault]", ('ORKS INFANTRY',))
-    >>> s = Sentence("each time an attack targets an orks unit from your army (excluding "
-    ...              "grots units), subtract 1 from the wound roll", "Boarders")
-    >>> army_subject(s), s.units
-    (True, ('ORKS', 'NON-GROTS'))
-    >>> s.text
-    'each time an attack targets this unit, subtract 1 from the wound roll'
-    """
-    _leading(sentence)
-    for pattern, own in _ARMY:
-        found = pattern.match(sentence.text)
-        if found is None:
-            continue
-        names = [" ".join(n.split()).upper() for n in re.split(r", (?:or )?| or |/", found["kw"])]
-        if any(not n or n in ("UNIT", "UNITS") for n in names):
-            return False
-        excluded = []
-        if found["ex"]:
-            excluded = [f"NON-{n}" for n in keyword_list(re.sub(r" units?$", "", found["ex"]))]
-        parts = found.groupdict()
-        rest = parts["rest"]
-        for name in names:  # "that ORKS unit" is that unit
-            rest = rest.replace(f"that {name.lower()} unit", "that unit")
-        act = parts.get("act")
-        if act:
-            sentence.restrict("ranged" if act == "shoot" else "melee")
-        sentence.text = own.format(kind=parts.get("kind") or "", rest=rest, act="")
-        sentence.units = (*names, *excluded)
-        return True
-    return False
-
-
 #: Some models of the unit named as the subject: "each time a Sisters Repentia model in
 #: this unit makes an attack", "melee weapons equipped by Paladin Squad models in this unit".
 _SOME_MODELS = re.compile(
@@ -308,149 +243,263 @@ def read_sentence(sentence: Sentence) -> list[Effect] | None:
     """The effects of one sentence; None if it says nothing about attacks. Raises Unread."""
     if _IGNORED.match(sentence.text):
         return []
+    _subject(sentence)
+    text = sentence.text
+    if _CAN_USE.match(text):
+        return []
+    movement = _MOVEMENT.match(text)
+    if movement:
+        return _after_movement(sentence, movement["rest"])
+    found = _phrased(sentence, text)
+    if found is None:
+        found = attacks_sentence(sentence)
+    return found if found is not None else _under_state(sentence, text)
+
+
+def _subject(sentence: Sentence) -> None:
+    """Read the leading clauses of a sentence and who its subject is (some models of the
+    unit, this model or the unit)."""
     _leading(sentence)
     _some_models(sentence)
     if sentence.scope == "unit" and _THIS_MODEL.match(sentence.text):
         sentence.scope = "model"
-    text = sentence.text
-    if _CAN_USE.match(text):
-        return []
-    m = _MOVEMENT.match(text)
-    if m:
-        if m["rest"] is None:
-            return None
-        sentence.text = m["rest"]
-        return read_sentence(sentence)
-    m = _AND_THOSE.match(text)
-    if m:
-        sentence.text = m["first"]
-        first = read_sentence(sentence)
-        if not first:
-            raise Unread(f"an effect '{m['first']}'")
-        return [*first, *(sentence.effect("ability", t) for t in granted(m["items"]))]
-    m = _OVERWATCH.match(text)
-    if m:  # the stratagem is a named state of the core rules
-        sentence.restrict("ranged")
-        sentence.conditions.append(Condition("assumed", "fire overwatch"))
-        rolls = [sentence.effect("hit_on", int(m["n"]))]
-        if m["better"]:
-            sentence.conditions.append(state_condition(m["state"], sentence))
-            rolls.append(sentence.effect("hit_on", int(m["better"])))
-        return rolls
-    m = _EQUIPPED_WITH.match(text)
-    if m:  # "if this model is equipped with 2 dread killsaws, those weapons have ..."
-        weapon = m["weapon"] if m["weapon"].endswith("us") else m["weapon"].removesuffix("s")
-        sentence.conditions.append(Condition("assumed", f"equipped with {m['n']} {m['weapon']}"))
-        sentence.weapon = weapon
-        if m["items"]:
-            return [sentence.effect("ability", t) for t in granted(m["items"])]
-        return [sentence.effect("attacks", int(m["a"]))]
-    m = _ALLOCATED.match(text)
-    if m:
-        if m["effect"].startswith("halve"):
-            return [sentence.effect("halve_damage")]
-        return [sentence.effect("damage_reduction", int(m["n"]))]
-    m = _EACH_TARGETS.match(text)
-    if m:
-        sentence.side = "defence"
-        sentence.restrict(m["kind"])
-        if m["psychic"]:
-            sentence.conditions.append(Condition("weapon", "PSYCHIC"))
-        return [e for c in clauses(m["effects"]) for e in defence_clause(c, sentence)]
-    m = _EACH_ATTACK.match(text)
-    if m:
-        sentence.side = "offence"
-        sentence.restrict(m["kind"])
-        attack_clause(m["rest"], sentence)
-        return [e for c in clauses(m["effects"]) for e in offence_clause(c, sentence)]
-    m = _TARGET_HAVE.match(text)
-    if m:
-        sentence.restrict(m["kind"])
-        return new_items(m["items"], sentence, defence=True)
-    m = _ATTACKS_HAVE.match(text)
-    if m:
-        sentence.restrict(m["kind"])
-        return new_items(m["items"], sentence, defence=False)
-    m = _WEAPONS_HAVE.match(text) or _EQUIPPED_HAVE.match(text)
-    if m:
-        sentence.restrict(m["kind"])
-        return [sentence.effect("ability", t) for t in granted(m["items"])]
-    m = _WEAPON_HAS.match(text)
-    if m:
-        items = m["items"]
-        half = re.search(r" while targeting a unit within half range$", items)
-        if half:
-            sentence.conditions.append(Condition("half_range"))
-            items = items[: half.start()]
-        tokens = granted(re.sub(r"\s*abilit(?:y|ies)$", "", items))
-        out: list[Effect] = []
-        for name in re.split(r",? and |, ", m["weapon"]):  # "its X and Ys have ..."
-            sentence.weapon = singular(name)  # missiles: missile
-            out.extend(sentence.effect("ability", t) for t in tokens)
-        return out
-    m = _NO_ENGAGED_PENALTY.match(text)
-    if m:  # the penalty to shoot while engaged, which no situation here imposes
-        sentence.scope = "model" if m["who"] == "this model" else sentence.scope
-        sentence.conditions.append(Condition("assumed", m["state"]))
-        return [sentence.effect("ignore_modifiers", "hit", "ranged")]
-    m = _WITH_WEAPON_TARGETS.match(text)
-    if m:
-        sentence.side = "offence"
-        sentence.weapon = m["weapon"]
-        sentence.scope = "model"
-        sentence.conditions.append(target_condition(m["what"]))
-        return [e for c in clauses(m["effects"]) for e in offence_clause(c, sentence)]
-    m = _DAMAGED.match(text)
-    if m:  # "when damaged": the model's damaged profile, a state assumed (D37)
-        sentence.conditions.append(Condition("assumed", "damaged"))
-        sentence.scope = "model"
-        return [sentence.effect("hit", -int(m["n"]))]
-    m = _WEAPON_SET.match(text)
-    if m:
-        sentence.weapon = m["weapon"]
-        return [sentence.effect("damage_set", int(m["n"]))]
-    m = _ALLOCATED_BY.match(text)
-    if m:  # a model of the target's keywords is one of the target unit's (D36)
-        sentence.side = "offence"
-        sentence.restrict(m["kind"])
-        sentence.conditions.append(target_condition(m["what"]))
-        return [e for c in clauses(m["effects"]) for e in offence_clause(c, sentence)]
-    m = _ADD_CHARACTERISTIC.match(text)
-    if m and (m["n"] is None) != (m["by"] is None):
-        sentence.restrict(m["kind"] or (m["kind2"] or "").strip() or None)
-        if m["weapon"] or m["weapon2"]:
-            sentence.weapon = m["weapon"] or m["weapon2"]
-        n = int(m["n"] or m["by"])
-        kinds = [k for k in (m["what"], m["what2"], m["what3"], m["what4"]) if k]
-        names = {"armour penetration": "ap"}
-        return [sentence.effect(names.get(k, k), n) for k in kinds]
-    m = _CAN_REROLL.match(text)
-    if m:
-        sentence.restrict(m["kind"].strip() if m["kind"] else None)
-        return [sentence.effect(f"reroll_{m['roll']}s", "ones" if m["ones"] else "failures")]
-    m = _HOLDER_HAS.match(text)
-    if m:
-        return holder_items(m["items"], sentence)
-    for pattern in _OTHER_MODEL_HAS:  # a rule of the unit for another model in it (D41)
-        m = pattern.match(text)
-        if m:
-            who = m["who"].strip()
-            # an attached leader is its CHARACTER group: "a CRYPTEK model" is a keyword
-            sentence.models = "character" if who in ("character", "cryptek") else who
-            if m.groupdict().get("state"):
-                sentence.conditions.append(Condition("assumed", m["state"]))
-            return holder_items(m["items"], sentence)
-    found = attacks_sentence(sentence)
-    if found is not None:
-        return found
-    state = _WHILE.match(text)
-    if state and RELEVANT.search(text):
-        if OTHERS.search(state["state"]):
-            return None
-        sentence.conditions.append(state_condition(state["state"], sentence))
-        sentence.text = text[state.end() :]
-        return read_sentence(sentence)
+
+
+def _after_movement(sentence: Sentence, rest: str | None) -> list[Effect] | None:
+    """The effects of what a sentence on movement goes on to say ("... and ranged weapons
+    ... have [ASSAULT]"); None if it says nothing more."""
+    if rest is None:
+        return None
+    sentence.text = rest
+    return read_sentence(sentence)
+
+
+def _phrased(sentence: Sentence, text: str) -> list[Effect] | None:
+    """The effects of the first phrasing (:data:`_PHRASINGS`) that reads the sentence; None
+    if none does."""
+    for pattern, read in _PHRASINGS:
+        found = pattern.match(text)
+        effects = read(sentence, found) if found else None
+        if effects is not None:
+            return effects
     return None
+
+
+def _under_state(sentence: Sentence, text: str) -> list[Effect] | None:
+    """The effects of "while <state>, ..." under that state; None if the sentence says
+    nothing about attacks, or the state is about other units."""
+    state = _WHILE.match(text)
+    if state is None or not RELEVANT.search(text) or OTHERS.search(state["state"]):
+        return None
+    sentence.conditions.append(state_condition(state["state"], sentence))
+    sentence.text = text[state.end() :]
+    return read_sentence(sentence)
+
+
+def _each_clause(
+    effects: str, sentence: Sentence, read: Callable[[str, Sentence], list[Effect]]
+) -> list[Effect]:
+    """The effects of every clause of "add 1 to the hit roll and add 1 to the wound roll"."""
+    return [e for c in clauses(effects) for e in read(c, sentence)]
+
+
+def _and_those(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A characteristic of weapons, then the abilities of the same weapons."""
+    sentence.text = found["first"]
+    first = read_sentence(sentence)
+    if not first:
+        raise Unread(f"an effect '{found['first']}'")
+    return [*first, *(sentence.effect("ability", t) for t in granted(found["items"]))]
+
+
+def _overwatch(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The roll Fire Overwatch hits on (and a better one under a state): the stratagem is a
+    named state of the core rules."""
+    sentence.restrict("ranged")
+    sentence.conditions.append(Condition("assumed", "fire overwatch"))
+    rolls = [sentence.effect("hit_on", int(found["n"]))]
+    if found["better"]:
+        sentence.conditions.append(state_condition(found["state"], sentence))
+        rolls.append(sentence.effect("hit_on", int(found["better"])))
+    return rolls
+
+
+def _equipped_with(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A weapon doubled: "if this model is equipped with 2 dread killsaws, those weapons
+    have ..." (abilities, or attacks added)."""
+    name = found["weapon"]
+    sentence.conditions.append(Condition("assumed", f"equipped with {found['n']} {name}"))
+    sentence.weapon = name if name.endswith("us") else name.removesuffix("s")
+    if found["items"]:
+        return [sentence.effect("ability", t) for t in granted(found["items"])]
+    return [sentence.effect("attacks", int(found["a"]))]
+
+
+def _allocated(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The Damage of an attack allocated to the unit, reduced or halved."""
+    if found["effect"].startswith("halve"):
+        return [sentence.effect("halve_damage")]
+    return [sentence.effect("damage_reduction", int(found["n"]))]
+
+
+def _each_targets(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The clauses on each attack that targets the unit (the earlier phrasing)."""
+    sentence.side = "defence"
+    sentence.restrict(found["kind"])
+    if found["psychic"]:
+        sentence.conditions.append(Condition("weapon", "PSYCHIC"))
+    return _each_clause(found["effects"], sentence, defence_clause)
+
+
+def _each_attack(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The clauses on each attack the unit makes (the earlier phrasing)."""
+    sentence.side = "offence"
+    sentence.restrict(found["kind"])
+    attack_clause(found["rest"], sentence)
+    return _each_clause(found["effects"], sentence, offence_clause)
+
+
+def _target_have(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """What the attacks that target the unit have (the newer phrasing)."""
+    sentence.restrict(found["kind"])
+    return new_items(found["items"], sentence, defence=True)
+
+
+def _attacks_have(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """What the unit's own attacks have (the newer phrasing)."""
+    sentence.restrict(found["kind"])
+    return new_items(found["items"], sentence, defence=False)
+
+
+def _weapons_have(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The abilities the weapons of the unit or model have."""
+    sentence.restrict(found["kind"])
+    return [sentence.effect("ability", t) for t in granted(found["items"])]
+
+
+def _weapon_has(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The abilities one or more named weapons have ("its X and Ys have ..."), maybe only
+    within half range."""
+    items = found["items"]
+    half = re.search(r" while targeting a unit within half range$", items)
+    if half:
+        sentence.conditions.append(Condition("half_range"))
+        items = items[: half.start()]
+    tokens = granted(re.sub(r"\s*abilit(?:y|ies)$", "", items))
+    out: list[Effect] = []
+    for name in re.split(r",? and |, ", found["weapon"]):
+        sentence.weapon = singular(name)  # missiles: missile
+        out.extend(sentence.effect("ability", t) for t in tokens)
+    return out
+
+
+def _no_engaged_penalty(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The penalty to shoot while engaged ignored: no situation here imposes it."""
+    sentence.scope = "model" if found["who"] == "this model" else sentence.scope
+    sentence.conditions.append(Condition("assumed", found["state"]))
+    return [sentence.effect("ignore_modifiers", "hit", "ranged")]
+
+
+def _with_weapon_targets(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The clauses on each attack with one of the model's weapons at some targets."""
+    sentence.side = "offence"
+    sentence.weapon = found["weapon"]
+    sentence.scope = "model"
+    sentence.conditions.append(target_condition(found["what"]))
+    return _each_clause(found["effects"], sentence, offence_clause)
+
+
+def _damaged(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The hit rolls of the model's damaged profile, a state assumed (D37)."""
+    sentence.conditions.append(Condition("assumed", "damaged"))
+    sentence.scope = "model"
+    return [sentence.effect("hit", -int(found["n"]))]
+
+
+def _weapon_set(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """A weapon's Damage characteristic changed (before any modifier)."""
+    sentence.weapon = found["weapon"]
+    return [sentence.effect("damage_set", int(found["n"]))]
+
+
+def _allocated_by(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The clauses on each attack of the unit allocated to a model of some keywords: a
+    model of the target's keywords is one of the target unit's (D36)."""
+    sentence.side = "offence"
+    sentence.restrict(found["kind"])
+    sentence.conditions.append(target_condition(found["what"]))
+    return _each_clause(found["effects"], sentence, offence_clause)
+
+
+#: The characteristics as an effect names them.
+_CHARACTERISTIC_KINDS = {"armour penetration": "ap"}
+
+
+def _add_characteristic(sentence: Sentence, found: re.Match[str]) -> list[Effect] | None:
+    """The characteristics of weapons improved; None unless the sentence says by how much,
+    and only once."""
+    if (found["n"] is None) == (found["by"] is None):
+        return None
+    _improved_weapons(sentence, found)
+    n = int(found["n"] or found["by"])
+    kinds = [k for k in found.group("what", "what2", "what3", "what4") if k]
+    return [sentence.effect(_CHARACTERISTIC_KINDS.get(k, k), n) for k in kinds]
+
+
+def _improved_weapons(sentence: Sentence, found: re.Match[str]) -> None:
+    """Restrict a sentence to the attacks and the weapon whose characteristics it improves."""
+    sentence.restrict(found["kind"] or (found["kind2"] or "").strip() or None)
+    sentence.weapon = found["weapon"] or found["weapon2"] or sentence.weapon
+
+
+def _can_reroll(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """The unit's hit or wound rolls re-rolled (the failed ones, or the 1s)."""
+    sentence.restrict(found["kind"].strip() if found["kind"] else None)
+    return [sentence.effect(f"reroll_{found['roll']}s", "ones" if found["ones"] else "failures")]
+
+
+def _holder_has(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """What the unit or model has: a save, Feel No Pain, Stealth."""
+    return holder_items(found["items"], sentence)
+
+
+def _other_model(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
+    """What another model of the unit has: the leader attached to it, or named models
+    (D41)."""
+    who = found["who"].strip()
+    # an attached leader is its CHARACTER group: "a CRYPTEK model" is a keyword
+    sentence.models = "character" if who in ("character", "cryptek") else who
+    if found.groupdict().get("state"):
+        sentence.conditions.append(Condition("assumed", found["state"]))
+    return holder_items(found["items"], sentence)
+
+
+#: The phrasings of a sentence in the order they are tried, each with its reader; a reader
+#: gives None for a sentence that only looks like its phrasing (the next one is tried).
+_PHRASINGS: tuple[
+    tuple[re.Pattern[str], Callable[[Sentence, re.Match[str]], list[Effect] | None]], ...
+] = (
+    (_AND_THOSE, _and_those),
+    (_OVERWATCH, _overwatch),
+    (_EQUIPPED_WITH, _equipped_with),
+    (_ALLOCATED, _allocated),
+    (_EACH_TARGETS, _each_targets),
+    (_EACH_ATTACK, _each_attack),
+    (_TARGET_HAVE, _target_have),
+    (_ATTACKS_HAVE, _attacks_have),
+    (_WEAPONS_HAVE, _weapons_have),
+    (_EQUIPPED_HAVE, _weapons_have),
+    (_WEAPON_HAS, _weapon_has),
+    (_NO_ENGAGED_PENALTY, _no_engaged_penalty),
+    (_WITH_WEAPON_TARGETS, _with_weapon_targets),
+    (_DAMAGED, _damaged),
+    (_WEAPON_SET, _weapon_set),
+    (_ALLOCATED_BY, _allocated_by),
+    (_ADD_CHARACTERISTIC, _add_characteristic),
+    (_CAN_REROLL, _can_reroll),
+    (_HOLDER_HAS, _holder_has),
+    *((pattern, _other_model) for pattern in _OTHER_MODEL_HAS),
+)
 
 
 IF_USED = re.compile(
@@ -466,28 +515,31 @@ FOLLOW = re.compile(
 
 def follow_up(sentence: Sentence, found: re.Match[str]) -> list[Effect]:
     """A sentence that continues the previous one's attacks under one more condition."""
-    state = found["state"] or found["state2"]
+    sentence.conditions.append(_follow_condition(found["state"] or found["state2"], sentence))
+    effect = (found["effect"] or found["effect2"]).replace(
+        "re-roll a wound roll 1", "re-roll a wound roll of 1"
+    )
+    read = defence_clause if sentence.side == "defence" else offence_clause
+    return _each_clause(effect, sentence, read)
+
+
+def _follow_condition(state: str, sentence: Sentence) -> Condition:
+    """The condition of a follow-up sentence: a state of the target, its keywords, or a
+    state of the unit."""
     target = re.fullmatch(
         r"(?:the target(?: of that attack)?|that (?:attack targets a unit that|target) is"
         r"(?: also)?|that attack targets a unit that is)(?: is)?(?: also)? (?P<what>.+)",
         state,
     )
-    keywords = re.fullmatch(r"that attack targets (?P<what>an? [a-z][a-z, -]*?(?: unit)?)", state)
     if target:
         what = target["what"]
         if re.search(r"within range of (?:an|one or more) objective markers?", what):
-            sentence.conditions.append(Condition("assumed", "objective"))
-        else:
-            sentence.conditions.append(Condition("assumed", f"target {what}"))
-    elif keywords:  # "if that attack targets a FORTIFICATION, ... instead"
-        sentence.conditions.append(target_condition(keywords["what"]))
-    else:
-        sentence.conditions.append(state_condition(state, sentence))
-    effect = (found["effect"] or found["effect2"]).replace(
-        "re-roll a wound roll 1", "re-roll a wound roll of 1"
-    )
-    read = defence_clause if sentence.side == "defence" else offence_clause
-    return [e for c in clauses(effect) for e in read(c, sentence)]
+            return Condition("assumed", "objective")
+        return Condition("assumed", f"target {what}")
+    keywords = re.fullmatch(r"that attack targets (?P<what>an? [a-z][a-z, -]*?(?: unit)?)", state)
+    if keywords:  # "if that attack targets a FORTIFICATION, ... instead"
+        return target_condition(keywords["what"])
+    return state_condition(state, sentence)
 
 
 def split_each_time(sentences: list[str]) -> list[str]:
@@ -495,18 +547,22 @@ def split_each_time(sentences: list[str]) -> list[str]:
     from the hit roll" -> the leading clauses carried onto the "each time" part (and onto
     the first part too, when it changes attacks: "halve the attacks characteristic of that
     model's weapons")."""
-    out: list[str] = []
-    for sentence in sentences:
-        found = re.match(
-            r"^(?P<lead>(?:while|if) [^,]+, )(?P<first>.+?),? and (?P<rest>each time .+)$", sentence
-        )
-        if found and not RELEVANT.search(found["first"]):
-            out.append(found["lead"] + found["rest"])
-        elif found and _CHANGES_A.match(found["first"]):
-            out.extend((found["lead"] + found["first"], found["lead"] + found["rest"]))
-        else:
-            out.append(sentence)
-    return out
+    return [part for sentence in sentences for part in _each_time_parts(sentence)]
+
+
+def _each_time_parts(sentence: str) -> list[str]:
+    """One sentence as the parts :func:`split_each_time` reads (the sentence itself if it
+    has no "each time" part)."""
+    found = re.match(
+        r"^(?P<lead>(?:while|if) [^,]+, )(?P<first>.+?),? and (?P<rest>each time .+)$", sentence
+    )
+    if found is None:
+        return [sentence]
+    if not RELEVANT.search(found["first"]):
+        return [found["lead"] + found["rest"]]
+    if _CHANGES_A.match(found["first"]):
+        return [found["lead"] + found["first"], found["lead"] + found["rest"]]
+    return [sentence]
 
 
 _CHANGES_A = re.compile(r"^(?:double|triple|halve) the attacks characteristic of [^,]+$")

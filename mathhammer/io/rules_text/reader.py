@@ -137,16 +137,20 @@ def _instead(effects: list[Effect], found: list[Effect]) -> list[Effect]:
     not (it gets ``NON-TITANIC``), so the two never add up."""
     out = list(effects)
     for new in found:
-        if new.kind not in _ADDITIVE:
-            continue
-        targets = [c for c in new.conditions if c.kind == "target" and "NON-" not in c.value]
-        for i, old in enumerate(out):
-            if (old.kind, old.attacks, old.weapon) != (new.kind, new.attacks, new.weapon):
-                continue
-            extra = tuple(Condition("target", f"NON-{c.value}") for c in targets
-                          if c not in old.conditions)  # fmt: skip
-            out[i] = replace(old, conditions=(*old.conditions, *extra))
+        if new.kind in _ADDITIVE:
+            out = [_elsewhere(old, new) for old in out]
     return out
+
+
+def _elsewhere(old: Effect, new: Effect) -> Effect:
+    """``old``, kept off the targets of ``new`` when both change the same thing of the same
+    attacks (:func:`_instead`)."""
+    if (old.kind, old.attacks, old.weapon) != (new.kind, new.attacks, new.weapon):
+        return old
+    extra = tuple(Condition("target", f"NON-{c.value}") for c in new.conditions
+                  if c.kind == "target" and "NON-" not in c.value
+                  and c not in old.conditions)  # fmt: skip
+    return replace(old, conditions=(*old.conditions, *extra))
 
 
 def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False) -> RuleReading:
@@ -162,7 +166,7 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
     army : bool
         Read it as an army or detachment rule: its subjects name the army's units by
         keywords ("friendly ORKS INFANTRY units", "a BOYZ unit from your army"), kept in
-        each effect's ``units`` (:func:`~mathhammer.io.rules_text.grammar.army_subject`).
+        each effect's ``units`` (:func:`~mathhammer.io.rules_text.army.army_subject`).
 
     Returns
     -------
@@ -186,118 +190,205 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
      "not read: 'each time this unit is selected to shoot, add 1 to the hit roll'")
     """
     name = clean_rule_text(rule.name)
-    text = clean_rule_text(rule.text)
-    source = rule_source(rule.name)
+    whole = _named(rule, name) or _whole_rule(rule, name)
+    if whole is not None:
+        return whole
+    # the name printed again before the text
+    text = re.sub(rf"^{re.escape(name)}: ", "", clean_rule_text(rule.text))
+    reader = _RuleReader(rule_source(rule.name), scope, army)
+    for sentence in split_each_time(rule_sentences(text)):
+        reader.read(sentence)
+    return reader.reading(rule)
+
+
+def _named(rule: AbilityText, name: str) -> RuleReading | None:
+    """The reading of a core rule named as an ability ("Feel No Pain 5+"); None for
+    another."""
     for pattern, kind in NAMED:
         named = pattern.match(name)
         if named:
             value = int(named[1]) if named.groups() else 1
-            return RuleReading(rule, (Effect(kind, value, source=source),), "understood")
+            effect = Effect(kind, value, source=rule_source(rule.name))
+            return RuleReading(rule, (effect,), "understood")
+    return None
+
+
+def _whole_rule(rule: AbilityText, name: str) -> RuleReading | None:
+    """The reading of a rule that is a core rule's text or that only governs how a unit is
+    fielded, or that is read whole into the models' fields (D40); None for a rule to read
+    sentence by sentence."""
     if CORE.match(re.sub(r"\s*\(.*\)$", "", name)) and not name.startswith("damaged"):
         return RuleReading(rule, (), "not relevant")
     if read_toughness_while(rule) is not None:  # a field of the models (D40), not an effect
         return RuleReading(rule, (), "understood")
-    text = re.sub(rf"^{re.escape(name)}: ", "", text)  # the name printed again before the text
-    effects: list[Effect] = []
-    unread: list[str] = []
-    reasons: list[str] = []
-    others = False
-    selected = False  # a sentence selected another unit: "that unit" is that one
+    return None
+
+
+def _once_per_battle(context: Sentence) -> bool:
+    """True if the sentence before a rule's "If it does, ..." is once per battle."""
+    return "once per battle" in context.text or any(
+        c.value.startswith("once per battle") for c in context.conditions
+    )
+
+
+@dataclass
+class _RuleReader:
+    """The sentences of one rule, read in order: what they gave so far, and the context the
+    next one is read in."""
+
+    source: str
+    scope: str | None
+    army: bool
+    effects: list[Effect] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    others: bool = False
+    selected: bool = False  # a sentence selected another unit: "that unit" is that one
     context: Sentence | None = None
     choice: str | None = None  # the attacks of a choice's options ("melee", "", ...)
-    for text_sentence in split_each_time(rule_sentences(text)):
-        rolled = _table(text_sentence, source)
-        if rolled is not None:
-            if rolled[0] == _NOT_READ:
-                unread.append(text_sentence)
-                reasons.append(f"a result of a roll not read: '{text_sentence}'")
-            effects.extend(rolled[1])
-            continue
-        chosen = _choice(text_sentence, source, choice)
-        if chosen is not None:
-            kind, found_options = chosen
-            if kind == _NOT_READ:  # a choice, or one of its options, not read in full
-                unread.append(text_sentence)
-                reasons.append(f"an option of a choice not read: '{text_sentence}'")
-                continue
-            choice = kind
-            effects.extend(found_options)
-            continue
-        sentence = Sentence(text_sentence, source, selected=selected)
-        selected = selected or bool(SELECTS.search(text_sentence))
-        if scope is not None:
-            sentence.scope = scope
-        if army and not army_subject(sentence):
-            if RELEVANT.search(text_sentence) and not OTHERS.search(text_sentence):
-                unread.append(text_sentence)
-                reasons.append(f"names no units of the army: '{text_sentence}'")
-            elif OTHERS.search(text_sentence):
-                others = True
-            continue
-        found: list[Effect] | None
+
+    def read(self, text: str) -> None:
+        """Read one sentence of the rule: a roll's result, a choice, or a sentence of the
+        grammar."""
+        if self._rolled(text) or self._chosen(text):
+            return
+        sentence = self._sentence(text)
+        if self.army and not army_subject(sentence):
+            self._no_army_units(text)
+            return
         try:
-            follow = FOLLOW.match(text_sentence)
-            used = IF_USED.match(text_sentence)
-            if follow and context is not None and context.side:
-                found = follow_up(context.follow(text_sentence), follow)
-            elif used and context is not None:
-                once = "once per battle" in context.text or any(
-                    c.value.startswith("once per battle") for c in context.conditions
-                )
-                name = f"once per battle: {source}" if once else f"used: {source}"
-                once_used = [Condition("assumed", name)]
-                rest = text_sentence[used.end() :]
-                waaagh = _WAAAGH_CALLED.match(rest)
-                if waaagh:  # the Waaagh! called: its named state, whoever called it
-                    once_used, rest = [Condition("assumed", "waaagh")], rest[waaagh.end() :]
-                improved = _IMPROVED_SAVE.match(rest)
-                if improved:
-                    found = [replace(e, value=int(improved[1]), conditions=(*e.conditions,
-                             *once_used)) for e in effects if e.kind == "invuln"]  # fmt: skip
-                    if not found:
-                        raise Unread(f"an effect '{rest}'")
-                else:
-                    sentence = Sentence(rest, source, once_used, context.attacks,
-                                         context.scope)  # fmt: skip
-                    found = read_sentence(sentence)
-            else:
-                if (
-                    context is not None
-                    and context.scope == "led"
-                    and _LED_UNIT.search(text_sentence)
-                ):  # "... models in that unit have the Feel No Pain 4+ ability instead"
-                    sentence.scope = "led"
-                found = read_sentence(sentence)
-                context = sentence
+            found = self._effects(sentence, text)
         except (Unread, MathhammerError) as error:
-            if army and not RELEVANT.search(text_sentence):
-                continue  # "friendly STORMBOYZ units have BATTLELINE"
-            if OTHERS.search(text_sentence) or _about_selected(text_sentence, selected):
-                others = True
-                continue
-            unread.append(text_sentence)
-            reasons.append(f"{error}" if isinstance(error, Unread) else str(error))
-            continue
+            self._unread(text, error)
+            return
+        self._found(text, found)
+
+    def reading(self, rule: AbilityText) -> RuleReading:
+        """What the rule says, once every sentence is read."""
+        effects = tuple(dict.fromkeys(self.effects))
+        if self.unread:
+            reason = "; ".join(dict.fromkeys(self.reasons))
+            return RuleReading(rule, effects, "partly" if effects else "not understood",
+                               reason, tuple(self.unread))  # fmt: skip
+        if effects:
+            return RuleReading(rule, effects, "understood")
+        return RuleReading(rule, (), "other units" if self.others else "not relevant")
+
+    def _sentence(self, text: str) -> Sentence:
+        """A sentence of the rule to read, in the scope the caller gave; after a sentence that
+        selects another unit, "that unit" is that one."""
+        sentence = Sentence(text, self.source, selected=self.selected)
+        self.selected = self.selected or bool(SELECTS.search(text))
+        if self.scope is not None:
+            sentence.scope = self.scope
+        return sentence
+
+    def _miss(self, text: str, reason: str) -> None:
+        """List a sentence not read, with the reason."""
+        self.unread.append(text)
+        self.reasons.append(reason)
+
+    def _unread(self, text: str, error: Exception) -> None:
+        """Note a sentence the grammar could not read (unless it is an army rule's sentence
+        that changes no attack: "friendly STORMBOYZ units have BATTLELINE")."""
+        if self.army and not RELEVANT.search(text):
+            return
+        self._not_read(text, str(error))
+
+    def _not_read(self, text: str, reason: str) -> None:
+        """Note a sentence not read: a rule for other units, or else listed with the reason."""
+        if OTHERS.search(text) or _about_selected(text, self.selected):
+            self.others = True
+        else:
+            self._miss(text, reason)
+
+    def _rolled(self, text: str) -> bool:
+        """True if the sentence is a result of a roll on a table (read into the effects, or
+        listed)."""
+        rolled = _table(text, self.source)
+        if rolled is None:
+            return False
+        if rolled[0] == _NOT_READ:
+            self._miss(text, f"a result of a roll not read: '{text}'")
+        self.effects.extend(rolled[1])
+        return True
+
+    def _chosen(self, text: str) -> bool:
+        """True if the sentence is a choice or one of its options (read into the effects, or
+        listed)."""
+        chosen = _choice(text, self.source, self.choice)
+        if chosen is None:
+            return False
+        kind, options = chosen
+        if kind == _NOT_READ:  # a choice, or one of its options, not read in full
+            self._miss(text, f"an option of a choice not read: '{text}'")
+        else:
+            self.choice = kind
+            self.effects.extend(options)
+        return True
+
+    def _no_army_units(self, text: str) -> None:
+        """Note an army rule's sentence that names no units of the army."""
+        if RELEVANT.search(text) and not OTHERS.search(text):
+            self._miss(text, f"names no units of the army: '{text}'")
+        elif OTHERS.search(text):
+            self.others = True
+
+    def _effects(self, sentence: Sentence, text: str) -> list[Effect] | None:
+        """The effects of a sentence, in the context of the one before when it follows it
+        up ("If ..., ... instead", "If it does, ..."). Raises Unread."""
+        context = self.context
+        if context is None:
+            return self._own(sentence)
+        follow = FOLLOW.match(text)
+        if follow and context.side:
+            return follow_up(context.follow(text), follow)
+        used = IF_USED.match(text)
+        if used:
+            return self._used(text[used.end() :], context)
+        if context.scope == "led" and _LED_UNIT.search(text):
+            sentence.scope = "led"  # "... models in that unit have the Feel No Pain 4+ ..."
+        return self._own(sentence)
+
+    def _own(self, sentence: Sentence) -> list[Effect] | None:
+        """The effects of a sentence read on its own: the context of the sentence after it."""
+        found = read_sentence(sentence)
+        self.context = sentence
+        return found
+
+    def _used(self, rest: str, context: Sentence) -> list[Effect] | None:
+        """The effects of using the rule just described ("If it does, until the end of the
+        phase, ..."), once per battle or each time it is used."""
+        once = _once_per_battle(context)
+        name = f"once per battle: {self.source}" if once else f"used: {self.source}"
+        once_used = [Condition("assumed", name)]
+        waaagh = _WAAAGH_CALLED.match(rest)
+        if waaagh:  # the Waaagh! called: its named state, whoever called it
+            once_used, rest = [Condition("assumed", "waaagh")], rest[waaagh.end() :]
+        improved = _IMPROVED_SAVE.match(rest)
+        if improved:
+            return self._improved(int(improved[1]), once_used, rest)
+        sentence = Sentence(rest, self.source, once_used, context.attacks, context.scope)
+        return read_sentence(sentence)
+
+    def _improved(self, value: int, once_used: list[Condition], rest: str) -> list[Effect]:
+        """The invulnerable saves read so far, improved while the rule is used."""
+        found = [replace(e, value=value, conditions=(*e.conditions, *once_used))
+                 for e in self.effects if e.kind == "invuln"]  # fmt: skip
+        if not found:
+            raise Unread(f"an effect '{rest}'")
+        return found
+
+    def _found(self, text: str, found: list[Effect] | None) -> None:
+        """Add the effects of a sentence; note one that gave none although it could change an
+        attack."""
         if found is None:
-            if not RELEVANT.search(text_sentence):
-                continue
-            if OTHERS.search(text_sentence) or _about_selected(text_sentence, selected):
-                others = True
-                continue
-            unread.append(text_sentence)
-            reasons.append(f"not read: '{text_sentence}'")
-            continue
-        if text_sentence.endswith(" instead"):
-            effects = _instead(effects, found)
-        effects.extend(found)
-    effects = list(dict.fromkeys(effects))
-    if unread:
-        reason = "; ".join(dict.fromkeys(reasons))
-        return RuleReading(rule, tuple(effects), "partly" if effects else "not understood",
-                           reason, tuple(unread))  # fmt: skip
-    if effects:
-        return RuleReading(rule, tuple(effects), "understood")
-    return RuleReading(rule, (), "other units" if others else "not relevant")
+            if RELEVANT.search(text):
+                self._not_read(text, f"not read: '{text}'")
+            return
+        if text.endswith(" instead"):
+            self.effects = _instead(self.effects, found)
+        self.effects.extend(found)
 
 
 #: A choice among options: "select one of the following abilities ...", "select one of the
@@ -328,22 +419,41 @@ def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effec
     lead = _CHOICE.search(text)
     if lead is None:
         return None if choice is None else _option(text, source, choice)
-    kind = "melee" if "melee weapons" in text else "ranged" if "ranged weapons" in text else ""
+    kind = _choice_attacks(text)
     rest = text[lead.end() :].strip()
     if not rest:
         return kind, []  # the named options follow
     tokens = re.findall(r"\[([^\]]+)\]", rest)
     listed = re.fullmatch(r"[^:\[]*[:,] (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
     if tokens and listed:
-        options = []
-        for token in tokens:
-            state = Condition("assumed", f"{source}: {token}")
-            try:
-                options.append(Effect("ability", token, kind or None, (state,), source))
-            except MathhammerError:
-                return _NOT_READ, []  # not a weapon ability
-        return kind, options
-    one = re.match(r"^[^,]*, (?P<option>.+)$", rest)  # "... abilities to be active..., X: ..."
+        return _listed(tokens, source, kind)
+    return _one_option(rest, source, kind)
+
+
+def _choice_attacks(text: str) -> str:
+    """The attacks the options of a choice are for: "melee", "ranged" or "" (all)."""
+    if "melee weapons" in text:
+        return "melee"
+    return "ranged" if "ranged weapons" in text else ""
+
+
+def _listed(tokens: list[str], source: str, kind: str) -> tuple[str, list[Effect]]:
+    """The options of a choice listed as bracketed weapon abilities, each under its state
+    (:data:`_NOT_READ` if one is not a weapon ability)."""
+    options = []
+    for token in tokens:
+        state = Condition("assumed", f"{source}: {token}")
+        try:
+            options.append(Effect("ability", token, kind or None, (state,), source))
+        except MathhammerError:
+            return _NOT_READ, []  # not a weapon ability
+    return kind, options
+
+
+def _one_option(rest: str, source: str, kind: str) -> tuple[str, list[Effect]]:
+    """The one named option after the choice ("... abilities to be active..., X: ...")
+    (:data:`_NOT_READ` if there is none, or it is not read in full)."""
+    one = re.match(r"^[^,]*, (?P<option>.+)$", rest)
     found = None if one is None else _option(one["option"], source, kind)
     return (_NOT_READ, []) if found is None else found
 
@@ -368,10 +478,13 @@ def _table(text: str, source: str) -> tuple[str, list[Effect]] | None:
     row = _TABLE.match(text)
     if row is None or SELECTS.search(row["lead"]) or OTHERS.search(row["lead"]):
         return None  # a roll for another unit
-    rest = row["rest"]
-    if re.fullmatch(r"(?:\[[^\]]+\]\s*)+", rest):  # the result is abilities the lead gives
-        rest = _RESULT.sub(rest, _ROLLED.sub("", row["lead"]))
     state = Condition("assumed", f"{source}: {row['roll']}")
+    return _read_result(_result(row), source, state)
+
+
+def _read_result(rest: str, source: str, state: Condition) -> tuple[str, list[Effect]]:
+    """The effects of what a result of a roll says, under its state (:data:`_NOT_READ` if
+    not read in full)."""
     try:
         found = read_sentence(Sentence(rest, source, [state]))
     except (Unread, MathhammerError):
@@ -379,6 +492,15 @@ def _table(text: str, source: str) -> tuple[str, list[Effect]] | None:
     if found is None and not RELEVANT.search(rest):
         return "", []  # a result that changes no attack ("this unit suffers d3 mortal wounds")
     return ("", found) if found else (_NOT_READ, [])
+
+
+def _result(row: re.Match[str]) -> str:
+    """What a result of a roll says; for a result that is only abilities, the lead that
+    gives them ("... the ability below that corresponds to that roll")."""
+    rest = row["rest"]
+    if re.fullmatch(r"(?:\[[^\]]+\]\s*)+", rest):
+        return _RESULT.sub(rest, _ROLLED.sub("", row["lead"]))
+    return rest
 
 
 def _option(text: str, source: str, choice: str) -> tuple[str, list[Effect]] | None:

@@ -173,24 +173,31 @@ RELEVANT = re.compile(
 
 def _leading(sentence: Sentence) -> None:
     """Read the leading clauses of a sentence into its conditions, attacks and scope."""
-    while True:
-        for pattern, meaning in _LEADING:
-            found = pattern.match(sentence.text)
-            if found is None:
-                continue
-            sentence.text = sentence.text[found.end() :]
-            if meaning == "led":
-                sentence.scope = "led"
-            elif meaning == "once":
-                sentence.conditions.append(
-                    Condition("assumed", f"once per battle: {sentence.source}")
-                )
-            elif meaning in ("melee", "ranged"):
-                sentence.restrict(meaning)
-            elif meaning.startswith("assumed:"):
-                sentence.conditions.append(Condition("assumed", meaning.split(":", 1)[1]))
-            elif meaning:
-                sentence.conditions.append(Condition(meaning))
-            break
-        else:
-            return
+    while (clause := _leading_clause(sentence.text)) is not None:
+        found, meaning = clause
+        sentence.text = sentence.text[found.end() :]
+        _take_meaning(sentence, meaning)
+
+
+def _leading_clause(text: str) -> tuple[re.Match[str], str] | None:
+    """The first leading clause of ``text`` and what it means; None if it has none."""
+    for pattern, meaning in _LEADING:
+        found = pattern.match(text)
+        if found is not None:
+            return found, meaning
+    return None
+
+
+def _take_meaning(sentence: Sentence, meaning: str) -> None:
+    """Give a sentence what one of its leading clauses means: a scope, a condition, the
+    attacks."""
+    if meaning == "led":
+        sentence.scope = "led"
+    elif meaning == "once":
+        sentence.conditions.append(Condition("assumed", f"once per battle: {sentence.source}"))
+    elif meaning in ("melee", "ranged"):
+        sentence.restrict(meaning)
+    elif meaning.startswith("assumed:"):
+        sentence.conditions.append(Condition("assumed", meaning.split(":", 1)[1]))
+    elif meaning:
+        sentence.conditions.append(Condition(meaning))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ...model.effects import PROFILE_FIELDS, Effect
 from ...units.parts import AbilityText
-from .reader import read_rules
+from .reader import RuleReading, read_rules
 from .text import UnreadAbility
 
 __all__ = ["SheetRules", "sheet_rules"]
@@ -63,42 +63,67 @@ def sheet_rules(
     [('Sneaky', 'Stealth if objective: applied under a condition only to a Feel No Pain or
       an invulnerable save')]
     """
-    seen = {r.name for r in listed} | {r.name for r in fields}
+    seen = {r.name for r in (*listed, *fields)}
     effects: list[Effect] = []
     unapplied: dict[str, UnreadAbility] = {}
     applied: set[str] = set()
     for reading in read_rules(rules, army=army):
+        carried, reasons = _carried(reading, army)
+        effects.extend(carried)
         rule = reading.rule
-        reasons = [reading.reason] if reading.reason else []
-        for effect in reading.effects:
-            field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
-            if army and not effect.units:
-                reasons.append(f"{effect.text}: names no units of the army")
-                continue
-            if (
-                not army
-                and field_kind
-                and effect.scope != "led"
-                and not effect.models
-                and not effect.conditions
-                and not effect.attacks
-            ):
-                continue  # the models' own field
-            pooled = effect.kind == "fnp"  # judged per pool, for the models it names
-            if (
-                effect.kind in PROFILE_FIELDS
-                and (effect.conditions or effect.attacks)
-                and not pooled
-            ):
-                reasons.append(
-                    f"{effect.text}: applied under a condition only to a Feel No Pain or "
-                    "an invulnerable save"
-                )
-                continue
-            effects.append(effect)
         if reasons and rule.name not in seen:
             unapplied[rule.name] = UnreadAbility(rule.name, rule.text, "; ".join(reasons))
         elif not reasons and reading.effects:
             applied.add(rule.name)
     applied -= set(unapplied)
     return SheetRules(tuple(dict.fromkeys(effects)), tuple(unapplied.values()), frozenset(applied))
+
+
+def _carried(reading: RuleReading, army: bool) -> tuple[list[Effect], list[str]]:
+    """The effects of one rule the units carry, and the reasons the rule is not applied in
+    full."""
+    effects: list[Effect] = []
+    reasons = [reading.reason] if reading.reason else []
+    for effect in reading.effects:
+        reason = _not_carried(effect, army)
+        if reason is None:
+            effects.append(effect)
+        elif reason:
+            reasons.append(reason)
+    return effects, reasons
+
+
+def _not_carried(effect: Effect, army: bool) -> str | None:
+    """Why the units do not carry an effect ("" for one the models' fields hold); None if
+    they do."""
+    if army and not effect.units:
+        return f"{effect.text}: names no units of the army"
+    if not army and _own_field(effect):
+        return ""  # the models' own field
+    if _conditional_field(effect):
+        return (
+            f"{effect.text}: applied under a condition only to a Feel No Pain or "
+            "an invulnerable save"
+        )
+    return None
+
+
+def _own_field(effect: Effect) -> bool:
+    """True for an unconditional field of the unit's own models (a Feel No Pain, a save)."""
+    field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
+    return (
+        field_kind
+        and effect.scope != "led"
+        and not effect.models
+        and not effect.conditions
+        and not effect.attacks
+    )
+
+
+def _conditional_field(effect: Effect) -> bool:
+    """True for a field of the models (not a Feel No Pain, judged per pool for the models it
+    names) under a condition or for some attacks only: not applied."""
+    pooled = effect.kind == "fnp"
+    return (
+        effect.kind in PROFILE_FIELDS and bool(effect.conditions or effect.attacks) and not pooled
+    )

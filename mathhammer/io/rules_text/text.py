@@ -67,6 +67,15 @@ def rule_sentences(text: str) -> list[str]:
     """
     out: list[str] = []
     header = ""
+    for raw in _lines(text):
+        line, header = _under_header(raw, header)
+        if line:
+            out.extend(_sentences(line))
+    return [s for s in out if s]
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of text that are not blank, stripped, bullets run into one line split."""
     lines: list[str] = []
     for line in text.split("\n"):
         # bullets run into one line by an export: "... can: - re-roll ... - become ..."
@@ -74,24 +83,26 @@ def rule_sentences(text: str) -> list[str]:
         if _INLINE_HEADER.search(line):
             line = _INLINE_BULLET.sub("\n- ", line)
         lines.extend(line.split("\n"))
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
-        if _BULLET.match(line):
-            body = _BULLET.sub("", line)
-            if body.endswith(":"):  # a nested header under a bullet
-                header = f"{header} {body}".strip()
-                continue
-            line = f"{header[:-1]}, {body}" if header.endswith(":") else body
-        elif line.endswith(":"):
-            header = line
-            continue
-        else:
-            header = ""
-        line = re.sub(r"\s*\(note [^)]*\)", "", line)
-        out.extend(s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip())
-    return [s for s in out if s]
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _under_header(line: str, header: str) -> tuple[str, str]:
+    """A line with the header it belongs to ("" for a header), and the header of the
+    lines after it."""
+    if _BULLET.match(line):
+        body = _BULLET.sub("", line)
+        if body.endswith(":"):  # a nested header under a bullet
+            return "", f"{header} {body}".strip()
+        return (f"{header[:-1]}, {body}" if header.endswith(":") else body), header
+    if line.endswith(":"):
+        return "", line
+    return line, ""
+
+
+def _sentences(line: str) -> list[str]:
+    """The sentences of one line, without notes and full stops."""
+    line = re.sub(r"\s*\(note [^)]*\)", "", line)
+    return [s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip()]
 
 
 def rule_source(name: str) -> str:

@@ -60,15 +60,23 @@ def best_match(name: str, candidates: Sequence[str]) -> int | None:
     """The index of the candidate sharing most words with ``name`` (None if none shares any);
     ties go to the candidate whose spelling is closest."""
     mine = words(name)
-    scored = [
-        (len(mine & words(c)) / len(mine | words(c) or {""}), i) for i, c in enumerate(candidates)
-    ]
+    scored = [(_shared(mine, words(c)), i) for i, c in enumerate(candidates)]
     best = max((s for s, _ in scored), default=0.0)
     if best == 0:
         return None
-    tied = [candidates[i] for s, i in scored if s == best]
-    close = difflib.get_close_matches(name.lower(), [t.lower() for t in tied], 1, 0.0)
-    return next(i for s, i in scored if s == best and candidates[i].lower() == close[0])
+    return _closest(name, candidates, [i for s, i in scored if s == best])
+
+
+def _shared(mine: frozenset[str], theirs: frozenset[str]) -> float:
+    """The share of their words two names have in common, from 0 to 1."""
+    return len(mine & theirs) / len(mine | theirs or {""})
+
+
+def _closest(name: str, candidates: Sequence[str], tied: list[int]) -> int:
+    """Of the candidates at the indices ``tied``, the one whose spelling is closest to
+    ``name``."""
+    close = difflib.get_close_matches(name.lower(), [candidates[i].lower() for i in tied], 1, 0.0)
+    return next(i for i in tied if candidates[i].lower() == close[0])
 
 
 @dataclass(frozen=True)
@@ -85,10 +93,7 @@ def _alternatives(lines: Iterable[str]) -> list[list[str]]:
     """The composition lines grouped into the alternatives a unit may take."""
     groups: list[list[str]] = [[]]
     each_alone = False
-    for raw in lines:
-        line = plain(raw).strip().rstrip(".")
-        if _CAP.search(line) or not line:
-            continue  # a cap on the total: the counts below already bound the unit
+    for line in _plain_lines(lines):
         if _SEPARATOR.match(line):
             each_alone = each_alone or line.lower().startswith("one of")
             groups.append([])
@@ -97,6 +102,13 @@ def _alternatives(lines: Iterable[str]) -> list[list[str]]:
             groups.append([])
         groups[-1].append(line)
     return [g for g in groups if g]
+
+
+def _plain_lines(lines: Iterable[str]) -> list[str]:
+    """The composition lines as plain text, without a cap on the total: the counts already
+    bound the unit."""
+    plain_lines = (plain(raw).strip().rstrip(".") for raw in lines)
+    return [line for line in plain_lines if line and not _CAP.search(line)]
 
 
 def composition(lines: Sequence[str]) -> list[Count]:
@@ -108,28 +120,39 @@ def composition(lines: Sequence[str]) -> list[Count]:
     counts: dict[str, Count] = {}
     for number, group in enumerate(_alternatives(lines)):
         seen: set[str] = set()
-        for line in group:
-            for part in _PARTS.split(re.sub(r"\s*\([^)]*\)", "", line)):
-                found = _COUNT.match(part.strip())
-                if not found:
-                    continue
-                low = int(found[1])
-                high = int(found[2] or low)
-                name = re.split(r"\s+[\u2013-]\s+", found[3])[0].strip()
-                key = next((k for k in counts if words(k) == words(name)), name)
-                seen.add(key)
-                known = counts.get(key)
-                if known is None:
-                    counts[key] = Count(name, 0 if number else low, high, low if not number else 0)
-                else:
-                    default = low if number == 0 else known.default
-                    counts[key] = Count(
-                        known.name, min(known.low, low), max(known.high, high), default
-                    )
+        for name, low, high in _counted(group):
+            seen.add(_count(counts, name, low, high, first=number == 0))
         for key, known in counts.items():
             if key not in seen:  # absent from this alternative: the type may have none
                 counts[key] = Count(known.name, 0, known.high, known.default)
     return list(counts.values())
+
+
+def _counted(group: Sequence[str]) -> list[tuple[str, int, int]]:
+    """(name, fewest, most) of each model type the lines of one alternative count."""
+    out = []
+    for line in group:
+        for part in _PARTS.split(re.sub(r"\s*\([^)]*\)", "", line)):
+            found = _COUNT.match(part.strip())
+            if found:
+                low = int(found[1])
+                name = re.split(r"\s+[\u2013-]\s+", found[3])[0].strip()
+                out.append((name, low, int(found[2] or low)))
+    return out
+
+
+def _count(counts: dict[str, Count], name: str, low: int, high: int, *, first: bool) -> str:
+    """Count a model type of an alternative into ``counts`` (by the words of its name): its
+    key there."""
+    key = next((k for k in counts if words(k) == words(name)), name)
+    known = counts.get(key)
+    if known is None:  # a type first named in a later alternative may have none
+        fewest = low if first else 0
+        counts[key] = Count(name, fewest, high, fewest)
+    else:
+        default = low if first else known.default
+        counts[key] = Count(known.name, min(known.low, low), max(known.high, high), default)
+    return key
 
 
 def points(description: str) -> int | None:

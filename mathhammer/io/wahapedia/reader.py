@@ -99,18 +99,22 @@ def _read_weapons(export: _Export, names: Mapping[str, str]) -> None:
         except WeaponRowError as exc:
             export.skip(entry, str(exc), table.source(row))
             continue
-        if weapon.unknown_abilities and export.strict:
-            tokens = list(weapon.unknown_abilities)
-            raise table.error(
-                row.line, "description", f"unknown weapon abilities {tokens} (strict)"
-            )
-        for token in weapon.unknown_abilities:
-            export.report.unknown_abilities.setdefault(token, []).append(entry)
+        _report_unknown(export, table, row, weapon, entry)
         export.report.weapons += 1
         if sheet not in names:
             export.skip(entry, f"no datasheet has the id {sheet!r}", table.source(row))
             continue
         export.weapons.setdefault(sheet, []).append((row, weapon))
+
+
+def _report_unknown(export: _Export, table: Table, row: Row, weapon: Weapon, entry: str) -> None:
+    """Report the ability tokens of a weapon row that are not core weapon abilities (an
+    error under ``strict``)."""
+    if weapon.unknown_abilities and export.strict:
+        tokens = list(weapon.unknown_abilities)
+        raise table.error(row.line, "description", f"unknown weapon abilities {tokens} (strict)")
+    for token in weapon.unknown_abilities:
+        export.report.unknown_abilities.setdefault(token, []).append(entry)
 
 
 def _share_wargear(export: _Export) -> None:
@@ -120,14 +124,20 @@ def _share_wargear(export: _Export) -> None:
     but lists the weapons under only one of the copies.
     """
     rows = export.table("Datasheets.csv").rows
-    armed: dict[str, str] = {}
-    for row in rows:
-        if row["id"].strip() in export.weapons:
-            armed.setdefault(row["name"].strip().casefold(), row["id"].strip())
+    armed = _armed(rows, export.weapons)
     for row in rows:
         sheet, name = row["id"].strip(), row["name"].strip().casefold()
         if sheet not in export.weapons and name in armed:
             export.weapons[sheet] = export.weapons[armed[name]]
+
+
+def _armed(rows: Sequence[Row], weapons: Mapping[str, object]) -> dict[str, str]:
+    """The id of the first datasheet of each name (case-folded) that has weapon rows."""
+    armed: dict[str, str] = {}
+    for row in rows:
+        if row["id"].strip() in weapons:
+            armed.setdefault(row["name"].strip().casefold(), row["id"].strip())
+    return armed
 
 
 def _abilities(export: _Export) -> dict[str, tuple[list[AbilityText], list[AbilityText]]]:
@@ -164,18 +174,13 @@ def _datasheet(
         row["loadout"],
         gear,
     )
-    costs, skipped = points_brackets(parts[_COSTS])
-    for reason, source_row in skipped:
-        export.skip(f"{name} / points", reason, export.source(_COSTS, source_row))
-    keywords = dict.fromkeys(
-        r["keyword"].strip() for r in parts["Datasheets_keywords.csv"] if r["keyword"].strip()
-    )
+    costs = _points(export, name, parts[_COSTS])
     return Datasheet(
         name,
         tuple(defences.apply(m) for m in models),
         tuple(gear),
         faction=faction,
-        keywords=tuple(keywords),
+        keywords=_keywords(parts["Datasheets_keywords.csv"]),
         abilities=(*own, *abilities[1]),
         not_understood=(*rules.listed(defences.not_understood), *unread),
         effects=rules.effects,
@@ -183,6 +188,20 @@ def _datasheet(
         points=tuple(costs),
         source=export.source("Datasheets.csv", row),
     )
+
+
+def _points(export: _Export, name: str, rows: Sequence[Row]) -> list[tuple[int, int]]:
+    """The (models, points) brackets of a datasheet; its priced lines that are not one are
+    skipped, with why."""
+    costs, skipped = points_brackets(rows)
+    for reason, source_row in skipped:
+        export.skip(f"{name} / points", reason, export.source(_COSTS, source_row))
+    return costs
+
+
+def _keywords(rows: Sequence[Row]) -> tuple[str, ...]:
+    """A datasheet's keywords, in file order, each once."""
+    return tuple(dict.fromkeys(r["keyword"].strip() for r in rows if r["keyword"].strip()))
 
 
 def _damaged(row: Row) -> list[AbilityText]:
@@ -205,10 +224,7 @@ _PER_SHEET = (
 def _assemble(export: _Export) -> list[Datasheet]:
     table = export.table("Datasheets.csv")
     grouped = {name: export.rows(name) for name in _PER_SHEET}
-    factions = {
-        r["id"].strip(): r["name"].strip()
-        for r in (export.tables["Factions.csv"].rows if export.tables["Factions.csv"] else ())
-    }
+    factions = _factions(export.tables["Factions.csv"])
     abilities = _abilities(export)
     sheets: list[Datasheet] = []
     seen: set[tuple[str, str]] = set()
@@ -225,6 +241,11 @@ def _assemble(export: _Export) -> list[Datasheet]:
         except (MathhammerError, ValueError) as exc:
             export.skip(row["name"].strip(), str(exc).splitlines()[0], table.source(row))
     return sheets
+
+
+def _factions(table: Table | None) -> dict[str, str]:
+    """The faction names by id ({} without ``Factions.csv``)."""
+    return {r["id"].strip(): r["name"].strip() for r in (table.rows if table else ())}
 
 
 def _fill(report: ImportReport, sheets: Iterable[Datasheet]) -> None:

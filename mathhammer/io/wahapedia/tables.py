@@ -73,11 +73,17 @@ def _records(text: str, width: int, trailing: bool) -> Iterator[tuple[int, str]]
             start = number
         parts.append(line)
         record = "\n".join(parts)
-        if record.count("|") >= width and (not trailing or record.endswith("|")):
+        if _complete(record, width, trailing):
             parts = []
             yield start, record
     if parts:
         yield start, "\n".join(parts)
+
+
+def _complete(record: str, width: int, trailing: bool) -> bool:
+    """True if a record holds as many ``|`` as the header (and ends in one, as the header
+    does)."""
+    return record.count("|") >= width and (not trailing or record.endswith("|"))
 
 
 def _read_text(path: Path) -> str:
@@ -108,22 +114,34 @@ def read_table(path: str | Path, required: Sequence[str]) -> Table:
     text = _read_text(path)
     header_line = text.split("\n", 1)[0].removesuffix("\r")
     table = Table(path, (), ())
+    columns = _columns(table, header_line, required)
+    trailing = header_line.endswith("|")
+    width = header_line.count("|")
+    rows = tuple(
+        _row(table, columns, trailing, line, record)
+        for line, record in _records(text, width, trailing)
+    )
+    return Table(path, columns, rows)
+
+
+def _columns(table: Table, header_line: str, required: Sequence[str]) -> tuple[str, ...]:
+    """The columns the header names, checked for the ``required`` ones."""
     if "|" not in header_line:
         raise table.error(1, None, "the header has no '|'; expected the pipe-delimited export")
-    trailing = header_line.endswith("|")
     columns = tuple(c.strip() for c in header_line.split("|"))
-    columns = columns[:-1] if trailing else columns
+    columns = columns[:-1] if header_line.endswith("|") else columns
     missing = [c for c in required if c not in columns]
     if missing:
         raise table.error(1, None, f"missing columns {missing}; the header has {list(columns)}")
-    width = header_line.count("|")
-    rows = []
-    for line, record in _records(text, width, trailing):
-        values = record.split("|")
-        values = values[:-1] if trailing else values
-        if len(values) != len(columns):
-            raise table.error(
-                line, None, f"expected {len(columns)} fields; got {len(values)}: {record[:60]!r}"
-            )
-        rows.append(Row(line, dict(zip(columns, values, strict=True))))
-    return Table(path, columns, tuple(rows))
+    return columns
+
+
+def _row(table: Table, columns: tuple[str, ...], trailing: bool, line: int, record: str) -> Row:
+    """One record as a row of values by column, checked for its number of fields."""
+    values = record.split("|")
+    values = values[:-1] if trailing else values
+    if len(values) != len(columns):
+        raise table.error(
+            line, None, f"expected {len(columns)} fields; got {len(values)}: {record[:60]!r}"
+        )
+    return Row(line, dict(zip(columns, values, strict=True)))

@@ -32,13 +32,23 @@ def _number(row: Row, column: str, roll: bool = False) -> int:
 def _invuln(row: Row) -> tuple[int | None, list[AbilityText]]:
     """The model's invulnerable save, read with its footnote (``inv_sv_descr``)."""
     raw = row["inv_sv"].strip()
-    note = plain(row.get("inv_sv_descr"))
     value = None if raw in ("", "-") else _number(row, "inv_sv", roll=True)
-    # a note naming the very model of the row ("Ibram Gaunt only.") changes nothing
-    if note and words(re.sub(r"\b(?:models?|only)\b", "", note)) == words(row["name"]):
-        note = ""
-    if not note and "*" not in raw:
+    if not _invuln_note(row) and "*" not in raw:
         return value, []
+    return _footnoted_invuln(row, value)
+
+
+def _invuln_note(row: Row) -> str:
+    """The footnote of the model's invulnerable save, "" for none or for a note naming the
+    very model of the row ("Ibram Gaunt only.", which changes nothing)."""
+    note = plain(row.get("inv_sv_descr"))
+    if note and words(re.sub(r"\b(?:models?|only)\b", "", note)) == words(row["name"]):
+        return ""
+    return note
+
+
+def _footnoted_invuln(row: Row, value: int | None) -> tuple[int | None, list[AbilityText]]:
+    """The invulnerable save its footnote gives, and the footnote if it is not understood."""
     name = f"Invulnerable Save ({value}+*)" if value else "Invulnerable Save"
     ability = AbilityText(name, row.get("inv_sv_descr").strip())
     fields, reason, _ = read_ability(ability)
@@ -70,9 +80,13 @@ def _targets(who: Sequence[str], counts: Sequence[Count], chosen: Sequence[objec
     without a loadout yet."""
     if not who:
         return list(range(len(counts)))
+    return _named_types(who, counts) or [i for i, c in enumerate(chosen) if c is None]
+
+
+def _named_types(who: Sequence[str], counts: Sequence[Count]) -> list[int]:
+    """The model types a loadout paragraph names, as found among the unit's."""
     names = [c.name for c in counts]
-    picked = [i for i in (best_match(w, names) for w in who) if i is not None]
-    return picked or [i for i, c in enumerate(chosen) if c is None]
+    return [i for i in (best_match(w, names) for w in who) if i is not None]
 
 
 def _loadouts(text: str, counts: Sequence[Count], gear: Sequence[Wargear]) -> list[list[str]]:
@@ -80,11 +94,18 @@ def _loadouts(text: str, counts: Sequence[Count], gear: Sequence[Wargear]) -> li
     names = _gear_names(gear)
     chosen: list[list[str] | None] = [None] * len(counts)
     for who, items in loadout(text):
-        carried = [(count, n) for count, item in items for n in names.get(words(item), [])]
+        carried = _wargear_of(items, names)
         for i in _targets(who, counts, chosen):
             if chosen[i] is None:  # the first paragraph naming a model type is its loadout
                 chosen[i] = _numbered(carried)
     return [c or [] for c in chosen]
+
+
+def _wargear_of(
+    items: Sequence[tuple[int, str]], names: Mapping[frozenset[str], list[str]]
+) -> list[tuple[int, str]]:
+    """The wargear (by name, with its count) of the items of a loadout paragraph."""
+    return [(count, n) for count, item in items for n in names.get(words(item), [])]
 
 
 def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
@@ -92,9 +113,15 @@ def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
     out: list[str] = []
     for count, name in carried:
         for _ in range(count):
-            copies = sum(1 for n in out if n == name or n.startswith(f"{name} #"))
-            out.append(f"{name} #{copies + 1}" if copies else name)
+            out.append(_next_copy(name, out))
     return out
+
+
+def _next_copy(name: str, named: Sequence[str]) -> str:
+    """The name of one more copy of a piece after those ``named``: the name itself, then
+    "name #2", "name #3"."""
+    copies = sum(1 for n in named if n == name or n.startswith(f"{name} #"))
+    return f"{name} #{copies + 1}" if copies else name
 
 
 def _copies(gear: Sequence[Wargear], carried: Sequence[Sequence[str]]) -> list[Wargear]:
@@ -135,6 +162,16 @@ def _unnamed(names: Sequence[str], matched: Sequence[int | None]) -> int:
     return next((i for i in range(len(names)) if i not in matched), 0)
 
 
+def _footnotes(row: Row) -> tuple[int | None, list[AbilityText]]:
+    """The invulnerable save of a profile row, and the footnotes of its characteristics
+    that are not understood."""
+    invuln, listed = _invuln(row)
+    if "*" in row["T"]:
+        note = f"Toughness {row['T'].strip()}"
+        listed.append(UnreadAbility(note, "", "a footnoted Toughness: see the datasheet"))
+    return invuln, listed
+
+
 def model_profiles(
     rows: Sequence[Row],
     lines: Sequence[str],
@@ -153,22 +190,31 @@ def model_profiles(
     counts = composition(lines) or [Count(plain(r["name"]), 1, 1, 1) for r in rows]
     carried = _loadouts(loadout_text, counts, gear)
     gear = _copies(gear, carried)
+    profiles, unread = _profiles(rows, counts, carried, keywords, tuple(g.name for g in gear))
+    return profiles, gear, unread
+
+
+def _profiles(
+    rows: Sequence[Row],
+    counts: Sequence[Count],
+    carried: Sequence[Sequence[str]],
+    keywords: Sequence[Row],
+    options: tuple[str, ...],
+) -> tuple[list[ModelProfile], list[AbilityText]]:
+    """A profile per model type, from the profile row named after it (else
+    :func:`_unnamed`), and the footnotes of the rows that are not understood."""
     profiles: list[ModelProfile] = []
     unread: list[AbilityText] = []
     names = [r["name"] for r in rows]
     matched = [best_match(c.name, names) for c in counts]
     for count, weapons, index in zip(counts, carried, matched, strict=True):
         row = rows[index if index is not None else _unnamed(names, matched)]
-        invuln, listed = _invuln(row)
-        if "*" in row["T"]:
-            note = f"Toughness {row['T'].strip()}"
-            listed.append(UnreadAbility(note, "", "a footnoted Toughness: see the datasheet"))
+        invuln, listed = _footnotes(row)
         unread.extend(a for a in listed if a not in unread)
-        options = tuple(g.name for g in gear)
         profiles.append(
             _profile(row, count, keywords, invuln=invuln, weapons=tuple(weapons), options=options)
         )
-    return profiles, gear, unread
+    return profiles, unread
 
 
 def points_brackets(rows: Sequence[Row]) -> tuple[list[tuple[int, int]], list[tuple[str, Row]]]:

@@ -96,11 +96,19 @@ def weapon_from_row(row: Mapping[str, str]) -> Weapon:
                 **fields,  # type: ignore[arg-type]
             )
     except MathhammerError as exc:
-        message = str(exc).splitlines()[0]
-        columns = {"Weapon.attacks": "A", "Weapon.strength": "S"}
-        named = exc.field or message
-        column = next((c for f, c in columns.items() if named.startswith(f)), "D")
-        raise WeaponRowError(column, message) from None
+        raise _row_error(exc) from None
+
+
+#: The columns of the fields a weapon's error may name; any other is the Damage.
+_ERROR_COLUMNS = {"Weapon.attacks": "A", "Weapon.strength": "S"}
+
+
+def _row_error(exc: MathhammerError) -> WeaponRowError:
+    """A weapon's error as the row's, naming the column of the field it is about."""
+    message = str(exc).splitlines()[0]
+    named = exc.field or message
+    column = next((c for f, c in _ERROR_COLUMNS.items() if named.startswith(f)), "D")
+    return WeaponRowError(column, message)
 
 
 def _base(name: str) -> str:
@@ -125,22 +133,48 @@ def group_wargear(profiles: Sequence[tuple[Mapping[str, str], Weapon]]) -> list[
     >>> [(g.name, len(g.profiles)) for g in gear]
     [('Plasma gun', 2), ('Plasma gun (melee)', 1)]
     """
+    gear: dict[str, Wargear] = {}
+    for weapons in _profile_groups(profiles):
+        candidates = _candidates(weapons, gear)
+        if _printed_before(weapons, candidates, gear):
+            continue
+        free = next(c for c in candidates if c not in gear)
+        gear[free] = Wargear(free, tuple(weapons))
+    return list(gear.values())
+
+
+def _printed_before(
+    weapons: Sequence[Weapon], candidates: Sequence[str], gear: Mapping[str, Wargear]
+) -> bool:
+    """True if the export prints the same wargear twice: one of its names already holds
+    these very profiles."""
+    return any(gear[c].profiles == tuple(weapons) for c in candidates if c in gear)
+
+
+def _profile_groups(profiles: Sequence[tuple[Mapping[str, str], Weapon]]) -> list[list[Weapon]]:
+    """The weapons of the rows grouped by wargear: a row whose ``line_in_wargear`` is above
+    1 joins the wargear before it."""
     groups: list[list[Weapon]] = []
     for row, weapon in profiles:
         if groups and row["line_in_wargear"].strip() not in ("", "1"):
             groups[-1].append(weapon)
         else:
             groups.append([weapon])
-    gear: dict[str, Wargear] = {}
-    for weapons in groups:
-        names = {_base(w.name) for w in weapons}
-        name = names.pop() if len(weapons) > 1 and len(names) == 1 else weapons[0].name
-        kind = " (melee)" if all(w.melee for w in weapons) else " (ranged)"
-        candidates = [name, name + kind]
-        while candidates[-1] in gear:
-            candidates.append(candidates[-1] + "'")  # a ranged and a melee of one name, again
-        if any(gear[c].profiles == tuple(weapons) for c in candidates if c in gear):
-            continue  # the same weapon printed twice
-        free = next(c for c in candidates if c not in gear)
-        gear[free] = Wargear(free, tuple(weapons))
-    return list(gear.values())
+    return groups
+
+
+def _candidates(weapons: Sequence[Weapon], gear: Mapping[str, Wargear]) -> list[str]:
+    """The names a wargear may take, in order of preference: its own, with its kind, then
+    with primes until one is free."""
+    name = _shared_name(weapons)
+    kind = " (melee)" if all(w.melee for w in weapons) else " (ranged)"
+    candidates = [name, name + kind]
+    while candidates[-1] in gear:
+        candidates.append(candidates[-1] + "'")  # a ranged and a melee of one name, again
+    return candidates
+
+
+def _shared_name(weapons: Sequence[Weapon]) -> str:
+    """The name the profiles of a wargear share ("Plasma gun"); else the first profile's."""
+    names = {_base(w.name) for w in weapons}
+    return names.pop() if len(weapons) > 1 and len(names) == 1 else weapons[0].name
