@@ -11,6 +11,8 @@ checked against plain products in ``tests/test_plain_stages.py``.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scenarios import SCENARIOS, Scenario, scenario_ids
@@ -73,3 +75,15 @@ def test_run_takes_the_line_where_it_applies() -> None:
     assert state is not None and state.positions.shape[1] == 1  # the line's states
     with pytest.raises(KeyError):
         engine.run(plan, path="nowhere")
+
+
+def test_the_path_table_names_tests_that_exist() -> None:
+    # docs/architecture.md §3.1: every "file.py::test_name" it cites is a test of that file
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    table = (root / "docs" / "architecture.md").read_text().split('<a id="paths"></a>')[1]
+    cited = re.findall(r"`(test_\w+\.py)::(test_\w+)`", table.split("\n## ")[0])
+    assert len(cited) >= 6
+    for file, name in cited:
+        assert f"def {name}(" in (root / "tests" / file).read_text(), (file, name)

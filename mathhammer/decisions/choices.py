@@ -11,6 +11,7 @@ ranking instead (the stronger mean, then the higher maximum), as the Monte Carlo
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -104,36 +105,42 @@ def selections(
     [('Gun: [SUSTAINED HITS D3]',), ('Gun: [SUSTAINED HITS 2]',)]
     """
     entries = weapon_entries(weapons)
-    distinct: list[Weapon] = []
-    for entry in entries:
-        if isinstance(entry, tuple) and entry[0] not in distinct:
-            distinct.append(entry[0])
-    options: list[list[tuple[Ability, ...]]] = []
-    choosing: list[Weapon] = []
-    for weapon in distinct:
-        found = alternatives(weapon.abilities, target.keywords)
-        if len(found) > 1:
-            options.append(found)
-            choosing.append(weapon)
+    choosing, options = _choices(entries, target)
     if not choosing:
         return None
-    count = 1
-    for found in options:
-        count *= len(found)
-    if count > MAX_SELECTIONS:
+    if math.prod(len(found) for found in options) > MAX_SELECTIONS:
         return []
-    out = []
-    for combo in itertools.product(*options):
-        swap = {w: _variant(w, chosen) for w, chosen in zip(choosing, combo, strict=True)}
-        made: list[tuple[Weapon, int] | MortalWounds] = [
-            e if isinstance(e, MortalWounds) else (swap.get(e[0], e[0]), e[1]) for e in entries
-        ]
-        picked = tuple(
-            f"{w.name}: {', '.join(str(a) for a in chosen if _is_duplicated(a, found))}"
-            for w, chosen, found in zip(choosing, combo, options, strict=True)
-        )
-        out.append((made, picked))
-    return out
+    return [_selection(entries, choosing, combo, options) for combo in itertools.product(*options)]
+
+
+def _choices(
+    entries: Sequence[tuple[Weapon, int] | MortalWounds], target: Unit
+) -> tuple[list[Weapon], list[list[tuple[Ability, ...]]]]:
+    """The distinct weapons that have a choice to make against ``target``, and each one's
+    alternatives (:func:`~mathhammer.model.ability_base.alternatives`)."""
+    distinct = list(dict.fromkeys(e[0] for e in entries if isinstance(e, tuple)))
+    found = [(w, alternatives(w.abilities, target.keywords)) for w in distinct]
+    kept = [(w, options) for w, options in found if len(options) > 1]
+    return [w for w, _ in kept], [options for _, options in kept]
+
+
+def _selection(
+    entries: Sequence[tuple[Weapon, int] | MortalWounds],
+    choosing: Sequence[Weapon],
+    combo: Sequence[tuple[Ability, ...]],
+    options: Sequence[Sequence[tuple[Ability, ...]]],
+) -> tuple[list[tuple[Weapon, int] | MortalWounds], tuple[str, ...]]:
+    """One selection: the weapons to attack with, and what each weapon with a choice
+    selects."""
+    swap = {w: _variant(w, chosen) for w, chosen in zip(choosing, combo, strict=True)}
+    made: list[tuple[Weapon, int] | MortalWounds] = [
+        e if isinstance(e, MortalWounds) else (swap.get(e[0], e[0]), e[1]) for e in entries
+    ]
+    picked = tuple(
+        f"{w.name}: {', '.join(str(a) for a in chosen if _is_duplicated(a, found))}"
+        for w, chosen, found in zip(choosing, combo, options, strict=True)
+    )
+    return made, picked
 
 
 def _is_duplicated(ability: Ability, found: Sequence[tuple[Ability, ...]]) -> bool:

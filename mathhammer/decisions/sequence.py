@@ -25,20 +25,8 @@ __all__ = ["sequence"]
 def _step(item: Any, index: int) -> tuple[Any, Context | None, Modifiers | None, str]:
     """A step's (weapons, context, modifiers, label) from one of the forms it may take."""
     if isinstance(item, Mapping):
-        unknown = set(item) - {"weapons", "context", "modifiers", "label"}
-        if unknown or "weapons" not in item:
-            raise OptionError(
-                f"step {index}: a mapping takes 'weapons' and optionally 'context', "
-                f"'modifiers' and 'label'; got keys {sorted(item)}"
-            )
-        weapons, context = item["weapons"], item.get("context")
-        modifiers, label = item.get("modifiers"), item.get("label")
-    elif (
-        isinstance(item, tuple)
-        and len(item) in (2, 3)
-        and (item[1] is None or isinstance(item[1], Context))
-        and (len(item) == 2 or item[2] is None or isinstance(item[2], Modifiers))
-    ):
+        weapons, context, modifiers, label = _mapping_step(item, index)
+    elif _tuple_step(item):
         weapons, context = item[0], item[1]
         modifiers, label = (item[2] if len(item) == 3 else None), None
     else:
@@ -46,6 +34,26 @@ def _step(item: Any, index: int) -> tuple[Any, Context | None, Modifiers | None,
     if label is not None and not isinstance(label, str):
         raise OptionError(f"step {index}: label must be a string; got {label!r}")
     return weapons, context, modifiers, label or f"step {index}"
+
+
+def _mapping_step(item: Mapping[str, Any], index: int) -> tuple[Any, Any, Any, Any]:
+    """A step given as a mapping: its weapons, context, modifiers and label."""
+    unknown = set(item) - {"weapons", "context", "modifiers", "label"}
+    if unknown or "weapons" not in item:
+        raise OptionError(
+            f"step {index}: a mapping takes 'weapons' and optionally 'context', "
+            f"'modifiers' and 'label'; got keys {sorted(item)}"
+        )
+    return item["weapons"], item.get("context"), item.get("modifiers"), item.get("label")
+
+
+def _tuple_step(item: Any) -> bool:
+    """Whether a step is a tuple ``(weapons, context)`` or ``(weapons, context, modifiers)``."""
+    if not isinstance(item, tuple) or len(item) not in (2, 3):
+        return False
+    if item[1] is not None and not isinstance(item[1], Context):
+        return False
+    return len(item) == 2 or item[2] is None or isinstance(item[2], Modifiers)
 
 
 def sequence(

@@ -46,7 +46,7 @@ from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..core.tuning import BLOCKS_KEPT, CHUNK_ENTRIES, WINDOW_MASS
 from ..rules.base import FACES, AllocationOrder
-from .counts import split_windows, trim_into
+from .counts import Windows, split_windows, trim_into
 from .damage import Damage, damage_key
 from .layout import Layout, damage_matrix
 from .transition import Transition
@@ -128,12 +128,26 @@ def sorted_dice_chain(
     assert t is not None
     if first == last:  # the dice of later blocks are saved: only this block's count matters
         return factored_series(trim_into(binomial_thin(count, p), trimmed), state, t)
+    return _joint_chain(trim_into(count, trimmed), state, blocks[first : last + 1], trimmed)
+
+
+def _joint_chain(
+    count: FloatArray,
+    state: FloatArray,
+    blocks: list[tuple[float, Transition | None]],
+    trimmed: list[float] | None,
+) -> FloatArray:
+    """:func:`sorted_dice_chain` from its first acting block to its last (two or more
+    blocks): the joint of dice left, state and passengers built at the first, split at each
+    acting block after it, thinned at each block between them that every group saves."""
     mass = 0.0 if trimmed is None else WINDOW_MASS
     cuts: list[float] = []
-    joint = _first_split(trim_into(count, trimmed), state, p, t, mass, cuts)
-    for p, t in blocks[first + 1 : last]:
+    p, t = blocks[0]
+    assert t is not None
+    joint = _first_split(count, state, p, t, mass, cuts)
+    for p, t in blocks[1:-1]:
         joint = _thin_in_place(joint, 1.0 - p) if t is None else _split(joint, p, t, mass, cuts)
-    p, t = blocks[last]
+    p, t = blocks[-1]
     assert t is not None
     out = _last_split(joint, p, t, mass, cuts)
     if trimmed is not None:
@@ -203,35 +217,66 @@ def _first_split(
     if cuts is not None:
         cuts.append(win.cut)
     joint = np.zeros((kmax + 1, state.size, width))
-    first, last, low, high = win.first, win.last, win.low, win.high
     v = state
-    for _ in range(first):  # the powers below the fewest dice in the block: not kept
+    for _ in range(win.first):  # the powers below the fewest dice in the block: not kept
         v = t.apply(v)
     # coeffs[j, n'] = table[n' + j, j] * count[n' + j, m], for a range of j or of n'
     if width == 1:
-        flat = joint.reshape(kmax + 1, state.size)
-        span = high - low + 1
-        chunk = max(1, CHUNK_ENTRIES // max(span, 1))
-        rows_at_once = max(1, CHUNK_ENTRIES // state.size)  # of the product, added to joint
-        for j0 in range(first, last + 1, chunk):
-            rows = min(chunk, last + 1 - j0)
-            coeffs = np.zeros((rows, span))
-            powers = np.empty((rows, state.size))
-            for r in range(rows):
-                j = j0 + r
-                n0, n1 = (j, win.b) if win.full else win.dice_range(j)
-                if n0 <= n1:
-                    coeffs[r, n0 - j - low : n1 - j - low + 1] = (
-                        table[n0 : n1 + 1, j] * count[n0 : n1 + 1, 0]
-                    )
-                powers[r] = v
-                if j < last:
-                    v = t.apply(v)
-            for r0 in range(0, span, rows_at_once):
-                r1 = min(span, r0 + rows_at_once)
-                flat[low + r0 : low + r1] += coeffs[:, r0:r1].T @ powers
-        return joint
-    powers = np.empty((last - first + 1, state.size))
+        _first_split_by_powers(joint, count, table, win, v, t)
+    else:
+        _first_split_by_slices(joint, count, table, win, v, t)
+    return joint
+
+
+def _first_split_by_powers(
+    joint: FloatArray,
+    count: FloatArray,
+    table: FloatArray,
+    win: Windows,
+    v: FloatArray,
+    t: Transition,
+) -> None:
+    """:func:`_first_split` of one passenger count, into ``joint``: the coefficients of a
+    chunk of ``j`` at a time times the vectors ``v @ T**j`` (``v`` the first of them)."""
+    kmax, size = joint.shape[0] - 1, joint.shape[1]
+    first, last, low, high = win.first, win.last, win.low, win.high
+    flat = joint.reshape(kmax + 1, size)
+    span = high - low + 1
+    chunk = max(1, CHUNK_ENTRIES // max(span, 1))
+    rows_at_once = max(1, CHUNK_ENTRIES // size)  # of the product, added to joint
+    for j0 in range(first, last + 1, chunk):
+        rows = min(chunk, last + 1 - j0)
+        coeffs = np.zeros((rows, span))
+        powers = np.empty((rows, size))
+        for r in range(rows):
+            j = j0 + r
+            n0, n1 = (j, win.b) if win.full else win.dice_range(j)
+            if n0 <= n1:
+                coeffs[r, n0 - j - low : n1 - j - low + 1] = (
+                    table[n0 : n1 + 1, j] * count[n0 : n1 + 1, 0]
+                )
+            powers[r] = v
+            if j < last:
+                v = t.apply(v)
+        for r0 in range(0, span, rows_at_once):
+            r1 = min(span, r0 + rows_at_once)
+            flat[low + r0 : low + r1] += coeffs[:, r0:r1].T @ powers
+
+
+def _first_split_by_slices(
+    joint: FloatArray,
+    count: FloatArray,
+    table: FloatArray,
+    win: Windows,
+    v: FloatArray,
+    t: Transition,
+) -> None:
+    """:func:`_first_split` of several passenger counts, into ``joint``: every vector
+    ``v @ T**j`` kept, against a slice of ``n'`` at a time."""
+    kmax, size, width = joint.shape
+    kmax -= 1
+    first, last, low, high = win.first, win.last, win.low, win.high
+    powers = np.empty((last - first + 1, size))
     for j in range(first, last + 1):
         powers[j - first] = v
         if j < last:
@@ -246,7 +291,6 @@ def _first_split(
         weights = np.where(win.mask(n, dice), table[inside, dice], 0.0)
         coeffs = weights[:, :, None] * count[inside]  # [n', j, m]
         joint[n0:n1] = np.matmul(by_state, coeffs)  # [n', s, m]
-    return joint
 
 
 def _split(

@@ -83,15 +83,22 @@ def compound(count: FloatArray, q: FloatArray) -> FloatArray:
     lo, hi, last = int(dice[0]), int(dice[-1]), faces[-1]
     if last == 0:
         out[0] = count.sum()
-    elif last == 1 and lo == hi:
-        out[: hi + 1] = count[hi] * binomial_row(hi, float(q[1]))
     elif last == 1:
-        out[: hi + 1] = binomial_thin(count[: hi + 1], float(q[1]))
+        out[: hi + 1] = _thinned(count, float(q[1]), lo, hi)
     elif lo == hi:
         out[: hi * last + 1] = count[hi] * power(q[: last + 1], hi)
     else:
         out[: hi * last + 1] = _horner(count[lo : hi + 1], q[: last + 1], lo)
     return out
+
+
+def _thinned(count: FloatArray, p: float, lo: int, hi: int) -> FloatArray:
+    """:func:`compound` of dice that score 0 or 1 (``p``: the chance of 1), over the counts
+    ``0..hi`` (``lo``: the fewest with a chance): a row where the count is certain."""
+    if lo == hi:
+        row: FloatArray = count[hi] * binomial_row(hi, p)
+        return row
+    return binomial_thin(count[: hi + 1], p)
 
 
 def _horner(count: FloatArray, die: FloatArray, lo: int) -> FloatArray:

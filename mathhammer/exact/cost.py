@@ -204,6 +204,21 @@ def _chain_cost(
         cost += thin_cost(k, width)
     if first == last:
         return cost + thin_cost(k, width) + series_cost(k + 1, width, states, apply)
+    return _joint_cost(cost, k, width, states, apply, row, acting[first + 1 : last])
+
+
+def _joint_cost(
+    cost: Cost,
+    k: int,
+    width: int,
+    states: int,
+    apply: float,
+    row: float,
+    between: tuple[bool, ...],
+) -> Cost:
+    """``cost`` and the cost of the chain's joint after it (``chain._joint_chain``): built
+    at the first acting block, split or thinned at each block ``between`` it and the last,
+    then the last's Horner scheme."""
     joint = (k + 1) * width * states
     # the joint, the table, the vectors state @ T**j (several passengers) and chunks of
     # CHUNK_ENTRIES (see chain._first_split)
@@ -213,12 +228,9 @@ def _chain_cost(
     products = (k + 1) ** 2 * width * states * BLAS
     cost += _table(k) + Cost(held, k * (apply + STEP) + coefficients + products)
     thin = Cost(held, (k + 1) ** 2 * width * states * BLAS + 1.5 * (k + 1) ** 2)
-    for i in range(first + 1, last):
-        if acting[i]:
-            rows = (k + 1) * (k + 2) / 2
-            cost += _table(k) + Cost(4 * joint, rows * width * (states + row) + k * STEP)
-        else:
-            cost += thin
+    split = _table(k) + Cost(4 * joint, (k + 1) * (k + 2) / 2 * width * (states + row) + k * STEP)
+    for acts in between:
+        cost += split if acts else thin
     horner = Cost(held, (k + 1) * (width * states + (apply if width == 1 else width * row) + STEP))
     return cost + thin + horner
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..core.caches import register
+from ..core.dist import Dist
 from ..core.limits import MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
 from ..core.lru import SizedCache
 from ..errors import MathhammerError
@@ -24,7 +25,7 @@ from ..model.context import Context, Modifiers, default_context, default_modifie
 from ..model.pools import MortalWounds, Pool
 from ..model.profiles import Unit
 from ..model.standing import Standing
-from ..results.attack import AttackResult
+from ..results.attack import AttackResult, PoolResult
 from ..results.carry import start_state
 from ..results.mixture import mixed
 from ..results.state import UnitState
@@ -73,13 +74,8 @@ def resolve(
     The decisions (:mod:`mathhammer.decisions`) are made above: each weapon's abilities as
     given, the pools in the order given, the target's groups in the order given.
     """
-    if start is not None:
-        plan = as_plan(weapons, target, rules, context, modifiers)
-        if standing is not None:
-            plan = plan.declared(standing)
-        return carried(plan, start_state(start, plan.target, plan.ruleset.name))
-    if standing is not None:
-        return run(as_plan(weapons, target, rules, context, modifiers).declared(standing))
+    if start is not None or standing is not None:
+        return _declared(weapons, target, standing, start, rules, context, modifiers)
     known, key, pools = _known(weapons, target, rules, context, modifiers)
     if known is not None:
         return known
@@ -94,6 +90,25 @@ def resolve(
     if found is None:  # computed under these steps' labels
         return _kept(key, run(plan))
     return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
+
+
+def _declared(
+    weapons: Any,
+    target: Unit | None,
+    standing: Standing | None,
+    start: AttackResult | UnitState | None,
+    rules: str | Ruleset | None,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackResult:
+    """:func:`resolve` declared against a standing, or carried on from a start (not kept
+    in :data:`RESULTS`: a start's states are many, and rarely met twice)."""
+    plan = as_plan(weapons, target, rules, context, modifiers)
+    if standing is not None:
+        plan = plan.declared(standing)
+    if start is None:
+        return run(plan)
+    return carried(plan, start_state(start, plan.target, plan.ruleset.name))
 
 
 def _kept(key: Any, result: AttackResult) -> AttackResult:
@@ -194,21 +209,23 @@ def _footprint(result: AttackResult) -> int:
     failed saves on demand."""
     killed = result.killed
     total = 2048 * (1 + len(result.pools)) + killed.held_bytes + result.damage.held_bytes
-    for group in result.groups:
-        if group.killed is not killed:
-            total += group.killed.held_bytes
+    total += sum(g.killed.held_bytes for g in result.groups if g.killed is not killed)
     if result.state is not None:  # its positions are the layout's, held anyway
         total += result.state.probabilities.nbytes
-    for pool in result.pools:
-        # the stages computed when the attack was (not those computed later)
-        for held in (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds):
-            if held is not killed:
-                total += held.held_bytes
-        source = pool.unsaved_source
-        if type(source) is partial:
-            for arg in source.args:
-                if type(arg) is np.ndarray:
-                    total += arg.nbytes
-                elif isinstance(arg, Layout):
-                    total += arg.positions.nbytes * 4
+    return total + sum(_pool_footprint(pool, killed) for pool in result.pools)
+
+
+def _pool_footprint(pool: PoolResult, killed: Dist) -> int:
+    """The bytes a pool's result holds beyond the attack's ``killed``: the stages computed
+    when the attack was (not those computed later), and the arrays kept to compute its
+    failed saves."""
+    held = (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds)
+    total = sum(d.held_bytes for d in held if d is not killed)
+    source = pool.unsaved_source
+    if type(source) is partial:
+        for arg in source.args:
+            if type(arg) is np.ndarray:
+                total += arg.nbytes
+            elif isinstance(arg, Layout):
+                total += arg.positions.nbytes * 4
     return total

@@ -4,6 +4,8 @@ play (:mod:`~mathhammer.exact.rerolled`), then the devastating wounds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core.binomial import FloatArray
@@ -52,10 +54,40 @@ def apply_pool(
         return on_doubled_states(layout, state, to_save, saves, trimmed)
     focus, order = saves.focus, saves.order
     damage = damage_matrix(layout, saves.damage, focus=focus, order=order)
+    after_saves = _saves_chain(
+        layout, state, _counts(layout, to_save, saves, trimmed), saves, damage, trimmed
+    )
+    if after_saves.shape[0] == 1:
+        return np.asarray(after_saves[0], dtype=np.float64)
+    devastating = Transition(damage_matrix(layout, saves.mortal, focus=focus, order=order))
+    return devastating.power_series(after_saves)
+
+
+def _counts(
+    layout: Layout, to_save: FloatArray, saves: PoolSaves, trimmed: list[float] | None
+) -> FloatArray:
+    """The pool's joint counts of (dice to save, devastating wounds) the chain takes: the
+    devastating wounds' counts trimmed, then capped at the unit's wounds where each costs
+    one (:func:`~mathhammer.exact.counts.cap_passengers`)."""
     if trimmed is not None:
         to_save = trim_into(to_save.T, trimmed).T  # the devastating wounds' count, then the dice
     if to_save.shape[1] > 1 and never_zero(saves.mortal):
         to_save = cap_passengers(to_save, layout.most_damage)
+    return to_save
+
+
+def _saves_chain(
+    layout: Layout,
+    state: FloatArray,
+    to_save: FloatArray,
+    saves: PoolSaves,
+    damage: Any,
+    trimmed: list[float] | None,
+) -> FloatArray:
+    """``after[m, s]``: the state distribution after the save dice, jointly with the count
+    ``m`` of devastating wounds still to resolve, summed over the parts of the state that
+    roll their saves alike (:func:`~mathhammer.exact.chain.rolling_parts`)."""
+    focus, order = saves.focus, saves.order
     parts = rolling_parts(layout, state, saves.faces, focus, order)
     if len(parts) > 1 and trimmed is not None:  # the dice cut once, for every part
         to_save, trimmed = trim_into(to_save, trimmed), None
@@ -69,7 +101,4 @@ def apply_pool(
         for part, weights in parts
     )  # [m, s]
     assert isinstance(after_saves, np.ndarray)
-    if after_saves.shape[0] == 1:
-        return np.asarray(after_saves[0], dtype=np.float64)
-    devastating = Transition(damage_matrix(layout, saves.mortal, focus=focus, order=order))
-    return devastating.power_series(after_saves)
+    return after_saves

@@ -41,13 +41,11 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_row, binomial_thin
 from ..core.caches import register
-from ..core.frozen import once
 from ..core.sums import ORDERED_LIMIT, ordered_sum
 from ..core.tuning import (
     CALL_ENTRIES,
     CHUNK_ENTRIES,
     DENSE_LIMIT,
-    LISTED_STATES,
     PRODUCT_SHARE,
     SMALL_ROW,
     SQUARING_STATES,
@@ -88,18 +86,12 @@ class Line:
         # the current model (np.divmod of the shifted states costs as much again)
         shift = wounds - first
         destroyed = lost if wounds == 1 else np.arange(shift, shift + self.size + 1) // wounds
-        #: the wounds left as a list, for a short line (its array made when first asked for:
-        #: a walk of certain damage reads the list)
-        self._listed: list[int] | None = None
-        if self.size < LISTED_STATES:  # each model's wounds counted down, as a list
-            counted = [*range(first, 0, -1), *(list(range(wounds, 0, -1)) * (group.count - 1))]
-            self._listed = [*counted, 0]  # destroyed: no current model
-        else:
-            left = destroyed * wounds
-            left -= lost
-            left += first  # wounds - (lost + shift - destroyed * wounds)
-            left[-1] = 0  # destroyed: no current model
-            self.left = left
+        left = destroyed * wounds
+        left -= lost
+        left += first  # wounds - (lost + shift - destroyed * wounds)
+        left[-1] = 0  # destroyed: no current model
+        #: the wounds left on the current model in each state (0 once destroyed)
+        self.left = left
         #: models destroyed in each state
         self.killed = destroyed
         self._most_left = wounds if group.count > 1 else first
@@ -108,15 +100,9 @@ class Line:
         self.positions.setflags(write=False)
         self._transitions: dict[bytes, FloatArray] = {}
 
-    @once
-    def left(self) -> np.ndarray:
-        """The wounds left on the current model in each state (0 once destroyed)."""
-        assert self._listed is not None  # a long line sets its own in __init__
-        return np.array(self._listed, dtype=np.int64)
-
     def left_list(self) -> list[int]:
-        """:attr:`left` as a list (read-only: a short line's own)."""
-        return self._listed if self._listed is not None else self.left.tolist()
+        """:attr:`left` as a list."""
+        return self.left.tolist()
 
     @property
     def dense(self) -> bool:
@@ -310,15 +296,7 @@ class Line:
     ) -> FloatArray:
         """``sum_j failed[j] state T**j`` (each column of a two-dimensional ``failed``
         apart: one row of the result per column), trimmed as :meth:`apply` says."""
-        settle = 0.0
-        if trimmed is not None and failed.ndim == 1 and failed[-1] > TRIM_MASS:
-            trimmed.append(0.0)  # as trim_counts: its last count holds too much to cut
-            settle = TRIM_MASS
-        elif trimmed is not None:
-            kept, cut = trim_counts(failed.reshape(len(failed), -1))
-            failed = kept.reshape((len(kept), *failed.shape[1:]))
-            trimmed.append(cut)
-            settle = TRIM_MASS
+        failed, settle = _trimmed_failed(failed, trimmed)
         steps = self.steps(damage, len(failed) - 1)
         if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
             powers = dense_powers(state, self.transition(damage), steps)
@@ -326,6 +304,20 @@ class Line:
             if steps + 1 < len(failed):  # failed saves past the unit's end
                 after[..., -1] += np.add.reduce(failed[steps + 1 :], axis=0)
             return np.asarray(after)
+        return self._settled_series(state, failed, damage, steps, settle, trimmed)
+
+    def _settled_series(
+        self,
+        state: FloatArray,
+        failed: FloatArray,
+        damage: FloatArray,
+        steps: int,
+        settle: float,
+        trimmed: list[float] | None,
+    ) -> FloatArray:
+        """:meth:`_series` by blocks of powers (:meth:`_powers`), ended once the unit stands
+        with probability at most ``settle``; the mass then still standing is reported in
+        ``trimmed``."""
         after = np.zeros((*failed.shape[1:], state.size))
         last, standing = 0, 0.0
         for j0, block in self._powers(state, damage, steps, settle):
@@ -346,22 +338,7 @@ class Line:
         steps = len(failed) - 1 if len(failed) <= self.size else self.size
         (starts,) = state.nonzero()
         if len(starts) == 1:  # one path: walked and summed in Python floats
-            left = self.left_list()
-            at = int(starts[0])
-            weight = float(state[at])
-            counts = failed.tolist()
-            # each count's mass added where the path stands, in order (as np.bincount adds)
-            out = [0.0] * state.size
-            out[at] = counts[0] if weight == 1.0 else counts[0] * weight
-            for j in range(1, steps + 1):
-                here = left[at]
-                at += amount if amount < here else here  # min(amount, here), without a call
-                out[at] += counts[j] if weight == 1.0 else counts[j] * weight
-            if steps + 1 < len(counts):  # failed saves past every path's end
-                rest = counts[steps + 1 :]
-                beyond = ordered_sum(rest) if len(rest) <= ORDERED_LIMIT else float(np.sum(rest))
-                out[-1] += beyond * weight
-            return np.array(out)
+            return self._one_path(int(starts[0]), float(state[starts[0]]), failed, amount, steps)
         table = np.arange(self.size + 1) + np.minimum(self.left, amount)
         paths = np.empty((steps + 1, len(starts)), dtype=np.int64)
         paths[0] = starts
@@ -372,6 +349,26 @@ class Line:
         if steps + 1 < len(failed):  # failed saves past every path's end
             after[-1] += float(np.add.reduce(failed[steps + 1 :])) * float(np.add.reduce(state))
         return np.asarray(after, dtype=np.float64)
+
+    def _one_path(
+        self, at: int, weight: float, failed: FloatArray, amount: int, steps: int
+    ) -> FloatArray:
+        """:meth:`_apply_certain` from the one state ``at`` (with probability ``weight``):
+        the path walked and summed in Python floats."""
+        left = self.left_list()
+        counts = failed.tolist()
+        # each count's mass added where the path stands, in order (as np.bincount adds)
+        out = [0.0] * (self.size + 1)
+        out[at] = counts[0] if weight == 1.0 else counts[0] * weight
+        for j in range(1, steps + 1):
+            here = left[at]
+            at += amount if amount < here else here  # min(amount, here), without a call
+            out[at] += counts[j] if weight == 1.0 else counts[j] * weight
+        if steps + 1 < len(counts):  # failed saves past every path's end
+            rest = counts[steps + 1 :]
+            beyond = ordered_sum(rest) if len(rest) <= ORDERED_LIMIT else float(np.sum(rest))
+            out[-1] += beyond * weight
+        return np.array(out)
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
         """The pmf of the failed saves resolved before the unit was destroyed (those that
@@ -458,6 +455,21 @@ class Line:
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
         return out
+
+
+def _trimmed_failed(failed: FloatArray, trimmed: list[float] | None) -> tuple[FloatArray, float]:
+    """The failed saves' pmf as :meth:`Line.apply` takes it, and the mass below which the
+    unit is taken as destroyed: untouched with no ``trimmed``; else trimmed
+    (:func:`~mathhammer.exact.counts.trim_counts`, the cut appended to ``trimmed``), or,
+    when its last count holds too much to cut, as it is (0.0 appended)."""
+    if trimmed is None:
+        return failed, 0.0
+    if failed.ndim == 1 and failed[-1] > TRIM_MASS:
+        trimmed.append(0.0)  # as trim_counts: its last count holds too much to cut
+        return failed, TRIM_MASS
+    kept, cut = trim_counts(failed.reshape(len(failed), -1))
+    trimmed.append(cut)
+    return kept.reshape((len(kept), *failed.shape[1:])), TRIM_MASS
 
 
 @lru_cache(maxsize=256)
