@@ -72,17 +72,27 @@ def one_thread() -> Iterator[None]:
         yield
         return
     if _depth == 0:
-        for controller in _controllers():
-            threads = int(controller.get_num_threads())
-            if threads != 1:
-                _saved.append((controller, threads))
-                controller.set_num_threads(1)
+        _pin()
     _depth += 1
     try:
         yield
     finally:
         _depth -= 1
         if _depth == 0:
-            while _saved:
-                controller, threads = _saved.pop()
-                controller.set_num_threads(threads)
+            _restore()
+
+
+def _pin() -> None:
+    """Every loaded BLAS on one thread, the threads of those that had more kept."""
+    for controller in _controllers():
+        threads = int(controller.get_num_threads())
+        if threads != 1:
+            _saved.append((controller, threads))
+            controller.set_num_threads(1)
+
+
+def _restore() -> None:
+    """Each BLAS :func:`_pin` pinned back on the threads it had."""
+    while _saved:
+        controller, threads = _saved.pop()
+        controller.set_num_threads(threads)

@@ -43,10 +43,7 @@ def convolve2d(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.flo
            [0.25  , 0.125 , 0.    ],
            [0.0625, 0.    , 0.    ]])
     """
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    for name, table in (("a", a), ("b", b)):
-        if table.ndim != 2 or table.size == 0:
-            raise field_error(DistributionError, name, "a non-empty 2-D array", table.shape)
+    a, b = _table(a, "a"), _table(b, "b")
     big, small = (a, b) if a.size >= b.size else (b, a)
     rows, cols = big.shape
     out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
@@ -55,4 +52,12 @@ def convolve2d(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.flo
         for n, weight in enumerate(row):
             if weight:
                 out[m : m + rows, n : n + cols] += weight * big
+    return out
+
+
+def _table(table: NDArray[np.float64], name: str) -> NDArray[np.float64]:
+    """``table`` as a float array, checked: two-dimensional and non-empty."""
+    out = np.asarray(table, dtype=np.float64)
+    if out.ndim != 2 or out.size == 0:
+        raise field_error(DistributionError, name, "a non-empty 2-D array", out.shape)
     return out

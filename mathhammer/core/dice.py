@@ -133,9 +133,8 @@ class Dice:
         >>> d.text, d.min, d.max, (d.dist.probabilities * 6).round(12).tolist()
         ('D6 (halved)', 1, 3, [0.0, 2.0, 2.0, 2.0])
         """
-        for name, value in (("numerator", numerator), ("denominator", denominator)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise field_error(ProfileError, f"Dice.scaled {name}", "an integer >= 1", value)
+        _check_factor("numerator", numerator)
+        _check_factor("denominator", denominator)
         if numerator == denominator:
             return self
         if self.is_constant:
@@ -154,6 +153,12 @@ class Dice:
         if not self.is_constant:
             raise TypeError(f"{self.text!r} is random; it has no single integer value")
         return self.bonus
+
+
+def _check_factor(name: str, value: int) -> None:
+    """Check the numerator or the denominator of :meth:`Dice.scaled`: an integer >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise field_error(ProfileError, f"Dice.scaled {name}", "an integer >= 1", value)
 
 
 def parse_dice(value: str | int | Dice) -> Dice:
@@ -184,13 +189,22 @@ def parse_dice(value: str | int | Dice) -> Dice:
     if isinstance(value, bool):
         raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
     if isinstance(value, int | np.integer):
-        if value < 0:
-            raise field_error(ProfileError, "dice", "an integer >= 0", value)
-        check_limit("dice value", int(value), MAX_VALUE, _HINT)
-        return Dice._of(0, 0, int(value), str(int(value)))
+        return _constant(value)
     if not isinstance(value, str):
         raise field_error(ProfileError, "dice", "an integer or a dice expression", value)
-    text = value
+    return _parse_text(value)
+
+
+def _constant(value: int | np.integer) -> Dice:
+    """An integer as a constant dice expression, checked: from 0 to :data:`MAX_VALUE`."""
+    if value < 0:
+        raise field_error(ProfileError, "dice", "an integer >= 0", value)
+    check_limit("dice value", int(value), MAX_VALUE, _HINT)
+    return Dice._of(0, 0, int(value), str(int(value)))
+
+
+def _parse_text(text: str) -> Dice:
+    """A dice expression read from text: a number, or ``[N]D<sides>[+M]``."""
     if not text.strip():
         raise DiceSyntaxError(text, 0, "the expression is empty")
     m = _TOKEN.match(text)
@@ -198,13 +212,8 @@ def parse_dice(value: str | int | Dice) -> Dice:
         pos = len(text) - len(text.lstrip())
         raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
     count_s, sides_s, const_s = m.groups()
-    pos = m.end()
     if const_s is not None:
-        if pos < len(text) and text[pos] in "dD":
-            raise DiceSyntaxError(text, pos + 1, "expected the number of sides after 'D'")
-        if pos != len(text):
-            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r} after a number")
-        return Dice._of(0, 0, _number(text, const_s), text.strip().upper())
+        return _parse_number(text, const_s, m.end())
     count = _number(text, count_s, "number of dice") if count_s is not None else 1
     check_limit(f"number of dice in {text!r}", count, MAX_DICE, _HINT)
     sides = _number(text, sides_s)
@@ -214,18 +223,33 @@ def parse_dice(value: str | int | Dice) -> Dice:
         raise DiceSyntaxError(
             text, m.start(2), f"a die must have between 2 and {MAX_SIDES} sides; got {sides}"
         )
-    bonus = 0
-    if pos < len(text):
-        b = _BONUS.match(text, pos)
-        if b is None:
-            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}; only '+N' may follow")
-        bonus = _number(text, b.group(1))
-        pos = b.end()
-        if pos != len(text):
-            raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}")
+    bonus = _bonus(text, m.end())
     check_limit(f"largest value of {text!r}", count * sides + bonus, MAX_VALUE, _HINT)
     canonical = f"{count if count > 1 else ''}D{sides}" + (f"+{bonus}" if bonus else "")
     return Dice._of(count, sides, bonus, canonical)
+
+
+def _parse_number(text: str, digits: str, pos: int) -> Dice:
+    """A constant written as text: its ``digits``, read up to ``pos``, end the text."""
+    if pos < len(text) and text[pos] in "dD":
+        raise DiceSyntaxError(text, pos + 1, "expected the number of sides after 'D'")
+    if pos != len(text):
+        raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r} after a number")
+    return Dice._of(0, 0, _number(text, digits), text.strip().upper())
+
+
+def _bonus(text: str, pos: int) -> int:
+    """The ``+M`` that may follow the dice of an expression at ``pos``, and end it (0 if
+    nothing follows)."""
+    if pos == len(text):
+        return 0
+    b = _BONUS.match(text, pos)
+    if b is None:
+        raise DiceSyntaxError(text, pos, f"unexpected {text[pos]!r}; only '+N' may follow")
+    bonus = _number(text, b.group(1))
+    if b.end() != len(text):
+        raise DiceSyntaxError(text, b.end(), f"unexpected {text[b.end()]!r}")
+    return bonus
 
 
 def _number(text: str, digits: str, what: str = "value") -> int:

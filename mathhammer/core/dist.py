@@ -43,6 +43,61 @@ def _check_work(operation: str, work: int) -> None:
     check_limit(f"operations of {operation}", work, MAX_DIST_WORK, hint)
 
 
+def _dist_list(dists: Sequence[Dist]) -> list[Dist]:
+    """The distributions of a mixture, checked: a list of Dists."""
+    if isinstance(dists, Dist | str) or not isinstance(dists, Iterable):
+        raise field_error(DistributionError, "dists", "a list of Dists", dists)
+    found = list(dists)
+    if not all(isinstance(d, Dist) for d in found):
+        raise field_error(DistributionError, "dists", "a list of Dists", found)
+    return found
+
+
+def _mixture_weights(weights: ArrayLike, count: int) -> FloatArray:
+    """The weights of a mixture of ``count`` distributions, checked: as many, finite,
+    non-negative and summing to 1."""
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise field_error(DistributionError, "weights", "an array of numbers", weights) from None
+    if w.ndim != 1 or len(w) != count or len(w) == 0:
+        raise field_error(DistributionError, "weights", f"one weight per distribution ({count})", w)
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or abs(float(w.sum()) - 1.0) > MASS_TOLERANCE:
+        raise field_error(DistributionError, "weights", "finite, non-negative and summing to 1", w)
+    return w
+
+
+def _checked_pmf(pmf: ArrayLike) -> FloatArray:
+    """``Dist(pmf)``'s pmf as a new float array, checked: one-dimensional, non-empty,
+    finite, non-negative and summing to 1."""
+    try:
+        arr = np.array(pmf, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise field_error(DistributionError, "pmf", "an array of probabilities", pmf) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise field_error(DistributionError, "pmf", "a non-empty one-dimensional array", pmf)
+    if not np.all(np.isfinite(arr)):
+        raise field_error(DistributionError, "pmf", "finite", pmf)
+    if np.any(arr < 0):
+        raise field_error(DistributionError, "pmf", "non-negative", pmf)
+    total = float(arr.sum())
+    if abs(total - 1.0) > MASS_TOLERANCE:
+        raise field_error(DistributionError, "sum of pmf", "1", total)
+    return arr
+
+
+def _mapped(func: Any, size: int) -> list[int]:
+    """``func(k)`` for each ``k`` below ``size``, checked: integers >= 0."""
+    values = [func(k) for k in range(size)]
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise field_error(DistributionError, "func(k)", "an integer >= 0", value)
+    values = [int(v) for v in values]
+    if min(values) < 0:
+        raise field_error(DistributionError, "func(k)", "an integer >= 0", min(values))
+    return values
+
+
 class Dist(DistQueries):
     """A probability distribution over the integers ``0..n``.
 
@@ -66,19 +121,7 @@ class Dist(DistQueries):
     __slots__ = ("_moments", "_pmf")
 
     def __init__(self, pmf: ArrayLike) -> None:
-        try:
-            arr = np.array(pmf, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise field_error(DistributionError, "pmf", "an array of probabilities", pmf) from None
-        if arr.ndim != 1 or arr.size == 0:
-            raise field_error(DistributionError, "pmf", "a non-empty one-dimensional array", pmf)
-        if not np.all(np.isfinite(arr)):
-            raise field_error(DistributionError, "pmf", "finite", pmf)
-        if np.any(arr < 0):
-            raise field_error(DistributionError, "pmf", "non-negative", pmf)
-        total = float(arr.sum())
-        if abs(total - 1.0) > MASS_TOLERANCE:
-            raise field_error(DistributionError, "sum of pmf", "1", total)
+        arr = _checked_pmf(pmf)
         arr.setflags(write=False)
         self._pmf = arr
         self._moments = None
@@ -201,29 +244,8 @@ class Dist(DistQueries):
         >>> Dist.mixture([0.5, 0.5], [Dist.constant(0), Dist.constant(2)]).probabilities.tolist()
         [0.5, 0.0, 0.5]
         """
-        if isinstance(dists, Dist | str) or not isinstance(dists, Iterable):
-            raise field_error(DistributionError, "dists", "a list of Dists", dists)
-        dists = list(dists)
-        if not all(isinstance(d, Dist) for d in dists):
-            raise field_error(DistributionError, "dists", "a list of Dists", dists)
-        try:
-            w = np.asarray(weights, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise field_error(
-                DistributionError, "weights", "an array of numbers", weights
-            ) from None
-        if w.ndim != 1 or len(w) != len(dists) or len(w) == 0:
-            raise field_error(
-                DistributionError, "weights", f"one weight per distribution ({len(dists)})", w
-            )
-        if (
-            not np.all(np.isfinite(w))
-            or np.any(w < 0)
-            or abs(float(w.sum()) - 1.0) > MASS_TOLERANCE
-        ):
-            raise field_error(
-                DistributionError, "weights", "finite, non-negative and summing to 1", w
-            )
+        dists = _dist_list(dists)
+        w = _mixture_weights(weights, len(dists))
         size = max(d.n for d in dists) + 1
         out = np.zeros(size)
         for wi, d in zip(w, dists, strict=True):
@@ -320,13 +342,7 @@ class Dist(DistQueries):
         >>> Dist.uniform(1, 3).map(lambda d: max(d - 1, 1)).probabilities.tolist()
         [0.0, 0.6666666666666666, 0.3333333333333333]
         """
-        values = [func(k) for k in range(len(self._pmf))]
-        for value in values:
-            if isinstance(value, bool) or not isinstance(value, int | np.integer):
-                raise field_error(DistributionError, "func(k)", "an integer >= 0", value)
-        values = [int(v) for v in values]
-        if min(values) < 0:
-            raise field_error(DistributionError, "func(k)", "an integer >= 0", min(values))
+        values = _mapped(func, len(self._pmf))
         check_limit("largest value of Dist.map", max(values), MAX_DIST_SIZE)
         out = np.zeros(max(values) + 1)
         np.add.at(out, values, self._pmf)

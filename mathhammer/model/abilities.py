@@ -107,6 +107,16 @@ class DevastatingWounds(Ability):
 _ANTI = re.compile(r"^ANTI-?\s*(.+?)\s+([2-6])\s*\+$")
 
 
+def _anti_keyword(keyword: object) -> str:
+    """``Anti.keyword`` checked: a keyword, upper case, single spaces."""
+    if not isinstance(keyword, str):
+        raise field_error(ProfileError, "Anti.keyword", "a keyword", keyword)
+    word = " ".join(keyword.split()).upper()
+    if not word:
+        raise field_error(ProfileError, "Anti.keyword", "a keyword", word)
+    return word
+
+
 @dataclass(frozen=True)
 class Anti(Ability):
     """Against a target with the keyword, an unmodified wound roll >= X is a Critical Wound."""
@@ -118,11 +128,7 @@ class Anti(Ability):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not isinstance(self.keyword, str):
-            raise field_error(ProfileError, "Anti.keyword", "a keyword", self.keyword)
-        object.__setattr__(self, "keyword", " ".join(self.keyword.split()).upper())
-        if not self.keyword:
-            raise field_error(ProfileError, "Anti.keyword", "a keyword", self.keyword)
+        object.__setattr__(self, "keyword", _anti_keyword(self.keyword))
         threshold = self.threshold
         if isinstance(threshold, bool) or not isinstance(threshold, int):
             raise field_error(ProfileError, "Anti.threshold", "an integer from 2 to 6", threshold)

@@ -141,18 +141,7 @@ def parse_abilities(
     (['[SUSTAINED HITS 1]', '[LETHAL HITS]'], ('SNAGGED',))
     """
     if not isinstance(abilities, str):
-        if not isinstance(abilities, Iterable) or isinstance(abilities, bytes | Mapping):
-            raise field_error(
-                ProfileError, "abilities", "a string or a list of abilities", abilities
-            )
-        items = list(abilities)
-        for item in items:
-            if not isinstance(item, str | Ability):
-                raise field_error(ProfileError, "abilities", "text or typed abilities", item)
-        typed = [a for a in items if isinstance(a, Ability)]
-        texts = [a for a in items if not isinstance(a, Ability)]
-        found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())
-        return tuple(typed) + found, unknown
+        return _parse_items(abilities)
     found_list: list[Ability] = []
     unknown_list: list[str] = []
     for token in split_abilities(abilities):
@@ -162,6 +151,24 @@ def parse_abilities(
         else:
             found_list.append(ability)
     return tuple(found_list), tuple(unknown_list)
+
+
+def _parse_items(abilities: Iterable[object]) -> tuple[tuple[Ability, ...], tuple[str, ...]]:
+    """A list of tokens and typed abilities read as :func:`parse_abilities` reads text: the
+    typed abilities first, then those the tokens print."""
+    if not isinstance(abilities, Iterable) or isinstance(abilities, bytes | Mapping):
+        raise field_error(ProfileError, "abilities", "a string or a list of abilities", abilities)
+    typed: list[Ability] = []
+    texts: list[str] = []
+    for item in list(abilities):
+        if isinstance(item, Ability):
+            typed.append(item)
+        elif isinstance(item, str):
+            texts.append(item)
+        else:
+            raise field_error(ProfileError, "abilities", "text or typed abilities", item)
+    found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())
+    return tuple(typed) + found, unknown
 
 
 def suggest_ability(token: str) -> str | None:
@@ -193,6 +200,12 @@ def suggest_ability(token: str) -> str | None:
     if anti is not None:
         guess = f"ANTI-{anti.group(1)} {anti.group(2)}+"
         return guess + suffix if _reads(guess + suffix) else None
+    return _closest(body, suffix)
+
+
+def _closest(body: str, suffix: str) -> str | None:
+    """The known ability closest to ``body`` by its name, its value kept where the ability
+    then reads, with the keyword restriction ``suffix``; None if none is close."""
     match = _TRAILING_VALUE.match(body)
     name, value = (match.group(1), match.group(2)) if match else (body, None)
     names = [c.NAME for c in ability_classes() if c.NAME not in ("ANTI", "NO EFFECT")]

@@ -7,7 +7,7 @@ it assumes), the target's keywords, or the attack's own abilities ([PSYCHIC]).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -63,55 +63,63 @@ class Condition:
             raise field_error(
                 ProfileError, "Condition.kind", f"one of {list(CONDITIONS)}", self.kind
             )
-        if self.kind == "assumed":
-            object.__setattr__(self, "value", assumption_name(self.value))
-        elif self.kind == "target":
-            if not isinstance(self.value, str) or not self.value.strip("/ "):
-                raise field_error(
-                    ProfileError,
-                    "Condition.value",
-                    "target keywords ('MONSTER/VEHICLE')",
-                    self.value,
-                )
-            words = [" ".join(w.split()).upper() for w in self.value.split("/") if w.strip()]
-            object.__setattr__(self, "value", "/".join(words))
-        elif self.kind == "weapon":
-            if not isinstance(self.value, str) or not self.value.strip():
-                raise field_error(
-                    ProfileError, "Condition.value", "a weapon ability ('PSYCHIC')", self.value
-                )
-            object.__setattr__(self, "value", " ".join(self.value.split()).upper())
+        read = _VALUES.get(self.kind)
+        if read is not None:
+            object.__setattr__(self, "value", read(self.value))
         elif self.value:
             raise field_error(ProfileError, "Condition.value", "'' for this kind", self.value)
 
     def holds(self, situation: Situation) -> bool:
         """True if the condition holds for a pool in this situation (``strength_over_
         toughness`` is judged on the pool's draft, by :meth:`EffectRule.apply`)."""
-        context = situation.context
-        if self.kind == "charged":
-            return context.charged
-        if self.kind == "stationary":
-            return context.remained_stationary
-        if self.kind == "half_range":
-            return context.half_range and not situation.melee
-        if self.kind == "target":
-            return _keywords_match(self.value.split("/"), situation.target.keywords)
-        if self.kind == "assumed":
-            return self.value in context.assume
-        if self.kind == "weapon":
-            return any(a.kind == self.value for a in situation.abilities)
-        return True
+        judge = _HOLDS.get(self.kind)
+        return True if judge is None else judge(self.value, situation)
 
     def __str__(self) -> str:
-        if self.kind == "target":
-            return f"target {self.value}"
-        if self.kind == "assumed":
-            return self.value
-        if self.kind == "weapon":
-            return f"the attack is {self.value}"
-        return {"strength_over_toughness": "S > T", "half_range": "half range"}.get(
-            self.kind, self.kind
+        return _PHRASES.get(self.kind, self.kind).format(self.value)
+
+
+def _target_keywords(value: object) -> str:
+    """A ``"target"`` condition's value checked: keywords in upper case, ``/`` between."""
+    if not isinstance(value, str) or not value.strip("/ "):
+        raise field_error(
+            ProfileError, "Condition.value", "target keywords ('MONSTER/VEHICLE')", value
         )
+    return "/".join(" ".join(w.split()).upper() for w in value.split("/") if w.strip())
+
+
+def _weapon_ability(value: object) -> str:
+    """A ``"weapon"`` condition's value checked: a weapon ability as printed, upper case."""
+    if not isinstance(value, str) or not value.strip():
+        raise field_error(ProfileError, "Condition.value", "a weapon ability ('PSYCHIC')", value)
+    return " ".join(value.split()).upper()
+
+
+#: How the value of each kind that has one is read (the other kinds take ``""``).
+_VALUES: dict[str, Callable[[object], str]] = {
+    "assumed": assumption_name,
+    "target": _target_keywords,
+    "weapon": _weapon_ability,
+}
+#: Whether a condition of each kind holds, from its value and the pool's situation (a kind
+#: not here always holds for the situation: ``strength_over_toughness``).
+_HOLDS: dict[str, Callable[[str, Situation], bool]] = {
+    "charged": lambda _, situation: situation.context.charged,
+    "stationary": lambda _, situation: situation.context.remained_stationary,
+    "half_range": lambda _, situation: situation.context.half_range and not situation.melee,
+    "target": lambda value, situation: _keywords_match(value.split("/"), situation.target.keywords),
+    "assumed": lambda value, situation: value in situation.context.assume,
+    "weapon": lambda value, situation: any(a.kind == value for a in situation.abilities),
+}
+#: How a condition of each kind reads, its value in place of ``{}`` (a kind not here: its
+#: name).
+_PHRASES = {
+    "target": "target {}",
+    "assumed": "{}",
+    "weapon": "the attack is {}",
+    "strength_over_toughness": "S > T",
+    "half_range": "half range",
+}
 
 
 def _keywords_match(wanted: Iterable[str], have: Iterable[str]) -> bool:

@@ -21,6 +21,18 @@ from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
 from .fields import read_dice
 
+# REROLL_ONE and damage_reroll_below, once defined here, are still importable from here
+from .rerolls import REROLL_ONE as REROLL_ONE
+from .rerolls import (
+    REROLLS,
+    check_policy,
+    check_reroll_damage,
+    check_reroll_one,
+    damage_reroll_rank,
+    reroll_rank,
+)
+from .rerolls import damage_reroll_below as damage_reroll_below
+
 __all__ = [
     "CORE_STATES",
     "REROLLS",
@@ -30,13 +42,6 @@ __all__ = [
     "default_context",
     "default_modifiers",
 ]
-
-#: Re-roll policies: natural 1s, failed results, or every non-critical result
-#: ("fishing" for critical hits or wounds).
-REROLLS = ("ones", "failures", "non_critical")
-#: What a command re-roll re-rolls (``Modifiers.reroll_one``): one hit or wound roll of a
-#: pool, to raise the expected damage, or (``:at_least``) only ever a failed die.
-REROLL_ONE = ("hit", "wound", "hit:at_least", "wound:at_least", "damage")
 
 
 def _flag(owner: Any, name: str) -> None:
@@ -228,12 +233,11 @@ class Context:
         ['half_range', 'lethal_hits roll']
         """
         out: list[str] = []
-        for f in fields(self):
-            value, default = getattr(self, f.name), _CONTEXT_DEFAULTS[f.name]
-            if f.name == "assume":
-                out.extend(f"assume {name}" for name in sorted(value))
-            elif value != default:
-                out.append(f.name if value is True else f"{f.name} {value}")
+        for name, value in self._changed().items():
+            if name == "assume":
+                out.extend(f"assume {state}" for state in sorted(value))
+            else:
+                out.append(name if value is True else f"{name} {value}")
         return out
 
     def combined(self, base: Context | None) -> Context:
@@ -247,11 +251,15 @@ class Context:
         """
         if base is None:
             return self
-        changed = {f.name: getattr(self, f.name) for f in fields(self)}
-        changed = {k: v for k, v in changed.items() if v != _CONTEXT_DEFAULTS[k]}
+        changed = self._changed()
         if "assume" in changed:  # the states assumed by either
             changed["assume"] = changed["assume"] | base.assume
         return replace(base, **changed) if changed else base
+
+    def _changed(self) -> dict[str, Any]:
+        """The fields that differ from ``Context()``, by name, in the order of the fields."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: v for k, v in values.items() if v != _CONTEXT_DEFAULTS[k]}
 
 
 @hash_once
@@ -338,52 +346,15 @@ class Modifiers:
         del values["self"]
         for name, value in values.items():
             object.__setattr__(self, name, value)
-        for name in ("hit", "wound", "skill", "strength", "ap", "damage_add"):
-            _int(self, name, -20, 20)
-        _int(self, "damage_multiply", 1, 10)
-        _int(self, "critical_hit", 2, 6)
-        _int(self, "critical_wound", 2, 6)
+        for name, (low, high) in _INT_RANGES.items():
+            _int(self, name, low, high)
         for name in ("reroll_hits", "reroll_wounds"):
-            value = getattr(self, name)
-            if value is not None and value not in REROLLS:
-                raise field_error(
-                    ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
-                )
+            check_policy(name, getattr(self, name))
         if reroll_one is not None:
-            if reroll_one not in REROLL_ONE:
-                raise field_error(
-                    ProfileError, "Modifiers.reroll_one", f"None or one of {list(REROLL_ONE)}",
-                    reroll_one,
-                )  # fmt: skip
-            step = reroll_one.split(":")[0]
-            every = {"hit": reroll_hits, "wound": reroll_wounds}.get(step)
-            if step == "damage" and reroll_damage is not None:
-                raise ProfileError(
-                    f"Modifiers.reroll_one='damage' contradicts reroll_damage={reroll_damage!r}: "
-                    "the damage dice are re-rolled already, and a die is re-rolled at most once"
-                )
-            if every in ("failures", "non_critical"):
-                raise ProfileError(
-                    f"Modifiers.reroll_one={reroll_one!r} contradicts "
-                    f"reroll_{step}s={every!r}: every failed {step} roll is re-rolled already, "
-                    "and a die is re-rolled at most once"
-                )
-        if (
-            reroll_damage is not None
-            and reroll_damage != "optimal"
-            and damage_reroll_below(reroll_damage) is None
-        ):
-            raise field_error(
-                ProfileError,
-                "Modifiers.reroll_damage",
-                "None, 'ones', 'below:N' (N from 1 to 19) or 'optimal'",
-                reroll_damage,
-            )
+            check_reroll_one(reroll_one, reroll_hits, reroll_wounds, reroll_damage)
+        check_reroll_damage(reroll_damage)
         if damage_set is not None:
-            dice = read_dice(damage_set, "Modifiers.damage_set")
-            if dice.min < 1:
-                raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
-            object.__setattr__(self, "damage_set", dice)
+            object.__setattr__(self, "damage_set", _damage_set(damage_set))
 
     def changes(self) -> list[str]:
         """The fields that differ from ``Modifiers()``, as ``name value`` (a signed number
@@ -425,12 +396,9 @@ class Modifiers:
         values["critical_hit"] = min(self.critical_hit, base.critical_hit)
         values["critical_wound"] = min(self.critical_wound, base.critical_wound)
         for name in ("reroll_hits", "reroll_wounds"):
-            mine, theirs = getattr(self, name), getattr(base, name)
-            values[name] = max(mine, theirs, key=lambda r: -1 if r is None else REROLLS.index(r))
+            values[name] = max(getattr(self, name), getattr(base, name), key=reroll_rank)
         values["reroll_damage"] = max(
-            self.reroll_damage,
-            base.reroll_damage,
-            key=lambda r: 20 if r == "optimal" else damage_reroll_below(r) or 0,
+            self.reroll_damage, base.reroll_damage, key=damage_reroll_rank
         )
         values["reroll_one"] = self.reroll_one if self.reroll_one is not None else base.reroll_one
         return Modifiers(**values)
@@ -438,6 +406,13 @@ class Modifiers:
 
 #: The fields of Modifiers that add up when two buffs combine.
 _SUMMED = ("hit", "wound", "skill", "strength", "ap", "damage_add")
+#: The range of each integer field of Modifiers.
+_INT_RANGES = {
+    **dict.fromkeys(_SUMMED, (-20, 20)),
+    "damage_multiply": (1, 10),
+    "critical_hit": (2, 6),
+    "critical_wound": (2, 6),
+}
 #: Each field's value in ``Modifiers()``.
 _MODIFIER_DEFAULTS: dict[str, Any] = {
     "hit": 0, "wound": 0, "skill": 0, "strength": 0, "ap": 0, "damage_set": None,
@@ -448,6 +423,14 @@ _MODIFIER_DEFAULTS: dict[str, Any] = {
 _CONTEXT_DEFAULTS: dict[str, Any] = {
     f.name: frozenset() if f.name == "assume" else f.default for f in fields(Context)
 }
+
+
+def _damage_set(value: Dice | int | str) -> Dice:
+    """``Modifiers.damage_set`` read as dice of at least 1."""
+    dice = read_dice(value, "Modifiers.damage_set")
+    if dice.min < 1:
+        raise field_error(ProfileError, "Modifiers.damage_set", "at least 1", dice.text)
+    return dice
 
 
 @cache
@@ -495,32 +478,7 @@ def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, C
     ...
     mathhammer.errors.ProfileError: modifiers must be items such as hit+1, ...; got 'hit+x'
     """
-    import re
-
-    numbers: dict[str, Any] = {}
-    context: dict[str, Any] = {}
-    flags = {f.name for f in fields(Context) if isinstance(f.default, bool)}
-    wanted = "items such as hit+1, reroll_hits=ones or half_range, separated by ';'"
-    for item in (part.strip() for part in text.split(";")):
-        if not item:
-            continue
-        step = re.fullmatch(r"([a-z_]+)\s*([+-]\s*\d{1,2})", item)
-        pair = re.fullmatch(r"([a-z_]+)\s*=\s*(\S+)", item)
-        if step and step[1] in _SUMMED:
-            numbers[step[1]] = numbers.get(step[1], 0) + int(step[2].replace(" ", ""))
-        elif pair and pair[1] in _SET_FIELDS:
-            kind = _SET_FIELDS[pair[1]]
-            value = pair[2]
-            if kind is int and not value.isdigit():
-                raise field_error(ProfileError, field, wanted, item)
-            numbers[pair[1]] = int(value) if kind is int else value
-        elif pair and pair[1] in _CONTEXT_VALUES:
-            value = pair[2]
-            context[pair[1]] = int(value) if value.isdigit() else value
-        elif item in flags:
-            context[item] = True
-        else:
-            raise field_error(ProfileError, field, wanted, item)
+    numbers, context = _buff_fields(text, field)
     try:
         modifiers = Modifiers(**numbers) if numbers else None
         made = Context(**context) if context else None
@@ -529,19 +487,54 @@ def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, C
     return modifiers, made
 
 
-def damage_reroll_below(option: str | None) -> int | None:
-    """The face at or below which a damage die is re-rolled: 1 for ``"ones"``, N for
-    ``"below:N"``; None for None or text that is neither.
+#: What a buff's text is made of, for its error.
+_BUFF_ITEMS = "items such as hit+1, reroll_hits=ones or half_range, separated by ';'"
+#: The Context flags a buff's text sets by their names.
+_FLAGS = frozenset(f.name for f in fields(Context) if isinstance(f.default, bool))
 
-    Examples
-    --------
-    >>> damage_reroll_below("ones"), damage_reroll_below("below:2"), damage_reroll_below("x")
-    (1, 2, None)
-    """
-    if option == "ones":
-        return 1
-    if isinstance(option, str) and option.startswith("below:"):
-        digits = option.removeprefix("below:")
-        if digits.isdigit() and digits.isascii() and 1 <= int(digits) <= 19:
-            return int(digits)
+
+def _buff_fields(text: str, field: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of Modifiers and of Context that a buff's text sets, by name."""
+    numbers: dict[str, Any] = {}
+    context: dict[str, Any] = {}
+    for item in (part.strip() for part in text.split(";")):
+        if not item:
+            continue
+        found = _buff_item(item)
+        if found is None:
+            raise field_error(ProfileError, field, _BUFF_ITEMS, item)
+        where, name, value = found
+        if where == "context":
+            context[name] = value
+        elif where == "step":  # the steps of one number add up
+            numbers[name] = numbers.get(name, 0) + value
+        else:
+            numbers[name] = value
+    return numbers, context
+
+
+def _buff_item(item: str) -> tuple[str, str, Any] | None:
+    """One item of a buff's text read: ``("step", name, N)`` for a number changed by N,
+    ``("set", name, value)`` for a field of Modifiers set, ``("context", name, value)`` for
+    a field of Context; None if it reads as none of these."""
+    import re
+
+    step = re.fullmatch(r"([a-z_]+)\s*([+-]\s*\d{1,2})", item)
+    if step and step[1] in _SUMMED:
+        return "step", step[1], int(step[2].replace(" ", ""))
+    pair = re.fullmatch(r"([a-z_]+)\s*=\s*(\S+)", item)
+    if pair is None:  # a flag by its name, or nothing known
+        return ("context", item, True) if item in _FLAGS else None
+    return _buff_pair(pair[1], pair[2])
+
+
+def _buff_pair(name: str, value: str) -> tuple[str, str, Any] | None:
+    """A ``name=value`` item of a buff's text read, as :func:`_buff_item` reads one."""
+    kind = _SET_FIELDS.get(name)
+    if kind is int:
+        return ("set", name, int(value)) if value.isdigit() else None
+    if kind is not None:
+        return "set", name, value
+    if name in _CONTEXT_VALUES:
+        return "context", name, int(value) if value.isdigit() else value
     return None

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from ..core.dice import Dice
 from ..core.frozen import fast_init
 from .abilities import Ability
-from .context import Context, Modifiers, damage_reroll_below
+from .context import Context, Modifiers
 from .profiles import Unit, Weapon
+from .rerolls import damage_reroll_below
 from .standing import Standing
 
 __all__ = ["PoolDraft", "Situation"]
@@ -138,10 +139,7 @@ class PoolDraft:
         (1, -2, True)
         """
         context, target = situation.context, situation.target
-        damage = modifiers.damage_set if isinstance(modifiers.damage_set, Dice) else weapon.damage
-        below = damage_reroll_below(modifiers.reroll_damage)
-        if below is not None:  # each damage die at or below it rolled again
-            damage = damage.rerolled(below)
+        damage = _damage(weapon, modifiers)
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
         strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
@@ -169,3 +167,13 @@ class PoolDraft:
     def in_cover(self) -> bool:
         """The target has the benefit of cover against this pool."""
         return self.cover and not self.ignores_cover
+
+
+def _damage(weapon: Weapon, modifiers: Modifiers) -> Dice:
+    """The pool's D: the weapon's, or the one the modifiers set; each die at or below the
+    face the modifiers name rolled again."""
+    damage = modifiers.damage_set if isinstance(modifiers.damage_set, Dice) else weapon.damage
+    below = damage_reroll_below(modifiers.reroll_damage)
+    if below is not None:
+        damage = damage.rerolled(below)
+    return damage

@@ -37,17 +37,16 @@ Examples
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from ..core.dice import parse_dice
 from ..errors import ProfileError, field_error
 from .ability_base import Ability
 from .ability_text import parse_token
 from .conditions import ASSUMED, CONDITIONS, Condition
 from .context import assumption_name
+from .effect_changes import SCALES, change_draft, granted
 from .unit import group_named
 
 if TYPE_CHECKING:
@@ -111,8 +110,6 @@ DEFENCE = {
 PROFILE_FIELDS = frozenset({"fnp", "fnp_mortal", "damage_reduction", "halve_damage", "stealth"})
 
 _ROLL = ("hit", "wound", "target_hit", "target_wound")
-#: ``attacks_scale`` values: the fraction A is multiplied by.
-_SCALES = {"double": (2, 1), "triple": (3, 1), "half": (1, 2)}
 
 
 def _policy(value: object) -> str:
@@ -176,12 +173,8 @@ class Effect:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", _unit_phrases(self.units))
-        if not isinstance(self.models, str):
-            raise field_error(ProfileError, "Effect.models", "a model name or ''", self.models)
-        object.__setattr__(self, "models", " ".join(self.models.split()).lower())
-        if not isinstance(self.weapon, str):
-            raise field_error(ProfileError, "Effect.weapon", "a weapon name or ''", self.weapon)
-        object.__setattr__(self, "weapon", " ".join(self.weapon.split()).lower())
+        object.__setattr__(self, "models", _name_part(self.models, "models", "a model name or ''"))
+        object.__setattr__(self, "weapon", _name_part(self.weapon, "weapon", "a weapon name or ''"))
         if self.kind not in OFFENCE and self.kind not in DEFENCE:
             raise field_error(
                 ProfileError, "Effect.kind", f"one of {[*OFFENCE, *DEFENCE]}", self.kind
@@ -192,68 +185,22 @@ class Effect:
             )
         if self.scope not in ("unit", "model", "led"):
             raise field_error(ProfileError, "Effect.scope", "'unit', 'model' or 'led'", self.scope)
-        conditions = tuple(self.conditions)
-        for c in conditions:
-            if not isinstance(c, Condition):
-                raise field_error(ProfileError, "Effect.conditions", "Condition objects", c)
-        object.__setattr__(self, "conditions", conditions)
+        object.__setattr__(self, "conditions", _conditions(self.conditions))
         object.__setattr__(self, "value", self._value())
 
     def _value(self) -> int | str:
+        """The value checked against the kind: a policy, a word, a printed ability or a
+        number in the kind's range."""
         kind, value = self.kind, self.value
         if kind in ("reroll_hits", "reroll_wounds"):
             return _policy(value)
-        if kind == "ignore_modifiers":
-            if value not in ("skill", "hit", "wound"):
-                raise field_error(ProfileError, "Effect('ignore_modifiers').value",
-                                  "'skill', 'hit' or 'wound'", value)  # fmt: skip
-            return str(value)
-        if kind == "critical_all":
-            if value not in ("hit", "wound"):
-                raise field_error(ProfileError, "Effect('critical_all').value", "'hit' or "
-                                  "'wound'", value)  # fmt: skip
-            return str(value)
-        if kind == "attacks_scale":
-            if value not in _SCALES:
-                raise field_error(ProfileError, "Effect('attacks_scale').value",
-                                  "'double', 'triple' or 'half'", value)  # fmt: skip
-            return str(value)
-        if kind == "reroll_damage":
-            if value not in ("optimal", "ones"):
-                raise field_error(ProfileError, "Effect('reroll_damage').value",
-                                  "'optimal' or 'ones'", value)  # fmt: skip
-            return str(value)
+        if kind in _WORDS:
+            return _word(kind, value)
         if kind == "ability":
-            token = " ".join(str(value).strip("[] ").split()).upper()
-            if parse_token(token) is None:
-                raise field_error(
-                    ProfileError, "Effect('ability').value", "a weapon ability as printed", value
-                )
-            return token
-        if kind == "halve_damage" or kind == "stealth" or kind == "cover":
+            return _ability_token(value)
+        if kind in ("halve_damage", "stealth", "cover"):
             return 1
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise field_error(ProfileError, f"Effect({kind!r}).value", "an integer", value)
-        if kind in ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal", "hit_on"):
-            low, high = 2, 6
-        elif kind == "damage_set":
-            low, high = 1, 20
-        elif kind == "attacks_set":
-            low, high = 1, 60
-        elif kind in _ROLL:
-            low, high = -1, 1
-        elif kind == "target_save":
-            low, high = 1, 3
-        else:
-            low, high = -6, 6
-        if not low <= value <= high or value == 0:
-            raise field_error(
-                ProfileError,
-                f"Effect({kind!r}).value",
-                f"a non-zero integer from {low} to {high}",
-                value,
-            )
-        return value
+        return _number(kind, value)
 
     @property
     def side(self) -> str:
@@ -317,49 +264,7 @@ class Effect:
     @property
     def text(self) -> str:
         """What it does, in a few words, with its conditions."""
-        kind, value = self.kind, self.value
-        words = {
-            "hit": f"{value:+} to hit" if isinstance(value, int) else "",
-            "wound": f"{value:+} to wound" if isinstance(value, int) else "",
-            "attacks": f"{value:+} A" if isinstance(value, int) else "",
-            "strength": f"{value:+} S" if isinstance(value, int) else "",
-            "ap": f"{value:+} AP" if isinstance(value, int) else "",
-            "damage": f"{value:+} D" if isinstance(value, int) else "",
-            "reroll_hits": f"re-roll hit rolls{_POLICY_TEXT.get(str(value), '')}",
-            "reroll_wounds": f"re-roll wound rolls{_POLICY_TEXT.get(str(value), '')}",
-            "reroll_damage": "re-roll damage rolls" + (" of 1" if value == "ones" else ""),
-            "damage_set": f"D set to {value}",
-            "attacks_set": f"A set to {value}",
-            "attacks_scale": {"double": "A doubled", "triple": "A tripled"}.get(
-                str(value), "A halved"
-            ),
-            "skill": f"BS/WS improved by {value}",
-            "critical_all": f"every successful {value} roll is critical",
-            "ignore_modifiers": "ignore penalties to "
-            + {"skill": "BS/WS", "hit": "hit rolls", "wound": "wound rolls"}.get(str(value), ""),
-            "hit_on": f"hits on unmodified {value}+",
-            "critical_hit": f"Critical Hits on {value}+",
-            "critical_wound": f"Critical Wounds on {value}+",
-            "ability": f"[{value}]",
-            "target_hit": f"{value:+} to hit rolls that target it"
-            if isinstance(value, int)
-            else "",
-            "target_wound": f"{value:+} to wound rolls that target it"
-            if isinstance(value, int)
-            else "",
-            "target_ap": f"-{value} AP to attacks that target it",
-            "target_save": f"+{value} Sv against attacks that target it",
-            "target_damage": f"{value:+} D to attacks that target it"
-            if isinstance(value, int)
-            else "",
-            "invuln": f"{value}+ invulnerable save",
-            "cover": "benefit of cover",
-            "fnp": f"Feel No Pain {value}+",
-            "fnp_mortal": f"Feel No Pain {value}+ against mortal wounds",
-            "damage_reduction": f"-{value} Damage per attack allocated",
-            "halve_damage": "halve Damage",
-            "stealth": "Stealth",
-        }[kind]
+        words = _TEXT[self.kind].format(_shown(self.kind, self.value))
         if self.weapon:
             words = f"{self.weapon}: {words}"
         if self.models:
@@ -373,7 +278,123 @@ class Effect:
         return words
 
 
+#: What each kind does, in words: a template of its value as :func:`_shown` shows it.
+_TEXT = {
+    "hit": "{:+} to hit",
+    "wound": "{:+} to wound",
+    "attacks": "{:+} A",
+    "strength": "{:+} S",
+    "ap": "{:+} AP",
+    "damage": "{:+} D",
+    "reroll_hits": "re-roll hit rolls{}",
+    "reroll_wounds": "re-roll wound rolls{}",
+    "reroll_damage": "re-roll damage rolls{}",
+    "damage_set": "D set to {}",
+    "attacks_set": "A set to {}",
+    "attacks_scale": "A {}",
+    "skill": "BS/WS improved by {}",
+    "critical_all": "every successful {} roll is critical",
+    "ignore_modifiers": "ignore penalties to {}",
+    "hit_on": "hits on unmodified {}+",
+    "critical_hit": "Critical Hits on {}+",
+    "critical_wound": "Critical Wounds on {}+",
+    "ability": "[{}]",
+    "target_hit": "{:+} to hit rolls that target it",
+    "target_wound": "{:+} to wound rolls that target it",
+    "target_ap": "-{} AP to attacks that target it",
+    "target_save": "+{} Sv against attacks that target it",
+    "target_damage": "{:+} D to attacks that target it",
+    "invuln": "{}+ invulnerable save",
+    "cover": "benefit of cover",
+    "fnp": "Feel No Pain {}+",
+    "fnp_mortal": "Feel No Pain {}+ against mortal wounds",
+    "damage_reduction": "-{} Damage per attack allocated",
+    "halve_damage": "halve Damage",
+    "stealth": "Stealth",
+}
 _POLICY_TEXT = {"ones": " of 1", "failures": "", "non_critical": " (all)"}
+#: The words of the kinds whose value is a word that reads otherwise in :data:`_TEXT`.
+_WORD_TEXT = {
+    "reroll_hits": _POLICY_TEXT,
+    "reroll_wounds": _POLICY_TEXT,
+    "reroll_damage": {"ones": " of 1", "optimal": ""},
+    "attacks_scale": {"double": "doubled", "triple": "tripled", "half": "halved"},
+    "ignore_modifiers": {"skill": "BS/WS", "hit": "hit rolls", "wound": "wound rolls"},
+}
+
+
+def _shown(kind: str, value: int | str) -> int | str:
+    """An effect's value as its :data:`_TEXT` template shows it."""
+    words = _WORD_TEXT.get(kind)
+    return value if words is None else words.get(str(value), "")
+
+
+#: The kinds whose value is one of a few words: the words, and how the error lists them.
+_WORDS: dict[str, tuple[Container[object], str]] = {
+    "ignore_modifiers": (("skill", "hit", "wound"), "'skill', 'hit' or 'wound'"),
+    "critical_all": (("hit", "wound"), "'hit' or 'wound'"),
+    "attacks_scale": (SCALES, "'double', 'triple' or 'half'"),
+    "reroll_damage": (("optimal", "ones"), "'optimal' or 'ones'"),
+}
+#: The range of each numbered kind's value (any other: -6 to 6); never 0.
+_RANGES = {
+    **dict.fromkeys(
+        ("critical_hit", "critical_wound", "invuln", "fnp", "fnp_mortal", "hit_on"), (2, 6)
+    ),
+    "damage_set": (1, 20),
+    "attacks_set": (1, 60),
+    **dict.fromkeys(_ROLL, (-1, 1)),
+    "target_save": (1, 3),
+}
+
+
+def _name_part(value: object, name: str, wanted: str) -> str:
+    """``Effect.models`` or ``Effect.weapon`` checked: lower case, single spaces."""
+    if not isinstance(value, str):
+        raise field_error(ProfileError, f"Effect.{name}", wanted, value)
+    return " ".join(value.split()).lower()
+
+
+def _conditions(conditions: Iterable[Condition]) -> tuple[Condition, ...]:
+    """``Effect.conditions`` checked: a tuple of :class:`Condition`."""
+    checked = tuple(conditions)
+    for c in checked:
+        if not isinstance(c, Condition):
+            raise field_error(ProfileError, "Effect.conditions", "Condition objects", c)
+    return checked
+
+
+def _word(kind: str, value: object) -> str:
+    """The value of a kind that takes one of a few words (:data:`_WORDS`), checked."""
+    allowed, wanted = _WORDS[kind]
+    if value not in allowed:
+        raise field_error(ProfileError, f"Effect({kind!r}).value", wanted, value)
+    return str(value)
+
+
+def _ability_token(value: object) -> str:
+    """The weapon ability an ``"ability"`` effect grants, as a normalised token."""
+    token = " ".join(str(value).strip("[] ").split()).upper()
+    if parse_token(token) is None:
+        raise field_error(
+            ProfileError, "Effect('ability').value", "a weapon ability as printed", value
+        )
+    return token
+
+
+def _number(kind: str, value: object) -> int:
+    """The value of a numbered kind: a non-zero integer in the kind's range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise field_error(ProfileError, f"Effect({kind!r}).value", "an integer", value)
+    low, high = _RANGES.get(kind, (-6, 6))
+    if not low <= value <= high or value == 0:
+        raise field_error(
+            ProfileError,
+            f"Effect({kind!r}).value",
+            f"a non-zero integer from {low} to {high}",
+            value,
+        )
+    return value
 
 
 def _unit_phrases(units: object) -> tuple[str, ...]:
@@ -422,116 +443,35 @@ class EffectRule(Ability):
 
     def effective(self, situation: Situation) -> bool:
         effect = self.effect
-        if effect.attacks is not None and (effect.attacks == "melee") != situation.melee:
+        if not _for_attacks(effect, situation.melee):
             return False
         if effect.kind == "cover" and situation.melee:
             return False
         if not all(c.holds(situation) for c in effect.conditions):
             return False
         if effect.kind == "ability":  # a granted ability acts only where it would act
-            return _granted(str(effect.value), situation) is not None
+            return granted(str(effect.value), situation) is not None
         return True
 
     def apply(self, draft: PoolDraft, situation: Situation) -> None:
         effect = self.effect
-        kind, value = effect.kind, effect.value
-        if any(c.kind == "strength_over_toughness" for c in effect.conditions):
-            standing = situation.standing
-            toughness = situation.target.toughness if standing is None else standing.toughness
-            if draft.strength <= toughness:
-                return
-        if kind == "ability":
-            _grant(str(value), draft, situation)
+        if _short_of_toughness(effect, draft, situation):
             return
-        if kind == "reroll_damage":  # where it helps (D31), or each 1
-            if value == "ones" and draft.damage is not None:
-                draft.damage = draft.damage.rerolled(1)
-            elif draft.reroll_damage is None:
-                draft.reroll_damage = "optimal"
-            return
-        if kind == "damage_set":  # a characteristic changed before any modifier
-            draft.damage = parse_dice(value)
-            return
-        if kind == "attacks_set":  # a characteristic changed before any modifier
-            draft.attacks_set = parse_dice(value)
-            return
-        if kind == "attacks_scale":
-            num, den = _SCALES[str(value)]
-            old_num, old_den = draft.attacks_scale or (1, 1)
-            num, den = old_num * num, old_den * den
-            common = math.gcd(num, den)
-            draft.attacks_scale = (num // common, den // common)
-            return
-        if kind == "ignore_modifiers":
-            draft.ignores = draft.ignores | {str(value)}
-            return
-        if kind == "critical_all":
-            if value == "hit":
-                draft.all_hits_critical = True
-            else:
-                draft.all_wounds_critical = True
-            return
-        if isinstance(value, str):  # a re-roll policy
-            field_name = kind
-            current = getattr(draft, field_name)
-            setattr(draft, field_name, _stronger(current, value))
-            return
-        if kind in ("hit", "target_hit"):
-            draft.hit_modifier += value
-        elif kind in ("wound", "target_wound"):
-            draft.wound_modifier += value
-        elif kind == "attacks":
-            draft.bonus_attacks.append(parse_dice(value))
-        elif kind == "strength":
-            draft.strength = max(1, draft.strength + value)
-        elif kind == "ap":
-            draft.ap -= value
-        elif kind in ("damage", "target_damage"):
-            draft.damage_add += value
-        elif kind == "skill":  # a characteristic change: outside the +/-1 roll cap
-            draft.skill_change -= value
-        elif kind == "critical_hit":
-            draft.critical_hit = min(draft.critical_hit, value)
-        elif kind == "hit_on":
-            draft.hit_on = value if draft.hit_on is None else min(draft.hit_on, value)
-        elif kind == "critical_wound":
-            draft.critical_wound = min(draft.critical_wound, value)
-        elif kind == "target_ap":
-            draft.ap += value
-        elif kind == "target_save":
-            draft.save_improve += value
-        elif kind == "invuln":
-            draft.invuln = value if draft.invuln is None else min(draft.invuln, value)
-        elif kind == "fnp":  # for the models it names (D41), against this pool (D44)
-            draft.fnp = (*draft.fnp, (value, effect.models))
-        elif kind == "cover":
-            draft.cover = True
+        change_draft(draft, effect, situation)
 
     def __str__(self) -> str:
         source = self.effect.source or "rule"
         return f"{source} ({self.effect.text})"
 
 
-def _stronger(a: str | None, b: str) -> str:
-    order = (None, "ones", "failures", "non_critical")
-    return b if a is None or order.index(b) > order.index(a) else a
-
-
-def _granted(token: str, situation: Situation) -> Ability | None:
-    """A weapon ability a rule grants, where it changes this pool as the weapon's own would
-    (against a target it applies to, in a situation where it acts); None elsewhere."""
-    ability = parse_token(token)
-    keywords = situation.target.keywords
-    if ability is not None and ability.applies_to(keywords) and ability.effective(situation):
-        return ability
-    return None
-
-
-def _grant(token: str, draft: PoolDraft, situation: Situation) -> None:
-    """A weapon ability a rule grants, applied to the pool as the weapon's own would be."""
-    ability = _granted(token, situation)
-    if ability is not None:
-        ability.apply(draft, situation)
+def _short_of_toughness(effect: Effect, draft: PoolDraft, situation: Situation) -> bool:
+    """True if the effect holds only when the attack's Strength is greater than the
+    target's Toughness, and the pool's is not."""
+    if not any(c.kind == "strength_over_toughness" for c in effect.conditions):
+        return False
+    standing = situation.standing
+    toughness = situation.target.toughness if standing is None else standing.toughness
+    return draft.strength <= toughness
 
 
 #: Defence kinds that act on the attack (the pool), not on the models' profiles.
@@ -554,20 +494,41 @@ def arm(weapon: Weapon, effects: Iterable[Effect]) -> Weapon:
     >>> armed.abilities_text, armed.rules_text
     ('[LETHAL HITS]', "Sumfin' to Prove (melee: +1 to hit)")
     """
-    added: list[Ability] = []
-    for effect in effects:
-        if effect.side != "offence" or not effect.arms(weapon.name):
-            continue
-        if effect.attacks is not None and (effect.attacks == "melee") != weapon.melee:
-            continue
-        granted = parse_token(str(effect.value)) if effect.kind == "ability" else None
-        if granted is not None and not effect.conditions:
-            added.append(granted)
-        else:
-            added.append(EffectRule(effect))
+    added = [_as_ability(effect) for effect in effects if _concerns(effect, weapon)]
     if not added:
         return weapon
     return weapon.replace(abilities=(*weapon.abilities, *added))
+
+
+def _concerns(effect: Effect, weapon: Weapon) -> bool:
+    """True if the effect is an offence effect on the attacks of this weapon."""
+    if effect.side != "offence" or not effect.arms(weapon.name):
+        return False
+    return _for_attacks(effect, weapon.melee)
+
+
+def _as_ability(effect: Effect) -> Ability:
+    """An offence effect as a weapon's ability: an unconditional granted ability as the
+    weapon's own, any other effect as an :class:`EffectRule` judged per pool."""
+    granted = parse_token(str(effect.value)) if effect.kind == "ability" else None
+    if granted is not None and not effect.conditions:
+        return granted
+    return EffectRule(effect)
+
+
+def _for_attacks(effect: Effect, melee: bool) -> bool:
+    """True if the effect concerns melee attacks (``melee``) or ranged ones, as these are."""
+    return effect.attacks is None or (effect.attacks == "melee") == melee
+
+
+def _on_each_attack(effect: Effect) -> bool:
+    """True if the defence effect acts on each attack (the pool), not on the models'
+    profiles: a change to the attack, or a save that holds only for some attacks."""
+    if effect.side != "defence":
+        return False
+    return effect.kind in POOL_DEFENCE or (
+        effect.kind in ("invuln", "fnp") and bool(effect.conditions or effect.attacks)
+    )
 
 
 def guards(effects: Iterable[Effect]) -> tuple[EffectRule, ...]:
@@ -582,11 +543,5 @@ def guards(effects: Iterable[Effect]) -> tuple[EffectRule, ...]:
     ...                          Effect("fnp", 5, source="Dok")])]
     ['Ramshackle (-1 AP to attacks that target it)']
     """
-    out = []
-    for effect in effects:
-        pooled = effect.kind in POOL_DEFENCE or (
-            effect.kind in ("invuln", "fnp") and (effect.conditions or effect.attacks)
-        )
-        if effect.side == "defence" and pooled:
-            out.append(EffectRule(effect))
+    out = [EffectRule(effect) for effect in effects if _on_each_attack(effect)]
     return tuple(dict.fromkeys(out))

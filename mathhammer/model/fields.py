@@ -68,16 +68,19 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
         or (low is not None and value < low)
         or (high is not None and value > high)
     ):
-        if low is not None and high is not None:
-            constraint = f"an integer from {low} to {high}"
-        elif low is not None:
-            constraint = f"an integer >= {low}"
-        elif high is not None:
-            constraint = f"an integer <= {high}"
-        else:
-            constraint = "an integer"
-        raise field_error(ProfileError, field, constraint, value)
+        raise field_error(ProfileError, field, _int_constraint(low, high), value)
     return int(value)
+
+
+def _int_constraint(low: int | None, high: int | None) -> str:
+    """The constraint an integer in this range is worded by: ``"an integer >= 1"``."""
+    if low is not None and high is not None:
+        return f"an integer from {low} to {high}"
+    if low is not None:
+        return f"an integer >= {low}"
+    if high is not None:
+        return f"an integer <= {high}"
+    return "an integer"
 
 
 def dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:
@@ -110,7 +113,7 @@ def read_dice(value: Any, field: str) -> Dice:
     mathhammer.errors.ProfileError: Weapon.attacks must be an integer or a dice expression
     like 'D6+1', written with the digits 0-9; got '３D6'
     """
-    if isinstance(value, str) and any(c.isdigit() and not c.isascii() for c in value):
+    if _other_digits(value):
         raise field_error(ProfileError, field, f"{_DICE}, written with the digits 0-9", value)
     try:
         return parse_dice(value)
@@ -119,12 +122,22 @@ def read_dice(value: Any, field: str) -> Dice:
     except ProfileError:
         raise field_error(ProfileError, field, _DICE, value) from None
     except LimitError as exc:  # a size limit, not a misspelt value: named by the field
-        constraint = exc.constraint or "within the limits of a dice expression"
-        raise field_error(LimitError, field, constraint, exc.value, exc.hint or "") from None
+        raise _named_limit(exc, field) from None
     except MathhammerError:
         raise
     except ValueError:  # Python's limit on the digits of an int read from (or shown as) text
         raise field_error(ProfileError, field, _DICE, value, "the number is too long") from None
+
+
+def _other_digits(value: Any) -> bool:
+    """True for text with digits other than 0-9 (``"３"``, ``"٣"``)."""
+    return isinstance(value, str) and any(c.isdigit() and not c.isascii() for c in value)
+
+
+def _named_limit(exc: LimitError, field: str) -> LimitError:
+    """A dice expression's size limit, named by the field it was given for."""
+    constraint = exc.constraint or "within the limits of a dice expression"
+    return field_error(LimitError, field, constraint, exc.value, exc.hint or "")
 
 
 def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:

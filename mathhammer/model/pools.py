@@ -64,21 +64,32 @@ class Pool:
         first = self.weapon
         if len(self.weapons) == 1 and first.modifiers is None and first.context is None:
             count = self.weapons[0][1]  # one weapon without a buff: its name and count
-            return shorten(first.name + (f" x{count}" if count != 1 else ""))
-        parts = [f"{w.name}" + (f" x{n}" if n != 1 else "") for w, n in self.weapons]
+            return shorten(_counted(first.name, count))
+        parts = [_counted(w.name, n) for w, n in self.weapons]
         buff = first.buff_text  # every weapon of a pool shares its buff
         if buff:
             parts[-1] += f" ({buff})"
-        out: list[str] = []
-        size = 0
-        for i, part in enumerate(parts):
-            part = shorten(part)
-            if out and size + len(part) > MAX_SHOWN:
-                out.append(f"{len(parts) - i:,} more")
-                break
-            out.append(part)
-            size += len(part) + 3
-        return " + ".join(out)
+        return _joined(parts)
+
+
+def _counted(name: str, count: int) -> str:
+    """A weapon's name and count, ``"Bolt rifle x4"``: the name alone for one."""
+    return name + (f" x{count}" if count != 1 else "")
+
+
+def _joined(parts: list[str]) -> str:
+    """The parts joined by ``" + "``, each shortened; those past about
+    :data:`~mathhammer.errors.MAX_SHOWN` characters counted, not shown."""
+    out: list[str] = []
+    size = 0
+    for i, part in enumerate(parts):
+        part = shorten(part)
+        if out and size + len(part) > MAX_SHOWN:
+            out.append(f"{len(parts) - i:,} more")
+            break
+        out.append(part)
+        size += len(part) + 3
+    return " + ".join(out)
 
 
 @dataclass(frozen=True, init=False)
@@ -123,30 +134,44 @@ def weapon_entries(weapons: Any) -> tuple[tuple[Weapon, int] | MortalWounds, ...
     >>> [(w.name, n) for w, n in weapon_entries([bolt, (bolt, 4)])]
     [('Bolt rifle', 1), ('Bolt rifle', 4)]
     """
-    expected = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
-    if isinstance(weapons, Weapon | MortalWounds):
-        weapons = [weapons]
-    elif not isinstance(weapons, list | tuple):
-        if isinstance(weapons, Mapping):  # {Weapon: count}
-            weapons = list(weapons.items())
-        if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
-            raise field_error(ProfileError, "weapons", expected, weapons)
-    entries: list[tuple[Weapon, int] | MortalWounds] = []
-    for item in weapons:
-        if isinstance(item, MortalWounds):
-            entries.append(item)
-        elif isinstance(item, Weapon):
-            entries.append((item, 1))
-        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
-            count = item[1]
-            if type(count) is not int or count < 1:  # checked (and named) where not plain
-                count = int_field(f"weapons[{len(entries)}]", "count", count, 1)
-            entries.append((item[0], count))
-        else:
-            raise field_error(ProfileError, f"weapons[{len(entries)}]", expected, item)
+    items = _weapon_items(weapons)
+    entries = [_entry(item, i) for i, item in enumerate(items)]
     if not entries:
-        raise field_error(ProfileError, "weapons", f"non-empty: {expected}", weapons)
+        raise field_error(ProfileError, "weapons", f"non-empty: {_EXPECTED}", items)
     return tuple(entries)
+
+
+#: What a weapons list may be, for its errors.
+_EXPECTED = "a Weapon, a list of Weapons, or a list of (Weapon, count) pairs"
+
+
+def _weapon_items(weapons: Any) -> Iterable[Any]:
+    """The entries of a weapons list, one Weapon or MortalWounds as a list of one, a
+    ``{Weapon: count}`` mapping as its pairs."""
+    if isinstance(weapons, Weapon | MortalWounds):
+        return [weapons]
+    if isinstance(weapons, list | tuple):
+        return weapons
+    if isinstance(weapons, Mapping):  # {Weapon: count}
+        weapons = list(weapons.items())
+    if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
+        raise field_error(ProfileError, "weapons", _EXPECTED, weapons)
+    return weapons
+
+
+def _entry(item: Any, index: int) -> tuple[Weapon, int] | MortalWounds:
+    """Entry ``index`` of a weapons list checked: a MortalWounds step, or a
+    ``(Weapon, count)`` pair (a Weapon alone counts once)."""
+    if isinstance(item, MortalWounds):
+        return item
+    if isinstance(item, Weapon):
+        return (item, 1)
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
+        count = item[1]
+        if type(count) is not int or count < 1:  # checked (and named) where not plain
+            count = int_field(f"weapons[{index}]", "count", count, 1)
+        return (item[0], count)
+    raise field_error(ProfileError, f"weapons[{index}]", _EXPECTED, item)
 
 
 def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:

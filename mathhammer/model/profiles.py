@@ -133,48 +133,19 @@ class Weapon:
         set_field = partial(object.__setattr__, self)
         set_field("name", name)
         set_field("attacks", dice_field("Weapon", "attacks", attacks, 1))
-        if isinstance(abilities, Ability):
-            abilities = (abilities,)
-        if not isinstance(abilities, str | Iterable):
-            raise field_error(
-                ProfileError, "Weapon.abilities", "a string or a list of abilities", abilities
-            )
-        found, unknown = parse_abilities(abilities)
-        if skill is None and bs is None:
-            raise ProfileError(
-                "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
-                "Ballistic Skill characteristic, 1 to 10); got neither"
-            )
-        if skill is not None and bs is not None:
-            raise ProfileError(
-                "Weapon takes skill= (11th edition) or bs= (classic), not both; "
-                f"got skill={skill!r} and bs={bs!r}"
-            )
+        found, unknown = _abilities(abilities)
+        _check_skill_given(skill, bs)
         torrent = any(isinstance(a, Torrent) for a in found)
         set_field("skill", None if skill is None else parse_skill(skill, torrent, "Weapon.skill"))
         set_field("bs", None if bs is None else parse_bs(bs, "Weapon.bs"))
         set_field("melee", flag_field("Weapon", "melee", melee))
         set_field("strength", _strength(strength))
-        if isinstance(ap, int | np.integer) and not isinstance(ap, bool) and ap > 0:
-            raise field_error(
-                ProfileError, "Weapon.ap", "an integer <= 0", ap, f"AP is as printed: {-ap}"
-            )
-        set_field("ap", int_field("Weapon", "ap", ap, high=0))
-        if self.ap < MIN_AP:  # no save survives AP-6; far beyond, the numbers overflow
-            raise field_error(ProfileError, "Weapon.ap", f"an integer from {MIN_AP} to 0", ap)
+        set_field("ap", _ap(ap))
         set_field("damage", dice_field("Weapon", "damage", damage, 1))
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)
         if modifiers is not None or context is not None:
-            if modifiers is not None and not isinstance(modifiers, Modifiers):
-                raise field_error(
-                    ProfileError, "Weapon.modifiers", "a Modifiers or None", modifiers
-                )
-            if context is not None and not isinstance(context, Context):
-                raise field_error(ProfileError, "Weapon.context", "a Context or None", context)
-            # a buff that changes nothing is no buff: the weapon pools with the plain one
-            modifiers = None if modifiers == default_modifiers() else modifiers
-            context = None if context == default_context() else context
+            modifiers, context = _buff(modifiers, context)
         set_field("modifiers", modifiers)
         set_field("context", context)
         warn_unknown(name, unknown)
@@ -195,21 +166,28 @@ class Weapon:
         >>> Weapon("Flamer", "D6", skill="N/A", strength=4, abilities="[TORRENT]").profile_text
         'A=D6 BS=N/A S4 AP0 D=1 [TORRENT]'
         """
-        kind = "WS" if self.melee else "BS"
-        if self.bs is not None:
-            skill = str(self.bs)
-        elif any(isinstance(a, Torrent) for a in self.abilities):
-            skill = "N/A"
-        else:
-            skill = f"{self.skill}+"
         stats = (
             ("A", self.attacks.text),
-            (kind, skill),
+            ("WS" if self.melee else "BS", self._skill_text()),
             ("S", str(self.strength)),
             ("AP", str(self.ap)),
             ("D", self.damage.text),
         )
-        text = " ".join(_stat(label, value) for label, value in stats)
+        return " ".join(_stat(label, value) for label, value in stats) + self._notes()
+
+    def _skill_text(self) -> str:
+        """The BS/WS as printed: the classic characteristic, N/A for a [TORRENT] weapon, or
+        the roll ``N+``."""
+        if self.bs is not None:
+            return str(self.bs)
+        if any(isinstance(a, Torrent) for a in self.abilities):
+            return "N/A"
+        return f"{self.skill}+"
+
+    def _notes(self) -> str:
+        """What :attr:`profile_text` adds after the characteristics: the abilities, the
+        rules, the unknown tokens, the buff, and melee."""
+        text = ""
         if self.abilities_text:
             text += f" {self.abilities_text}"
         if self.rules_text:
@@ -246,10 +224,7 @@ class Weapon:
         >>> gun.buffed(Modifiers(hit=1)).pool_key == gun.pool_key  # separate pools
         False
         """
-        if modifiers is not None and not isinstance(modifiers, Modifiers):
-            raise field_error(ProfileError, "modifiers", "a Modifiers or None", modifiers)
-        if context is not None and not isinstance(context, Context):
-            raise field_error(ProfileError, "context", "a Context or None", context)
+        _check_buff(modifiers, context, "")
         mods = self.modifiers if modifiers is None else modifiers.combined(self.modifiers)
         ctx = self.context if context is None else context.combined(self.context)
         return self.replace(modifiers=mods, context=ctx)
@@ -312,6 +287,61 @@ def _strength(value: Any) -> int | Dice:
             )  # fmt: skip
         return dice
     return int_field("Weapon", "strength", value, 1)
+
+
+def _abilities(abilities: AbilityInput) -> tuple[tuple[Ability, ...], tuple[str, ...]]:
+    """``Weapon.abilities`` read: the typed abilities, and the tokens that are none."""
+    if isinstance(abilities, Ability):
+        abilities = (abilities,)
+    if not isinstance(abilities, str | Iterable):
+        raise field_error(
+            ProfileError, "Weapon.abilities", "a string or a list of abilities", abilities
+        )
+    return parse_abilities(abilities)
+
+
+def _check_skill_given(skill: RollInput | None, bs: RollInput | None) -> None:
+    """Check that a weapon has one skill: ``skill=`` (11th edition) or ``bs=`` (classic)."""
+    if skill is None and bs is None:
+        raise ProfileError(
+            "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
+            "Ballistic Skill characteristic, 1 to 10); got neither"
+        )
+    if skill is not None and bs is not None:
+        raise ProfileError(
+            "Weapon takes skill= (11th edition) or bs= (classic), not both; "
+            f"got skill={skill!r} and bs={bs!r}"
+        )
+
+
+def _ap(value: Any) -> int:
+    """``Weapon.ap``: as printed, from :data:`MIN_AP` to 0."""
+    if isinstance(value, int | np.integer) and not isinstance(value, bool) and value > 0:
+        raise field_error(
+            ProfileError, "Weapon.ap", "an integer <= 0", value, f"AP is as printed: {-value}"
+        )
+    ap = int_field("Weapon", "ap", value, high=0)
+    if ap < MIN_AP:  # no save survives AP-6; far beyond, the numbers overflow
+        raise field_error(ProfileError, "Weapon.ap", f"an integer from {MIN_AP} to 0", value)
+    return ap
+
+
+def _check_buff(modifiers: Any, context: Any, owner: str) -> None:
+    """Check a buff: a Modifiers or None, and a Context or None (fields named ``owner``
+    then the field)."""
+    if modifiers is not None and not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, f"{owner}modifiers", "a Modifiers or None", modifiers)
+    if context is not None and not isinstance(context, Context):
+        raise field_error(ProfileError, f"{owner}context", "a Context or None", context)
+
+
+def _buff(modifiers: Any, context: Any) -> tuple[Any, Any]:
+    """``Weapon.modifiers`` and ``Weapon.context`` checked; a buff that changes nothing is
+    no buff (None), so the weapon pools with the plain one."""
+    _check_buff(modifiers, context, "Weapon.")
+    modifiers = None if modifiers == default_modifiers() else modifiers
+    context = None if context == default_context() else context
+    return modifiers, context
 
 
 def _stat(label: str, value: str) -> str:

@@ -6,6 +6,7 @@ Thresholds are ints meaning "N+" (``save=3`` is Sv 3+); every invalid field rais
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -57,15 +58,7 @@ class ToughnessWhile:
 
     def __post_init__(self) -> None:
         int_field("ToughnessWhile", "toughness", self.toughness, 1)
-        names = (self.present,) if isinstance(self.present, str) else self.present
-        if not isinstance(names, Iterable) or not names:
-            raise field_error(ProfileError, "ToughnessWhile.present", "group names", names)
-        clean = []
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise field_error(ProfileError, "ToughnessWhile.present", "group names", name)
-            clean.append(" ".join(name.split()).casefold())
-        object.__setattr__(self, "present", tuple(clean))
+        object.__setattr__(self, "present", _labels(self.present))
 
     def holds(self, labels: Iterable[str]) -> bool:
         """True if one of the groups standing (their labels, case-folded) is named."""
@@ -73,6 +66,19 @@ class ToughnessWhile:
 
     def __str__(self) -> str:
         return f"T{self.toughness} while {'/'.join(self.present)} stand"
+
+
+def _labels(present: str | Iterable[str]) -> tuple[str, ...]:
+    """``ToughnessWhile.present`` checked: group labels (one, or several), case-folded."""
+    names = (present,) if isinstance(present, str) else present
+    if not isinstance(names, Iterable) or not names:
+        raise field_error(ProfileError, "ToughnessWhile.present", "group names", names)
+    clean = []
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise field_error(ProfileError, "ToughnessWhile.present", "group names", name)
+        clean.append(" ".join(name.split()).casefold())
+    return tuple(clean)
 
 
 @hash_once
@@ -202,26 +208,20 @@ class ModelGroup:
         >>> ModelGroup(3, 10, 3, 12, fnp=6, wounds_lost=4, damage_reduction=1).profile_text
         '3x T10 Sv3+ W12 FNP6+ (4 wounds lost) (-1 damage)'
         """
-        sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
-        parts = [f"{self.count}x T{self.toughness} {sv} W{self.wounds}"]
-        for label, value in (("InSv", self.invuln), ("FNP", self.fnp)):
-            if value is not None:
-                parts.append(f"{label}{value}+")
-        if self.fnp_mortal is not None:
-            parts.append(f"FNP{self.fnp_mortal}+ vs mortal wounds")
-        if self.character:
-            parts.append("CHARACTER")
-        if self.wounds_lost:
-            parts.append(f"({self.wounds_lost} wound{'s' if self.wounds_lost > 1 else ''} lost)")
-        if self.halve_damage:
-            parts.append("(halve damage)")
-        if self.damage_reduction:
-            parts.append(f"(-{self.damage_reduction} damage)")
-        if self.reduce_mortal:
-            parts.append("(also against mortal wounds)")
-        if self.toughness_while is not None:
-            parts.append(f"({self.toughness_while})")
-        return " ".join(parts)
+        lost = self.wounds_lost
+        parts = (  # what sets the group apart, each shown where it holds
+            (True, f"{self.count}x T{self.toughness} {_save_text(self.save)} W{self.wounds}"),
+            (self.invuln is not None, f"InSv{self.invuln}+"),
+            (self.fnp is not None, f"FNP{self.fnp}+"),
+            (self.fnp_mortal is not None, f"FNP{self.fnp_mortal}+ vs mortal wounds"),
+            (self.character, "CHARACTER"),
+            (lost > 0, f"({lost} wound{'s' if lost > 1 else ''} lost)"),
+            (self.halve_damage, "(halve damage)"),
+            (self.damage_reduction > 0, f"(-{self.damage_reduction} damage)"),
+            (self.reduce_mortal, "(also against mortal wounds)"),
+            (self.toughness_while is not None, f"({self.toughness_while})"),
+        )
+        return " ".join(text for shown, text in parts if shown)
 
     def toughness_among(self, labels: Iterable[str]) -> int:
         """The group's T while the groups of these labels (case-folded) stand.
@@ -242,8 +242,7 @@ class ModelGroup:
         if self.name:
             return self.name
         inv = f" InSv{self.invuln}+" if self.invuln else ""
-        sv = "Sv-" if self.save >= NO_SAVE else f"Sv{self.save}+"
-        return f"{self.count}x W{self.wounds} {sv}{inv}"
+        return f"{self.count}x W{self.wounds} {_save_text(self.save)}{inv}"
 
     def feel_no_pain(self, mortal: bool = False) -> int | None:
         """The Feel No Pain rolled for a wound: against mortal wounds, the better of
@@ -263,6 +262,11 @@ class ModelGroup:
     def total_wounds(self) -> int:
         """Wounds the group has left: the sum over its models."""
         return self.count * self.wounds - self.wounds_lost
+
+
+def _save_text(save: int) -> str:
+    """Sv as a profile prints it: ``"Sv3+"``, or ``"Sv-"`` for no save."""
+    return "Sv-" if save >= NO_SAVE else f"Sv{save}+"
 
 
 def group_named(models: str, group: ModelGroup) -> bool:
@@ -359,20 +363,7 @@ class Unit:
     ) -> None:
         if not isinstance(name, str):
             raise field_error(ProfileError, "Unit.name", "a string", name)
-        if isinstance(groups, ModelGroup):
-            checked: tuple[ModelGroup, ...] = (groups,)
-        else:
-            try:
-                checked = tuple(groups)
-            except TypeError:
-                raise field_error(
-                    ProfileError, "Unit.groups", "a sequence of ModelGroup", groups
-                ) from None
-        if not checked:
-            raise field_error(ProfileError, "Unit.groups", "at least one ModelGroup", groups)
-        for g in checked:
-            if not isinstance(g, ModelGroup):
-                raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
+        checked = _groups(groups)
         if leadership is not None:
             leadership = parse_leadership(leadership, "Unit.leadership")
         _check_allocation_order(checked)
@@ -382,23 +373,8 @@ class Unit:
         object.__setattr__(self, "stealth", flag_field("Unit", "stealth", stealth))
         object.__setattr__(self, "leadership", leadership)
         object.__setattr__(self, "worsen_ap", int_field("Unit", "worsen_ap", worsen_ap, 0, 6))
-        if reroll_saves is not None and (
-            not isinstance(reroll_saves, str) or reroll_saves not in SAVE_REROLLS
-        ):  # a name, looked up only then (an unhashable value cannot be)
-            raise field_error(
-                ProfileError,
-                "Unit.reroll_saves",
-                "'ones', 'failures', 'command' or None",
-                reroll_saves,
-            )
-        object.__setattr__(self, "reroll_saves", reroll_saves)
-        if isinstance(rules, Ability) or not isinstance(rules, Iterable):
-            raise field_error(ProfileError, "Unit.rules", "a sequence of abilities", rules)
-        checked_rules = tuple(rules)
-        for rule in checked_rules:
-            if not isinstance(rule, Ability):
-                raise field_error(ProfileError, "Unit.rules", "typed abilities", rule)
-        object.__setattr__(self, "rules", checked_rules)
+        object.__setattr__(self, "reroll_saves", _reroll_saves(reroll_saves))
+        object.__setattr__(self, "rules", _rules(rules))
 
     @classmethod
     def of(
@@ -449,12 +425,17 @@ class Unit:
     def __repr__(self) -> str:
         groups = " + ".join((f"{g.name} " if g.name else "") + g.profile_text for g in self.groups)
         models = self.models
+        defence = self._defence_text()
+        return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
+
+    def _defence_text(self) -> str:
+        """What the unit's defence adds to its repr: worsened AP, re-rolled saves, rules."""
         defence = f", AP worsened by {self.worsen_ap}" if self.worsen_ap else ""
         if self.reroll_saves is not None:
             defence += f", re-rolls {SAVE_REROLLS[self.reroll_saves]}"
         if self.rules:
             defence += f", rules: {'; '.join(str(r) for r in self.rules)}"
-        return f"Unit({self.name!r}, {models} model{'s' if models > 1 else ''}: {groups}{defence})"
+        return defence
 
     @once
     def models(self) -> int:
@@ -509,39 +490,99 @@ def unit_toughness(groups: Sequence[ModelGroup]) -> int:
     return max(bodies or [g.toughness_among(labels) for g in groups])
 
 
-def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
-    def where(i: int) -> str:
-        kind = "CHARACTER" if groups[i].character else "non-CHARACTER"
-        return f"{kind} group {groups[i].label!r} at position {i + 1}"
+def _groups(groups: ModelGroup | Iterable[ModelGroup]) -> tuple[ModelGroup, ...]:
+    """``Unit.groups`` checked: one ModelGroup or a non-empty sequence of them, as a tuple."""
+    if isinstance(groups, ModelGroup):
+        return (groups,)
+    try:
+        checked = tuple(groups)
+    except TypeError:
+        raise field_error(ProfileError, "Unit.groups", "a sequence of ModelGroup", groups) from None
+    if not checked:
+        raise field_error(ProfileError, "Unit.groups", "at least one ModelGroup", groups)
+    for g in checked:
+        if not isinstance(g, ModelGroup):
+            raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
+    return checked
 
+
+def _reroll_saves(reroll_saves: object) -> str | None:
+    """``Unit.reroll_saves`` checked: None or a name of :data:`SAVE_REROLLS`."""
+    if reroll_saves is not None and (
+        not isinstance(reroll_saves, str) or reroll_saves not in SAVE_REROLLS
+    ):  # a name, looked up only then (an unhashable value cannot be)
+        raise field_error(
+            ProfileError,
+            "Unit.reroll_saves",
+            "'ones', 'failures', 'command' or None",
+            reroll_saves,
+        )
+    return reroll_saves
+
+
+def _rules(rules: Iterable[Ability]) -> tuple[Ability, ...]:
+    """``Unit.rules`` checked: a sequence of typed abilities, as a tuple."""
+    if isinstance(rules, Ability) or not isinstance(rules, Iterable):
+        raise field_error(ProfileError, "Unit.rules", "a sequence of abilities", rules)
+    checked = tuple(rules)
+    for rule in checked:
+        if not isinstance(rule, Ability):
+            raise field_error(ProfileError, "Unit.rules", "typed abilities", rule)
+    return checked
+
+
+def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
+    """Check the groups' order against the allocation-order rules (docs/rules.md §1.6, D4),
+    and that no two non-CHARACTER groups share W, Sv and InSv."""
+    _check_wounded_first(groups)
+    _check_characters_last(groups)
+    _check_merged(groups)
+
+
+def _where(groups: Sequence[ModelGroup], i: int) -> str:
+    """Group ``i`` as an allocation-order error names it."""
+    kind = "CHARACTER" if groups[i].character else "non-CHARACTER"
+    return f"{kind} group {groups[i].label!r} at position {i + 1}"
+
+
+def _check_wounded_first(groups: Sequence[ModelGroup]) -> None:
+    """Check that at most one non-CHARACTER group holds a wounded model, and goes first."""
     wounded_bodies = [i for i, g in enumerate(groups) if not g.character and g.wounds_lost]
     if len(wounded_bodies) > 1:
         raise AllocationOrderError(
             "Unit.groups must hold at most one non-CHARACTER group with a wounded model, "
             f"because such a group must go first; got {len(wounded_bodies)}: "
-            + ", ".join(where(i) for i in wounded_bodies)
+            + ", ".join(_where(groups, i) for i in wounded_bodies)
         )
     if wounded_bodies and wounded_bodies[0] != 0:
         raise AllocationOrderError(
             "Unit.groups must put a non-CHARACTER group holding a wounded model first; "
-            f"got {where(wounded_bodies[0])}"
+            f"got {_where(groups, wounded_bodies[0])}"
         )
-    for i in range(len(groups) - 1):
-        if groups[i].character and not groups[i + 1].character:
+
+
+def _check_characters_last(groups: Sequence[ModelGroup]) -> None:
+    """Check that the CHARACTER groups come last, the wounded ones first among them."""
+    for i, (this, after) in enumerate(itertools.pairwise(groups)):
+        if this.character and not after.character:
             raise AllocationOrderError(
                 "Unit.groups must put every non-CHARACTER group before the CHARACTER groups; "
-                f"got {where(i)} before {where(i + 1)}"
+                f"got {_where(groups, i)} before {_where(groups, i + 1)}"
             )
-        if (
-            groups[i].character
-            and groups[i + 1].character
-            and not groups[i].wounds_lost
-            and groups[i + 1].wounds_lost
-        ):
+        if _unwounded_first(this, after):
             raise AllocationOrderError(
                 "Unit.groups must put wounded CHARACTER groups before unwounded ones; "
-                f"got {where(i)} (unwounded) before {where(i + 1)} (wounded)"
+                f"got {_where(groups, i)} (unwounded) before {_where(groups, i + 1)} (wounded)"
             )
+
+
+def _unwounded_first(this: ModelGroup, after: ModelGroup) -> bool:
+    """True if an unwounded CHARACTER group precedes a wounded one."""
+    return this.character and after.character and not this.wounds_lost and after.wounds_lost > 0
+
+
+def _check_merged(groups: Sequence[ModelGroup]) -> None:
+    """Check that no two non-CHARACTER groups share W, Sv and InSv (they are one group)."""
     seen: dict[tuple[int, int, int | None], int] = {}
     for i, g in enumerate(groups):
         if g.character:
@@ -550,6 +591,7 @@ def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
         if key in seen:
             raise AllocationOrderError(
                 "Unit.groups must not split models sharing W, Sv and InSv into two groups; "
-                f"got {where(seen[key])} and {where(i)} (merge them into one group)"
+                f"got {_where(groups, seen[key])} and {_where(groups, i)} "
+                "(merge them into one group)"
             )
         seen[key] = i

@@ -94,6 +94,12 @@ def _number(text: str) -> tuple[int, bool] | None:
     return None if match is None else (int(match.group(1)), bool(match.group(2)))
 
 
+def _roll_in(text: str, low: int, high: int) -> int | None:
+    """The number of ``"3+"`` or ``"3"`` when it is from ``low`` to ``high``; None otherwise."""
+    found = _number(text)
+    return found[0] if found is not None and low <= found[0] <= high else None
+
+
 def parse_roll(value: RollInput, field: str = "roll", *, low: int = 2, high: int = 6) -> int:
     """A roll written ``"3+"`` or ``"3"`` (or the int 3), from ``low``+ to ``high``+.
 
@@ -123,10 +129,10 @@ def parse_roll(value: RollInput, field: str = "roll", *, low: int = 2, high: int
     """
     if not isinstance(value, str):
         return check_int(field, value, low, high)
-    found = _number(value)
-    if found is None or not low <= found[0] <= high:
+    number = _roll_in(value, low, high)
+    if number is None:
         raise field_error(ProfileError, field, _roll_constraint(low, high), value)
-    return found[0]
+    return number
 
 
 def parse_optional_roll(value: RollInput | None, field: str = "roll") -> int | None:
@@ -141,15 +147,15 @@ def parse_optional_roll(value: RollInput | None, field: str = "roll") -> int | N
     """
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().lower() in NO_VALUE:
-        return None
     if not isinstance(value, str):
         return check_int(field, value, 2, 6)
-    found = _number(value)
-    if found is None or not 2 <= found[0] <= 6:
+    if value.strip().lower() in NO_VALUE:
+        return None
+    number = _roll_in(value, 2, 6)
+    if number is None:
         constraint = _roll_constraint(2, 6) + ", or '-' for none"
         raise field_error(ProfileError, field, constraint, value)
-    return found[0]
+    return number
 
 
 def parse_save(value: RollInput, field: str = "save") -> int:
@@ -165,11 +171,11 @@ def parse_save(value: RollInput, field: str = "save") -> int:
     text = value.strip().lower()
     if text and text in NO_VALUE:
         return NO_SAVE
-    found = _number(text)
-    if found is None or not 2 <= found[0] <= NO_SAVE:
+    number = _roll_in(text, 2, NO_SAVE)
+    if number is None:
         constraint = _roll_constraint(2, 6) + ", or '-' for no save"
         raise field_error(ProfileError, field, constraint, value)
-    return found[0]
+    return number
 
 
 def parse_skill(value: RollInput, torrent_ok: bool = False, field: str = "skill") -> int:

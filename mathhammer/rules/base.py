@@ -27,7 +27,7 @@ from ..core.dice import Dice
 from ..core.frozen import fast_init, once
 from ..errors import RulesError
 from ..model.context import Context, default_context, default_modifiers
-from ..model.unit import group_named
+from ..model.unit import ModelGroup, group_named
 from .faces import (
     CRITICAL,
     FACE_ARRAY,
@@ -328,13 +328,19 @@ class PoolChecks:
 def _facing(target: Unit, fnp: tuple[tuple[int, str], ...]) -> Unit:
     groups = []
     for g in target.groups:
-        best = g.fnp
-        for value, models in fnp:
-            if group_named(models, g) and (best is None or value < best):
-                best = value
+        best = _best_fnp(g, fnp)
         groups.append(g if best == g.fnp else replace(g, fnp=best))
     out = tuple(groups)
     return target if out == target.groups else replace(target, groups=out)
+
+
+def _best_fnp(group: ModelGroup, fnp: tuple[tuple[int, str], ...]) -> int | None:
+    """The better of the group's Feel No Pain and those of ``fnp`` for its models."""
+    best = group.fnp
+    for value, models in fnp:
+        if group_named(models, group) and (best is None or value < best):
+            best = value
+    return best
 
 
 @dataclass(frozen=True)
@@ -350,6 +356,16 @@ class AfterAttackTest:
     taken: Callable[[IntArray], BoolArray]
     fails: Callable[[IntArray], BoolArray]
     dice: int = 2
+
+
+def _changed_outside(context: Context, read: frozenset[str]) -> list[str]:
+    """The fields of the context, outside those ``read``, that differ from ``Context()``."""
+    default = default_context()
+    return [
+        f.name
+        for f in fields(Context)
+        if f.name not in read and getattr(context, f.name) != getattr(default, f.name)
+    ]
 
 
 class Ruleset(ABC):
@@ -397,13 +413,7 @@ class Ruleset(ABC):
             )
         if self.context_fields is None:
             return
-        default = default_context()
-        changed = [
-            f.name
-            for f in fields(Context)
-            if f.name not in self.context_fields
-            and getattr(context, f.name) != getattr(default, f.name)
-        ]
+        changed = _changed_outside(context, self.context_fields)
         if changed:
             raise RulesError(
                 f"rules={self.name!r}: Context({', '.join(changed)}) has no effect in this "

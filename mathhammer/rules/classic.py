@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -203,6 +204,35 @@ def _refuse(message: str) -> RulesError:
     return RulesError(f"rules='classic': {message}")
 
 
+#: What the ruleset cannot resolve of a target beyond its keywords and saves, each as a
+#: test of the target and the reason given.
+_UNDEFINED: tuple[tuple[Callable[[Unit], bool], str], ...] = (
+    (lambda target: target.leadership is None, "needs leadership= for its Panic Test"),
+    (lambda target: target.stealth, "has Stealth, which this ruleset does not define"),
+    (
+        lambda target: target.worsen_ap != 0,
+        "worsens the AP of attacks, which this ruleset does not define",
+    ),
+    (
+        lambda target: target.reroll_saves is not None,
+        "re-rolls saves, which this ruleset does not define",
+    ),
+)
+
+
+def _warn_ignored(weapon: Weapon) -> None:
+    """Warn that the weapon's abilities are not part of this ruleset, where it has some that
+    change the attack."""
+    ignored = [str(a) for a in weapon.abilities if a.CHANGES_ATTACK]
+    if ignored:
+        warnings.warn(
+            f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part "
+            "of this ruleset and are ignored",
+            UserWarning,
+            stacklevel=6,  # as from Classic.pool_checks at 5, past this helper
+        )
+
+
 class Classic(Ruleset):
     """The classic ruleset ("8.5 - Attack Sequence"), ``"classic"``.
 
@@ -252,19 +282,9 @@ class Classic(Ruleset):
                 f"target {target.name!r} mixes save characteristics {sorted(saves, key=str)}; "
                 "the save roll is against the unit's Sv"
             )
-        if target.leadership is None:
-            raise _refuse(f"target {target.name!r} needs leadership= for its Panic Test")
-        if target.stealth:
-            raise _refuse(f"target {target.name!r} has Stealth, which this ruleset does not define")
-        if target.worsen_ap:
-            raise _refuse(
-                f"target {target.name!r} worsens the AP of attacks, which this ruleset does "
-                "not define"
-            )
-        if target.reroll_saves is not None:
-            raise _refuse(
-                f"target {target.name!r} re-rolls saves, which this ruleset does not define"
-            )
+        for refused_by, reason in _UNDEFINED:
+            if refused_by(target):
+                raise _refuse(f"target {target.name!r} {reason}")
 
     def check_situation(self, context: Context, modifiers: Modifiers) -> None:
         if modifiers != default_modifiers():
@@ -307,14 +327,7 @@ class Classic(Ruleset):
         self.check_weapon(weapon)
         assert weapon.bs is not None  # check_weapon refuses a weapon without one
         linked = any(isinstance(a, Linked) for a in weapon.abilities)
-        ignored = [str(a) for a in weapon.abilities if a.CHANGES_ATTACK]
-        if ignored:
-            warnings.warn(
-                f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part "
-                "of this ruleset and are ignored",
-                UserWarning,
-                stacklevel=5,
-            )
+        _warn_ignored(weapon)
         toughness = target.toughness if standing is None else standing.toughness
         needed = wound_needed(int(weapon.strength or 1), toughness)
         strict = context.strict_save

@@ -61,18 +61,24 @@ def command_reroll(
     if goal == "at_least":
         return CommandReroll(step)
     u = _save_fails(np.asarray(saved, dtype=bool), save_rerolls)
+    success, critical = _worths(draft, step, wound, u)
+    again = check.rerolled()
+    worth = again[SUCCESS] * success + again[CRITICAL] * critical
+    return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
+
+
+def _worths(draft: PoolDraft, step: str, wound: RollCheck, u: float) -> tuple[float, float]:
+    """What a success and a critical success of the re-rolled ``step`` are worth, in wounds
+    past the saves per point of damage, when a wound gets past them with chance ``u``: a
+    devastating wound always does; a hit is worth its wound roll, a critical hit its
+    [LETHAL HITS] wound or its hit, plus its [SUSTAINED HITS]."""
     critical_wound = 1.0 if draft.devastating else u
     w = wound.probabilities()
     per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
     if step == "wound":
-        success, critical = u, critical_wound
-    else:
-        extra = draft.sustained.mean if draft.sustained is not None else 0.0
-        success = per_hit
-        critical = (u if draft.lethal else per_hit) + extra * per_hit
-    again = check.rerolled()
-    worth = again[SUCCESS] * success + again[CRITICAL] * critical
-    return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
+        return u, critical_wound
+    extra = draft.sustained.mean if draft.sustained is not None else 0.0
+    return per_hit, (u if draft.lethal else per_hit) + extra * per_hit
 
 
 def _save_fails(saved: np.ndarray, rerolls: str | None) -> float:

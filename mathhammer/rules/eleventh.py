@@ -9,7 +9,7 @@ the first that matches.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -18,7 +18,7 @@ import numpy as np
 from ..core.dice import Dice
 from ..core.tables import RuleTable
 from ..errors import ProfileError, RulesError, field_error
-from ..model.abilities import choose
+from ..model.abilities import Ability, choose
 from ..model.context import Context, Modifiers
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import Unit, Weapon
@@ -257,19 +257,50 @@ def _precision_group(target: Unit, context: Context, standing: Standing | None) 
         characters: tuple[int, ...] = tuple(i for i, g in enumerate(target.groups) if g.character)
     else:
         characters = standing.characters
-    if context.precision_group is None:
-        return characters[0] if characters else None
-    index = target.group_index(context.precision_group)
+    named = _named_character(target, context.precision_group)
+    if named in characters:
+        return named
+    return characters[0] if characters else None  # the one named was destroyed before
+
+
+def _named_character(target: Unit, key: int | str | None) -> int | None:
+    """The index of the CHARACTER group ``Context.precision_group`` names, if it names one."""
+    if key is None:
+        return None
+    index = target.group_index(key)
     if not target.groups[index].character:
         raise field_error(
-            ProfileError,
-            "Context.precision_group",
-            "a CHARACTER group of the target",
-            context.precision_group,
+            ProfileError, "Context.precision_group", "a CHARACTER group of the target", key
         )
-    if index in characters:
-        return index
-    return characters[0] if characters else None  # the one named was destroyed before
+    return index
+
+
+def _values(strength: Dice) -> list[tuple[int, float]]:
+    """Each value a random Strength takes, and its chance."""
+    return [
+        (int(value), float(p))
+        for value, p in enumerate(strength.dist.probabilities.tolist())
+        if p > 0
+    ]
+
+
+def _check_wound_only(weapon: Weapon, checks: list[PoolChecks]) -> None:
+    """Check that the checks of a random Strength's values (D42) differ in their wound
+    roll only, and have no command re-roll (it is not resolved at a random Strength)."""
+    assert isinstance(weapon.strength, Dice)
+    if checks[0].reroll_one is not None:
+        raise field_error(
+            RulesError, f"weapon {weapon.name!r}.strength", "a fixed Strength with a "
+            "command re-roll", weapon.strength.text,
+            "a command re-roll of a wound roll at a random Strength is not resolved",
+        )  # fmt: skip
+    same = _apart_from_the_wound(checks[0])
+    if any(_apart_from_the_wound(other) != same for other in checks[1:]):
+        raise field_error(
+            RulesError, f"weapon {weapon.name!r}.strength", "a Strength that changes "
+            "the wound roll only", weapon.strength.text,
+            "a rule on this weapon depends on its Strength beyond the wound roll",
+        )  # fmt: skip
 
 
 #: A pool's hit and wound checks, and its saves, by their parameters and ruleset, where
@@ -284,6 +315,43 @@ _POLICIES = frozenset({None, "ones", "failures", "non_critical"})
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
     """The re-roll of a :class:`RollCheck` under ``policy`` (see :func:`reroll_mask`)."""
     return None if policy is None else partial(reroll_mask, policy=policy)
+
+
+def _roll_check(first: Callable[..., Any], every: bool, policy: str | None) -> RollCheck:
+    """The check of a roll whose outcomes ``first`` gives, every success a critical one
+    where ``every``, re-rolled under ``policy``."""
+    if every:
+        first = partial(all_critical, outcome=first)
+    return RollCheck(first=first, reroll=_reroll(policy))
+
+
+def _skill(skill: int, draft: PoolDraft) -> int:
+    """The pool's BS/WS after characteristic changes, not roll modifiers: outside the +/-1
+    cap, within 2+..6+ (the bounds by conditionals: a builtin min or max costs a call on
+    this path)."""
+    change = draft.skill_change + (1 if draft.in_cover else 0)
+    if "skill" in draft.ignores and change > 0:  # worsening changes ignored (D37)
+        change = 0
+    skill = skill + change
+    return 2 if skill < 2 else 6 if skill > 6 else skill
+
+
+def _net_modifier(modifier: int, penalties_ignored: bool) -> int:
+    """A roll's net modifier, capped at +/-1; a penalty ignored where a rule says so (the
+    bonuses kept)."""
+    modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
+    return 0 if penalties_ignored and modifier < 0 else modifier
+
+
+def _applied(abilities: Iterable[Ability], draft: PoolDraft, situation: Situation) -> list[str]:
+    """Apply each ability effective in the situation to the pool's draft: those applied, as
+    printed."""
+    used = []
+    for ability in abilities:
+        if ability.effective(situation):
+            ability.apply(draft, situation)
+            used.append(str(ability))
+    return used
 
 
 class EleventhEdition(Ruleset):
@@ -350,15 +418,8 @@ class EleventhEdition(Ruleset):
         reads = {"toughness"}  # the wound roll's
         situation = Situation(context, target, melee, chosen, standing, reads)
         draft = PoolDraft.start(weapon, modifiers, situation)
-        used = []
-        for ability in chosen:
-            if ability.effective(situation):
-                ability.apply(draft, situation)
-                used.append(str(ability))
-        for rule in target.rules:  # the target's own rules on the attacks against it
-            if rule.effective(situation):
-                rule.apply(draft, situation)
-                used.append(str(rule))
+        # the weapon's abilities, then the target's own rules on the attacks against it
+        used = _applied(chosen, draft, situation) + _applied(target.rules, draft, situation)
         if draft.precision:
             reads.add("characters")
         if draft.reroll_one is not None:
@@ -424,28 +485,17 @@ class EleventhEdition(Ruleset):
         each Strength, which may differ in their wound roll only, the wound roll their
         mixture by the Strength's distribution."""
         assert isinstance(weapon.strength, Dice)
-        parts = []
-        for value, p in enumerate(weapon.strength.dist.probabilities.tolist()):
-            if p > 0:
-                fixed = weapon.replace(strength=int(value))
-                parts.append(
-                    (float(p), self.pool_checks(fixed, target, context, modifiers, standing))
-                )
+        parts = [
+            (
+                p,
+                self.pool_checks(
+                    weapon.replace(strength=value), target, context, modifiers, standing
+                ),
+            )
+            for value, p in _values(weapon.strength)
+        ]
         first = parts[0][1]
-        if first.reroll_one is not None:
-            raise field_error(
-                RulesError, f"weapon {weapon.name!r}.strength", "a fixed Strength with a "
-                "command re-roll", weapon.strength.text,
-                "a command re-roll of a wound roll at a random Strength is not resolved",
-            )  # fmt: skip
-        same = _apart_from_the_wound(first)
-        for _, checks in parts[1:]:
-            if _apart_from_the_wound(checks) != same:
-                raise field_error(
-                    RulesError, f"weapon {weapon.name!r}.strength", "a Strength that changes "
-                    "the wound roll only", weapon.strength.text,
-                    "a rule on this weapon depends on its Strength beyond the wound roll",
-                )  # fmt: skip
+        _check_wound_only(weapon, [checks for _, checks in parts])
         wound = MixedRollCheck.of([(p, checks.wound) for p, checks in parts])
         used = tuple(dict.fromkeys(u for _, checks in parts for u in checks.used))
         return dataclasses.replace(first, wound=wound, used=used)
@@ -469,17 +519,8 @@ class EleventhEdition(Ruleset):
         return command_reroll(draft, hit, wound, saves(FACE_ARRAY, group), target.reroll_saves)
 
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
-        # characteristic changes, not roll modifiers: outside the +/-1 cap, BS/WS 2+..6+
-        # (the bounds by conditionals: a builtin min or max costs a call on this path)
-        change = draft.skill_change + (1 if draft.in_cover else 0)
-        if "skill" in draft.ignores and change > 0:  # worsening changes ignored (D37)
-            change = 0
-        skill = skill + change
-        skill = 2 if skill < 2 else 6 if skill > 6 else skill
-        modifier = draft.hit_modifier  # the net modifier is capped at +/-1
-        modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
-        if "hit" in draft.ignores and modifier < 0:  # penalties ignored, bonuses kept
-            modifier = 0
+        skill = _skill(skill, draft)
+        modifier = _net_modifier(draft.hit_modifier, "hit" in draft.ignores)
         if draft.hit_on is not None:  # an unmodified roll of N+ hits, whatever BS/WS (D45)
             skill, modifier = draft.hit_on, 0
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
@@ -494,27 +535,20 @@ class EleventhEdition(Ruleset):
                 critical=critical,
                 fails_at_most=fails,
             )
-            if every:
-                first = partial(all_critical, outcome=first)
-            found = RollCheck(first=first, reroll=_reroll(draft.reroll_hits))
+            found = _roll_check(first, every, draft.reroll_hits)
             if (skill, modifier, critical, fails) in _HIT_ROWS and draft.reroll_hits in _POLICIES:
                 _CHECKS.keep(key, found)
         return found
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
         needed = self.wound_needed(draft.strength, toughness)
-        modifier, critical = draft.wound_modifier, draft.critical_wound  # capped at +/-1
-        modifier = -1 if modifier < -1 else 1 if modifier > 1 else modifier
-        if "wound" in draft.ignores and modifier < 0:  # penalties ignored, bonuses kept
-            modifier = 0
-        every = draft.all_wounds_critical
+        modifier = _net_modifier(draft.wound_modifier, "wound" in draft.ignores)
+        critical, every = draft.critical_wound, draft.all_wounds_critical
         key = ("wound", self, needed, modifier, critical, draft.reroll_wounds, every)
         found = _CHECKS.get(key)
         if found is None:
             first = partial(self.wound_outcome, needed=needed, modifier=modifier, critical=critical)
-            if every:
-                first = partial(all_critical, outcome=first)
-            found = RollCheck(first=first, reroll=_reroll(draft.reroll_wounds))
+            found = _roll_check(first, every, draft.reroll_wounds)
             if (needed, modifier, critical) in _WOUND_ROWS and draft.reroll_wounds in _POLICIES:
                 _CHECKS.keep(key, found)
         return found

@@ -11,7 +11,7 @@ that an attack whose rules read nothing of what differs is run once.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -77,17 +77,11 @@ class States:
         return found
 
     def _compute(self, name: str) -> IntArray:
-        if name == "models":
-            return np.asarray(self.alive.sum(axis=1), dtype=np.int64)
-        if name == "killed":
-            return self.unit.models - self.fact("models")
-        if name == "characters":
-            return self._characters()
-        if name == "current":
-            return self.current(slice(None))
-        if name == "toughness":
-            return self._toughness()
-        raise ValueError(f"no fact {name!r} of a standing; the facts are {Standing.FACTS}")
+        """One fact of every state, computed (see :data:`_FACTS`)."""
+        compute = _FACTS.get(name)
+        if compute is None:
+            raise ValueError(f"no fact {name!r} of a standing; the facts are {Standing.FACTS}")
+        return compute(self)
 
     def _toughness(self) -> IntArray:
         """The unit's T in each state (docs/rules.md D21, D34)."""
@@ -97,18 +91,24 @@ class States:
         if (t == t[0]).all() and not any(ruled):  # one T, whatever stands
             return np.full(self.rows, t[0], dtype=np.int64)
         standing = self.alive > 0
-        t = np.broadcast_to(t, standing.shape).copy()
-        for j, g in enumerate(groups):  # a T a rule gives while other groups stand (D40)
+        t = self._toughness_while(np.broadcast_to(t, standing.shape).copy(), standing)
+        bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
+        anyone = np.where(standing, t, 0).max(axis=1)
+        found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))
+        return np.asarray(found, dtype=np.int64)
+
+    def _toughness_while(self, t: IntArray, standing: BoolArray) -> IntArray:
+        """``t[s, g]``, each group's T in each state, with the T a rule gives a group while
+        other groups stand (D40) where it holds."""
+        groups = self.unit.groups
+        for j, g in enumerate(groups):
             rule = g.toughness_while
             if rule is None:
                 continue
             named = [i for i, h in enumerate(groups) if h.label.casefold() in rule.present]
             holds = standing[:, named].any(axis=1) if named else np.zeros(self.rows, dtype=bool)
             t[:, j] = np.where(holds, rule.toughness, g.toughness)
-        bodies = np.where(standing & ~self.character, t, 0).max(axis=1)
-        anyone = np.where(standing, t, 0).max(axis=1)
-        found = np.where(bodies > 0, bodies, np.where(anyone > 0, anyone, self.unit.toughness))
-        return np.asarray(found, dtype=np.int64)
+        return t
 
     def _characters(self) -> IntArray:
         """Which CHARACTER groups stand in each state, as a label: 0 for all of them (as
@@ -154,6 +154,17 @@ class States:
         first, inverse = distinct(columns)
         values = [tuple(int(c[i]) for c in columns) for i in first]
         return first, inverse, values
+
+
+#: How each fact of :attr:`Standing.FACTS <mathhammer.model.standing.Standing.FACTS>` is
+#: computed for all the states at once.
+_FACTS: dict[str, Callable[[States], IntArray]] = {
+    "models": lambda states: np.asarray(states.alive.sum(axis=1), dtype=np.int64),
+    "killed": lambda states: states.unit.models - states.fact("models"),
+    "characters": lambda states: states._characters(),
+    "current": lambda states: states.current(slice(None)),
+    "toughness": lambda states: states._toughness(),
+}
 
 
 def distinct(columns: Sequence[IntArray], most: int = 2**62) -> tuple[IntArray, IntArray]:
@@ -209,6 +220,14 @@ def declarations(plan: AttackPlan, positions: Any) -> tuple[IntArray, list[Attac
     if plan.standing is not None:
         return np.zeros(len(positions), dtype=np.int64), [plan]
     states = States(plan.target, plan.ruleset, positions)
+    keys, found = _declared(plan, states)
+    index, plans = _distinct_plans(found)
+    return index[keys], plans
+
+
+def _declared(plan: AttackPlan, states: States) -> tuple[IntArray, list[AttackPlan]]:
+    """The plan declared against each set of states that agree on what it reads, until the
+    plans declared read nothing more: each state's set, and the plan of each set."""
     reads = plan.reads
     while True:
         names = sorted(reads)
@@ -224,8 +243,12 @@ def declarations(plan: AttackPlan, positions: Any) -> tuple[IntArray, list[Attac
         ]
         more = reads.union(*(p.reads for p in found))
         if more == reads:
-            break
+            return keys, found
         reads = more
+
+
+def _distinct_plans(found: list[AttackPlan]) -> tuple[IntArray, list[AttackPlan]]:
+    """The distinct declarations among the plans, and the index of each plan's among them."""
     plans: list[AttackPlan] = []
     seen: dict[object, int] = {}
     index = np.empty(len(found), dtype=np.int64)
@@ -236,4 +259,4 @@ def declarations(plan: AttackPlan, positions: Any) -> tuple[IntArray, list[Attac
             j = seen[key] = len(plans)
             plans.append(declared)
         index[i] = j
-    return index[keys], plans
+    return index, plans
