@@ -194,3 +194,19 @@ def test_a_metric_this_report_lacks_is_refused(
     err = capsys.readouterr().err
     assert "--metric must be one of ['mean_killed'," in err and "got 'mc_z'" in err
     assert not png.exists()
+
+
+def test_warnings_name_the_line_of_the_users_call() -> None:
+    # however deep the package's calls run (the decisions over the engine over the
+    # ruleset), a warning points at the caller's own line (core/caller.py)
+    import inspect
+    import warnings
+
+    lasgun = mh.Weapon("L", 1, bs=3, strength=3, abilities="[LETHAL HITS]")
+    troops = mh.Unit.of("T", 5, 3, 5, 1, leadership=7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+        mh.attack([(lasgun, 3)], troops, rules="classic", pool_order="best")
+        mh.Weapon("G", 1, 3, 4, 0, 1, "[FOO]")
+    assert {(w.filename, w.lineno) for w in caught} == {(__file__, line), (__file__, line + 1)}

@@ -17,6 +17,7 @@ import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..core.caller import outside_stacklevel
 from ..errors import MathhammerError, ProfileError, field_error
 from .abilities import NO_EFFECT, Ability, ability_classes
 
@@ -240,7 +241,7 @@ def warn_unknown(weapon_name: str, unknown: Sequence[str]) -> None:
             f"weapon {weapon_name!r}: ignoring {', '.join(unknown_message(t) for t in unknown)}: "
             "not core weapon abilities",
             UnknownAbilityWarning,
-            stacklevel=4,
+            stacklevel=outside_stacklevel(),
         )
 
 

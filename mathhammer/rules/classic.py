@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.caller import outside_stacklevel
 from ..core.dice import parse_dice
 from ..errors import RulesError
 from ..model.abilities import Linked
@@ -229,7 +230,7 @@ def _warn_ignored(weapon: Weapon) -> None:
             f"rules='classic': weapon {weapon.name!r}: {', '.join(ignored)} are not part "
             "of this ruleset and are ignored",
             UserWarning,
-            stacklevel=6,  # as from Classic.pool_checks at 5, past this helper
+            stacklevel=outside_stacklevel(),
         )
 
 
