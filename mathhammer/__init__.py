@@ -46,7 +46,7 @@ from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
-from .sweep import sweep, sweep_top
+from .sweeps import sweep, sweep_top
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, Detachment, ModelProfile, Wargear, attach_leaders
 from .units.durability import StandardAttacker, durability, standard_attackers

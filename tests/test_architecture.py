@@ -32,7 +32,7 @@ LAYERS = (
     ("mathhammer.units",),
     ("mathhammer.views",),
     ("mathhammer.io",),
-    ("mathhammer.sweep",),
+    ("mathhammer.sweeps",),
 )
 
 #: Subpackages at the top of the package, above every layer.

@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.sweep.work import SWEEP_COLUMNS
+from mathhammer.sweeps.work import SWEEP_COLUMNS
 
 BOLT = mh.Weapon("Bolt rifle", 2, 3, 4, -1, 1)
 PLASMA = mh.Weapon("Plasma", 1, 3, 8, -3, 2, "[RAPID FIRE 1]")

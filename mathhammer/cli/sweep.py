@@ -55,7 +55,7 @@ _FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".json")
 def _check_folder(output: str, resume: bool) -> None:
     """``-o`` names a folder for the sweep's files: not a file name (``out.csv``), and not a
     folder holding a sweep unless ``--resume``; said in the command line's words."""
-    from ..sweep.store import holds_sweep
+    from ..sweeps.store import holds_sweep
 
     where = Path(output)
     if where.suffix.lower() in _FILE_SUFFIXES:
@@ -74,7 +74,7 @@ def _check_folder(output: str, resume: bool) -> None:
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
     from ..io.sources import read_army
-    from ..sweep import sweep
+    from ..sweeps import sweep
     from .lines import warn_import
 
     if args.jobs is not None and args.scheduler is not None:

@@ -60,13 +60,13 @@ def sweep(
         Where the tasks run: None (``jobs`` local processes; serially for one), a
         :class:`concurrent.futures.Executor`, ``"dask"`` (a Dask ``LocalCluster`` of
         ``jobs`` workers), a scheduler address ``"tcp://host:port"`` or a
-        ``distributed.Client`` (:mod:`mathhammer.sweep.executors`).
+        ``distributed.Client`` (:mod:`mathhammer.sweeps.executors`).
     jobs : int, optional
         Local processes, or a LocalCluster's workers: 1, or the processor count for
         ``"dask"``, by default.
     path : str or Path, optional
         A folder to write the rows to as they come, one Parquet file per task
-        (:mod:`mathhammer.sweep.store`); with ``resume=True`` a sweep interrupted there
+        (:mod:`mathhammer.sweeps.store`); with ``resume=True`` a sweep interrupted there
         goes on where it stopped (the tasks written are not computed again), and a
         sweep written with other inputs is refused.
     collect : bool
@@ -77,7 +77,7 @@ def sweep(
         A progress bar of the rows (tqdm) on standard error; a Dask cluster's dashboard
         address is printed there too.
     task_rows : int
-        The fewest rows of a task (whole attackers): :data:`~mathhammer.sweep.work.TASK_ROWS`.
+        The fewest rows of a task (whole attackers): :data:`~mathhammer.sweeps.work.TASK_ROWS`.
 
     Returns
     -------

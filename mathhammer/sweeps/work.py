@@ -6,7 +6,7 @@ every target in the task's context), enough of them to make at least :data:`TASK
 a tenth of a second or more (a quarter on average over the shared catalogues), against a
 scheduler's overhead of a millisecond per task (about 10 ms where the scheduler shares two
 cores with its workers: a Dask cluster receives them four at a time,
-:data:`~mathhammer.sweep.executors.DASK_BATCH`). Within a
+:data:`~mathhammer.sweeps.executors.DASK_BATCH`). Within a
 task an attacker's hit and wound distributions are made once and reused against every target
 (the engine's caches are the worker's). A Monte Carlo check draws from the task's own seed,
 spawned from the sweep's by the task's number: the same numbers whoever runs it.
