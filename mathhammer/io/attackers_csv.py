@@ -147,6 +147,22 @@ class _Unit:
     values: dict[str, Any]  # points, models, keywords and the context flags, once given
     rows: list[_Row] = field(default_factory=list)
 
+    def merge(self, reader: CsvReader, line: int, name: str, values: dict[str, Any]) -> None:
+        """Take what a row says of the unit, refusing a value that contradicts an earlier one."""
+        for key, value in values.items():
+            agree(reader, line, name, key, self.values.get(key), value)
+            if value is not None:
+                self.values[key] = value
+
+    def models(self) -> int:
+        """The unit's models as given, else its largest count."""
+        return self.values.get("models") or max(r.count for r in self.rows)
+
+    def context(self) -> Context:
+        """The context of the unit's attacks, from its flag columns."""
+        flags: dict[str, Any] = {k: bool(self.values.get(c)) for k, c in _FLAGS.items()}
+        return Context(**flags)
+
 
 def read_attackers(
     path: str | Path, *, rules: str | Ruleset = "11e", strict: bool = False
@@ -177,17 +193,7 @@ def read_attackers(
     reader = CsvReader(path, ATTACKER_COLUMNS, ATTACKER_OPTIONAL)
     units: dict[str, _Unit] = {}
     for line, row in reader.rows:
-        name = row["unit"]
-        if not name:
-            raise reader.error(line, "unit", "expected a unit name; got ''")
-        read = _row(reader, line, row, rules, strict)
-        values = _unit_values(reader, line, row)
-        unit = units.setdefault(name, _Unit(line, {}))
-        for key, value in values.items():
-            agree(reader, line, name, key, unit.values.get(key), value)
-            if value is not None:
-                unit.values[key] = value
-        unit.rows.append(read)
+        _add_row(reader, units, line, row, rules, strict)
     out = [options for name, unit in units.items() for options in _unit(reader, name, unit)]
     for found in unknown_abilities(out):
         warnings.warn(found.message, UnknownAbilityWarning, stacklevel=2)
@@ -206,6 +212,25 @@ def unknown_abilities(loadouts: Sequence[Loadout]) -> list[UnknownAbility]:
     return sorted(found, key=lambda u: int(u.source.rpartition(":")[2] or 0))
 
 
+def _add_row(
+    reader: CsvReader,
+    units: dict[str, _Unit],
+    line: int,
+    row: dict[str, str],
+    rules: str | Ruleset,
+    strict: bool,
+) -> None:
+    """Read one row into the unit it names, created at its first row."""
+    name = row["unit"]
+    if not name:
+        raise reader.error(line, "unit", "expected a unit name; got ''")
+    read = _row(reader, line, row, rules, strict)
+    values = _unit_values(reader, line, row)
+    unit = units.setdefault(name, _Unit(line, {}))
+    unit.merge(reader, line, name, values)
+    unit.rows.append(read)
+
+
 def _unit_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str, Any]:
     """What a row says of its whole unit; None where it leaves it blank."""
     keywords = normalise_keywords(row.get("keywords", ""))
@@ -216,9 +241,16 @@ def _unit_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str,
     }
     if values["models"] is not None and values["models"] < 1:
         raise reader.error(line, "models", f"expected an integer >= 1; got {values['models']}")
-    for column in _FLAGS.values():
-        values[column] = reader.value(line, row, column, optional_flag) if column in row else None
+    values.update(_flag_values(reader, line, row))
     return values
+
+
+def _flag_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str, bool | None]:
+    """The context flags a row gives, by column; None where its file has no such column."""
+    return {
+        column: reader.value(line, row, column, optional_flag) if column in row else None
+        for column in _FLAGS.values()
+    }
 
 
 def _row(
@@ -228,15 +260,20 @@ def _row(
     count = reader.value(line, row, "count", integer)
     if count < 1:
         raise reader.error(line, "count", f"expected an integer >= 1; got {count}")
-    for token in weapon.unknown_abilities if strict else ():
-        guess = suggest_ability(token)
-        hint = f"did you mean {guess!r}?" if guess else "not a core weapon ability"
-        cause = field_error(ProfileError, "Weapon.abilities", "a known ability", token, hint)
-        raise reader.error(line, "abilities", str(cause), cause)
+    if strict and weapon.unknown_abilities:
+        raise _unknown_error(reader, line, weapon.unknown_abilities[0])
     unknown = tuple(
         UnknownAbility(t, weapon.name, reader.source(line)) for t in weapon.unknown_abilities
     )
     return _Row(line, weapon, count, _use(row.get("use", "")), unknown)
+
+
+def _unknown_error(reader: CsvReader, line: int, token: str) -> CsvError:
+    """The error of an ability token the engine does not know, with a likely meaning."""
+    guess = suggest_ability(token)
+    hint = f"did you mean {guess!r}?" if guess else "not a core weapon ability"
+    cause = field_error(ProfileError, "Weapon.abilities", "a known ability", token, hint)
+    return reader.error(line, "abilities", str(cause), cause)
 
 
 def _use(raw: str) -> str | None:
@@ -250,50 +287,72 @@ def _use(raw: str) -> str | None:
 
 def _unit(reader: CsvReader, name: str, unit: _Unit) -> list[AttackOptions]:
     """The unit's AttackOptions, one per phase it has rows to use in."""
-    models = unit.values.get("models") or max(r.count for r in unit.rows)
-    keywords = unit.values.get("keywords", ())
-    flags: dict[str, Any] = {k: bool(unit.values.get(c)) for k, c in _FLAGS.items()}
+    phases = _used_phases(reader, name, unit)
+    # the tokens of rows never used still reach the user, with the unit's first phase
+    unused = [u for r in unit.rows if r.phase not in phases for u in r.unknown]
+    out = []
+    for phase in phases:
+        label = f"{name} ({_LABELS[phase]})" if len(phases) > 1 else name
+        extra = unused if phase == phases[0] else []
+        out.append(_phase_attack(reader, unit, phase, label, extra))
+    return out
+
+
+def _used_phases(reader: CsvReader, name: str, unit: _Unit) -> list[str]:
+    """The phases in which the unit has a row it may use; an error if it has none."""
     phases = [p for p in _LABELS if any(r.phase == p and r.use != "no" for r in unit.rows)]
     if not phases:
         raise reader.error(
             unit.line, "use", f"unit {name!r} marks every row no; expected a row to use"
         )
-    # the tokens of rows never used still reach the user, with the unit's first phase
-    unused = [u for r in unit.rows if r.phase not in phases for u in r.unknown]
-    out = []
-    for phase in phases:
-        rows = [r for r in unit.rows if r.phase == phase]
-        first = min(r.line for r in rows if r.use != "no")
-        make = partial(
-            AttackOptions,
-            f"{name} ({_LABELS[phase]})" if len(phases) > 1 else name,
-            _phase_options(rows, models, keywords),
-            phase,
-            unit.values.get("points"),
-            Context(**flags),
-            source=reader.source(first),
-            unknown_abilities=[u for r in rows for u in r.unknown]
-            + (unused if phase == phases[0] else []),
-        )
-        out.append(reader.build(first, ATTACKER_FIELDS, make))
-    return out
+    return phases
+
+
+def _phase_attack(
+    reader: CsvReader, unit: _Unit, phase: str, label: str, unused: list[UnknownAbility]
+) -> AttackOptions:
+    """The unit's AttackOptions in one phase, located at its first row used in it."""
+    rows = [r for r in unit.rows if r.phase == phase]
+    first = min(r.line for r in rows if r.use != "no")
+    make = partial(
+        AttackOptions,
+        label,
+        _phase_options(rows, unit.models(), unit.values.get("keywords", ())),
+        phase,
+        unit.values.get("points"),
+        unit.context(),
+        source=reader.source(first),
+        unknown_abilities=[u for r in rows for u in r.unknown] + unused,
+    )
+    return reader.build(first, ATTACKER_FIELDS, make)
 
 
 def _phase_options(rows: list[_Row], models: int, keywords: Sequence[str]) -> list[Loadout]:
     """The declarations of one phase: the named alternatives, or the rules' choices."""
     line_of = {id(r.weapon): r.line for r in rows}
-    forced = [(r.weapon, r.count) for r in rows if r.use == "yes"]
-    free = [(r.weapon, r.count) for r in rows if r.use is None]
     names = list(dict.fromkeys(r.use for r in rows if r.use not in (None, "yes", "no")))
     if names:
-        named = {n: [(r.weapon, r.count) for r in rows if r.use == n] for n in names}
-        return [Loadout(n, _in_order(named[n] + free + forced, line_of)) for n in names]
+        always = _entries(rows, None) + _entries(rows, "yes")
+        return [Loadout(n, _in_order(_entries(rows, n) + always, line_of)) for n in names]
+    return _rules_options(rows, models, keywords, line_of)
+
+
+def _rules_options(
+    rows: list[_Row], models: int, keywords: Sequence[str], line_of: dict[int, int]
+) -> list[Loadout]:
+    """The declarations the rules allow of the rows without a named alternative."""
+    free, forced = _entries(rows, None), _entries(rows, "yes")
     if rows[0].phase == "fight":
         chosen = pooled_fight(free, models)
     else:
         chosen = pooled_shooting(free, models, keywords)
     options = [_in_order(option + forced, line_of) for option in chosen or [[]]]
     return [Loadout(describe_weapons(o), o) for o in options if o]
+
+
+def _entries(rows: list[_Row], use: str | None) -> list[tuple[Weapon, int]]:
+    """The (weapon, count) of the rows marked ``use`` (None: as the rules allow)."""
+    return [(r.weapon, r.count) for r in rows if r.use == use]
 
 
 def _in_order(entries: list[tuple[Weapon, int]], line_of: dict[int, int]) -> list[Any]:
@@ -308,10 +367,7 @@ def _strength(text: str) -> Any:
 
 
 def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset) -> Weapon:
-    kind = row.get("type", "").strip().lower() or "ranged"
-    if kind not in ("ranged", "melee"):
-        raise reader.error(line, "type", f"expected Ranged or Melee; got {row['type']!r}")
-    skill_text = row["BS/WS"].strip()
+    kind = _kind(reader, line, row)
     fields: dict[str, Any] = {
         "name": row["weapon"] or "weapon",
         "attacks": reader.value(line, row, "A", dice_reader("Weapon.attacks")),
@@ -323,15 +379,30 @@ def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Rule
     found, unknown = reader.value(line, row, "abilities", parse_abilities)
     fields["abilities"] = list(found) + list(unknown)
     fields["modifiers"], fields["context"] = reader.value(line, row, "modifiers", parse_buff)
-    if get_ruleset(rules).skill_field == "bs":  # a characteristic, 1 to 10
-        fields["bs"] = reader.value(line, row, "BS/WS", integer)
-    elif skill_text.lower() in NONE:
-        if not any(isinstance(a, Torrent) for a in found):
-            raise reader.error(line, "BS/WS", f"{skill_text!r} is only for [TORRENT] weapons")
-        fields["skill"] = 2  # never rolled: Torrent hits automatically
-    else:
-        fields["skill"] = reader.value(line, row, "BS/WS", threshold)
+    fields.update(_skill(reader, line, row, rules, found))
     with warnings.catch_warnings():
         # kept in weapon.unknown_abilities; read_attackers warns with the file and line
         warnings.simplefilter("ignore", UnknownAbilityWarning)
         return reader.build(line, ATTACKER_FIELDS, lambda: Weapon(**fields))
+
+
+def _kind(reader: CsvReader, line: int, row: dict[str, str]) -> str:
+    """The weapon's type column: "ranged" (also when blank) or "melee"."""
+    kind = row.get("type", "").strip().lower() or "ranged"
+    if kind not in ("ranged", "melee"):
+        raise reader.error(line, "type", f"expected Ranged or Melee; got {row['type']!r}")
+    return kind
+
+
+def _skill(
+    reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset, found: Sequence[Any]
+) -> dict[str, int]:
+    """The weapon's BS/WS field: the ruleset's characteristic, or N+ (none for [TORRENT])."""
+    skill_text = row["BS/WS"].strip()
+    if get_ruleset(rules).skill_field == "bs":  # a characteristic, 1 to 10
+        return {"bs": reader.value(line, row, "BS/WS", integer)}
+    if skill_text.lower() not in NONE:
+        return {"skill": reader.value(line, row, "BS/WS", threshold)}
+    if not any(isinstance(a, Torrent) for a in found):
+        raise reader.error(line, "BS/WS", f"{skill_text!r} is only for [TORRENT] weapons")
+    return {"skill": 2}  # never rolled: Torrent hits automatically

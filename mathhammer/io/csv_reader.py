@@ -92,49 +92,74 @@ class CsvReader:
         try:
             header = self._header(next(reader), required, optional)
             for number, values in enumerate(reader, start=2):
-                if not any(v.strip() for v in values):
-                    continue
-                if len(values) != len(header):
-                    problem = f"expected {len(header)} values; got {len(values)}"
-                    raise self.error(number, None, problem)
-                rows.append((number, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+                if any(v.strip() for v in values):
+                    rows.append((number, self._row(number, header, values)))
         except csv.Error as exc:  # a cell past csv.field_size_limit(), say
             raise self.error(reader.line_num, None, f"cannot read the row: {exc}") from None
         return rows
+
+    def _row(self, number: int, header: list[str], values: list[str]) -> dict[str, str]:
+        """A row's values by column name; an error if it has more or fewer than the header."""
+        if len(values) != len(header):
+            problem = f"expected {len(header)} values; got {len(values)}"
+            raise self.error(number, None, problem)
+        return {h: v.strip() for h, v in zip(header, values, strict=True)}
 
     def _header(
         self, cells: list[str], required: tuple[str, ...], optional: tuple[str, ...]
     ) -> list[str]:
         """The column names of the header row, spelt as the caller reads them."""
         header = [h.strip() for h in cells]
-        if len(header) == 1:
-            for sep in ("|",):
-                if sep in header[0]:
-                    raise self.error(
-                        1,
-                        None,
-                        f"the header is one column containing {sep!r}; expected values "
-                        "separated by commas (or semicolons, or tabs): in Excel, Save As "
-                        "'CSV (comma delimited)'",
-                    )
+        self._check_split(header)
         known = {c.casefold(): c for c in required + optional}
         names = [known.get(h.casefold(), h) for h in header]
+        self._check_unique(header, names)
+        self._check_required(names, required)
+        self.extra_columns = tuple(n for n in names if n and n not in known.values())
+        for warning in self._extra_warnings(required + optional):
+            warnings.warn(warning, stacklevel=4)
+        return names
+
+    def _check_split(self, header: list[str]) -> None:
+        """Refuse a header of one column holding a separator this reader does not split on."""
+        if len(header) != 1:
+            return
+        for sep in ("|",):
+            if sep in header[0]:
+                raise self.error(
+                    1,
+                    None,
+                    f"the header is one column containing {sep!r}; expected values "
+                    "separated by commas (or semicolons, or tabs): in Excel, Save As "
+                    "'CSV (comma delimited)'",
+                )
+
+    def _check_unique(self, header: list[str], names: list[str]) -> None:
+        """Refuse a column the header names twice (in any case or spacing)."""
         seen: dict[str, str] = {}
         for given, name in zip(header, names, strict=True):
             if name and name in seen:
                 raise self.error(1, name, f"given twice, as {seen[name]!r} and {given!r}; keep one")
             seen[name] = given
+
+    def _check_required(self, names: list[str], required: tuple[str, ...]) -> None:
+        """Refuse a header without every required column."""
         missing = [c for c in required if c not in names]
         if missing:
             raise self.error(1, None, f"missing columns {missing}; expected {list(required)}")
-        self.extra_columns = tuple(n for n in names if n and n not in known.values())
-        for name in self.extra_columns:
-            message = (
+
+    def _extra_warnings(self, read: tuple[str, ...]) -> list[InputFileWarning]:
+        """A warning for each of the extra columns, which are kept but not read."""
+        return [
+            InputFileWarning(
                 f"{self.name}:1: column {name!r}: not a column this reader knows; kept but not "
-                f"used (the columns read are {list(required + optional)})"
+                f"used (the columns read are {list(read)})",
+                self.name,
+                1,
+                name,
             )
-            warnings.warn(InputFileWarning(message, self.name, 1, name), stacklevel=4)
-        return names
+            for name in self.extra_columns
+        ]
 
     def error(
         self,

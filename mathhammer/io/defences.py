@@ -115,6 +115,15 @@ class _Reading:
         _keep_best(self.fields, name, value)
         self.relevant = True
 
+    def result(self) -> tuple[dict[str, int | bool], str | None, bool]:
+        """The fields, why the ability was not (fully) read, and its relevance."""
+        if not self.unread:
+            return self.fields, None, self.relevant
+        reason = "; ".join(dict.fromkeys(_reason(s) for s in self.unread))
+        if self.fields:
+            reason = f"partly read ({', '.join(self.fields)}); not read: {reason}"
+        return self.fields, reason, True
+
 
 def _keep_best(fields: dict[str, int | bool], name: str, value: int | bool) -> None:
     """Set a field to the better of its value and ``value``: these abilities do not stack."""
@@ -221,41 +230,64 @@ def _reason(sentence: str) -> str:
 
 def _read_items(items: str, reading: _Reading) -> bool:
     """Read "the Feel No Pain 5+ and Stealth abilities" and the like into ``reading``."""
-    against = None
     split = re.match(r"^(?P<items>.+?) against (?P<against>.+)$", items)
-    if split:
-        items, against = split["items"], split["against"]
+    gives = _against(split["items"], split["against"]) if split else _item_fields(items)
+    if not gives:
+        return False
+    for name, value in gives:
+        reading.give(name, value)
+    return True
+
+
+def _against(items: str, against: str) -> list[tuple[str, int | bool]] | None:
+    """The fields of core abilities had "against" some attacks: only Feel No Pain against
+    mortal wounds is read; None otherwise."""
+    gives = _item_fields(items)
+    if gives is None or against not in _MORTAL or [g[0] for g in gives] != ["fnp"]:
+        return None
+    return [("fnp_mortal", gives[0][1])]
+
+
+def _item_fields(items: str) -> list[tuple[str, int | bool]] | None:
+    """The fields a list of core abilities gives; None if one is neither read nor harmless."""
     gives: list[tuple[str, int | bool]] = []
     for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", items):
         item = re.sub(r"^the |\s*abilit(?:y|ies)$", "", item.strip())
-        fnp = re.match(r"^(?:feel no(?:t)? pain|fnp) ([2-6])\+$", item)
-        invuln = re.match(r"^(?:an? )?([2-6])\+ (?:invulnerable save|insv)$", item)
-        if item == "stealth":
-            gives.append(("stealth", True))
-        elif fnp:
-            gives.append(("fnp", int(fnp[1])))
-        elif invuln:
-            gives.append(("invuln", int(invuln[1])))
+        given = _item_field(item)
+        if given is not None:
+            gives.append(given)
         elif not _HARMLESS.match(item):
-            return False
-    if against is not None:
-        if against not in _MORTAL or [g[0] for g in gives] != ["fnp"]:
-            return False
-        gives = [("fnp_mortal", gives[0][1])]
-    for name, value in gives:
-        reading.give(name, value)
-    return bool(gives)
+            return None
+    return gives
+
+
+def _item_field(item: str) -> tuple[str, int | bool] | None:
+    """The field one listed core ability gives ("stealth", "feel no pain 5+", "a 4+
+    invulnerable save"), or None."""
+    fnp = re.match(r"^(?:feel no(?:t)? pain|fnp) ([2-6])\+$", item)
+    invuln = re.match(r"^(?:an? )?([2-6])\+ (?:invulnerable save|insv)$", item)
+    if item == "stealth":
+        return "stealth", True
+    if fnp:
+        return "fnp", int(fnp[1])
+    if invuln:
+        return "invuln", int(invuln[1])
+    return None
 
 
 def _read_sentence(sentence: str, reading: _Reading) -> bool:
     """Add what one cleaned sentence says to ``reading``; False if it is not defensive."""
     if _BENIGN.match(sentence):
         return True
-    if not _DEFENSIVE.search(sentence):
+    if not _against_unit(sentence):
         return False
-    if _OWN_ATTACKS.search(sentence) and not _AGAINST_ME.search(sentence):
-        return False  # about the unit's own attacks, not attacks against it
     reading.relevant = True
+    _read_fields(sentence, reading)
+    return True
+
+
+def _read_fields(sentence: str, reading: _Reading) -> None:
+    """Add the fields a defensive sentence gives to ``reading``, or list it as unread."""
     has = _HAS.match(sentence)
     if _DAMAGE_MINUS_1.match(sentence):
         reading.give("damage_reduction", 1)
@@ -263,7 +295,14 @@ def _read_sentence(sentence: str, reading: _Reading) -> bool:
         reading.give("halve_damage", True)
     elif not (has and _read_items(has["items"], reading)):
         reading.unread.append(sentence)
-    return True
+
+
+def _against_unit(sentence: str) -> bool:
+    """Whether a sentence is defensive: about attacks against the unit, not its own."""
+    if not _DEFENSIVE.search(sentence):
+        return False
+    # a sentence about the unit's own attacks is not about attacks against it
+    return not _OWN_ATTACKS.search(sentence) or bool(_AGAINST_ME.search(sentence))
 
 
 def _read_named(name: str, text: str, reading: _Reading) -> bool:
@@ -271,20 +310,35 @@ def _read_named(name: str, text: str, reading: _Reading) -> bool:
 
     True if the name says it all (the text is then the core rule's own wording).
     """
-    fnp = _FNP_NAME.match(name) or (name == "feel no pain" and re.match(r"^([2-6])\+$", text))
-    invuln = _INVULN_NAME.match(name)
-    stated = _INVULN_TEXT.match(text)
-    if fnp:
-        reading.give("fnp", int(fnp[1]))
+    fnp = _named_fnp(name, text)
+    invuln = _named_invuln(name, text)
+    if fnp is not None:
+        reading.give("fnp", fnp)
     elif name == "stealth":
         reading.give("stealth", True)
-    elif invuln and not invuln[2] and (not text or stated):
-        reading.give("invuln", int(invuln[1]))
-    elif name == "invulnerable save" and stated:
-        reading.give("invuln", int(stated[1]))
+    elif invuln is not None:
+        reading.give("invuln", invuln)
     else:
         return False
     return True
+
+
+def _named_fnp(name: str, text: str) -> int | None:
+    """The roll of "Feel No Pain 5+", or of "Feel No Pain" whose text is "5+"; else None."""
+    fnp = _FNP_NAME.match(name) or (name == "feel no pain" and re.match(r"^([2-6])\+$", text))
+    return int(fnp[1]) if fnp else None
+
+
+def _named_invuln(name: str, text: str) -> int | None:
+    """The roll of "Invulnerable Save 4+" (not starred; its text, if any, the roll alone),
+    or of "Invulnerable Save" whose text is "4+"; else None."""
+    invuln = _INVULN_NAME.match(name)
+    stated = _INVULN_TEXT.match(text)
+    if invuln and not invuln[2] and (not text or stated):
+        return int(invuln[1])
+    if name == "invulnerable save" and stated:
+        return int(stated[1])
+    return None
 
 
 def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | None, bool]:
@@ -307,31 +361,53 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     """
     reading = _Reading()
     name, text = clean_rule_text(ability.name), clean_rule_text(ability.text)
+    named = _read_by_name(name, text, reading)
+    if named is not None:
+        return named
+    starred = _INVULN_NAME.match(name)
+    sentences = rule_sentences(text)
+    if _is_choice(text, sentences):
+        return {}, "a choice among effects, " + _reason(text), True
+    _read_sentences(sentences, reading, starred)
+    if name.startswith(("feel no pain", "invulnerable save")) and not reading.fields:
+        reading.unread.append(text or name)
+    return reading.result()
+
+
+def _read_by_name(
+    name: str, text: str, reading: _Reading
+) -> tuple[dict[str, int | bool], str | None, bool] | None:
+    """What an ability gives when its name settles it (a core ability, a harmless one, or
+    Feel No Pain without its value); None when its text is to be read."""
     if _read_named(name, text, reading):
         return reading.fields, None, True
     if _HARMLESS.match(name):
         return {}, None, False
     if name == "feel no pain":
         return {}, "Feel No Pain without its value", True
-    starred = _INVULN_NAME.match(name)
-    sentences = rule_sentences(text)
-    if _CHOICE.search(text) and any(_DEFENSIVE.search(s) for s in sentences):
-        return {}, "a choice among effects, " + _reason(text), True
+    return None
+
+
+def _is_choice(text: str, sentences: list[str]) -> bool:
+    """Whether the text offers a choice among effects, one of them defensive."""
+    return bool(_CHOICE.search(text)) and any(_DEFENSIVE.search(s) for s in sentences)
+
+
+def _read_sentences(sentences: list[str], reading: _Reading, starred: re.Match[str] | None) -> None:
+    """Read each sentence into ``reading``, and the save of a starred invulnerable save."""
     for sentence in sentences:
         if not _read_sentence(sentence, reading) and starred:
             reading.unread.append(sentence)  # the footnote of a starred save qualifies it
+    _keep_starred_save(starred, reading)
+
+
+def _keep_starred_save(starred: re.Match[str] | None, reading: _Reading) -> None:
+    """Give the save of a starred "Invulnerable Save (4+*)" unless its footnote qualifies it."""
+    if starred is None or "invuln" in reading.fields:
+        return
     # a footnote that only improves the save against some attacks leaves the save itself
-    qualified = [u for u in reading.unread if not _IMPROVED.search(u)]
-    if starred and not qualified and "invuln" not in reading.fields:
+    if all(_IMPROVED.search(u) for u in reading.unread):
         reading.give("invuln", int(starred[1]))
-    if name.startswith(("feel no pain", "invulnerable save")) and not reading.fields:
-        reading.unread.append(text or name)
-    if not reading.unread:
-        return reading.fields, None, reading.relevant
-    reason = "; ".join(dict.fromkeys(_reason(s) for s in reading.unread))
-    if reading.fields:
-        reason = f"partly read ({', '.join(reading.fields)}); not read: {reason}"
-    return reading.fields, reason, True
 
 
 def read_defences(abilities: Iterable[AbilityText]) -> Defences:

@@ -112,20 +112,9 @@ def read_input_bytes(
         the limit ...`` or ``file: cannot read: ...``.
     """
     name = str(path)
+    handle = _open(path, error)
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise error.at(name, None, None, "no such file") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise error.at(name, None, None, f"cannot read: {_reason(exc)}") from None
-    try:
-        info = os.fstat(handle)
-        if stat.S_ISDIR(info.st_mode):
-            raise error.at(name, None, None, "cannot read: a folder; expected a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(error, name, info.st_mode)
-        if info.st_size > limit:
-            raise _too_large(error, name, limit, info.st_size)
+        _check_file(os.fstat(handle), name, limit, error)
         data = _read_at_most(handle, limit + 1)
     except OSError as exc:
         raise error.at(name, None, None, f"cannot read: {_reason(exc)}") from None
@@ -134,6 +123,26 @@ def read_input_bytes(
     if len(data) > limit:
         raise _too_large(error, name, limit, None)
     return data
+
+
+def _open(path: str | Path, error: type[InputFileError]) -> int:
+    """The file opened for reading, without blocking (a FIFO cannot hang the open)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error.at(str(path), None, None, "no such file") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise error.at(str(path), None, None, f"cannot read: {_reason(exc)}") from None
+
+
+def _check_file(info: os.stat_result, name: str, limit: int, error: type[InputFileError]) -> None:
+    """Refuse an open file that is not a regular file of at most ``limit`` bytes."""
+    if stat.S_ISDIR(info.st_mode):
+        raise error.at(name, None, None, "cannot read: a folder; expected a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(error, name, info.st_mode)
+    if info.st_size > limit:
+        raise _too_large(error, name, limit, info.st_size)
 
 
 def read_input_text(

@@ -72,9 +72,7 @@ def unknown_lines(report: ImportReport, sheets: Collection[str] | None = None) -
     lines = []
     found = report.unknown_abilities.items()
     if sheets is not None:
-        wanted = set(sheets)
-        kept = {t: [e for e in rows if e.split(" / ")[0] in wanted] for t, rows in found}
-        found = {t: rows for t, rows in kept.items() if rows}.items()
+        found = _in_sheets(report.unknown_abilities, set(sheets)).items()
     for token, entries in sorted(found, key=lambda kv: -len(kv[1])):
         profiles = "profile" if len(entries) == 1 else "profiles"
         lines.append(
@@ -82,6 +80,12 @@ def unknown_lines(report: ImportReport, sheets: Collection[str] | None = None) -
             f"in {len(entries)} {profiles}: {_entries(entries)}"
         )
     return lines
+
+
+def _in_sheets(unknown: dict[str, list[str]], wanted: set[str]) -> dict[str, list[str]]:
+    """The unknown tokens of the profiles of these datasheets, with those profiles."""
+    kept = {t: [e for e in rows if e.split(" / ")[0] in wanted] for t, rows in unknown.items()}
+    return {t: rows for t, rows in kept.items() if rows}
 
 
 def unapplied_lines(
@@ -101,13 +105,7 @@ def unapplied_lines(
     army.json: Gretchin: rules not applied: Runtherd, Grot Shield (--import-report says why)
     army.json: Battlewagon: rules not applied: Zzap gun (--import-report says why)
     """
-    names: dict[str, list[str]] = {}
-    for sheet, name, _ in report.not_understood:
-        if sheets is not None and sheet not in sheets:
-            continue
-        found = names.setdefault(sheet, [])
-        if name not in found:
-            found.append(name)
+    names = _unapplied(report, sheets)
     lines = [
         f"{report.source}: {sheet}: rules not applied: {', '.join(rules)} "
         "(--import-report says why)"
@@ -119,6 +117,18 @@ def unapplied_lines(
             "(--import-report lists them)"
         )
     return lines
+
+
+def _unapplied(report: ImportReport, sheets: Collection[str] | None) -> dict[str, list[str]]:
+    """The names of each datasheet's rules not applied (of these datasheets), each once."""
+    names: dict[str, list[str]] = {}
+    for sheet, name, _ in report.not_understood:
+        if sheets is not None and sheet not in sheets:
+            continue
+        found = names.setdefault(sheet, [])
+        if name not in found:
+            found.append(name)
+    return names
 
 
 def describe(report: ImportReport, width: int = 100) -> str:
@@ -138,21 +148,31 @@ def describe(report: ImportReport, width: int = 100) -> str:
         f"{report.source}: {report.datasheets} datasheets, {report.weapons} weapon profiles, "
         f"{report.models} model profiles read"
     ]
-    if report.unknown_abilities:
-        lines.append(f"unknown weapon abilities ({len(report.unknown_abilities)} tokens):")
-        lines.extend("  " + line.partition(": ")[2] for line in unknown_lines(report))
-    if report.not_understood:
-        lines.append(f"abilities not understood ({len(report.not_understood)}):")
-        for sheet, name, text in report.not_understood:
-            lines.append(_shorten(f"  {sheet}: {name}: {' '.join(text.split())}", width))
-    if report.attachments:
-        lines.append(f"attached as the file records ({len(report.attachments)}):")
-        lines.extend(f"  {line}" for line in report.attachments)
-    if report.skipped:
-        lines.append(f"skipped ({len(report.skipped)}):")
-        lines.extend(f"  {s.entry}: {s.reason}" for s in report.skipped)
+    lines += _section(
+        f"unknown weapon abilities ({len(report.unknown_abilities)} tokens):",
+        ["  " + line.partition(": ")[2] for line in unknown_lines(report)],
+    )
+    lines += _section(
+        f"abilities not understood ({len(report.not_understood)}):",
+        [
+            _shorten(f"  {sheet}: {name}: {' '.join(text.split())}", width)
+            for sheet, name, text in report.not_understood
+        ],
+    )
+    lines += _section(
+        f"attached as the file records ({len(report.attachments)}):",
+        [f"  {line}" for line in report.attachments],
+    )
+    lines += _section(
+        f"skipped ({len(report.skipped)}):", [f"  {s.entry}: {s.reason}" for s in report.skipped]
+    )
     return "\n".join(lines)
 
 
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _section(title: str, items: list[str]) -> list[str]:
+    """A section of the report: its title and its lines; nothing if it has none."""
+    return [title, *items] if items else []

@@ -115,23 +115,7 @@ class DatasheetLibrary:
         found = [d for d in pool if _key(d.name) == _key(name)]
         if len(found) == 1:
             return found[0]
-        if found:
-            factions = sorted({d.faction for d in found})
-            raise field_error(
-                OptionError,
-                "faction",
-                f"given: {len(found)} datasheets are named {name!r}",
-                faction,
-                f"one of {factions}",
-            )
-        known = [d.name for d in pool]
-        raise field_error(
-            OptionError,
-            "datasheet",
-            f"one of the {len(known)} datasheets read",
-            name,
-            _suggest(name, known),
-        )
+        raise _not_one(name, faction, found, pool)
 
     def search(self, text: str) -> list[Datasheet]:
         """The datasheets whose name contains ``text`` (case and apostrophes aside)."""
@@ -155,6 +139,33 @@ class DatasheetLibrary:
                 name,
                 _suggest(name, list(self.factions)),
             )
+        return DatasheetLibrary(chosen, self.report, self._detachments_of(chosen))
+
+    def _detachments_of(self, chosen: tuple[Datasheet, ...]) -> tuple[Detachment, ...]:
+        """The detachments of the factions of these datasheets."""
         keys = {_faction_keys(d.faction)[1] for d in chosen}  # "Library - Tyranids" too
-        own = tuple(d for d in self.detachments if _faction_keys(d.faction)[1] in keys)
-        return DatasheetLibrary(chosen, self.report, own)
+        return tuple(d for d in self.detachments if _faction_keys(d.faction)[1] in keys)
+
+
+def _not_one(
+    name: str, faction: str | None, found: list[Datasheet], pool: tuple[Datasheet, ...]
+) -> OptionError:
+    """The error of a name that no datasheet of ``pool`` has, or several (then a faction
+    is needed)."""
+    if found:
+        factions = sorted({d.faction for d in found})
+        return field_error(
+            OptionError,
+            "faction",
+            f"given: {len(found)} datasheets are named {name!r}",
+            faction,
+            f"one of {factions}",
+        )
+    known = [d.name for d in pool]
+    return field_error(
+        OptionError,
+        "datasheet",
+        f"one of the {len(known)} datasheets read",
+        name,
+        _suggest(name, known),
+    )

@@ -102,23 +102,34 @@ def check_output(
     given = os.fspath(path)
     if not given:
         raise field_error(OptionError, what, "a file name", given)
-    try:
-        real = Path(os.path.realpath(given))  # a link's final target (a dangling one's too)
-        info = os.stat(real)
-    except FileNotFoundError:
-        info = None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-        problem = str(exc)
-        raise field_error(OptionError, what, "a file that can be written", given, problem) from None
+    real, info = _target(given, what)
     if info is not None and not stat.S_ISREG(info.st_mode):
         return _special(given, real, info.st_mode, what)
     _check_folder(given, real.parent, what)
     if info is None:
         return OutputPath(given, real)
-    if not force and (not os.access(real, os.W_OK) or not info.st_mode & 0o222):
-        # the write bits too: root may write any file, but a read-only one says "keep me"
+    if not force and _read_only(real, info):
         raise field_error(OptionError, what, "a writable file", given, hint or "it is read-only")
     return OutputPath(given, real, mode=stat.S_IMODE(info.st_mode))
+
+
+def _target(given: str, what: str) -> tuple[Path, os.stat_result | None]:
+    """Where a path's bytes go (a link's final target, a dangling one's too), and what is
+    there now (None: nothing)."""
+    try:
+        real = Path(os.path.realpath(given))
+        return real, os.stat(real)
+    except FileNotFoundError:
+        return real, None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        problem = str(exc)
+        raise field_error(OptionError, what, "a file that can be written", given, problem) from None
+
+
+def _read_only(real: Path, info: os.stat_result) -> bool:
+    """Whether a file is not to be replaced: not writable by us, or without write bits."""
+    # the write bits too: root may write any file, but a read-only one says "keep me"
+    return not os.access(real, os.W_OK) or not info.st_mode & 0o222
 
 
 def _special(given: str, real: Path, mode: int, what: str) -> OutputPath:
@@ -180,21 +191,29 @@ def write_outputs(outputs: Sequence[tuple[OutputPath, Writer, bool]]) -> None:
             if target.direct:
                 with _opened(str(target.path), binary) as handle:
                     write(handle)
-                continue
-            temporary = _temporary_name(target.path)
-            written.append((temporary, target.path))
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-            fd = os.open(temporary, flags, 0o666)  # less the umask, as any new file
-            with _opened(fd, binary, sync=True) as handle:
-                write(handle)
-            if target.mode is not None:
-                os.chmod(temporary, target.mode)
+            else:
+                _write_temporary(target, write, binary, written)
         for temporary, final in written:
             os.replace(temporary, final)
     except BaseException:
         for temporary, _ in written:
             Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _write_temporary(
+    target: OutputPath, write: Writer, binary: bool, written: list[tuple[str, Path]]
+) -> None:
+    """Write one output to a new temporary file beside its target, with the target's
+    permissions; the file is noted in ``written`` before it is created."""
+    temporary = _temporary_name(target.path)
+    written.append((temporary, target.path))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(temporary, flags, 0o666)  # less the umask, as any new file
+    with _opened(fd, binary, sync=True) as handle:
+        write(handle)
+    if target.mode is not None:
+        os.chmod(temporary, target.mode)
 
 
 def _temporary_name(path: Path) -> str:
@@ -240,10 +259,7 @@ def remove_stale_temporaries(folder: str | Path) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        match = _TEMPORARY.fullmatch(entry.name)
-        if match is None or not entry.is_file(follow_symlinks=False):
-            continue
-        if int(match[1]) == os.getpid() or process_running(int(match[1])):
+        if not _stale(entry):
             continue
         try:
             os.unlink(entry.path)
@@ -251,6 +267,14 @@ def remove_stale_temporaries(folder: str | Path) -> list[Path]:
             continue  # another run removed it first, or the folder is not ours to change
         removed.append(Path(entry.path))
     return removed
+
+
+def _stale(entry: os.DirEntry[str]) -> bool:
+    """Whether a folder's entry is the temporary file of a write whose process has gone."""
+    match = _TEMPORARY.fullmatch(entry.name)
+    if match is None or not entry.is_file(follow_symlinks=False):
+        return False
+    return int(match[1]) != os.getpid() and not process_running(int(match[1]))
 
 
 def process_running(pid: int) -> bool:

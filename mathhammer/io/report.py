@@ -126,17 +126,38 @@ def _rows_of(
     seeds: np.random.SeedSequence,
     metric: Metric,
 ) -> list[Row]:
+    """One loadout's rows: exact alone, or each with its Monte Carlo check."""
+    if not check_trials:
+        return _exact_rows(loadout, targets, rules, metric)
+    return _checked_rows(loadout, targets, rules, check_trials, seeds, metric)
+
+
+def _exact_rows(
+    loadout: Loadout, targets: tuple[Target, ...], rules: str | Ruleset, metric: Metric
+) -> list[Row]:
+    """One loadout's exact rows (made once for loadouts of the same weapons)."""
     rows: list[Row] = []
-    if not check_trials:  # rows made once for loadouts of the same weapons
-        found = choose_rows(loadout, targets, rules=rules, metric=metric)
-        for target in targets:
-            try:
-                row, result = next(found)
-            except LimitError as exc:
-                raise _located(exc, loadout, target) from None
-            row.update(context_columns(loadout.context))
-            rows.append((row, _chart(result, target)))
-        return rows
+    found = choose_rows(loadout, targets, rules=rules, metric=metric)
+    for target in targets:
+        try:
+            row, result = next(found)
+        except LimitError as exc:
+            raise _located(exc, loadout, target) from None
+        row.update(context_columns(loadout.context))
+        rows.append((row, _chart(result, target)))
+    return rows
+
+
+def _checked_rows(
+    loadout: Loadout,
+    targets: tuple[Target, ...],
+    rules: str | Ruleset,
+    check_trials: int,
+    seeds: np.random.SeedSequence,
+    metric: Metric,
+) -> list[Row]:
+    """One loadout's rows, each with a Monte Carlo check of the option chosen."""
+    rows: list[Row] = []
     for stream, target in zip(seeds.spawn(len(targets)), targets, strict=True):
         try:
             choice = choose(loadout, target, rules=rules, metric=metric)
@@ -349,22 +370,27 @@ class ReportRows:
 
 def _check_options(jobs: Any, check_trials: Any, metric: Any, rng: Any) -> None:
     """Refuse out-of-range options before any work."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    _check_jobs(jobs)
+    if _is_integer(rng) and rng < 0:
+        raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng)
+    if not _is_integer(check_trials) or check_trials < 0 or check_trials == 1:
+        raise field_error(OptionError, "check_trials", "0 or an integer >= 2", check_trials)
+    check_metric(metric)
+
+
+def _check_jobs(jobs: Any) -> None:
+    """Refuse a number of worker processes that is not from 1 to :data:`MAX_JOBS`."""
+    if not _is_integer(jobs) or jobs < 1:
         raise field_error(OptionError, "jobs", "an integer >= 1", jobs)
     if jobs > MAX_JOBS:
         raise field_error(
             OptionError, "jobs", f"at most {MAX_JOBS}", jobs, "one per processor core is plenty"
         )
-    if isinstance(rng, int) and not isinstance(rng, bool) and rng < 0:
-        raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng)
-    if (
-        isinstance(check_trials, bool)
-        or not isinstance(check_trials, int)
-        or check_trials < 0
-        or check_trials == 1
-    ):
-        raise field_error(OptionError, "check_trials", "0 or an integer >= 2", check_trials)
-    check_metric(metric)
+
+
+def _is_integer(value: Any) -> bool:
+    """Whether a value is an int (True and False are not numbers of anything)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def write_csv_atomic(frame: Any, path: str | Path, *, force: bool = False) -> None:

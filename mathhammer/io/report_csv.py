@@ -103,10 +103,16 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, int | np.integer):
         return str(int(value))
     if isinstance(value, float | np.floating):
-        if math.isnan(value):
-            return ""
-        return "0" if abs(float(value)) < TINY else f"{value:.6g}"
+        return _float_cell(value)
     return neutralise(str(value))
+
+
+def _float_cell(value: float | np.floating[Any]) -> str:
+    """A float as the report's CSV writes it: ``%.6g``, noise below :data:`TINY` as ``0``,
+    NaN empty."""
+    if math.isnan(value):
+        return ""
+    return "0" if abs(float(value)) < TINY else f"{value:.6g}"
 
 
 class RowSpool:

@@ -157,6 +157,20 @@ def _kind(path: Path, csv_kind: str) -> str:
         raise field_error(OptionError, "csv_kind", "'attackers' or 'targets'", csv_kind)
     if input_kind(path) == "folder":  # refuses a device, a FIFO: they would never end
         return "Wahapedia export" if (path / "Datasheets.csv").is_file() else "catalogue"
+    kind = _file_kind(path, csv_kind)
+    if kind is not None:
+        return kind
+    raise InputFileError(
+        f"{path}: not an army file; expected a roster (.ros, .rosz, roster JSON), a BSData "
+        "catalogue (.cat, .catz, .gst, .gstz, catalogue JSON, or a folder of them), a folder "
+        "with the Wahapedia export, a profiles CSV or a target suite JSON",
+        file=str(path),
+    )
+
+
+def _file_kind(path: Path, csv_kind: str) -> str | None:
+    """What a file holds, from its name ending (and for JSON, its top-level key); None if
+    it is no army file."""
     suffix = path.suffix.lower()
     if suffix in _ROSTER_SUFFIXES:
         return "roster"
@@ -168,12 +182,7 @@ def _kind(path: Path, csv_kind: str) -> str:
         return _json_kind(path)
     if suffix == ".zip" and _zip_holds(path, _ROSTER_SUFFIXES):
         return "roster"
-    raise InputFileError(
-        f"{path}: not an army file; expected a roster (.ros, .rosz, roster JSON), a BSData "
-        "catalogue (.cat, .catz, .gst, .gstz, catalogue JSON, or a folder of them), a folder "
-        "with the Wahapedia export, a profiles CSV or a target suite JSON",
-        file=str(path),
-    )
+    return None
 
 
 def _json_kind(path: Path) -> str:

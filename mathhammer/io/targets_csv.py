@@ -100,34 +100,56 @@ def read_targets(path: str | Path) -> list[Target]:
     reader = CsvReader(path, TARGET_REQUIRED, TARGET_OPTIONAL)
     units: dict[str, dict[str, Any]] = {}
     for line, row in reader.rows:
-        name = row["unit"]
-        if not name:
-            raise reader.error(line, "unit", "expected a unit name; got ''")
-        group = _group(reader, line, row)
-        keywords = row.get("keywords", "")
-        ld = reader.value(line, row, "Ld", leadership)
-        points = reader.value(line, row, "points", optional_integer)
-        worsen = reader.value(line, row, "worsen AP", optional_integer)
-        reroll = row.get("re-roll saves", "").lower().strip("-") or None
-        entry = units.setdefault(
-            name,
-            {
-                "groups": [], "keywords": keywords, "ld": ld, "points": [], "line": line,
-                "ap": None, "reroll": None,
-            },
-        )  # fmt: skip
-        if entry["groups"]:
-            agree(reader, line, name, "keywords", entry["keywords"] or None, keywords or None)
-            agree(reader, line, name, "Ld", entry["ld"], ld)
-            agree(reader, line, name, "worsen AP", entry["ap"], worsen)
-            agree(reader, line, name, "re-roll saves", entry["reroll"], reroll)
-            entry["keywords"] = entry["keywords"] or keywords
-            entry["ld"] = entry["ld"] if ld is None else ld
-        entry["ap"] = entry["ap"] if worsen is None else worsen
-        entry["reroll"] = entry["reroll"] if reroll is None else reroll
-        entry["groups"].append(group)
-        entry["points"].append((line, points))
+        _add_row(reader, units, line, row)
     return [_target(reader, name, entry) for name, entry in units.items()]
+
+
+def _add_row(
+    reader: CsvReader, units: dict[str, dict[str, Any]], line: int, row: dict[str, str]
+) -> None:
+    """Read one row into the entry of the unit it names, created at its first row."""
+    name = row["unit"]
+    if not name:
+        raise reader.error(line, "unit", "expected a unit name; got ''")
+    group = _group(reader, line, row)
+    values = _unit_values(reader, line, row)
+    entry = units.setdefault(
+        name,
+        {
+            "groups": [], "keywords": values["keywords"], "ld": values["ld"], "points": [],
+            "line": line, "ap": None, "reroll": None,
+        },
+    )  # fmt: skip
+    if entry["groups"]:
+        _merge(reader, line, name, entry, values)
+    entry["ap"] = entry["ap"] if values["ap"] is None else values["ap"]
+    entry["reroll"] = entry["reroll"] if values["reroll"] is None else values["reroll"]
+    entry["groups"].append(group)
+    entry["points"].append((line, values["points"]))
+
+
+def _unit_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str, Any]:
+    """What a row says of its whole unit: keywords, Ld, points, worsen AP, re-roll saves."""
+    return {
+        "keywords": row.get("keywords", ""),
+        "ld": reader.value(line, row, "Ld", leadership),
+        "points": reader.value(line, row, "points", optional_integer),
+        "ap": reader.value(line, row, "worsen AP", optional_integer),
+        "reroll": row.get("re-roll saves", "").lower().strip("-") or None,
+    }
+
+
+def _merge(
+    reader: CsvReader, line: int, name: str, entry: dict[str, Any], values: dict[str, Any]
+) -> None:
+    """Check a later row's unit values against its unit's; keep its keywords and Ld if new."""
+    keywords = values["keywords"]
+    agree(reader, line, name, "keywords", entry["keywords"] or None, keywords or None)
+    agree(reader, line, name, "Ld", entry["ld"], values["ld"])
+    agree(reader, line, name, "worsen AP", entry["ap"], values["ap"])
+    agree(reader, line, name, "re-roll saves", entry["reroll"], values["reroll"])
+    entry["keywords"] = entry["keywords"] or keywords
+    entry["ld"] = entry["ld"] if values["ld"] is None else values["ld"]
 
 
 def _group(reader: CsvReader, line: int, row: dict[str, str]) -> ModelGroup:
@@ -152,6 +174,13 @@ def _points(
     given = [p for _, p in rows if p is not None]
     if len(rows) == 1 or len(given) <= 1:
         return (given[0] if given else None), None
+    return None, _group_points(reader, name, rows, given)
+
+
+def _group_points(
+    reader: CsvReader, name: str, rows: list[tuple[int, int | None]], given: list[int]
+) -> tuple[int, ...]:
+    """Each group's points, when the unit has several rows: an error unless all are given."""
     if len(given) < len(rows):
         line = next(line for line, p in rows if p is None)
         raise reader.error(
@@ -161,19 +190,23 @@ def _points(
             "group's points on every row, or the whole unit's on one row",
         )
     if len(set(given)) == 1:
-        warnings.warn(
-            InputFileWarning(
-                f"{reader.source(rows[0][0])}: column 'points': unit {name!r} gives "
-                f"{given[0]} on each of its {len(rows)} rows: read as each group's points "
-                f"({sum(given)} in all); give the unit's points on one row if "
-                f"{given[0]} is the whole unit's",
-                reader.name,
-                rows[0][0],
-                "points",
-            ),
-            stacklevel=4,
-        )
-    return None, tuple(given)
+        warnings.warn(_same_points(reader, name, rows, given), stacklevel=5)
+    return tuple(given)
+
+
+def _same_points(
+    reader: CsvReader, name: str, rows: list[tuple[int, int | None]], given: list[int]
+) -> InputFileWarning:
+    """The warning that every row gives the same points, which are read as each group's."""
+    return InputFileWarning(
+        f"{reader.source(rows[0][0])}: column 'points': unit {name!r} gives "
+        f"{given[0]} on each of its {len(rows)} rows: read as each group's points "
+        f"({sum(given)} in all); give the unit's points on one row if "
+        f"{given[0]} is the whole unit's",
+        reader.name,
+        rows[0][0],
+        "points",
+    )
 
 
 def _target(reader: CsvReader, name: str, entry: dict[str, Any]) -> Target:

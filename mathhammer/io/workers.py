@@ -171,29 +171,35 @@ def _map(
 
     threading.excepthook = hook
     try:
-        with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
-            for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
-                _submit(pool, function, chunks, pending, processes, notices)
-        while pending:
-            if ordered:
-                head = next(iter(pending))
-                done = [head] if head.done() else []
-            else:
-                done = [f for f in pending if f.done()]  # in the order sent
-            if not done:
-                try:
-                    notices.get(timeout=POLL_INTERVAL)  # one done (perhaps one taken already)
-                except queue.Empty:
-                    _check_running(pool, failed, list(pending))
-                    _check_workers(processes.values())
-                continue
-            for future in done:
-                results = future.result()
-                batch = pending.pop(future)
-                with _signals_held():  # never half-way through the pool's own bookkeeping
+        with _pool_errors(pool, processes):
+            with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
+                for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
                     _submit(pool, function, chunks, pending, processes, notices)
-                yield batch, results
+            while pending:
+                done = _done(pending, ordered)
+                if not done:
+                    _wait(pool, notices, failed, pending, processes)
+                    continue
+                for future in done:
+                    results = future.result()
+                    batch = pending.pop(future)
+                    with _signals_held():  # never half-way through the pool's own bookkeeping
+                        _submit(pool, function, chunks, pending, processes, notices)
+                    yield batch, results
         finished = True
+    finally:
+        if threading.excepthook is hook:
+            threading.excepthook = previous
+        with _signals_held():
+            _stop(pool, processes.values(), finished)
+
+
+@contextmanager
+def _pool_errors(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess]) -> Iterator[None]:
+    """Say how a pool broke: a :class:`BrokenProcessPool` naming how its worker died (once
+    every worker is reaped), or :class:`PoolStopped` when its first thread did not start."""
+    try:
+        yield
     except PoolStopped:
         raise
     except BrokenProcessPool:
@@ -203,11 +209,31 @@ def _map(
         if "can't start new thread" not in str(exc):
             raise
         raise PoolStopped(exc) from None
-    finally:
-        if threading.excepthook is hook:
-            threading.excepthook = previous
-        with _signals_held():
-            _stop(pool, processes.values(), finished)
+
+
+def _done(pending: dict[Future[list[R]], list[T]], ordered: bool) -> list[Future[list[R]]]:
+    """The futures done, to be yielded now: ordered, the first sent if it is done; else
+    every one done, in the order sent."""
+    if ordered:
+        head = next(iter(pending))
+        return [head] if head.done() else []
+    return [f for f in pending if f.done()]  # in the order sent
+
+
+def _wait(
+    pool: ProcessPoolExecutor,
+    notices: queue.SimpleQueue[Future[list[R]]],
+    failed: list[BaseException],
+    pending: dict[Future[list[R]], list[T]],
+    processes: dict[int, BaseProcess],
+) -> None:
+    """Wait a moment for a future to be done; if none is, check that the pool's manager
+    thread and its workers still run."""
+    try:
+        notices.get(timeout=POLL_INTERVAL)  # one done (perhaps one taken already)
+    except queue.Empty:
+        _check_running(pool, failed, list(pending))
+        _check_workers(processes.values())
 
 
 def _manager(pool: ProcessPoolExecutor) -> threading.Thread | None:
@@ -225,9 +251,11 @@ def _check_running(
     thread = _manager(pool)
     if not failed and (thread is None or thread.is_alive()):
         return
-    if not failed and any(future.done() for future in waited):
+    if failed:  # what stopped it, as the hook recorded it
+        raise PoolStopped(failed[0])
+    if any(future.done() for future in waited):
         return  # broken meanwhile: its results say how
-    raise PoolStopped(failed[0] if failed else RuntimeError("its manager thread stopped"))
+    raise PoolStopped(RuntimeError("its manager thread stopped"))
 
 
 def _check_workers(processes: Iterable[BaseProcess]) -> None:
@@ -298,22 +326,28 @@ def _stop(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess], finished:
     worker was sending when it ended is cut short, and the manager thread, reading it, is
     told so (the end of the pipe) rather than waiting for the rest of it for ever."""
     if not finished:
-        processes = list(processes)
-        for process in processes:
-            if process.exitcode is None:
-                process.terminate()
-        for process in processes:
-            process.join(STOP_SECONDS)
-            if process.exitcode is None:  # still alive: SIGTERM held back, or not yet handled
-                process.kill()
-                process.join()
-        results = vars(pool).get("_result_queue")  # the pool says nothing of it publicly
-        if results is not None:
-            results._writer.close()
+        _end_workers(pool, processes)
     thread = _manager(pool)
     if thread is not None and thread.ident is None:  # it never started: nothing to join
         vars(pool)["_executor_manager_thread"] = None
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess]) -> None:
+    """End the workers (``SIGTERM``, then ``SIGKILL`` after :data:`STOP_SECONDS`) and wait
+    for them; then close this process's end of the results' pipe for writing."""
+    processes = list(processes)
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
+    for process in processes:
+        process.join(STOP_SECONDS)
+        if process.exitcode is None:  # still alive: SIGTERM held back, or not yet handled
+            process.kill()
+            process.join()
+    results = vars(pool).get("_result_queue")  # the pool says nothing of it publicly
+    if results is not None:
+        results._writer.close()
 
 
 class Ended(Protocol):

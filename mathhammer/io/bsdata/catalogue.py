@@ -45,7 +45,7 @@ from ..import_report import ImportReport
 from ..library import DatasheetLibrary
 from .datasheets import DatasheetReader
 from .files import EXTENSIONS, load_tree
-from .links import Book, CatalogueSet, nodes
+from .links import Book, CatalogueSet, Node, nodes
 from .profiles import clean_text
 
 __all__ = ["Catalogue", "read_catalogue"]
@@ -108,14 +108,20 @@ def _detachments(books: list[Book]) -> tuple[Detachment, ...]:
         for group in nodes(book.body, "sharedSelectionEntryGroups"):
             if group.get("name") != "Detachment":
                 continue
-            for entry in nodes(group, "selectionEntries"):
-                rules = tuple(
-                    AbilityText(str(r.get("name", "")), clean_text(r.get("description", "")))
-                    for r in nodes(entry, "rules")
-                    if r.get("name")
-                )
-                out.append(Detachment(str(entry.get("name", "")), rules, book.name))
+            out += [
+                Detachment(str(entry.get("name", "")), _printed_rules(entry), book.name)
+                for entry in nodes(group, "selectionEntries")
+            ]
     return tuple(out)
+
+
+def _printed_rules(entry: Node) -> tuple[AbilityText, ...]:
+    """The named rules of an entry, with their text as printed."""
+    return tuple(
+        AbilityText(str(r.get("name", "")), clean_text(r.get("description", "")))
+        for r in nodes(entry, "rules")
+        if r.get("name")
+    )
 
 
 def _book(path: Path) -> Book:
@@ -157,13 +163,7 @@ def _with_links(first: Book) -> list[Book]:
     pending = [first]
     while pending:
         book = pending.pop()
-        wanted = [
-            (str(link.get("targetId")), str(link.get("name", "")))
-            for link in nodes(book.body, "catalogueLinks")
-        ]
-        if book.kind != "gameSystem":
-            wanted.append((str(book.body.get("gameSystemId", "")), ""))
-        for ident, name in wanted:
+        for ident, name in _wanted(book):
             if ident in books:
                 continue
             found = _find(ident, name, others, loaded)
@@ -171,6 +171,17 @@ def _with_links(first: Book) -> list[Book]:
                 books[ident] = found
                 pending.append(found)
     return list(books.values())
+
+
+def _wanted(book: Book) -> list[tuple[str, str]]:
+    """(id, name) of each file a file needs: the catalogues it links, its game system."""
+    wanted = [
+        (str(link.get("targetId")), str(link.get("name", "")))
+        for link in nodes(book.body, "catalogueLinks")
+    ]
+    if book.kind != "gameSystem":
+        wanted.append((str(book.body.get("gameSystemId", "")), ""))
+    return wanted
 
 
 def _find(ident: str, name: str, others: list[Path], loaded: dict[Path, Book]) -> Book | None:

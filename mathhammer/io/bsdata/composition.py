@@ -59,9 +59,7 @@ def profiles(books: CatalogueSet, owner: Any, node: Node, kinds: Sequence[str]) 
 def renamed(link: Node, name: str) -> str:
     """A name after a link's unconditional ``set``/``append`` modifiers of ``name``."""
     for modifier in nodes(link, "modifiers"):
-        if modifier.get("field") != "name" or nodes(modifier, "conditions"):
-            continue
-        if nodes(modifier, "conditionGroups"):
+        if not _renames(modifier):
             continue
         value = str(modifier.get("value", ""))
         if modifier.get("type") == "set":
@@ -69,6 +67,13 @@ def renamed(link: Node, name: str) -> str:
         elif modifier.get("type") == "append":
             name = f"{name}{modifier.get('join', ' ')}{value}"
     return name
+
+
+def _renames(modifier: Node) -> bool:
+    """Whether a modifier changes the name, unconditionally."""
+    if modifier.get("field") != "name" or nodes(modifier, "conditions"):
+        return False
+    return not nodes(modifier, "conditionGroups")
 
 
 @dataclass(frozen=True)
@@ -121,13 +126,19 @@ def choose_profile(
 
 
 def _by_name(name: str, found: list[Node], others: Sequence[str]) -> Node:
+    """The profile named like the entry; else, of those no other entry claims, the one
+    sharing most words with its name."""
     exact = [p for p in found if profile_name(p).casefold() == name.casefold()]
     if exact:
         return exact[0]
-    claimed = {o.casefold() for o in others if o != name}
-    free = [p for p in found if profile_name(p).casefold() not in claimed] or found
     mine = words(name)
-    return max(free, key=lambda p: len(mine & words(profile_name(p))))
+    return max(_unclaimed(name, found, others), key=lambda p: len(mine & words(profile_name(p))))
+
+
+def _unclaimed(name: str, found: list[Node], others: Sequence[str]) -> list[Node]:
+    """The profiles no other entry is named exactly like (all of them if each is)."""
+    claimed = {o.casefold() for o in others if o != name}
+    return [p for p in found if profile_name(p).casefold() not in claimed] or found
 
 
 @dataclass(frozen=True)
@@ -174,14 +185,8 @@ def type_keys(
     (its minimum is above 0 somewhere in the tree) with another default loadout than the
     profile's main entry (the one with most models at the default) is a type of its own.
     """
-    main: dict[Hashable, ModelEntry] = {}
-    required: set[int] = set()
-    for entry in entries:
-        known = main.get(profile_of[id(entry.slot)])
-        if known is None or entry.default > known.default:
-            main[profile_of[id(entry.slot)]] = entry
-        if entry.slot.low > 0:
-            required.add(id(entry.slot.node))
+    main = _main_entries(entries, profile_of)
+    required = {id(entry.slot.node) for entry in entries if entry.slot.low > 0}
     keys: dict[int, Hashable] = {}
     for entry in entries:
         profile = profile_of[id(entry.slot)]
@@ -192,3 +197,15 @@ def type_keys(
         else:
             keys[id(entry.slot)] = (profile, leader.slot.name, False)
     return keys
+
+
+def _main_entries(
+    entries: Sequence[ModelEntry], profile_of: Mapping[int, Hashable]
+) -> dict[Hashable, ModelEntry]:
+    """Each profile's main entry: the first of those with the most models at the default."""
+    main: dict[Hashable, ModelEntry] = {}
+    for entry in entries:
+        known = main.get(profile_of[id(entry.slot)])
+        if known is None or entry.default > known.default:
+            main[profile_of[id(entry.slot)]] = entry
+    return main

@@ -18,7 +18,7 @@ is listed by token in the report, or under ``strict`` is an error.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 from itertools import chain, count
 from pathlib import Path
@@ -93,13 +93,14 @@ class DatasheetReader:
         return out
 
     def _roots(self, book: Book) -> Iterator[tuple[Book, Node, Node | None]]:
+        """The unit entries a book offers: (owner, entry, link) of its root entries and of
+        its root links' targets."""
         for entry in nodes(book.body, "selectionEntries"):
-            if entry.get("type") in ("unit", "model") and entry.get("hidden") is not True:
+            if _offered(entry):
                 yield book, entry, None
         for link in nodes(book.body, "entryLinks"):
             owner, entry = self.books.resolve(book, link)
-            hidden = link.get("hidden") is True or entry.get("hidden") is True
-            if entry.get("type") in ("unit", "model") and not hidden:
+            if _offered(entry, link):
                 yield owner, entry, link
 
     def read(self, owner: Book, entry: Node, link: Node | None, offered: Book) -> Datasheet | None:
@@ -120,27 +121,11 @@ class DatasheetReader:
     def _datasheet(
         self, owner: Book, entry: Node, link: Node | None, faction: str, source: str
     ) -> Datasheet:
+        """The datasheet of a unit entry; :class:`_Skip` if it cannot be read."""
         name = str(entry.get("name", ""))
-        root = build(self.books.resolve, owner, entry, link)
-        self._promote(root)
-        entries = model_entries(root)
-        if not entries:
-            raise _Skip("it has no model entries")
         armoury = _Armoury(self, name)
-        loadouts, options = armoury.loadouts(entries)
-        bodies = self._bodies(entries)
-        keys = type_keys(entries, bodies, loadouts)
-        parts = _Parts(
-            root,
-            entries,
-            bodies,
-            keys,
-            model_ranges(root, lambda slot: keys[id(slot)]),
-            loadouts,
-            options,
-            _categories(self.books, [root] + [m.slot for m in entries]),
-        )
-        abilities = self._abilities([root] + [m.slot for m in entries])
+        parts = self._parts(owner, entry, link, armoury)
+        abilities = self._abilities([parts.root] + [m.slot for m in parts.entries])
         defences = read_defences(abilities)
         rules = sheet_rules(abilities, defences.not_understood, fields=defences.understood)
         try:
@@ -160,6 +145,28 @@ class DatasheetReader:
         except ProfileError as exc:
             raise _Skip(str(exc).splitlines()[0]) from None
         return self._with_points(sheet, entry, leaders)
+
+    def _parts(self, owner: Book, entry: Node, link: Node | None, armoury: _Armoury) -> _Parts:
+        """What a unit entry's model types are made from; :class:`_Skip` if it has no model
+        entries."""
+        root = build(self.books.resolve, owner, entry, link)
+        self._promote(root)
+        entries = model_entries(root)
+        if not entries:
+            raise _Skip("it has no model entries")
+        loadouts, options = armoury.loadouts(entries)
+        bodies = self._bodies(entries)
+        keys = type_keys(entries, bodies, loadouts)
+        return _Parts(
+            root,
+            entries,
+            bodies,
+            keys,
+            model_ranges(root, lambda slot: keys[id(slot)]),
+            loadouts,
+            options,
+            _categories(self.books, [root] + [m.slot for m in entries]),
+        )
 
     def _bodies(self, entries: list[ModelEntry]) -> dict[int, Body]:
         """The characteristics of each model entry's profile, by ``id(entry.slot)``."""
@@ -182,50 +189,73 @@ class DatasheetReader:
             self._promote(child)
 
     def _abilities(self, slots: list[Slot]) -> list[AbilityText]:
+        """The abilities of these slots, each name and text once, in order."""
         found: dict[tuple[str, str], AbilityText] = {}
         for slot in slots:
-            for profile in profiles(self.books, slot.owner, slot.node, ABILITIES):
-                text = characteristics(profile).get("Description", "")
-                ability = AbilityText(profile_name(profile), clean_text(text))
-                found.setdefault((ability.name, ability.text), ability)
-            rules = list(nodes(slot.node, "rules"))
-            for link in nodes(slot.node, "infoLinks"):
-                if link.get("type") == "rule" and link.get("hidden") is not True:
-                    _, rule = self.books.resolve(slot.owner, link)
-                    rules.append({**rule, "name": renamed(link, str(rule.get("name", "")))})
-            for rule in rules:
-                ability = AbilityText(
-                    clean_text(rule.get("name")), clean_text(rule.get("description"))
-                )
+            for ability in self._slot_abilities(slot):
                 found.setdefault((ability.name, ability.text), ability)
         return list(found.values())
+
+    def _slot_abilities(self, slot: Slot) -> list[AbilityText]:
+        """A slot's abilities: those of its Abilities profiles, then its rules."""
+        out = [
+            AbilityText(profile_name(p), clean_text(characteristics(p).get("Description", "")))
+            for p in profiles(self.books, slot.owner, slot.node, ABILITIES)
+        ]
+        out += [
+            AbilityText(clean_text(rule.get("name")), clean_text(rule.get("description")))
+            for rule in self._rules(slot)
+        ]
+        return out
+
+    def _rules(self, slot: Slot) -> list[Node]:
+        """A slot's own rules and the rules its links show (under the link's name)."""
+        rules = list(nodes(slot.node, "rules"))
+        for link in nodes(slot.node, "infoLinks"):
+            if link.get("type") == "rule" and link.get("hidden") is not True:
+                _, rule = self.books.resolve(slot.owner, link)
+                rules.append({**rule, "name": renamed(link, str(rule.get("name", "")))})
+        return rules
 
     def weapon(self, owner: Book, profile: Node, sheet: str) -> Weapon | None:
         """A weapon profile as a Weapon (read once), its misses and tokens reported."""
         key = (owner.file, str(profile.get("id")), str(profile.get("name")))
         if key not in self._weapons:
-            weapon, reason = read_weapon(profile)
-            self._weapons[key] = weapon
-            if weapon is None:
-                entry = f"{sheet} / {profile_name(profile)}"
-                self.report.skipped.append(Skipped(entry, reason, owner.file))
-            else:
-                self.report.weapons += 1
+            self._weapons[key] = self._read_weapon(owner, profile, sheet)
         weapon = self._weapons[key]
-        for token in weapon.unknown_abilities if weapon is not None else ():
+        if weapon is not None:
+            self._note_unknown(owner, profile, sheet, weapon.unknown_abilities)
+        return weapon
+
+    def _read_weapon(self, owner: Book, profile: Node, sheet: str) -> Weapon | None:
+        """A weapon profile as a Weapon, counted in the report; None, reported, if it
+        cannot be read."""
+        weapon, reason = read_weapon(profile)
+        if weapon is None:
+            entry = f"{sheet} / {profile_name(profile)}"
+            self.report.skipped.append(Skipped(entry, reason, owner.file))
+        else:
+            self.report.weapons += 1
+        return weapon
+
+    def _note_unknown(
+        self, owner: Book, profile: Node, sheet: str, tokens: tuple[str, ...]
+    ) -> None:
+        """List a weapon's unknown ability tokens in the report (each entry once); under
+        ``strict``, refuse the first."""
+        entry = f"{sheet} / {profile_name(profile)}"
+        for token in tokens:
             if self.strict:
                 raise InputFileError.at(
                     owner.file,
                     None,
                     None,
-                    f"{sheet} / {profile_name(profile)}: weapon ability {token!r} is not one "
+                    f"{entry}: weapon ability {token!r} is not one "
                     "the engine knows (strict; without it, it is listed in the import report)",
                 )
             if (token, sheet, profile_name(profile)) not in self._unknown:
                 self._unknown.add((token, sheet, profile_name(profile)))
-                rows = self.report.unknown_abilities.setdefault(token, [])
-                rows.append(f"{sheet} / {profile_name(profile)}")
-        return weapon
+                self.report.unknown_abilities.setdefault(token, []).append(entry)
 
     def _with_points(
         self, sheet: Datasheet, entry: Node, leaders: dict[str, Slot | None]
@@ -233,20 +263,34 @@ class DatasheetReader:
         """The datasheet with its points at every size: the unit's cost at that size plus
         each model's own cost (that of the entry its type is named after)."""
         try:
-            each = {
-                name: cost(slot.node, self.pts) if slot is not None else 0.0
-                for name, slot in leaders.items()
-            }
+            each = _model_costs(leaders, self.pts)
             priced = bool(nodes(entry, "costs")) or any(each.values())
-            at = unit_cost(entry, self.pts)
-            values = [
-                (n, at(n) + sum(each[k] * c for k, c in sheet.counts(n).items()))
-                for n in sheet.sizes
-            ]
+            values = _size_points(sheet, unit_cost(entry, self.pts), each)
         except ProfileError as exc:
             self.report.skipped.append(Skipped(f"{sheet.name} / points", str(exc), sheet.source))
             return sheet
         return replace(sheet, points=brackets(values)) if priced else sheet
+
+
+def _offered(entry: Node, link: Node | None = None) -> bool:
+    """Whether a root entry (reached through ``link``) is a datasheet: a unit or model
+    entry, and neither it nor its link hidden."""
+    hidden = (link or {}).get("hidden") is True or entry.get("hidden") is True
+    return entry.get("type") in ("unit", "model") and not hidden
+
+
+def _model_costs(leaders: dict[str, Slot | None], pts: set[str]) -> dict[str, float]:
+    """Each model type's own cost: that of the entry it is named after (0 if none)."""
+    return {
+        name: cost(slot.node, pts) if slot is not None else 0.0 for name, slot in leaders.items()
+    }
+
+
+def _size_points(
+    sheet: Datasheet, at: Callable[[int], float], each: dict[str, float]
+) -> list[tuple[int, float]]:
+    """(size, points) at every size: the unit's cost at that size plus its models' own."""
+    return [(n, at(n) + sum(each[k] * c for k, c in sheet.counts(n).items())) for n in sheet.sizes]
 
 
 @dataclass(frozen=True)
@@ -273,34 +317,45 @@ def _model_types(
     for key in dict.fromkeys(parts.keys[id(m.slot)] for m in parts.entries):
         members = [m for m in parts.entries if parts.keys[id(m.slot)] == key]
         leader = max(members, key=lambda m: m.default)
-        body = parts.bodies[id(leader.slot)]
-        low, high, default = parts.ranges[key]
-        name = _model_name(body.name, key, models)
+        name = _model_name(parts.bodies[id(leader.slot)].name, key, models)
         leaders[name] = leader.slot if leader.slot is not parts.root else None
-        models.append(
-            ModelProfile(
-                name,
-                body.toughness,
-                body.save,
-                body.wounds,
-                invuln=body.invuln if body.invuln is not None else defences.invuln,
-                fnp=defences.fnp,
-                fnp_mortal=defences.fnp_mortal,
-                damage_reduction=defences.damage_reduction,
-                halve_damage=defences.halve_damage,
-                toughness_while=defences.toughness_for(name),
-                character=_character(parts.categories, members, parts.entries),
-                min_count=low,
-                max_count=high if high < INF else max(low, default, 1),
-                default_count=default,
-                weapons=parts.loadouts[id(leader.slot)],
-                options=tuple(n for m in members for n in parts.options[id(m.slot)]),
-                leadership=body.leadership,
-                oc=body.oc,
-                movement=body.movement,
-            )
-        )
+        models.append(_model(parts, defences, name, key, members, leader))
     return sorted(models, key=lambda m: m.character), leaders
+
+
+def _model(
+    parts: _Parts,
+    defences: Defences,
+    name: str,
+    key: Hashable,
+    members: list[ModelEntry],
+    leader: ModelEntry,
+) -> ModelProfile:
+    """The profile of one model type: the body and wargear of ``leader`` (the entry with
+    the most models at the default), the numbers of ``key``, the unit's defences."""
+    body = parts.bodies[id(leader.slot)]
+    low, high, default = parts.ranges[key]
+    return ModelProfile(
+        name,
+        body.toughness,
+        body.save,
+        body.wounds,
+        invuln=body.invuln if body.invuln is not None else defences.invuln,
+        fnp=defences.fnp,
+        fnp_mortal=defences.fnp_mortal,
+        damage_reduction=defences.damage_reduction,
+        halve_damage=defences.halve_damage,
+        toughness_while=defences.toughness_for(name),
+        character=_character(parts.categories, members, parts.entries),
+        min_count=low,
+        max_count=high if high < INF else max(low, default, 1),
+        default_count=default,
+        weapons=parts.loadouts[id(leader.slot)],
+        options=tuple(n for m in members for n in parts.options[id(m.slot)]),
+        leadership=body.leadership,
+        oc=body.oc,
+        movement=body.movement,
+    )
 
 
 def _model_name(body: str, key: Any, made: list[ModelProfile]) -> str:
@@ -368,19 +423,22 @@ class _Armoury:
         """The wargear an item gives: one for its ranged and one for its melee profiles."""
         key = id(item.slot.node)
         if key not in self._names:
-            slot = item.slot
-            weapons = [
-                self.reader.weapon(slot.owner, p, self.sheet)
-                for p in profiles(self.reader.books, slot.owner, slot.node, WEAPONS)
-            ]
-            ranged = tuple(w for w in weapons if w is not None and not w.melee)
-            melee = tuple(w for w in weapons if w is not None and w.melee)
+            ranged, melee = self._weapons(item.slot)
             names = []
             for part, suffix in ((ranged, ""), (melee, " (melee)" if ranged else "")):
                 if part:
-                    names.append(self._register(slot.name + suffix, part, item.holder))
+                    names.append(self._register(item.slot.name + suffix, part, item.holder))
             self._names[key] = names
         return self._names[key]
+
+    def _weapons(self, slot: Slot) -> tuple[tuple[Weapon, ...], tuple[Weapon, ...]]:
+        """The ranged and the melee weapons of an entry's profiles (those that read)."""
+        found = [
+            self.reader.weapon(slot.owner, p, self.sheet)
+            for p in profiles(self.reader.books, slot.owner, slot.node, WEAPONS)
+        ]
+        weapons = [w for w in found if w is not None]
+        return tuple(w for w in weapons if not w.melee), tuple(w for w in weapons if w.melee)
 
     def _register(self, name: str, profiles: tuple[Weapon, ...], holder: str) -> str:
         """A name for these profiles: the entry's, else with its holder's name (a drone's

@@ -163,10 +163,23 @@ def _element(element: Any) -> Any:
     children = list(element)
     text = (element.text or "").strip()
     if not element.attrib:
-        if children:
-            return [_element(child) for child in children]
-        return element.text or ""
+        return _plain(element, children)
     node: Tree = {key: _attribute(key, value) for key, value in element.attrib.items()}
+    _add_children(node, children)
+    if text and not children:
+        node["$text"] = element.text
+    return node
+
+
+def _plain(element: Any, children: list[Any]) -> Any:
+    """An element without attributes: the list of its children, else its text."""
+    if children:
+        return [_element(child) for child in children]
+    return element.text or ""
+
+
+def _add_children(node: Tree, children: list[Any]) -> None:
+    """Put each child element under its tag; a tag repeated holds the list of them."""
     repeated: set[str] = set()
     for child in children:
         tag, value = _local(child.tag), _element(child)
@@ -175,13 +188,23 @@ def _element(element: Any) -> Any:
         else:
             node[tag] = value
         repeated.add(tag)
-    if text and not children:
-        node["$text"] = element.text
-    return node
 
 
 def _unzip(raw: bytes, name: str) -> bytes:
     """The one file of a zip, read only within the size and ratio limits."""
+    archive, member = _only_member(raw, name)
+    try:
+        with archive.open(member) as handle:
+            # zipfile reads no further than the size the header states (checked above), and
+            # a header that understates it fails the CRC check
+            return handle.read(MAX_UNCOMPRESSED)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        problem = f"cannot unzip {member.filename!r}: {exc}"
+        raise InputFileError.at(name, None, None, problem) from None
+
+
+def _only_member(raw: bytes, name: str) -> tuple[zipfile.ZipFile, zipfile.ZipInfo]:
+    """The zip and its one file; an error if it holds more, or would expand too far."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
         members = [m for m in archive.infolist() if not m.is_dir()]
@@ -192,18 +215,15 @@ def _unzip(raw: bytes, name: str) -> bytes:
         raise InputFileError.at(
             name, None, None, f"a zipped catalogue must hold exactly one file; got {names}"
         )
-    member = members[0]
+    _check_size(name, members[0])
+    return archive, members[0]
+
+
+def _check_size(name: str, member: zipfile.ZipInfo) -> None:
+    """Refuse a file that would expand past the size or ratio limits (a zip bomb)."""
     ratio = member.file_size / max(member.compress_size, 1)
     if member.file_size > MAX_UNCOMPRESSED or ratio > MAX_RATIO:
         raise _bomb(name, member.filename, member.file_size)
-    try:
-        with archive.open(member) as handle:
-            # zipfile reads no further than the size the header states (checked above), and
-            # a header that understates it fails the CRC check
-            return handle.read(MAX_UNCOMPRESSED)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        problem = f"cannot unzip {member.filename!r}: {exc}"
-        raise InputFileError.at(name, None, None, problem) from None
 
 
 def _bomb(name: str, member: str, size: int) -> InputFileError:

@@ -125,6 +125,15 @@ class CatalogueSet:
 
     def _scope(self, book: Book) -> tuple[Book, ...]:
         """The files whose entries ``book`` sees: itself, what it links, its game system."""
+        seen = self._linked(book)
+        if book.kind != "gameSystem":
+            system = self._game_system(book)
+            if system not in seen:
+                seen.append(system)
+        return tuple(seen)
+
+    def _linked(self, book: Book) -> list[Book]:
+        """``book`` and the files it links, transitively, nearest first."""
         seen = [book]
         pending = [book]
         while pending:
@@ -143,19 +152,20 @@ class CatalogueSet:
                 if target not in seen:
                     seen.append(target)
                     pending.append(target)
-        if book.kind != "gameSystem":
-            system = self.books.get(str(book.body.get("gameSystemId", "")))
-            if system is None:
-                raise InputFileError.at(
-                    book.file,
-                    None,
-                    None,
-                    f"its game system (id {book.body.get('gameSystemId')!r}) is not among the "
-                    "files read (add the .gst or game system file beside it)",
-                )
-            if system not in seen:
-                seen.append(system)
-        return tuple(seen)
+        return seen
+
+    def _game_system(self, book: Book) -> Book:
+        """The game system of a catalogue; an error if it is not among the files."""
+        system = self.books.get(str(book.body.get("gameSystemId", "")))
+        if system is None:
+            raise InputFileError.at(
+                book.file,
+                None,
+                None,
+                f"its game system (id {book.body.get('gameSystemId')!r}) is not among the "
+                "files read (add the .gst or game system file beside it)",
+            )
+        return system
 
     def find(self, book: Book, target: str) -> tuple[Book, Node] | None:
         """The node with id ``target`` as ``book`` sees it, and its file; or None."""

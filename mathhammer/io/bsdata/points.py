@@ -30,6 +30,8 @@ from .links import nodes
 __all__ = ["brackets", "cost", "unit_cost"]
 
 Node = dict[str, Any]
+#: A test of the unit's size (its number of models).
+Test = Callable[[int], bool]
 
 _COMPARE: dict[str, Callable[[int, float], bool]] = {
     "atLeast": lambda n, v: n >= v,
@@ -59,20 +61,7 @@ def cost(node: Node, pts: Collection[str]) -> float:
 def unit_cost(entry: Node, pts: Collection[str]) -> Callable[[int], float]:
     """The cost of a unit entry as a function of its number of models."""
     base = cost(entry, pts)
-    steps: list[tuple[Node, list[Node]]] = []
-    for modifier in nodes(entry, "modifiers"):
-        steps.append((modifier, [modifier]))
-    for group in nodes(entry, "modifierGroups"):
-        for modifier in nodes(group, "modifiers"):
-            steps.append((modifier, [group, modifier]))
-    own = str(entry.get("id", ""))
-    changes = []
-    for modifier, conditional in steps:
-        if modifier.get("field") not in pts or modifier.get("type") not in _APPLY:
-            continue
-        tests = [_test(part, own) for part in conditional]
-        if all(t is not None for t in tests) and _size_repeats(modifier, own):
-            changes.append((modifier, tests))
+    changes = _size_changes(_modifiers(entry), pts, str(entry.get("id", "")))
 
     def at(models: int) -> float:
         value = base
@@ -84,6 +73,40 @@ def unit_cost(entry: Node, pts: Collection[str]) -> Callable[[int], float]:
     for modifier, _ in changes:  # a value that is not a number fails now, not on use
         _number(modifier.get("value"))
     return at
+
+
+def _modifiers(entry: Node) -> list[tuple[Node, list[Node]]]:
+    """Each modifier of an entry, with what its conditions are on: itself, and its group."""
+    steps: list[tuple[Node, list[Node]]] = []
+    for modifier in nodes(entry, "modifiers"):
+        steps.append((modifier, [modifier]))
+    for group in nodes(entry, "modifierGroups"):
+        for modifier in nodes(group, "modifiers"):
+            steps.append((modifier, [group, modifier]))
+    return steps
+
+
+def _size_changes(
+    steps: list[tuple[Node, list[Node]]], pts: Collection[str], own: str
+) -> list[tuple[Node, list[Test | None]]]:
+    """The modifiers of the points that depend on the unit's size alone, with their tests."""
+    changes = []
+    for modifier, conditional in steps:
+        if modifier.get("field") not in pts or modifier.get("type") not in _APPLY:
+            continue
+        tests = _size_tests(modifier, conditional, own)
+        if tests is not None:
+            changes.append((modifier, tests))
+    return changes
+
+
+def _size_tests(modifier: Node, conditional: list[Node], own: str) -> list[Test | None] | None:
+    """The tests of the size that a modifier's conditions make; None if they (or its
+    repeats) depend on anything else."""
+    tests = [_test(part, own) for part in conditional]
+    if all(t is not None for t in tests) and _size_repeats(modifier, own):
+        return tests
+    return None
 
 
 def _size_condition(condition: Node, own: str) -> bool:

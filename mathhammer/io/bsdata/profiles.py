@@ -137,23 +137,47 @@ def read_weapon(profile: dict[str, Any]) -> tuple[Weapon | None, str]:
     values = characteristics(profile)
     melee = profile.get("typeName") == MELEE
     skill_column = "WS" if melee else "BS"
+    reason = _unreadable(values, skill_column)
+    if reason:
+        return None, reason
+    keywords = values.get("Keywords", "")
+    text = "" if keywords.lower() in _NONE else keywords
+    skill, reason = _skill(values, skill_column, text)
+    if reason:
+        return None, reason
+    if not _INTEGER.fullmatch(values["AP"]):
+        return None, f"AP is {values['AP']!r}: the engine takes a fixed AP"
+    return _weapon(profile, values, skill, text, melee)
+
+
+def _unreadable(values: dict[str, str], skill_column: str) -> str:
+    """Why the weapon's characteristics cannot be read (``"A is '*'"``), or ""."""
     for column in ("A", skill_column, "S", "AP", "D"):
         text = values.get(column, "")
         if text.lower() in _NONE[:3] or "*" in text:
             if column == skill_column and text.lower() in _NONE:
                 continue  # N/A or '-' to hit is allowed for Torrent, checked below
-            return None, f"{column} is {text!r}"
-    keywords = values.get("Keywords", "")
-    text = "" if keywords.lower() in _NONE else keywords
+            return f"{column} is {text!r}"
+    return ""
+
+
+def _skill(values: dict[str, str], skill_column: str, text: str) -> tuple[Any, str]:
+    """The weapon's BS or WS as printed without its "+" (2 for a [TORRENT] weapon without
+    one), or None and the reason it cannot be read."""
     skill_text = values.get(skill_column, "")
-    skill: Any = skill_text.rstrip("+")
-    if skill_text.lower() in _NONE:
-        found, _ = parse_abilities(text)
-        if not any(isinstance(a, Torrent) for a in found):
-            return None, f"{skill_column} is {skill_text!r} on a weapon without [TORRENT]"
-        skill = 2  # never rolled: Torrent hits automatically
-    if not _INTEGER.fullmatch(values["AP"]):
-        return None, f"AP is {values['AP']!r}: the engine takes a fixed AP"
+    if skill_text.lower() not in _NONE:
+        return skill_text.rstrip("+"), ""
+    found, _ = parse_abilities(text)
+    if not any(isinstance(a, Torrent) for a in found):
+        return None, f"{skill_column} is {skill_text!r} on a weapon without [TORRENT]"
+    return 2, ""  # never rolled: Torrent hits automatically
+
+
+def _weapon(
+    profile: dict[str, Any], values: dict[str, str], skill: Any, text: str, melee: bool
+) -> tuple[Weapon | None, str]:
+    """The Weapon of characteristics that read, or None and the reason the profile refuses
+    them."""
     name, restriction = name_restriction(profile_name(profile))  # D38
     text = ", ".join(k for k in (text, restriction) if k)
     try:

@@ -104,6 +104,24 @@ def build(resolve: Resolver, owner: Any, node: Node, link: Node | None = None) -
 
 
 def _children(resolve: Resolver, owner: Any, node: Node, path: set[str]) -> list[Slot]:
+    """The slots of what one selection of a node holds, each at its default."""
+    slots = []
+    for child_owner, child, via, kind in _contents(resolve, owner, node):
+        ident = str(child.get("id"))
+        if ident in path or _left_out(child, via):
+            continue  # a link back to an ancestor would never end
+        slot = Slot(child, via, child_owner, kind)
+        slot.low, slot.high = _limits(child, via)
+        slot.children = _children(resolve, child_owner, child, path | {ident})
+        slots.append(slot)
+    _set_defaults(slots)
+    return slots
+
+
+def _contents(
+    resolve: Resolver, owner: Any, node: Node
+) -> list[tuple[Any, Node, Node | None, str]]:
+    """(owner, node, link, kind) of a node's entries, groups and links' targets, in order."""
     found: list[tuple[Any, Node, Node | None, str]] = []
     for entry in nodes(node, "selectionEntries"):
         found.append((owner, entry, None, str(entry.get("type", "upgrade"))))
@@ -113,20 +131,15 @@ def _children(resolve: Resolver, owner: Any, node: Node, path: set[str]) -> list
         target_owner, target = resolve(owner, link)
         kind = "group" if link.get("type") == "selectionEntryGroup" else "upgrade"
         found.append((target_owner, target, link, str(target.get("type", kind))))
-    slots = []
-    for child_owner, child, via, kind in found:
-        ident = str(child.get("id"))
-        if ident in path or _left_out(child, via):
-            continue  # a link back to an ancestor would never end
-        slot = Slot(child, via, child_owner, "group" if kind == "group" else kind)
-        slot.low, slot.high = _limits(child, via)
-        slot.children = _children(resolve, child_owner, child, path | {ident})
-        slots.append(slot)
+    return found
+
+
+def _set_defaults(slots: list[Slot]) -> None:
+    """Set each slot's default to its minimum; a group fills what its entries' leave."""
     for slot in slots:
         slot.default = slot.low
         if slot.kind == "group":
             _fill(slot, slot.low - sum(_selected(c) for c in slot.children))
-    return slots
 
 
 def _left_out(node: Node, link: Node | None) -> bool:
@@ -141,18 +154,33 @@ def _left_out(node: Node, link: Node | None) -> bool:
 def _limits(node: Node, link: Node | None) -> tuple[int, int]:
     """(min, max) selections within the parent; a negative max means none."""
     low, high = 0, INF
-    for part in (node, link or {}):
-        for constraint in nodes(part, "constraints"):
-            if constraint.get("field") != "selections" or constraint.get("scope") != "parent":
-                continue
-            value = constraint.get("value")
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                continue
-            if constraint.get("type") == "min":
-                low = max(low, int(value))
-            elif constraint.get("type") == "max":
-                high = min(high, int(value))
+    for kind, value in _selection_limits(node, link):
+        if kind == "min":
+            low = max(low, value)
+        elif kind == "max":
+            high = min(high, value)
     return low, max(high, low)
+
+
+def _selection_limits(node: Node, link: Node | None) -> list[tuple[Any, int]]:
+    """(type, value) of each limit on selections within the parent: the node's, its link's."""
+    return [
+        (constraint.get("type"), value)
+        for part in (node, link or {})
+        for constraint in nodes(part, "constraints")
+        if (value := _limit(constraint)) is not None
+    ]
+
+
+def _limit(constraint: Node) -> int | None:
+    """The value of a constraint on selections within the parent; None for another
+    constraint, or a value that is not a count."""
+    if constraint.get("field") != "selections" or constraint.get("scope") != "parent":
+        return None
+    value = constraint.get("value")
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        return None
+    return int(value)
 
 
 def _selected(slot: Slot) -> int:
@@ -219,32 +247,45 @@ def _per_selection(slot: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
     """The least and most of each type one selection made in a slot brings."""
     if slot.kind != "group":
         return _holds(slot, key)
-    out: Ranges = {}
     parts = [_per_selection(c, key) for c in slot.children]
-    for k in {k for part in parts for k in part}:
-        out[k] = (
-            min(part.get(k, (0, 0, 0))[0] for part in parts),
-            max(part.get(k, (0, 0, 0))[1] for part in parts),
-            0,
-        )
-    return out
+    return {
+        k: (min(_column(parts, k, 0)), max(_column(parts, k, 1)), 0)
+        for k in {k for part in parts for k in part}
+    }
 
 
 def _group(group: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
+    """What a group adds to its parent: the sum of its entries' counts, with the selections
+    its minimum forces beyond theirs, and at most its maximum of the most one brings."""
     scaled = [_scaled(c, key) for c in group.children]
     each = [_per_selection(c, key) for c in group.children]
-    forced = max(0, group.low - sum(_least(c) for c in group.children))
-    open_ = [e for c, e in zip(group.children, each, strict=True) if _room_total(c)]
+    forced, open_ = _forced(group, each)
     out: Ranges = {}
     for k in {k for part in scaled for k in part}:
-        low = sum(s.get(k, (0, 0, 0))[0] for s in scaled)
-        if forced and open_:
-            low += forced * min(e.get(k, (0, 0, 0))[0] for e in open_)
-        high = sum(s.get(k, (0, 0, 0))[1] for s in scaled)
-        high = min(high, group.high * max(e.get(k, (0, 0, 0))[1] for e in each))
-        default = sum(s.get(k, (0, 0, 0))[2] for s in scaled)
-        out[k] = (low, min(INF, max(high, low)), default)
+        low = sum(_column(scaled, k, 0)) + _forced_least(forced, open_, k)
+        high = min(sum(_column(scaled, k, 1)), group.high * max(_column(each, k, 1)))
+        out[k] = (low, min(INF, max(high, low)), sum(_column(scaled, k, 2)))
     return out
+
+
+def _forced(group: Slot, each: list[Ranges]) -> tuple[int, list[Ranges]]:
+    """The selections a group's minimum forces beyond its entries' own, and what one
+    selection brings of each entry with room to make them."""
+    forced = max(0, group.low - sum(_least(c) for c in group.children))
+    return forced, [e for c, e in zip(group.children, each, strict=True) if _room_total(c)]
+
+
+def _forced_least(forced: int, open_: list[Ranges], k: Hashable) -> int:
+    """The fewest of type ``k`` that ``forced`` selections bring, each made by an entry with
+    room (the one that brings the fewest)."""
+    if not (forced and open_):
+        return 0
+    return forced * min(_column(open_, k, 0))
+
+
+def _column(parts: list[Ranges], k: Hashable, index: int) -> list[int]:
+    """One number (0 smallest, 1 largest, 2 default) of type ``k`` in each part; 0 if none."""
+    return [part.get(k, (0, 0, 0))[index] for part in parts]
 
 
 def _least(slot: Slot) -> int:

@@ -37,7 +37,7 @@ from ...units.datasheet import (
     phase_loadouts,
 )
 from ...units.parts import Detachment
-from ...units.selection import Attacker
+from ...units.selection import Attacker, Models
 from ...units.targets import Target
 from ..import_report import ImportReport, Skipped
 from ..rules_text.sheet import SheetRules, sheet_rules
@@ -171,11 +171,7 @@ class Roster:
     def _with_army(self, parts: list[RosterUnit]) -> list[RosterUnit]:
         """The parts of one unit (a bodyguard and its leaders) with the army's effects for
         it: judged on the keywords of all its parts, shared by all of them."""
-        effects = self.army_rules.effects
-        if not effects:
-            return parts
-        keywords = {k for p in parts for k in p.keywords}
-        extra = tuple(e for e in effects if e.for_unit(keywords))
+        extra = _unit_effects(self.army_rules.effects, parts)
         if not extra:
             return parts
         return [
@@ -211,18 +207,7 @@ class Roster:
         used: set[str] = set()
         for bodyguard, value in leaders.items():
             chosen = (value,) if isinstance(value, str) else tuple(value)
-            for name in (bodyguard, *chosen):
-                if name not in names:
-                    raise field_error(OptionError, "leaders", f"unit names among {names}", name)
-            for name in chosen:
-                if name == bodyguard or name in used or name in leaders:
-                    raise field_error(
-                        OptionError,
-                        f"leaders[{bodyguard!r}]",
-                        "units that lead one other unit and are not led themselves",
-                        name,
-                    )
-                used.add(name)
+            _take_leaders(bodyguard, chosen, names, used, leaders)
             attached[bodyguard] = chosen
         units = tuple(replace(u, leaders=attached.get(u.name, ())) for u in self.units)
         return replace(self, units=units)
@@ -243,12 +228,7 @@ class Roster:
         the bodyguard's."""
         out = []
         for name, parts in self._attacking():
-            groups = [
-                g
-                for p in parts
-                if p.datasheet.wargear
-                for g in p.datasheet.attacker(effects=_effects(p, parts)).models
-            ]
+            groups = _armed_groups(parts)
             if groups:
                 out.append(Attacker(name, groups))
         return out
@@ -260,34 +240,76 @@ class Roster:
         for name, parts in self._attacking():
             if len(parts) == 1:
                 out.extend(parts[0].loadouts())
-                continue
-            phases = {
-                phase: [
-                    t
-                    for p in parts
-                    for t in p.datasheet.phase_sets(phase, effects=_effects(p, parts))
-                ]
-                for phase in PHASE_LABELS
-            }
-            costs = [p.points for p in parts]
-            points = None if any(c is None for c in costs) else sum(c or 0 for c in costs)
-            out.extend(phase_loadouts(name, phases, points, parts[0].datasheet.source or None))
+            else:
+                out.extend(_joint_loadouts(name, parts))
         return out
 
     def targets(self) -> list[Target]:
         """Every unit as a target; a led unit is one target with its leaders' models as
         CHARACTER groups, and the points of all of them."""
         leading = {name for unit in self.units for name in unit.leaders}
-        out = []
-        for unit in self.units:
-            if unit.name in leading:
-                continue
-            bodyguard, *leaders = self._with_army([unit, *(self.unit(n) for n in unit.leaders)])
-            if leaders:
-                out.append(_attached(bodyguard, leaders))
-            else:
-                out.append(bodyguard.datasheet.target())
-        return out
+        return [self._target(unit) for unit in self.units if unit.name not in leading]
+
+    def _target(self, unit: RosterUnit) -> Target:
+        """A unit not led by another as a target, with the units attached to it."""
+        bodyguard, *leaders = self._with_army([unit, *(self.unit(n) for n in unit.leaders)])
+        if leaders:
+            return _attached(bodyguard, leaders)
+        return bodyguard.datasheet.target()
+
+
+def _take_leaders(
+    bodyguard: str,
+    chosen: tuple[str, ...],
+    names: list[str],
+    used: set[str],
+    leaders: Mapping[str, str | Sequence[str]],
+) -> None:
+    """Check a bodyguard's leaders, and add them to ``used``: units of the roster that
+    lead one other unit each and are not led themselves."""
+    for name in (bodyguard, *chosen):
+        if name not in names:
+            raise field_error(OptionError, "leaders", f"unit names among {names}", name)
+    for name in chosen:
+        if name == bodyguard or name in used or name in leaders:
+            raise field_error(
+                OptionError,
+                f"leaders[{bodyguard!r}]",
+                "units that lead one other unit and are not led themselves",
+                name,
+            )
+        used.add(name)
+
+
+def _unit_effects(effects: tuple[Effect, ...], parts: list[RosterUnit]) -> tuple[Effect, ...]:
+    """The army's effects for one unit (a bodyguard and its leaders), judged on the
+    keywords of all its parts."""
+    if not effects:
+        return ()
+    keywords = {k for p in parts for k in p.keywords}
+    return tuple(e for e in effects if e.for_unit(keywords))
+
+
+def _armed_groups(parts: list[RosterUnit]) -> list[Models]:
+    """The attacking model groups of a unit's parts that have wargear, as taken."""
+    return [
+        g
+        for p in parts
+        if p.datasheet.wargear
+        for g in p.datasheet.attacker(effects=_effects(p, parts)).models
+    ]
+
+
+def _joint_loadouts(name: str, parts: list[RosterUnit]) -> list[Loadout]:
+    """An attached unit's ranged and melee loadouts: its parts' together, with the points
+    of all of them (None unless each has points)."""
+    phases = {
+        phase: [t for p in parts for t in p.datasheet.phase_sets(phase, effects=_effects(p, parts))]
+        for phase in PHASE_LABELS
+    }
+    costs = _all_points(parts)
+    points = None if costs is None else sum(costs)
+    return phase_loadouts(name, phases, points, parts[0].datasheet.source or None)
 
 
 @lru_cache(maxsize=64)
@@ -317,13 +339,27 @@ def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:
     parts = [leader.datasheet.unit(effects=()) for leader in leaders]
     led = guarded(attach_leaders(guard, *parts), _effects(bodyguard, [bodyguard, *leaders]))
     source = bodyguard.datasheet.source or None
-    costs = [bodyguard.points, *(leader.points for leader in leaders)]
-    if any(p is None for p in costs):
+    if _all_points([bodyguard, *leaders]) is None:
         return Target(led, source=source)
+    group_points = _group_points(bodyguard, guard, leaders, parts)
+    return Target(led, points=sum(group_points), group_points=tuple(group_points), source=source)
+
+
+def _all_points(parts: Sequence[RosterUnit]) -> list[int] | None:
+    """Each part's points; None unless every part has them."""
+    points = [p.points for p in parts if p.points is not None]
+    return points if len(points) == len(parts) else None
+
+
+def _group_points(
+    bodyguard: RosterUnit, guard: Unit, leaders: list[RosterUnit], parts: list[Unit]
+) -> list[int]:
+    """The points of each group of an attached unit: each part's shared among its own
+    groups by their models."""
     group_points = _share(bodyguard.points or 0, [g.count for g in guard.groups])
     for leader, part in zip(leaders, parts, strict=True):
         group_points += _share(leader.points or 0, [1] * part.models)
-    return Target(led, points=sum(group_points), group_points=tuple(group_points), source=source)
+    return group_points
 
 
 def _share(points: int, weights: list[int]) -> list[int]:

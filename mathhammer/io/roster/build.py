@@ -15,13 +15,14 @@ the reason; a unit left with no model is skipped as a whole.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ...errors import InputFileError, MathhammerError
 from ...model.profiles import Weapon
 from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
-from ..defences import read_defences
+from ..defences import Defences, read_defences
 from ..import_report import ImportReport, Skipped
 from ..rules_text import sheet_rules
 from .profiles import Unreadable, read_model, read_weapon
@@ -86,25 +87,36 @@ class _Armoury:
 
     def names(self, gear: GearEntry, model: str) -> list[str]:
         """The wargear names one copy of ``gear`` stands for (none if nothing was read)."""
-        weapons: list[Weapon] = []
-        for profile in gear.profiles:
-            try:
-                weapon = read_weapon(profile)
-            except Unreadable as exc:
-                name = " ".join(str(profile.get("name", "")).split())
-                entry = f"{self.unit} / {gear.name}" + (f" / {name}" if name != gear.name else "")
-                self.reading.skip(entry, str(exc))
-                continue
-            for token in weapon.unknown_abilities:
-                self.reading.unknown(token, f"{self.unit} / {weapon.name}")
-            weapons.append(weapon)
-        phases = [[w for w in weapons if not w.melee], [w for w in weapons if w.melee]]
+        phases = _by_phase(self._weapons(gear))
         both = all(phases)
         out = []
         for suffix, profiles in zip((" (ranged)", " (melee)"), phases, strict=True):
             if profiles:
                 out.append(self._register(gear.name + (suffix if both else ""), profiles, model))
         return out
+
+    def _weapons(self, gear: GearEntry) -> list[Weapon]:
+        """The weapons of a piece of wargear's profiles that could be read."""
+        weapons: list[Weapon] = []
+        for profile in gear.profiles:
+            weapon = self._weapon(gear, profile)
+            if weapon is not None:
+                weapons.append(weapon)
+        return weapons
+
+    def _weapon(self, gear: GearEntry, profile: Mapping[str, Any]) -> Weapon | None:
+        """One weapon profile as a Weapon, its unknown abilities reported; None (skipped)
+        if it cannot be read."""
+        try:
+            weapon = read_weapon(profile)
+        except Unreadable as exc:
+            name = " ".join(str(profile.get("name", "")).split())
+            entry = f"{self.unit} / {gear.name}" + (f" / {name}" if name != gear.name else "")
+            self.reading.skip(entry, str(exc))
+            return None
+        for token in weapon.unknown_abilities:
+            self.reading.unknown(token, f"{self.unit} / {weapon.name}")
+        return weapon
 
     def _register(self, name: str, profiles: list[Weapon], model: str) -> str:
         """The name of this wargear in the unit: its own, unless another piece of that name
@@ -117,6 +129,11 @@ class _Armoury:
         )
         self.items.setdefault(chosen, replace(item, name=chosen))
         return chosen
+
+
+def _by_phase(weapons: list[Weapon]) -> list[list[Weapon]]:
+    """The ranged weapons, then the melee ones."""
+    return [[w for w in weapons if not w.melee], [w for w in weapons if w.melee]]
 
 
 def _names(name: str, model: str) -> Iterator[str]:
@@ -147,18 +164,26 @@ def _assign_loose(entry: UnitEntry, label: str, reading: Reading) -> list[ModelE
     models = [m for m in entry.models if m.count > 0]
     total = sum(m.count for m in models)
     for gear in entry.loose:
-        if len(models) == 1:
-            models[0].gear.append(gear)
-        elif gear.number == total and models:
-            for model in models:
-                model.gear.append(replace(gear, number=model.count))
-        else:
-            reading.skip(
-                f"{label} / {gear.name}",
-                f"taken {gear.number} times by the unit of {total} models, not by one "
-                "model type: which models carry it cannot be told",
-            )
+        _give_loose(gear, models, total, label, reading)
     return models
+
+
+def _give_loose(
+    gear: GearEntry, models: list[ModelEntry], total: int, label: str, reading: Reading
+) -> None:
+    """Give wargear the unit took to its one model type, or to each model when it took one
+    per model; else skip it (which models carry it cannot be told)."""
+    if len(models) == 1:
+        models[0].gear.append(gear)
+    elif gear.number == total and models:
+        for model in models:
+            model.gear.append(replace(gear, number=model.count))
+    else:
+        reading.skip(
+            f"{label} / {gear.name}",
+            f"taken {gear.number} times by the unit of {total} models, not by one "
+            "model type: which models carry it cannot be told",
+        )
 
 
 def build_unit(
@@ -167,41 +192,7 @@ def build_unit(
     """The datasheet of a roster unit as taken, and its models; None if none could be read."""
     armoury = _Armoury(label, reading)
     defences = read_defences(entry.abilities)
-    shared = {
-        "fnp": defences.fnp,
-        "fnp_mortal": defences.fnp_mortal,
-        "damage_reduction": defences.damage_reduction,
-        "halve_damage": defences.halve_damage,
-        "character": "CHARACTER" in (k.upper() for k in entry.keywords),
-    }
-    profiles: list[ModelProfile] = []
-    notes: list[AbilityText] = []
-    for model in _assign_loose(entry, label, reading):
-        place = f"{label} / {model.name}"
-        try:
-            if model.profile is None:
-                raise Unreadable(model.problem)
-            fields, problems = read_model(model.profile)
-        except Unreadable as exc:
-            reading.skip(place, str(exc))
-            continue
-        fields |= shared
-        fields["toughness_while"] = defences.toughness_for(model.name)
-        fields["invuln"] = min(
-            (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
-        )
-        gear = [(armoury.names(g, model.name), g.number) for g in model.gear]
-        for count, weapons in _split(model.count, gear):
-            name = _free_name(model.name, weapons, profiles)
-            try:
-                profile = ModelProfile(
-                    name, **fields, min_count=count, max_count=count, weapons=weapons
-                )
-            except MathhammerError as exc:
-                reading.skip(place, str(exc).splitlines()[0])
-                continue
-            profiles.append(profile)
-            notes.extend(n for n in problems if n not in notes)
+    profiles, notes = _read_profiles(entry, label, reading, armoury, defences)
     if not profiles:
         reading.skip(label, "no model of the unit could be read")
         return None
@@ -213,6 +204,82 @@ def build_unit(
     return sheet, tuple(RosterModel(p.name, p.min_count, p.weapons) for p in profiles)
 
 
+def _read_profiles(
+    entry: UnitEntry, label: str, reading: Reading, armoury: _Armoury, defences: Defences
+) -> tuple[list[ModelProfile], list[AbilityText]]:
+    """The model profiles of the unit that could be read (the others skipped), and what
+    their profiles say that is not applied."""
+    shared = _shared_fields(entry, defences)
+    profiles: list[ModelProfile] = []
+    notes: list[AbilityText] = []
+    for model in _assign_loose(entry, label, reading):
+        place = f"{label} / {model.name}"
+        read = _model_fields(model, place, reading, shared, defences)
+        if read is None:
+            continue
+        fields, problems = read
+        if _add_profiles(model, fields, armoury, profiles, place, reading):
+            notes.extend(n for n in problems if n not in notes)
+    return profiles, notes
+
+
+def _shared_fields(entry: UnitEntry, defences: Defences) -> dict[str, Any]:
+    """The fields every model profile of the unit takes: its defences, CHARACTER."""
+    return {
+        "fnp": defences.fnp,
+        "fnp_mortal": defences.fnp_mortal,
+        "damage_reduction": defences.damage_reduction,
+        "halve_damage": defences.halve_damage,
+        "character": "CHARACTER" in (k.upper() for k in entry.keywords),
+    }
+
+
+def _model_fields(
+    model: ModelEntry, place: str, reading: Reading, shared: dict[str, Any], defences: Defences
+) -> tuple[dict[str, Any], list[AbilityText]] | None:
+    """The fields of a model's profile with the unit's, and what it says that is not
+    applied; None (skipped) if it cannot be read."""
+    try:
+        if model.profile is None:
+            raise Unreadable(model.problem)
+        fields, problems = read_model(model.profile)
+    except Unreadable as exc:
+        reading.skip(place, str(exc))
+        return None
+    fields |= shared
+    fields["toughness_while"] = defences.toughness_for(model.name)
+    fields["invuln"] = min(
+        (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
+    )
+    return fields, problems
+
+
+def _add_profiles(
+    model: ModelEntry,
+    fields: dict[str, Any],
+    armoury: _Armoury,
+    profiles: list[ModelProfile],
+    place: str,
+    reading: Reading,
+) -> bool:
+    """Add to ``profiles`` a model's profiles, one per set of wargear its models took (one
+    that cannot be made skipped); whether any was added."""
+    gear = [(armoury.names(g, model.name), g.number) for g in model.gear]
+    added = False
+    for count, weapons in _split(model.count, gear):
+        name = _free_name(model.name, weapons, profiles)
+        try:
+            profile = ModelProfile(
+                name, **fields, min_count=count, max_count=count, weapons=weapons
+            )
+        except MathhammerError as exc:
+            reading.skip(place, str(exc).splitlines()[0])
+            continue
+        profiles.append(profile)
+        added = True
+    return added
+
+
 def _sheet(
     entry: UnitEntry,
     label: str,
@@ -221,12 +288,11 @@ def _sheet(
     not_understood: tuple[AbilityText, ...],
     reading: Reading,
 ) -> Datasheet:
-    used = {w for p in profiles for w in p.weapons}
     size = sum(p.min_count for p in profiles)
     return Datasheet(
         label,
         models=tuple(profiles),
-        wargear=tuple(g for name, g in armoury.items.items() if name in used),
+        wargear=_used_wargear(profiles, armoury),
         faction=entry.faction,
         keywords=tuple(entry.keywords),
         abilities=tuple(entry.abilities),
@@ -234,6 +300,12 @@ def _sheet(
         points=() if entry.points is None else ((size, entry.points),),
         source=f"{reading.file}: {label}" + (f" ({entry.name})" if entry.name != label else ""),
     )
+
+
+def _used_wargear(profiles: list[ModelProfile], armoury: _Armoury) -> tuple[Wargear, ...]:
+    """The unit's wargear that its model profiles carry, in the order read."""
+    used = {w for p in profiles for w in p.weapons}
+    return tuple(g for name, g in armoury.items.items() if name in used)
 
 
 def _free_name(name: str, weapons: tuple[str, ...], taken: list[ModelProfile]) -> str:

@@ -83,6 +83,16 @@ def compare_detachments(
     """
     import pandas as pd
 
+    rows = []
+    for detachment in _checked(roster, detachments):
+        army = roster.with_detachment(detachment)
+        totals = _totals(army, targets, rules, context, metric)
+        rows += _rows(army, detachment, targets, totals)
+    return pd.DataFrame(rows, columns=list(DETACHMENT_COLUMNS))
+
+
+def _checked(roster: Roster, detachments: Iterable[Detachment | None]) -> list[Detachment | None]:
+    """The detachments to try; an error if the roster or one of them is not one."""
     if not isinstance(roster, Roster):
         raise field_error(OptionError, "roster", "a Roster (mathhammer.read_roster)", roster)
     chosen = list(detachments)
@@ -91,35 +101,49 @@ def compare_detachments(
     for detachment in chosen:
         if detachment is not None and not isinstance(detachment, Detachment):
             raise field_error(OptionError, "detachments", "Detachments or None", detachment)
+    return chosen
+
+
+def _totals(
+    army: Roster,
+    targets: Sequence[Target],
+    rules: str | Ruleset,
+    context: Context | None,
+    metric: Metric,
+) -> dict[str, list[float]]:
+    """Each target's killed, damage and points destroyed, summed over the army's units and
+    phases, each with its best declaration against it (points NaN if it has none)."""
+    totals = {t.name: [0.0, 0.0, 0.0 if t.points is not None else float("nan")] for t in targets}
+    for loadout in army.loadouts():
+        for row, _ in choose_rows(loadout, targets, rules=rules, context=context, metric=metric):
+            total = totals[row["target"]]
+            total[0] += row["mean_killed"]
+            total[1] += row["mean_damage"]
+            total[2] += row.get("points_destroyed", float("nan"))
+    return totals
+
+
+def _rows(
+    army: Roster,
+    detachment: Detachment | None,
+    targets: Sequence[Target],
+    totals: dict[str, list[float]],
+) -> list[dict[str, Any]]:
+    """The table's rows of one detachment, a row per target."""
+    effects = army.army_rules.effects
+    armed = sum(any(e.for_unit(u.keywords) for e in effects) for u in army.units)
     rows = []
-    for detachment in chosen:
-        army = roster.with_detachment(detachment)
-        effects = army.army_rules.effects
-        armed = sum(
-            any(e.for_unit(u.keywords) for e in effects) for u in army.units
-        )  # fmt: skip
-        totals = {
-            t.name: [0.0, 0.0, 0.0 if t.points is not None else float("nan")] for t in targets
-        }
-        for loadout in army.loadouts():
-            for row, _ in choose_rows(
-                loadout, targets, rules=rules, context=context, metric=metric
-            ):
-                total = totals[row["target"]]
-                total[0] += row["mean_killed"]
-                total[1] += row["mean_damage"]
-                total[2] += row.get("points_destroyed", float("nan"))
-        for target in targets:
-            killed, damage, points = totals[target.name]
-            rows.append(
-                {
-                    "detachment": "none" if detachment is None else detachment.name,
-                    "target": target.name,
-                    "mean_killed": killed,
-                    "mean_damage": damage,
-                    "points_destroyed": points,
-                    "units_armed": armed,
-                    "rules_applied": "; ".join(f"{e.source} ({e.text})" for e in effects),
-                }
-            )
-    return pd.DataFrame(rows, columns=list(DETACHMENT_COLUMNS))
+    for target in targets:
+        killed, damage, points = totals[target.name]
+        rows.append(
+            {
+                "detachment": "none" if detachment is None else detachment.name,
+                "target": target.name,
+                "mean_killed": killed,
+                "mean_damage": damage,
+                "points_destroyed": points,
+                "units_armed": armed,
+                "rules_applied": "; ".join(f"{e.source} ({e.text})" for e in effects),
+            }
+        )
+    return rows

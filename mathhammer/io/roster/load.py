@@ -102,19 +102,7 @@ def _unzip(file: str, data: bytes) -> tuple[str, bytes]:
     """The one ``.ros`` member of a zip, read within the size and ratio caps."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = [
-                info
-                for info in archive.infolist()
-                if not info.is_dir() and info.filename.lower().endswith(".ros")
-            ]
-            if len(members) != 1:
-                names = [info.filename for info in members]
-                raise _error(
-                    file,
-                    f"a .rosz must hold exactly one .ros roster; it holds {len(names)}"
-                    + (f": {names}" if names else ""),
-                )
-            info = members[0]
+            info = _roster_member(file, archive)
             limit = min(MAX_BYTES, max(info.compress_size, 1) * MAX_RATIO)
             with archive.open(info) as handle:
                 content = handle.read(limit + 1)
@@ -136,6 +124,23 @@ def _unzip(file: str, data: bytes) -> tuple[str, bytes]:
             f"{MAX_BYTES} bytes and packs at most {MAX_RATIO} times): refused as a zip bomb",
         )
     return info.filename, content
+
+
+def _roster_member(file: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    """The one ``.ros`` file of a zip; an error if it holds none or several."""
+    members = [
+        info
+        for info in archive.infolist()
+        if not info.is_dir() and info.filename.lower().endswith(".ros")
+    ]
+    if len(members) != 1:
+        names = [info.filename for info in members]
+        raise _error(
+            file,
+            f"a .rosz must hold exactly one .ros roster; it holds {len(names)}"
+            + (f": {names}" if names else ""),
+        )
+    return members[0]
 
 
 def _xml(file: str, data: bytes) -> dict[str, Any]:
@@ -173,8 +178,19 @@ def _element(element: Element) -> dict[str, Any]:
 
 
 def _json(file: str, data: bytes) -> dict[str, Any]:
+    """A roster's JSON: an object (a catalogue's, or another single entry, refused)."""
+    tree = _parse_json(file, data)
+    if isinstance(tree, dict) and len(tree) == 1 and next(iter(tree)) != "roster":
+        raise _error(file, _not_a_roster(next(iter(tree))))
+    if not isinstance(tree, dict):
+        raise _error(file, f"expected an object with a 'roster' entry; got {_kind(tree)}")
+    return tree
+
+
+def _parse_json(file: str, data: bytes) -> Any:
+    """The JSON value of a file's bytes; an error naming the file if they are not JSON."""
     try:
-        tree = json.loads(data.decode("utf-8-sig"))
+        return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise _error(file, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
@@ -185,11 +201,6 @@ def _json(file: str, data: bytes) -> dict[str, Any]:
         raise _error(file, "cannot read: nested too deeply") from None
     except ValueError:  # Python's limit on the digits of an int read from text
         raise _error(file, "cannot read: a number has too many digits") from None
-    if isinstance(tree, dict) and len(tree) == 1 and next(iter(tree)) != "roster":
-        raise _error(file, _not_a_roster(next(iter(tree))))
-    if not isinstance(tree, dict):
-        raise _error(file, f"expected an object with a 'roster' entry; got {_kind(tree)}")
-    return tree
 
 
 def _not_a_roster(name: str) -> str:

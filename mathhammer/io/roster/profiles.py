@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import MathhammerError
@@ -107,6 +107,23 @@ def _dice(chars: Mapping[str, str], name: str) -> str:
     return text
 
 
+def _skill_name(chars: Mapping[str, str], melee: bool) -> str:
+    """The column of the weapon's skill: WS for a melee weapon and BS for a ranged one,
+    else the other if only it is printed."""
+    names = ("WS", "BS") if melee else ("BS", "WS")
+    return next((n for n in names if n in chars), "BS")
+
+
+def _skill(chars: Mapping[str, str], name: str, found: Sequence[Any]) -> int:
+    """The weapon's skill, "N+"; 2 for a [TORRENT] weapon that has none."""
+    text = chars.get(name, "")
+    if text.lower() not in _NO_VALUE:
+        return _threshold(chars, name)
+    if not any(isinstance(a, Torrent) for a in found):
+        raise Unreadable(f"characteristic {name!r} {text!r} is only for [TORRENT]")
+    return 2  # never rolled: Torrent hits automatically
+
+
 def read_weapon(profile: Mapping[str, Any]) -> Weapon:
     """A weapon profile as a :class:`~mathhammer.Weapon` (its Keywords as abilities).
 
@@ -120,19 +137,12 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
     """
     chars = characteristics(profile)
     melee = WEAPON_TYPES.get(profile_type(profile), False) or chars.get("Range") == "Melee"
-    skill_name = next((n for n in (("WS", "BS") if melee else ("BS", "WS")) if n in chars), "BS")
     keywords = chars.get("Keywords", "")
     keywords = "" if keywords.lower() in _NO_VALUE else keywords
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unknown tokens are kept on the weapon and reported
         found, _ = parse_abilities(keywords)
-    skill_text = chars.get(skill_name, "")
-    if skill_text.lower() in _NO_VALUE:
-        if not any(isinstance(a, Torrent) for a in found):
-            raise Unreadable(f"characteristic {skill_name!r} {skill_text!r} is only for [TORRENT]")
-        skill = 2  # never rolled: Torrent hits automatically
-    else:
-        skill = _threshold(chars, skill_name)
+    skill = _skill(chars, _skill_name(chars, melee), found)
     fields: dict[str, Any] = {
         "attacks": _dice(chars, "A"),
         "skill": skill,

@@ -87,23 +87,7 @@ def read_roster(
     file = str(path)
     reading = Reading(file, ImportReport(file), strict)
     entry = read_tree(load_tree(path), file)
-    units: list[RosterUnit] = []
-    labels: dict[int, str] = {}  # each unit entry read: its name in the roster
-    skipped_units = []
-    taken: set[str] = set()
-    for unit in entry.units:
-        label, copy = unit.label, 1
-        while label in taken:  # a second unit of one datasheet: "Boyz (2)"
-            copy += 1
-            label = f"{unit.label} ({copy})"
-        taken.add(label)
-        built = build_unit(unit, label, reading)
-        if built is None:
-            skipped_units.append(reading.report.skipped[-1])
-            continue
-        sheet, models = built
-        units.append(RosterUnit(label, unit.name, sheet, models, unit.points))
-        labels[id(unit)] = label
+    units, labels, skipped_units = _read_units(entry.units, reading)
     roster = Roster(
         entry.name,
         entry.points,
@@ -115,17 +99,81 @@ def read_roster(
         _detachment(entry.detachments, entry.factions, reading),
         tuple(entry.rules),
     )
-    for rule in roster.army_rules.unapplied:  # listed as a unit's rules are
+    _list_unapplied(roster, reading)
+    attached = _with_given(recorded_leaders(entry.units, labels, reading), leaders, reading)
+    return _attach(roster, attached, leaders, file)
+
+
+def _read_units(
+    entries: Sequence[UnitEntry], reading: Reading
+) -> tuple[list[RosterUnit], dict[int, str], list[Skipped]]:
+    """The units read, each unit entry's name in the roster (by ``id``), and the units
+    skipped (said in the report)."""
+    units: list[RosterUnit] = []
+    labels: dict[int, str] = {}  # each unit entry read: its name in the roster
+    skipped_units = []
+    taken: set[str] = set()
+    for unit in entries:
+        label = _free_label(unit.label, taken)
+        taken.add(label)
+        built = build_unit(unit, label, reading)
+        if built is None:
+            skipped_units.append(reading.report.skipped[-1])
+            continue
+        sheet, models = built
+        units.append(RosterUnit(label, unit.name, sheet, models, unit.points))
+        labels[id(unit)] = label
+    return units, labels, skipped_units
+
+
+def _free_label(label: str, taken: set[str]) -> str:
+    """The unit's name in the roster: its label, numbered if another unit has it."""
+    name, copy = label, 1
+    while name in taken:  # a second unit of one datasheet: "Boyz (2)"
+        copy += 1
+        name = f"{label} ({copy})"
+    return name
+
+
+def _list_unapplied(roster: Roster, reading: Reading) -> None:
+    """List the army's rules that are not applied in the report, as a unit's rules are."""
+    for rule in roster.army_rules.unapplied:
         where = f"army ({roster.detachment.name})" if roster.detachment else "army"
         reading.report.not_understood.append((where, rule.name, rule.text))
-    attached = recorded_leaders(entry.units, labels, reading)
+
+
+def _with_given(
+    attached: dict[str, tuple[str, ...]],
+    leaders: Mapping[str, str | Sequence[str]] | None,
+    reading: Reading,
+) -> dict[str, tuple[str, ...]]:
+    """The attachments, with the caller's instead of the file's where it gives them: its
+    bodyguard takes the leaders given, who leave the units the file attached them to."""
     for bodyguard, given in dict(leaders or {}).items():  # the caller's word wins
         chosen = (given,) if isinstance(given, str) else tuple(given)
-        attached = {b: tuple(n for n in ls if n not in chosen) for b, ls in attached.items()}
+        attached = _without(attached, chosen)
         attached[bodyguard] = chosen
         if reading.report.attachments:  # the file recorded some: say what replaced them
             named = ", ".join(chosen) or "none"
             reading.report.attachments.append(f"{bodyguard}: {named} (given in leaders=)")
+    return attached
+
+
+def _without(
+    attached: dict[str, tuple[str, ...]], leaders: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """The attachments with these leaders taken out of every unit."""
+    return {b: tuple(n for n in ls if n not in leaders) for b, ls in attached.items()}
+
+
+def _attach(
+    roster: Roster,
+    attached: dict[str, tuple[str, ...]],
+    leaders: Mapping[str, str | Sequence[str]] | None,
+    file: str,
+) -> Roster:
+    """The roster with its leaders attached; an error in the file's attachments is the
+    file's, one in the caller's ``leaders`` is the caller's."""
     attached = {b: ls for b, ls in attached.items() if ls}
     if not attached:
         return roster
@@ -160,37 +208,60 @@ def recorded_leaders(
     (or could not read) is listed in the report, the leader left a unit of its own; a
     bodyguard with two leading or two supporting units is attached as recorded, and the
     report says so (the core rules allow one of each unless a datasheet says otherwise)."""
-    by_id = {e.id: labels[id(e)] for e in entries if e.id and id(e) in labels}
+    by_id = _labels_by_id(entries, labels)
     attached: dict[str, list[tuple[str, str]]] = {}
-    report = reading.report
     for entry in entries:
-        if id(entry) not in labels:
+        if id(entry) in labels:
+            _add_recorded(attached, labels[id(entry)], entry, by_id, reading)
+    _report_attachments(attached, reading.report)
+    return {b: tuple(n for n, _ in pairs) for b, pairs in attached.items()}
+
+
+def _labels_by_id(entries: Sequence[UnitEntry], labels: Mapping[int, str]) -> dict[str, str]:
+    """The roster's name of each unit read, by its selection id (which attachments name)."""
+    return {e.id: labels[id(e)] for e in entries if e.id and id(e) in labels}
+
+
+def _add_recorded(
+    attached: dict[str, list[tuple[str, str]]],
+    leader: str,
+    entry: UnitEntry,
+    by_id: dict[str, str],
+    reading: Reading,
+) -> None:
+    """Add a leader's recorded attachments (with their roles) to its bodyguards'; one to a
+    unit the roster does not hold is listed in the report."""
+    for role, to in entry.attached_to:
+        if role not in ROLES:
+            continue  # another kind of association: nothing the attack reads
+        bodyguard = by_id.get(to)
+        if bodyguard is None:
+            reason = (
+                f"{role.lower()} a unit that is not in the list (selection id {to!r}): "
+                "left a unit of its own"
+            )
+            reading.skip(f"{leader} ({role})", reason)
             continue
-        leader = labels[id(entry)]
-        for role, to in entry.attached_to:
-            if role not in ROLES:
-                continue  # another kind of association: nothing the attack reads
-            bodyguard = by_id.get(to)
-            if bodyguard is None:
-                reason = (
-                    f"{role.lower()} a unit that is not in the list (selection id {to!r}): "
-                    "left a unit of its own"
-                )
-                reading.skip(f"{leader} ({role})", reason)
-                continue
-            attached.setdefault(bodyguard, []).append((leader, role))
+        attached.setdefault(bodyguard, []).append((leader, role))
+
+
+def _report_attachments(attached: dict[str, list[tuple[str, str]]], report: ImportReport) -> None:
+    """Say each bodyguard's attachments in the report, and any role it has twice."""
     for bodyguard, pairs in attached.items():
-        roles = [role for _, role in pairs]
         names = ", ".join(f"{n} ({ROLES[r]})" for n, r in pairs)
         report.attachments.append(f"{bodyguard}: {names}")
-        for role in ROLES:
-            if roles.count(role) > 1:
-                report.attachments.append(
-                    f"{bodyguard}: {roles.count(role)} {ROLES[role]} units; the core rules "
-                    "allow one leader and one support unit per bodyguard unless a datasheet "
-                    "says otherwise: attached as the file records them"
-                )
-    return {b: tuple(n for n, _ in pairs) for b, pairs in attached.items()}
+        report.attachments.extend(_doubled_roles(bodyguard, [role for _, role in pairs]))
+
+
+def _doubled_roles(bodyguard: str, roles: list[str]) -> list[str]:
+    """A note for each role a bodyguard's attached units have more than once."""
+    return [
+        f"{bodyguard}: {roles.count(role)} {ROLES[role]} units; the core rules "
+        "allow one leader and one support unit per bodyguard unless a datasheet "
+        "says otherwise: attached as the file records them"
+        for role in ROLES
+        if roles.count(role) > 1
+    ]
 
 
 #: The associations that attach a CHARACTER unit to a bodyguard, and what they make it.

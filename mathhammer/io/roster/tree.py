@@ -38,7 +38,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,17 +127,24 @@ def read_tree(roster: Node, file: str) -> RosterEntry:
         if faction and faction not in factions:
             factions.append(faction)
         entry.rules.extend(_rules(force, file, where))
-        for selection in _items(force, "selections", file, where):
-            if _is_unit(selection, file, where):
-                units.append(_unit(selection, faction, file))
-            elif _name(selection) == "Detachment":
-                place = f"{where} > Detachment"
-                for chosen in _items(selection, "selections", file, place):
-                    entry.detachments.append((_name(chosen), _rules(chosen, file, place)))
+        _read_selections(force, faction, file, where, entry, units)
         nested = _items(force, "forces", file, where)
         forces[:0] = [(f, f"{where} > forces[{i}]") for i, f in enumerate(nested)]
     entry.factions, entry.units = factions, units
     return entry
+
+
+def _read_selections(
+    force: Node, faction: str, file: str, where: str, entry: RosterEntry, units: list[UnitEntry]
+) -> None:
+    """Read a force's selections: its units into ``units``, its detachment into ``entry``."""
+    for selection in _items(force, "selections", file, where):
+        if _is_unit(selection, file, where):
+            units.append(_unit(selection, faction, file))
+        elif _name(selection) == "Detachment":
+            place = f"{where} > Detachment"
+            for chosen in _items(selection, "selections", file, place):
+                entry.detachments.append((_name(chosen), _rules(chosen, file, place)))
 
 
 def _rules(node: Node, file: str, where: str) -> list[AbilityText]:
@@ -183,17 +190,22 @@ def _points(node: Node, file: str, where: str) -> int | None:
     for cost in _items(node, "costs", file, where):
         if str(cost.get("name", "")).strip().lower() != "pts" and cost.get("typeId") != "points":
             continue
-        value = cost.get("value")
-        try:
-            number = float(value)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            number = math.nan
-        if isinstance(value, bool) or not number.is_integer():
-            raise InputFileError.at(
-                file, None, None, f"{where}: cost 'pts' must be a whole number; got {value!r}"
-            )
-        total = (total or 0) + int(number)
+        total = (total or 0) + _whole_points(cost, file, where)
     return total
+
+
+def _whole_points(cost: Node, file: str, where: str) -> int:
+    """The value of a ``pts`` cost; an error unless it is a whole number."""
+    value = cost.get("value")
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, bool) or not number.is_integer():
+        raise InputFileError.at(
+            file, None, None, f"{where}: cost 'pts' must be a whole number; got {value!r}"
+        )
+    return int(number)
 
 
 def _unit_profiles(selection: Node, file: str, where: str) -> list[Node]:
@@ -315,33 +327,58 @@ def _walk(
             owner = _model(child, ancestors, file, place)
             unit.models.append(owner)
         else:
-            weapons = [p for p in _items(child, "profiles", file, place) if is_weapon(p)]
-            if weapons:
-                gear = GearEntry(_name(child), weapons, _number(child, file, place), place)
-                (owner.gear if owner is not None else unit.loose).append(gear)
+            _add_gear(child, unit, owner, file, place)
         _walk(child, [*ancestors, child], unit, owner, file, place)
+
+
+def _add_gear(
+    selection: Node, unit: UnitEntry, owner: ModelEntry | None, file: str, where: str
+) -> None:
+    """Add a selection with weapon profiles to its model's wargear (the unit's, taken by
+    no model)."""
+    weapons = [p for p in _items(selection, "profiles", file, where) if is_weapon(p)]
+    if weapons:
+        gear = GearEntry(_name(selection), weapons, _number(selection, file, where), where)
+        (owner.gear if owner is not None else unit.loose).append(gear)
 
 
 def _describe(selection: Node, unit: UnitEntry, file: str, where: str) -> None:
     """The unit's keywords (categories) and abilities (ability profiles and rules)."""
     keywords: dict[str, None] = {}
     abilities: dict[tuple[str, str], None] = {}
+    for node, place in _breadth_first(selection, file, where):
+        profiles = _items(node, "profiles", file, place)
+        if node is selection or _is_model(node, file, place):
+            for category in _items(node, "categories", file, place):
+                keywords[_name(category).removeprefix("Faction: ")] = None
+        _add_abilities(node, profiles, abilities, file, place)
+    unit.keywords = [k for k in keywords if k]
+    unit.abilities = [AbilityText(name, text) for name, text in abilities]
+
+
+def _breadth_first(selection: Node, file: str, where: str) -> Iterator[tuple[Node, str]]:
+    """Each node of a selection's tree with its place, breadth first (a node's children
+    are read once it has been looked at)."""
     pending = [(selection, where)]
     while pending:
         node, place = pending.pop(0)
-        profiles = _items(node, "profiles", file, place)
-        is_model = node is selection or _is_model(node, file, place)
-        if is_model:
-            for category in _items(node, "categories", file, place):
-                keywords[_name(category).removeprefix("Faction: ")] = None
-        for profile in profiles:
-            if profile_type(profile) == "abilities":
-                text = " ".join(characteristics(profile).values())
-                abilities[(_name(profile), text)] = None
-        if not any(is_weapon(p) for p in profiles):  # a weapon's rules explain its keywords
-            for rule in _items(node, "rules", file, place):
-                abilities[(_name(rule), " ".join(str(rule.get("description", "")).split()))] = None
+        yield node, place
         children = _items(node, "selections", file, place)
         pending.extend((child, f"{place} > {_name(child)}") for child in children)
-    unit.keywords = [k for k in keywords if k]
-    unit.abilities = [AbilityText(name, text) for name, text in abilities]
+
+
+def _add_abilities(
+    node: Node,
+    profiles: list[Node],
+    abilities: dict[tuple[str, str], None],
+    file: str,
+    where: str,
+) -> None:
+    """Add a node's ability profiles, and its rules unless it is a weapon, to ``abilities``."""
+    for profile in profiles:
+        if profile_type(profile) == "abilities":
+            text = " ".join(characteristics(profile).values())
+            abilities[(_name(profile), text)] = None
+    if not any(is_weapon(p) for p in profiles):  # a weapon's rules explain its keywords
+        for rule in _items(node, "rules", file, where):
+            abilities[(_name(rule), " ".join(str(rule.get("description", "")).split()))] = None
