@@ -19,6 +19,9 @@ from . import abilities, targets
 from .core.caches import clear as clear_caches
 from .core.dice import Dice, parse_dice
 from .core.dist import Dist
+from .decisions.attack import attack
+from .decisions.order import OrderRanking, rank_pool_orders
+from .decisions.sequence import sequence
 from .errors import (
     AllocationOrderError,
     CsvError,
@@ -32,9 +35,6 @@ from .errors import (
     ProfileError,
     RulesError,
 )
-from .decisions.attack import attack
-from .decisions.order import OrderRanking, rank_pool_orders
-from .decisions.sequence import sequence
 from .io.attackers_json import load as load_attackers
 from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers

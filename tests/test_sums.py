@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathhammer.core.binomial import SMALL_ROW, _ratio_row
+from mathhammer.core.binomial import _ratio_row
 from mathhammer.core.sums import ORDERED_LIMIT, ordered_sum
+from mathhammer.core.tuning import SMALL_ROW
 
 # magnitudes from tiny to large, so that the order of the additions changes the rounding
 _FLOATS = st.floats(min_value=0.0, max_value=1e6, allow_nan=False, allow_infinity=False)

@@ -95,35 +95,41 @@ def _show_warning(
     print(f"mathhammer: warning: {one_line(str(message))}", file=sys.stderr)
 
 
+#: The errors printed as one line with exit status 1 (``--debug`` shows the traceback).
+_REPORTED = (MathhammerError, BrokenProcessPool, MemoryError, OSError)
+
+
 def _run(args: Any) -> int:
-    check = getattr(args, "check", None)
-    problem = check(args) if check is not None else None
-    if problem:
-        args.parser.error(problem)  # a usage error: the usage, the problem, exit status 2
+    """Run the command ``args`` names, its usage checked first; return the exit status, an
+    error (:data:`_REPORTED`) printed as one line with status 1."""
+    _check_usage(args)
     try:
         return int(args.run(args))
-    except MathhammerError as exc:
-        if args.debug:
-            raise
-        message = one_line(str(exc)) or type(exc).__name__
-        print(f"mathhammer: error: {message}", file=sys.stderr)
-        return 1
-    except BrokenProcessPool as exc:  # a worker killed: by the out-of-memory killer, say
-        if args.debug:
-            raise
-        print(f"mathhammer: error: {one_line(str(exc))}", file=sys.stderr)
-        return 1
-    except MemoryError as exc:  # an allocation the machine (or a limit on it) refused
-        if args.debug:
-            raise
-        said = one_line(str(exc)) or "an allocation failed"
-        print(f"mathhammer: error: out of memory: {said}", file=sys.stderr)
-        return 1
     except BrokenPipeError:  # output piped into a pager or `head` that stopped reading
         sys.stderr.close()
         return 0
-    except OSError as exc:
+    except _REPORTED as exc:
         if args.debug:
             raise
-        print(f"mathhammer: error: {one_line(str(exc))}", file=sys.stderr)
+        print(f"mathhammer: error: {_error_line(exc)}", file=sys.stderr)
         return 1
+
+
+def _check_usage(args: Any) -> None:
+    """Refuse options the command's own check (``args.check``) finds a problem in: a usage
+    error, printed with the usage, exit status 2."""
+    check = getattr(args, "check", None)
+    problem = check(args) if check is not None else None
+    if problem:
+        args.parser.error(problem)
+
+
+def _error_line(exc: BaseException) -> str:
+    """What the command line says of an error, after ``mathhammer: error:``."""
+    said = one_line(str(exc))
+    if isinstance(exc, MathhammerError):
+        return said or type(exc).__name__
+    if isinstance(exc, MemoryError):  # an allocation the machine (or a limit on it) refused
+        return f"out of memory: {said or 'an allocation failed'}"
+    # an OSError, or BrokenProcessPool: a worker killed (by the out-of-memory killer, say)
+    return said

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
-from ..errors import LimitError, OptionError, field_error
 from ..decisions.attack import attack
+from ..errors import LimitError, OptionError, field_error
 from ..examples import EXAMPLES
 from ..model.context import Context
 from ..model.profiles import ModelGroup, Unit, Weapon
@@ -34,20 +35,11 @@ def attack_command(args: argparse.Namespace) -> int:
         result = attack([(weapon, args.count)], unit, rules=args.rules, context=context)
     except LimitError as exc:
         if not args.trials:
-            hint = "the exact engine's limit: add --trials N to estimate it by Monte Carlo"
-            field, constraint = exc.field or "attack dice", exc.constraint or "within the limit"
-            raise field_error(LimitError, field, constraint, exc.value, hint) from None
+            raise _with_trials_hint(exc) from None
         print(f"too large for the exact engine ({exc.field}: {exc.value}); Monte Carlo only")
         _print_simulation(args, weapon, unit, context)
         return 0
-    print(result)
-    print()
-    print(result.summary().to_string(float_format=_three_places))
-    print()
-    killed = result.killed
-    print(" k  P(killed = k)  P(killed >= k)")
-    for k in range(killed.n + 1):
-        print(f"{k:2d}  {killed.probabilities[k]:13.4f}  {killed.at_least(k):14.4f}")
+    _print_exact(result)
     if args.trials:
         print()
         _print_simulation(args, weapon, unit, context)
@@ -57,6 +49,27 @@ def attack_command(args: argparse.Namespace) -> int:
         write_output(plot, plot_writer(result.plot, args.plot), binary=True)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _with_trials_hint(exc: LimitError) -> LimitError:
+    """The exact engine's limit error again, with the hint that ``--trials`` estimates the
+    attack by Monte Carlo."""
+    hint = "the exact engine's limit: add --trials N to estimate it by Monte Carlo"
+    field, constraint = exc.field or "attack dice", exc.constraint or "within the limit"
+    return field_error(LimitError, field, constraint, exc.value, hint)
+
+
+def _print_exact(result: Any) -> None:
+    """The exact result: its headline, its summary table, then P(killed = k) and
+    P(killed >= k) for every k."""
+    print(result)
+    print()
+    print(result.summary().to_string(float_format=_three_places))
+    print()
+    killed = result.killed
+    print(" k  P(killed = k)  P(killed >= k)")
+    for k in range(killed.n + 1):
+        print(f"{k:2d}  {killed.probabilities[k]:13.4f}  {killed.at_least(k):14.4f}")
 
 
 def _print_simulation(
@@ -103,35 +116,48 @@ def _attack_target(args: argparse.Namespace) -> Unit:
     """The target the flags describe, or the named one changed by the flags (``--modify``)."""
     from dataclasses import replace
 
-    keywords = args.keywords
-    if args.target is None:
-        group = ModelGroup(
-            args.models, args.toughness, args.save, args.wounds, invuln=args.invuln, fnp=args.fnp
-        )
-        return Unit("target", [group], keywords or "", leadership=args.leadership)
     from ..units import targets as suite
 
+    if args.target is None:
+        return _described_target(args)
+    keywords = args.keywords
     unit = suite.get(args.target).unit
-    changes = {
-        name: getattr(args, name)
-        for name in ("toughness", "save", "wounds", "invuln", "fnp", "models")
-        if getattr(args, name) is not None
-    }
-    if "models" in changes:
-        if len(unit.groups) != 1:
-            raise field_error(
-                OptionError,
-                "--models",
-                f"used with a one-group target; {unit.name!r} has {len(unit.groups)} groups",
-                changes["models"],
-            )
-        changes["count"] = changes.pop("models")
+    changes = _group_changes(args, unit)
     return replace(
         unit,
         groups=tuple(replace(g, **changes) for g in unit.groups),
         keywords=unit.keywords if keywords is None else keywords,
         leadership=unit.leadership if args.leadership is None else args.leadership,
     )
+
+
+def _described_target(args: argparse.Namespace) -> Unit:
+    """The target the flags describe whole: one group of models."""
+    group = ModelGroup(
+        args.models, args.toughness, args.save, args.wounds, invuln=args.invuln, fnp=args.fnp
+    )
+    return Unit("target", [group], args.keywords or "", leadership=args.leadership)
+
+
+def _group_changes(args: argparse.Namespace, unit: Unit) -> dict[str, Any]:
+    """The characteristics of the target's model groups the flags change (``--models``,
+    the group's ``count``, only for a target of one group)."""
+    changes = {
+        name: getattr(args, name)
+        for name in ("toughness", "save", "wounds", "invuln", "fnp", "models")
+        if getattr(args, name) is not None
+    }
+    if "models" not in changes:
+        return changes
+    if len(unit.groups) != 1:
+        raise field_error(
+            OptionError,
+            "--models",
+            f"used with a one-group target; {unit.name!r} has {len(unit.groups)} groups",
+            changes["models"],
+        )
+    changes["count"] = changes.pop("models")
+    return changes
 
 
 # --------------------------------------------------------------------------- targets
@@ -154,30 +180,39 @@ def targets_command(args: argparse.Namespace) -> int:
 def demo_command(args: argparse.Namespace) -> int:
     """``mathhammer demo``: the bundled examples, exact and against the Monte Carlo."""
     for example in EXAMPLES:
-        start = time.perf_counter()
-        exact = attack(example.weapons, example.target, rules=args.rules)
-        elapsed = (time.perf_counter() - start) * 1e3
-        print(f"{example.name}: {example.description}")
-        print(f"  exact ({elapsed:.1f} ms): {exact._headline()}")
-        for group in exact.groups if len(exact.groups) > 1 else ():
-            print(
-                f"    {group.label}: mean killed {group.killed.mean():.3f}, "
-                f"P(all destroyed) {group.p_destroyed:.4f}"
-            )
-        k = exact.killed
-        lo = max(int(k.ppf(0.005)), 1)
-        hi = min(int(k.ppf(0.995)), lo + 11)
-        print(
-            "  P(killed >= k): " + "  ".join(f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1))
-        )
-        if args.trials:
-            sim = simulate(
-                example.weapons, example.target, trials=args.trials, rng=args.seed, rules=args.rules
-            )
-            z = (sim.killed.mean() - k.mean()) / (k.std() / sim.trials**0.5 or 1.0)
-            print(
-                f"  Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
-                f"+/- {sim.killed_se:.3f} (z = {z:+.2f} against exact)"
-            )
-        print()
+        _demo(example, args)
     return 0
+
+
+def _demo(example: Any, args: argparse.Namespace) -> None:
+    """One bundled example: its exact result, timed, with P(killed >= k) over the likely
+    k; then the Monte Carlo against it (with ``--trials``)."""
+    start = time.perf_counter()
+    exact = attack(example.weapons, example.target, rules=args.rules)
+    elapsed = (time.perf_counter() - start) * 1e3
+    print(f"{example.name}: {example.description}")
+    print(f"  exact ({elapsed:.1f} ms): {exact._headline()}")
+    for group in exact.groups if len(exact.groups) > 1 else ():
+        print(
+            f"    {group.label}: mean killed {group.killed.mean():.3f}, "
+            f"P(all destroyed) {group.p_destroyed:.4f}"
+        )
+    k = exact.killed
+    lo = max(int(k.ppf(0.005)), 1)
+    hi = min(int(k.ppf(0.995)), lo + 11)
+    print("  P(killed >= k): " + "  ".join(f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1)))
+    if args.trials:
+        _print_against_exact(example, k, args)
+    print()
+
+
+def _print_against_exact(example: Any, k: Any, args: argparse.Namespace) -> None:
+    """The Monte Carlo's mean killed, with its z-score against the exact distribution ``k``."""
+    sim = simulate(
+        example.weapons, example.target, trials=args.trials, rng=args.seed, rules=args.rules
+    )
+    z = (sim.killed.mean() - k.mean()) / (k.std() / sim.trials**0.5 or 1.0)
+    print(
+        f"  Monte Carlo ({sim.trials} trials): mean killed {sim.killed.mean():.3f} "
+        f"+/- {sim.killed_se:.3f} (z = {z:+.2f} against exact)"
+    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from ..units.datasheet import Datasheet
+from ..units.datasheet import Datasheet, ModelProfile
 from .lines import warn_import
 
 __all__ = ["datasheets_command", "datasheet_line"]
@@ -25,11 +26,7 @@ def datasheet_line(sheet: Datasheet) -> str:
     """
     sizes = sheet.sizes
     models = f"{sizes.start}" if len(sizes) == 1 else f"{sizes.start}-{sizes.stop - 1}"
-    first = sheet.models[0]
-    save = "-" if first.save >= 7 else f"{first.save}+"
-    stats = f"T{first.toughness} Sv{save} W{first.wounds}"
-    if first.invuln:
-        stats += f" InSv{first.invuln}+"
+    stats = _stats(sheet.models[0])
     points = "/".join(str(p) for _, p in sheet.points) or "-"
     profiles = sum(len(g.profiles) for g in sheet.wargear)
     return (
@@ -38,9 +35,18 @@ def datasheet_line(sheet: Datasheet) -> str:
     )
 
 
+def _stats(model: ModelProfile) -> str:
+    """A model's T, Sv and W as a datasheet prints them (``Sv-``: no armour save), and its
+    invulnerable save if it has one."""
+    save = "-" if model.save >= 7 else f"{model.save}+"
+    stats = f"T{model.toughness} Sv{save} W{model.wounds}"
+    if model.invuln:
+        stats += f" InSv{model.invuln}+"
+    return stats
+
+
 def datasheets_command(args: argparse.Namespace) -> int:
     """List the datasheets read from ``args.path`` (narrowed by faction and search)."""
-    from ..io.import_report import describe
     from ..io.sources import read_army
 
     army = read_army(Path(args.path), faction=args.faction, strict=args.strict)
@@ -51,10 +57,20 @@ def datasheets_command(args: argparse.Namespace) -> int:
     for sheet in sheets:
         print(datasheet_line(sheet))
     print(f"\n{len(sheets)} of {len(army.datasheets)} datasheets ({army.kind})")
-    if army.report is not None and args.import_report:
-        print(describe(army.report), file=sys.stderr)
-    elif army.report is not None:  # the datasheets listed only; the rest on demand
-        from dataclasses import replace
-
-        warn_import(replace(army, datasheets=tuple(sheets)))
+    _report_import(army, sheets, args.import_report)
     return 0
+
+
+def _report_import(army: Any, sheets: list[Datasheet], whole: bool) -> None:
+    """The import report on standard error when ``whole`` (``--import-report``); else
+    what could not be read of the datasheets listed only, the rest on demand."""
+    from dataclasses import replace
+
+    from ..io.import_report import describe
+
+    if army.report is None:
+        return
+    if whole:
+        print(describe(army.report), file=sys.stderr)
+    else:
+        warn_import(replace(army, datasheets=tuple(sheets)))

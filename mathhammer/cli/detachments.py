@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from .outputs import check_outputs
+from .plan import targets_of
 from .situations import base_context
 
 __all__ = ["detachments_command"]
@@ -18,16 +19,36 @@ RANKED_BY = ("mean_damage", "mean_killed", "points_destroyed")
 def detachments_command(args: argparse.Namespace) -> int:
     """Put the roster under no detachment, its own and each of its faction's in the
     catalogue; print them ranked by the list's total against the targets."""
-    from ..io.bsdata import read_catalogue
     from ..io.outputs import write_output
     from ..io.roster import compare_detachments, read_roster
-    from ..io.sources import read_army
-    from ..model.context import Context
-    from ..units import targets as suite
-    from ..units.assume import check_assumed
 
     outputs = check_outputs([("--output", args.output)], args.force)
     roster = read_roster(args.roster, strict=args.strict)
+    tried = _tried(roster, args)
+    targets = targets_of(args)
+    context = _context(roster, tried, targets, args)
+    table = compare_detachments(roster, tried, targets, rules=args.rules, context=context)
+    own = roster.detachment
+    _print_ranking(table, args.rank_by, own.name if own else None)
+    if "--output" in outputs:
+        write_output(outputs["--output"], lambda out: table.to_csv(out, index=False))
+        print(f"table written to {args.output}")
+    return 0
+
+
+def _tried(roster: Any, args: argparse.Namespace) -> list[Any]:
+    """The detachments to try: none, the roster's own, then the others of its faction in
+    ``--catalogue``."""
+    own = roster.detachment
+    tried = [None, *([own] if own else [])]
+    others = _faction_detachments(roster, args)
+    return tried + [d for d in others if own is None or d.name != own.name]
+
+
+def _faction_detachments(roster: Any, args: argparse.Namespace) -> list[Any]:
+    """The detachments ``--catalogue`` gives the roster's faction (or ``--faction``)."""
+    from ..io.bsdata import read_catalogue
+
     catalogue = read_catalogue(args.catalogue)
     faction = args.faction or (roster.factions[0] if roster.factions else "")
     if not faction:
@@ -40,41 +61,36 @@ def detachments_command(args: argparse.Namespace) -> int:
             f"catalogues with the detachments of {faction!r}",
             args.catalogue,
         )
-    own = roster.detachment
-    tried = [None, *([own] if own else [])]
-    tried += [d for d in library.detachments if own is None or d.name != own.name]
-    targets = list(suite.STANDARD)
-    if args.targets:
-        targets = list(
-            read_army(
-                args.targets,
-                faction=args.target_faction,
-                csv_kind="targets",
-                faction_option="--target-faction",
-            ).targets
-        )
-        if not targets:
-            raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    return list(library.detachments)
+
+
+def _context(roster: Any, tried: list[Any], targets: list[Any], args: argparse.Namespace) -> Any:
+    """The situation the flags give, combined with the one ``--assume`` states (its names
+    checked against the units under every detachment tried); None for neither."""
+    from ..model.context import Context
+    from ..units.assume import check_assumed
+
     context = base_context(args)
-    if args.assume:
-        loadouts = [x for d in tried for x in roster.with_detachment(d).loadouts()]
-        assumed = Context(assume=check_assumed(args.assume, loadouts, targets))
-        context = assumed if context is None else assumed.combined(context)
-    table = compare_detachments(roster, tried, targets, rules=args.rules, context=context)
-    _print_ranking(table, args.rank_by, own.name if own else None)
-    if "--output" in outputs:
-        write_output(outputs["--output"], lambda out: table.to_csv(out, index=False))
-        print(f"table written to {args.output}")
-    return 0
+    if not args.assume:
+        return context
+    loadouts = [x for d in tried for x in roster.with_detachment(d).loadouts()]
+    assumed = Context(assume=check_assumed(args.assume, loadouts, targets))
+    return assumed if context is None else assumed.combined(context)
+
+
+def _ranked(table: Any, column: str) -> Any:
+    """Each detachment's total of ``column`` averaged over the targets, the units its rules
+    reach and its rules; best first (ties in the order tried)."""
+    totals = table.groupby("detachment", sort=False).agg(
+        total=(column, "mean"), units=("units_armed", "first"), rules=("rules_applied", "first")
+    )
+    return totals.sort_values("total", ascending=False, kind="stable")
 
 
 def _print_ranking(table: Any, column: str, own: str | None) -> None:
     """One line per detachment, best first: the list's total of ``column`` averaged over
     the targets, how many units its rules reach, and its rules."""
-    totals = table.groupby("detachment", sort=False).agg(
-        total=(column, "mean"), units=("units_armed", "first"), rules=("rules_applied", "first")
-    )
-    totals = totals.sort_values("total", ascending=False, kind="stable")
+    totals = _ranked(table, column)
     width = max(len(str(n)) for n in totals.index) + 2
     print(f"{'detachment':<{width}}  {column:>16}  units  rules applied")
     for name, row in totals.iterrows():

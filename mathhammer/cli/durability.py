@@ -47,7 +47,6 @@ def _attackers(args: argparse.Namespace) -> list[Any]:
     list ``report`` reads (a roster, a catalogue with ``--attacker-faction``, a profiles
     CSV), each unit in each phase."""
     from ..io.attackers_json import load as load_attackers
-    from ..io.sources import read_army
     from ..units.durability import standard_attackers
 
     if args.attackers is None:
@@ -56,6 +55,14 @@ def _attackers(args: argparse.Namespace) -> list[Any]:
         raise field_error(OptionError, "--attackers", "a file or folder", args.attackers)
     if _is_suite(args.attackers):
         return list(load_attackers(args.attackers))
+    return _list_attackers(args)
+
+
+def _list_attackers(args: argparse.Namespace) -> list[Any]:
+    """The units of the list ``--attackers`` names, what its import could not read
+    warned of; it must have weapons."""
+    from ..io.sources import read_army
+
     army = read_army(
         args.attackers,
         faction=args.attacker_faction,
@@ -118,23 +125,40 @@ def durability_command(args: argparse.Namespace) -> int:
         suite = [_situated(a, base) for a in suite]
     frame = durability(targets, suite, max_copies=args.max_copies)
     for start in range(0, len(frame), len(suite)):  # each unit's rows, in order
-        rows = frame.iloc[start : start + len(suite)]
-        print(f"{rows['unit'].iloc[0]}:")
-        table = [list(SHOWN.values())]
-        for _, row in rows.iterrows():
-            table.append([_cell(row[c], c) for c in SHOWN])
-        widths = [max(len(r[i]) for r in table) for i in range(len(SHOWN))]
-        for line in table:
-            cells = [
-                c.ljust(w) if i < 2 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(line, widths, strict=True))
-            ]
-            print("  " + "  ".join(cells))
-        print()
+        _print_unit(frame.iloc[start : start + len(suite)])
     print(
         f"copies: the fewest copies of the attacker, one after another, that destroy the unit "
         f"with that chance ('more': not within {args.max_copies}); EW: effective wounds"
     )
+    _write(outputs, frame, args)
+    return 0
+
+
+def _print_unit(rows: Any) -> None:
+    """One unit's rows: its name, then the :data:`SHOWN` columns as a table."""
+    print(f"{rows['unit'].iloc[0]}:")
+    table = [list(SHOWN.values())]
+    table += [[_cell(row[c], c) for c in SHOWN] for _, row in rows.iterrows()]
+    for line in _aligned(table):
+        print("  " + line)
+    print()
+
+
+def _aligned(table: list[list[str]]) -> list[str]:
+    """The rows of ``table`` as lines, each column as wide as its widest cell: the first
+    two (attacker, role) to the left, the numbers to the right."""
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    return [
+        "  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(line, widths, strict=True))
+        )
+        for line in table
+    ]
+
+
+def _write(outputs: dict[str, Any], frame: Any, args: argparse.Namespace) -> None:
+    """Write the CSV (``-o``) and the plot (``--plot``) asked for, a line saying so each."""
     from ..io.outputs import write_output
 
     if "--output" in outputs:
@@ -146,4 +170,3 @@ def durability_command(args: argparse.Namespace) -> int:
         draw = plot_writer(lambda: plot_durability(frame, args.metric), args.plot)
         write_output(outputs["--plot"], draw, binary=True)
         print(f"{args.metric} plot written to {args.plot}")
-    return 0

@@ -7,9 +7,11 @@ one such value would bury the message; :func:`one_line` keeps its start and its 
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
-__all__ = ["MAX_LINE", "one_line", "warn_import"]
+__all__ = ["MAX_LINE", "one_line", "progress_bar", "wants_progress", "warn_import"]
 
 #: The longest message printed, in characters (the prefix ``mathhammer: error:`` aside).
 MAX_LINE = 400
@@ -42,21 +44,46 @@ def warn_import(army: Any, seen: set[str] | None = None, rules: bool = True) -> 
     applied, for the datasheets used only (a catalogue's faction, not the whole folder),
     and each line once (``seen``: the lines already printed, when two inputs are one
     folder). ``--import-report`` prints the whole report instead."""
-    import sys
-
     from ..io.import_report import unapplied_lines, unknown_lines
 
     report = getattr(army, "report", None)
     if report is None:
         return
-    library = army.kind in ("catalogue", "Wahapedia export")
-    sheets = {d.name for d in army.datasheets} if library else None
+    sheets = _sheets_used(army)
     lines = unknown_lines(report, sheets)
     if rules:
         lines += unapplied_lines(report, sheets=sheets)
-    for line in lines:
-        if seen is not None and line in seen:
-            continue
-        if seen is not None:
-            seen.add(line)
+    for line in _unseen(lines, seen):
         print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+
+
+def _sheets_used(army: Any) -> set[str] | None:
+    """The datasheets an import's warnings are for: those of the faction chosen from a
+    catalogue or an export; None (all of them) for any other source."""
+    if army.kind not in ("catalogue", "Wahapedia export"):
+        return None
+    return {d.name for d in army.datasheets}
+
+
+def _unseen(lines: list[str], seen: set[str] | None) -> list[str]:
+    """The ``lines`` not in ``seen``, each once, added to ``seen`` (all of them without it)."""
+    if seen is None:
+        return lines
+    fresh = [line for line in dict.fromkeys(lines) if line not in seen]
+    seen.update(fresh)
+    return fresh
+
+
+def wants_progress(args: Any) -> bool:
+    """True when a progress bar is wanted: standard error is a terminal, not in CI, and no
+    ``--no-progress``."""
+    return sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress
+
+
+def progress_bar(args: Any, total: int, unit: str, desc: str) -> Any:
+    """A tqdm progress bar on standard error when :func:`wants_progress`, else None."""
+    if not wants_progress(args):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, desc=desc, file=sys.stderr)

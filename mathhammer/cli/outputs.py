@@ -68,11 +68,19 @@ def check_outputs(named: Sequence[tuple[str, str | None]], force: bool) -> dict[
         if flag == "--plot":
             _check_image_name(path)
         target = check_output(path, force=force, what=flag, hint=FORCE_HINT)
-        for other, seen in checked.items():
-            if not target.direct and seen.path == target.path:
-                raise field_error(OptionError, flag, f"a different file from {other}", path)
+        _check_distinct(flag, path, target, checked)
         checked[flag] = target
     return checked
+
+
+def _check_distinct(
+    flag: str, path: str, target: OutputPath, checked: dict[str, OutputPath]
+) -> None:
+    """Refuse an output (``flag``'s ``path``) that is the same file as one ``checked``
+    before it."""
+    for other, seen in checked.items():
+        if not target.direct and seen.path == target.path:
+            raise field_error(OptionError, flag, f"a different file from {other}", path)
 
 
 def _check_image_name(path: str) -> None:

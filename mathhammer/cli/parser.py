@@ -320,22 +320,28 @@ def check_target_options(args: argparse.Namespace) -> str | None:
     ...                             "--models", "5", "-T", "4", "-W", "2"]))
     'the target needs --save (or --target NAME); give --save - for no armour save'
     """
-    given = [name for name in TARGET_FLAGS if getattr(args, name) is not None]
     if args.target is not None:
-        if given and not args.modify:
-            return (
-                f"{TARGET_FLAGS[given[0]]} changes --target {args.target!r}: add --modify to "
-                "say so, or describe the whole target"
-            )
-        if args.modify and not given:
-            return "--modify needs the characteristics to change (e.g. --invuln 4+)"
-        return None
+        return _modify_problem(args)
     if args.modify:
         return "--modify changes a --target NAME; none given"
     missing = [TARGET_FLAGS[name] for name in _REQUIRED if getattr(args, name) is None]
     if missing:
         hint = "; give --save - for no armour save" if "--save" in missing else ""
         return f"the target needs {', '.join(missing)} (or --target NAME){hint}"
+    return None
+
+
+def _modify_problem(args: argparse.Namespace) -> str | None:
+    """The usage problem of flags changing a ``--target NAME``, or None: they need
+    ``--modify``, and ``--modify`` needs them."""
+    given = [name for name in TARGET_FLAGS if getattr(args, name) is not None]
+    if given and not args.modify:
+        return (
+            f"{TARGET_FLAGS[given[0]]} changes --target {args.target!r}: add --modify to "
+            "say so, or describe the whole target"
+        )
+    if args.modify and not given:
+        return "--modify needs the characteristics to change (e.g. --invuln 4+)"
     return None
 
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .lines import warn_import
+from .lines import progress_bar, warn_import
 from .outputs import check_outputs
 from .situations import base_context
 
-__all__ = ["plan_command", "units_of"]
+__all__ = ["plan_command", "targets_of", "units_of"]
 
 
 def units_of(loadouts: list[Any], phase: str) -> list[Any]:
@@ -32,44 +30,73 @@ def plan_command(args: argparse.Namespace) -> int:
     """Plan who shoots what: every unit of ATTACKERS (the bundled examples by default) in
     the order read, against the units of --targets (the standard suite by default)."""
     from ..io.outputs import write_output
-    from ..io.sources import read_army
-    from ..units import targets as suite
-    from ..units.targeting import plan_army
-    from .report import example_attackers
 
     outputs = check_outputs([("--output", args.output)], args.force)
     if args.attackers == "" or args.targets == "":
         raise field_error(OptionError, "ATTACKERS and --targets", "files or folders", "")
+    army, units = _attackers(args)
+    targets = targets_of(args)
+    units = _situated(units, targets, args)
+    warn_import(army, rules=False)
+    plan = _planned(units, targets, args)
+    frame = plan.frame()
+    _print_plan(plan, frame, args.metric)
+    if "--output" in outputs:
+        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
+        print(f"plan written to {args.output}")
+    return 0
+
+
+def _attackers(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The army of ATTACKERS (the bundled examples without it) and its units with weapons
+    of the phase; it must have some."""
+    from ..io.sources import read_army
+    from .report import example_attackers
+
     source = Path(args.attackers) if args.attackers else example_attackers("11e")
     army = read_army(source, faction=args.faction, strict=args.strict)
     units = units_of(list(army.loadouts), args.phase)
     if not units:
         raise field_error(OptionError, "ATTACKERS", f"units with {args.phase} weapons", str(source))
-    if args.targets:
-        them = read_army(
-            args.targets,
-            faction=args.target_faction,
-            csv_kind="targets",
-            faction_option="--target-faction",
-        )
-        targets = list(them.targets)
-        if not targets:
-            raise field_error(OptionError, "--targets", "a file with units", args.targets)
-    else:
-        targets = list(suite.STANDARD)
+    return army, units
+
+
+def targets_of(args: argparse.Namespace) -> list[Any]:
+    """The units of ``--targets`` (read with ``--target-faction``), or the standard suite
+    without it."""
+    from ..io.sources import read_army
+    from ..units import targets as suite
+
+    if not args.targets:
+        return list(suite.STANDARD)
+    them = read_army(
+        args.targets,
+        faction=args.target_faction,
+        csv_kind="targets",
+        faction_option="--target-faction",
+    )
+    if not them.targets:
+        raise field_error(OptionError, "--targets", "a file with units", args.targets)
+    return list(them.targets)
+
+
+def _situated(units: list[Any], targets: list[Any], args: argparse.Namespace) -> list[Any]:
+    """The units in the situation the flags give, then in the one ``--assume`` states."""
     base = base_context(args)
     if base is not None:
         units = [x.in_context(base) for x in units]
-    if args.assume:
-        from ..units.assume import assuming, check_assumed
+    if not args.assume:
+        return units
+    from ..units.assume import assuming, check_assumed
 
-        units = assuming(units, check_assumed(args.assume, units, targets))
-    warn_import(army, rules=False)
-    bar = None
-    if sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress:
-        from tqdm import tqdm
+    return assuming(units, check_assumed(args.assume, units, targets))
 
-        bar = tqdm(total=1, unit="step", desc="plan", file=sys.stderr)
+
+def _planned(units: list[Any], targets: list[Any], args: argparse.Namespace) -> Any:
+    """The plan of :func:`~mathhammer.plan_army`, its progress shown on a terminal."""
+    from ..units.targeting import plan_army
+
+    bar = progress_bar(args, 1, "step", "plan")
 
     def moved(done: int, steps: int) -> None:
         assert bar is not None
@@ -78,22 +105,22 @@ def plan_command(args: argparse.Namespace) -> int:
         bar.refresh()
 
     try:
-        plan = plan_army(
+        return plan_army(
             units, targets, metric=args.metric, phase=args.phase,
             progress=moved if bar is not None else None,
         )  # fmt: skip
     finally:
         if bar is not None:
             bar.close()
-    frame = plan.frame()
+
+
+def _print_plan(plan: Any, frame: Any, metric: str) -> None:
+    """Each unit and its target, a line each; then the plan's value against the best
+    single target."""
     width = max(len(u) for u in frame["unit"])
     for row in frame.itertuples():
         print(f"{row.unit:<{width}}  {row.models:<28}  -> {row.target}")
     print(
-        f"\n{args.metric}: {plan.value:.4g} for this plan, {plan.naive:.4g} with everything at "
+        f"\n{metric}: {plan.value:.4g} for this plan, {plan.naive:.4g} with everything at "
         f"{plan.baseline} (the best single target); {plan.method}, {plan.scored} plans scored"
     )
-    if "--output" in outputs:
-        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
-        print(f"plan written to {args.output}")
-    return 0

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
-from .lines import one_line, warn_import
+from .lines import one_line, progress_bar, warn_import
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
 
@@ -72,6 +72,31 @@ def report_command(args: argparse.Namespace) -> int:
     from ..io.report_csv import RowSpool
     from ..results.columns import columns_frame
 
+    outputs = _checked_outputs(args)
+    attackers, targets = _report_inputs(args)
+    whole = bool(args.plot or args.html)  # the heatmap and the page show every row
+    with RowSpool() as spool:
+        kept = _compute(args, attackers, targets, spool, whole)
+        frame = columns_frame([row for row, _ in kept])
+        metric = _metric(frame if whole else None, spool.columns, args.metric)
+        write_outputs(_writers(args, outputs, spool.write_csv, frame, metric, kept))
+        count = spool.count
+    _print_table(frame, count, args.output)
+    _print_pictures(args, metric)
+    return 0
+
+
+def _print_pictures(args: argparse.Namespace, metric: str | None) -> None:
+    """Where the heatmap (``--plot``) and the page (``--html``) went, when asked for."""
+    if args.plot:
+        print(f"heatmap of {metric} written to {args.plot}")
+    if args.html:
+        print(f"HTML report written to {args.html}")
+
+
+def _checked_outputs(args: argparse.Namespace) -> dict[str, Any]:
+    """Check ``--metric`` and every output before the work (``-o`` defaults to
+    :data:`DEFAULT_REPORT`); return the outputs asked for, by flag."""
     if args.metric is not None and args.metric not in METRIC_COLUMNS:  # before the work
         raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
     if args.output is None and not (args.plot or args.html):
@@ -79,28 +104,27 @@ def report_command(args: argparse.Namespace) -> int:
     named = [("--output", args.output), ("--plot", args.plot), ("--html", args.html)]
     outputs = check_outputs(named, args.force)
     _check_not_inputs(args, outputs)
-    attackers, targets = _report_inputs(args)
-    whole = bool(args.plot or args.html)  # the heatmap and the page show every row
-    with RowSpool() as spool:
-        kept = _compute(args, attackers, targets, spool, whole)
-        frame = columns_frame([row for row, _ in kept])
-        metric = _metric(frame if whole else None, spool.columns, args.metric)
-        writers: list[tuple[Any, Any, bool]] = []
-        if "--output" in outputs:
-            writers.append((outputs["--output"], spool.write_csv, False))
-        if args.plot:
-            writers.append((outputs["--plot"], _heatmap(frame, args.plot, metric, args), True))
-        if args.html:
-            page = _page(args, frame, metric, [chart for _, chart in kept])
-            writers.append((outputs["--html"], lambda out: out.write(page), False))
-        write_outputs(writers)
-        count = spool.count
-    _print_table(frame, count, args.output)
+    return outputs
+
+
+def _writers(
+    args: argparse.Namespace,
+    outputs: dict[str, Any],
+    write_csv: Any,
+    frame: Any,
+    metric: str | None,
+    kept: list[tuple[dict[str, Any], Any]],
+) -> list[tuple[Any, Any, bool]]:
+    """The writer of each output asked for: (its path, the writer, whether binary)."""
+    writers: list[tuple[Any, Any, bool]] = []
+    if "--output" in outputs:
+        writers.append((outputs["--output"], write_csv, False))
     if args.plot:
-        print(f"heatmap of {metric} written to {args.plot}")
+        writers.append((outputs["--plot"], _heatmap(frame, args.plot, metric, args), True))
     if args.html:
-        print(f"HTML report written to {args.html}")
-    return 0
+        page = _page(args, frame, metric, [chart for _, chart in kept])
+        writers.append((outputs["--html"], lambda out: out.write(page), False))
+    return writers
 
 
 def _compute(
@@ -109,16 +133,9 @@ def _compute(
     """Run the report into ``spool``; return the rows kept in memory: all of them when
     ``whole`` (with their distributions), else the first :data:`SHOWN_ROWS`."""
     from ..io.report import report_rows
-    from ..results.agreement import DISAGREE
     from ..units.options import CHOICE_METRICS
 
-    bar = None
-    if sys.stderr.isatty() and not os.environ.get("CI") and not args.no_progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(attackers), unit="unit", desc="report", file=sys.stderr)
-    kept = []
-    disagree = []  # rows whose Monte Carlo check the exact result fails
+    bar = progress_bar(args, len(attackers), "unit", "report")
     try:
         rows = report_rows(
             attackers,
@@ -132,25 +149,48 @@ def _compute(
         )
         for skipped in rows.skipped:
             print(f"mathhammer: warning: {one_line(str(skipped))}", file=sys.stderr)
-        with closing(iter(rows)) as computed:  # left early, its workers stop at once
-            for row, chart in computed:
-                spool.add(row)
-                if row.get("mc_p", 1.0) < DISAGREE:
-                    disagree.append(f"{row.get('loadout', '?')} vs {row['target']}")
-                if whole or spool.count <= SHOWN_ROWS:
-                    kept.append((row, chart if args.html else None))
+        kept, disagree = _spooled(rows, spool, whole, bool(args.html))
     finally:
         if bar is not None:
             bar.close()
-    if disagree:
-        shown_rows = "; ".join(disagree[:5]) + ("; ..." if len(disagree) > 5 else "")
-        print(
-            f"mathhammer: warning: the Monte Carlo check disagrees with the exact result "
-            f"(mc_p < {DISAGREE:g}) on {len(disagree)} row(s): {shown_rows}; please report "
-            "it with the command line",
-            file=sys.stderr,
-        )
+    _warn_disagreement(disagree)
     return kept
+
+
+def _spooled(
+    rows: Any, spool: Any, whole: bool, charts: bool
+) -> tuple[list[tuple[dict[str, Any], Any]], list[str]]:
+    """Add each row of ``rows`` to ``spool``; return the rows kept in memory (all when
+    ``whole``, each with its distribution when ``charts``, else the first
+    :data:`SHOWN_ROWS`) and the rows whose Monte Carlo check the exact result fails."""
+    from ..results.agreement import DISAGREE
+
+    kept = []
+    disagree = []
+    with closing(iter(rows)) as computed:  # left early, its workers stop at once
+        for row, chart in computed:
+            spool.add(row)
+            if row.get("mc_p", 1.0) < DISAGREE:
+                disagree.append(f"{row.get('loadout', '?')} vs {row['target']}")
+            if whole or spool.count <= SHOWN_ROWS:
+                kept.append((row, chart if charts else None))
+    return kept, disagree
+
+
+def _warn_disagreement(disagree: list[str]) -> None:
+    """One warning line naming the first rows (``disagree``) whose Monte Carlo check the
+    exact result fails; nothing when there are none."""
+    from ..results.agreement import DISAGREE
+
+    if not disagree:
+        return
+    shown_rows = "; ".join(disagree[:5]) + ("; ..." if len(disagree) > 5 else "")
+    print(
+        f"mathhammer: warning: the Monte Carlo check disagrees with the exact result "
+        f"(mc_p < {DISAGREE:g}) on {len(disagree)} row(s): {shown_rows}; please report "
+        "it with the command line",
+        file=sys.stderr,
+    )
 
 
 def _metric(frame: Any, columns: Sequence[str], metric: str | None) -> str | None:
@@ -190,27 +230,41 @@ def page_title(args: argparse.Namespace) -> str:
     ...                               targets=None, target_faction=None))
     'mathhammer report: my-list vs the standard targets'
     """
+    return f"mathhammer report: {_attackers_named(args)} vs {_targets_named(args)}"
 
-    def library(path: str) -> bool:  # a folder or a catalogue: --faction chose from it
-        suffix = Path(path).suffix.lower()
-        return Path(path).is_dir() or suffix in ("", ".cat", ".catz", ".gst", ".gstz")
 
+def _is_library(path: str) -> bool:
+    """True for a folder or a catalogue: ``--faction`` chose the units from it."""
+    suffix = Path(path).suffix.lower()
+    return Path(path).is_dir() or suffix in ("", ".cat", ".catz", ".gst", ".gstz")
+
+
+def _attackers_named(args: argparse.Namespace) -> str:
+    """The attackers as the title names them: the faction chosen from a library, else the
+    file's name."""
     if args.attackers is None:
-        mine = "the bundled examples"
-    elif args.faction and library(args.attackers):
-        mine = args.faction
-    else:
-        mine = Path(args.attackers).stem or str(args.attackers)
-    faction_theirs = args.target_faction or (
-        args.faction if args.attackers is None or not library(args.attackers) else None
-    )
+        return "the bundled examples"
+    return _named(args.attackers, args.faction)
+
+
+def _targets_named(args: argparse.Namespace) -> str:
+    """The targets as the title names them: the faction chosen from a library (by
+    ``--target-faction``, or ``--faction`` when the attackers did not take it), else the
+    file's name."""
     if not args.targets:
-        theirs = "the standard targets"
-    elif faction_theirs and library(args.targets):
-        theirs = faction_theirs
-    else:
-        theirs = Path(args.targets).stem or str(args.targets)
-    return f"mathhammer report: {mine} vs {theirs}"
+        return "the standard targets"
+    faction = args.target_faction or (
+        args.faction if args.attackers is None or not _is_library(args.attackers) else None
+    )
+    return _named(args.targets, faction)
+
+
+def _named(path: str, faction: str | None) -> str:
+    """What the title calls the units of ``path``: the ``faction`` chosen from it when it
+    is a library, else the file's name."""
+    if faction and _is_library(path):
+        return faction
+    return Path(path).stem or str(path)
 
 
 def _print_table(frame: Any, count: int, output: str | None) -> None:
@@ -249,13 +303,25 @@ def _same_file(output: Path, given: str) -> bool:
 
 def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     """The loadouts and targets of a report, read from whatever files were given."""
-    from ..io.sources import read_army
     from ..units import targets as suite
 
     if args.attackers == "":  # an empty argument is a mistake, not "the examples"
         raise field_error(OptionError, "ATTACKERS", "a file or folder", args.attackers)
     if args.targets == "":
         raise field_error(OptionError, "--targets", "a file or folder", args.targets)
+    army = _read_attackers(args)
+    if not args.targets:
+        if args.lead:
+            raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
+        return _assumed(args, army.loadouts, []), list(suite.STANDARD)
+    them = _read_targets(args, army)
+    return _assumed(args, army.loadouts, them.targets), them.targets
+
+
+def _read_attackers(args: argparse.Namespace) -> Any:
+    """The army of ATTACKERS (the bundled examples without it), its import reported."""
+    from ..io.sources import read_army
+
     source = Path(args.attackers) if args.attackers else example_attackers(args.rules)
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
@@ -263,10 +329,14 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
         print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
     if not army.loadouts:
         raise field_error(OptionError, "attackers", "a file with weapons", str(source))
-    if not args.targets:
-        if args.lead:
-            raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
-        return _assumed(args, army.loadouts, []), list(suite.STANDARD)
+    return army
+
+
+def _read_targets(args: argparse.Namespace, army: Any) -> Any:
+    """The army of ``--targets`` (their leaders attached by ``--lead``), its import
+    reported."""
+    from ..io.sources import read_army
+
     leaders: dict[str, list[str]] = {}
     for unit, leader in args.lead:
         leaders.setdefault(unit, []).append(leader)
@@ -285,7 +355,7 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     _print_import(args, them)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)
-    return _assumed(args, army.loadouts, them.targets), them.targets
+    return them
 
 
 def _assumed(args: argparse.Namespace, loadouts: list[Any], targets: list[Any]) -> list[Any]:

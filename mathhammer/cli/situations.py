@@ -39,6 +39,8 @@ FLAGS = {
 }
 #: Situations with a name of their own.
 NAMED = {"far": (), "default": (), "close": ("half_range",)}
+#: The flags each word of a situation's name stands for: a name's, or a flag itself.
+_WORDS: dict[str, tuple[str, ...]] = {**NAMED, **{flag: (flag,) for flag in FLAGS}}
 
 
 def add_situation_options(command: argparse.ArgumentParser, several: bool = False) -> None:
@@ -74,15 +76,12 @@ def parse_situation(text: str) -> Context:
     words = str(text).strip().lower().replace("-", "_").split("+")
     flags: list[str] = []
     for word in (w.strip() for w in words):
-        if word in NAMED:
-            flags.extend(NAMED[word])
-        elif word in FLAGS:
-            flags.append(word)
-        else:
+        if word not in _WORDS:
             known = [*NAMED, *FLAGS]
             raise field_error(
                 OptionError, "--situation", f"names or flags of {known}, joined by '+'", text
             )
+        flags.extend(_WORDS[word])
     return _flagged(FLAGS[f] for f in flags)
 
 

@@ -4,8 +4,6 @@ in each context, written to a Parquet dataset as it goes."""
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,6 @@ def read_contexts(path: str | Path) -> dict[str, Any]:
     {'far': [], 'close': ['half_range']}
     """
     from ..io.csv_reader import CsvReader
-    from ..model.context import Context, parse_buff
 
     reader = CsvReader(path, ("name", "context"), ())
     out: dict[str, Any] = {}
@@ -36,16 +33,24 @@ def read_contexts(path: str | Path) -> dict[str, Any]:
         name = row["name"]
         if not name or name in out:
             raise reader.error(line, "name", f"expected a new, non-empty name; got {name!r}")
-        try:
-            modifiers, context = parse_buff(row["context"], "context")
-        except Exception as exc:  # a ProfileError naming the item
-            raise reader.error(line, "context", str(exc)) from None
-        if modifiers is not None:
-            raise reader.error(line, "context", "context flags only (modifiers go on weapons)")
-        out[name] = context if context is not None else Context()
+        out[name] = _context_cell(reader, line, row["context"])
     if not out:
         raise CsvError(f"{path}: no contexts")
     return out
+
+
+def _context_cell(reader: Any, line: int, text: str) -> Any:
+    """The context a ``context`` cell's flags give (the default context for none); an
+    error naming the file, line and column for anything else."""
+    from ..model.context import Context, parse_buff
+
+    try:
+        modifiers, context = parse_buff(text, "context")
+    except Exception as exc:  # a ProfileError naming the item
+        raise reader.error(line, "context", str(exc)) from None
+    if modifiers is not None:
+        raise reader.error(line, "context", "context flags only (modifiers go on weapons)")
+    return context if context is not None else Context()
 
 
 #: File names a user may give -o by habit; a sweep writes a folder of Parquet files.
@@ -73,13 +78,39 @@ def _check_folder(output: str, resume: bool) -> None:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
-    from ..io.sources import read_army
     from ..sweeps import sweep
+    from .lines import wants_progress
+
+    executor = _executor(args)
+    _check_folder(args.output, args.resume)
+    army, them = _armies(args)
+    contexts = read_contexts(args.contexts) if args.contexts else None
+    rows = sweep(
+        army.loadouts,
+        them.targets,
+        contexts=contexts,
+        executor=executor,
+        jobs=args.jobs,
+        path=args.output,
+        resume=args.resume,
+        collect=False,
+        progress=wants_progress(args),
+        check_trials=args.check_trials,
+        seed=args.seed,
+    )
+    print(
+        f"{rows} rows ({len(army.loadouts)} attackers x {len(them.targets)} targets x "
+        f"{len(contexts) if contexts else 1} contexts) in {args.output}"
+    )
+    return 0
+
+
+def _armies(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The armies of ATTACKERS and --targets, what their imports could not read warned
+    of; each must hold units."""
+    from ..io.sources import read_army
     from .lines import warn_import
 
-    if args.jobs is not None and args.scheduler is not None:
-        raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
-    _check_folder(args.output, args.resume)
     army = read_army(args.attackers, faction=args.faction, strict=args.strict)
     them = read_army(
         args.targets,
@@ -94,25 +125,13 @@ def sweep_command(args: argparse.Namespace) -> int:
         raise field_error(OptionError, "ATTACKERS", "a file with attacking units", args.attackers)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)
-    contexts = read_contexts(args.contexts) if args.contexts else None
-    executor = args.scheduler
-    if executor is None and args.dask:
-        executor = "dask"
-    rows = sweep(
-        army.loadouts,
-        them.targets,
-        contexts=contexts,
-        executor=executor,
-        jobs=args.jobs,
-        path=args.output,
-        resume=args.resume,
-        collect=False,
-        progress=not args.no_progress and sys.stderr.isatty() and not os.environ.get("CI"),
-        check_trials=args.check_trials,
-        seed=args.seed,
-    )
-    print(
-        f"{rows} rows ({len(army.loadouts)} attackers x {len(them.targets)} targets x "
-        f"{len(contexts) if contexts else 1} contexts) in {args.output}"
-    )
-    return 0
+    return army, them
+
+
+def _executor(args: argparse.Namespace) -> str | None:
+    """Where the sweep runs: on ``--scheduler``'s cluster, on a Dask LocalCluster
+    (``--dask``), or in local processes (None); ``--jobs`` is for local processes only."""
+    if args.jobs is not None and args.scheduler is not None:
+        raise OptionError("--jobs and --scheduler: give one (local processes, or a cluster)")
+    scheduler: str | None = args.scheduler
+    return "dask" if scheduler is None and args.dask else scheduler

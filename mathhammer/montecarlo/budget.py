@@ -73,14 +73,23 @@ def _pool_dice(step: PlannedPool, fnp: bool) -> int:
     checks = step.checks
     weapons = sum(n for _, n in step.pool.weapons)
     widths = [step.attack_dice, step.hits, weapons]  # attack, hit and wound rolls, hazard
-    for w, n in step.pool.weapons:  # each weapon's A, die by die
-        widths.append(n * max(checks.attacks_of(w.attacks).count, 1))
-        widths.extend(n * max(extra.count, 1) for extra in checks.bonus_attacks)
+    widths += _attack_widths(step)
     if checks.sustained is not None:
         widths.append(step.attack_dice * max(checks.sustained.count, 1))
     if fnp:  # a Feel No Pain roll for every wound of an attack
         widths.append(step.damage)
     return max(widths)
+
+
+def _attack_widths(step: PlannedPool) -> list[int]:
+    """The dice each weapon of a pool rolls for its attacks at once: its A and each bonus
+    to them, die by die (a constant as one)."""
+    checks = step.checks
+    widths = []
+    for w, n in step.pool.weapons:
+        widths.append(n * max(checks.attacks_of(w.attacks).count, 1))
+        widths.extend(n * max(extra.count, 1) for extra in checks.bonus_attacks)
+    return widths
 
 
 def trial_dice(plan: AttackPlan) -> int:

@@ -162,17 +162,32 @@ def _simulate_part(
     hazard = np.zeros(trials, dtype=np.int64)
     for i, step in enumerate(plan.steps):
         if isinstance(step, MortalWounds):
-            count = mortal_wounds(rng, ruleset, step, target)
-            stages = dict.fromkeys(("attacks", "hits", "wounds", "unsaved"), count)
-            stages |= {"devastating": 0 * count, "killed": target.killed}
+            stages = _mortal_stages(rng, ruleset, step, target)
         else:
             wounds = ruleset.hazard_wounds(plan.context)
             stages = pool_stages(rng, ruleset, step.pool, step.checks, target, wounds)
             hazard += stages["hazard"]
         for stage in _STAGES:
             tally.count(f"{i}:{stage}", stages[stage])
-    killed = target.killed
-    tally.count("killed", killed)
+    _count_outcome(plan, tally, target, hazard)
+    _count_tests(plan, rng, tally, target.killed)
+    return tally
+
+
+def _mortal_stages(
+    rng: np.random.Generator, ruleset: Ruleset, step: MortalWounds, target: TargetState
+) -> dict[str, np.ndarray]:
+    """A mortal-wound step's outcome per trial, by stage name as a pool's: its mortal
+    wounds at every stage to ``unsaved``, none devastating."""
+    count = mortal_wounds(rng, ruleset, step, target)
+    stages = dict.fromkeys(("attacks", "hits", "wounds", "unsaved"), count)
+    return stages | {"devastating": 0 * count, "killed": target.killed}
+
+
+def _count_outcome(plan: AttackPlan, tally: Tally, target: TargetState, hazard: IntArray) -> None:
+    """Tally each trial's outcome: models destroyed, wounds lost, the attacker's hazard
+    wounds, each group's models destroyed, and the final state where it is tallied."""
+    tally.count("killed", target.killed)
     tally.count("damage", target.damage())
     tally.count("hazardous", hazard)
     for g in range(len(plan.target.groups)):
@@ -180,12 +195,19 @@ def _simulate_part(
     stride = _stride(plan.target)
     if stride is not None:
         tally.count("state", target.positions() @ stride)
-    for test in plan.tests:  # on the models this attack destroyed (every trial's before)
+
+
+def _count_tests(
+    plan: AttackPlan, rng: np.random.Generator, tally: Tally, killed: IntArray
+) -> None:
+    """Roll and tally each after-attack test of each trial on the models this attack
+    destroyed (``killed``, every trial's before): 0 not taken, 1 passed, 2 failed."""
+    trials = len(killed)
+    for test in plan.tests:
         taken = np.asarray(test.taken(killed - plan.before), dtype=bool)
         total = rng.integers(1, 7, size=(trials, test.dice)).sum(axis=1)
         failed = taken & np.asarray(test.fails(total), dtype=bool)
         tally.count(f"test {test.name}", taken.astype(np.int64) + failed)
-    return tally
 
 
 def simulate(
@@ -265,10 +287,16 @@ def _state(
     counts = tally.counts["state"]
     codes = np.flatnonzero(counts)
     positions = (codes[:, None] // stride) % _radix(plan.target)
-    declared = {g for p in plans for g in p.focus}
-    focus = tuple(sorted({*declared, *(() if start is None else start.focus)}))
     rules = plan.ruleset.name
+    focus = _focus(start, plans)
     return UnitState(plan.target, rules, positions, counts[codes] / tally.trials, focus)
+
+
+def _focus(start: UnitState | None, plans: list[AttackPlan]) -> tuple[int, ...]:
+    """The [PRECISION] groups of the final states: the start's and those the ``plans``
+    declared, in order."""
+    declared = {g for p in plans for g in p.focus}
+    return tuple(sorted({*declared, *(() if start is None else start.focus)}))
 
 
 def _declared(plan: AttackPlan, start: UnitState | None) -> list[AttackPlan]:
@@ -282,42 +310,48 @@ def assemble(plan: AttackPlan, tally: Tally, start: UnitState | None = None) -> 
     """The result of a plan from the tally of all its trials."""
     unit = plan.target
     plans = _declared(plan, start)
-    pools = []
-    for i, step in enumerate(plan.steps):
-        stage = {s: _dist(tally, f"{i}:{s}") for s in _STAGES}
-        stage["killed"] = _dist(tally, f"{i}:killed", unit.models + 1)
-        if not isinstance(step, PlannedPool):
-            pools.append(PoolResult.mortal(step.label, stage["attacks"], stage["killed"]))
-            continue
-        pools.append(
-            PoolResult(
-                label=step.label,
-                weapons=step.pool.weapons,
-                attacks=stage["attacks"],
-                hits=stage["hits"],
-                wounds=stage["wounds"],
-                killed=stage["killed"],
-                unsaved_source=stage["unsaved"],
-                devastating=stage["devastating"],
-                abilities=_used(plans, i),
-            )
-        )
+    pools = tuple(_pool_result(tally, unit, plans, i, step) for i, step in enumerate(plan.steps))
     groups = tuple(
         GroupResult(g, _dist(tally, f"group {i}", g.count + 1)) for i, g in enumerate(unit.groups)
     )
-    tests = []
-    for test in plan.tests:
-        outcome = tally.probabilities(f"test {test.name}", 3)  # 0: not taken, 1: passed, 2: failed
-        tests.append(TestResult(test.name, float(outcome[1] + outcome[2]), float(outcome[2])))
     return SimulationResult(
         target=unit,
         rules=plan.ruleset.name,
         killed=_dist(tally, "killed", unit.models + 1),
         damage=_dist(tally, "damage", unit.total_wounds + 1),
         groups=groups,
-        pools=tuple(pools),
+        pools=pools,
         hazardous=_dist(tally, "hazardous"),
-        tests=tuple(tests),
+        tests=tuple(_test_result(tally, test.name) for test in plan.tests),
         trials=tally.trials,
         state=_state(plan, tally, start, plans),
     )
+
+
+def _pool_result(
+    tally: Tally, unit: Unit, plans: list[AttackPlan], i: int, step: PlannedPool | MortalWounds
+) -> PoolResult:
+    """The result of step ``i`` of the plan (a pool, or a mortal-wound step) from the
+    tally of its stages."""
+    stage = {s: _dist(tally, f"{i}:{s}") for s in _STAGES}
+    stage["killed"] = _dist(tally, f"{i}:killed", unit.models + 1)
+    if not isinstance(step, PlannedPool):
+        return PoolResult.mortal(step.label, stage["attacks"], stage["killed"])
+    return PoolResult(
+        label=step.label,
+        weapons=step.pool.weapons,
+        attacks=stage["attacks"],
+        hits=stage["hits"],
+        wounds=stage["wounds"],
+        killed=stage["killed"],
+        unsaved_source=stage["unsaved"],
+        devastating=stage["devastating"],
+        abilities=_used(plans, i),
+    )
+
+
+def _test_result(tally: Tally, name: str) -> TestResult:
+    """An after-attack test's chances of being taken and failed, from the tally of its
+    outcomes (0: not taken, 1: passed, 2: failed)."""
+    outcome = tally.probabilities(f"test {name}", 3)
+    return TestResult(name, float(outcome[1] + outcome[2]), float(outcome[2]))

@@ -30,7 +30,15 @@ from ..rules.base import (
 )
 from ..rules.damage_rerolls import damage_rerolls
 from ..rules.mixed import MixedRollCheck
-from .tables import count_pairs, faces_table, lookup, pair_table, prefix_mask, row_sums
+from .tables import (
+    count_pairs,
+    faces_table,
+    lookup,
+    most_dice,
+    pair_table,
+    prefix_mask,
+    row_sums,
+)
 
 __all__ = [
     "categorise",
@@ -111,7 +119,7 @@ def rolled(rng: np.random.Generator, counts: np.ndarray) -> np.ndarray:
     >>> faces.shape, (faces > 0).sum(axis=1).tolist()
     ((3, 3), [3, 0, 1])
     """
-    width = int(counts.max()) if counts.size else 0
+    width = most_dice(counts)
     faces = d6(rng, (counts.size, width))
     faces *= prefix_mask(counts, width)  # NO_DIE is 0
     return faces
@@ -134,7 +142,7 @@ def rolled_read(rng: np.random.Generator, counts: np.ndarray, table: np.ndarray)
     codes = _codes_of_bytes(table)
     if codes is None:
         return lookup(table, rolled(rng, counts))
-    width = int(counts.max()) if counts.size else 0
+    width = most_dice(counts)
     read = _read_bytes(rng, counts.size * width, codes).reshape(counts.size, width)
     read *= prefix_mask(counts, width).view(np.uint8)  # no die reads entry 0, which is 0
     return read.astype(table.dtype)
@@ -142,7 +150,7 @@ def rolled_read(rng: np.random.Generator, counts: np.ndarray, table: np.ndarray)
 
 def roll_sum(rng: np.random.Generator, dice: Dice, counts: np.ndarray) -> np.ndarray:
     """The sum of ``counts[t]`` independent rolls of a dice expression, per trial."""
-    width = int(counts.max()) if counts.size else 0
+    width = most_dice(counts)
     if width == 0:
         return np.zeros(counts.size, dtype=np.int64)
     rolls = dice.roll(rng, (counts.size, width))
@@ -183,24 +191,37 @@ def categorise(
         return _mixed(rng, counts, check)
     first = faces_table(check.first)
     if check.reroll is None and command is None:  # the faces are not read again
-        table, scale = pair_table(first, int(counts.max()) if counts.size else 0)
+        table, scale = pair_table(first, most_dice(counts))
         return count_pairs(rolled_read(rng, counts, table), scale)
     faces = rolled(rng, counts)
     table, scale = pair_table(first, faces.shape[1])
     values = lookup(table, faces)
     again = None
     if check.reroll is not None:
-        selected = faces_table(partial(_selected, check.reroll, first[1:]), bool)
-        again = lookup(selected, faces)
-        if again.any():
-            rerolled = d6(rng, faces.shape)
-            second, _ = pair_table(faces_table(check.again), faces.shape[1])
-            values = np.where(again, lookup(second, rerolled), values)
+        again = lookup(faces_table(partial(_selected, check.reroll, first[1:]), bool), faces)
+        values = _rerolled(rng, check, faces, values, again)
     successes, criticals = count_pairs(values, scale)
     if command is None:
         return successes, criticals
     stands = faces > 0 if again is None else (faces > 0) & ~again
     return _command(rng, check, command, lookup(first, faces), stands, successes, criticals)
+
+
+def _rerolled(
+    rng: np.random.Generator,
+    check: RollCheck,
+    faces: np.ndarray,
+    values: np.ndarray,
+    again: np.ndarray,
+) -> np.ndarray:
+    """``values`` (each die's entry of the pair table) with the dice ``again`` selects
+    rolled once more and read by the check of re-rolled dice; no die is rolled when none
+    is selected."""
+    if not again.any():
+        return values
+    rerolled = d6(rng, faces.shape)
+    second, _ = pair_table(faces_table(check.again), faces.shape[1])
+    return np.where(again, lookup(second, rerolled), values)
 
 
 def _mixed(
@@ -286,6 +307,34 @@ def rerolled_damage(
     re-roll is unused, and the flag set (D32). The rolls of one call are one per trial."""
     if rolled.size == 0 or (checks.reroll_damage != "optimal" and command is None):
         return rolled
+    again = _worth_rerolling(ruleset, checks, unit, groups, left, rolled, add, mortal)
+    if command is not None:
+        _unused_commands(again, *command)
+    if not again.any():
+        return rolled
+    return np.where(again, checks.damage.roll(rng, rolled.size), rolled)
+
+
+def _unused_commands(again: np.ndarray, trials: np.ndarray, used: np.ndarray) -> None:
+    """The command re-roll of one damage roll: of the rolls marked ``again`` (one per trial
+    of ``trials``), only those of a trial whose re-roll is unused, and it is used now
+    (``used``: every trial's flag; D32)."""
+    again &= ~used[trials]
+    used[trials[again]] = True
+
+
+def _worth_rerolling(
+    ruleset: Ruleset,
+    checks: PoolChecks,
+    unit: Unit,
+    groups: np.ndarray,
+    left: np.ndarray,
+    rolled: np.ndarray,
+    add: np.ndarray,
+    mortal: bool,
+) -> np.ndarray:
+    """Each damage roll the decision table of its group marks to roll again, against a
+    model with ``left`` wounds left (docs/rules.md D31)."""
     x = add - checks.damage_add  # the [MELTA] roll, kept
     again = np.zeros(rolled.shape, dtype=bool)
     for gi, g in enumerate(unit.groups):
@@ -296,13 +345,7 @@ def rerolled_damage(
                 checks.damage_add, g, mortal,
             )  # fmt: skip
             again[here] = table[left[here], rolled[here], x[here]]
-    if command is not None:
-        trials, used = command
-        again &= ~used[trials]
-        used[trials[again]] = True
-    if not again.any():
-        return rolled
-    return np.where(again, checks.damage.roll(rng, rolled.size), rolled)
+    return again
 
 
 def defended_damage(

@@ -29,7 +29,7 @@ from .rolls import (
     rolled,
 )
 from .state import TargetState
-from .tables import count_where, faces_table, is_prefix, sorted_dice
+from .tables import count_where, faces_table, is_prefix, most_dice, sorted_dice
 
 if TYPE_CHECKING:
     from ..model.profiles import ModelGroup
@@ -59,24 +59,49 @@ def save_dice(
     """
     groups = target.unit.groups
     fails = np.array([faces_table(partial(_fails, checks.saves, g), bool) for g in groups])
-    rerolls = checks.save_reroll in ("ones", "failures")
-    lone = target.lone and is_prefix(fails[0])
-    if lone and not rerolls:  # the faces are not read again: counted as they are rolled
-        failures = count_rolled(rng, count, fails[0])
-    else:
-        faces = rolled(rng, count)
-        if rerolls:
-            faces = _save_rerolls(rng, checks, target, faces, fails)
-        if lone:
-            failures = count_where(faces, fails[0])
-    command = checks.save_reroll == "command"
-    if lone:
-        if command:
-            failures = _first_failure_again(rng, target, failures, fails[0])
+    if target.lone and is_prefix(fails[0]):
+        failures = _lone_failures(rng, checks, target, count, fails)
         return _lone_group(rng, ruleset, checks, target, failures, used)
-    dice = sorted_dice(faces)
+    dice = sorted_dice(_rolled_faces(rng, checks, target, count, fails))
+    command = checks.save_reroll == "command"
     saved_again = np.zeros(count.size, dtype=bool) if command else None
     return _in_sorted_order(rng, ruleset, checks, target, dice, count, fails, used, saved_again)
+
+
+#: The defender's re-rolls made as the save dice are rolled (the command re-roll is not).
+_REROLLS = ("ones", "failures")
+
+
+def _rolled_faces(
+    rng: np.random.Generator,
+    checks: PoolChecks,
+    target: TargetState,
+    count: np.ndarray,
+    fails: np.ndarray,
+) -> np.ndarray:
+    """Each trial's ``count`` save dice as rolled, the defender's re-rolls made."""
+    faces = rolled(rng, count)
+    if checks.save_reroll in _REROLLS:
+        faces = _save_rerolls(rng, checks, target, faces, fails)
+    return faces
+
+
+def _lone_failures(
+    rng: np.random.Generator,
+    checks: PoolChecks,
+    target: TargetState,
+    count: np.ndarray,
+    fails: np.ndarray,
+) -> np.ndarray:
+    """Each trial's failed saves against one group whose failed saves are its lowest
+    faces, the defender's re-rolls (and command re-roll) made."""
+    if checks.save_reroll in _REROLLS:
+        failures = count_where(_rolled_faces(rng, checks, target, count, fails), fails[0])
+    else:  # the faces are not read again: counted as they are rolled
+        failures = count_rolled(rng, count, fails[0])
+    if checks.save_reroll == "command":
+        failures = _first_failure_again(rng, target, failures, fails[0])
+    return failures
 
 
 def _first_failure_again(
@@ -160,11 +185,9 @@ def _certain_damage(ruleset: Ruleset, checks: PoolChecks, group: ModelGroup) -> 
     it (a fixed Damage and [MELTA] X, no damage re-roll, no Feel No Pain) and it is at
     least 1; else None. No random number is drawn for such damage (:func:`_damage`
     would draw none either)."""
+    if _dice_decide_damage(checks, group):
+        return None
     melta = checks.melta
-    if not checks.damage.is_constant or (melta is not None and not melta.is_constant):
-        return None
-    if checks.reroll_damage == "optimal" or group.feel_no_pain(False) is not None:
-        return None
     add = checks.damage_add + (0 if melta is None else melta.bonus)
     value = ruleset.modified_damage(
         np.array([checks.damage.bonus]),
@@ -175,6 +198,15 @@ def _certain_damage(ruleset: Ruleset, checks: PoolChecks, group: ModelGroup) -> 
     )
     amount = int(np.asarray(value)[0])
     return amount if amount >= 1 else None
+
+
+def _dice_decide_damage(checks: PoolChecks, group: ModelGroup) -> bool:
+    """True when a die may decide a failed save's damage on ``group``: a random Damage or
+    [MELTA] X, a damage re-roll, or Feel No Pain."""
+    melta = checks.melta
+    if not checks.damage.is_constant or (melta is not None and not melta.is_constant):
+        return True
+    return checks.reroll_damage == "optimal" or group.feel_no_pain(False) is not None
 
 
 def _certain_walk(
@@ -245,7 +277,7 @@ def _in_sorted_order(
     first failed save is rolled again and checked against the same model (D33)."""
     unsaved = np.zeros(count.size, dtype=np.int64)
     trials = np.flatnonzero(count)
-    for column in range(int(count.max()) if count.size else 0):
+    for column in range(most_dice(count)):
         trials = trials[count[trials] > column]
         group = target.current_of(trials, checks.precision_group)
         live = group >= 0
@@ -255,13 +287,27 @@ def _in_sorted_order(
         die = dice[here, column]
         failed = fails[group, die]
         if rerolled is not None:
-            first = np.flatnonzero(failed & ~rerolled[here])
-            rerolled[here[first]] = True
-            failed[first] = fails[group[first], d6(rng, first.shape)]
+            _first_failure_rerolled(rng, fails, here, group, failed, rerolled)
         unsaved[here[failed]] += 1
         if failed.any():
             _inflict(rng, ruleset, checks, target, here[failed], group[failed], used)
     return unsaved
+
+
+def _first_failure_rerolled(
+    rng: np.random.Generator,
+    fails: np.ndarray,
+    here: np.ndarray,
+    group: np.ndarray,
+    failed: np.ndarray,
+    rerolled: np.ndarray,
+) -> None:
+    """The defender's command re-roll, at one die of the trials ``here``: a trial's failed
+    save, if its re-roll is unused (``rerolled``, set here), rolled again against the
+    same model (``group``) and ``failed`` updated (D33)."""
+    first = np.flatnonzero(failed & ~rerolled[here])
+    rerolled[here[first]] = True
+    failed[first] = fails[group[first], d6(rng, first.shape)]
 
 
 def _inflict(

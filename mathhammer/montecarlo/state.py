@@ -42,16 +42,21 @@ class TargetState:
         self.wounds = np.array([g.wounds for g in unit.groups])
         self.character = np.array([g.character for g in unit.groups])
         self.start = np.array([g.wounds_lost for g in unit.groups], dtype=np.int64)
-        if positions is None:
-            self.dead = np.zeros((trials, len(unit.groups)), dtype=np.int64)
-            self.hurt = np.tile(self.start, (trials, 1))
-        else:  # each trial from its own state: wounds lost per group since the start
-            lost = np.asarray(positions, dtype=np.int64) + self.start
-            self.dead = np.minimum(lost // self.wounds, self.count)
-            self.hurt = np.where(self.dead < self.count, lost % self.wounds, 0)
+        self.dead, self.hurt = self._starting(trials, positions)
         #: One group in the standard order: the current model is the group's while it stands.
         self.lone = len(unit.groups) == 1 and (type(ruleset).current_group is Ruleset.current_group)
         self._current: dict[int | None, IntArray] = {}
+
+    def _starting(self, trials: int, positions: IntArray | None) -> tuple[IntArray, IntArray]:
+        """Each trial's models destroyed and wounds lost on the current model, per group,
+        before the attack: the unit's own, or each trial's from ``positions`` (the wounds
+        each group has lost since the start)."""
+        if positions is None:
+            dead = np.zeros((trials, len(self.count)), dtype=np.int64)
+            return dead, np.tile(self.start, (trials, 1))
+        lost = np.asarray(positions, dtype=np.int64) + self.start
+        dead = np.minimum(lost // self.wounds, self.count)
+        return dead, np.where(dead < self.count, lost % self.wounds, 0)
 
     @contextmanager
     def facing(self, unit: Unit) -> Iterator[None]:

@@ -22,6 +22,7 @@ from .rolls import (
 )
 from .saves import save_dice
 from .state import TargetState
+from .tables import most_dice
 
 __all__ = ["devastating_wounds", "mortal_wounds", "pool_stages", "save_dice"]
 
@@ -37,7 +38,7 @@ def devastating_wounds(
     """Each critical wound: mortal wounds equal to D, damaging at most one model (``used``:
     each trial's command re-roll of a damage roll, as :func:`save_dice` left it)."""
     trials = np.flatnonzero(count)
-    for k in range(int(count.max()) if count.size else 0):
+    for k in range(most_dice(count)):
         trials = trials[count[trials] > k]
         group = target.current_of(trials, checks.precision_group)
         live = group >= 0
@@ -103,13 +104,8 @@ def pool_stages(
     """Resolve one pool for every trial; each stage's outcome per trial, by stage name."""
     trials = len(target.dead)
     attacks = _attacks(rng, pool, checks, trials)
-    if checks.hit is None:  # every attack hits automatically, never critically
-        hits, crits = attacks, np.zeros(trials, dtype=np.int64)
-    else:
-        hits, crits = categorise(rng, attacks, checks.hit, _command(checks, "hit"))
-    extra = roll_sum(rng, checks.sustained, crits) if checks.sustained is not None else 0 * crits
-    automatic = crits if checks.lethal else 0 * crits
-    to_wound = hits + extra + (0 * crits if checks.lethal else crits)
+    hits, crits = _hits(rng, checks, attacks)
+    extra, automatic, to_wound = _critical_hits(rng, checks, hits, crits)
     wounds, critical_wounds = categorise(rng, to_wound, checks.wound, _command(checks, "wound"))
     devastating = critical_wounds if checks.devastating else 0 * critical_wounds
     to_save = wounds + automatic + (critical_wounds - devastating)
@@ -118,11 +114,7 @@ def pool_stages(
     with target.facing(checks.facing(target.unit)):  # a Feel No Pain against this pool
         unsaved = save_dice(rng, ruleset, checks, target, to_save, used)
         devastating_wounds(rng, ruleset, checks, target, devastating, used)
-    hazard = np.zeros(trials, dtype=np.int64)
-    if checks.hazardous:
-        rolls = sum(count for _, count in pool.weapons)
-        faces = rng.integers(1, 7, size=(trials, rolls))
-        hazard = ruleset.hazard_fails(faces).sum(axis=1) * hazard_wounds
+    hazard = _hazard(rng, ruleset, pool, checks, trials, hazard_wounds)
     return {
         "attacks": attacks,
         "hits": hits + crits + extra,
@@ -132,3 +124,42 @@ def pool_stages(
         "killed": target.killed,
         "hazard": hazard,
     }
+
+
+def _hits(
+    rng: np.random.Generator, checks: PoolChecks, attacks: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each trial's hits that are not critical, and its critical hits; without a hit roll
+    every attack hits automatically, never critically."""
+    if checks.hit is None:
+        return attacks, np.zeros(attacks.size, dtype=np.int64)
+    return categorise(rng, attacks, checks.hit, _command(checks, "hit"))
+
+
+def _critical_hits(
+    rng: np.random.Generator, checks: PoolChecks, hits: np.ndarray, crits: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the critical hits add, per trial: the extra hits of [SUSTAINED HITS], the
+    automatic wounds of [LETHAL HITS], and the hits that roll to wound."""
+    extra = roll_sum(rng, checks.sustained, crits) if checks.sustained is not None else 0 * crits
+    automatic = crits if checks.lethal else 0 * crits
+    to_wound = hits + extra + (0 * crits if checks.lethal else crits)
+    return extra, automatic, to_wound
+
+
+def _hazard(
+    rng: np.random.Generator,
+    ruleset: Ruleset,
+    pool: Pool,
+    checks: PoolChecks,
+    trials: int,
+    hazard_wounds: int,
+) -> np.ndarray:
+    """The mortal wounds each trial's attackers suffer from [HAZARDOUS]: a roll per weapon
+    fired, ``hazard_wounds`` for each one failed."""
+    if not checks.hazardous:
+        return np.zeros(trials, dtype=np.int64)
+    rolls = sum(count for _, count in pool.weapons)
+    faces = rng.integers(1, 7, size=(trials, rolls))
+    hazard: np.ndarray = ruleset.hazard_fails(faces).sum(axis=1) * hazard_wounds
+    return hazard

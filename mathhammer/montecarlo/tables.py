@@ -28,6 +28,7 @@ __all__ = [
     "faces_table",
     "is_prefix",
     "lookup",
+    "most_dice",
     "pair_table",
     "prefix_mask",
     "row_sums",
@@ -158,6 +159,18 @@ def count_pairs(values: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]
     """
     sums = row_sums(values)
     return sums % scale, sums // scale
+
+
+def most_dice(counts: np.ndarray) -> int:
+    """The most dice any trial has: the width of the rectangle of their faces (0 for no
+    trials).
+
+    Examples
+    --------
+    >>> most_dice(np.array([0, 2, 3])), most_dice(np.array([], dtype=np.int64))
+    (3, 0)
+    """
+    return int(counts.max()) if counts.size else 0
 
 
 def prefix_mask(counts: np.ndarray, width: int) -> np.ndarray:

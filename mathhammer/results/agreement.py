@@ -44,16 +44,7 @@ def agreement_p(exact: Dist, simulated: Dist, trials: int) -> float:
     """
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or trials < 1:
         raise field_error(OptionError, "trials", "an integer >= 1", trials)
-    size = max(exact.n, simulated.n) + 1
-    p = np.zeros(size)
-    p[: exact.n + 1] = exact.probabilities
-    observed = np.zeros(size)
-    observed[: simulated.n + 1] = simulated.probabilities * trials
-    counts = np.rint(observed)
-    if np.abs(observed - counts).max() > 1e-6 * trials:
-        raise field_error(
-            OptionError, "simulated", f"frequencies of {trials} trials", simulated.probabilities
-        )
+    p, counts = _on_one_support(exact, simulated, trials)
     outcomes = (p > 0) | (counts > 0)
     if np.any(counts[p <= 0] > 0):
         return 0.0  # an outcome the exact distribution rules out
@@ -64,3 +55,19 @@ def agreement_p(exact: Dist, simulated: Dist, trials: int) -> float:
     above = binom.sf(k - 1, trials, q)  # P(X >= k)
     two_sided = np.minimum(1.0, 2.0 * np.minimum(below, above))
     return float(min(1.0, two_sided.min() * int(outcomes.sum())))
+
+
+def _on_one_support(exact: Dist, simulated: Dist, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """The exact probabilities and the counts ``simulated``'s frequencies make in ``trials``
+    trials, over the values of either; frequencies that are not such counts refused."""
+    size = max(exact.n, simulated.n) + 1
+    p = np.zeros(size)
+    p[: exact.n + 1] = exact.probabilities
+    observed = np.zeros(size)
+    observed[: simulated.n + 1] = simulated.probabilities * trials
+    counts = np.rint(observed)
+    if np.abs(observed - counts).max() > 1e-6 * trials:
+        raise field_error(
+            OptionError, "simulated", f"frequencies of {trials} trials", simulated.probabilities
+        )
+    return p, counts

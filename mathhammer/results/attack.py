@@ -77,22 +77,24 @@ class AttackResult:
     def __post_init__(self) -> None:
         # Each group's wounds lost, where the engine did not record them and the unit's
         # wounds lost fix them (groups used up in allocation order).
-        groups = self.groups
-        for g in groups:
-            if g.damage is None:
-                break
-        else:
-            return  # every group's recorded
-        if len(groups) != len(self.target.groups):
-            return
-        if len(groups) > 1 and not self._in_allocation_order():
+        if not self._groups_damage_to_fill():
             return
         lost = wounds_lost_by_group(self.target, self.damage)
         filled = tuple(
             g if g.damage is not None else replace(g, damage=d)
-            for g, d in zip(groups, lost, strict=True)
+            for g, d in zip(self.groups, lost, strict=True)
         )
         object.__setattr__(self, "groups", filled)
+
+    def _groups_damage_to_fill(self) -> bool:
+        """True when some group's wounds lost are not recorded and the unit's fix them: a
+        result for each of the target's groups, used up in allocation order."""
+        groups = self.groups
+        if all(g.damage is not None for g in groups):
+            return False
+        if len(groups) != len(self.target.groups):
+            return False
+        return len(groups) <= 1 or self._in_allocation_order()
 
     def _in_allocation_order(self) -> bool:
         return in_allocation_order([a for pool in self.pools for a in pool.abilities])
@@ -250,13 +252,7 @@ class AttackResult:
         out: dict[str, Dist] = {}
         for pool in self.pools:
             prefix = f"{pool.label}: " if len(self.pools) > 1 else ""
-            if not pool.weapons:
-                out[f"{prefix}mortal wounds"] = pool.attacks
-                continue
-            for stage, dist in pool.stages().items():
-                out[prefix + stage] = dist
-            if pool.devastating.n > 0 and pool.devastating.mean() > 0:
-                out[prefix + "devastating"] = pool.devastating
+            out.update(_pool_distributions(pool, prefix))
         if self.hazardous.mean() > 0:
             out["hazardous"] = self.hazardous
         out["damage"] = self.damage
@@ -304,13 +300,10 @@ class AttackResult:
         panic: dict[str, float] = {}
         for test in self.tests:
             panic |= {f"P({test.name})": test.p_taken, f"P({test.name} failed)": test.p_failed}
-        rows = []
-        for stage, dist in self.distributions().items():
-            row = dist.describe(at_least)
-            row["P(destroyed)"] = destroyed.get(stage, float("nan"))
-            for column, value in panic.items():
-                row[column] = value if stage == "killed" else float("nan")
-            rows.append(row)
+        rows = [
+            _summary_row(stage, dist.describe(at_least), destroyed, panic)
+            for stage, dist in self.distributions().items()
+        ]
         index = pd.Index(list(self.distributions()), name="stage")
         return pd.DataFrame(rows, index=index)
 
@@ -404,3 +397,27 @@ class AttackResult:
             f"<{type(self).__name__} [{self.rules}] {pools} -> {self.target.name} "
             f"({self.target.models} models): {self._headline()}>"
         )
+
+
+def _pool_distributions(pool: PoolResult, prefix: str) -> dict[str, Dist]:
+    """One pool's distributions by stage name, each prefixed: its stages and, when it can
+    score them, its devastating wounds; a :class:`~mathhammer.model.profiles.MortalWounds`
+    step's mortal wounds."""
+    if not pool.weapons:
+        return {f"{prefix}mortal wounds": pool.attacks}
+    out = {prefix + stage: dist for stage, dist in pool.stages().items()}
+    if pool.devastating.n > 0 and pool.devastating.mean() > 0:
+        out[prefix + "devastating"] = pool.devastating
+    return out
+
+
+def _summary_row(
+    stage: str, row: dict[str, float], destroyed: dict[str, float], tests: dict[str, float]
+) -> dict[str, float]:
+    """A stage's row of :meth:`AttackResult.summary`: its key numbers (``row``), then
+    P(destroyed) where the stage has one and the tests' columns, on the killed row only
+    (NaN elsewhere)."""
+    row["P(destroyed)"] = destroyed.get(stage, float("nan"))
+    for column, value in tests.items():
+        row[column] = value if stage == "killed" else float("nan")
+    return row

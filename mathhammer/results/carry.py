@@ -33,11 +33,7 @@ def start_state(start: Any, target: Unit, rules: str) -> UnitState:
     ...
     mathhammer.errors.OptionError: start: a state reached under the '11e' ruleset; ...
     """
-    state = start.state if isinstance(start, AttackResult) else start
-    if isinstance(start, AttackResult) and state is None:
-        raise OptionError("start: this result holds no state of its target to carry on from")
-    if not isinstance(state, UnitState):
-        raise field_error(OptionError, "start", "an AttackResult or a UnitState", start)
+    state = _state_of(start)
     if state.unit != target:
         raise OptionError(
             f"start: a state of unit {state.unit.name!r} ({state.unit!r}), not of the target "
@@ -47,4 +43,15 @@ def start_state(start: Any, target: Unit, rules: str) -> UnitState:
         raise OptionError(
             f"start: a state reached under the {state.rules!r} ruleset; this attack uses {rules!r}"
         )
+    return state
+
+
+def _state_of(start: Any) -> UnitState:
+    """The state ``start`` holds: a result's state, or ``start`` itself, a
+    :class:`~mathhammer.results.state.UnitState`."""
+    if isinstance(start, AttackResult) and start.state is None:
+        raise OptionError("start: this result holds no state of its target to carry on from")
+    state = start.state if isinstance(start, AttackResult) else start
+    if not isinstance(state, UnitState):
+        raise field_error(OptionError, "start", "an AttackResult or a UnitState", start)
     return state

@@ -273,6 +273,20 @@ def attack_columns(
     row["p_at_least_half"] = float(killed.at_least(half))
     row["p_destroyed"] = result.p_destroyed
     row["mean_damage"] = result.damage.mean()
+    row.update(_result_columns(result))
+    row.update(_target_points_columns(result, target))
+    if check is not None:
+        row.update(_check_columns(killed, check))
+    target_source = getattr(target, "source", None)
+    if target_source:
+        row["target_source"] = target_source
+    return for_loadout(row, loadout)
+
+
+def _result_columns(result: AttackResult) -> dict[str, Any]:
+    """The columns of ``result`` that apply only to some attacks: CHARACTER models
+    killed, [HAZARDOUS] wounds, each after-attack test's pair, the rules applied."""
+    row: dict[str, Any] = {}
     for column, value in (
         ("p_character_killed", result.p_character_killed),
         ("mean_hazard_wounds", result.mean_hazard_wounds),
@@ -285,18 +299,22 @@ def attack_columns(
         row[failed] = test.p_failed
     if result.rules_applied:
         row["rules_applied"] = "; ".join(result.rules_applied)
-    if target is not None and target.points is not None:
-        row["target_points"] = target.points
-        row["points_destroyed"] = target.points_destroyed(result)
-        damaged = target.points_of_damage(result)
-        if damaged is not None:
-            row["points_of_damage"] = damaged
-    if check is not None:
-        row.update(_check_columns(killed, check))
-    target_source = getattr(target, "source", None)
-    if target_source:
-        row["target_source"] = target_source
-    return for_loadout(row, loadout)
+    return row
+
+
+def _target_points_columns(result: AttackResult, target: PricedTarget | None) -> dict[str, Any]:
+    """The target's points and those the attack destroys (and, where damage short of a
+    kill earns them, those of its damage); nothing for a target without points."""
+    if target is None or target.points is None:
+        return {}
+    row: dict[str, Any] = {
+        "target_points": target.points,
+        "points_destroyed": target.points_destroyed(result),
+    }
+    damaged = target.points_of_damage(result)
+    if damaged is not None:
+        row["points_of_damage"] = damaged
+    return row
 
 
 #: The columns that depend on the loadout alone: its name, price and source.
@@ -324,19 +342,7 @@ def for_loadout(
     >>> other["loadout"], other["loadout_points"], other["mean_damage"] == row["mean_damage"]
     ('b', 50, True)
     """
-    made: dict[str, Any] = {}  # the loadout's own columns
-    if loadout is not None:
-        made["loadout"] = loadout.name
-    spent = None if loadout is None else loadout.points
-    if spent is not None:
-        made["loadout_points"] = spent
-        made["killed_per_100_points"] = 100.0 * row["mean_killed"] / spent
-        destroyed = row.get("points_destroyed")
-        if destroyed is not None:
-            made["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
-    sources = (getattr(loadout, "source", None), row.get("target_source"))
-    if any(sources):
-        made.update(zip(SOURCE_COLUMNS, sources, strict=True))
+    made = _loadout_columns(row, loadout)
     if extra:
         made.update(extra)
     out = dict(row)  # the other loadout's columns replaced where they stand, or dropped
@@ -344,9 +350,42 @@ def for_loadout(
         if column in out and column not in made:
             del out[column]
     out.update(made)
-    columns = tuple(out)
+    return _in_table_order(out)
+
+
+def _loadout_columns(row: Mapping[str, Any], loadout: Priced | None) -> dict[str, Any]:
+    """The columns of ``row`` that depend on the loadout, made for ``loadout``: its name,
+    its points and the ratios per 100 of them, the sources."""
+    made: dict[str, Any] = {}
+    if loadout is not None:
+        made["loadout"] = loadout.name
+    spent = None if loadout is None else loadout.points
+    if spent is not None:
+        made.update(_per_100_points(row, spent))
+    sources = (getattr(loadout, "source", None), row.get("target_source"))
+    if any(sources):
+        made.update(zip(SOURCE_COLUMNS, sources, strict=True))
+    return made
+
+
+def _per_100_points(row: Mapping[str, Any], spent: int) -> dict[str, Any]:
+    """The loadout's points (``spent``), and the models it kills and the points it destroys
+    (where the target has points) per 100 of them."""
+    made: dict[str, Any] = {
+        "loadout_points": spent,
+        "killed_per_100_points": 100.0 * row["mean_killed"] / spent,
+    }
+    destroyed = row.get("points_destroyed")
+    if destroyed is not None:
+        made["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
+    return made
+
+
+def _in_table_order(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with its columns in table order: itself when they are already."""
+    columns = tuple(row)
     order = _ordered_once(columns)
-    return out if order == columns else {column: out[column] for column in order}
+    return row if order == columns else {column: row[column] for column in order}
 
 
 def situation_columns(context: Any) -> dict[str, str]:
@@ -437,6 +476,14 @@ def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
     return [c for pair in pairs for c in pair if c in columns]
 
 
+def _vocabulary(columns: list[str]) -> list[str]:
+    """:data:`ALL_COLUMNS`, the columns of any after-attack test among ``columns`` other
+    than the Panic Test after the Panic Test's."""
+    tests = [c for c in after_attack_columns_in(columns) if c not in PANIC_COLUMNS]
+    slot = ALL_COLUMNS.index(PANIC_COLUMNS[-1]) + 1  # after the Panic Test's columns
+    return [*ALL_COLUMNS[:slot], *tests, *ALL_COLUMNS[slot:]]
+
+
 @lru_cache(maxsize=256)
 def _ordered_once(columns: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`_ordered` of the columns of a row (rows of one table share a few orders)."""
@@ -445,8 +492,6 @@ def _ordered_once(columns: tuple[str, ...]) -> tuple[str, ...]:
 
 def _ordered(columns: list[str]) -> list[str]:
     """``columns`` in table order (see :func:`columns_frame`)."""
-    tests = [c for c in after_attack_columns_in(columns) if c not in PANIC_COLUMNS]
-    slot = ALL_COLUMNS.index(PANIC_COLUMNS[-1]) + 1  # after the Panic Test's columns
-    order = [*ALL_COLUMNS[:slot], *tests, *ALL_COLUMNS[slot:]]
+    order = _vocabulary(columns)
     known = set(order)
     return [c for c in order if c in columns] + [c for c in columns if c not in known]

@@ -81,6 +81,18 @@ def _group(weights: Sequence[float], groups: Sequence[GroupResult]) -> GroupResu
     return GroupResult(groups[0].group, killed, damage=damage)
 
 
+def _pools(weights: Sequence[float], results: Sequence[AttackResult]) -> tuple[PoolResult, ...]:
+    """Each pool of the parts' results mixed with its counterparts (the i-th of each)."""
+    count = len(results[0].pools)
+    return tuple(_pool(weights, [r.pools[i] for r in results]) for i in range(count))
+
+
+def _groups(weights: Sequence[float], results: Sequence[AttackResult]) -> tuple[GroupResult, ...]:
+    """Each group of the parts' results mixed with its counterparts (the i-th of each)."""
+    count = len(results[0].groups)
+    return tuple(_group(weights, [r.groups[i] for r in results]) for i in range(count))
+
+
 def _tests(weights: Sequence[float], results: Sequence[AttackResult]) -> tuple[TestResult, ...]:
     taken: dict[str, list[float]] = {}
     for w, result in zip(weights, results, strict=True):
@@ -96,13 +108,20 @@ def _state(weights: Sequence[float], states: Sequence[UnitState | None]) -> Unit
     held = [s for s in states if s is not None]
     if len(held) != len(states):
         return None
-    positions = np.concatenate([s.positions for s in held])
-    weighted = np.concatenate([w * s.probabilities for w, s in zip(weights, held, strict=True)])
-    found, rows = np.unique(positions, axis=0, return_inverse=True)
-    probabilities = np.bincount(rows.reshape(-1), weights=weighted, minlength=len(found))
+    found, probabilities = _summed(weights, held)
     focus = tuple(sorted({g for s in held for g in s.focus}))
     first = held[0]
     return UnitState(first.unit, first.rules, found, probabilities, focus)
+
+
+def _summed(weights: Sequence[float], states: Sequence[UnitState]) -> tuple[np.ndarray, np.ndarray]:
+    """Every position any of ``states`` reaches, once, and its probability: the states'
+    probabilities weighted and summed."""
+    positions = np.concatenate([s.positions for s in states])
+    weighted = np.concatenate([w * s.probabilities for w, s in zip(weights, states, strict=True)])
+    found, rows = np.unique(positions, axis=0, return_inverse=True)
+    probabilities = np.bincount(rows.reshape(-1), weights=weighted, minlength=len(found))
+    return found, probabilities
 
 
 def mixed(parts: Sequence[tuple[float, AttackResult]]) -> AttackResult:
@@ -131,17 +150,13 @@ def mixed(parts: Sequence[tuple[float, AttackResult]]) -> AttackResult:
     def mix(read: Callable[[AttackResult], Dist]) -> Dist:
         return _mix(weights, [read(r) for r in results])
 
-    pools = tuple(_pool(weights, [r.pools[i] for r in results]) for i in range(len(first.pools)))
-    groups = tuple(
-        _group(weights, [r.groups[i] for r in results]) for i in range(len(first.groups))
-    )
     return AttackResult(
         target=first.target,
         rules=first.rules,
         killed=mix(lambda r: r.killed),
         damage=mix(lambda r: r.damage),
-        groups=groups,
-        pools=pools,
+        groups=_groups(weights, results),
+        pools=_pools(weights, results),
         hazardous=mix(lambda r: r.hazardous),
         tests=_tests(weights, results),
         trimmed=float(sum(w * r.trimmed for w, r in zip(weights, results, strict=True))),

@@ -78,18 +78,20 @@ class UnitState:
         return np.array([g.total_wounds for g in self.unit.groups], dtype=np.int64)
 
     def _per_state(self, name: str) -> np.ndarray:
-        found = self._cache.get(name)
-        if found is None:
-            groups = self.unit.groups
-            lost = self.positions + np.array([g.wounds_lost for g in groups])
-            wounds = np.array([g.wounds for g in groups])
-            killed = lost // wounds  # models destroyed in each group
-            self._cache["killed"] = killed
-            self._cache["hurt"] = np.where(
-                killed < np.array([g.count for g in groups]), lost % wounds, 0
-            )
-            found = self._cache[name]
-        return found  # type: ignore[no-any-return]
+        """``"killed"`` or ``"hurt"`` (:meth:`_split`), computed once for both."""
+        if name not in self._cache:
+            self._cache.update(self._split())
+        return self._cache[name]  # type: ignore[no-any-return]
+
+    def _split(self) -> dict[str, np.ndarray]:
+        """Each state's wounds lost split, per group: ``"killed"``, its models destroyed
+        since the start, and ``"hurt"``, the wounds lost by its wounded model (0: none)."""
+        groups = self.unit.groups
+        lost = self.positions + np.array([g.wounds_lost for g in groups])
+        wounds = np.array([g.wounds for g in groups])
+        killed = lost // wounds  # models destroyed in each group
+        hurt = np.where(killed < np.array([g.count for g in groups]), lost % wounds, 0)
+        return {"killed": killed, "hurt": hurt}
 
     def killed_in_group(self) -> np.ndarray:
         """``[s, g]``: models of group ``g`` destroyed in state ``s`` since the start."""

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..core.arguments import as_count
 from ..errors import DistributionError, field_error
 
 __all__ = ["describe", "summary", "thresholds", "to_frame"]
@@ -40,12 +41,6 @@ class Describable(Protocol):
     def at_least(self, k: Any) -> Any: ...
 
 
-def _count(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise field_error(DistributionError, field, "an integer >= 0", value)
-    return int(value)
-
-
 def thresholds(dist: Describable, top: int | None = None) -> list[int]:
     """The values k for which P(X >= k) is worth showing.
 
@@ -65,15 +60,20 @@ def thresholds(dist: Describable, top: int | None = None) -> list[int]:
     [1, 44, 47, 50, 53, 56]
     """
     if top is not None:
-        top = max(_count(top, "top"), 1)
-        if top <= EVERY_K_UP_TO:
-            return list(range(1, top + 1))
-        return sorted({1, 2, 3, *(-(-top * q // 4) for q in (1, 2, 3, 4))})
+        return _thresholds_up_to(max(as_count(top, "top"), 1))
     high = max(dist.ppf(0.999), 1)
     if high <= EVERY_K_UP_TO:
         return list(range(1, high + 1))
     quantiles = dist.ppf([0.1, 0.25, 0.5, 0.75, 0.9]).tolist()
     return sorted({1, *(int(k) for k in quantiles if k >= 1)})
+
+
+def _thresholds_up_to(top: int) -> list[int]:
+    """Every k from 1 to ``top`` when that is at most 10; otherwise 1, 2, 3 and the
+    quarters of ``top``."""
+    if top <= EVERY_K_UP_TO:
+        return list(range(1, top + 1))
+    return sorted({1, 2, 3, *(-(-top * q // 4) for q in (1, 2, 3, 4))})
 
 
 def describe(dist: Describable, at_least: Sequence[int] | None = None) -> dict[str, float]:
@@ -93,9 +93,7 @@ def describe(dist: Describable, at_least: Sequence[int] | None = None) -> dict[s
     {'mean': 1.0, 'sd': 0.7071067811865476, 'median': 1, 'mode': 1, 'P(>=1)': 0.75,
      'P(>=2)': 0.25}
     """
-    if at_least is not None and (isinstance(at_least, str) or not isinstance(at_least, Iterable)):
-        raise field_error(DistributionError, "at_least", "a list of integers", at_least)
-    ks = thresholds(dist) if at_least is None else [_count(k, "k") for k in at_least]
+    ks = _ks(dist, at_least)
     out: dict[str, float] = {
         "mean": dist.mean(),
         "sd": dist.std(),
@@ -105,6 +103,14 @@ def describe(dist: Describable, at_least: Sequence[int] | None = None) -> dict[s
     for k in ks:
         out[f"P(>={k})"] = dist.at_least(k)
     return out
+
+
+def _ks(dist: Describable, at_least: Sequence[int] | None) -> list[int]:
+    """The k of :func:`describe`'s ``"P(>=k)"`` entries: ``at_least`` checked, or
+    :func:`thresholds`."""
+    if at_least is not None and (isinstance(at_least, str) or not isinstance(at_least, Iterable)):
+        raise field_error(DistributionError, "at_least", "a list of integers", at_least)
+    return thresholds(dist) if at_least is None else [as_count(k, "k") for k in at_least]
 
 
 def summary(dist: Describable, at_least: Sequence[int] | None = None) -> Any:

@@ -114,11 +114,7 @@ def _row_labels(frame: Any) -> list[str]:
     """
     labels = [str(x) for x in frame["loadout"]]
     if "phase" in frame.columns:
-        phases = ["" if not isinstance(p, str) else p for p in frame["phase"]]
-        labels = [
-            name if not phase or _NAMES_PHASE.search(name) else f"{name} ({phase})"
-            for name, phase in zip(labels, phases, strict=True)
-        ]
+        labels = _with_phases(labels, frame["phase"])
     if "context" in frame.columns and frame["context"].nunique() > 1:
         labels = [f"{name} [{c}]" for name, c in zip(labels, frame["context"], strict=True)]
     return labels
@@ -126,6 +122,15 @@ def _row_labels(frame: Any) -> list[str]:
 
 #: A loadout's name that says its phase already (a roster's "Boyz (ranged)").
 _NAMES_PHASE = re.compile(r"\((?:ranged|melee|shooting|fight)\)$")
+
+
+def _with_phases(names: list[str], phases: Any) -> list[str]:
+    """Each name with its phase in brackets, unless it has none or the name says it."""
+    said = ["" if not isinstance(p, str) else p for p in phases]
+    return [
+        name if not phase or _NAMES_PHASE.search(name) else f"{name} ({phase})"
+        for name, phase in zip(names, said, strict=True)
+    ]
 
 
 def grid(frame: Any, metric: str) -> Grid:
@@ -140,22 +145,24 @@ def grid(frame: Any, metric: str) -> Grid:
     >>> g.rows, g.columns, g.values.tolist()
     (['a', 'b'], ['x', 'y'], [[1.0, 2.0], [3.0, nan]])
     """
-    columns = [str(c) for c in frame.columns]
-    if "loadout" not in columns or "target" not in columns:
-        expected = "a mathhammer.compare frame with 'loadout' and 'target' columns"
-        raise field_error(DistributionError, "frame columns", expected, columns)
-    if metric not in columns:
-        raise field_error(
-            DistributionError, "metric", f"one of the frame's columns {columns}", metric
-        )
+    _check_columns([str(c) for c in frame.columns], metric)
     rows = _row_labels(frame)
     targets = [str(t) for t in frame["target"]]
     row_names, column_names = list(dict.fromkeys(rows)), list(dict.fromkeys(targets))
+    values = _laid_out(rows, targets, frame[metric].to_numpy(np.float64), row_names, column_names)
+    return Grid(row_names, column_names, values)
+
+
+def _laid_out(
+    rows: list[str], targets: list[str], found: Any, row_names: list[str], column_names: list[str]
+) -> Any:
+    """Each value ``found`` in the cell of its row's loadout and target (NaN where none);
+    two values for one cell refused."""
     values = np.full((len(row_names), len(column_names)), np.nan)
     seen: set[tuple[str, str]] = set()
     row_at = {name: i for i, name in enumerate(row_names)}
     column_at = {name: j for j, name in enumerate(column_names)}
-    for row, target, value in zip(rows, targets, frame[metric].to_numpy(np.float64), strict=True):
+    for row, target, value in zip(rows, targets, found, strict=True):
         if (row, target) in seen:
             raise field_error(
                 DistributionError,
@@ -165,7 +172,18 @@ def grid(frame: Any, metric: str) -> Grid:
             )
         seen.add((row, target))
         values[row_at[row], column_at[target]] = value
-    return Grid(row_names, column_names, values)
+    return values
+
+
+def _check_columns(columns: list[str], metric: str) -> None:
+    """Refuse a frame without ``loadout``, ``target`` and ``metric`` columns."""
+    if "loadout" not in columns or "target" not in columns:
+        expected = "a mathhammer.compare frame with 'loadout' and 'target' columns"
+        raise field_error(DistributionError, "frame columns", expected, columns)
+    if metric not in columns:
+        raise field_error(
+            DistributionError, "metric", f"one of the frame's columns {columns}", metric
+        )
 
 
 def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
@@ -203,6 +221,12 @@ def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
         low, high = _bounds(values)
         note = f"{_words(metric)}, one scale for every target"
         return ColourScale(_scaled(values, low, high), _words(metric), note, False)
+    return _per_column(values)
+
+
+def _per_column(values: Any) -> ColourScale:
+    """Levels scaled per target column, from 0 (or its lowest value, if negative) to its
+    best, or a tenth of the grid's best if more."""
     low, high = _bounds(values, axis=0)
     # a column whose best is a sliver of the grid's best is not painted as bright as the
     # others' best: 0.05 against 0.00 is no 7.41 against 0
@@ -248,15 +272,22 @@ def heatmap_title(metric: str, rules: str | None = None, frame: Any = None) -> s
     >>> heatmap_title("mean_damage", "11e", pd.DataFrame({"context": ["half_range"] * 2}))
     'mean damage (rules 11e), half_range'
     """
-    if rules is None and frame is not None and "rules" in frame.columns:
-        found = {str(r) for r in frame["rules"].dropna()}
-        rules = found.pop() if len(found) == 1 else None
+    if rules is None and frame is not None:
+        rules = _only_value(frame, "rules")
     title = _words(metric) + (f" (rules {rules})" if rules else "")
-    if frame is not None and "context" in frame.columns:  # one situation: say which
-        contexts = {str(c) for c in frame["context"].dropna()}
-        if len(contexts) == 1 and contexts != {"default"}:
-            title += f", {contexts.pop()}"
+    context = None if frame is None else _only_value(frame, "context")
+    if context not in (None, "default"):  # one situation: say which
+        title += f", {context}"
     return title
+
+
+def _only_value(frame: Any, column: str) -> str | None:
+    """The one value of ``column`` (missing values aside), or None: no such column, or
+    other than one value in it."""
+    if column not in frame.columns:
+        return None
+    found = {str(v) for v in frame[column].dropna()}
+    return found.pop() if len(found) == 1 else None
 
 
 def viridis(level: float) -> str:
@@ -295,6 +326,34 @@ def _cell_svg(
     )
 
 
+def _column_labels_svg(columns: list[str], left: int, top: int, cell_w: int) -> list[str]:
+    """Each column's label above its cells, slanted."""
+    out = []
+    for j, name in enumerate(columns):
+        x = left + cell_w * (j + 0.5)
+        out.append(
+            f'<text x="{x:.1f}" y="{top - 6}" transform="rotate(-30 {x:.1f} {top - 6})">'
+            f"{html.escape(name)}</text>"
+        )
+    return out
+
+
+def _row_svg(
+    cells: Grid, levels: Any, i: int, layout: tuple[int, int, int, int], fmt: str
+) -> list[str]:
+    """Row ``i`` of the grid: its label, then its cells (``layout``: the grid's left and
+    top edges, a cell's width and height)."""
+    left, top, cell_w, cell_h = layout
+    name = cells.rows[i]
+    y = top + cell_h * (i + 0.5) + 4
+    out = [f'<text x="{left - 6}" y="{y:.1f}" text-anchor="end">{html.escape(name)}</text>']
+    for j, value in enumerate(cells.values[i]):
+        box = (left + cell_w * j, top + cell_h * i, cell_w, cell_h)
+        what = f"{name} vs {cells.columns[j]}"
+        out.append(_cell_svg(box, value, float(levels[i, j]), what, fmt))
+    return out
+
+
 def heatmap_svg(
     frame: Any,
     metric: str | None = None,
@@ -331,21 +390,9 @@ def heatmap_svg(
         f'<text x="4" y="14" font-weight="bold">'
         f"{html.escape(heatmap_title(metric, rules, frame))}</text>",
     ]
-    for j, name in enumerate(cells.columns):
-        x = left + cell_w * (j + 0.5)
-        parts.append(
-            f'<text x="{x:.1f}" y="{top - 6}" transform="rotate(-30 {x:.1f} {top - 6})">'
-            f"{html.escape(name)}</text>"
-        )
-    for i, name in enumerate(cells.rows):
-        y = top + cell_h * (i + 0.5) + 4
-        parts.append(
-            f'<text x="{left - 6}" y="{y:.1f}" text-anchor="end">{html.escape(name)}</text>'
-        )
-        for j, value in enumerate(cells.values[i]):
-            box = (left + cell_w * j, top + cell_h * i, cell_w, cell_h)
-            what = f"{name} vs {cells.columns[j]}"
-            parts.append(_cell_svg(box, value, float(colours.levels[i, j]), what, fmt))
+    parts += _column_labels_svg(cells.columns, left, top, cell_w)
+    for i in range(len(cells.rows)):
+        parts += _row_svg(cells, colours.levels, i, (left, top, cell_w, cell_h), fmt)
     parts.append(
         f'<text x="4" y="{height - 10}" fill="#555">colour: {html.escape(colours.note)}</text>'
         "</svg>"

@@ -91,18 +91,22 @@ def bar_chart_svg(
     parts.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#888"/>')
     if mark_mean:
         x = left + (dist.mean() - lo + 0.5) * step
-        parts.append(
-            f'<line x1="{x:.2f}" y1="{top - 2}" x2="{x:.2f}" y2="{base}" '
-            f'stroke="{MEAN_COLOUR}" stroke-dasharray="3,2"/>'
-        )
-        parts.append(
-            f'<text x="{width - right}" y="12" text-anchor="end" fill="{MEAN_COLOUR}">'
-            f"mean {dist.mean():.3g}</text>"
-        )
+        parts += _mean_mark(dist.mean(), x, (top - 2, base), width - right)
     parts.append(f'<text x="{left}" y="{height - 3}">{lo}</text>')
     parts.append(f'<text x="{width - right}" y="{height - 3}" text-anchor="end">{hi}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _mean_mark(mean: float, x: float, span: tuple[float, float], right: float) -> list[str]:
+    """The mean's dashed line at ``x`` from the top to the base of the bars (``span``), and
+    its value written at the top right (``right``)."""
+    top, base = span
+    return [
+        f'<line x1="{x:.2f}" y1="{top}" x2="{x:.2f}" y2="{base}" '
+        f'stroke="{MEAN_COLOUR}" stroke-dasharray="3,2"/>',
+        f'<text x="{right}" y="12" text-anchor="end" fill="{MEAN_COLOUR}">mean {mean:.3g}</text>',
+    ]
 
 
 def _cell(column: str, value: Any) -> str:
@@ -130,9 +134,14 @@ def table_html(frame: Any) -> str:
     index_name = html.escape(str(frame.index.name or ""))
     rows = [f"<tr><th>{index_name}</th>{head}</tr>"]
     for label, values in zip(frame.index, frame.itertuples(index=False), strict=True):
-        cells = "".join(f"<td>{_cell(c, v)}</td>" for c, v in zip(columns, values, strict=True))
-        rows.append(f'<tr><th style="text-align:left">{html.escape(str(label))}</th>{cells}</tr>')
+        rows.append(_row(str(label), columns, values))
     return '<table class="mathhammer-summary">' + "".join(rows) + "</table>"
+
+
+def _row(label: str, columns: list[str], values: Any) -> str:
+    """One row of the summary table: its label, then its values."""
+    cells = "".join(f"<td>{_cell(c, v)}</td>" for c, v in zip(columns, values, strict=True))
+    return f'<tr><th style="text-align:left">{html.escape(label)}</th>{cells}</tr>'
 
 
 def _charts(charts: Sequence[tuple[DistLike, str]]) -> str:

@@ -63,9 +63,9 @@ def heatmap_layout(
 ) -> HeatmapLayout:
     """The figure for a grid of ``rows`` x ``columns`` labelled as given, its numbers
     ``value_chars`` characters long (numbers only where they fit)."""
-    left = CHAR_INCHES * min(LABEL_CHARS, max((len(r) for r in rows), default=1)) + 0.7
+    left = _label_inches(rows) + 0.7
     # column labels turned 35 degrees: their height is about half their length
-    bottom = CHAR_INCHES * min(LABEL_CHARS, max((len(c) for c in columns), default=1)) * 0.6
+    bottom = _label_inches(columns) * 0.6
     bottom += 0.8
     fixed_width, fixed_height = left + 1.5, bottom + 1.0  # the colour bar; the title
     wanted = max(CELL_MIN_INCHES, CHAR_INCHES * value_chars + 0.2)
@@ -73,15 +73,26 @@ def heatmap_layout(
     height = ROW_INCHES if annotate else max(BARE_INCHES, 0.25)
     room_w = (MOST_INCHES - fixed_width) / max(1, len(columns))
     room_h = (MOST_INCHES - fixed_height) / max(1, len(rows))
-    if room_w < width:
-        width, annotate = max(BARE_INCHES, room_w), annotate and room_w >= wanted
-    if room_h < height:
-        height, annotate = max(BARE_INCHES, room_h), annotate and room_h >= ROW_INCHES
+    width, annotate = _fitted(width, room_w, wanted, annotate)
+    height, annotate = _fitted(height, room_h, ROW_INCHES, annotate)
     figsize = (
         min(MOST_INCHES, fixed_width + width * len(columns)),
         min(MOST_INCHES, fixed_height + height * len(rows)),
     )
     return HeatmapLayout(figsize, annotate)
+
+
+def _label_inches(labels: Sequence[str]) -> float:
+    """The length of the longest label, as cut to :data:`LABEL_CHARS`, in inches."""
+    return CHAR_INCHES * min(LABEL_CHARS, max((len(x) for x in labels), default=1))
+
+
+def _fitted(side: float, room: float, needed: float, annotate: bool) -> tuple[float, bool]:
+    """A cell's side within the ``room`` there is for it, and whether it still holds its
+    number (which needs ``needed`` inches)."""
+    if room < side:
+        return max(BARE_INCHES, room), annotate and room >= needed
+    return side, annotate
 
 
 def transposed(rows: int, columns: int) -> bool:

@@ -32,12 +32,13 @@ _YLABELS = {"pmf": "P(X = k)", "at_least": "P(X >= k)", "cdf": "P(X <= k)"}
 MEDIAN_COLOUR = "#55a868"
 
 
-def _axes(ax: Any) -> Any:
+def _axes(ax: Any, figsize: tuple[float, float] = (5, 3.2)) -> Any:
+    """``ax``, or the Axes of a new figure of ``figsize`` inches."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    _, new = plt.subplots(figsize=(5, 3.2), layout="constrained")
+    _, new = plt.subplots(figsize=figsize, layout="constrained")
     return new
 
 
@@ -90,26 +91,10 @@ def plot_dist(
     _check_kind(kind)
     ax = _axes(ax)
     lo, hi = visible_range(dist)
-    ks = np.arange(lo, hi + 1)
     pmf = np.asarray(dist.probabilities, dtype=np.float64)
-    if kind == "pmf":
-        ax.bar(ks, pmf[lo : hi + 1], width=0.8, label=label, **kwargs)
-    elif kind == "at_least":
-        ks = np.arange(lo, min(hi + 1, len(pmf) - 1) + 1)  # down to P = 0 where possible
-        tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
-        values = np.where(ks < len(tail), tail[np.minimum(ks, len(tail) - 1)], 0.0)
-        kwargs.setdefault("marker", "o")
-        kwargs.setdefault("markersize", 3)
-        ax.plot(ks, np.minimum(values, 1.0), label=label, **kwargs)
-        ax.set_ylim(0.0, 1.05)
-    else:
-        cdf = np.minimum(np.cumsum(pmf)[lo : hi + 1], 1.0)
-        ax.step(ks, cdf, where="post", label=label, **kwargs)
-        ax.set_ylim(0.0, 1.05)
+    _DRAWN[kind](ax, pmf, lo, hi, label, kwargs)
     if marks:
-        mean, median = dist.mean(), dist.median()
-        ax.axvline(mean, color="#c44e52", linestyle="--", label=f"mean {mean:.2f}")
-        ax.axvline(median, color=MEDIAN_COLOUR, linestyle=":", label=f"median {median}")
+        _mark_centre(ax, dist)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(_YLABELS[kind])
     if title is not None:
@@ -117,6 +102,42 @@ def plot_dist(
     if label is not None or marks:
         ax.legend(fontsize="small")
     return ax
+
+
+def _bars(ax: Any, pmf: Any, lo: int, hi: int, label: str | None, kwargs: Any) -> None:
+    """Bars of P(X = k) for k from ``lo`` to ``hi``."""
+    ks = np.arange(lo, hi + 1)
+    ax.bar(ks, pmf[lo : hi + 1], width=0.8, label=label, **kwargs)
+
+
+def _tail_curve(ax: Any, pmf: Any, lo: int, hi: int, label: str | None, kwargs: Any) -> None:
+    """The curve of P(X >= k), markers joined by lines, down to P = 0 where possible."""
+    ks = np.arange(lo, min(hi + 1, len(pmf) - 1) + 1)
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
+    values = np.where(ks < len(tail), tail[np.minimum(ks, len(tail) - 1)], 0.0)
+    kwargs.setdefault("marker", "o")
+    kwargs.setdefault("markersize", 3)
+    ax.plot(ks, np.minimum(values, 1.0), label=label, **kwargs)
+    ax.set_ylim(0.0, 1.05)
+
+
+def _steps(ax: Any, pmf: Any, lo: int, hi: int, label: str | None, kwargs: Any) -> None:
+    """The step curve of P(X <= k) for k from ``lo`` to ``hi``."""
+    ks = np.arange(lo, hi + 1)
+    cdf = np.minimum(np.cumsum(pmf)[lo : hi + 1], 1.0)
+    ax.step(ks, cdf, where="post", label=label, **kwargs)
+    ax.set_ylim(0.0, 1.05)
+
+
+#: How :func:`plot_dist` draws each kind.
+_DRAWN = {"pmf": _bars, "at_least": _tail_curve, "cdf": _steps}
+
+
+def _mark_centre(ax: Any, dist: DistLike) -> None:
+    """Vertical lines at the mean and the median, with legend entries."""
+    mean, median = dist.mean(), dist.median()
+    ax.axvline(mean, color="#c44e52", linestyle="--", label=f"mean {mean:.2f}")
+    ax.axvline(median, color=MEDIAN_COLOUR, linestyle=":", label=f"median {median}")
 
 
 def _attacker(result: Any) -> str:
@@ -258,24 +279,39 @@ def plot_at_least(
             DistributionError, "results", "a non-empty mapping of label to result", results
         )
     units = [item.target for item in results.values() if hasattr(item, "target")]
-    if stage is None:
-        lone = bool(units) and all(unit.models == 1 for unit in units)
-        stage = "damage" if lone else "killed"
-    if stage not in ("killed", "damage"):
-        raise field_error(DistributionError, "stage", "'killed' or 'damage'", stage)
+    stage = _checked_stage(stage, units)
     ax = _axes(ax)
     for label, item in results.items():
         dist = getattr(item, stage) if hasattr(item, "target") else item
         plot_dist(dist, "at_least", ax, label=str(label), **kwargs)
-    what = "models destroyed" if stage == "killed" else "wounds lost"
+    what = _STAGE_WORDS[stage]
     ax.set_xlabel(what)
-    names = {unit.name for unit in units}
-    if title is None:
-        title = f"{names.pop()}: at least k {what}" if len(names) == 1 else f"at least k {what}"
-    ax.set_title(title)
+    ax.set_title(_at_least_title(units, what) if title is None else title)
     ax.grid(True, alpha=0.3)
     _legend_outside(ax)
     return ax
+
+
+#: The stages :func:`plot_at_least` draws, in words.
+_STAGE_WORDS = {"killed": "models destroyed", "damage": "wounds lost"}
+
+
+def _checked_stage(stage: str | None, units: list[Any]) -> str:
+    """The stage :func:`plot_at_least` draws: ``stage``, checked, or by default wounds
+    lost when every target is a single model, else models destroyed."""
+    if stage is None:
+        lone = bool(units) and all(unit.models == 1 for unit in units)
+        stage = "damage" if lone else "killed"
+    if stage not in _STAGE_WORDS:
+        raise field_error(DistributionError, "stage", "'killed' or 'damage'", stage)
+    return stage
+
+
+def _at_least_title(units: list[Any], what: str) -> str:
+    """The default title of :func:`plot_at_least`: the target's name when every result
+    shares it."""
+    names = {unit.name for unit in units}
+    return f"{names.pop()}: at least k {what}" if len(names) == 1 else f"at least k {what}"
 
 
 def plot_compare(
@@ -336,22 +372,14 @@ def plot_compare(
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     from .heatmap import colour_scale, default_metric, grid, heatmap_title
-    from .layout import heatmap_layout, short_label, transposed, wrapped_title
+    from .layout import heatmap_layout, short_label, wrapped_title
 
     metric = default_metric(frame) if metric is None else metric
     cells = grid(frame, metric)
     colours = colour_scale(cells.values, metric, scale)
-    values, levels = cells.values, colours.levels
-    rows, columns, labels = cells.rows, cells.columns, ("target", "loadout")
-    if transposed(len(rows), len(columns)):  # many targets: down the side, not across
-        values, levels, rows, columns = values.T, levels.T, columns, rows
-        labels = ("loadout", "target")
-    texts = [fmt.format(v) for v in values[np.isfinite(values)]]
-    layout = heatmap_layout(rows, columns, max((len(t) for t in texts), default=4), annotate)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=layout.figsize, layout="constrained")
+    values, levels, rows, columns, labels = _oriented(cells, colours.levels)
+    layout = heatmap_layout(rows, columns, _widest(values, fmt), annotate)
+    ax = _axes(ax, layout.figsize)
     image = ax.imshow(levels, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(columns)), [short_label(c) for c in columns], rotation=35,
                   ha="right", fontsize=8)  # fmt: skip
@@ -360,17 +388,46 @@ def plot_compare(
     ax.set_ylabel(labels[1])
     width = ax.figure.get_size_inches()[0]
     ax.set_title(wrapped_title(heatmap_title(metric, rules, frame), width))
+    _colour_bar(ax, image, colours)
+    if layout.annotate:
+        annotate_cells(ax, values, levels, fmt)
+    return ax
+
+
+def _oriented(cells: Any, levels: Any) -> tuple[Any, Any, list[str], list[str], tuple[str, str]]:
+    """The grid's values, colour levels, rows and columns as drawn, and the axes' labels
+    (x, y): loadouts down the side, or, for many targets, the targets
+    (:func:`~mathhammer.views.layout.transposed`)."""
+    from .layout import transposed
+
+    if transposed(len(cells.rows), len(cells.columns)):  # down the side, not across
+        return cells.values.T, levels.T, cells.columns, cells.rows, ("loadout", "target")
+    return cells.values, levels, cells.rows, cells.columns, ("target", "loadout")
+
+
+def _colour_bar(ax: Any, image: Any, colours: Any) -> None:
+    """The colour bar beside the heatmap, saying what the colours mean (scaled per column:
+    from 0 to the target's best)."""
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     if colours.per_column:
         bar.set_ticks([0.0, 1.0], labels=["0", "target's best"])
-    if layout.annotate:
-        for (i, j), value in np.ndenumerate(values):
-            if np.isfinite(value):
-                colour = "black" if levels[i, j] > 0.5 else "white"
-                ax.text(j, i, fmt.format(value), ha="center", va="center", color=colour,
-                        fontsize=8)  # fmt: skip
-    return ax
+
+
+def _widest(values: Any, fmt: str) -> int:
+    """The most characters a value of the grid takes written with ``fmt`` (4 for none)."""
+    texts = [fmt.format(v) for v in values[np.isfinite(values)]]
+    return max((len(t) for t in texts), default=4)
+
+
+def annotate_cells(ax: Any, values: Any, levels: Any, fmt: str) -> None:
+    """Write each finite value of a heatmap in its cell: black on the bright colours
+    (``levels`` above the middle), white on the dark ones."""
+    for (i, j), value in np.ndenumerate(values):
+        if np.isfinite(value):
+            colour = "black" if levels[i, j] > 0.5 else "white"
+            ax.text(j, i, fmt.format(value), ha="center", va="center", color=colour,
+                    fontsize=8)  # fmt: skip
 
 
 #: The columns of a durability frame :func:`plot_durability` can show, and their labels.
@@ -412,21 +469,12 @@ def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> An
     [2, 5, 3, 0]
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    if metric not in DURABILITY_METRICS:
-        raise field_error(DistributionError, "metric", f"one of {list(DURABILITY_METRICS)}", metric)
-    missing = [c for c in ("unit", "attacker", metric) if c not in getattr(frame, "columns", ())]
-    if missing:
-        raise field_error(
-            DistributionError, "frame", "a durability frame (mathhammer.durability)", missing
-        )
+    _check_durability(frame, metric)
     units = list(dict.fromkeys(frame["unit"]))
     attackers = list(dict.fromkeys(frame["attacker"]))
     table = frame.pivot_table(index="attacker", columns="unit", values=metric, aggfunc="first")
     table = table.reindex(index=attackers, columns=units)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(1.2 + 1.1 * len(attackers), 3.4), layout="constrained")
+    ax = _axes(ax, (1.2 + 1.1 * len(attackers), 3.4))
     width = 0.8 / len(units)
     positions = np.arange(len(attackers))
     for i, unit in enumerate(units):
@@ -440,3 +488,15 @@ def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> An
     if len(units) > 1:
         _legend_outside(ax)
     return ax
+
+
+def _check_durability(frame: Any, metric: str) -> None:
+    """Refuse a metric :func:`plot_durability` does not show, or a frame without the
+    columns it needs."""
+    if metric not in DURABILITY_METRICS:
+        raise field_error(DistributionError, "metric", f"one of {list(DURABILITY_METRICS)}", metric)
+    missing = [c for c in ("unit", "attacker", metric) if c not in getattr(frame, "columns", ())]
+    if missing:
+        raise field_error(
+            DistributionError, "frame", "a durability frame (mathhammer.durability)", missing
+        )

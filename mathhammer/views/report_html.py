@@ -100,11 +100,9 @@ def spark_svg(dist: DistLike, what: str, *, width: int = 140, height: int = 40) 
     >>> svg.count("<circle"), "P(≥1 models destroyed) = 0.750" in svg
     (3, True)
     """
-    pmf = np.asarray(dist.probabilities, dtype=np.float64)
     high = max(visible_range(dist)[1], 1)
-    tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
     ks = np.arange(high + 1)
-    values = np.minimum(np.where(ks < tail.size, tail[np.minimum(ks, tail.size - 1)], 0.0), 1.0)
+    values = _at_least(dist, ks)
     left, right, top, bottom = 4, 4, 4, 12
     plot_w, plot_h = width - left - right, height - top - bottom
     xs = left + ks * plot_w / high
@@ -134,6 +132,13 @@ def spark_svg(dist: DistLike, what: str, *, width: int = 140, height: int = 40) 
     return "".join(parts)
 
 
+def _at_least(dist: DistLike, ks: np.ndarray) -> np.ndarray:
+    """P(X >= k) for each of ``ks`` (0 past the support), at most 1."""
+    pmf = np.asarray(dist.probabilities, dtype=np.float64)
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
+    return np.minimum(np.where(ks < tail.size, tail[np.minimum(ks, tail.size - 1)], 0.0), 1.0)
+
+
 def _row_chart(item: Any) -> str:
     """The P(>= k) chart of one row: models destroyed, or wounds lost for one model."""
     if item is None:
@@ -160,26 +165,49 @@ def _cells(frame: Any, charts: Sequence[str]) -> tuple[str, list[str]]:
     columns = [str(c) for c in frame.columns]
     after = columns.index("target") + 1 if "target" in columns else len(columns)
     formats = [_formats(frame[c]) for c in frame.columns]
-    heads = [f'<th scope="col" title="click to sort">{html.escape(c)}</th>' for c in columns]
-    if charts:
-        tip = "P(at least k): models destroyed, or wounds lost against one model"
-        heads.insert(after, f'<th scope="col" class="nosort" title="{tip}">{CHART_HEADER}</th>')
-    rows = []
-    for i, record in enumerate(frame.itertuples(index=False)):
-        cells = []
-        for value, (numeric, fmt) in zip(record, formats, strict=True):
-            if numeric:
-                number = float(value)
-                shown = fmt.format(number) if np.isfinite(number) else ""
-                data = repr(number) if np.isfinite(number) else ""
-                cells.append(f'<td class="number" data-value="{data}">{shown}</td>')
-            else:
-                shown = "" if value is None or value != value else str(value)  # NaN: blank
-                cells.append(f"<td>{html.escape(shown)}</td>")
-        if charts:
-            cells.insert(after, f'<td class="chart">{charts[i]}</td>')
-        rows.append(f'<tr data-row="{i}">{"".join(cells)}</tr>')
+    heads = _heads(columns, after if charts else None)
+    rows = [
+        _row(i, record, formats, (after, charts[i]) if charts else None)
+        for i, record in enumerate(frame.itertuples(index=False))
+    ]
     return "".join(heads), rows
+
+
+def _row(
+    i: int, record: Any, formats: list[tuple[bool, str]], chart: tuple[int, str] | None
+) -> str:
+    """Row ``i`` of the table's body: its cells, and its chart's (position, svg) if any."""
+    cells = [_cell(value, *form) for value, form in zip(record, formats, strict=True)]
+    if chart is not None:
+        at, svg = chart
+        cells.insert(at, f'<td class="chart">{svg}</td>')
+    return f'<tr data-row="{i}">{"".join(cells)}</tr>'
+
+
+def _heads(columns: list[str], chart_at: int | None) -> list[str]:
+    """The header cells, sortable, with the chart column's at ``chart_at`` (None: none)."""
+    heads = [f'<th scope="col" title="click to sort">{html.escape(c)}</th>' for c in columns]
+    if chart_at is not None:
+        tip = "P(at least k): models destroyed, or wounds lost against one model"
+        heads.insert(chart_at, f'<th scope="col" class="nosort" title="{tip}">{CHART_HEADER}</th>')
+    return heads
+
+
+def _cell(value: Any, numeric: bool, fmt: str) -> str:
+    """One cell of the table: a number right-aligned with its value for sorting (both
+    blank when missing), or text as read (NaN: blank)."""
+    if numeric:
+        return _number_cell(float(value), fmt)
+    shown = "" if value is None or value != value else str(value)
+    return f"<td>{html.escape(shown)}</td>"
+
+
+def _number_cell(number: float, fmt: str) -> str:
+    """A number's cell, right-aligned, with its value for sorting (both blank when it is
+    missing)."""
+    shown = fmt.format(number) if np.isfinite(number) else ""
+    data = repr(number) if np.isfinite(number) else ""
+    return f'<td class="number" data-value="{data}">{shown}</td>'
 
 
 def report_html(
@@ -208,30 +236,15 @@ def report_html(
     ...     'xmlns="http://www.w3.org/2000/svg"', "")
     (2, 2, False)
     """
-    if len(frame) == 0:
-        raise field_error(DistributionError, "frame", "a report with at least one row", "0 rows")
-    if results is not None and len(results) != len(frame):
-        raise field_error(
-            DistributionError,
-            "results",
-            f"one entry (or None) per row of the frame ({len(frame)} rows)",
-            f"{len(results)} entries",
-        )
+    _check_results(frame, results)
     metric = default_metric(frame) if metric is None else metric
-    most = MAX_PAGE_ROWS if max_rows is None else max_rows
-    if isinstance(most, bool) or not isinstance(most, int) or most < 1:
-        raise field_error(DistributionError, "max_rows", "an integer >= 1", most)
+    most = _most_rows(max_rows)
     shown = frame.iloc[:most]
     charts = [_row_chart(item) for item in results[:most]] if results is not None else []
     heads, rows = _cells(shown, charts)
     about = [f"rules {rules}"] if rules else []
     about += [f"{len(frame)} rows", f"heatmap: {metric}"]
-    cut = ""
-    if len(frame) > most:
-        cut = (
-            f'<p class="hint">The table shows the first {most:,} of {len(frame):,} rows (the '
-            "CSV has them all; the heatmap shows every row).</p>"
-        )
+    cut = _cut_note(most, len(frame))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -245,4 +258,35 @@ def report_html(
         f'<div class="scroll"><table class="report sortable"><thead><tr>{heads}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         f"<script>{_SCRIPT}</script></body></html>\n"
+    )
+
+
+def _check_results(frame: Any, results: Sequence[Any] | None) -> None:
+    """Refuse a frame without rows, or ``results`` not one per row of it."""
+    if len(frame) == 0:
+        raise field_error(DistributionError, "frame", "a report with at least one row", "0 rows")
+    if results is not None and len(results) != len(frame):
+        raise field_error(
+            DistributionError,
+            "results",
+            f"one entry (or None) per row of the frame ({len(frame)} rows)",
+            f"{len(results)} entries",
+        )
+
+
+def _most_rows(max_rows: int | None) -> int:
+    """The most rows the table shows: ``max_rows``, checked, or :data:`MAX_PAGE_ROWS`."""
+    most = MAX_PAGE_ROWS if max_rows is None else max_rows
+    if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+        raise field_error(DistributionError, "max_rows", "an integer >= 1", most)
+    return most
+
+
+def _cut_note(most: int, total: int) -> str:
+    """The note under the table's heading when it shows ``most`` of ``total`` rows."""
+    if total <= most:
+        return ""
+    return (
+        f'<p class="hint">The table shows the first {most:,} of {total:,} rows (the '
+        "CSV has them all; the heatmap shows every row).</p>"
     )

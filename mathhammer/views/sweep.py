@@ -57,8 +57,9 @@ def plot_sweep(
     ['b', 'a']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    from .heatmap import colour_scale, default_metric, grid, heatmap_title
-    from .layout import heatmap_layout, short_label, wrapped_title
+    from .heatmap import colour_scale, default_metric, grid
+    from .layout import heatmap_layout, wrapped_title
+    from .plots import annotate_cells
 
     if order not in ORDERS:
         raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
@@ -67,17 +68,10 @@ def plot_sweep(
     cells = grid(rows, metric)
     colours = colour_scale(cells.values, metric, scale)
     levels = np.nan_to_num(colours.levels, nan=0.0)
-    if order == "cluster":
-        r, c = _clustered(levels), _clustered(levels.T)
-    elif order == "efficiency":
-        r = list(np.argsort(-np.nanmean(cells.values, axis=1), kind="stable"))
-        c = list(np.argsort(-np.nanmean(levels, axis=0), kind="stable"))
-    else:
-        r, c = list(range(len(cells.rows))), list(range(len(cells.columns)))
+    r, c = _ORDERED[order](cells.values, levels)
     shown = colours.levels[np.ix_(r, c)]
     values = cells.values[np.ix_(r, c)]
-    row_labels = [short_label(cells.rows[i]) for i in r]
-    column_labels = [short_label(cells.columns[i]) for i in c]
+    row_labels, column_labels = _labels(cells.rows, r), _labels(cells.columns, c)
     few = len(r) <= LABELLED and len(c) <= LABELLED  # each cell may hold its number
     layout = heatmap_layout(row_labels, column_labels, value_chars=4, annotate=few)
     if ax is None:
@@ -85,30 +79,70 @@ def plot_sweep(
 
         _, ax = plt.subplots(figsize=layout.figsize, layout="constrained")
     image = ax.imshow(shown, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0, interpolation="nearest")
+    _label_ticks(ax, row_labels, column_labels)
+    if layout.annotate:
+        annotate_cells(ax, values, shown, "{:.2f}")
+    ax.set_xlabel(f"target ({len(c)})")
+    ax.set_ylabel(f"attacker ({len(r)})")
+    title = _sweep_title(metric, rows, context)
+    ax.set_title(wrapped_title(title, ax.figure.get_size_inches()[0]))
+    bar = ax.figure.colorbar(image, ax=ax)
+    bar.set_label(colours.label)
+    return ax
+
+
+def _by_cluster(values: np.ndarray, levels: np.ndarray) -> tuple[list[int], list[int]]:
+    """Rows, and columns, that score alike side by side (clustered as coloured)."""
+    return _clustered(levels), _clustered(levels.T)
+
+
+def _by_efficiency(values: np.ndarray, levels: np.ndarray) -> tuple[list[int], list[int]]:
+    """Attackers by their mean over the targets and targets by how much they suffer,
+    most first."""
+    r = list(np.argsort(-np.nanmean(values, axis=1), kind="stable"))
+    c = list(np.argsort(-np.nanmean(levels, axis=0), kind="stable"))
+    return r, c
+
+
+def _as_given(values: np.ndarray, levels: np.ndarray) -> tuple[list[int], list[int]]:
+    """Rows and columns in the frame's order."""
+    rows, columns = values.shape
+    return list(range(rows)), list(range(columns))
+
+
+#: The row and column order of each of :data:`ORDERS`, from the grid's values and levels.
+_ORDERED = {"cluster": _by_cluster, "efficiency": _by_efficiency, "given": _as_given}
+
+
+def _labels(names: list[str], order: list[int]) -> list[str]:
+    """The names in ``order``, each cut to a label's length."""
+    from .layout import short_label
+
+    return [short_label(names[i]) for i in order]
+
+
+def _label_ticks(ax: Any, row_labels: list[str], column_labels: list[str]) -> None:
+    """Label the rows and the columns, each up to :data:`LABELLED` of them (past that,
+    none); the column labels slanted."""
     for labels, set_ticks in ((column_labels, ax.set_xticks), (row_labels, ax.set_yticks)):
         if len(labels) <= LABELLED:
             set_ticks(range(len(labels)), labels, fontsize=8)
         else:
             set_ticks([])
-    if layout.annotate:
-        for (i, j), value in np.ndenumerate(values):
-            if np.isfinite(value):
-                colour = "black" if shown[i, j] > 0.5 else "white"
-                ax.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour,
-                        fontsize=8)  # fmt: skip
-    if len(c) <= LABELLED:
+    if len(column_labels) <= LABELLED:
         for label in ax.get_xticklabels():
             label.set_rotation(60)
             label.set_horizontalalignment("right")
-    ax.set_xlabel(f"target ({len(c)})")
-    ax.set_ylabel(f"attacker ({len(r)})")
+
+
+def _sweep_title(metric: str, rows: Any, context: str | None) -> str:
+    """The heatmap's title: the metric, the ruleset and the context shown."""
+    from .heatmap import heatmap_title
+
     title = heatmap_title(metric, None, rows)
     if context and not title.endswith(f", {context}"):
         title += f", {context}"
-    ax.set_title(wrapped_title(title, ax.figure.get_size_inches()[0]))
-    bar = ax.figure.colorbar(image, ax=ax)
-    bar.set_label(colours.label)
-    return ax
+    return title
 
 
 def one_context(frame: Any, context: str | None) -> Any:
