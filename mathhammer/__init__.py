@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from . import abilities, targets
+from . import abilities, rules, targets
 from .core.caches import clear as clear_caches
 from .core.dice import Dice, parse_dice
 from .core.dist import Dist
@@ -46,11 +46,13 @@ from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
-from .sweeps import sweep, sweep_top
+from .sweeps.read import sweep_top
+from .sweeps.run import sweep
 from .units.compare import Loadout, compare
 from .units.datasheet import Datasheet, Detachment, ModelProfile, Wargear, attach_leaders
 from .units.durability import StandardAttacker, durability, standard_attackers
 from .units.options import AttackOptions
+from .units.parts import AbilityText
 from .units.resolve import (
     SequenceAttackResult,
     UnitAttackResult,
@@ -63,7 +65,6 @@ from .units.resolve import (
 from .units.selection import Attacker, Models, Use
 from .units.targeting import TargetPlan, plan_army, plan_targets
 from .units.targets import Target
-from .views import plots
 from .views.plots import plot_at_least, plot_compare, plot_durability
 from .views.sweep import plot_sweep, sweep_html
 
@@ -106,6 +107,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AbilityText",
     "AllocationOrderError",
     "AttackOptions",
     "AttackPlan",
@@ -172,7 +174,6 @@ __all__ = [
     "plot_compare",
     "plot_durability",
     "plot_sweep",
-    "plots",
     "read_army",
     "read_attackers",
     "read_catalogue",
@@ -183,6 +184,7 @@ __all__ = [
     "register_ruleset",
     "resolve",
     "resolve_sequence",
+    "rules",
     "ruleset_names",
     "sequence",
     "simulate",

@@ -39,7 +39,6 @@ from .model.abilities import (
     choose,
 )
 from .model.ability_text import (
-    UnknownAbilityWarning,
     parse_abilities,
     parse_token,
     split_abilities,
@@ -73,10 +72,14 @@ __all__ = [
     "SustainedHits",
     "Torrent",
     "TwinLinked",
-    "UnknownAbilityWarning",
     "ability_classes",
     "choose",
     "parse_abilities",
     "parse_token",
     "split_abilities",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir()`` and completion offer."""
+    return sorted(__all__)

@@ -18,13 +18,16 @@ Examples
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .io.targets_csv import read_targets
 from .io.targets_json import load as load_json
 from .units.targets import Target, get, names, parse_suite, standard
 
-__all__ = ["Target", "get", "load", "names", "parse_suite", "standard"]
+if TYPE_CHECKING:  # read on first use (see __getattr__)
+    STANDARD: tuple[Target, ...]
+
+__all__ = ["STANDARD", "get", "load", "names", "parse_suite", "standard"]
 
 
 def load(path: str | Path) -> tuple[Target, ...]:
@@ -61,3 +64,8 @@ def __getattr__(name: str) -> Any:
     if name == "STANDARD":
         return standard()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir()`` and completion offer."""
+    return sorted(__all__)

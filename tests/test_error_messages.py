@@ -200,7 +200,7 @@ def test_a_suite_entry_needs_its_groups(
 
 def test_a_target_description_is_text() -> None:
     raises(
-        lambda: targets.Target(GRUNTS, 100, description=untyped(3)),
+        lambda: mh.Target(GRUNTS, 100, description=untyped(3)),
         "Target.description must be a string; got 3",
     )
 

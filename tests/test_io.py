@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
-from mathhammer import errors
-from mathhammer.io import CsvError, read_attackers, read_targets
+from mathhammer import CsvError, errors, read_attackers, read_targets
 from mathhammer.io.attackers_csv import ATTACKER_COLUMNS, ATTACKER_FIELDS, ATTACKER_OPTIONAL
 from mathhammer.io.targets_csv import TARGET_COLUMNS, TARGET_FIELDS
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import mathhammer as mh
+from mathhammer import CsvError, read_attackers, read_targets
 from mathhammer.errors import ProfileError
-from mathhammer.io import CsvError, read_attackers, read_targets
 from mathhammer.model.values import (
     parse_bs,
     parse_leadership,

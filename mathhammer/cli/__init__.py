@@ -133,3 +133,8 @@ def _error_line(exc: BaseException) -> str:
         return f"out of memory: {said or 'an allocation failed'}"
     # an OSError, or BrokenProcessPool: a worker killed (by the out-of-memory killer, say)
     return said
+
+
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir()`` and completion offer."""
+    return sorted(__all__)

@@ -78,7 +78,7 @@ def _check_folder(output: str, resume: bool) -> None:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
-    from ..sweeps import sweep
+    from ..sweeps.run import sweep
     from .lines import wants_progress
 
     executor = _executor(args)

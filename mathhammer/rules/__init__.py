@@ -1,5 +1,8 @@
 """Rulesets: each game system's tables and checks behind one typed interface.
 
+What a user picks a ruleset with is at the top level (``mh.get_ruleset``,
+``mh.ruleset_names``, ``mh.Ruleset``, ``mh.register_ruleset``, ``mh.plan_attack``); this
+namespace holds the rest of the interface, for writing a ruleset of your own.
 :class:`Ruleset` is the interface (:mod:`mathhammer.rules.base`); the 11th edition
 (``"11e"``, the default) and the classic ruleset (``"classic"``) are registered here, and
 :func:`register_ruleset` adds more. :func:`plan_attack` resolves an attack's inputs under
@@ -16,31 +19,36 @@ from .base import (
     Outcome,
     PoolChecks,
     RollCheck,
-    Ruleset,
+)
+from .base import (
+    Ruleset as Ruleset,
 )
 from .classic import Classic
 from .eleventh import EleventhEdition
-from .plan import AttackPlan, PlannedPool, plan_attack
-from .registry import get_ruleset, register_ruleset, ruleset_names
+from .plan import AttackPlan as AttackPlan
+from .plan import PlannedPool
+from .plan import plan_attack as plan_attack
+from .registry import get_ruleset as get_ruleset
+from .registry import register_ruleset as register_ruleset
+from .registry import ruleset_names as ruleset_names
 
 __all__ = [
     "CRITICAL",
     "FAIL",
     "SUCCESS",
     "AfterAttackTest",
-    "AttackPlan",
     "Classic",
     "EleventhEdition",
     "Outcome",
     "PlannedPool",
     "PoolChecks",
     "RollCheck",
-    "Ruleset",
-    "get_ruleset",
-    "plan_attack",
-    "register_ruleset",
-    "ruleset_names",
 ]
 
 register_ruleset(EleventhEdition())
 register_ruleset(Classic())
+
+
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir()`` and completion offer."""
+    return sorted(__all__)

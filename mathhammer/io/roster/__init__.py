@@ -1,4 +1,4 @@
-"""Army lists from BattleScribe and New Recruit: ``.rosz``, ``.ros`` and roster JSON.
+"""Internal: army lists from BattleScribe and New Recruit: ``.rosz``, ``.ros`` and roster JSON.
 
 :func:`read_roster` reads a roster into a :class:`Roster` of :class:`RosterUnit` s, each
 with the models and wargear taken, its points and its leaders; rosters carry copies of
@@ -9,6 +9,9 @@ their profiles, so no catalogue is needed. The modules, in reading order:
 - :mod:`.profiles`: profile characteristics into weapons and model fields;
 - :mod:`.build`: a unit into the datasheet of what was taken;
 - :mod:`.army`: the roster as attackers, loadouts and targets.
+
+Its public names are reached through :mod:`mathhammer.io` and the top level; the modules
+here may change without notice.
 """
 
 from __future__ import annotations

@@ -33,3 +33,8 @@ __all__ = [
     "rule_source",
     "sheet_rules",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names, ``__all__``: what ``dir()`` and completion offer."""
+    return sorted(__all__)

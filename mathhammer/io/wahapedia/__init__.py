@@ -1,4 +1,4 @@
-"""The Wahapedia data export read into datasheets.
+"""Internal: the Wahapedia data export read into datasheets.
 
 Wahapedia publishes its datasheets as a set of pipe-delimited files (the "data export").
 :func:`read_wahapedia` joins them into :class:`~mathhammer.units.datasheet.Datasheet`
@@ -8,6 +8,9 @@ objects, the same ones the BSData reader gives, in a
 Modules: :mod:`.tables` (the file format), :mod:`.weapons` (weapon rows),
 :mod:`.composition` (unit composition, points and loadout prose), :mod:`.units` (model
 types) and :mod:`.reader` (the join).
+
+Its public names are reached through :mod:`mathhammer.io` and the top level; the modules
+here may change without notice.
 """
 
 from __future__ import annotations
