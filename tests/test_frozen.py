@@ -1,4 +1,4 @@
-"""Frozen value objects: values computed once (:class:`once`) and the fast ``__init__`` of
+"""Frozen value objects: hashes computed once (:func:`hash_once`) and the fast ``__init__`` of
 frozen dataclasses (:func:`fast_init`), against the dataclass's own."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import pickle
-import threading
 from dataclasses import InitVar, dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pytest
 
 import mathhammer as mh
-from mathhammer.core.frozen import _FACTORY, fast_init, hash_once, once
+from mathhammer.core.frozen import _FACTORY, fast_init, hash_once
 from mathhammer.exact.steps import PlainSteps
 from mathhammer.model.draft import Situation
 from mathhammer.model.pools import Pool
@@ -146,7 +146,7 @@ class Box:
 class Square:
     side: int
 
-    @once
+    @cached_property
     def area(self) -> int:
         """The area."""
         CALLS.append(self.side)
@@ -229,34 +229,16 @@ def test_package_instances_rebuild_equal() -> None:
             assert rebuilt == obj
 
 
-# --------------------------------------------------------------------------- once
-def test_once_computes_once_per_instance() -> None:
+# ------------------------------------------------------------- cached values
+def test_a_cached_value_is_computed_once_per_instance() -> None:
     CALLS.clear()
     a, b = Square(3), Square(4)
     assert (a.area, a.area, b.area, a.area) == (9, 9, 16, 9)
     assert CALLS == [3, 4]
     assert Square.area.__doc__ == "The area."
-    assert isinstance(vars(Square)["area"], once)
+    assert isinstance(vars(Square)["area"], cached_property)
     assert pickle.loads(pickle.dumps(a)).area == 9  # the value travels in __dict__
     assert a == Square(3) and hash(a) == hash(Square(3))  # not a field: equality unchanged
-
-
-def test_once_under_threads_gives_one_value() -> None:
-    """Without a lock two threads may both compute: each gets the same value."""
-
-    class Slow:
-        @once
-        def value(self) -> tuple[int, ...]:
-            return tuple(range(1000))
-
-    obj = Slow()
-    seen: list[tuple[int, ...]] = []
-    threads = [threading.Thread(target=lambda: seen.append(obj.value)) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(seen) == 8 and all(v == tuple(range(1000)) for v in seen)
 
 
 def test_fast_init_refuses_fields_named_as_its_own() -> None:

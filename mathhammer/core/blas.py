@@ -1,12 +1,10 @@
 """BLAS on one thread while the exact engine's chains on a layout run.
 
-A multi-threaded BLAS (OpenBLAS starts one thread a core) splits a large matrix product
-between its threads, and each product waits for the slowest of them: on a shared 2-core
-machine, where another process holds the second core, the layout's chain ran 10-40 times
-slower at times with two BLAS threads, and 640 dice against a 4-group unit took a median
-31 ms (55-61 ms at worst) where one thread took 25-27 ms (30-35 ms at worst), measured
-side by side on a busy machine. The chain's products are small and many: one thread
-loses little on an idle machine.
+A multi-threaded BLAS splits each matrix product between its threads and waits for the
+slowest: on a busy two-core machine the layout's chain ran up to 40 times slower at times.
+The chain's products are small and many, so one thread loses little on an idle machine. Row
+that keeps it: MIXED640 of ``benchmarks/bench_perf.py`` (docs/performance.md, sections 2
+and 3).
 
 :func:`one_thread` pins every BLAS loaded in the process to one thread for a block in the
 main thread and gives each back the threads it had after it (nested blocks pin once).

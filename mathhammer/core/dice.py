@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
-from .frozen import hash_once, once
+from .frozen import hash_once
 from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
 __all__ = ["MAX_SIDES", "Dice", "RerolledDice", "ScaledDice", "parse_dice"]
@@ -72,27 +73,27 @@ class Dice:
         """Read an int or a dice expression; see :func:`parse_dice`."""
         return parse_dice(value)
 
-    @once
+    @cached_property
     def is_constant(self) -> bool:
         """True when no die is rolled."""
         return self.count == 0 or self.sides == 0
 
-    @once
+    @cached_property
     def min(self) -> int:
         """The smallest possible value."""
         return self.bonus if self.is_constant else self.count + self.bonus
 
-    @once
+    @cached_property
     def max(self) -> int:
         """The largest possible value."""
         return self.bonus if self.is_constant else self.count * self.sides + self.bonus
 
-    @once
+    @cached_property
     def mean(self) -> float:
         """The expected value."""
         return self.bonus if self.is_constant else self.count * (self.sides + 1) / 2 + self.bonus
 
-    @once
+    @cached_property
     def dist(self) -> Dist:
         """The exact distribution of the expression's value."""
         if self.is_constant:
@@ -288,7 +289,7 @@ class RerolledDice(Dice):
     def mean(self) -> float:
         return float(self.dist.mean())
 
-    @once
+    @cached_property
     def dist(self) -> Dist:
         """Each die: a face above the threshold stays; one at or below it is rolled again."""
         sides, below = self.sides, self.reroll_below
@@ -354,19 +355,19 @@ class ScaledDice(Dice):
     def _of_value(self, value: int) -> int:
         return -(-value * self.numerator // self.denominator)
 
-    @once
+    @cached_property
     def min(self) -> int:
         return self._of_value(self.count + self.bonus)
 
-    @once
+    @cached_property
     def max(self) -> int:
         return self._of_value(self.count * self.sides + self.bonus)
 
-    @once
+    @cached_property
     def mean(self) -> float:
         return float(self.dist.mean())
 
-    @once
+    @cached_property
     def dist(self) -> Dist:
         """The unscaled value's distribution, each value scaled and rounded up."""
         plain = Dist.uniform(1, self.sides).repeat(self.count) + self.bonus

@@ -464,7 +464,8 @@ _PMF_SLOT: Any = Dist.__dict__["_pmf"]
 
 class _LazyDist(Dist):
     """A :class:`Dist` whose pmf is computed on first use (:meth:`Dist._lazy`); the same
-    distribution in every other respect, and pickled as a plain one."""
+    distribution in every other respect, and pickled as a plain one. Rows that keep it: S1-S6
+    of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2)."""
 
     __slots__ = ("_source",)
     _source: Callable[[], FloatArray] | None

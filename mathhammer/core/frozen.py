@@ -1,32 +1,24 @@
-"""Frozen value objects whose hash is computed once.
+"""Frozen value objects: a hash computed once, and a faster ``__init__``.
 
-Weapons, units, contexts and dice are frozen dataclasses, and the keys of the engine's
-caches: every lookup hashed them field by field, the objects they hold included. A class
-decorated with :func:`hash_once` keeps its hash once asked for it (in the instance's
-``__dict__``, as :func:`functools.cached_property` keeps a value), which it may since
-nothing it is made of changes; and leaves it out when pickled, since another process
-salts the hashes of strings differently.
-
-Their derived values (a dice expression's distribution, a pool's label) are computed
-once too, by :class:`once`: :func:`functools.cached_property` without its lock (Python
-3.11 takes one on every first access: a sixth of what reading a cold pool's sizes cost).
-And the value objects an attack makes by the dozen (its plan's checks, its results) are
-built by :func:`fast_init`: a frozen dataclass's ``__init__`` sets each field through
-``object.__setattr__``, a call per field (3.5 us for the 18 of a pool's checks); theirs
-writes the fields into the new instance's ``__dict__``.
+Weapons, units, contexts and dice are frozen dataclasses and the keys of the engine's
+caches. A class decorated with :func:`hash_once` keeps its hash once asked for it (in the
+instance's ``__dict__``), which it may since nothing it is made of changes, and leaves it
+out when pickled, since another process salts the hashes of strings differently. The value
+objects an attack makes by the dozen (its plan's checks, its results) are built by
+:func:`fast_init`, which writes the fields into the new instance's ``__dict__`` where a
+frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field. Rows that keep them:
+S2-S6 and S4, S5 of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, TypeVar
 
-__all__ = ["fast_init", "hash_once", "once"]
+__all__ = ["fast_init", "hash_once"]
 
 T = TypeVar("T", bound=type)
-V = TypeVar("V")
 
 #: Where an instance keeps its hash.
 _KEY = "_hash_once"
@@ -65,51 +57,6 @@ def hash_once(cls: T) -> T:
     setattr(cls, "__hash__", __hash__)  # noqa: B010 (assigned on the class, not the instance)
     setattr(cls, "__getstate__", __getstate__)  # noqa: B010
     return cls
-
-
-class once(Generic[V]):  # noqa: N801 (a decorator, named as functools.cached_property)
-    """A property computed on first access and kept in the instance's ``__dict__``, where
-    later reads find it without calling anything: :func:`functools.cached_property`
-    without its lock. For values that depend only on a frozen instance: two threads that
-    compute one at once compute the same value, and either may be kept.
-
-    Examples
-    --------
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
-    ... class Square:
-    ...     side: int
-    ...     @once
-    ...     def area(self) -> int:
-    ...         print("computed")
-    ...         return self.side**2
-    >>> sq = Square(3)
-    >>> sq.area
-    computed
-    9
-    >>> sq.area, sq.__dict__["area"]
-    (9, 9)
-    """
-
-    def __init__(self, func: Callable[[Any], V]) -> None:
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> once[V]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> V: ...
-
-    def __get__(self, instance: object, owner: type | None = None) -> V | once[V]:
-        if instance is None:
-            return self
-        value = instance.__dict__[self.name] = self.func(instance)
-        return value
 
 
 #: The default of a parameter whose field has a default factory (as the dataclass's own).

@@ -1,25 +1,13 @@
 """Batches that leave the objects already made out of the garbage collector's work.
 
-A batch (a sweep's task, a table of comparisons) fills the package's caches with hundreds of
-thousands of small objects: results, distributions, the tuples of their keys. Python's
-collector walks every object it tracks on each full collection, and makes one each time the
-objects that survived grow by a quarter: a sweep's worker spent a fifth of its time there
-(4.8 s of 23 s on a third of the catalogues' many-versus-many), walking caches that hold no
-garbage. Inside :func:`settled_heap`, the objects that existed on entering are set aside
-(:func:`gc.freeze`) and the collector walks only those made since; on leaving they are given
-back (:func:`gc.unfreeze`), so garbage among them is collected later, not lost. The objects
-the block itself makes and keeps (the caches it fills: a comparison of every Wahapedia
-weapon adds some hundred thousand) are walked once, by the youngest generation's
-collection they survive, and no more inside the block: no collection of the middle or the
-oldest generation is made there (their thresholds are raised, then restored), and on
-leaving the block's survivors join the oldest generation with the rest, unwalked (frozen
-and given back with it). The middle generation's collections walked each survivor a
-second time: 0.2-0.3 s of a comparison of every Wahapedia weapon (5 s), and the full
-collections a fifth of it before. Cyclic garbage that outlives a young collection, rare in
-this package, waits for the next full collection after the block. The youngest generation
-is collected after :data:`YOUNG_COLLECTION` new objects rather than 700: an attack makes
-some hundreds of short-lived objects, and each collection walked the young ones that had
-not yet been freed (a comparison of 400 weapons made 1.6 % fewer instructions).
+A batch fills the package's caches with hundreds of thousands of small objects, and every
+full collection walked them all though they hold no garbage. Inside :func:`settled_heap` the
+objects that existed on entering are set aside (:func:`gc.freeze`) and given back on leaving
+(:func:`gc.unfreeze`), so garbage among them is collected later, not lost; no collection of
+the middle or the oldest generation is made inside the block, and the youngest is collected
+after :data:`YOUNG_COLLECTION` new objects. Rows that keep it: BATCH-compare and
+BATCH-report of ``benchmarks/bench_perf.py``; the measurements are in docs/performance.md,
+sections 2 and 3.
 
 Nested and concurrent uses share one freeze: the first to enter freezes, the last to leave
 unfreezes. A process that froze objects itself (a server before it forks) is left as it is:

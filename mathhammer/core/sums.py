@@ -1,15 +1,11 @@
 """Sums of a few Python floats in the order numpy sums an array of them.
 
-A short pmf is cheaper to handle as a list of Python floats than as an array (each array
-operation costs about a microsecond of dispatch, a Python float operation some tens of
-nanoseconds), but its total must be the one ``np.add.reduce`` gives for the same
-entries, so that a result is the same to the last bit whichever way it was computed.
-numpy adds a float64 array by pairwise summation: fewer than eight entries one after the
-other from 0; up to :data:`ORDERED_LIMIT` entries in eight running sums (entry ``i``
-into sum ``i mod 8``, over the largest multiple of eight entries), combined as
-``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))``, the remaining entries then added
-in order; longer arrays split in two. :func:`ordered_sum` follows that order, where the
-built-in :func:`sum` does not (Python 3.12 compensates its rounding).
+A short pmf is cheaper to handle as a list of Python floats than as an array, but its total
+must be the one ``np.add.reduce`` gives for the same entries, so that a result is the same
+to the last bit whichever way it was computed. :func:`ordered_sum` follows numpy's pairwise
+order (eight running sums up to :data:`ORDERED_LIMIT` entries), where the built-in
+:func:`sum` does not. Row that keeps it: S6 of ``benchmarks/bench_perf.py``
+(docs/performance.md, sections 2 and 3).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ CHARACTER group current while it lives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,7 +25,6 @@ import numpy as np
 from ..core.binomial import FloatArray
 from ..core.caches import register
 from ..core.dist import Dist
-from ..core.frozen import once
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
 from ..core.tuning import DAMAGE_CACHE_BYTES, DENSE_LIMIT
 from ..errors import LimitError
@@ -142,18 +141,18 @@ class Layout:
         """The number of states."""
         return len(self._codes)
 
-    @once
+    @cached_property
     def destroyed(self) -> np.ndarray:
         """True for the state in which the unit is destroyed."""
         return np.asarray(self.alive.sum(axis=1) == 0, dtype=bool)
 
-    @once
+    @cached_property
     def alive(self) -> np.ndarray:
         """alive[s, g]: group g has models left in state s."""
         sizes = np.array([line.size for line in self.lines])
         return self.positions < sizes
 
-    @once
+    @cached_property
     def killed(self) -> np.ndarray:
         """Models destroyed in each state."""
         return sum(killed for killed, _, _, _ in self.by_group)  # type: ignore[return-value]
@@ -162,12 +161,12 @@ class Layout:
         """Models of one group destroyed in each state."""
         return np.asarray(self.lines[group].killed[self.positions[:, group]], dtype=np.int64)
 
-    @once
+    @cached_property
     def damage(self) -> np.ndarray:
         """Wounds lost in each state, counted from the start of the attack."""
         return np.asarray(self.positions.sum(axis=1), dtype=np.int64)
 
-    @once
+    @cached_property
     def most_damage(self) -> int:
         """The most wounds lost in any state (:attr:`damage`'s largest)."""
         return int(self.damage.max())
@@ -239,7 +238,7 @@ class Layout:
         counts: Any = np.bincount(values, weights=state, minlength=top + 1)
         return Dist._trusted(counts)  # weighted counts are float64 already
 
-    @once
+    @cached_property
     def by_group(self) -> tuple[tuple[np.ndarray, int, np.ndarray, int], ...]:
         """Per group: the models destroyed in each state and their most, the wounds lost
         in each state and their most (read-only)."""
@@ -252,7 +251,7 @@ class Layout:
             out.append((killed, int(killed.max()), lost, int(lost.max())))
         return tuple(out)
 
-    @once
+    @cached_property
     def most_killed(self) -> int:
         """The most models destroyed in any state (:attr:`killed`'s largest)."""
         return int(self.killed.max())

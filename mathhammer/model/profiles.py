@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
 
 from ..core.dice import Dice
-from ..core.frozen import hash_once, once
+from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
 from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
@@ -252,7 +252,7 @@ class Weapon:
         ``"Sumfin' to Prove (melee: +1 to hit)"``; "" for none."""
         return "; ".join(str(a) for a in self.abilities if not a.PRINTED)
 
-    @once
+    @cached_property
     def pool_key(self) -> tuple[Any, ...]:
         """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 

@@ -11,9 +11,10 @@ from each, and a :class:`Standing` is one of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
-from ..core.frozen import hash_once, once
+from ..core.frozen import hash_once
 from .unit import ModelGroup, Unit, unit_toughness
 
 __all__ = ["Standing"]
@@ -61,7 +62,7 @@ class Standing:
         current (a valid allocation order starts with it)."""
         return cls(unit, tuple(g.count for g in unit.groups), 0)
 
-    @once
+    @cached_property
     def models(self) -> int:
         """The models standing."""
         return sum(self.alive)
@@ -71,13 +72,13 @@ class Standing:
         """The models destroyed since the unit was first given (by earlier attacks)."""
         return self.unit.models - self.models
 
-    @once
+    @cached_property
     def characters(self) -> tuple[int, ...]:
         """The CHARACTER groups standing, in allocation order."""
         groups = self.unit.groups
         return tuple(i for i, n in enumerate(self.alive) if n and groups[i].character)
 
-    @once
+    @cached_property
     def toughness(self) -> int:
         """The unit's T: the highest T among the non-CHARACTER models standing, or among
         the CHARACTERs standing when no other model does (docs/rules.md D21); the unit's

@@ -9,11 +9,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 import numpy as np
 
-from ..core.frozen import hash_once, once
+from ..core.frozen import hash_once
 from ..errors import AllocationOrderError, ProfileError, field_error
 from .ability_base import Ability
 from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
@@ -258,7 +258,7 @@ class ModelGroup:
             return fnp
         return other if fnp is None or other < fnp else fnp
 
-    @once
+    @cached_property
     def total_wounds(self) -> int:
         """Wounds the group has left: the sum over its models."""
         return self.count * self.wounds - self.wounds_lost
@@ -437,12 +437,12 @@ class Unit:
             defence += f", rules: {'; '.join(str(r) for r in self.rules)}"
         return defence
 
-    @once
+    @cached_property
     def models(self) -> int:
         """The number of models in the unit."""
         return sum(g.count for g in self.groups)
 
-    @once
+    @cached_property
     def total_wounds(self) -> int:
         """The wounds the unit has left."""
         total = 0
@@ -450,7 +450,7 @@ class Unit:
             total += g.count * g.wounds - g.wounds_lost
         return total
 
-    @once
+    @cached_property
     def toughness(self) -> int:
         """The unit's T: the highest T among its non-CHARACTER models (all models if none)."""
         return unit_toughness(self.groups)

@@ -17,14 +17,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ..core.caches import register
 from ..core.dice import Dice
-from ..core.frozen import fast_init, once
+from ..core.frozen import fast_init
 from ..errors import RulesError
 from ..model.context import Context, default_context, default_modifiers
 from ..model.unit import ModelGroup, group_named
@@ -148,7 +148,7 @@ class RollCheck:
     reroll: Callable[[Any, Any], Any] | None = None
     second: Callable[[Any], Any] | None = None
 
-    @once
+    @cached_property
     def key(self) -> Any:
         """A value equal for checks that read the dice alike (each function by
         :func:`function_key`), for caches keyed by value; computed once.

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from ..core.frozen import once
 from .base import RollCheck
 
 __all__ = ["MixedRollCheck"]
@@ -49,7 +49,7 @@ class MixedRollCheck(RollCheck):
             raise ValueError("a mixed check needs components whose probabilities sum to 1")
         return cls(first=parts[0][1].first, components=parts)
 
-    @once
+    @cached_property
     def key(self) -> Any:
         return ("mixed", tuple((w, c.key) for w, c in self.components))
 

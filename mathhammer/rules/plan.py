@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..core.caches import register
-from ..core.frozen import fast_init, once
+from ..core.frozen import fast_init
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
@@ -60,7 +60,7 @@ class PlannedPool:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
 
-    @once
+    @cached_property
     def attack_dice(self) -> int:
         """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
         bonus = 0
@@ -71,14 +71,14 @@ class PlannedPool:
             dice += n * (attacks.max + bonus)
         return dice
 
-    @once
+    @cached_property
     def hits(self) -> int:
         """The most hits the pool scores: every die a critical hit with the most extra
         hits [SUSTAINED HITS] gives (lethal hits included)."""
         extra = self.checks.sustained.max if self.checks.sustained is not None else 0
         return self.attack_dice * (1 + extra)
 
-    @once
+    @cached_property
     def damage(self) -> int:
         """The largest Damage of one attack before the defender's modifiers: D (or the
         damage set) times the multiplier, plus the damage added and [MELTA] X."""
@@ -153,7 +153,7 @@ class AttackPlan:
         """The target's models destroyed before these attacks were declared."""
         return 0 if self.standing is None else self.standing.killed
 
-    @once
+    @cached_property
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target, before=self.before)
@@ -177,7 +177,7 @@ class AttackPlan:
             self.pools, self.target, self.ruleset, self.context, self.modifiers, standing
         )
 
-    @once
+    @cached_property
     def reads(self) -> frozenset[str]:
         """What the plan read of the target as it stood at declaration: its pools' checks'
         (:attr:`PoolChecks.reads`), and the models destroyed before where the ruleset has

@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
-from ..core.frozen import hash_once, once
+from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error, shown
 from ..model.profiles import ModelGroup, Unit
 
@@ -141,7 +141,7 @@ class Target:
         """The unit's name."""
         return self.unit.name
 
-    @once
+    @cached_property
     def model_points(self) -> tuple[float, ...] | None:
         """The points of one model of each group (None without points)."""
         if self.points is None:
