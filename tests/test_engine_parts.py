@@ -9,7 +9,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.core.dist import Dist
-from mathhammer.exact import layout
+from mathhammer.exact import methods
 from mathhammer.exact.chain import save_blocks
 from mathhammer.exact.layout import Layout, damage_matrix
 from mathhammer.exact.steps import category_probabilities, compound_kernel, thin_by_kernel
@@ -115,7 +115,7 @@ def test_save_blocks_merge_faces_treated_alike() -> None:
 
 
 @pytest.mark.parametrize("damage", [1, "D3", "D6+1"])
-def test_sparse_chain_equals_dense_chain(monkeypatch: pytest.MonkeyPatch, damage: object) -> None:
+def test_sparse_chain_equals_dense_chain(damage: object) -> None:
     unit = mh.Unit(
         "u",
         [
@@ -126,8 +126,8 @@ def test_sparse_chain_equals_dense_chain(monkeypatch: pytest.MonkeyPatch, damage
     )
     w = mh.Weapon("w", attacks="2D6", skill=3, strength=5, ap=-1, damage=damage)  # type: ignore[arg-type]
     dense = mh.attack([(w, 2)], unit)
-    monkeypatch.setattr(layout, "DENSE_LIMIT", 0)
-    sparse = mh.attack([(w, 2)], unit)
+    with methods.forcing("sparse"):
+        sparse = mh.attack([(w, 2)], unit)
     for a, b in [
         (dense.killed, sparse.killed),
         (dense.damage, sparse.damage),

@@ -4,9 +4,12 @@ The engine chooses between paths in one place (:data:`mathhammer.exact.engine.PA
 chosen by :func:`mathhammer.exact.engine.run`): the closed form of a one-group target's
 line of states, and the allocation chain on the target's layout, which takes every plan
 and is the reference. Each path is forced (``run(plan, path=...)``) on every scenario of
-the registry it takes, and its distributions compared with the reference's. The powers
-of a line's transition have their own paths (:data:`mathhammer.exact.powers.POWERS`),
-checked against plain products in ``tests/test_plain_stages.py``.
+the registry it takes, and its distributions compared with the reference's. Within a
+path, a transition is stored dense or sparse and applied by bands or by products
+(:data:`mathhammer.exact.methods.TRANSITIONS`), each forced on every scenario in turn and
+compared with the choice the sizes make. The powers of a line's transition have their own
+paths (:data:`mathhammer.exact.powers.POWERS`), checked against plain products in
+``tests/test_plain_stages.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from scenarios import SCENARIOS, Scenario, scenario_ids
 
 import mathhammer as mh
-from mathhammer.exact import engine
+from mathhammer.exact import engine, methods, transition
 from mathhammer.exact.on_line import run_line
 from mathhammer.rules import plan_attack
 
@@ -58,6 +61,45 @@ def test_every_path_equals_the_layout(name: str, path: str) -> None:
             engine.run(plan, path=path)
         return
     _assert_same(engine.run(plan, path=path), engine.run(plan, path="layout"))
+
+
+@pytest.mark.parametrize("kind", methods.TRANSITIONS)
+@pytest.mark.parametrize("name", scenario_ids())
+def test_every_transition_kind_equals_the_sizes_choice(name: str, kind: str) -> None:
+    plan = _plan(SCENARIOS[name])
+    chosen = engine.run(plan)
+    with methods.forcing(kind):
+        forced = engine.run(plan)
+    _assert_same(forced, chosen)
+
+
+@pytest.mark.parametrize("kind", methods.TRANSITIONS)
+def test_forcing_a_kind_makes_every_transition_that_kind(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the check above is not vacuous: under each kind, the transitions built are that kind
+    made: list[transition.Transition] = []
+    original = transition.Transition.__init__
+
+    def recorded(self: transition.Transition, matrix: object) -> None:
+        original(self, matrix)
+        made.append(self)
+
+    monkeypatch.setattr(transition.Transition, "__init__", recorded)
+    weapon = mh.Weapon("Gun", 3, 3, 4, -1, "D3")
+    unit = mh.Unit("Two", [mh.ModelGroup(10, 4, 3, 1), mh.ModelGroup(3, 4, 3, 3)])
+    with methods.forcing(kind):
+        mh.attack([(weapon, 10)], unit)
+    assert made
+    if kind == "dense":
+        assert all(t.dense and t.bands is None for t in made)
+    elif kind == "sparse":
+        assert all(not t.dense and t.bands is None for t in made)
+    else:
+        assert any(t.bands is not None for t in made)
+        assert all(t.forced_bands for t in made)
+    with pytest.raises(ValueError, match="kind must be one of dense, sparse, banded"):
+        methods.forcing("blocked").__enter__()
 
 
 def test_the_line_takes_the_one_group_scenarios() -> None:

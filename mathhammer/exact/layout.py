@@ -26,10 +26,11 @@ from ..core.binomial import FloatArray
 from ..core.caches import register
 from ..core.dist import Dist
 from ..core.limits import MAX_STATES, SIMULATE_HINT, check_limit
-from ..core.tuning import DAMAGE_CACHE_BYTES, DENSE_LIMIT
+from ..core.tuning import DAMAGE_CACHE_BYTES
 from ..errors import LimitError
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import AllocationOrder, standard_order
+from . import methods
 from .damage import Damage, LeftDamage, damage_at, damage_key
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
@@ -272,7 +273,7 @@ def damage_matrix(
     would lose ``E >= r`` is destroyed and the next model becomes current; the excess
     is lost. Dense for small units unless ``sparse`` is set.
     """
-    dense = not sparse and layout.size <= DENSE_LIMIT
+    dense = not sparse and methods.dense(layout.size)
     key = (damage_key(effective_damage), focus, order, dense)
     cache = layout.__dict__.setdefault("_damage", {})
     found = cache.get(key)

@@ -45,7 +45,6 @@ from ..core.sums import ORDERED_LIMIT, ordered_sum
 from ..core.tuning import (
     CALL_ENTRIES,
     CHUNK_ENTRIES,
-    DENSE_LIMIT,
     PRODUCT_SHARE,
     SMALL_ROW,
     SQUARING_STATES,
@@ -53,6 +52,7 @@ from ..core.tuning import (
     TRIM_MASS,
 )
 from ..model.unit import ModelGroup
+from . import methods
 from .compound import compound, skew
 from .counts import trim_counts
 from .powers import dense_powers, doubling_cost, one_die_power
@@ -99,15 +99,12 @@ class Line:
         self.positions = lost[:, None]
         self.positions.setflags(write=False)
         self._transitions: dict[bytes, FloatArray] = {}
+        #: whether the transition is a dense matrix (a small line) rather than bands
+        self.dense = methods.dense(self.size + 1)
 
     def left_list(self) -> list[int]:
         """:attr:`left` as a list."""
         return self.left.tolist()
-
-    @property
-    def dense(self) -> bool:
-        """Whether the transition is a dense matrix (a small line) rather than bands."""
-        return self.size + 1 <= DENSE_LIMIT
 
     @staticmethod
     @register

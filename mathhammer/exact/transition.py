@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.binomial import FloatArray
-from ..core.tuning import BAND_ENTRIES, BAND_LIMIT, BAND_STATES
+from ..core.tuning import BAND_ENTRIES, BAND_LIMIT
+from .methods import banded
 
 if TYPE_CHECKING:  # imported where a large unit needs it: import time matters
     import scipy.sparse as sp
@@ -27,7 +28,9 @@ class Transition:
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix) -> None:
         self.dense = isinstance(matrix, np.ndarray)
-        self.bands = _bands(matrix) if matrix.shape[0] >= BAND_STATES else None
+        by_bands = banded(matrix.shape[0])
+        self.bands = None if by_bands is False else _bands(matrix)
+        self.forced_bands = by_bands is True
         if self.dense:
             self._m = matrix
         else:
@@ -54,6 +57,8 @@ class Transition:
         """Whether ``x`` is moved band by band (see :data:`BAND_ENTRIES`)."""
         if self.bands is None:
             return False
+        if self.forced_bands:
+            return True
         return not self.dense or len(self.bands) * BAND_ENTRIES <= x.size * len(self.bands[0])
 
     def apply(self, x: FloatArray) -> FloatArray:
