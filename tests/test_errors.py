@@ -210,3 +210,24 @@ def test_warnings_name_the_line_of_the_users_call() -> None:
         mh.attack([(lasgun, 3)], troops, rules="classic", pool_order="best")
         mh.Weapon("G", 1, 3, 4, 0, 1, "[FOO]")
     assert {(w.filename, w.lineno) for w in caught} == {(__file__, line), (__file__, line + 1)}
+
+
+def test_file_warnings_name_the_line_of_the_users_call(tmp_path: Path) -> None:
+    # the CSV readers' warnings (an extra column, the same points on every row of a unit,
+    # an ability not understood) point at the call that read the file, too
+    import inspect
+    import warnings
+
+    targets = tmp_path / "targets.csv"
+    targets.write_text(
+        "unit,models,T,Sv,W,points,colour\nMob,10,4,5+,1,80,green\nMob,1,4,4+,2,80,green\n"
+    )
+    attackers = tmp_path / "attackers.csv"
+    attackers.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities\nSquad,Gun,5,2,3+,4,0,1,[FOO]\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+        mh.read_targets(targets)
+        mh.read_attackers(attackers)
+    assert len(caught) >= 3
+    assert {(w.filename, w.lineno) for w in caught} == {(__file__, line), (__file__, line + 1)}

@@ -73,6 +73,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..core.caller import outside_stacklevel
 from ..errors import CsvError, ProfileError, field_error
 from ..model.abilities import Torrent
 from ..model.ability_text import UnknownAbilityWarning, parse_abilities, suggest_ability
@@ -196,7 +197,7 @@ def read_attackers(
         _add_row(reader, units, line, row, rules, strict)
     out = [options for name, unit in units.items() for options in _unit(reader, name, unit)]
     for found in unknown_abilities(out):
-        warnings.warn(found.message, UnknownAbilityWarning, stacklevel=2)
+        warnings.warn(found.message, UnknownAbilityWarning, stacklevel=outside_stacklevel())
     return out
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..core.caller import outside_stacklevel
 from ..core.dice import Dice
 from ..errors import CsvError, DiceSyntaxError, InputFileWarning, MathhammerError, shown
 from ..model.fields import read_dice
@@ -117,7 +118,7 @@ class CsvReader:
         self._check_required(names, required)
         self.extra_columns = tuple(n for n in names if n and n not in known.values())
         for warning in self._extra_warnings(required + optional):
-            warnings.warn(warning, stacklevel=4)
+            warnings.warn(warning, stacklevel=outside_stacklevel())
         return names
 
     def _check_split(self, header: list[str]) -> None:

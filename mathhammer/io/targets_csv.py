@@ -54,6 +54,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from ..core.caller import outside_stacklevel
 from ..errors import CsvError, InputFileWarning, MathhammerError
 from ..model.profiles import ModelGroup, Unit
 from ..units.targets import Target
@@ -190,7 +191,7 @@ def _group_points(
             "group's points on every row, or the whole unit's on one row",
         )
     if len(set(given)) == 1:
-        warnings.warn(_same_points(reader, name, rows, given), stacklevel=5)
+        warnings.warn(_same_points(reader, name, rows, given), stacklevel=outside_stacklevel())
     return tuple(given)
 
 
