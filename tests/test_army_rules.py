@@ -311,3 +311,15 @@ def test_the_command_line_ranks_the_factions_detachments(
     assert len(table) == 16 * 9  # none, the roster's own and 14 others; the standard suite
     assert main([*args, "--assume", "waagh"]) != 0
     assert "did you mean 'waaagh'?" in capsys.readouterr().err
+
+
+def test_an_army_subject_that_contradicts_its_phase_is_not_read_not_raised() -> None:
+    # "in the Fight phase" then "selected to shoot": both melee and ranged attacks; the
+    # reading says so as for any sentence it cannot read, rather than raising
+    text = (
+        "In the Fight phase, each time a friendly ORKS unit is selected to shoot, "
+        "add 1 to the Hit roll."
+    )
+    reading = read_rule(AbilityText("Odd", text), army=True)
+    assert reading.effects == ()
+    assert reading.status != "read"

@@ -223,7 +223,9 @@ def test_file_warnings_name_the_line_of_the_users_call(tmp_path: Path) -> None:
         "unit,models,T,Sv,W,points,colour\nMob,10,4,5+,1,80,green\nMob,1,4,4+,2,80,green\n"
     )
     attackers = tmp_path / "attackers.csv"
-    attackers.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities\nSquad,Gun,5,2,3+,4,0,1,[FOO]\n")
+    attackers.write_text(
+        "unit,weapon,count,A,BS/WS,S,AP,D,abilities\nSquad,Gun,5,2,3+,4,0,1,[FOO]\n"
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]

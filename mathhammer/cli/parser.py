@@ -108,9 +108,10 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         "\n  mathhammer report army.csv --targets threats.csv --plot heatmap.png --jobs 2"
         "\n  mathhammer report my-list.rosz --targets their-list.rosz"
         "\n  mathhammer report my-list.rosz --targets wh40k-11e/ --faction Orks"
-        "\n  mathhammer report --check-trials 20000\n\nThe CSV columns are described in the "
-        "README (attackers: unit, weapon, count, A, BS/WS, S, AP, D, abilities, points; "
-        "targets: unit, group, models, T, Sv, InSv, W, FNP, keywords, CHARACTER, Ld, points).",
+        "\n  mathhammer report --check-trials 20000\n\nThe CSV columns are described in "
+        "docs/guide/csv-files.md (attackers: unit, weapon, count, A, BS/WS, S, AP, D, "
+        "abilities, points; targets: unit, group, models, T, Sv, InSv, W, FNP, keywords, "
+        "CHARACTER, Ld, points).",
     )
     report.add_argument(
         "attackers", nargs="?", help="attackers: CSV, roster or catalogue (default: examples)"

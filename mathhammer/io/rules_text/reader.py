@@ -253,10 +253,10 @@ class _RuleReader:
         if self._rolled(text) or self._chosen(text):
             return
         sentence = self._sentence(text)
-        if self.army and not army_subject(sentence):
-            self._no_army_units(text)
-            return
         try:
+            if self.army and not army_subject(sentence):
+                self._no_army_units(text)
+                return
             found = self._effects(sentence, text)
         except (Unread, MathhammerError) as error:
             self._unread(text, error)
