@@ -77,19 +77,21 @@ def main(argv: list[str] | None = None) -> int:
     t, ranking = seconds(lambda: mh.rank_pool_orders(pools, RETINUE))
     rows.append(("ORDER6", t, 1.0, f"{len(ranking.orders)} orders, {ranking.method}"))
     small = army(3, 3)
-    t, plan = seconds(lambda: mh.plan_army(small, targets[:4], metric="points"))
+    t, plan = seconds(lambda: mh.plan_army(small, targets[:4], metric="points_destroyed"))
     note = f"{plan.method}, {plan.scored} plans scored, value {plan.value:.4g}"
     if not args.skip_optimum:
         limit = targeting.MAX_EXHAUSTIVE
         targeting.MAX_EXHAUSTIVE = 4**9
         try:
-            t_opt, best = seconds(lambda: mh.plan_army(small, targets[:4], metric="points"))
+            t_opt, best = seconds(
+                lambda: mh.plan_army(small, targets[:4], metric="points_destroyed")
+            )
         finally:
             targeting.MAX_EXHAUSTIVE = limit
         note += f"; optimum {best.value:.4g} ({plan.value / best.value:.2%}) in {t_opt:.1f} s"
     rows.append(("PLAN3x3x4", t, 5.0, note))
     big = army(8, 4)
-    t, plan = seconds(lambda: mh.plan_army(big, targets[:6], metric="points"))
+    t, plan = seconds(lambda: mh.plan_army(big, targets[:6], metric="points_destroyed"))
     rows.append(("ARMY8x4x6", t, 60.0, f"{plan.method}, {plan.scored} plans scored"))
     print(f"{'row':10s} {'seconds':>8s} {'goal':>6s}  status  note")
     for key, took, goal, text in rows:

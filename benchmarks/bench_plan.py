@@ -53,7 +53,7 @@ def main() -> int:
     start = time.perf_counter()
     units = army_list(args.data, args.faction, args.points)
     targets = mh.read_army(args.data, faction=args.targets, csv_kind="targets").targets
-    plan = mh.plan_army(units, targets, metric="points")
+    plan = mh.plan_army(units, targets, metric="points_destroyed")
     seconds = time.perf_counter() - start
     points = sum(u.points or 0 for u in units)
     status = "met" if seconds <= GOAL else "MISSED"

@@ -42,6 +42,7 @@ from .model.pools import MortalWounds, Pool, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
 from .results.attack import AttackResult, GroupResult, PoolResult, TestResult
+from .results.columns import metric_column
 from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
@@ -166,6 +167,7 @@ __all__ = [
     "get_ruleset",
     "io",
     "load_attackers",
+    "metric_column",
     "parse_dice",
     "plan_army",
     "plan_attack",

@@ -15,7 +15,7 @@ DistributionError      a probability distribution or one of its arguments
 LimitError             an input beyond the sizes the exact engine handles
 RulesError             an unknown ruleset, or a request the ruleset does not support
 OptionError            an option of a computation, not of a profile: ``rng``, ``trials``,
-                       ``phase``, ``metric``, ``jobs``, ``check_trials``
+                       ``phase``, ``metric``, ``jobs``
 InputFileError         a problem in an input file, located by file, line and column
 CsvError               the same, in a CSV file (an InputFileError)
 InputFileWarning       not an error: something in an input file read past (a UserWarning)

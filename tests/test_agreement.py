@@ -71,6 +71,6 @@ def test_every_checked_row_has_its_p_value() -> None:
     bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     frame = build_report([mh.Loadout("bolters", [(bolt, 10)], 160)],
                          [mh.targets.get("Line infantry"), mh.targets.get("Elite infantry")],
-                         check_trials=5000, rng=3)  # fmt: skip
+                         trials=5000, rng=3)  # fmt: skip
     assert list(frame.columns[-4:]) == ["mc_mean_killed", "mc_se_killed", "mc_z", "mc_p"]
     assert ((frame.mc_p > DISAGREE) & (frame.mc_p <= 1)).all()

@@ -21,22 +21,25 @@ TWO = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS 2]")
 
 
 @pytest.mark.parametrize(
-    ("choose_by", "key"),
+    ("metric", "key"),
     [
+        ("mean_killed", lambda r: (r.killed.mean(), r.p_destroyed)),
+        ("p_destroyed", lambda r: (r.p_destroyed, r.killed.mean())),
+        ("mean_damage", lambda r: (r.damage.mean(), r.p_destroyed)),
         ("killed", lambda r: (r.killed.mean(), r.p_destroyed)),
         ("destroyed", lambda r: (r.p_destroyed, r.killed.mean())),
         ("damage", lambda r: (r.damage.mean(), r.p_destroyed)),
     ],
 )
-def test_the_selection_is_the_best_of_every_selection_made_by_hand(choose_by: str, key) -> None:  # type: ignore[no-untyped-def]
+def test_the_selection_is_the_best_of_every_selection_made_by_hand(metric: str, key) -> None:  # type: ignore[no-untyped-def]
     for count in (3, 10, 14):
-        result = mh.attack([(BOTH, count)], SQUAD, choose_by=choose_by)
+        result = mh.attack([(BOTH, count)], SQUAD, metric=metric)
         by_hand = {
             "[SUSTAINED HITS D3]": mh.attack([(D3, count)], SQUAD),
             "[SUSTAINED HITS 2]": mh.attack([(TWO, count)], SQUAD),
         }
         best = max(by_hand, key=lambda k: key(by_hand[k]))
-        assert result.killed == by_hand[best].killed, (choose_by, count)
+        assert result.killed == by_hand[best].killed, (metric, count)
         assert result.choices[0].startswith(f"Gun: {best} chosen over")
         assert result.pools[0].abilities == (best,)
 
@@ -45,7 +48,7 @@ def test_the_metrics_can_disagree() -> None:
     # ten attacks at five W1 models: the flat 2 gives more models on average, the D3's
     # higher maximum a better chance of wiping the squad
     by_killed = mh.attack([(BOTH, 10)], SQUAD)
-    by_destroyed = mh.attack([(BOTH, 10)], SQUAD, choose_by="destroyed")
+    by_destroyed = mh.attack([(BOTH, 10)], SQUAD, metric="p_destroyed")
     assert by_killed.pools[0].abilities == ("[SUSTAINED HITS 2]",)
     assert by_destroyed.pools[0].abilities == ("[SUSTAINED HITS D3]",)
     assert by_killed.killed.mean() > by_destroyed.killed.mean()
@@ -68,7 +71,7 @@ def test_ties_keep_the_stronger_instance_and_say_so() -> None:
     )
     result = mh.attack([(flamer, 2)], SQUAD)
     assert "a tie, so the stronger instance" in result.choices[0]
-    assert result.killed == mh.attack([(flamer, 2)], SQUAD, choose_by="ranking").killed
+    assert result.killed == mh.attack([(flamer, 2)], SQUAD, metric="ranking").killed
 
 
 def test_keyword_restricted_instances_are_chosen_only_where_they_apply() -> None:
@@ -91,7 +94,7 @@ def test_several_weapons_choose_jointly_and_mortal_wounds_stay() -> None:
 
 
 def test_the_monte_carlo_takes_the_ranking() -> None:
-    exact = mh.attack([(BOTH, 10)], SQUAD, choose_by="ranking")
+    exact = mh.attack([(BOTH, 10)], SQUAD, metric="ranking")
     rolled = mh.simulate([(BOTH, 10)], SQUAD, trials=40_000, rng=3)
     assert_matches("ranking", exact.killed, rolled.killed, 40_000)
 
@@ -104,13 +107,15 @@ def test_too_many_selections_fall_back_to_the_ranking() -> None:
     assert MAX_SELECTIONS < 2**7
     result = mh.attack(weapons, SQUAD)
     assert result.choices and "fixed ranking" in result.choices[0]
-    assert result.killed == mh.attack(weapons, SQUAD, choose_by="ranking").killed
+    assert result.killed == mh.attack(weapons, SQUAD, metric="ranking").killed
 
 
 def test_an_unknown_metric_is_refused() -> None:
-    with pytest.raises(mh.OptionError, match="choose_by must be one of"):
-        mh.attack([(BOTH, 1)], SQUAD, choose_by="best")
-    with pytest.raises(mh.OptionError, match="choose_by must be one of"):
-        mh.attack([(D3, 1)], SQUAD, choose_by="best")  # refused even without a choice
-    with pytest.raises(mh.OptionError, match="choose_by must be one of"):
-        mh.attack([(D3, 1)], SQUAD, choose_by=[])  # type: ignore[arg-type]
+    with pytest.raises(mh.OptionError, match="metric must be one of .*'ranking'"):
+        mh.attack([(BOTH, 1)], SQUAD, metric="best")
+    with pytest.raises(mh.OptionError, match="metric must be one of"):
+        mh.attack([(D3, 1)], SQUAD, metric="best")  # refused even without a choice
+    with pytest.raises(mh.OptionError, match="metric must be a metric"):
+        mh.attack([(D3, 1)], SQUAD, metric=[])  # type: ignore[arg-type]
+    with pytest.raises(mh.OptionError, match="did you mean 'p_destroyed'"):
+        mh.attack([(BOTH, 1)], SQUAD, metric="p_destroy")

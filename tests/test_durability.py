@@ -197,7 +197,7 @@ def test_the_plot_shows_each_units_bars() -> None:
             ["unit"], key=lambda s: s.map({"Vehicle": 0, "Monster": 1}), kind="stable"
         )["copies_50"]
     ]
-    with pytest.raises(mh.DistributionError, match="metric must be one of"):
+    with pytest.raises(mh.OptionError, match="metric must be one of"):
         mh.plot_durability(frame, "nonsense")
     plt.close("all")
 

@@ -159,8 +159,8 @@ def test_an_error_in_a_worker_process_arrives_whole(tmp_path: Path) -> None:
     [
         ({"jobs": 0}, "jobs must be an integer >= 1; got 0"),
         ({"jobs": True}, "jobs must be an integer >= 1; got True"),
-        ({"check_trials": 1}, "check_trials must be 0 or an integer >= 2; got 1"),
-        ({"check_trials": -3}, "check_trials must be 0 or an integer >= 2; got -3"),
+        ({"trials": 1}, "trials must be 0 or an integer >= 2; got 1"),
+        ({"trials": -3}, "trials must be 0 or an integer >= 2; got -3"),
     ],
 )
 def test_report_options_are_option_errors(options: dict[str, int], message: str) -> None:

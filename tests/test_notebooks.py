@@ -204,10 +204,10 @@ def multiple_targets() -> dict[str, str]:
         split = tuple(int(top[t.name]) for t in targets)
         return split, float(top["expected killed"]), float(top["P(destroyed) Brute"])
 
-    kills_2 = best([grunts, brute], "expected killed")
-    brute_2 = best([grunts, brute], "P(destroyed) Brute")
-    kills_3 = best([grunts, scouts, brute], "expected killed")
-    brute_3 = best([grunts, scouts, brute], "P(destroyed) Brute")
+    kills_2 = best([grunts, brute], "mean_killed")
+    brute_2 = best([grunts, brute], "p_destroyed:Brute")
+    kills_3 = best([grunts, scouts, brute], "mean_killed")
+    brute_3 = best([grunts, scouts, brute], "p_destroyed:Brute")
     # the splits the prose names (Grunts / Brute, then Grunts / Scouts / Brute)
     splits = (kills_2[0], brute_2[0], kills_3[0], brute_3[0])
     assert splits == ((5, 1), (1, 5), (3, 2, 1), (1, 1, 4))
@@ -344,8 +344,8 @@ def plans() -> dict[str, str]:
         x for x in necrons.loadouts() if isinstance(x, mh.AttackOptions) and x.phase == "shooting"
     ]
     threats = orks.targets()
-    by_points = mh.plan_army(shooting, threats, metric="points")
-    by_killed = mh.plan_army(shooting, threats, metric="killed")
+    by_points = mh.plan_army(shooting, threats, metric="points_destroyed")
+    by_killed = mh.plan_army(shooting, threats, metric="mean_killed")
     at_least = mh.plan_army(shooting, threats, metric="at_least:1")
     assert set(by_killed.frame()["target"]) == {"Boyz", "Burna Boyz"}
     assert set(at_least.frame()["target"]) == {"Burna Boyz"}

@@ -157,7 +157,7 @@ def test_bad_input() -> None:
         mh.attack([(RIFLE, 1)], RETINUE, pool_order="worst")
     with pytest.raises(mh.OptionError, match="mortal-wound steps stand where they are"):
         mh.rank_pool_orders([(RIFLE, 1), mh.MortalWounds(1)], RETINUE)
-    with pytest.raises(mh.OptionError, match="choose_by must be one of"):
+    with pytest.raises(mh.OptionError, match="metric must be one of"):
         mh.rank_pool_orders([(RIFLE, 1)], RETINUE, metric="best")
 
 
@@ -169,10 +169,10 @@ def test_the_orders_are_scored_with_the_same_choices_as_the_attack() -> None:
     both = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
     squad = mh.Unit.of("Squad", 5, 4, 3, 1)
     weapons = [(both, 10), (RIFLE, 1)]
-    for metric in ("killed", "destroyed"):
+    for metric in ("mean_killed", "p_destroyed", "killed", "destroyed"):
         ranking = mh.rank_pool_orders(weapons, squad, metric=metric)
-        result = mh.attack(weapons, squad, pool_order="best", choose_by=metric)
-        first = result.killed.mean() if metric == "killed" else result.p_destroyed
+        result = mh.attack(weapons, squad, pool_order="best", metric=metric)
+        first = result.killed.mean() if "killed" in metric else result.p_destroyed
         assert ranking.scores[0][0] == pytest.approx(first, abs=1e-12)
 
 

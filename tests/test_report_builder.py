@@ -35,8 +35,8 @@ def attackers(tmp_path: Path) -> list[Any]:
         ({"jobs": 0}, "jobs must be an integer >= 1; got 0"),
         ({"jobs": True}, "jobs must be an integer >= 1; got True"),
         ({"jobs": 2.0}, "jobs must be an integer >= 1; got 2.0"),
-        ({"check_trials": -5}, "check_trials must be 0 or an integer >= 2; got -5"),
-        ({"check_trials": False}, "check_trials must be 0 or an integer >= 2; got False"),
+        ({"trials": -5}, "trials must be 0 or an integer >= 2; got -5"),
+        ({"trials": False}, "trials must be 0 or an integer >= 2; got False"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_work(

@@ -212,8 +212,8 @@ def test_datasheet_options_choose_per_model_type() -> None:
 
 def test_report_with_workers_matches_a_serial_one_for_options(tmp_path: Path) -> None:
     units = read_attackers(write(tmp_path, SQUAD))
-    serial = build_report(units, [HORDE, BRUTES], check_trials=200, rng=3)
-    parallel = build_report(units, [HORDE, BRUTES], check_trials=200, rng=3, jobs=2)
+    serial = build_report(units, [HORDE, BRUTES], trials=200, rng=3)
+    parallel = build_report(units, [HORDE, BRUTES], trials=200, rng=3, jobs=2)
     assert serial.equals(parallel)
     assert serial.weapons_used.tolist()[:2] == ["5x Bolt rifle", "5x Plasma pistol"]
     assert (serial.mc_z.abs() < 5).all()

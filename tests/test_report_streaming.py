@@ -78,7 +78,7 @@ def test_the_streamed_csv_is_the_frame_written_whole(tmp_path: Path) -> None:
     with pytest.warns(UserWarning):
         loadouts = list(mh.read_attackers(path))
     assert main([*argv, "--no-progress"]) == 0
-    frame = build_report(loadouts, list(mh.targets.STANDARD), check_trials=500, rng=5)
+    frame = build_report(loadouts, list(mh.targets.STANDARD), trials=500, rng=5)
     numbers = frame.select_dtypes("number").columns  # noise below 1e-12 is written as 0
     frame[numbers] = frame[numbers].mask(frame[numbers].abs() < 1e-12, 0)
     assert out.read_text() == frame.to_csv(index=False, float_format="%.6g")

@@ -73,20 +73,20 @@ def _frames(**options: Any) -> list[pd.DataFrame]:
 
 @pytest.mark.system
 def test_serial_processes_and_an_executor_give_identical_frames() -> None:
-    serial, pool, threads = _frames(check_trials=300, seed=7)
+    serial, pool, threads = _frames(trials=300, rng=7)
     assert "mc_mean_killed" in serial.columns
     pd.testing.assert_frame_equal(serial, pool, check_exact=True)
     pd.testing.assert_frame_equal(serial, threads, check_exact=True)
     # another seed, other Monte Carlo numbers; the exact columns the same
-    other = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300, seed=8)
+    other = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300, rng=8)
     assert not other.mc_mean_killed.equals(serial.mc_mean_killed)
     assert other.mean_killed.equals(serial.mean_killed)
 
 
 @pytest.mark.dask
 def test_a_dask_local_cluster_gives_the_same_frame() -> None:
-    serial = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300)
-    clustered = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, check_trials=300,
+    serial = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300)
+    clustered = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300,
                          executor="dask", jobs=2)  # fmt: skip
     pd.testing.assert_frame_equal(serial, clustered, check_exact=True)
     with (
@@ -94,10 +94,10 @@ def test_a_dask_local_cluster_gives_the_same_frame() -> None:
         DASK.Client(cluster) as client,
     ):
         given = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
-                         check_trials=300, executor=client)  # fmt: skip
+                         trials=300, executor=client)  # fmt: skip
         pd.testing.assert_frame_equal(serial, given, check_exact=True)
         address = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
-                           check_trials=300, executor=cluster.scheduler_address)  # fmt: skip
+                           trials=300, executor=cluster.scheduler_address)  # fmt: skip
         pd.testing.assert_frame_equal(serial, address, check_exact=True)
 
 

@@ -445,15 +445,16 @@ def _add_plan(sub: _Subparsers) -> argparse.ArgumentParser:
         "two weapon lines at a time. The plan is compared with sending everything at the "
         "best single target.",
         epilog="examples:\n  mathhammer plan\n  mathhammer plan army.csv --targets "
-        "threats.csv --metric points -o plan.csv\n  mathhammer plan army.csv --metric "
+        "threats.csv --metric points_destroyed -o plan.csv\n  mathhammer plan army.csv --metric "
         "at_least:2",
     )
     command.add_argument("attackers", nargs="?", help="the attacking units (default: examples)")
     command.add_argument("--targets", help="the targets (default: the standard suite)")
     command.add_argument(
         "--metric",
-        default="killed",
-        help="killed (default), points, destroyed:<target name> or at_least:<k>",
+        default="mean_killed",
+        help="mean_killed (default), points_destroyed, p_destroyed:<target name> or "
+        "at_least:<k> (or the short names killed, points, destroyed:<target name>)",
     )
     command.add_argument(
         "--phase", choices=["shooting", "fight"], default="shooting", help="the phase planned"

@@ -40,7 +40,7 @@ def plan_command(args: argparse.Namespace) -> int:
     warn_import(army, rules=False)
     plan = _planned(units, targets, args)
     frame = plan.frame()
-    _print_plan(plan, frame, args.metric)
+    _print_plan(plan, frame, plan.metric)
     if "--output" in outputs:
         write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
         print(f"plan written to {args.output}")

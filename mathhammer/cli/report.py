@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, field_error
-from ..results.columns import METRIC_COLUMNS, after_attack_columns_in
+from ..results.columns import METRIC_COLUMNS, after_attack_columns_in, metric_column
 from .lines import one_line, progress_bar, warn_import
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
@@ -97,8 +97,8 @@ def _print_pictures(args: argparse.Namespace, metric: str | None) -> None:
 def _checked_outputs(args: argparse.Namespace) -> dict[str, Any]:
     """Check ``--metric`` and every output before the work (``-o`` defaults to
     :data:`DEFAULT_REPORT`); return the outputs asked for, by flag."""
-    if args.metric is not None and args.metric not in METRIC_COLUMNS:  # before the work
-        raise field_error(OptionError, "--metric", f"one of {list(METRIC_COLUMNS)}", args.metric)
+    if args.metric is not None:  # before the work; a short name read as its column
+        args.metric = metric_column(args.metric, among=METRIC_COLUMNS, field="--metric")
     if args.output is None and not (args.plot or args.html):
         args.output = DEFAULT_REPORT  # a CSV unless only a picture or a page is asked for
     named = [("--output", args.output), ("--plot", args.plot), ("--html", args.html)]
@@ -142,7 +142,7 @@ def _compute(
             targets,
             rules=args.rules,
             metric=args.metric if args.metric in CHOICE_METRICS else "mean_damage",
-            check_trials=args.check_trials,
+            trials=args.check_trials,
             jobs=args.jobs,
             rng=args.seed,
             progress=(lambda _: bar.update(1)) if bar else None,

@@ -95,8 +95,8 @@ def sweep_command(args: argparse.Namespace) -> int:
         resume=args.resume,
         collect=False,
         progress=wants_progress(args),
-        check_trials=args.check_trials,
-        seed=args.seed,
+        trials=args.check_trials,
+        rng=args.seed,
     )
     print(
         f"{rows} rows ({len(army.loadouts)} attackers x {len(them.targets)} targets x "

@@ -16,8 +16,8 @@ from ..model.context import Context, Modifiers
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
 from ..results.state import UnitState
-from ..rules.base import Ruleset
-from .choices import choosing, may_choose
+from ..rules.registry import RulesetLike
+from .choices import choice_metric, choosing, may_choose
 from .defender import defending
 from .order import ordering
 from .runs import Request, Run, engine_run
@@ -32,11 +32,11 @@ def attack(
     weapons: Any,
     target: Unit | None = None,
     *,
-    rules: str | Ruleset | None = None,
+    rules: RulesetLike | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,
-    choose_by: str = "killed",
+    metric: str = "mean_killed",
     pool_order: str = "given",
     allocation: str = "given",
 ) -> AttackResult:
@@ -68,23 +68,26 @@ def attack(
         by its probability, and the result counts from the start of the sequence (its
         ``killed`` and ``damage`` include the earlier attacks'). The target must be the
         unit the state is of, under the same ruleset. See :func:`mathhammer.sequence`.
-    choose_by : str
+    metric : str
         Where a weapon carries duplicated abilities of which one instance applies (seed
         004: ``[SUSTAINED HITS D3]`` and ``[SUSTAINED HITS 2]``), the player's selection:
-        every one is attacked and the best kept by ``"killed"`` (expected models
-        destroyed, then P(destroyed); the default), ``"destroyed"`` (P(destroyed), then
-        expected models destroyed) or ``"damage"`` (expected wounds lost); the result's
-        ``choices`` says what was selected. ``"ranking"`` takes the instance with the
-        stronger mean, then the higher maximum, without attacking (as the Monte Carlo does).
+        every one is attacked and the best kept by ``"mean_killed"`` (expected models
+        destroyed, then P(destroyed); the default), ``"p_destroyed"`` (P(destroyed), then
+        expected models destroyed) or ``"mean_damage"`` (expected wounds lost); the
+        short names ``"killed"``, ``"destroyed"`` and ``"damage"`` are aliases
+        (:func:`mathhammer.metric_column`). The result's ``choices``
+        says what was selected. ``"ranking"`` takes the instance with the stronger mean,
+        then the higher maximum, without attacking (as the Monte Carlo does).
     pool_order : {"given", "best"}
         The order the pools resolve in: as declared (the default), or the best of every
-        order (up to 6 pools; a greedy order past that) by the ``choose_by`` metric
-        (``"killed"`` for ``"ranking"``); ``choices`` says which (see
+        order (up to 6 pools; a greedy order past that) by ``metric``
+        (``"mean_killed"`` for ``"ranking"``); ``choices`` says which (see
         :func:`mathhammer.rank_pool_orders`).
     allocation : str
         The order of the target's allocation groups: as given (the default), or the
         defender's best of the orders the rules allow: ``"defender-best"`` (fewest
-        expected models destroyed), ``"defender-best:wounds"`` (fewest wounds lost) or
+        expected models destroyed), ``"defender-best:mean_damage"`` (fewest wounds lost;
+        ``"defender-best:wounds"`` is an alias) or
         ``"defender-best:protect:<group name>"`` (the smallest chance that group is
         destroyed). The result's ``target`` is the unit in that order, and ``choices``
         says which (:func:`mathhammer.exact.defender.legal_orders`).
@@ -137,27 +140,29 @@ def attack(
     >>> after.pools[0].attacks.probabilities.tolist()
     [0.0, 1.0]
     """
-    if _nothing_to_decide(weapons, choose_by, pool_order, allocation):
+    if _nothing_to_decide(weapons, metric, pool_order, allocation):
         return resolve(
             weapons, target, None, start, rules=rules, context=context, modifiers=modifiers
         )
-    run = decided(choose_by=choose_by, pool_order=pool_order, allocation=allocation)
+    run = decided(metric=metric, pool_order=pool_order, allocation=allocation)
     return run(Request(weapons, target, None, start, rules, context, modifiers))
 
 
-def _nothing_to_decide(weapons: Any, choose_by: str, pool_order: str, allocation: str) -> bool:
+def _nothing_to_decide(weapons: Any, metric: str, pool_order: str, allocation: str) -> bool:
     """Whether the attack is the engine's as it is: the default options, and no weapon
     with duplicated abilities."""
-    defaults = choose_by == "killed" and pool_order == "given" and allocation == "given"
+    if pool_order != "given" or allocation != "given":
+        return False
+    defaults = choice_metric(metric) == "mean_killed"
     return defaults and not may_choose(weapons)
 
 
 def decided(
-    *, choose_by: str = "killed", pool_order: str = "given", allocation: str = "given"
+    *, metric: str = "mean_killed", pool_order: str = "given", allocation: str = "given"
 ) -> Run:
     """The exact engine's run with the decisions :func:`attack` takes made first: the
     defender's order of the target's groups (``allocation``), the order of the pools
-    (``pool_order``), then each weapon's duplicated abilities (``choose_by``), each
+    (``pool_order``), then each weapon's duplicated abilities (``metric``), each
     decision scoring the run below it.
 
     Examples
@@ -175,8 +180,8 @@ def decided(
     """
     if pool_order not in POOL_ORDERS:
         raise field_error(OptionError, "pool_order", "'given' or 'best'", pool_order)
-    run = choosing(engine_run, choose_by)
+    run = choosing(engine_run, metric)
     if pool_order == "best":
-        metric = "killed" if choose_by == "ranking" else choose_by
-        run = ordering(run, metric, walk=True)
+        ranked = "mean_killed" if choice_metric(metric) == "ranking" else metric
+        run = ordering(run, ranked, walk=True)
     return defending(run, allocation)

@@ -4,7 +4,7 @@ Instances of one weapon ability are not cumulative: the controlling player selec
 applies, each time the unit attacks. Where a weapon carries two or more distinct instances
 of a kind that apply against the target (``[SUSTAINED HITS D3]`` and ``[SUSTAINED HITS 2]``),
 every selection is attacked exactly and the best by the stated metric is kept; the result
-says what was chosen over what, and by how much. ``choose_by="ranking"`` keeps the fixed
+says what was chosen over what, and by how much. ``metric="ranking"`` keeps the fixed
 ranking instead (the stronger mean, then the higher maximum), as the Monte Carlo does.
 """
 
@@ -17,16 +17,17 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from ..errors import OptionError, field_error
 from ..model.ability_base import Ability, alternatives
 from ..model.pools import MortalWounds, weapon_entries
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
+from ..results.columns import metric_column
 from .runs import Request, Run
 
 __all__ = [
-    "CHOOSE_BY",
     "MAX_SELECTIONS",
+    "METRIC_KEYS",
+    "choice_metric",
     "choosing",
     "chosen",
     "may_choose",
@@ -35,22 +36,32 @@ __all__ = [
     "too_many",
 ]
 
-#: What a selection can be chosen by: a key (larger is better) and its words.
-CHOOSE_BY: dict[str, tuple[Callable[[AttackResult], tuple[float, ...]], str]] = {
-    "killed": (lambda r: (r.killed.mean(), r.p_destroyed), "expected models destroyed"),
-    "destroyed": (lambda r: (r.p_destroyed, r.killed.mean()), "P(destroyed)"),
-    "damage": (lambda r: (r.damage.mean(), r.p_destroyed), "expected wounds lost"),
+#: The metrics a selection can be chosen by: each column's key (larger is better) and words.
+METRIC_KEYS: dict[str, tuple[Callable[[AttackResult], tuple[float, ...]], str]] = {
+    "mean_killed": (lambda r: (r.killed.mean(), r.p_destroyed), "expected models destroyed"),
+    "p_destroyed": (lambda r: (r.p_destroyed, r.killed.mean()), "P(destroyed)"),
+    "mean_damage": (lambda r: (r.damage.mean(), r.p_destroyed), "expected wounds lost"),
 }
 #: The most selections attacked; past it the fixed ranking decides (and the result says so).
 MAX_SELECTIONS = 64
 
 
-def metric_of(choose_by: str) -> tuple[Callable[[AttackResult], tuple[float, ...]], str]:
-    """The key and words of a ``choose_by`` (``"ranking"`` has none)."""
-    if not isinstance(choose_by, str) or choose_by not in CHOOSE_BY:
-        wanted = f"one of {[*CHOOSE_BY, 'ranking']}"
-        raise field_error(OptionError, "choose_by", wanted, choose_by)
-    return CHOOSE_BY[choose_by]
+def choice_metric(metric: str) -> str:
+    """The column of :data:`METRIC_KEYS` that ``metric`` names (a short name is an alias:
+    :func:`mathhammer.metric_column`), or ``"ranking"``: no metric, the
+    fixed ranking.
+
+    Examples
+    --------
+    >>> choice_metric("killed"), choice_metric("p_destroyed"), choice_metric("ranking")
+    ('mean_killed', 'p_destroyed', 'ranking')
+    """
+    return metric_column(metric, among=(*METRIC_KEYS, "ranking"))
+
+
+def metric_of(metric: str) -> tuple[Callable[[AttackResult], tuple[float, ...]], str]:
+    """The key and words of a metric of :data:`METRIC_KEYS` (by column or alias)."""
+    return METRIC_KEYS[metric_column(metric, among=METRIC_KEYS)]
 
 
 def _variant(weapon: Weapon, chosen: tuple[Ability, ...]) -> Weapon:
@@ -149,11 +160,11 @@ def _is_duplicated(ability: Ability, found: Sequence[tuple[Ability, ...]]) -> bo
 
 
 def chosen(
-    results: Sequence[tuple[AttackResult, tuple[str, ...]]], choose_by: str
+    results: Sequence[tuple[AttackResult, tuple[str, ...]]], metric: str
 ) -> tuple[AttackResult, tuple[str, ...]]:
     """The best result by the metric (the first of equals: the ranking's on a tie), and a
     line saying what was chosen over what."""
-    key, words = metric_of(choose_by)
+    key, words = metric_of(metric)
     best = 0
     for i in range(1, len(results)):
         if beats(key(results[i][0]), key(results[best][0])):
@@ -191,9 +202,9 @@ def beats(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return False
 
 
-def choosing(run: Run, choose_by: str) -> Run:
+def choosing(run: Run, metric: str) -> Run:
     """``run`` with the player's selection of duplicated abilities made first: every
-    selection attacked by ``run`` and the best by ``choose_by`` kept, the result's
+    selection attacked by ``run`` and the best by ``metric`` kept, the result's
     ``choices`` saying what was selected; past :data:`MAX_SELECTIONS`, and with
     ``"ranking"``, the fixed ranking (``run`` as it is).
 
@@ -202,13 +213,13 @@ def choosing(run: Run, choose_by: str) -> Run:
     >>> import mathhammer as mh
     >>> from mathhammer.decisions.runs import Request, engine_run
     >>> gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS D3], [SUSTAINED HITS 2]")
-    >>> run = choosing(engine_run, "destroyed")
+    >>> run = choosing(engine_run, "p_destroyed")
     >>> print(run(Request([(gun, 10)], mh.Unit.of("U", 5, 4, 3, 1))).choices[0])
     Gun: [SUSTAINED HITS D3] chosen over Gun: [SUSTAINED HITS 2] by P(destroyed): 0.02898 vs 0.02757
     """
-    if choose_by == "ranking":
+    metric = choice_metric(metric)  # a metric it does not know is refused, choice or not
+    if metric == "ranking":
         return run
-    metric_of(choose_by)  # a metric it does not know is refused, choice or not
 
     def chosen_run(request: Request) -> AttackResult:
         if not request.decidable or not may_choose(request.weapons):
@@ -220,7 +231,7 @@ def choosing(run: Run, choose_by: str) -> Run:
         if options == []:
             return replace(run(request), choices=(too_many(request.weapons),))
         results = [(run(replace(request, weapons=w)), picked) for w, picked in options]
-        best, line = chosen(results, choose_by)
+        best, line = chosen(results, metric)
         return replace(best, choices=line)
 
     return chosen_run

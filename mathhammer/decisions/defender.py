@@ -17,10 +17,12 @@ from dataclasses import replace
 from ..errors import AllocationOrderError, OptionError, field_error
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
+from ..results.columns import metric_column
 from .runs import Request, Run
 
 __all__ = [
     "ALLOCATIONS",
+    "DEFENDER_METRICS",
     "MAX_GROUPS",
     "defender_best",
     "defending",
@@ -32,7 +34,10 @@ __all__ = [
 #: The most groups whose orders are all tried (7 groups: 5,040 permutations to check).
 MAX_GROUPS = 7
 #: What ``attack(..., allocation=...)`` takes, in words.
-ALLOCATIONS = "'given', 'defender-best', 'defender-best:wounds' or 'defender-best:protect:<group>'"
+ALLOCATIONS = (
+    "'given', 'defender-best', 'defender-best:<metric>' (mean_killed, mean_damage) "
+    "or 'defender-best:protect:<group>'"
+)
 
 
 def reordered(unit: Unit, order: tuple[int, ...]) -> Unit:
@@ -67,28 +72,33 @@ def legal_orders(unit: Unit) -> list[tuple[int, ...]]:
     return out
 
 
+#: The metrics the defender can keep smallest, and their words (besides a group's fate).
+DEFENDER_METRICS: dict[str, tuple[Callable[[AttackResult], float], str]] = {
+    "mean_killed": ((lambda r: r.killed.mean()), "expected models destroyed"),
+    "mean_damage": ((lambda r: r.damage.mean()), "expected wounds lost"),
+}
+
+
 def defender_goal(text: str, unit: Unit) -> tuple[Callable[[AttackResult], float], str]:
-    """What the defender keeps smallest: ``"models"`` (expected models destroyed, the
-    default), ``"wounds"`` (expected wounds lost), or ``"protect:<group name>"`` (the
-    chance that group is destroyed); and its words."""
-    if text == "models":
-        return (lambda r: r.killed.mean()), "expected models destroyed"
-    if text == "wounds":
-        return (lambda r: r.damage.mean()), "expected wounds lost"
-    if text.startswith("protect:"):
-        name = text.removeprefix("protect:")
-        names = [g.name for g in unit.groups]
-        if name not in names:
-            wanted = f"a group of {unit.name!r}: one of {[n for n in names if n]}"
-            raise field_error(OptionError, "allocation protect", wanted, name)
-        size = unit.groups[names.index(name)].count
+    """What the defender keeps smallest: ``"mean_killed"`` (expected models destroyed,
+    the default; alias ``"models"``), ``"mean_damage"`` (expected wounds lost; alias
+    ``"wounds"``), or ``"protect:<group name>"`` (the chance that group is destroyed);
+    and its words."""
+    if not text.startswith("protect:"):
+        field = "allocation defender-best:<metric>"
+        return DEFENDER_METRICS[metric_column(text, among=DEFENDER_METRICS, field=field)]
+    name = text.removeprefix("protect:")
+    names = [g.name for g in unit.groups]
+    if name not in names:
+        wanted = f"a group of {unit.name!r}: one of {[n for n in names if n]}"
+        raise field_error(OptionError, "allocation protect", wanted, name)
+    size = unit.groups[names.index(name)].count
 
-        def lost(result: AttackResult) -> float:
-            group = next(g for g in result.groups if g.group.name == name)
-            return float(group.killed.probabilities[size:].sum())
+    def lost(result: AttackResult) -> float:
+        group = next(g for g in result.groups if g.group.name == name)
+        return float(group.killed.probabilities[size:].sum())
 
-        return lost, f"P({name} destroyed)"
-    raise field_error(OptionError, "allocation", ALLOCATIONS, f"defender-best:{text}")
+    return lost, f"P({name} destroyed)"
 
 
 def defender_best(request: Request, goal: str, run: Run) -> AttackResult:
@@ -121,7 +131,7 @@ def _reordered_request(request: Request, unit: Unit, order: tuple[int, ...]) -> 
 
 def defending(run: Run, allocation: str) -> Run:
     """``run`` against the defender's best order of the target's groups by the goal
-    ``allocation`` states (``"defender-best"``, ``"defender-best:wounds"`` or
+    ``allocation`` states (``"defender-best"``, ``"defender-best:mean_damage"`` or
     ``"defender-best:protect:<group name>"``; :func:`defender_best`); ``"given"``: ``run``
     as it is.
 
@@ -131,7 +141,7 @@ def defending(run: Run, allocation: str) -> Run:
     >>> from mathhammer.decisions.runs import Request, engine_run
     >>> veterans = mh.ModelGroup(4, 4, 3, 2, name="Veterans")
     >>> squad = mh.Unit("Squad", [veterans, mh.ModelGroup(3, 4, 4, 1, name="Troopers")])
-    >>> run = defending(engine_run, "defender-best:wounds")
+    >>> run = defending(engine_run, "defender-best:mean_damage")
     >>> print(run(Request([(mh.Weapon("Gun", 3, 3, 5, -1, 2), 4)], squad)).choices[0])
     allocation: ...
     """
@@ -139,7 +149,7 @@ def defending(run: Run, allocation: str) -> Run:
         return run
     if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
         raise field_error(OptionError, "allocation", ALLOCATIONS, allocation)
-    goal = allocation.removeprefix("defender-best").removeprefix(":") or "models"
+    goal = allocation.removeprefix("defender-best").removeprefix(":") or "mean_killed"
 
     def defended_run(request: Request) -> AttackResult:
         if request.start is not None:

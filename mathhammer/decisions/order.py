@@ -23,8 +23,10 @@ from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
+from ..results.columns import metric_column
 from ..results.state import UnitState
-from .choices import beats, choosing, may_choose, metric_of
+from ..rules.registry import RulesetLike
+from .choices import METRIC_KEYS, beats, choosing, may_choose, metric_of
 from .runs import Request, Run, engine_run
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
@@ -112,16 +114,16 @@ def rank_pool_orders(
     weapons: Any,
     target: Unit,
     *,
-    metric: str = "killed",
-    rules: Any = None,
+    metric: str = "mean_killed",
+    rules: RulesetLike | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,
     run: Run | None = None,
 ) -> OrderRanking:
     """Every order of the pools (up to :data:`MAX_EXHAUSTIVE`), attacked exactly and
-    ranked by ``metric`` (``"killed"``, ``"destroyed"`` or ``"damage"``, as
-    ``attack(..., choose_by=...)`` reads them); past that, the greedy order.
+    ranked by ``metric`` (``"mean_killed"``, ``"p_destroyed"`` or ``"mean_damage"``, or
+    an alias, as ``attack(..., metric=...)`` reads them); past that, the greedy order.
 
     The attack is declared once, before its first pool: from a ``start``, against the
     target as it stands in each of its states (docs/rules.md D34), whatever the order.
@@ -147,6 +149,7 @@ def rank_orders(request: Request, metric: str, run: Run, walk: bool = False) -> 
     """:func:`rank_pool_orders` of a request, each order scored by ``run``. With ``walk``
     (``run`` is the exact engine's, with any choice of duplicated abilities), the orders
     of weapons with no choice to make are walked on one layout, with the same numbers."""
+    metric = metric_column(metric, among=METRIC_KEYS)
     key, _ = metric_of(metric)
     pools = _pools(request.weapons)
     if walk and 1 < len(pools) <= MAX_EXHAUSTIVE:
@@ -283,11 +286,11 @@ def ordering(run: Run, metric: str, *, walk: bool = False) -> Run:
     >>> rifle, heavy = mh.Weapon("Rifle", 2, 3, 4, 0, 1), mh.Weapon("Heavy", 3, 4, 5, -1, 2)
     >>> veterans = mh.ModelGroup(4, 4, 3, 2, name="Veterans")
     >>> squad = mh.Unit("Squad", [veterans, mh.ModelGroup(3, 4, 4, 1, name="Troopers")])
-    >>> result = ordering(engine_run, "killed")(Request([(rifle, 4), (heavy, 2)], squad))
+    >>> result = ordering(engine_run, "mean_killed")(Request([(rifle, 4), (heavy, 2)], squad))
     >>> print(result.choices[0])
     pool order: Heavy x2 -> Rifle x4 (exhaustive) by expected models destroyed: 1.246 vs 1.232 ...
     """
-    metric_of(metric)
+    metric = metric_column(metric, among=METRIC_KEYS)
 
     def ordered_run(request: Request) -> AttackResult:
         if not request.decidable:

@@ -18,8 +18,8 @@ from ..model.profiles import Unit
 from ..model.standing import Standing
 from ..results.attack import AttackResult
 from ..results.state import UnitState
-from ..rules.base import Ruleset
 from ..rules.plan import AttackPlan
+from ..rules.registry import RulesetLike
 
 __all__ = ["Request", "Run", "engine_run"]
 
@@ -47,7 +47,7 @@ class Request:
     target: Unit | None
     standing: Standing | None = None
     start: AttackResult | UnitState | None = None
-    rules: str | Ruleset | None = None
+    rules: RulesetLike | None = None
     context: Context | None = None
     modifiers: Modifiers | None = None
 

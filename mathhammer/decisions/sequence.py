@@ -16,7 +16,7 @@ from ..model.profiles import Unit
 from ..results.attack import AttackResult
 from ..results.sequence import SequenceResult
 from ..results.state import UnitState
-from ..rules.base import Ruleset
+from ..rules.registry import RulesetLike
 from .attack import attack
 
 __all__ = ["sequence"]
@@ -60,7 +60,7 @@ def sequence(
     steps: Iterable[Any],
     target: Unit,
     *,
-    rules: str | Ruleset | None = None,
+    rules: RulesetLike | None = None,
     start: AttackResult | UnitState | None = None,
 ) -> SequenceResult:
     """Attacks resolved one after another against one target, the target's state

@@ -79,7 +79,8 @@ from ..model.abilities import Torrent
 from ..model.ability_text import UnknownAbilityWarning, parse_abilities, suggest_ability
 from ..model.context import Context, parse_buff
 from ..model.profiles import Weapon, normalise_keywords
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset
+from ..rules.registry import RulesetLike
 from ..units.alternatives import pooled_fight, pooled_shooting
 from ..units.loadout import Loadout, describe_weapons
 from ..units.options import AttackOptions, UnknownAbility
@@ -166,7 +167,7 @@ class _Unit:
 
 
 def read_attackers(
-    path: str | Path, *, rules: str | Ruleset = "11e", strict: bool = False
+    path: str | Path, *, rules: RulesetLike = "11e", strict: bool = False
 ) -> list[AttackOptions]:
     """Read attacking units: per unit and phase, the legal declarations of its rows.
 
@@ -218,7 +219,7 @@ def _add_row(
     units: dict[str, _Unit],
     line: int,
     row: dict[str, str],
-    rules: str | Ruleset,
+    rules: RulesetLike,
     strict: bool,
 ) -> None:
     """Read one row into the unit it names, created at its first row."""
@@ -255,7 +256,7 @@ def _flag_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str,
 
 
 def _row(
-    reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset, strict: bool
+    reader: CsvReader, line: int, row: dict[str, str], rules: RulesetLike, strict: bool
 ) -> _Row:
     weapon = _weapon(reader, line, row, rules)
     count = reader.value(line, row, "count", integer)
@@ -367,7 +368,7 @@ def _strength(text: str) -> Any:
     return dice_reader("Weapon.strength")(text)
 
 
-def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset) -> Weapon:
+def _weapon(reader: CsvReader, line: int, row: dict[str, str], rules: RulesetLike) -> Weapon:
     kind = _kind(reader, line, row)
     fields: dict[str, Any] = {
         "name": row["weapon"] or "weapon",
@@ -396,7 +397,7 @@ def _kind(reader: CsvReader, line: int, row: dict[str, str]) -> str:
 
 
 def _skill(
-    reader: CsvReader, line: int, row: dict[str, str], rules: str | Ruleset, found: Sequence[Any]
+    reader: CsvReader, line: int, row: dict[str, str], rules: RulesetLike, found: Sequence[Any]
 ) -> dict[str, int]:
     """The weapon's BS/WS field: the ruleset's characteristic, or N+ (none for [TORRENT])."""
     skill_text = row["BS/WS"].strip()

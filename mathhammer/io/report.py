@@ -18,7 +18,7 @@ import numpy as np
 from ..core.dist import Dist
 from ..core.heap import settled_heap
 from ..errors import LimitError, OptionError, RulesError, field_error
-from ..montecarlo.engine import simulate
+from ..montecarlo.engine import seed_sequence, simulate
 from ..results.attack import AttackResult
 from ..results.columns import (
     ALL_COLUMNS,
@@ -28,6 +28,7 @@ from ..results.columns import (
     situation_columns,
 )
 from ..rules import Ruleset, get_ruleset
+from ..rules.registry import RulesetLike
 from ..units.loadout import Loadout
 from ..units.options import (
     DEFAULT_METRIC,
@@ -55,7 +56,7 @@ __all__ = [
 
 #: The columns of a report, in order (those that apply: points and panic columns only
 #: appear when the inputs have points or the ruleset has Panic Tests, Monte Carlo
-#: columns with ``check_trials``, ``phase`` and ``weapons_used`` for units choosing among
+#: columns with ``trials``, ``phase`` and ``weapons_used`` for units choosing among
 #: legal declarations). The vocabulary of :mod:`mathhammer.results.columns`.
 REPORT_COLUMNS = ALL_COLUMNS
 #: The most worker processes a report starts.
@@ -74,7 +75,7 @@ class SkippedTarget:
 
 
 def usable_targets(
-    targets: Sequence[Target], rules: str | Ruleset = "11e"
+    targets: Sequence[Target], rules: RulesetLike = "11e"
 ) -> tuple[list[Target], list[SkippedTarget]]:
     """The targets the ruleset resolves, and those it refuses with its reason.
 
@@ -121,19 +122,19 @@ def _unit_rows(args: _Work) -> list[Row]:
 def _rows_of(
     loadout: Loadout,
     targets: tuple[Target, ...],
-    rules: str | Ruleset,
-    check_trials: int,
+    rules: RulesetLike,
+    trials: int,
     seeds: np.random.SeedSequence,
     metric: Metric,
 ) -> list[Row]:
     """One loadout's rows: exact alone, or each with its Monte Carlo check."""
-    if not check_trials:
+    if not trials:
         return _exact_rows(loadout, targets, rules, metric)
-    return _checked_rows(loadout, targets, rules, check_trials, seeds, metric)
+    return _checked_rows(loadout, targets, rules, trials, seeds, metric)
 
 
 def _exact_rows(
-    loadout: Loadout, targets: tuple[Target, ...], rules: str | Ruleset, metric: Metric
+    loadout: Loadout, targets: tuple[Target, ...], rules: RulesetLike, metric: Metric
 ) -> list[Row]:
     """One loadout's exact rows (made once for loadouts of the same weapons)."""
     rows: list[Row] = []
@@ -151,8 +152,8 @@ def _exact_rows(
 def _checked_rows(
     loadout: Loadout,
     targets: tuple[Target, ...],
-    rules: str | Ruleset,
-    check_trials: int,
+    rules: RulesetLike,
+    trials: int,
     seeds: np.random.SeedSequence,
     metric: Metric,
 ) -> list[Row]:
@@ -167,7 +168,7 @@ def _checked_rows(
         check = simulate(
             used.weapons,
             target.unit,
-            trials=check_trials,
+            trials=trials,
             rng=np.random.default_rng(stream),
             rules=rules,
             context=choice.context,
@@ -202,9 +203,9 @@ def build_report(
     attackers: Sequence[Loadout],
     targets: Sequence[Target],
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     metric: Metric = DEFAULT_METRIC,
-    check_trials: int = 0,
+    trials: int = 0,
     jobs: int = 1,
     rng: Any = None,
     progress: Callable[[int], None] | None = None,
@@ -229,7 +230,7 @@ def build_report(
         :data:`~mathhammer.units.options.CHOICE_METRICS` (``"mean_damage"``, wounds lost,
         by default), or a function of the row. A column a row lacks (points against a
         target without any) ranks that row's options by ``mean_damage``.
-    check_trials : int
+    trials : int
         If positive, a Monte Carlo estimate per row: ``mc_mean_killed``,
         ``mc_se_killed``, ``mc_z`` (its deviation from the exact mean in exact
         standard errors) and ``mc_p`` (the p-value of its counts under the exact
@@ -255,7 +256,7 @@ def build_report(
     Raises
     ------
     OptionError
-        For ``jobs``, ``check_trials`` or ``metric`` out of range.
+        For ``jobs``, ``trials``, ``metric`` or ``rng`` out of range.
     RulesError
         When the ruleset refuses every target.
 
@@ -264,7 +265,7 @@ def build_report(
     >>> import mathhammer as mh
     >>> bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
     >>> frame = build_report([mh.Loadout("bolters", [(bolt, 10)], 160)],
-    ...                      [mh.targets.get("Line infantry")], check_trials=2000, rng=1)
+    ...                      [mh.targets.get("Line infantry")], trials=2000, rng=1)
     >>> list(frame.columns[-4:]), round(float(frame.mean_killed[0]), 3)
     (['mc_mean_killed', 'mc_se_killed', 'mc_z', 'mc_p'], 1.417)
     """
@@ -273,7 +274,7 @@ def build_report(
         targets,
         rules=rules,
         metric=metric,
-        check_trials=check_trials,
+        trials=trials,
         jobs=jobs,
         rng=rng,
         progress=progress,
@@ -289,9 +290,9 @@ def report_rows(
     attackers: Sequence[Loadout],
     targets: Sequence[Target],
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     metric: Metric = DEFAULT_METRIC,
-    check_trials: int = 0,
+    trials: int = 0,
     jobs: int = 1,
     rng: Any = None,
     progress: Callable[[int], None] | None = None,
@@ -312,16 +313,16 @@ def report_rows(
     >>> [(row["target"], round(row["mean_killed"], 3)) for row, _ in rows]
     [('Line infantry', 1.417), ('Vehicle', 0.0)]
     """
-    _check_options(jobs, check_trials, metric, rng)
+    _check_options(jobs, trials, metric)
+    root = seed_sequence(rng)
     usable, skipped = usable_targets(targets, rules)
     if not usable:
         raise RulesError(
             f"rules={get_ruleset(rules).name!r} refuses every target: "
             + "; ".join(f"{s.target}: {s.reason}" for s in skipped)
         )
-    root = rng if isinstance(rng, np.random.SeedSequence) else np.random.SeedSequence(rng)
     work = [
-        (loadout, tuple(usable), rules, check_trials, stream, metric)
+        (loadout, tuple(usable), rules, trials, stream, metric)
         for loadout, stream in zip(attackers, root.spawn(len(attackers)), strict=True)
     ]
     return ReportRows(work, tuple(skipped), jobs, progress)
@@ -368,13 +369,11 @@ class ReportRows:
                 close()
 
 
-def _check_options(jobs: Any, check_trials: Any, metric: Any, rng: Any) -> None:
+def _check_options(jobs: Any, trials: Any, metric: Any) -> None:
     """Refuse out-of-range options before any work."""
     _check_jobs(jobs)
-    if _is_integer(rng) and rng < 0:
-        raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng)
-    if not _is_integer(check_trials) or check_trials < 0 or check_trials == 1:
-        raise field_error(OptionError, "check_trials", "0 or an integer >= 2", check_trials)
+    if not _is_integer(trials) or trials < 0 or trials == 1:
+        raise field_error(OptionError, "trials", "0 or an integer >= 2", trials)
     check_metric(metric)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..rules.registry import RulesetLike
 from ..views.report_html import report_html
 from .outputs import check_output, write_output
 
@@ -26,7 +27,7 @@ def write_html_report(
     path: str | os.PathLike[str],
     *,
     title: str = "mathhammer report",
-    rules: str | None = None,
+    rules: RulesetLike | None = None,
     metric: str | None = None,
     results: Sequence[Any] | None = None,
     scale: str = "auto",
@@ -48,7 +49,7 @@ def write_html_report(
         written; a character device or FIFO is written in place.
     title : str
         The page's title and heading.
-    rules : str, optional
+    rules : str or Ruleset, optional
         The ruleset, shown under the title and in the heatmap's title.
     metric : str, optional
         The heatmap's column (by default one that means something against every target).

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import InputFileError, OptionError, field_error
 from ..model.ability_text import UnknownAbilityWarning
-from ..rules import Ruleset
+from ..rules.registry import RulesetLike
 from ..units.datasheet import Datasheet
 from ..units.loadout import Loadout
 from ..units.options import UnknownAbility
@@ -84,7 +84,7 @@ def read_army(
     path: str | Path,
     *,
     faction: str | None = None,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     strict: bool = False,
     csv_kind: str = "attackers",
     leaders: Mapping[str, str | Sequence[str]] | None = None,
@@ -141,7 +141,7 @@ def read_army(
     return Army(str(where), kind, targets=list(load(where)))
 
 
-def _from_attackers_csv(path: Path, rules: str | Ruleset, strict: bool) -> Army:
+def _from_attackers_csv(path: Path, rules: RulesetLike, strict: bool) -> Army:
     from .attackers_csv import read_attackers, unknown_abilities
 
     with warnings.catch_warnings():

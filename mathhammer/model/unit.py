@@ -324,6 +324,8 @@ class Unit:
         (:class:`~mathhammer.model.effects.EffectRule` of the defence side: -1 to wound
         rolls, -1 D against ranged attacks, a 5+ invulnerable save while riled up...),
         each applied to a pool when its conditions hold. Only the 11th edition reads them.
+        These are the unit's own abilities, not the ruleset (that is the ``rules=`` of
+        :func:`mathhammer.attack`).
 
     Examples
     --------

@@ -33,6 +33,7 @@ from ..results.simulation import SimulationResult
 from ..results.state import UnitState
 from ..rules.base import IntArray, Ruleset
 from ..rules.plan import AttackPlan, PlannedPool, as_plan
+from ..rules.registry import RulesetLike
 from ..rules.standing import declarations
 from .budget import block_size, check_simulation, check_trials
 from .state import TargetState
@@ -44,6 +45,7 @@ __all__ = [
     "block_streams",
     "generator_from",
     "iter_blocks",
+    "seed_sequence",
     "simulate",
     "simulate_block",
 ]
@@ -66,6 +68,33 @@ def generator_from(rng: Any) -> np.random.Generator:
         raise field_error(
             OptionError, "rng", "None, an integer, a SeedSequence or a numpy Generator", rng
         ) from None
+
+
+def seed_sequence(rng: Any) -> np.random.SeedSequence:
+    """``rng`` as the seed that a computation's streams are spawned from, one per part of
+    the work, so that any split of the work draws the same numbers: None (fresh entropy),
+    an integer >= 0 or a :class:`numpy.random.SeedSequence`. A Generator is refused: the
+    streams spawned from it depend on what it drew before, and cannot be made again.
+
+    Examples
+    --------
+    >>> seed_sequence(7).entropy
+    7
+    >>> seed_sequence(np.random.default_rng(7))
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.OptionError: rng must be None, an integer >= 0 or a SeedSequence; got ...
+    """
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if rng is None:
+        return np.random.SeedSequence()
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.SeedSequence(int(rng))
+    hint = ""
+    if isinstance(rng, np.random.Generator):
+        hint = "the streams are spawned from a seed: give the integer the Generator was made from"
+    raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng, hint)
 
 
 def block_streams(
@@ -216,7 +245,7 @@ def simulate(
     *,
     trials: int = 100_000,
     rng: Any = None,
-    rules: str | Ruleset | None = None,
+    rules: RulesetLike | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     start: AttackResult | UnitState | None = None,

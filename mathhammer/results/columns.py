@@ -2,7 +2,8 @@
 
 :func:`mathhammer.compare`, the batch report and per-target summaries build their
 rows with :func:`attack_columns`, so a column has one name and one meaning wherever
-it appears, and :data:`ALL_COLUMNS` gives their one order.
+it appears, and :data:`ALL_COLUMNS` gives their one order. A ``metric=`` anywhere names a
+column, read by :func:`metric_column` (which also takes the short names of old).
 
 ==================================  ======================================================
 column                              meaning
@@ -51,13 +52,15 @@ import it directly. Targets and loadouts are taken by their shape (:class:`Price
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
 from ..core.dist import Dist
+from ..errors import OptionError, field_error
 from .agreement import agreement_p
 from .attack import AttackResult
 from .simulation import SimulationResult
@@ -68,8 +71,10 @@ __all__ = [
     "CHECK_COLUMNS",
     "CHOICE_COLUMNS",
     "COLUMNS",
+    "DURABILITY_COLUMNS",
     "HAZARD_COLUMNS",
     "LOADOUT_POINTS_COLUMNS",
+    "METRIC_ALIASES",
     "METRIC_COLUMNS",
     "PANIC_COLUMNS",
     "POINTS_COLUMNS",
@@ -85,6 +90,7 @@ __all__ = [
     "attack_columns",
     "columns_frame",
     "for_loadout",
+    "metric_column",
     "situation_columns",
     "context_columns",
 ]
@@ -180,6 +186,102 @@ _TEXT_COLUMNS = {
     *SOURCE_COLUMNS,
 }
 METRIC_COLUMNS = tuple(c for c in ALL_COLUMNS if c not in _TEXT_COLUMNS)
+#: The columns of a durability table (:func:`mathhammer.durability`) a metric can name.
+DURABILITY_COLUMNS = (
+    *("copies_90", "copies_50", "effective_wounds_per_100_points", "effective_wounds"),
+    *("points_lost_per_100", "killed_mean", "p_destroyed"),
+)
+#: The short names of metrics, each with the column (or parametrised metric) it means.
+METRIC_ALIASES = {
+    "killed": "mean_killed",
+    "expected killed": "mean_killed",
+    "models": "mean_killed",
+    "damage": "mean_damage",
+    "wounds": "mean_damage",
+    "destroyed": "p_destroyed",
+    "points": "points_destroyed",
+    "P(any destroyed)": "at_least:1",
+    "P(all destroyed)": "at_least:all",
+}
+#: The parametrised metrics: each stem, the other spellings of the stem, and its argument.
+_PARAMETRISED = {
+    "p_destroyed:": (("destroyed:", "P(destroyed) "), "<target>"),
+    "at_least:": ((), "<k>"),
+}
+#: Every metric of the vocabulary but the after-attack tests' (matched by their pattern).
+_KNOWN = tuple(dict.fromkeys([*METRIC_COLUMNS, *DURABILITY_COLUMNS, *_PARAMETRISED]))
+
+
+def metric_column(name: str, among: Collection[str] | None = None, *, field: str = "metric") -> str:
+    """The column a metric names: ``name`` itself, or the column of its alias.
+
+    Every ``metric=`` of the package reads its value here. A metric is a column of
+    :data:`METRIC_COLUMNS`, of an after-attack test (:func:`after_attack_columns`) or of
+    :data:`DURABILITY_COLUMNS`; the short names of :data:`METRIC_ALIASES` are aliases.
+    Two metrics take an argument: ``"p_destroyed:<target>"`` (P(that target is destroyed);
+    also ``"destroyed:<target>"`` or ``"P(destroyed) <target>"``) and ``"at_least:<k>"``
+    (P(at least k of the targets are destroyed); k an integer >= 1, or ``"all"``).
+
+    Parameters
+    ----------
+    name : str
+        The metric, by column or alias.
+    among : collection of str, optional
+        The metrics the caller can compute (a parametrised one by its stem,
+        ``"p_destroyed:"``); by default every metric of the vocabulary.
+    field : str
+        The option's name in the error.
+
+    Raises ``OptionError`` for a name not among them, with the closest one suggested.
+
+    Examples
+    --------
+    >>> metric_column("killed"), metric_column("destroyed:Tank"), metric_column("mean_damage")
+    ('mean_killed', 'p_destroyed:Tank', 'mean_damage')
+    >>> metric_column("mean_kiled")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.OptionError: metric must be one of ... (did you mean 'mean_killed'?)
+    """
+    column = _canonical(name, field)
+    allowed = _KNOWN if among is None else among
+    head, colon, _ = column.partition(":")  # a parametrised metric by its stem
+    if column in allowed or head + colon in allowed:
+        return column
+    if among is None and _AFTER_ATTACK_COLUMN.fullmatch(column):
+        return column
+    raise _unknown(name, allowed, field)
+
+
+def _canonical(name: object, field: str) -> str:
+    """The metric ``name`` means, aliases resolved and a parametrised one checked."""
+    if not isinstance(name, str):
+        raise field_error(OptionError, field, "a metric: a column name", name)
+    name = METRIC_ALIASES.get(name, name)
+    for stem, (spellings, _) in _PARAMETRISED.items():
+        prefix = next((p for p in (stem, *spellings) if name.startswith(p)), None)
+        if prefix is not None:
+            return _parametrised(stem, name.removeprefix(prefix), field)
+    return name
+
+
+def _parametrised(stem: str, argument: str, field: str) -> str:
+    """The parametrised metric ``stem`` + ``argument``, its argument checked."""
+    if stem == "at_least:" and not (argument == "all" or argument.isdigit() and int(argument)):
+        raise field_error(OptionError, field, "at_least:<k> with k >= 1 or 'all'", stem + argument)
+    if not argument.strip():
+        raise field_error(OptionError, field, f"{stem}<target> with a target's name", stem)
+    return stem + argument
+
+
+def _unknown(name: str, allowed: Collection[str], field: str) -> OptionError:
+    """The error for a metric not among ``allowed``, with the closest one suggested."""
+    shown_as = [c + _PARAMETRISED[c][1] if c in _PARAMETRISED else c for c in allowed]
+    candidates = [*allowed, *(a for a, c in METRIC_ALIASES.items() if c in allowed)]
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    hint = f"did you mean {METRIC_ALIASES.get(close[0], close[0])!r}?" if close else ""
+    return field_error(OptionError, field, f"one of {shown_as}", name, hint)
+
 
 # Prices are NaN where one side has none, so they are floats in every table.
 _FLOAT_COLUMNS = ("loadout_points", "target_points", "points_destroyed", "points_of_damage")

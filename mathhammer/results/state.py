@@ -69,7 +69,8 @@ class UnitState:
 
     @classmethod
     def initial(cls, unit: Unit, rules: str) -> UnitState:
-        """The target before any attack: no wounds lost, with certainty."""
+        """The target before any attack: no wounds lost, with certainty, under the
+        ruleset named ``rules``."""
         return cls(unit, rules, np.zeros((1, len(unit.groups)), dtype=np.int64), np.ones(1))
 
     @property

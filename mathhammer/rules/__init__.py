@@ -28,6 +28,7 @@ from .eleventh import EleventhEdition
 from .plan import AttackPlan as AttackPlan
 from .plan import PlannedPool
 from .plan import plan_attack as plan_attack
+from .registry import RulesetLike
 from .registry import get_ruleset as get_ruleset
 from .registry import register_ruleset as register_ruleset
 from .registry import ruleset_names as ruleset_names
@@ -43,6 +44,7 @@ __all__ = [
     "PlannedPool",
     "PoolChecks",
     "RollCheck",
+    "RulesetLike",
 ]
 
 register_ruleset(EleventhEdition())

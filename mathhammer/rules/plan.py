@@ -29,7 +29,7 @@ from ..model.pools import MortalWounds, Pool, gather_pools
 from ..model.profiles import Unit
 from ..model.standing import Standing
 from .base import AfterAttackTest, PoolChecks, Ruleset
-from .registry import get_ruleset
+from .registry import RulesetLike, get_ruleset
 
 __all__ = [
     "AttackPlan",
@@ -322,7 +322,7 @@ def plan_attack(
     weapons: Any,
     target: Unit,
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> AttackPlan:
@@ -351,7 +351,7 @@ def _check_inputs(
 def plan_pools(
     pools: Sequence[Pool | MortalWounds],
     target: Unit,
-    rules: str | Ruleset,
+    rules: RulesetLike,
     context: Context | None,
     modifiers: Modifiers | None,
     standing: Standing | None = None,
@@ -432,7 +432,7 @@ def _pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
 def as_plan(
     weapons: Any,
     target: Unit | None,
-    rules: str | Ruleset | None,
+    rules: RulesetLike | None,
     context: Context | None,
     modifiers: Modifiers | None,
 ) -> AttackPlan:
@@ -464,7 +464,7 @@ def as_plan(
 def _cached_plan(
     weapons: tuple[Any, ...],
     target: Unit,
-    rules: str | Ruleset,
+    rules: RulesetLike,
     context: Context | None,
     modifiers: Modifiers | None,
 ) -> AttackPlan:

@@ -7,10 +7,17 @@ with :func:`register_ruleset` and is then usable by name everywhere.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from ..errors import RulesError, field_error
 from .base import Ruleset
 
-__all__ = ["get_ruleset", "register_ruleset", "ruleset_names"]
+__all__ = ["RulesetLike", "get_ruleset", "register_ruleset", "ruleset_names"]
+
+#: A ruleset, as every ``rules=`` that means one takes it: a registered name (any case,
+#: ``"11e"``, ``"classic"``) or a :class:`~mathhammer.rules.base.Ruleset` itself.
+#: (``Unit(rules=...)`` and ``Detachment(rules=...)`` are a unit's own rules instead.)
+RulesetLike: TypeAlias = str | Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
 
@@ -58,7 +65,7 @@ def ruleset_names() -> tuple[str, ...]:
     return tuple(r.name for r in _RULESETS.values())
 
 
-def get_ruleset(rules: str | Ruleset) -> Ruleset:
+def get_ruleset(rules: RulesetLike) -> Ruleset:
     """The ruleset called ``rules`` (a registered name, any case), or ``rules`` itself.
 
     Examples

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import OptionError, field_error
+from ..results.columns import metric_column
 from ..views.sweep import one_context
 
 __all__ = ["sweep_top"]
@@ -28,7 +29,8 @@ def sweep_top(
     frame : pandas.DataFrame
         A :func:`mathhammer.sweep` frame.
     metric : str
-        A numeric column.
+        A numeric column of the sweep, or its alias
+        (:func:`mathhammer.metric_column`).
     n : int
         How many attackers.
     targets : iterable of str, optional
@@ -53,10 +55,7 @@ def sweep_top(
     >>> sweep_top(frame, "mean_killed", targets=["x"])["loadout"].tolist()
     ['b', 'a']
     """
-    if metric not in frame.columns:
-        raise field_error(
-            OptionError, "metric", f"a column of the sweep {list(frame.columns)}", metric
-        )
+    metric = metric_column(metric, among=[str(c) for c in frame.columns])
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise field_error(OptionError, "n", "an integer >= 1", n)
     rows = _against(one_context(frame, context), targets)

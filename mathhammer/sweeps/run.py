@@ -11,7 +11,8 @@ import numpy as np
 
 from ..errors import OptionError, ProfileError, field_error
 from ..model.context import Context
-from ..rules import Ruleset
+from ..montecarlo.engine import seed_sequence
+from ..rules.registry import RulesetLike
 from ..units.compare import loadouts_of, targets_of
 from ..units.options import DEFAULT_METRIC, Metric, check_metric
 from ..units.targets import Target
@@ -27,10 +28,10 @@ def sweep(
     targets: Any,
     *,
     contexts: Any = None,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     metric: Metric = DEFAULT_METRIC,
-    check_trials: int = 0,
-    seed: int = 0,
+    trials: int = 0,
+    rng: int | np.random.SeedSequence | None = 0,
     executor: Any = None,
     jobs: int | None = None,
     path: str | Path | None = None,
@@ -52,10 +53,15 @@ def sweep(
         (``"half_range"``; ``"default"`` for none).
     rules, metric
         As for :func:`mathhammer.compare`.
-    check_trials : int
+    trials : int
         With N > 0, each row also has a Monte Carlo check of N trials (``mc_mean_killed``,
-        ``mc_se_killed``, ``mc_z``, ``mc_p``), drawn from the task's own seed: spawned from
-        ``seed`` by the task's number, so the numbers do not depend on who runs it.
+        ``mc_se_killed``, ``mc_z``, ``mc_p``), drawn from the task's own seed.
+    rng : int, numpy.random.SeedSequence or None
+        The checks' seed: an integer >= 0 (0 by default) or a SeedSequence, from which
+        each task's seed is spawned by the task's number, so the numbers do not depend on
+        who runs it; None draws fresh entropy (a sweep that is to be resumed needs a
+        seed). A numpy Generator is refused: streams cannot be spawned from it
+        reproducibly (:func:`~mathhammer.montecarlo.engine.seed_sequence`).
     executor : optional
         Where the tasks run: None (``jobs`` local processes; serially for one), a
         :class:`concurrent.futures.Executor`, ``"dask"`` (a Dask ``LocalCluster`` of
@@ -101,14 +107,13 @@ def sweep(
     """
     loadouts, against = loadouts_of(attackers), targets_of(targets)
     situations = _contexts(contexts)
-    check_metric(metric)
-    _check_int("check_trials", check_trials, 0)
-    _check_int("seed", seed, 0)
+    metric = check_metric(metric)
+    _check_int("trials", trials, 0)
     _check_int("task_rows", task_rows, 1)
     workers = _jobs(jobs, executor)
-    root = np.random.SeedSequence(seed)
+    root = seed_sequence(rng)
     options: dict[str, Any] = {
-        "rules": rules, "metric": metric, "check_trials": check_trials, "seed": root
+        "rules": rules, "metric": metric, "check_trials": trials, "seed": root
     }  # fmt: skip
     tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=task_rows))
     store = None
@@ -116,7 +121,7 @@ def sweep(
         inputs = _fingerprints(
             attackers=loadouts, targets=against, contexts=situations, rules=str(rules),
             metric=metric if isinstance(metric, str) else metric.__qualname__,
-            check_trials=check_trials, seed=seed, task_rows=task_rows,
+            check_trials=trials, seed=_seed_key(root), task_rows=task_rows,
         )  # fmt: skip
         store = SweepStore(path, inputs, resume=resume)
         written = store.done()
@@ -130,6 +135,12 @@ def sweep(
         assert store is not None
         return sum(_rows(p) for p in store.path.glob("part-*.parquet"))
     return _filled(_frame(store, frames))
+
+
+def _seed_key(root: np.random.SeedSequence) -> Any:
+    """The seed as a sweep's store records it: the integer it was made from (as stores
+    written by a sweep seeded by an integer record it), else its entropy and spawn key."""
+    return root.entropy if not root.spawn_key else (root.entropy, root.spawn_key)
 
 
 def _fingerprints(**inputs: Any) -> dict[str, str]:

@@ -30,7 +30,7 @@ from ..core.heap import settled_heap
 from ..model.context import Context
 from ..montecarlo.engine import simulate
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
-from ..rules import Ruleset
+from ..rules.registry import RulesetLike
 from ..units.loadout import Loadout
 from ..units.options import Metric, choice_columns, choose, choose_rows
 from ..units.targets import Target
@@ -88,7 +88,7 @@ class Task:
     context: Context
     loadouts: tuple[Loadout, ...]
     target_count: int
-    rules: str | Ruleset
+    rules: RulesetLike
     metric: Metric
     check_trials: int
     seed: np.random.SeedSequence
@@ -103,7 +103,7 @@ def tasks_of(
     targets: Sequence[Target],
     contexts: Sequence[tuple[str, Context]],
     *,
-    rules: str | Ruleset,
+    rules: RulesetLike,
     metric: Metric,
     check_trials: int,
     seed: np.random.SeedSequence,

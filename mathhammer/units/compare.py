@@ -27,7 +27,7 @@ from ..errors import ProfileError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit
 from ..results.columns import COLUMNS, columns_frame
-from ..rules import Ruleset
+from ..rules.registry import RulesetLike
 from . import targets as suite
 from .loadout import Loadout, ambiguous_pair
 from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose_rows
@@ -132,7 +132,7 @@ def compare(
     loadouts: Any,
     targets: Any,
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     metric: Metric = DEFAULT_METRIC,
@@ -158,8 +158,9 @@ def compare(
     metric : str or callable
         For :class:`~mathhammer.units.options.AttackOptions` (a unit's legal
         alternatives in a phase): the column that picks the best option against each
-        target, one of :data:`~mathhammer.units.options.CHOICE_METRICS`, or a function
-        of the row. ``"mean_damage"`` by default.
+        target, one of :data:`~mathhammer.units.options.CHOICE_METRICS` (or an alias,
+        :func:`mathhammer.metric_column`), or a function of the row.
+        ``"mean_damage"`` by default.
 
     Returns
     -------
@@ -192,7 +193,7 @@ def compare(
     120.0
     """
     chosen, against = loadouts_of(loadouts), targets_of(targets)
-    check_metric(metric)
+    metric = check_metric(metric)
     with settled_heap():  # the caches it fills are not garbage: not walked again and again
         rows = [
             row

@@ -24,6 +24,7 @@ from ..model.context import Context
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
+from ..rules.registry import RulesetLike
 from .loadout import Loadout
 from .options import choose
 from .targets import MAX_POINTS, Target
@@ -68,7 +69,7 @@ class StandardAttacker:
     context: Context = field(default_factory=Context)
     description: str = ""
 
-    def attack(self, unit: Unit, rules: str = "11e", start: Any = None) -> AttackResult:
+    def attack(self, unit: Unit, rules: RulesetLike = "11e", start: Any = None) -> AttackResult:
         """This attacker's attacks on ``unit`` (carrying on from ``start``, if given)."""
         return attack(list(self.weapons), unit, rules=rules, context=self.context, start=start)
 
@@ -214,7 +215,7 @@ def _raw_damage(result: AttackResult) -> float:
 
 
 def _copies(
-    unit: Unit, attacker: StandardAttacker, rules: str, first: AttackResult, most: int
+    unit: Unit, attacker: StandardAttacker, rules: RulesetLike, first: AttackResult, most: int
 ) -> tuple[int | None, int | None]:
     """The fewest copies of the attacker, one after another, that destroy the unit with a
     chance of at least 50 % and of at least 90 % (None past ``most``)."""
@@ -229,7 +230,9 @@ def _copies(
         result, copies = attacker.attack(unit, rules, start=result), copies + 1
 
 
-def _against(attacker: StandardAttacker | Loadout, target: Target, rules: str) -> StandardAttacker:
+def _against(
+    attacker: StandardAttacker | Loadout, target: Target, rules: RulesetLike
+) -> StandardAttacker:
     """A suite's attacker as it is; a list's unit (a :class:`~mathhammer.Loadout` or its
     :class:`~mathhammer.AttackOptions` in one phase) as the legal declaration that does the
     most damage to ``target`` (as a report chooses it), with its points."""
@@ -254,7 +257,7 @@ def durability(
     units: Unit | Target | Iterable[Unit | Target],
     attackers: Sequence[StandardAttacker | Loadout] | None = None,
     *,
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     max_copies: int = MAX_COPIES,
 ) -> pd.DataFrame:
     """How durable units are against the standard attackers, exactly.
@@ -270,7 +273,7 @@ def durability(
         (the loadouts of :func:`mathhammer.io.read_army`, one per unit and phase): each
         attacks with the legal declaration that does the most damage to each unit, as a
         report chooses it, and a unit without points gives no per-point columns.
-    rules : str
+    rules : str or Ruleset
         The ruleset.
     max_copies : int
         The most copies of an attacker sent one after another (60); a unit still
@@ -344,7 +347,7 @@ def _measured(units: Unit | Target | Iterable[Unit | Target]) -> list[Target]:
 
 
 def _row(
-    target: Target, entry: StandardAttacker | Loadout, rules: str, max_copies: int
+    target: Target, entry: StandardAttacker | Loadout, rules: RulesetLike, max_copies: int
 ) -> dict[str, Any]:
     """The durability row of one unit against one attacker."""
     unit = target.unit

@@ -38,9 +38,15 @@ from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Weapon
 from ..results.attack import AttackResult
-from ..results.columns import METRIC_COLUMNS, attack_columns, for_loadout, situation_columns
-from ..rules import Ruleset
+from ..results.columns import (
+    METRIC_COLUMNS,
+    attack_columns,
+    for_loadout,
+    metric_column,
+    situation_columns,
+)
 from ..rules.plan import HashedKey, cached_pools, steps_key
+from ..rules.registry import RulesetLike
 from .loadout import Loadout, describe_weapons
 from .selection import PHASES
 from .targets import Target
@@ -223,16 +229,22 @@ def _renamed(option: Loadout, names: set[str]) -> Loadout:
 
 
 def check_metric(metric: Any) -> Metric:
-    """The metric, if it can rank options; else an OptionError naming the choices."""
-    if callable(metric) or metric in CHOICE_METRICS:
+    """The metric as it ranks options: a function of a row as it is, else the column of
+    :data:`CHOICE_METRICS` it names (an alias read by
+    :func:`mathhammer.metric_column`); else an OptionError naming them.
+
+    Examples
+    --------
+    >>> check_metric("damage"), check_metric("points_destroyed")
+    ('mean_damage', 'points_destroyed')
+    """
+    if callable(metric):
         return metric  # type: ignore[no-any-return]
-    raise field_error(
-        OptionError,
-        "metric",
-        f"one of {list(CHOICE_METRICS)} or a function of a row",
-        metric,
-        "higher must be better for the attacker",
-    )
+    try:
+        return metric_column(metric, among=CHOICE_METRICS)
+    except OptionError as error:
+        hint = "; ".join(filter(None, [error.hint, "higher must be better for the attacker"]))
+        raise field_error(OptionError, "metric", str(error.constraint), metric, hint) from None
 
 
 def _score(row: Mapping[str, Any], metric: Metric) -> float:
@@ -261,7 +273,7 @@ def choose(
     loadout: Loadout,
     target: Target,
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     metric: Metric = DEFAULT_METRIC,
@@ -283,7 +295,7 @@ def choose(
         ``row`` holds the columns of :func:`~mathhammer.results.columns.attack_columns`
         and of :func:`choice_columns`.
     """
-    check_metric(metric)
+    metric = check_metric(metric)
     situation, candidates = _declarations(loadout, context)
     best: Choice | None = None
     best_score = -math.inf
@@ -385,7 +397,7 @@ def choose_rows(
     loadout: Loadout,
     targets: Iterable[Target],
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     metric: Metric = DEFAULT_METRIC,

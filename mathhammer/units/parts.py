@@ -34,7 +34,9 @@ class Detachment:
 
     Its rules name the army's units they are for by keywords ("Melee weapons equipped by
     ORKS models from your army have [SUSTAINED HITS 1]"); an army list applies them to
-    the units with those keywords (``Roster.with_detachment``).
+    the units with those keywords (``Roster.with_detachment``). ``rules`` are the
+    detachment's own abilities, not the ruleset (that is the ``rules=`` of
+    :func:`mathhammer.attack`).
 
     Examples
     --------

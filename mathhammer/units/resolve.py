@@ -20,9 +20,10 @@ from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..montecarlo.engine import generator_from, simulate
 from ..results.attack import AttackResult
-from ..results.columns import attack_columns
+from ..results.columns import attack_columns, metric_column
 from ..results.simulation import SimulationResult
 from ..results.state import UnitState
+from ..rules.registry import RulesetLike
 from .selection import Attacker, Models, Use, per_target, split_weapon
 
 __all__ = [
@@ -122,7 +123,7 @@ def resolve(
     uses: Iterable[Use],
     *,
     phase: str = "shooting",
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> UnitAttackResult:
@@ -232,7 +233,7 @@ def resolve_sequence(
     units: Iterable[Any],
     *,
     phase: str = "shooting",
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     start: Mapping[str, AttackResult | UnitState] | None = None,
 ) -> SequenceAttackResult:
     """Several units' declared attacks, one unit after another, exactly: each target's
@@ -248,7 +249,7 @@ def resolve_sequence(
         them.
     phase : str
         ``"shooting"`` or ``"fight"``: every unit's, unless its mapping says otherwise.
-    rules : str
+    rules : str or Ruleset
         The ruleset of every unit.
     start : mapping of str to AttackResult or UnitState, optional
         Targets' states to carry on from, by target name (an earlier sequence's
@@ -293,7 +294,7 @@ def _step_results(
     uses: list[Use],
     options: Mapping[str, Any],
     phase: str,
-    rules: str,
+    rules: RulesetLike,
     carried: Mapping[str, AttackResult | UnitState],
 ) -> dict[str, AttackResult]:
     """One unit's result against each target it attacks (in its own phase, context and
@@ -332,7 +333,7 @@ def simulate_uses(
     phase: str = "shooting",
     trials: int = 100_000,
     rng: Any = None,
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> UnitSimulationResult:
@@ -366,8 +367,8 @@ def best_splits(
     weapon: str | Weapon,
     targets: Sequence[Unit],
     *,
-    metric: str | Callable[[UnitAttackResult], float] = "expected killed",
-    rules: str = "11e",
+    metric: str | Callable[[UnitAttackResult], float] = "mean_killed",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> Any:
@@ -382,9 +383,12 @@ def best_splits(
     targets : sequence of Unit
         Two or three engaged targets.
     metric : str or callable
-        ``"expected killed"`` (models destroyed over all targets), ``"P(all destroyed)"``,
-        ``"P(any destroyed)"``, ``"P(destroyed) <target name>"``, or a function of the
-        :class:`UnitAttackResult`.
+        ``"mean_killed"`` (models destroyed over all targets), ``"at_least:all"``
+        (P(every target destroyed)), ``"at_least:1"`` (P(any destroyed)),
+        ``"p_destroyed:<target name>"``, or a function of the :class:`UnitAttackResult`;
+        ``"expected killed"``, ``"P(all destroyed)"``, ``"P(any destroyed)"`` and
+        ``"P(destroyed) <target name>"`` are aliases
+        (:func:`mathhammer.metric_column`).
 
     Returns
     -------
@@ -410,7 +414,7 @@ def best_splits(
     if not chosen.attacks.is_constant:
         raise ProfileError(f"{chosen.name!r} has random attacks; a random A cannot be split")
     a = int(chosen.attacks)
-    score = _metric(metric)
+    score = _metric(metric, len(targets))
     cache: dict[tuple[str, int], AttackResult] = {}
     base = Context() if context is None else context
 
@@ -452,29 +456,24 @@ def _split_row(
     return row
 
 
-#: The metrics of :func:`best_splits` named by words (besides ``"P(destroyed) <target>"``).
-_SPLIT_METRICS: dict[str, Callable[[UnitAttackResult], float]] = {
-    "expected killed": lambda r: r.expected_killed,
-    "P(all destroyed)": lambda r: r.p_all_destroyed,
-    "P(any destroyed)": lambda r: r.p_any_destroyed,
-}
+#: The metrics of :func:`best_splits`: by column, and the parametrised ones by their stem.
+SPLIT_METRICS = ("mean_killed", "p_destroyed:", "at_least:")
 
 
 def _metric(
-    metric: str | Callable[[UnitAttackResult], float],
+    metric: str | Callable[[UnitAttackResult], float], targets: int
 ) -> Callable[[UnitAttackResult], float]:
     """A split's score from its result, for a metric named or given as a function."""
     if callable(metric):
         return metric
-    if isinstance(metric, str) and metric in _SPLIT_METRICS:
-        return _SPLIT_METRICS[metric]
-    if isinstance(metric, str) and metric.startswith("P(destroyed) "):
-        name = metric.removeprefix("P(destroyed) ")
+    column = metric_column(metric, among=SPLIT_METRICS)
+    if column == "mean_killed":
+        return lambda r: r.expected_killed
+    if column.startswith("p_destroyed:"):
+        name = column.removeprefix("p_destroyed:")
         return lambda r: r[name].p_destroyed
-    raise field_error(
-        OptionError,
-        "metric",
-        "'expected killed', 'P(all destroyed)', 'P(any destroyed)', 'P(destroyed) <target>' "
-        "or a function",
-        metric,
-    )
+    if column in ("at_least:all", f"at_least:{targets}"):
+        return lambda r: r.p_all_destroyed
+    if column == "at_least:1":
+        return lambda r: r.p_any_destroyed
+    raise field_error(OptionError, "metric", f"at_least:k with k = 1 or {targets}", metric)

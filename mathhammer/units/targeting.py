@@ -25,6 +25,8 @@ from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
+from ..results.columns import metric_column
+from ..rules.registry import RulesetLike
 from .loadout import Loadout
 from .selection import Attacker, Models, Use, per_target
 from .targets import Target
@@ -131,18 +133,20 @@ class TargetPlan:
         )
 
 
+#: The metrics of a plan: by column, and the parametrised ones by their stem.
+PLAN_METRICS = ("mean_killed", "points_destroyed", "p_destroyed:", "at_least:")
+
+
 def _metric(metric: str, targets: Sequence[Target]) -> Score:
     """The plan's score from each target's result (a target given nothing: no result)."""
-    if metric == "killed":
+    column = metric_column(metric, among=PLAN_METRICS)
+    if column == "mean_killed":
         return _killed
-    if metric == "points":
+    if column == "points_destroyed":
         return _points_metric(targets)
-    if metric.startswith("destroyed:"):
-        return _destroyed_metric(metric.removeprefix("destroyed:"), targets)
-    if metric.startswith("at_least:"):
-        return _at_least_metric(metric, targets)
-    wanted = "'killed', 'points', 'destroyed:<target>' or 'at_least:<k>'"
-    raise field_error(OptionError, "metric", wanted, metric)
+    if column.startswith("p_destroyed:"):
+        return _destroyed_metric(column.removeprefix("p_destroyed:"), targets)
+    return _at_least_metric(column, targets)
 
 
 def _killed(got: dict[int, AttackResult]) -> float:
@@ -154,7 +158,7 @@ def _points_metric(targets: Sequence[Target]) -> Score:
     """The expected points destroyed, over all targets (every one needs points)."""
     missing = [t.name for t in targets if t.points is None]
     if missing:
-        raise field_error(OptionError, "metric 'points'", "targets with points", missing)
+        raise field_error(OptionError, "metric 'points_destroyed'", "targets with points", missing)
     return lambda got: sum(float(targets[t].points_destroyed(r) or 0.0) for t, r in got.items())
 
 
@@ -168,13 +172,14 @@ def _destroyed_metric(name: str, targets: Sequence[Target]) -> Score:
 
 
 def _at_least_metric(metric: str, targets: Sequence[Target]) -> Score:
-    """P(at least k targets are destroyed), for ``"at_least:<k>"``."""
+    """P(at least k targets are destroyed), for ``"at_least:<k>"`` (``"at_least:all"``:
+    every target)."""
     digits = metric.removeprefix("at_least:")
-    if not digits.isdigit() or not 1 <= int(digits) <= len(targets):
+    k = len(targets) if digits == "all" else int(digits)  # metric_column checked the form
+    if k > len(targets):
         raise field_error(
             OptionError, "metric", f"at_least:k with k from 1 to {len(targets)}", metric
         )
-    k = int(digits)
 
     def at_least(got: dict[int, AttackResult]) -> float:
         count = np.array([1.0])  # P(j targets destroyed): independent targets
@@ -370,9 +375,9 @@ def plan_targets(
     declarations: Iterable[Declaration],
     targets: Iterable[Unit | Target],
     *,
-    metric: str = "killed",
+    metric: str = "mean_killed",
     phase: str = "shooting",
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
 ) -> TargetPlan:
@@ -387,10 +392,12 @@ def plan_targets(
     targets : iterable of Unit or Target
         The enemy units (a Target brings its points).
     metric : str
-        ``"killed"`` (expected models destroyed, over all targets), ``"points"`` (expected
-        points destroyed: every target needs points), ``"destroyed:<target name>"``
-        (P(that target is destroyed)) or ``"at_least:<k>"`` (P(at least k targets are
-        destroyed)).
+        ``"mean_killed"`` (expected models destroyed, over all targets),
+        ``"points_destroyed"`` (expected points destroyed: every target needs points),
+        ``"p_destroyed:<target name>"`` (P(that target is destroyed)) or
+        ``"at_least:<k>"`` (P(at least k targets are destroyed); ``"at_least:all"``); the
+        short names ``"killed"``, ``"points"`` and ``"destroyed:<target name>"`` are
+        aliases (:func:`mathhammer.metric_column`).
 
     Returns
     -------
@@ -458,9 +465,9 @@ def plan_army(
     units: Iterable[tuple[Any, ...] | Loadout],
     targets: Iterable[Unit | Target],
     *,
-    metric: str = "killed",
+    metric: str = "mean_killed",
     phase: str = "shooting",
-    rules: str = "11e",
+    rules: RulesetLike = "11e",
     modifiers: Modifiers | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> TargetPlan:
@@ -495,6 +502,7 @@ def plan_army(
         raise field_error(OptionError, "units", "at least one (Attacker, declarations)", given)
     pool = _targets(targets)
     score = _metric(metric, pool)
+    metric = metric_column(metric)
     rows: list[tuple[int, int | str, str | Weapon]] = []
     weapons: list[list[tuple[Weapon, int]]] = []
     contexts: list[Context] = []

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import DistributionError, field_error
+from ..results.columns import metric_column
+from ..rules.registry import RulesetLike
 
 __all__ = [
     "SCALES",
@@ -28,6 +30,7 @@ __all__ = [
     "Grid",
     "colour_scale",
     "default_metric",
+    "frame_metric",
     "grid",
     "heatmap_svg",
     "heatmap_title",
@@ -131,6 +134,23 @@ def _with_phases(names: list[str], phases: Any) -> list[str]:
         name if not phase or _NAMES_PHASE.search(name) else f"{name} ({phase})"
         for name, phase in zip(names, said, strict=True)
     ]
+
+
+def frame_metric(frame: Any, metric: str | None) -> str:
+    """The column a picture of ``frame`` shows for ``metric``: :func:`default_metric` for
+    None, else the frame's column ``metric`` names (an alias read by
+    :func:`mathhammer.metric_column`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"loadout": ["a"], "target": ["x"], "mean_damage": [2.0]})
+    >>> frame_metric(frame, "damage"), frame_metric(frame, None)
+    ('mean_damage', 'mean_damage')
+    """
+    if metric is None:
+        return default_metric(frame)
+    return metric_column(metric, among=[str(c) for c in frame.columns])
 
 
 def grid(frame: Any, metric: str) -> Grid:
@@ -259,7 +279,7 @@ def _words(metric: str) -> str:
     return metric.replace("_", " ")
 
 
-def heatmap_title(metric: str, rules: str | None = None, frame: Any = None) -> str:
+def heatmap_title(metric: str, rules: RulesetLike | None = None, frame: Any = None) -> str:
     """The metric in words and the ruleset: ``rules``, else the frame's ``rules`` column.
 
     Examples
@@ -274,6 +294,7 @@ def heatmap_title(metric: str, rules: str | None = None, frame: Any = None) -> s
     """
     if rules is None and frame is not None:
         rules = _only_value(frame, "rules")
+    rules = getattr(rules, "name", rules)  # a Ruleset by its name
     title = _words(metric) + (f" (rules {rules})" if rules else "")
     context = None if frame is None else _only_value(frame, "context")
     if context not in (None, "default"):  # one situation: say which
@@ -358,7 +379,7 @@ def heatmap_svg(
     frame: Any,
     metric: str | None = None,
     *,
-    rules: str | None = None,
+    rules: RulesetLike | None = None,
     scale: str = "auto",
     fmt: str = "{:.2f}",
 ) -> str:
@@ -373,7 +394,7 @@ def heatmap_svg(
     >>> svg.count('class="cell"'), "mean killed (rules 11e)" in svg
     (2, True)
     """
-    metric = default_metric(frame) if metric is None else metric
+    metric = frame_metric(frame, metric)
     cells = grid(frame, metric)
     colours = colour_scale(cells.values, metric, scale)
     cell_w, cell_h = 76, 26

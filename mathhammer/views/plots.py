@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import DistributionError, field_error
+from ..results.columns import metric_column
+from ..rules.registry import RulesetLike
 from .html import DistLike, visible_range
 
 __all__ = [
@@ -319,7 +321,7 @@ def plot_compare(
     metric: str | None = None,
     ax: Any = None,
     *,
-    rules: str | None = None,
+    rules: RulesetLike | None = None,
     scale: str = "auto",
     cmap: str = "viridis",
     annotate: bool = True,
@@ -344,7 +346,7 @@ def plot_compare(
         (:func:`~mathhammer.views.heatmap.default_metric`).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure by default.
-    rules : str, optional
+    rules : str or Ruleset, optional
         The ruleset, named in the title (by default the frame's ``rules`` column, if
         it has one value).
     scale : {"auto", "column", "shared"}
@@ -371,10 +373,10 @@ def plot_compare(
     ('mean killed (rules 11e)', 'target', 'loadout')
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    from .heatmap import colour_scale, default_metric, grid, heatmap_title
+    from .heatmap import colour_scale, frame_metric, grid, heatmap_title
     from .layout import heatmap_layout, short_label, wrapped_title
 
-    metric = default_metric(frame) if metric is None else metric
+    metric = frame_metric(frame, metric)
     cells = grid(frame, metric)
     colours = colour_scale(cells.values, metric, scale)
     values, levels, rows, columns, labels = _oriented(cells, colours.levels)
@@ -430,7 +432,8 @@ def annotate_cells(ax: Any, values: Any, levels: Any, fmt: str) -> None:
                     fontsize=8)  # fmt: skip
 
 
-#: The columns of a durability frame :func:`plot_durability` can show, and their labels.
+#: The columns of a durability frame :func:`plot_durability` can show
+#: (:data:`~mathhammer.results.columns.DURABILITY_COLUMNS`), and their labels.
 DURABILITY_METRICS = {
     "copies_90": "copies to destroy it with P >= 90 %",
     "copies_50": "copies to destroy it with P >= 50 %",
@@ -469,7 +472,7 @@ def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> An
     [2, 5, 3, 0]
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    _check_durability(frame, metric)
+    metric = _check_durability(frame, metric)
     units = list(dict.fromkeys(frame["unit"]))
     attackers = list(dict.fromkeys(frame["attacker"]))
     table = frame.pivot_table(index="attacker", columns="unit", values=metric, aggfunc="first")
@@ -490,13 +493,13 @@ def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> An
     return ax
 
 
-def _check_durability(frame: Any, metric: str) -> None:
-    """Refuse a metric :func:`plot_durability` does not show, or a frame without the
-    columns it needs."""
-    if metric not in DURABILITY_METRICS:
-        raise field_error(DistributionError, "metric", f"one of {list(DURABILITY_METRICS)}", metric)
+def _check_durability(frame: Any, metric: str) -> str:
+    """The column of a metric :func:`plot_durability` shows; a frame without the columns
+    it needs refused."""
+    metric = metric_column(metric, among=DURABILITY_METRICS)
     missing = [c for c in ("unit", "attacker", metric) if c not in getattr(frame, "columns", ())]
     if missing:
         raise field_error(
             DistributionError, "frame", "a durability frame (mathhammer.durability)", missing
         )
+    return metric

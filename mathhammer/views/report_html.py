@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import DistributionError, field_error
-from .heatmap import default_metric, heatmap_svg
+from ..rules.registry import RulesetLike
+from .heatmap import frame_metric, heatmap_svg
 from .html import DistLike, visible_range
 
 __all__ = ["MAX_PAGE_ROWS", "report_html", "spark_svg"]
@@ -214,7 +215,7 @@ def report_html(
     frame: Any,
     *,
     title: str = "mathhammer report",
-    rules: str | None = None,
+    rules: RulesetLike | None = None,
     metric: str | None = None,
     results: Sequence[Any] | None = None,
     scale: str = "auto",
@@ -237,12 +238,12 @@ def report_html(
     (2, 2, False)
     """
     _check_results(frame, results)
-    metric = default_metric(frame) if metric is None else metric
+    metric = frame_metric(frame, metric)
     most = _most_rows(max_rows)
     shown = frame.iloc[:most]
     charts = [_row_chart(item) for item in results[:most]] if results is not None else []
     heads, rows = _cells(shown, charts)
-    about = [f"rules {rules}"] if rules else []
+    about = [f"rules {getattr(rules, 'name', rules)}"] if rules else []
     about += [f"{len(frame)} rows", f"heatmap: {metric}"]
     cut = _cut_note(most, len(frame))
     return (

@@ -57,14 +57,14 @@ def plot_sweep(
     ['b', 'a']
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
-    from .heatmap import colour_scale, default_metric, grid
+    from .heatmap import colour_scale, frame_metric, grid
     from .layout import heatmap_layout, wrapped_title
     from .plots import annotate_cells
 
     if order not in ORDERS:
         raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
     rows = one_context(frame, context)
-    metric = default_metric(rows) if metric is None else metric
+    metric = frame_metric(rows, metric)
     cells = grid(rows, metric)
     colours = colour_scale(cells.values, metric, scale)
     levels = np.nan_to_num(colours.levels, nan=0.0)

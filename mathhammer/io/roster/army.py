@@ -131,7 +131,8 @@ class Roster:
         D39); :meth:`with_detachment` tries another.
     rules : tuple of AbilityText
         The army's rules as the roster prints them ("Waaagh!"); those its units do not
-        carry themselves apply to the units they name, as the detachment's do.
+        carry themselves apply to the units they name, as the detachment's do: the
+        army's own abilities, not the ruleset.
     """
 
     name: str

@@ -26,7 +26,7 @@ from typing import Any
 
 from ...errors import OptionError, field_error
 from ...model.context import Context
-from ...rules import Ruleset
+from ...rules.registry import RulesetLike
 from ...units.options import DEFAULT_METRIC, Metric, choose_rows
 from ...units.parts import Detachment
 from ...units.targets import Target
@@ -51,7 +51,7 @@ def compare_detachments(
     detachments: Iterable[Detachment | None],
     targets: Sequence[Target],
     *,
-    rules: str | Ruleset = "11e",
+    rules: RulesetLike = "11e",
     context: Context | None = None,
     metric: Metric = DEFAULT_METRIC,
 ) -> Any:
@@ -107,7 +107,7 @@ def _checked(roster: Roster, detachments: Iterable[Detachment | None]) -> list[D
 def _totals(
     army: Roster,
     targets: Sequence[Target],
-    rules: str | Ruleset,
+    rules: RulesetLike,
     context: Context | None,
     metric: Metric,
 ) -> dict[str, list[float]]:
