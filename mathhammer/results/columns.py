@@ -52,7 +52,6 @@ import it directly. Targets and loadouts are taken by their shape (:class:`Price
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -60,6 +59,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..core.dist import Dist
+from ..core.suggest import closest
 from ..errors import OptionError, field_error
 from .agreement import agreement_p
 from .attack import AttackResult
@@ -278,8 +278,8 @@ def _unknown(name: str, allowed: Collection[str], field: str) -> OptionError:
     """The error for a metric not among ``allowed``, with the closest one suggested."""
     shown_as = [c + _PARAMETRISED[c][1] if c in _PARAMETRISED else c for c in allowed]
     candidates = [*allowed, *(a for a, c in METRIC_ALIASES.items() if c in allowed)]
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    hint = f"did you mean {METRIC_ALIASES.get(close[0], close[0])!r}?" if close else ""
+    close = closest(name, candidates)
+    hint = "" if close is None else f"did you mean {METRIC_ALIASES.get(close, close)!r}?"
     return field_error(OptionError, field, f"one of {shown_as}", name, hint)
 
 

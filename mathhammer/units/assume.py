@@ -26,10 +26,10 @@ frozenset({'riled up'})
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..core.suggest import closest
 from ..errors import OptionError, field_error
 from ..model.context import CORE_STATES, Context, assumption_name
 from ..model.effects import EffectRule
@@ -102,9 +102,9 @@ def check_assumed(
 def _hint(name: str, known: frozenset[str], mentioned: frozenset[str]) -> str:
     """What to say of a state no rule mentions: the closest known one, or those the rules
     mention (nothing when they mention none)."""
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
+    close = closest(name, known)
+    if close is not None:
+        return f"did you mean {close!r}?"
     if mentioned:
         return "the rules mention: " + ", ".join(repr(k) for k in sorted(mentioned))
     return ""

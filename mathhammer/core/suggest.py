@@ -1,0 +1,23 @@
+"""The closest known name to one that matched nothing, for a "did you mean" hint."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = ["closest"]
+
+
+def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The known name most like ``name`` (:func:`difflib.get_close_matches`), or None when
+    none is at least ``cutoff`` alike.
+
+    Examples
+    --------
+    >>> closest("mean_kiled", ["mean_killed", "mean_damage"])
+    'mean_killed'
+    >>> closest("zzz", ["mean_killed"]) is None
+    True
+    """
+    found = difflib.get_close_matches(name, sorted(known), n=1, cutoff=cutoff)
+    return found[0] if found else None
