@@ -6,7 +6,7 @@ datasheet at its default size, one loadout per phase) against every datasheet of
 as a target, one context: the rows are counted and printed.
 
 * ``SERIAL``: one process (wall clock).
-* ``POOL2``: two local processes (``jobs=2``); goal: at least 1.7x serial.
+* ``POOL2``: two local processes (``SweepExecution(jobs=2)``); goal: at least 1.7x serial.
 * ``DASK2``: a Dask ``LocalCluster`` of two worker processes, its start included; goal:
   at least 1.7x serial.
 * ``MEMORY``: the peak resident memory of a process that sweeps to Parquet with
@@ -86,7 +86,7 @@ def memory_child(catalogues: str, out: str, fraction: int) -> None:
     import mathhammer as mh
 
     loadouts, targets = armies(Path(catalogues))
-    rows = mh.sweep(loadouts[::fraction], targets, path=out, collect=False)
+    rows = mh.sweep(loadouts[::fraction], targets, output=mh.SweepOutput(out, collect=False))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"rows": rows, "peak_mb": peak}))
 
@@ -120,16 +120,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(loadouts)} attackers x {len(targets)} targets = {len(loadouts) * len(targets)} rows"
     )
     frames, missed = {}, False
-    runs: list[tuple[str, dict[str, Any]]] = [("SERIAL", {}), ("POOL2", {"jobs": 2})]
+    runs = [("SERIAL", mh.SweepExecution()), ("POOL2", mh.SweepExecution(jobs=2))]
     if not args.skip_dask:
-        runs.append(("DASK2", {"executor": "dask", "jobs": 2}))
+        runs.append(("DASK2", mh.SweepExecution("dask", jobs=2)))
     seconds: dict[str, list[float]] = {name: [] for name, _ in runs}
     for round_ in range(args.rounds):
         turn = round_ % len(runs)
-        for name, options in runs[turn:] + runs[:turn]:
+        for name, execution in runs[turn:] + runs[:turn]:
             mh.clear_caches()
             start = time.perf_counter()
-            frames[name] = mh.sweep(loadouts, targets, **options)
+            frames[name] = mh.sweep(loadouts, targets, execution=execution)
             seconds[name].append(time.perf_counter() - start)
             print(f"round {round_ + 1}: {name} {seconds[name][-1]:.1f} s", flush=True)
     n = len(frames["SERIAL"])

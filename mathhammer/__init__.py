@@ -47,6 +47,7 @@ from .results.sequence import SequenceResult
 from .results.simulation import SimulationResult
 from .results.state import UnitState
 from .rules import AttackPlan, Ruleset, get_ruleset, plan_attack, register_ruleset, ruleset_names
+from .sweeps.options import SweepExecution, SweepOutput
 from .sweeps.read import sweep_top
 from .sweeps.run import sweep
 from .units.compare import Loadout, compare
@@ -138,12 +139,14 @@ __all__ = [
     "Pool",
     "PoolResult",
     "ProfileError",
-    "Ruleset",
     "RulesError",
+    "Ruleset",
     "SequenceAttackResult",
     "SequenceResult",
     "SimulationResult",
     "StandardAttacker",
+    "SweepExecution",
+    "SweepOutput",
     "Target",
     "TargetPlan",
     "TestResult",
@@ -156,11 +159,11 @@ __all__ = [
     "Wargear",
     "Weapon",
     "__version__",
-    "clear_caches",
     "abilities",
     "attach_leaders",
     "attack",
     "best_splits",
+    "clear_caches",
     "compare",
     "durability",
     "gather_pools",
@@ -176,13 +179,13 @@ __all__ = [
     "plot_compare",
     "plot_durability",
     "plot_sweep",
+    "rank_pool_orders",
     "read_army",
     "read_attackers",
     "read_catalogue",
     "read_roster",
     "read_targets",
     "read_wahapedia",
-    "rank_pool_orders",
     "register_ruleset",
     "resolve",
     "resolve_sequence",
@@ -190,10 +193,10 @@ __all__ = [
     "ruleset_names",
     "sequence",
     "simulate",
+    "simulate_uses",
+    "standard_attackers",
     "sweep",
     "sweep_html",
     "sweep_top",
-    "standard_attackers",
-    "simulate_uses",
     "targets",
 ]

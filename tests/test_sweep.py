@@ -40,10 +40,13 @@ TARGETS = list(mh.targets.STANDARD)
 DASK: Any = importlib.import_module("distributed")
 MANY = [replace(x, name=f"{x.name} {i}") for i in range(6) for x in LOADOUTS]
 CONTEXTS = {"far": mh.Context(), "close": mh.Context(half_range=True)}
+#: Tasks of at least ten and four rows: a small sweep still cut into several tasks.
+TEN = mh.SweepExecution(task_rows=10)
+FOUR = mh.SweepExecution(task_rows=4)
 
 
 def test_the_rows_are_those_of_compare_in_each_context() -> None:
-    frame = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10)
+    frame = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN)
     assert len(frame) == len(LOADOUTS) * len(TARGETS) * len(CONTEXTS)
     assert list(frame.columns[:3]) == ["loadout", "target", "context"]
     for name, context in CONTEXTS.items():
@@ -62,12 +65,12 @@ def test_contexts_are_named_by_their_changes() -> None:
 
 def _frames(**options: Any) -> list[pd.DataFrame]:
     runs = [
-        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, **options),
-        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, jobs=2, **options),
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN, **options),
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=replace(TEN, jobs=2), **options),
     ]
     with ThreadPoolExecutor(2) as threads:
-        runs.append(mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
-                             executor=threads, **options))  # fmt: skip
+        runs.append(mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS,
+                             execution=replace(TEN, executor=threads), **options))  # fmt: skip
     return runs
 
 
@@ -78,26 +81,26 @@ def test_serial_processes_and_an_executor_give_identical_frames() -> None:
     pd.testing.assert_frame_equal(serial, pool, check_exact=True)
     pd.testing.assert_frame_equal(serial, threads, check_exact=True)
     # another seed, other Monte Carlo numbers; the exact columns the same
-    other = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300, rng=8)
+    other = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN, trials=300, rng=8)
     assert not other.mc_mean_killed.equals(serial.mc_mean_killed)
     assert other.mean_killed.equals(serial.mean_killed)
 
 
 @pytest.mark.dask
 def test_a_dask_local_cluster_gives_the_same_frame() -> None:
-    serial = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300)
-    clustered = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, trials=300,
-                         executor="dask", jobs=2)  # fmt: skip
+    serial = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN, trials=300)
+    clustered = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, trials=300,
+                         execution=replace(TEN, executor="dask", jobs=2))  # fmt: skip
     pd.testing.assert_frame_equal(serial, clustered, check_exact=True)
     with (
         DASK.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
         DASK.Client(cluster) as client,
     ):
-        given = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
-                         trials=300, executor=client)  # fmt: skip
+        given = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, trials=300,
+                         execution=replace(TEN, executor=client))  # fmt: skip
         pd.testing.assert_frame_equal(serial, given, check_exact=True)
-        address = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10,
-                           trials=300, executor=cluster.scheduler_address)  # fmt: skip
+        address = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, trials=300,
+                           execution=replace(TEN, executor=cluster.scheduler_address))  # fmt: skip
         pd.testing.assert_frame_equal(serial, address, check_exact=True)
 
 
@@ -117,45 +120,47 @@ class _Counting(Executor):
 
 
 def test_a_parquet_sweep_resumes_where_it_stopped(tmp_path: Path) -> None:
-    whole = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10)
+    whole = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN)
     path = tmp_path / "sweep"
-    assert mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path,
-                    collect=False) == len(whole)  # fmt: skip
+    assert mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN,
+                    output=mh.SweepOutput(path, collect=False)) == len(whole)  # fmt: skip
     parts = sorted(path.glob("part-*.parquet"))
     assert len(parts) == 4  # 9 targets, at least 10 rows a task: 2 loadouts, 2 per context
     for part in parts[1::2]:  # an interrupted sweep: some tasks never written
         part.unlink()
     counting = _Counting()
-    resumed = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path,
-                       resume=True, executor=counting)  # fmt: skip
+    resumed = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS,
+                       output=mh.SweepOutput(path, resume=True),
+                       execution=replace(TEN, executor=counting))  # fmt: skip
     assert counting.count == len(parts[1::2])  # only the missing tasks computed
     pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
     # a folder with a sweep is not written over, and other inputs are refused
     with pytest.raises(mh.OptionError, match="resume=True"):
-        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, task_rows=10, path=path)
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN, output=path)
     with pytest.raises(mh.OptionError, match=r"other inputs \(contexts, targets differ\)"):
-        mh.sweep(LOADOUTS, TARGETS[:3], path=path, resume=True, task_rows=10)
+        mh.sweep(LOADOUTS, TARGETS[:3], output=mh.SweepOutput(path, resume=True), execution=TEN)
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(mh.OptionError, match="a new or empty folder"):
-        mh.sweep(LOADOUTS, TARGETS, path=tmp_path / "busy")
+        mh.sweep(LOADOUTS, TARGETS, output=tmp_path / "busy")
 
 
 @pytest.mark.system
 def test_a_killed_worker_process_loses_no_row_once_resumed(tmp_path: Path) -> None:
     # local processes: a worker killed mid-sweep stops the sweep; resumed, every row is
     # there once
-    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4)
+    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, execution=FOUR)
     path = tmp_path / "sweep"
     before = set(_children())  # a child of an earlier test is not one of the sweep's workers
     killer = threading.Thread(target=_kill_a_worker_when_written, args=(path, before), daemon=True)
     killer.start()
     with pytest.raises(Exception, match="worker process"):
-        mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path, jobs=2,
-                 collect=False)  # fmt: skip
+        mh.sweep(MANY, TARGETS, contexts=CONTEXTS, execution=replace(FOUR, jobs=2),
+                 output=mh.SweepOutput(path, collect=False))  # fmt: skip
     killer.join(5)
     assert 0 < len(list(path.glob("part-*.parquet"))) < 2 * len(MANY)
-    resumed = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path, resume=True)
+    resumed = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, execution=FOUR,
+                       output=mh.SweepOutput(path, resume=True))  # fmt: skip
     pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
 
 
@@ -192,7 +197,7 @@ def _children() -> list[int]:
 
 @pytest.mark.dask
 def test_a_dask_worker_killed_mid_sweep_is_replaced_and_no_row_is_lost(tmp_path: Path) -> None:
-    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4)
+    whole = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, execution=FOUR)
     path = tmp_path / "sweep"
     with (
         DASK.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
@@ -201,8 +206,8 @@ def test_a_dask_worker_killed_mid_sweep_is_replaced_and_no_row_is_lost(tmp_path:
         pids = list(client.run(os.getpid).values())
         killer = threading.Thread(target=_kill_when_written, args=(path, pids[0]), daemon=True)
         killer.start()
-        frame = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, task_rows=4, path=path,
-                         executor=client)  # fmt: skip
+        frame = mh.sweep(MANY, TARGETS, contexts=CONTEXTS, output=path,
+                         execution=replace(FOUR, executor=client))  # fmt: skip
         killer.join(5)
     pd.testing.assert_frame_equal(frame, whole, check_exact=True)
 
@@ -220,21 +225,22 @@ def test_an_error_in_a_worker_arrives_with_its_type_and_message() -> None:
     too_many = [mh.Loadout("Horde", [(BOLT, 3000)])]  # 6,000 dice: past the exact engine
     for jobs in (1, 2):
         with pytest.raises(mh.LimitError, match="attack dice of pool"):
-            mh.sweep(LOADOUTS[:1] + too_many, TARGETS[:2], task_rows=2, jobs=jobs)
+            mh.sweep(LOADOUTS[:1] + too_many, TARGETS[:2],
+                     execution=mh.SweepExecution(task_rows=2, jobs=jobs))  # fmt: skip
 
 
 @pytest.mark.dask
 def test_an_error_on_a_dask_worker_arrives_with_its_type() -> None:
     too_many = [mh.Loadout("Horde", [(BOLT, 3000)])]
     with pytest.raises(mh.LimitError, match="attack dice of pool"):
-        mh.sweep(too_many, TARGETS[:2], executor="dask", jobs=1)
+        mh.sweep(too_many, TARGETS[:2], execution=mh.SweepExecution("dask", jobs=1))
 
 
 @pytest.mark.dask
 def test_an_unreachable_scheduler_is_a_clear_error_within_seconds() -> None:
     start = time.monotonic()
     with pytest.raises(mh.OptionError, match="no Dask scheduler answered at 'tcp://127.0.0.1:9'"):
-        mh.sweep(LOADOUTS, TARGETS, executor="tcp://127.0.0.1:9")
+        mh.sweep(LOADOUTS, TARGETS, execution=mh.SweepExecution("tcp://127.0.0.1:9"))
     assert time.monotonic() - start < 15
 
 
@@ -248,11 +254,15 @@ def test_bad_input() -> None:
     with pytest.raises(mh.ProfileError, match="context names must be unique"):
         mh.sweep(LOADOUTS, TARGETS, contexts=[mh.Context(), mh.Context()])
     with pytest.raises(mh.OptionError, match="executor must be None"):
-        mh.sweep(LOADOUTS, TARGETS, executor=3)
+        mh.sweep(LOADOUTS, TARGETS, execution=mh.SweepExecution(3))
     with pytest.raises(mh.OptionError, match="jobs must be an integer >= 1"):
-        mh.sweep(LOADOUTS, TARGETS, jobs=0)
-    with pytest.raises(mh.OptionError, match="collect must be True without a path"):
-        mh.sweep(LOADOUTS, TARGETS, collect=False)
+        mh.SweepExecution(jobs=0)
+    with pytest.raises(mh.OptionError, match="task_rows must be an integer >= 1"):
+        mh.SweepExecution(task_rows=True)
+    with pytest.raises(mh.OptionError, match="execution must be a SweepExecution"):
+        mh.sweep(LOADOUTS, TARGETS, execution={"jobs": 2})  # type: ignore[arg-type]
+    with pytest.raises(mh.OptionError, match="output must be a folder's path or a SweepOutput"):
+        mh.sweep(LOADOUTS, TARGETS, output=3)  # type: ignore[arg-type]
     assert SWEEP_COLUMNS.index("context") == SWEEP_COLUMNS.index("target") + 1
 
 

@@ -78,6 +78,7 @@ def _check_folder(output: str, resume: bool) -> None:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """Sweep ATTACKERS (every loadout) against --targets (every unit) in every context."""
+    from ..sweeps.options import SweepExecution, SweepOutput
     from ..sweeps.run import sweep
     from .lines import wants_progress
 
@@ -89,12 +90,8 @@ def sweep_command(args: argparse.Namespace) -> int:
         army.loadouts,
         them.targets,
         contexts=contexts,
-        executor=executor,
-        jobs=args.jobs,
-        path=args.output,
-        resume=args.resume,
-        collect=False,
-        progress=wants_progress(args),
+        execution=SweepExecution(executor, jobs=args.jobs, progress=wants_progress(args)),
+        output=SweepOutput(args.output, resume=args.resume, collect=False),
         trials=args.check_trials,
         rng=args.seed,
     )

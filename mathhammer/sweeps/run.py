@@ -17,8 +17,9 @@ from ..units.compare import loadouts_of, targets_of
 from ..units.options import DEFAULT_METRIC, Metric, check_metric
 from ..units.targets import Target
 from .executors import task_results
+from .options import SweepExecution, SweepOutput, check_least, output_of
 from .store import SweepStore, fingerprint
-from .work import SWEEP_COLUMNS, TASK_ROWS, Task, arrow, run_task, tasks_of, typed
+from .work import SWEEP_COLUMNS, Task, arrow, run_task, tasks_of, typed
 
 __all__ = ["sweep"]
 
@@ -32,13 +33,8 @@ def sweep(
     metric: Metric = DEFAULT_METRIC,
     trials: int = 0,
     rng: int | np.random.SeedSequence | None = 0,
-    executor: Any = None,
-    jobs: int | None = None,
-    path: str | Path | None = None,
-    resume: bool = False,
-    collect: bool = True,
-    progress: bool = False,
-    task_rows: int = TASK_ROWS,
+    execution: SweepExecution | None = None,
+    output: str | os.PathLike[str] | SweepOutput | None = None,
 ) -> Any:
     """Every attacker against every target in every context; one row each.
 
@@ -62,35 +58,22 @@ def sweep(
         who runs it; None draws fresh entropy (a sweep that is to be resumed needs a
         seed). A numpy Generator is refused: streams cannot be spawned from it
         reproducibly (:func:`~mathhammer.montecarlo.engine.seed_sequence`).
-    executor : optional
-        Where the tasks run: None (``jobs`` local processes; serially for one), a
-        :class:`concurrent.futures.Executor`, ``"dask"`` (a Dask ``LocalCluster`` of
-        ``jobs`` workers), a scheduler address ``"tcp://host:port"`` or a
-        ``distributed.Client`` (:mod:`mathhammer.sweeps.executors`).
-    jobs : int, optional
-        Local processes, or a LocalCluster's workers: 1, or the processor count for
-        ``"dask"``, by default.
-    path : str or Path, optional
+    execution : SweepExecution, optional
+        Where the tasks run (here, local processes, a Dask cluster), how many rows each
+        holds, and whether a progress bar is shown: ``SweepExecution()`` (serially) by
+        default.
+    output : str, Path or SweepOutput, optional
         A folder to write the rows to as they come, one Parquet file per task
-        (:mod:`mathhammer.sweeps.store`); with ``resume=True`` a sweep interrupted there
-        goes on where it stopped (the tasks written are not computed again), and a
-        sweep written with other inputs is refused.
-    collect : bool
-        Return the rows (read back from ``path`` when given); with ``collect=False`` and
-        a ``path`` the rows stay on disk, and the number of rows is returned: the
-        sweep's memory is then that of a few tasks, however many rows it makes.
-    progress : bool
-        A progress bar of the rows (tqdm) on standard error; a Dask cluster's dashboard
-        address is printed there too.
-    task_rows : int
-        The fewest rows of a task (whole attackers): :data:`~mathhammer.sweeps.work.TASK_ROWS`.
+        (:mod:`mathhammer.sweeps.store`); a :class:`SweepOutput` also says whether to
+        resume a sweep interrupted there and whether to return the rows or only their
+        number. Without it the rows are returned and nothing is written.
 
     Returns
     -------
     pandas.DataFrame or int
         The columns of :func:`mathhammer.compare` with ``context`` after ``target``, one
         row per attacker x target x context in that order (contexts outermost), columns
-        that no row fills left out; or the number of rows (``collect=False``).
+        that no row fills left out; or the number of rows (``SweepOutput(collect=False)``).
 
     Examples
     --------
@@ -108,33 +91,37 @@ def sweep(
     loadouts, against = loadouts_of(attackers), targets_of(targets)
     situations = _contexts(contexts)
     metric = check_metric(metric)
-    _check_int("trials", trials, 0)
-    _check_int("task_rows", task_rows, 1)
-    workers = _jobs(jobs, executor)
+    check_least("trials", trials, 0)
+    how = _execution(execution)
+    out = output_of(output)
     root = seed_sequence(rng)
     options: dict[str, Any] = {
         "rules": rules, "metric": metric, "check_trials": trials, "seed": root
     }  # fmt: skip
-    tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=task_rows))
+    tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=how.task_rows))
     store = None
-    if path is not None:
+    if out is not None:
         inputs = _fingerprints(
             attackers=loadouts, targets=against, contexts=situations, rules=str(rules),
             metric=metric if isinstance(metric, str) else metric.__qualname__,
-            check_trials=trials, seed=_seed_key(root), task_rows=task_rows,
+            check_trials=trials, seed=_seed_key(root), task_rows=how.task_rows,
         )  # fmt: skip
-        store = SweepStore(path, inputs, resume=resume)
+        store = SweepStore(out.folder, inputs, resume=out.resume)
         written = store.done()
         tasks = [t for t in tasks if t.index not in written]
-    elif not collect:
-        raise field_error(OptionError, "collect", "True without a path", collect)
-    frames = _run(
-        tasks, against, store, executor=executor, jobs=workers, collect=collect, progress=progress
-    )
-    if not collect:
-        assert store is not None
-        return sum(_rows(p) for p in store.path.glob("part-*.parquet"))
+    frames = _run(tasks, against, store, how)
+    if out is not None and not out.collect:
+        return sum(_rows(p) for p in out.folder.glob("part-*.parquet"))
     return _filled(_frame(store, frames))
+
+
+def _execution(execution: Any) -> SweepExecution:
+    """``execution=`` checked: a :class:`SweepExecution`, ``SweepExecution()`` for None."""
+    if execution is None:
+        return SweepExecution()
+    if not isinstance(execution, SweepExecution):
+        raise field_error(OptionError, "execution", "a SweepExecution", execution)
+    return execution
 
 
 def _seed_key(root: np.random.SeedSequence) -> Any:
@@ -149,28 +136,21 @@ def _fingerprints(**inputs: Any) -> dict[str, str]:
 
 
 def _run(
-    tasks: list[Task],
-    against: list[Target],
-    store: SweepStore | None,
-    *,
-    executor: Any,
-    jobs: int,
-    collect: bool,
-    progress: bool,
+    tasks: list[Task], against: list[Target], store: SweepStore | None, how: SweepExecution
 ) -> dict[int, Any]:
     """Run the tasks, writing each one's rows to the store as they come; the frames by
-    task number when they are collected here (no store)."""
-    bar = _bar(sum(t.rows for t in tasks), progress)
+    task number when there is no store."""
+    bar = _bar(sum(t.rows for t in tasks), how.progress)
     frames: dict[int, Any] = {}
     try:
+        told = (lambda link: bar.write(f"Dask dashboard: {link}")) if how.progress else None
         results = task_results(
-            run_task, tasks, against, executor=executor, jobs=jobs,
-            on_cluster=(lambda link: bar.write(f"Dask dashboard: {link}")) if progress else None,
-        )  # fmt: skip
+            run_task, tasks, against, executor=how.executor, jobs=how.workers, on_cluster=told
+        )
         for task, frame in results:
             if store is not None:
                 store.write(task.index, frame)
-            elif collect:
+            else:
                 frames[task.index] = frame
             bar.update(task.rows)
     finally:
@@ -236,18 +216,6 @@ def _unique(pairs: list[tuple[str, Context]]) -> list[tuple[str, Context]]:
     if twice:
         raise field_error(ProfileError, "context names", "unique", twice)
     return pairs
-
-
-def _check_int(name: str, value: Any, least: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise field_error(OptionError, name, f"an integer >= {least}", value)
-
-
-def _jobs(jobs: Any, executor: Any) -> int:
-    if jobs is None:
-        return (os.cpu_count() or 1) if executor == "dask" else 1
-    _check_int("jobs", jobs, 1)
-    return int(jobs)
 
 
 def _rows(path: Path) -> int:

@@ -111,7 +111,7 @@ def _check_resumed(
     if not resume:
         raise field_error(
             OptionError, "path", "a folder without a sweep, or resume=True", str(path),
-            "give resume=True (--resume) to continue it, or another path",
+            "give SweepOutput(path, resume=True) (--resume) to continue it, or another path",
         )  # fmt: skip
     found: dict[str, Any] = json.loads(manifest.read_text())
     differ = _differing(found.get("inputs", {}), wanted["inputs"])
