@@ -20,7 +20,7 @@ imported when first used.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -30,6 +30,10 @@ from .arguments import as_count, as_probability
 from .binomial import FloatArray, binomial_pmf, binomial_table, binomial_thin
 from .limits import MAX_BINOMIAL_N, MAX_DIST_SIZE, MAX_DIST_WORK, check_limit
 from .queries import DistQueries
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 # binomial_table is re-exported: it was first defined here
 __all__ = ["Dist", "binomial_table"]
@@ -334,7 +338,7 @@ class Dist(DistQueries):
         check_limit("largest value of Dist.thin", self.n, MAX_BINOMIAL_N)
         return Dist._trusted(binomial_thin(self._pmf, p))
 
-    def map(self, func: Any) -> Dist:
+    def map(self, func: Callable[[int], int]) -> Dist:
         """The distribution of ``func(X)`` for an integer-valued ``func`` >= 0.
 
         Examples
@@ -401,7 +405,7 @@ class Dist(DistQueries):
 
         return describe(self, at_least)
 
-    def summary(self, at_least: Sequence[int] | None = None) -> Any:
+    def summary(self, at_least: Sequence[int] | None = None) -> pd.Series:
         """The key numbers as a :class:`pandas.Series` (see :meth:`describe`).
 
         Examples
@@ -414,7 +418,7 @@ class Dist(DistQueries):
 
         return summary(self, at_least)
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """A tidy :class:`pandas.DataFrame`: one row per value with pmf, cdf and at_least.
 
         Examples
@@ -426,7 +430,7 @@ class Dist(DistQueries):
 
         return to_frame(self)
 
-    def plot(self, kind: str = "pmf", ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, kind: str = "pmf", ax: Axes | None = None, **kwargs: Any) -> Axes:
         """Plot the distribution with matplotlib; return the Axes.
 
         Parameters

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core.dist import Dist
 from ..core.heap import settled_heap
 from ..errors import LimitError, OptionError, RulesError, field_error
-from ..montecarlo.engine import seed_sequence, simulate
+from ..montecarlo.engine import SeedLike, seed_sequence, simulate
 from ..results.attack import AttackResult
 from ..results.columns import (
     ALL_COLUMNS,
@@ -39,6 +39,10 @@ from ..units.options import (
     choose_rows,
 )
 from ..units.targets import Target
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 from .outputs import check_output, write_output
 from .report_csv import neutralised
 from .workers import ordered_map
@@ -207,9 +211,9 @@ def build_report(
     metric: Metric = DEFAULT_METRIC,
     trials: int = 0,
     jobs: int = 1,
-    rng: Any = None,
+    rng: SeedLike = None,
     progress: Callable[[int], None] | None = None,
-) -> Any:
+) -> pd.DataFrame:
     """Every loadout against every target.
 
     Parameters

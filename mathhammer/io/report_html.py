@@ -13,23 +13,30 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..rules.registry import RulesetLike
 from ..views.report_html import report_html
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..core.dist import Dist
+    from ..results.attack import AttackResult
+
 from .outputs import check_output, write_output
 
 __all__ = ["write_html_report"]
 
 
 def write_html_report(
-    frame: Any,
+    frame: pd.DataFrame,
     path: str | os.PathLike[str],
     *,
     title: str = "mathhammer report",
     rules: RulesetLike | None = None,
     metric: str | None = None,
-    results: Sequence[Any] | None = None,
+    results: Sequence[AttackResult | Dist | None] | None = None,
     scale: str = "auto",
     force: bool = False,
 ) -> Path:

@@ -42,6 +42,8 @@ from .tally import Tally
 
 __all__ = [
     "BLOCK",
+    "RngLike",
+    "SeedLike",
     "block_streams",
     "generator_from",
     "iter_blocks",
@@ -52,6 +54,11 @@ __all__ = [
 
 #: Trials per block: each block has its own random stream; bounds the dice arrays' memory.
 BLOCK = 50_000
+#: What ``rng=`` takes: None (fresh entropy), an integer >= 0, a SeedSequence or a Generator.
+RngLike = int | np.random.SeedSequence | np.random.Generator | None
+#: What ``rng=`` takes where streams are spawned per part of the work (no Generator: what
+#: it spawns depends on what it drew before).
+SeedLike = int | np.random.SeedSequence | None
 _STAGES = ("attacks", "hits", "wounds", "unsaved", "devastating", "killed")
 
 
@@ -244,7 +251,7 @@ def simulate(
     target: Unit | None = None,
     *,
     trials: int = 100_000,
-    rng: Any = None,
+    rng: RngLike = None,
     rules: RulesetLike | None = None,
     context: Context | None = None,
     modifiers: Modifiers | None = None,

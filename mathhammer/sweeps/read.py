@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import metric_column
 from ..views.sweep import one_context
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 __all__ = ["sweep_top"]
 
 
 def sweep_top(
-    frame: Any,
+    frame: pd.DataFrame,
     metric: str = "points_destroyed_per_100_points",
     *,
     n: int = 10,
     targets: Iterable[str] | None = None,
     context: str | None = None,
-) -> Any:
+) -> pd.DataFrame:
     """The ``n`` attackers with the highest mean ``metric`` over ``targets`` (every target
     by default) in one context: one line of a question such as "the best anti-tank per 100
     points against their vehicles".

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,10 @@ from .options import SweepExecution, SweepOutput, check_least, output_of
 from .store import SweepStore, fingerprint
 from .work import SWEEP_COLUMNS, Task, arrow, run_task, tasks_of, typed
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 __all__ = ["sweep"]
 
 
@@ -35,7 +39,7 @@ def sweep(
     rng: int | np.random.SeedSequence | None = 0,
     execution: SweepExecution | None = None,
     output: str | os.PathLike[str] | SweepOutput | None = None,
-) -> Any:
+) -> pd.DataFrame | int:
     """Every attacker against every target in every context; one row each.
 
     Parameters

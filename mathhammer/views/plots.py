@@ -9,7 +9,7 @@ from the package but :mod:`mathhammer.views.html` and the error helpers.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,9 +18,18 @@ from ..results.columns import metric_column
 from ..rules.registry import RulesetLike
 from .html import DistLike, visible_range
 
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    from ..results.attack import AttackResult
+
+
 __all__ = [
     "DURABILITY_METRICS",
     "KINDS",
+    "axes_or_new",
+    "figure_width",
     "plot_at_least",
     "plot_compare",
     "plot_dist",
@@ -34,14 +43,18 @@ _YLABELS = {"pmf": "P(X = k)", "at_least": "P(X >= k)", "cdf": "P(X <= k)"}
 MEDIAN_COLOUR = "#55a868"
 
 
-def _axes(ax: Any, figsize: tuple[float, float] = (5, 3.2)) -> Any:
+def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = (5, 3.2)) -> Axes:
     """``ax``, or the Axes of a new figure of ``figsize`` inches."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    _, new = plt.subplots(figsize=figsize, layout="constrained")
-    return new
+    return plt.figure(figsize=figsize, layout="constrained").add_subplot()
+
+
+def figure_width(ax: Axes) -> float:
+    """The width in inches of the figure (or subfigure) ``ax`` is drawn on."""
+    return float(ax.figure.bbox.width / ax.figure.dpi)
 
 
 def _check_kind(kind: str) -> None:
@@ -52,14 +65,14 @@ def _check_kind(kind: str) -> None:
 def plot_dist(
     dist: DistLike,
     kind: str = "pmf",
-    ax: Any = None,
+    ax: Axes | None = None,
     *,
     label: str | None = None,
     xlabel: str = "k",
     title: str | None = None,
     marks: bool = False,
     **kwargs: Any,
-) -> Any:
+) -> Axes:
     """Plot one distribution; return the Axes.
 
     Parameters
@@ -91,7 +104,7 @@ def plot_dist(
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     _check_kind(kind)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     lo, hi = visible_range(dist)
     pmf = np.asarray(dist.probabilities, dtype=np.float64)
     _DRAWN[kind](ax, pmf, lo, hi, label, kwargs)
@@ -233,13 +246,13 @@ def _legend_outside(ax: Any) -> None:
 
 
 def plot_at_least(
-    results: Mapping[str, Any],
-    ax: Any = None,
+    results: Mapping[str, AttackResult | DistLike],
+    ax: Axes | None = None,
     *,
     stage: str | None = None,
     title: str | None = None,
     **kwargs: Any,
-) -> Any:
+) -> Axes:
     """Overlay the "at least k models destroyed" curves of several attacks.
 
     Parameters
@@ -282,7 +295,7 @@ def plot_at_least(
         )
     units = [item.target for item in results.values() if hasattr(item, "target")]
     stage = _checked_stage(stage, units)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     for label, item in results.items():
         dist = getattr(item, stage) if hasattr(item, "target") else item
         plot_dist(dist, "at_least", ax, label=str(label), **kwargs)
@@ -317,16 +330,16 @@ def _at_least_title(units: list[Any], what: str) -> str:
 
 
 def plot_compare(
-    frame: Any,
+    frame: pd.DataFrame,
     metric: str | None = None,
-    ax: Any = None,
+    ax: Axes | None = None,
     *,
     rules: RulesetLike | None = None,
     scale: str = "auto",
     cmap: str = "viridis",
     annotate: bool = True,
     fmt: str = "{:.2f}",
-) -> Any:
+) -> Axes:
     """A loadout x target heatmap of one column of a :func:`mathhammer.compare` frame.
 
     Probabilities (``p_`` columns) are coloured on one scale from 0 to 1; any other
@@ -381,15 +394,14 @@ def plot_compare(
     colours = colour_scale(cells.values, metric, scale)
     values, levels, rows, columns, labels = _oriented(cells, colours.levels)
     layout = heatmap_layout(rows, columns, _widest(values, fmt), annotate)
-    ax = _axes(ax, layout.figsize)
+    ax = axes_or_new(ax, layout.figsize)
     image = ax.imshow(levels, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0)
     ax.set_xticks(range(len(columns)), [short_label(c) for c in columns], rotation=35,
                   ha="right", fontsize=8)  # fmt: skip
     ax.set_yticks(range(len(rows)), [short_label(r) for r in rows], fontsize=8)
     ax.set_xlabel(labels[0])
     ax.set_ylabel(labels[1])
-    width = ax.figure.get_size_inches()[0]
-    ax.set_title(wrapped_title(heatmap_title(metric, rules, frame), width))
+    ax.set_title(wrapped_title(heatmap_title(metric, rules, frame), figure_width(ax)))
     _colour_bar(ax, image, colours)
     if layout.annotate:
         annotate_cells(ax, values, levels, fmt)
@@ -445,7 +457,7 @@ DURABILITY_METRICS = {
 }
 
 
-def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> Any:
+def plot_durability(frame: pd.DataFrame, metric: str = "copies_90", ax: Axes | None = None) -> Axes:
     """Durability profiles side by side: one group of bars per standard attacker, one bar
     per unit, from a :func:`mathhammer.durability` frame.
 
@@ -477,7 +489,7 @@ def plot_durability(frame: Any, metric: str = "copies_90", ax: Any = None) -> An
     attackers = list(dict.fromkeys(frame["attacker"]))
     table = frame.pivot_table(index="attacker", columns="unit", values=metric, aggfunc="first")
     table = table.reindex(index=attackers, columns=units)
-    ax = _axes(ax, (1.2 + 1.1 * len(attackers), 3.4))
+    ax = axes_or_new(ax, (1.2 + 1.1 * len(attackers), 3.4))
     width = 0.8 / len(units)
     positions = np.arange(len(attackers))
     for i, unit in enumerate(units):

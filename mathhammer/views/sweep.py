@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import OptionError, field_error
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
 
 __all__ = ["ORDERS", "one_context", "plot_sweep", "sweep_html"]
 
@@ -17,15 +22,15 @@ LABELLED = 60
 
 
 def plot_sweep(
-    frame: Any,
+    frame: pd.DataFrame,
     metric: str | None = None,
     *,
     context: str | None = None,
     order: str = "cluster",
-    ax: Any = None,
+    ax: Axes | None = None,
     scale: str = "auto",
     cmap: str = "viridis",
-) -> Any:
+) -> Axes:
     """The attacker x target matrix of one column of a :func:`mathhammer.sweep` frame.
 
     Parameters
@@ -59,7 +64,7 @@ def plot_sweep(
     """
     from .heatmap import colour_scale, frame_metric, grid
     from .layout import heatmap_layout, wrapped_title
-    from .plots import annotate_cells
+    from .plots import annotate_cells, axes_or_new, figure_width
 
     if order not in ORDERS:
         raise field_error(OptionError, "order", f"one of {list(ORDERS)}", order)
@@ -74,10 +79,7 @@ def plot_sweep(
     row_labels, column_labels = _labels(cells.rows, r), _labels(cells.columns, c)
     few = len(r) <= LABELLED and len(c) <= LABELLED  # each cell may hold its number
     layout = heatmap_layout(row_labels, column_labels, value_chars=4, annotate=few)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=layout.figsize, layout="constrained")
+    ax = axes_or_new(ax, layout.figsize)
     image = ax.imshow(shown, cmap=cmap, aspect="auto", vmin=0.0, vmax=1.0, interpolation="nearest")
     _label_ticks(ax, row_labels, column_labels)
     if layout.annotate:
@@ -85,7 +87,7 @@ def plot_sweep(
     ax.set_xlabel(f"target ({len(c)})")
     ax.set_ylabel(f"attacker ({len(r)})")
     title = _sweep_title(metric, rows, context)
-    ax.set_title(wrapped_title(title, ax.figure.get_size_inches()[0]))
+    ax.set_title(wrapped_title(title, figure_width(ax)))
     bar = ax.figure.colorbar(image, ax=ax)
     bar.set_label(colours.label)
     return ax
@@ -170,7 +172,11 @@ def one_context(frame: Any, context: str | None) -> Any:
 
 
 def sweep_html(
-    frame: Any, metric: str | None = None, *, context: str | None = None, title: str = "sweep"
+    frame: pd.DataFrame,
+    metric: str | None = None,
+    *,
+    context: str | None = None,
+    title: str = "sweep",
 ) -> str:
     """A sweep in one context as the HTML report's page (its heatmap and sortable table;
     :func:`~mathhammer.views.report_html.report_html`).
