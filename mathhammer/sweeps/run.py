@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,20 +104,19 @@ def sweep(
         "rules": rules, "metric": metric, "check_trials": trials, "seed": root
     }  # fmt: skip
     tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=how.task_rows))
-    store = None
-    if out is not None:
-        inputs = _fingerprints(
-            attackers=loadouts, targets=against, contexts=situations, rules=str(rules),
-            metric=metric if isinstance(metric, str) else metric.__qualname__,
-            check_trials=trials, seed=_seed_key(root), task_rows=how.task_rows,
-        )  # fmt: skip
-        store = SweepStore(out.folder, inputs, resume=out.resume)
-        written = store.done()
-        tasks = [t for t in tasks if t.index not in written]
-    frames = _run(tasks, against, store, how)
-    if out is not None and not out.collect:
+    if out is None:
+        return _filled(_frame(_run(tasks, against, None, how)))
+    inputs = _fingerprints(
+        attackers=loadouts, targets=against, contexts=situations, rules=str(rules),
+        metric=metric if isinstance(metric, str) else metric.__qualname__,
+        check_trials=trials, seed=_seed_key(root), task_rows=how.task_rows,
+    )  # fmt: skip
+    store = SweepStore(out.folder, inputs, resume=out.resume)
+    written = store.done()
+    _run([t for t in tasks if t.index not in written], against, store, how)
+    if not out.collect:
         return sum(_rows(p) for p in out.folder.glob("part-*.parquet"))
-    return _filled(_frame(store, frames))
+    return _filled(store.read())
 
 
 def _execution(execution: Any) -> SweepExecution:
@@ -162,12 +162,10 @@ def _run(
     return frames
 
 
-def _frame(store: SweepStore | None, frames: dict[int, Any]) -> Any:
-    """Every row, in task order: read back from the store, or joined from ``frames``."""
+def _frame(frames: dict[int, Any]) -> Any:
+    """Every row, in task order, joined from ``frames``."""
     import pandas as pd
 
-    if store is not None:
-        return store.read()
     if frames:
         return pd.concat([frames[i] for i in sorted(frames)], ignore_index=True)
     return typed(pd.DataFrame(columns=SWEEP_COLUMNS), "")
@@ -190,8 +188,6 @@ def _contexts(contexts: Any) -> list[tuple[str, Context]]:
         _check_contexts([value for _, value in pairs], "Context values")
         return _unique(pairs)
     items = _context_list(contexts)
-    if not items:
-        raise field_error(ProfileError, "contexts", "at least one Context", contexts)
     _check_contexts(items, "Context objects")
     return _unique([(", ".join(c.changes()) or "default", c) for c in items])
 
@@ -213,10 +209,11 @@ def _check_contexts(values: list[Any], constraint: str) -> None:
 
 
 def _unique(pairs: list[tuple[str, Context]]) -> list[tuple[str, Context]]:
-    names = [name for name, _ in pairs]
+    """The pairs, refused when there are none or two share a name."""
     if not pairs:
         raise field_error(ProfileError, "contexts", "at least one Context", pairs)
-    twice = sorted({n for n in names if names.count(n) > 1})
+    names = Counter(name for name, _ in pairs)
+    twice = sorted(name for name, n in names.items() if n > 1)
     if twice:
         raise field_error(ProfileError, "context names", "unique", twice)
     return pairs
