@@ -49,9 +49,10 @@ def start_state(start: Any, target: Unit, rules: str) -> UnitState:
 def _state_of(start: Any) -> UnitState:
     """The state ``start`` holds: a result's state, or ``start`` itself, a
     :class:`~mathhammer.results.state.UnitState`."""
-    if isinstance(start, AttackResult) and start.state is None:
-        raise OptionError("start: this result holds no state of its target to carry on from")
-    state = start.state if isinstance(start, AttackResult) else start
-    if not isinstance(state, UnitState):
+    if isinstance(start, AttackResult):
+        if start.state is None:
+            raise OptionError("start: this result holds no state of its target to carry on from")
+        return start.state
+    if not isinstance(start, UnitState):
         raise field_error(OptionError, "start", "an AttackResult or a UnitState", start)
-    return state
+    return start

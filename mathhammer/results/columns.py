@@ -208,6 +208,10 @@ _PARAMETRISED = {
     "p_destroyed:": (("destroyed:", "P(destroyed) "), "<target>"),
     "at_least:": ((), "<k>"),
 }
+#: Each way a parametrised metric may begin, with its stem, in the order they are tried.
+_PREFIXES = [
+    (p, stem) for stem, (spellings, _) in _PARAMETRISED.items() for p in (stem, *spellings)
+]
 #: Every metric of the vocabulary but the after-attack tests' (matched by their pattern).
 _KNOWN = tuple(dict.fromkeys([*METRIC_COLUMNS, *DURABILITY_COLUMNS, *_PARAMETRISED]))
 
@@ -258,9 +262,8 @@ def _canonical(name: object, field: str) -> str:
     if not isinstance(name, str):
         raise field_error(OptionError, field, "a metric: a column name", name)
     name = METRIC_ALIASES.get(name, name)
-    for stem, (spellings, _) in _PARAMETRISED.items():
-        prefix = next((p for p in (stem, *spellings) if name.startswith(p)), None)
-        if prefix is not None:
+    for prefix, stem in _PREFIXES:
+        if name.startswith(prefix):
             return _parametrised(stem, name.removeprefix(prefix), field)
     return name
 
@@ -444,9 +447,7 @@ def for_loadout(
     >>> other["loadout"], other["loadout_points"], other["mean_damage"] == row["mean_damage"]
     ('b', 50, True)
     """
-    made = _loadout_columns(row, loadout)
-    if extra:
-        made.update(extra)
+    made = {**_loadout_columns(row, loadout), **(extra or {})}
     out = dict(row)  # the other loadout's columns replaced where they stand, or dropped
     for column in _LOADOUT_COLUMNS:
         if column in out and column not in made:
@@ -461,9 +462,8 @@ def _loadout_columns(row: Mapping[str, Any], loadout: Priced | None) -> dict[str
     made: dict[str, Any] = {}
     if loadout is not None:
         made["loadout"] = loadout.name
-    spent = None if loadout is None else loadout.points
-    if spent is not None:
-        made.update(_per_100_points(row, spent))
+        if loadout.points is not None:
+            made.update(_per_100_points(row, loadout.points))
     sources = (getattr(loadout, "source", None), row.get("target_source"))
     if any(sources):
         made.update(zip(SOURCE_COLUMNS, sources, strict=True))
@@ -573,9 +573,8 @@ def after_attack_columns_in(columns: Sequence[str]) -> list[str]:
     >>> after_attack_columns_in(["mean_killed", "p_shock_fail", "p_panic_test", "p_shock_test"])
     ['p_shock_test', 'p_shock_fail', 'p_panic_test']
     """
-    stems = [m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, columns) if m]
-    pairs = [after_attack_columns(stem) for stem in dict.fromkeys(stems)]
-    return [c for pair in pairs for c in pair if c in columns]
+    stems = dict.fromkeys(m[1] for m in map(_AFTER_ATTACK_COLUMN.fullmatch, columns) if m)
+    return [c for stem in stems for c in after_attack_columns(stem) if c in columns]
 
 
 def _vocabulary(columns: list[str]) -> list[str]:

@@ -45,9 +45,14 @@ def used_in_any(
     ('[PRECISION]', '[DEVASTATING WOUNDS]')
     """
     found = dict.fromkeys(a for names in used for a in names)
-    printed = [str(a) for a in weapons[0][0].abilities] if weapons else []
+    printed = _printed(weapons)
     first = [a for a in printed if a in found]
     return (*first, *(a for a in found if a not in printed))
+
+
+def _printed(weapons: Sequence[tuple[Weapon, int]]) -> list[str]:
+    """The abilities printed on a pool's weapon (none for a pool of mortal wounds)."""
+    return [str(a) for a in weapons[0][0].abilities] if weapons else []
 
 
 def _mixed_unsaved(weights: Sequence[float], pools: Sequence[PoolResult]) -> Dist:
@@ -143,8 +148,7 @@ def mixed(parts: Sequence[tuple[float, AttackResult]]) -> AttackResult:
     """
     if len(parts) == 1:
         return parts[0][1]
-    weights = [w for w, _ in parts]
-    results = [r for _, r in parts]
+    weights, results = zip(*parts, strict=True)
     first = results[0]
 
     def mix(read: Callable[[AttackResult], Dist]) -> Dist:

@@ -29,6 +29,7 @@ from ..model.profiles import Unit
 from ..results.columns import COLUMNS, columns_frame
 from ..rules.registry import RulesetLike
 from . import targets as suite
+from .entries import check_instance
 from .loadout import Loadout, ambiguous_pair
 from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose_rows
 from .targets import Target
@@ -75,28 +76,36 @@ def _loadout_list(loadouts: Any) -> list[Loadout]:
         return [loadouts]
     if isinstance(loadouts, Mapping):
         return [_loadout(str(name), value) for name, value in loadouts.items()]
+    return _listed_loadouts(loadouts)
+
+
+def _listed_loadouts(loadouts: Any) -> list[Loadout]:
+    """Loadouts given as a list (any iterable but a string), each item a Loadout."""
     if not isinstance(loadouts, Iterable) or isinstance(loadouts, str):
         raise field_error(ProfileError, "loadouts", _LOADOUTS, loadouts)
     out = list(loadouts)
     for item in out:
-        if not isinstance(item, Loadout):
-            raise field_error(ProfileError, "loadouts", _LOADOUTS, item)
+        check_instance("loadouts", item, Loadout, _LOADOUTS)
     return out
 
 
 def _target(value: Any, name: str | None = None) -> Target:
     """A target given as a standard target's name, a Unit or a Target; renamed ``name``."""
-    if isinstance(value, str):
-        target = suite.get(value)
-    elif isinstance(value, Unit):
-        target = Target(value)
-    elif isinstance(value, Target):
-        target = value
-    else:
-        raise field_error(ProfileError, "targets", "Units, Targets or standard target names", value)
-    if name is not None and name != target.name:
+    target = _as_target(value)
+    if name not in (None, target.name):
         target = replace(target, unit=replace(target.unit, name=name))
     return target
+
+
+def _as_target(value: Any) -> Target:
+    """A standard target's name, a Unit or a Target, as a Target."""
+    if isinstance(value, str):
+        return suite.get(value)
+    if isinstance(value, Unit):
+        return Target(value)
+    if isinstance(value, Target):
+        return value
+    raise field_error(ProfileError, "targets", "Units, Targets or standard target names", value)
 
 
 def targets_of(targets: Any) -> list[Target]:

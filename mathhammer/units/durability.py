@@ -25,6 +25,7 @@ from ..model.pools import MortalWounds
 from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
 from ..rules.registry import RulesetLike
+from .entries import an_object, built, is_int, non_empty_list
 from .loadout import Loadout
 from .options import choose
 from .targets import MAX_POINTS, Target
@@ -49,6 +50,15 @@ MOST_COPIES = 1000
 _ENTRY_FIELDS = {"name", "role", "description", "points", "weapons", "context"}
 _WEAPON_FIELDS = {"name", "count", "attacks", "skill", "strength", "ap", "damage"}
 _WEAPON_FIELDS |= {"abilities", "melee"}
+#: The types of the table's columns that may be empty (a count past ``max_copies``, or
+#: the points of a unit or an attacker without them).
+_DTYPES: dict[str, Any] = {
+    "copies_50": "Int64",
+    "copies_90": "Int64",
+    "points_lost": float,
+    "points_lost_per_100": float,
+    "effective_wounds_per_100_points": float,
+}
 
 
 @dataclass(frozen=True)
@@ -76,23 +86,22 @@ class StandardAttacker:
 
 def _weapon(entry: Any, where: str) -> tuple[Weapon, int] | MortalWounds:
     """One weapon entry of an attacker: a weapon and its count, or mortal wounds."""
-    if not isinstance(entry, dict):
-        raise field_error(ProfileError, where, "an object", entry)
+    entry = an_object(entry, where)
     if "mortal" in entry:
         return _mortal(entry, where)
-    unknown = set(entry) - _WEAPON_FIELDS
-    if unknown:
-        raise field_error(ProfileError, where, f"fields of {sorted(_WEAPON_FIELDS)}", unknown)
+    _check_fields(entry, _WEAPON_FIELDS, where)
     fields = dict(entry)
     count = fields.pop("count", 1)
-    if not _is_int(count, 1):
+    if not is_int(count, 1):
         raise field_error(ProfileError, f"{where}.count", "an integer >= 1", count)
-    try:
-        return Weapon(**fields), count
-    except ProfileError as exc:
-        raise exc.prefixed(where) from None
-    except TypeError as exc:  # a required field missing
-        raise ProfileError(f"{where}: {exc}") from None
+    return built(where, lambda: (Weapon(**fields), count))
+
+
+def _check_fields(entry: dict[str, Any], known: set[str], where: str) -> None:
+    """Refuse the fields of an entry that are not ``known``."""
+    unknown = set(entry) - known
+    if unknown:
+        raise field_error(ProfileError, where, f"fields of {sorted(known)}", unknown)
 
 
 def _mortal(entry: dict[str, Any], where: str) -> MortalWounds:
@@ -100,11 +109,6 @@ def _mortal(entry: dict[str, Any], where: str) -> MortalWounds:
     if set(entry) != {"mortal"}:
         raise field_error(ProfileError, where, "only 'mortal' beside mortal wounds", entry)
     return MortalWounds(entry["mortal"])
-
-
-def _is_int(value: Any, least: int, most: float = math.inf) -> bool:
-    """True for an integer (not a bool) from ``least`` to ``most``."""
-    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= most
 
 
 def parse_attackers(data: Any, source: str = "suite") -> tuple[StandardAttacker, ...]:
@@ -128,24 +132,18 @@ def parse_attackers(data: Any, source: str = "suite") -> tuple[StandardAttacker,
     durability suite prices every attacker
     """
     entries = data.get("attackers") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not entries:
-        raise field_error(ProfileError, f"{source}: attackers", "a non-empty list", entries)
-    return tuple(_attacker(entry, f"{source}: attackers[{i}]") for i, entry in enumerate(entries))
+    listed = non_empty_list(entries, f"{source}: attackers")
+    return tuple(_attacker(entry, f"{source}: attackers[{i}]") for i, entry in enumerate(listed))
 
 
 def _attacker(entry: Any, where: str) -> StandardAttacker:
     """One attacker of a suite from its JSON object, every field checked."""
-    if not isinstance(entry, dict):
-        raise field_error(ProfileError, where, "an object", entry)
+    entry = an_object(entry, where)
     where += f" ({shown(entry.get('name'))})"
-    unknown = set(entry) - _ENTRY_FIELDS
-    if unknown:
-        raise field_error(ProfileError, where, f"fields of {sorted(_ENTRY_FIELDS)}", unknown)
+    _check_fields(entry, _ENTRY_FIELDS, where)
     points = _attacker_points(entry, where)
     name, role = _name_and_role(entry, where)
-    weapons = entry.get("weapons")
-    if not isinstance(weapons, list) or not weapons:
-        raise field_error(ProfileError, f"{where}: weapons", "a non-empty list", weapons)
+    weapons = non_empty_list(entry.get("weapons"), f"{where}: weapons")
     made = _context(entry.get("context", {}), where)
     return StandardAttacker(
         name,
@@ -162,7 +160,7 @@ def _attacker_points(entry: dict[str, Any], where: str) -> int:
     if "points" not in entry:
         raise ProfileError(f"{where}: points is required: a durability suite prices every attacker")
     points: int = entry["points"]
-    if not _is_int(points, 1, MAX_POINTS):
+    if not is_int(points, 1, MAX_POINTS):
         raise field_error(
             ProfileError, f"{where}: points", f"an integer from 1 to {MAX_POINTS:,}", points
         )
@@ -219,15 +217,25 @@ def _copies(
 ) -> tuple[int | None, int | None]:
     """The fewest copies of the attacker, one after another, that destroy the unit with a
     chance of at least 50 % and of at least 90 % (None past ``most``)."""
-    found: dict[float, int | None] = {0.5: None, 0.9: None}
-    result, copies = first, 1
-    while True:
-        for q in found:
-            if found[q] is None and result.p_destroyed >= q:
-                found[q] = copies
-        if found[0.9] is not None or copies >= most:
-            return found[0.5], found[0.9]
-        result, copies = attacker.attack(unit, rules, start=result), copies + 1
+    chances = _chances(unit, attacker, rules, first, most)
+    return _fewest(chances, 0.5), _fewest(chances, 0.9)
+
+
+def _chances(
+    unit: Unit, attacker: StandardAttacker, rules: RulesetLike, first: AttackResult, most: int
+) -> list[float]:
+    """The chance that 1, 2, ... copies of the attacker, one after another, destroy the
+    unit: until one reaches 90 % or there are ``most``."""
+    result, chances = first, [first.p_destroyed]
+    while chances[-1] < 0.9 and len(chances) < most:
+        result = attacker.attack(unit, rules, start=result)
+        chances.append(result.p_destroyed)
+    return chances
+
+
+def _fewest(chances: list[float], least: float) -> int | None:
+    """The fewest copies whose chance (``chances[0]`` for one) is at least ``least``."""
+    return next((copies for copies, p in enumerate(chances, 1) if p >= least), None)
 
 
 def _against(
@@ -309,12 +317,7 @@ def durability(
     import pandas as pd
 
     rows = [_row(target, entry, rules, max_copies) for target in targets for entry in suite]
-    frame = pd.DataFrame(rows)
-    for column in ("copies_50", "copies_90"):
-        frame[column] = frame[column].astype("Int64")
-    for column in ("points_lost", "points_lost_per_100", "effective_wounds_per_100_points"):
-        frame[column] = frame[column].astype(float)
-    return frame
+    return pd.DataFrame(rows).astype(_DTYPES)
 
 
 def _suite(

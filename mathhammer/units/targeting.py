@@ -46,6 +46,8 @@ FEW_TARGETS = 12
 
 Declaration = tuple[int | str, str | Weapon]
 Assignment = tuple[int, ...]
+#: A declaration of an army: the unit's position, its models and its weapon.
+Row = tuple[int, int | str, str | Weapon]
 #: A plan's metric from each target's result (a target given nothing: no result).
 Score = Callable[[dict[int, AttackResult]], float]
 
@@ -80,7 +82,7 @@ class TargetPlan:
     """
 
     attackers: tuple[Attacker, ...]
-    declarations: tuple[tuple[int, int | str, str | Weapon], ...]
+    declarations: tuple[Row, ...]
     targets: tuple[Target, ...]
     assignment: Assignment
     value: float
@@ -113,24 +115,27 @@ class TargetPlan:
         """The target of the best plan that sends everything at one target."""
         return self.targets[self.naive_target].name
 
+    @property
+    def _who(self) -> str:
+        """The attacking units' names."""
+        return ", ".join(a.name for a in self.attackers)
+
+    @property
+    def _headline(self) -> str:
+        """The plan's metric against the baseline's, and how it was found."""
+        return (
+            f"{self.metric} {self.value:.4g} (everything at {self.baseline}: "
+            f"{self.naive:.4g}); {self.method}, {self.scored} plans scored"
+        )
+
     def _repr_html_(self) -> str:
         from ..views.html import result_html
 
         charts = [(r.killed, f"{name}: models destroyed") for name, r in self.results.items()]
-        headline = (
-            f"{self.metric} {self.value:.4g} (everything at {self.baseline}: "
-            f"{self.naive:.4g}); {self.method}, {self.scored} plans scored"
-        )
-        who = ", ".join(a.name for a in self.attackers)
-        return result_html(who, "plan", headline, charts, self.frame())
+        return result_html(self._who, "plan", self._headline, charts, self.frame())
 
     def __repr__(self) -> str:
-        who = ", ".join(a.name for a in self.attackers)
-        return (
-            f"<TargetPlan {who}: {self.metric} {self.value:.4g} "
-            f"(everything at {self.baseline}: {self.naive:.4g}); {self.method}, "
-            f"{self.scored} plans scored>"
-        )
+        return f"<TargetPlan {self._who}: {self._headline}>"
 
 
 #: The metrics of a plan: by column, and the parametrised ones by their stem.
@@ -503,19 +508,7 @@ def plan_army(
     pool = _targets(targets)
     score = _metric(metric, pool)
     metric = metric_column(metric)
-    rows: list[tuple[int, int | str, str | Weapon]] = []
-    weapons: list[list[tuple[Weapon, int]]] = []
-    contexts: list[Context] = []
-    attackers: list[Attacker] = []
-    for u, item in enumerate(given):
-        attacker, declared, context = _army_unit(u, item)
-        per_target(attacker, [Use(m, w, target=pool[0].unit) for m, w in declared], phase)
-        attackers.append(attacker)
-        contexts.append(replace(context, melee=phase == "fight"))
-        for models, weapon in declared:
-            group = attacker.group(models)
-            rows.append((u, models, weapon))
-            weapons.append([(group.weapon(weapon), group.count)])
+    attackers, rows, weapons, contexts = _declare_army(given, pool[0].unit, phase)
 
     def make(t: int, chosen: Sequence[int]) -> AttackResult:
         result: AttackResult | None = None
@@ -539,6 +532,28 @@ def plan_army(
     )  # fmt: skip
 
 
+def _declare_army(
+    given: list[Any], target: Unit, phase: str
+) -> tuple[list[Attacker], list[Row], list[list[tuple[Weapon, int]]], list[Context]]:
+    """An army's units checked (their declarations legal against ``target`` in ``phase``):
+    the attackers, each declaration as (unit, models, weapon), the weapons each declaration
+    fires, and each unit's context in the phase."""
+    attackers: list[Attacker] = []
+    rows: list[Row] = []
+    weapons: list[list[tuple[Weapon, int]]] = []
+    contexts: list[Context] = []
+    for u, item in enumerate(given):
+        attacker, declared, context = _army_unit(u, item)
+        per_target(attacker, [Use(m, w, target=target) for m, w in declared], phase)
+        attackers.append(attacker)
+        contexts.append(replace(context, melee=phase == "fight"))
+        for models, weapon in declared:
+            group = attacker.group(models)
+            rows.append((u, models, weapon))
+            weapons.append([(group.weapon(weapon), group.count)])
+    return attackers, rows, weapons, contexts
+
+
 def _army_unit(u: int, item: Any) -> tuple[Attacker, tuple[Declaration, ...], Context]:
     """Unit ``u`` of an army: its attacker, its declarations (one or more) and its context
     (``Context()`` by default)."""
@@ -547,12 +562,12 @@ def _army_unit(u: int, item: Any) -> tuple[Attacker, tuple[Declaration, ...], Co
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
         raise field_error(OptionError, f"units[{u}]", wanted, item)
-    attacker, declared = item[0], tuple(item[1])
-    context = item[2] if len(item) == 3 and item[2] is not None else Context()
+    attacker, declared, context = (*item, None)[:3]  # the context is optional
+    declared = tuple(declared)
     if not isinstance(attacker, Attacker) or not declared:
         wanted = "an Attacker with at least one (models, weapon)"
         raise field_error(OptionError, f"units[{u}]", wanted, item)
-    return attacker, declared, context
+    return attacker, declared, Context() if context is None else context
 
 
 def _loadout_unit(u: int, loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None]:

@@ -28,7 +28,9 @@ from typing import Any
 
 from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error, shown
+from ..model.fields import text_field
 from ..model.profiles import ModelGroup, Unit
+from .entries import an_object, built, check_instance, is_int, non_empty_list
 
 __all__ = ["MAX_POINTS", "Target", "get", "names", "parse_suite", "standard"]
 
@@ -59,7 +61,7 @@ MAX_POINTS = 1_000_000_000
 
 def _points(name: str, value: Any) -> int:
     """Points: an integer from 0 to :data:`MAX_POINTS`."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_int(value, 0):
         raise field_error(ProfileError, name, "an integer >= 0", value)
     if value > MAX_POINTS:
         raise field_error(ProfileError, name, f"an integer from 0 to {MAX_POINTS:,}", value)
@@ -104,14 +106,11 @@ class Target:
     source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.unit, Unit):
-            raise field_error(ProfileError, "Target.unit", "a Unit", self.unit)
-        if self.source is not None and not isinstance(self.source, str):
-            raise field_error(ProfileError, "Target.source", "a string or None", self.source)
+        check_instance("Target.unit", self.unit, Unit, "a Unit")
+        check_instance("Target.source", self.source, str | None, "a string or None")
         if self.points is not None:
             object.__setattr__(self, "points", _points("Target.points", self.points))
-        if not isinstance(self.description, str):
-            raise field_error(ProfileError, "Target.description", "a string", self.description)
+        text_field("Target", "description", self.description)
         if self.group_points is not None:
             self._settle_group_points(self.group_points)
 
@@ -219,17 +218,12 @@ class Target:
         )
 
 
-def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
-    """A target entry's unit, and the points of each group (None when not given)."""
-    unknown = set(entry) - _UNIT_FIELDS
-    if unknown:
-        raise field_error(ProfileError, "fields", f"among {sorted(_UNIT_FIELDS)}", sorted(unknown))
-    raw_groups = entry.get("groups")
-    if not isinstance(raw_groups, list) or not raw_groups:
-        raise field_error(ProfileError, "groups", "a non-empty list", raw_groups)
-    groups, points = _groups(raw_groups)
-    if points and len(points) != len(groups):
-        raise field_error(ProfileError, "points", "given for every group or for none", points)
+def _read_target(entry: dict[str, Any]) -> Target:
+    """The target a suite's entry describes (its errors not yet located)."""
+    _check_fields(entry, _UNIT_FIELDS, "fields")
+    raw_groups = non_empty_list(entry.get("groups"), "groups")
+    groups = [_group(raw, f"groups[{i}]") for i, raw in enumerate(raw_groups)]
+    points = _group_points(raw_groups)
     unit = Unit(
         entry.get("name", ""),
         groups,
@@ -239,33 +233,29 @@ def _unit(entry: Mapping[str, Any]) -> tuple[Unit, tuple[int, ...] | None]:
         worsen_ap=entry.get("worsen_ap", 0),
         reroll_saves=entry.get("reroll_saves"),
     )
-    return unit, tuple(points) if points else None
+    return Target(unit, sum(points) if points else None, entry.get("description", ""), points)
 
 
-def _groups(raw_groups: list[Any]) -> tuple[list[ModelGroup], list[Any]]:
-    """The groups of a target entry, and the points of those that give them."""
-    groups, points = [], []
-    for i, raw in enumerate(raw_groups):
-        groups.append(_group(raw, f"groups[{i}]"))
-        if "points" in raw:
-            points.append(raw["points"])
-    return groups, points
+def _group_points(raw_groups: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """The points of each group of a target entry, None when no group gives them."""
+    points = [raw["points"] for raw in raw_groups if "points" in raw]
+    if 0 < len(points) < len(raw_groups):
+        raise field_error(ProfileError, "points", "given for every group or for none", points)
+    return tuple(points) or None
 
 
 def _group(raw: Any, where: str) -> ModelGroup:
     """One group of a target entry: its ModelGroup fields (its points read apart)."""
-    if not isinstance(raw, dict):
-        raise field_error(ProfileError, where, "an object", raw)
-    fields = {k: v for k, v in raw.items() if k != "points"}
-    unknown = set(fields) - _GROUP_FIELDS
-    if unknown:
-        raise field_error(
-            ProfileError,
-            f"{where} fields",
-            f"among {sorted(_GROUP_FIELDS)}",
-            sorted(unknown),
-        )
+    fields = {k: v for k, v in an_object(raw, where).items() if k != "points"}
+    _check_fields(fields, _GROUP_FIELDS, f"{where} fields")
     return ModelGroup(**fields)
+
+
+def _check_fields(given: Mapping[str, Any], known: set[str], field: str) -> None:
+    """Refuse the fields of an entry that are not ``known``."""
+    unknown = set(given) - known
+    if unknown:
+        raise field_error(ProfileError, field, f"among {sorted(known)}", sorted(unknown))
 
 
 def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
@@ -291,9 +281,8 @@ def parse_suite(data: Any, source: str = "suite") -> tuple[Target, ...]:
     integer >= 1; got 0
     """
     entries = data.get("targets") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not entries:
-        raise field_error(ProfileError, f"{source}: targets", "a non-empty list", entries)
-    out = [_target(entry, f"{source}: targets[{i}]") for i, entry in enumerate(entries)]
+    listed = non_empty_list(entries, f"{source}: targets")
+    out = [_target(entry, f"{source}: targets[{i}]") for i, entry in enumerate(listed)]
     _check_unique(names(out), f"{source}: target names")
     return tuple(out)
 
@@ -307,21 +296,8 @@ def _check_unique(seen: list[str], field: str) -> None:
 
 def _target(entry: Any, where: str) -> Target:
     """One target of a suite; its errors name the entry."""
-    if not isinstance(entry, dict):
-        raise field_error(ProfileError, where, "an object", entry)
-    where += f" ({shown(entry.get('name'))})"
-    try:
-        unit, points = _unit(entry)
-        return Target(
-            unit,
-            sum(points) if points else None,
-            entry.get("description", ""),
-            points,
-        )
-    except ProfileError as exc:
-        raise exc.prefixed(where) from None
-    except TypeError as exc:  # ModelGroup(**fields) without a required field
-        raise ProfileError(f"{where}: {exc}") from None
+    entry = an_object(entry, where)
+    return built(f"{where} ({shown(entry.get('name'))})", lambda: _read_target(entry))
 
 
 @lru_cache(maxsize=1)
