@@ -12,11 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Self
 
-import numpy as np
-
 from ..core.dice import Dice, parse_dice
 from ..errors import DiceSyntaxError, ProfileError, field_error
-from .fields import read_dice
+from .fields import check_int, phrases_field, read_dice
 
 if TYPE_CHECKING:
     from .draft import PoolDraft, Situation
@@ -56,16 +54,14 @@ def ability_classes() -> tuple[type[Ability], ...]:
 
 
 def _keywords(keywords: object, owner: str) -> tuple[str, ...]:
-    if isinstance(keywords, str) or not isinstance(keywords, Iterable):
-        raise field_error(
-            ProfileError, f"{owner}.keywords", "a tuple of keywords", keywords, "e.g. ('VEHICLE',)"
-        )
-    out = []
-    for word in keywords:
-        if not isinstance(word, str) or not word.strip():
-            raise field_error(ProfileError, f"{owner}.keywords", "non-empty strings", word)
-        out.append(" ".join(word.split()).upper())
-    return tuple(out)
+    """An ability's keyword restriction checked: upper case, single spaces."""
+    return phrases_field(
+        f"{owner}.keywords",
+        keywords,
+        "a tuple of keywords",
+        "e.g. ('VEHICLE',)",
+        "non-empty strings",
+    )
 
 
 @dataclass(frozen=True)
@@ -129,15 +125,23 @@ class Ability:
         if not self.keywords:
             return True
         have = {k.upper() for k in target_keywords}
+        wanted, excluded = self._wanted_and_excluded()
+        if not have.isdisjoint(excluded):
+            return False
+        return not wanted or not have.isdisjoint(wanted)
+
+    def _wanted_and_excluded(self) -> tuple[list[str], list[str]]:
+        """The keywords split: those a target needs one of, and those (``NON-`` removed) it
+        must have none of; ``NON-`` before the first keyword excludes them all."""
         every = self.keywords[0].startswith("NON-")
-        wanted = []
+        wanted: list[str] = []
+        excluded: list[str] = []
         for keyword in self.keywords:
             if every or keyword.startswith("NON-"):
-                if keyword.removeprefix("NON-") in have:
-                    return False
+                excluded.append(keyword.removeprefix("NON-"))
             else:
                 wanted.append(keyword)
-        return not wanted or any(k in have for k in wanted)
+        return wanted, excluded
 
     def strength(self) -> tuple[float, ...]:
         """Larger is better, for choosing among duplicates."""
@@ -219,12 +223,11 @@ class NumberedAbility(Ability):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        value, name = self.value, f"{type(self).__name__}.value"
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise field_error(ProfileError, name, "an integer >= 1", value)
+        name = f"{type(self).__name__}.value"
+        value = check_int(name, self.value, 1)
         if value > MAX_NUMBERED:
-            raise field_error(ProfileError, name, f"at most {MAX_NUMBERED:,}", value)
-        object.__setattr__(self, "value", int(value))
+            raise field_error(ProfileError, name, f"at most {MAX_NUMBERED:,}", self.value)
+        object.__setattr__(self, "value", value)
 
     @classmethod
     def parse(cls, body: str, keywords: tuple[str, ...]) -> Ability | None:

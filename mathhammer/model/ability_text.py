@@ -15,11 +15,12 @@ from __future__ import annotations
 import difflib
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..core.caller import outside_stacklevel
 from ..errors import MathhammerError, ProfileError, field_error
 from .abilities import NO_EFFECT, Ability, ability_classes
+from .fields import is_collection
 
 __all__ = [
     "UnknownAbilityWarning",
@@ -61,13 +62,14 @@ def split_abilities(text: str | Iterable[object]) -> tuple[str, ...]:
         parts: Iterable[str] = _SEPARATORS.split(strip_tags(text))
     else:
         parts = (strip_tags(str(t)) for t in text)
-    tokens = []
-    for part in parts:
-        token = " ".join(part.replace("[", " ").replace("]", " ").split()).upper()
-        token = token.replace("\u2011", "-").replace("\u2013", "-")
-        if token:
-            tokens.append(token)
-    return tuple(tokens)
+    return tuple(filter(None, map(_token, parts)))  # the non-empty tokens
+
+
+def _token(part: str) -> str:
+    """One part of ability text as a token: no brackets, upper case, single spaces, ASCII
+    hyphens."""
+    token = " ".join(part.replace("[", " ").replace("]", " ").split()).upper()
+    return token.replace("\u2011", "-").replace("\u2013", "-")
 
 
 def strip_tags(text: str) -> str:
@@ -157,19 +159,25 @@ def parse_abilities(
 def _parse_items(abilities: Iterable[object]) -> tuple[tuple[Ability, ...], tuple[str, ...]]:
     """A list of tokens and typed abilities read as :func:`parse_abilities` reads text: the
     typed abilities first, then those the tokens print."""
-    if not isinstance(abilities, Iterable) or isinstance(abilities, bytes | Mapping):
+    if not is_collection(abilities):  # (a string is read as text before)
         raise field_error(ProfileError, "abilities", "a string or a list of abilities", abilities)
+    typed, texts = _typed_and_texts(list(abilities))
+    found, unknown = parse_abilities(", ".join(texts))  # no texts: none found, none unknown
+    return tuple(typed) + found, unknown
+
+
+def _typed_and_texts(items: list[object]) -> tuple[list[Ability], list[str]]:
+    """The items of a list of abilities sorted: the typed abilities, and the texts."""
     typed: list[Ability] = []
     texts: list[str] = []
-    for item in list(abilities):
+    for item in items:
         if isinstance(item, Ability):
             typed.append(item)
         elif isinstance(item, str):
             texts.append(item)
         else:
             raise field_error(ProfileError, "abilities", "text or typed abilities", item)
-    found, unknown = parse_abilities(", ".join(str(t) for t in texts)) if texts else ((), ())
-    return tuple(typed) + found, unknown
+    return typed, texts
 
 
 def suggest_ability(token: str) -> str | None:
@@ -199,8 +207,7 @@ def suggest_ability(token: str) -> str | None:
     suffix = f": {restriction.strip()}" if colon else ""
     anti = _ANTI_WITHOUT_PLUS.match(body)
     if anti is not None:
-        guess = f"ANTI-{anti.group(1)} {anti.group(2)}+"
-        return guess + suffix if _reads(guess + suffix) else None
+        return _first_reading([f"ANTI-{anti.group(1)} {anti.group(2)}+{suffix}"])
     return _closest(body, suffix)
 
 
@@ -209,14 +216,23 @@ def _closest(body: str, suffix: str) -> str | None:
     then reads, with the keyword restriction ``suffix``; None if none is close."""
     match = _TRAILING_VALUE.match(body)
     name, value = (match.group(1), match.group(2)) if match else (body, None)
-    names = [c.NAME for c in ability_classes() if c.NAME not in ("ANTI", "NO EFFECT")]
-    close = difflib.get_close_matches(name, [*names, *sorted(NO_EFFECT)], n=1, cutoff=0.75)
+    close = difflib.get_close_matches(name, _known_names(), n=1, cutoff=0.75)
     if not close:
         return None
-    for guess in (f"{close[0]} {value}" if value else close[0], close[0]):
-        if _reads(guess + suffix):
-            return guess + suffix
-    return None
+    guesses = [f"{close[0]} {value}", close[0]] if value else [close[0]]
+    return _first_reading(guess + suffix for guess in guesses)
+
+
+def _known_names() -> list[str]:
+    """The names a mistyped token is matched against: every registered ability's (ANTI
+    aside, which has its own guess) and the printed abilities with no effect."""
+    names = [c.NAME for c in ability_classes() if c.NAME not in ("ANTI", "NO EFFECT")]
+    return [*names, *sorted(NO_EFFECT)]
+
+
+def _first_reading(guesses: Iterable[str]) -> str | None:
+    """The first of the guesses that is a known ability as it stands; None if none is."""
+    return next((guess for guess in guesses if _reads(guess)), None)
 
 
 def _reads(token: str) -> bool:

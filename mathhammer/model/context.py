@@ -9,17 +9,16 @@ not roll modifiers), critical thresholds and re-rolls.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import operator
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, fields, replace
-from functools import cache
+from functools import cache, partial
 from typing import Any
-
-import numpy as np
 
 from ..core.dice import Dice
 from ..core.frozen import hash_once
 from ..errors import ProfileError, field_error
-from .fields import read_dice
+from .fields import check_int, flag_field, is_integer, read_dice
 
 # REROLL_ONE and damage_reroll_below, once defined here, are still importable from here
 from .rerolls import REROLL_ONE as REROLL_ONE
@@ -46,24 +45,22 @@ __all__ = [
 
 def _flag(owner: Any, name: str) -> None:
     """Check a True/False field (numpy booleans too) and store it as a bool."""
-    value = getattr(owner, name)
-    if not isinstance(value, bool | np.bool_):
-        raise field_error(ProfileError, f"{type(owner).__name__}.{name}", "True or False", value)
-    object.__setattr__(owner, name, bool(value))
+    value = flag_field(type(owner).__name__, name, getattr(owner, name))
+    object.__setattr__(owner, name, value)
 
 
 def _int(owner: Any, name: str, low: int, high: int) -> None:
     """Check an integer field (numpy integers too) and store it as an int."""
+    value = check_int(f"{type(owner).__name__}.{name}", getattr(owner, name), low, high)
+    object.__setattr__(owner, name, value)
+
+
+def _choice(owner: Any, name: str, allowed: tuple[str, ...]) -> None:
+    """Check a field that takes one of a few words; the error lists them."""
     value = getattr(owner, name)
-    ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-    if not ok or not low <= value <= high:
-        raise field_error(
-            ProfileError,
-            f"{type(owner).__name__}.{name}",
-            f"an integer from {low} to {high}",
-            value,
-        )
-    object.__setattr__(owner, name, int(value))
+    if value not in allowed:
+        wanted = " or ".join(repr(word) for word in allowed)
+        raise field_error(ProfileError, f"{type(owner).__name__}.{name}", wanted, value)
 
 
 #: Named states the core rules read, assumed like any other: with the Fire Overwatch
@@ -104,7 +101,7 @@ def _group(key: object) -> int | str | None:
     CHARACTER group of the target it names is checked when the target is known)."""
     if key is None or (isinstance(key, str) and key.strip()):
         return key
-    if isinstance(key, int | np.integer) and not isinstance(key, bool | np.bool_) and key >= 0:
+    if is_integer(key) and key >= 0:
         return int(key)
     raise field_error(
         ProfileError,
@@ -189,32 +186,10 @@ class Context:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "assume", _assumed(self.assume))
-        for name in (
-            "half_range",
-            "remained_stationary",
-            "moved_at_most_3",
-            "set_up_this_turn",
-            "engaged",
-            "charged",
-            "melee",
-            "single_target",
-            "target_in_cover",
-            "spotted",
-            "attacker_monster_or_vehicle",
-            "strict_save",
-        ):
+        for name in _FLAGS:
             _flag(self, name)
-        if self.lethal_hits not in ("auto", "roll"):
-            raise field_error(
-                ProfileError, "Context.lethal_hits", "'auto' or 'roll'", self.lethal_hits
-            )
-        if self.reroll_policy not in ("failures", "non_critical"):
-            raise field_error(
-                ProfileError,
-                "Context.reroll_policy",
-                "'failures' or 'non_critical'",
-                self.reroll_policy,
-            )
+        for name, allowed in _CONTEXT_CHOICES.items():
+            _choice(self, name, allowed)
         object.__setattr__(self, "precision_group", _group(self.precision_group))
 
     @property
@@ -232,13 +207,10 @@ class Context:
         >>> Context(half_range=True, lethal_hits="roll").changes()
         ['half_range', 'lethal_hits roll']
         """
-        out: list[str] = []
-        for name, value in self._changed().items():
-            if name == "assume":
-                out.extend(f"assume {state}" for state in sorted(value))
-            else:
-                out.append(name if value is True else f"{name} {value}")
-        return out
+        changed = _changed(self, _CONTEXT_DEFAULTS)
+        assumed = changed.pop("assume", ())  # the last field: its states come last
+        out = [name if value is True else f"{name} {value}" for name, value in changed.items()]
+        return out + [f"assume {state}" for state in sorted(assumed)]
 
     def combined(self, base: Context | None) -> Context:
         """``base`` with this context's changes on top: each field this context changes
@@ -251,15 +223,17 @@ class Context:
         """
         if base is None:
             return self
-        changed = self._changed()
+        changed = _changed(self, _CONTEXT_DEFAULTS)
         if "assume" in changed:  # the states assumed by either
             changed["assume"] = changed["assume"] | base.assume
         return replace(base, **changed) if changed else base
 
-    def _changed(self) -> dict[str, Any]:
-        """The fields that differ from ``Context()``, by name, in the order of the fields."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return {k: v for k, v in values.items() if v != _CONTEXT_DEFAULTS[k]}
+
+def _changed(owner: Context | Modifiers, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The fields whose values differ from the defaults, by name, in the order of the
+    defaults (the order of the fields)."""
+    values = {name: getattr(owner, name) for name in defaults}
+    return {name: value for name, value in values.items() if value != defaults[name]}
 
 
 @hash_once
@@ -348,11 +322,7 @@ class Modifiers:
             object.__setattr__(self, name, value)
         for name, (low, high) in _INT_RANGES.items():
             _int(self, name, low, high)
-        for name in ("reroll_hits", "reroll_wounds"):
-            check_policy(name, getattr(self, name))
-        if reroll_one is not None:
-            check_reroll_one(reroll_one, reroll_hits, reroll_wounds, reroll_damage)
-        check_reroll_damage(reroll_damage)
+        _check_rerolls(self)
         if damage_set is not None:
             object.__setattr__(self, "damage_set", _damage_set(damage_set))
 
@@ -365,14 +335,11 @@ class Modifiers:
         >>> Modifiers(hit=1, ap=-1, reroll_wounds="ones").changes()
         ['hit +1', 'ap -1', 'reroll_wounds ones']
         """
-        out = []
-        for name, default in _MODIFIER_DEFAULTS.items():
-            value = getattr(self, name)
-            if value == default:
-                continue
-            signed = name in _SUMMED and isinstance(value, int)
-            out.append(f"{name} {value:+d}" if signed else f"{name} {value}")
-        return out
+        changed = _changed(self, _MODIFIER_DEFAULTS)
+        return [
+            f"{name} {value:+d}" if name in _SUMMED else f"{name} {value}"
+            for name, value in changed.items()
+        ]
 
     def combined(self, base: Modifiers | None) -> Modifiers:
         """Both buffs at once: roll modifiers and changes to characteristics add up
@@ -388,20 +355,31 @@ class Modifiers:
         """
         if base is None:
             return self
-        values: dict[str, Any] = {
-            name: getattr(self, name) + getattr(base, name) for name in _SUMMED
-        }
-        values["damage_multiply"] = self.damage_multiply * base.damage_multiply
-        values["damage_set"] = self.damage_set if self.damage_set is not None else base.damage_set
-        values["critical_hit"] = min(self.critical_hit, base.critical_hit)
-        values["critical_wound"] = min(self.critical_wound, base.critical_wound)
-        for name in ("reroll_hits", "reroll_wounds"):
-            values[name] = max(getattr(self, name), getattr(base, name), key=reroll_rank)
-        values["reroll_damage"] = max(
-            self.reroll_damage, base.reroll_damage, key=damage_reroll_rank
+        return Modifiers(
+            **{
+                name: combine(getattr(self, name), getattr(base, name))
+                for name, combine in _COMBINE.items()
+            }
         )
-        values["reroll_one"] = self.reroll_one if self.reroll_one is not None else base.reroll_one
-        return Modifiers(**values)
+
+
+def _check_rerolls(modifiers: Modifiers) -> None:
+    """Check the re-roll fields of Modifiers, each one and against each other."""
+    for name in ("reroll_hits", "reroll_wounds"):
+        check_policy(name, getattr(modifiers, name))
+    if modifiers.reroll_one is not None:
+        check_reroll_one(
+            modifiers.reroll_one,
+            modifiers.reroll_hits,
+            modifiers.reroll_wounds,
+            modifiers.reroll_damage,
+        )
+    check_reroll_damage(modifiers.reroll_damage)
+
+
+def _unless_none(value: Any, base: Any) -> Any:
+    """``value``, or ``base`` where ``value`` is None: the one set replaces the other."""
+    return base if value is None else value
 
 
 #: The fields of Modifiers that add up when two buffs combine.
@@ -419,6 +397,22 @@ _MODIFIER_DEFAULTS: dict[str, Any] = {
     "damage_multiply": 1, "damage_add": 0, "critical_hit": 6, "critical_wound": 6,
     "reroll_hits": None, "reroll_wounds": None, "reroll_damage": None, "reroll_one": None,
 }  # fmt: skip
+#: How each field of Modifiers combines with ``base``'s in :meth:`Modifiers.combined`.
+_COMBINE: dict[str, Callable[[Any, Any], Any]] = {
+    **dict.fromkeys(_SUMMED, operator.add),
+    "damage_set": _unless_none,
+    "damage_multiply": operator.mul,
+    "critical_hit": min,
+    "critical_wound": min,
+    "reroll_hits": partial(max, key=reroll_rank),
+    "reroll_wounds": partial(max, key=reroll_rank),
+    "reroll_damage": partial(max, key=damage_reroll_rank),
+    "reroll_one": _unless_none,
+}
+#: The Context flags (True/False fields), in the order of the fields.
+_FLAGS = tuple(f.name for f in fields(Context) if isinstance(f.default, bool))
+#: The Context fields that take one of a few words, and the words.
+_CONTEXT_CHOICES = {"lethal_hits": ("auto", "roll"), "reroll_policy": ("failures", "non_critical")}
 #: Each field's value in ``Context()``.
 _CONTEXT_DEFAULTS: dict[str, Any] = {
     f.name: frozenset() if f.name == "assume" else f.default for f in fields(Context)
@@ -446,19 +440,32 @@ def default_modifiers() -> Modifiers:
     return Modifiers()
 
 
-#: The fields of Modifiers a buff's text may set with ``name=value`` (the others: ``+N``/``-N``).
-_SET_FIELDS = {
-    "damage_set": str,
-    "damage_multiply": int,
-    "critical_hit": int,
-    "critical_wound": int,
-    "reroll_hits": str,
-    "reroll_wounds": str,
-    "reroll_damage": str,
-    "reroll_one": str,
+def _digits(text: str) -> int | None:
+    """A whole number written in digits; None for any other text."""
+    return int(text) if text.isdigit() else None
+
+
+def _digits_or_text(text: str) -> int | str:
+    """A whole number written in digits, or else the text as it is."""
+    return int(text) if text.isdigit() else text
+
+
+#: The fields a buff's text may set with ``name=value`` (the numbers of Modifiers that add
+#: up take ``+N``/``-N``): whose field it is (``"set"``: Modifiers', ``"context"``:
+#: Context's), and how its value is read (None: not a value the field takes).
+_BUFF_PAIRS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "damage_set": ("set", str),
+    "damage_multiply": ("set", _digits),
+    "critical_hit": ("set", _digits),
+    "critical_wound": ("set", _digits),
+    "reroll_hits": ("set", str),
+    "reroll_wounds": ("set", str),
+    "reroll_damage": ("set", str),
+    "reroll_one": ("set", str),
+    "lethal_hits": ("context", _digits_or_text),
+    "reroll_policy": ("context", _digits_or_text),
+    "precision_group": ("context", _digits_or_text),
 }
-#: The Context fields a buff's text may set with ``name=value``.
-_CONTEXT_VALUES = {"lethal_hits": str, "reroll_policy": str, "precision_group": str}
 
 
 def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, Context | None]:
@@ -489,27 +496,21 @@ def parse_buff(text: str, field: str = "modifiers") -> tuple[Modifiers | None, C
 
 #: What a buff's text is made of, for its error.
 _BUFF_ITEMS = "items such as hit+1, reroll_hits=ones or half_range, separated by ';'"
-#: The Context flags a buff's text sets by their names.
-_FLAGS = frozenset(f.name for f in fields(Context) if isinstance(f.default, bool))
 
 
 def _buff_fields(text: str, field: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The fields of Modifiers and of Context that a buff's text sets, by name."""
     numbers: dict[str, Any] = {}
     context: dict[str, Any] = {}
-    for item in (part.strip() for part in text.split(";")):
-        if not item:
-            continue
+    into = {"step": numbers, "set": numbers, "context": context}
+    for item in filter(None, (part.strip() for part in text.split(";"))):  # non-empty items
         found = _buff_item(item)
         if found is None:
             raise field_error(ProfileError, field, _BUFF_ITEMS, item)
         where, name, value = found
-        if where == "context":
-            context[name] = value
-        elif where == "step":  # the steps of one number add up
-            numbers[name] = numbers.get(name, 0) + value
-        else:
-            numbers[name] = value
+        if where == "step":  # the steps of one number add up
+            value += numbers.get(name, 0)
+        into[where][name] = value
     return numbers, context
 
 
@@ -530,11 +531,9 @@ def _buff_item(item: str) -> tuple[str, str, Any] | None:
 
 def _buff_pair(name: str, value: str) -> tuple[str, str, Any] | None:
     """A ``name=value`` item of a buff's text read, as :func:`_buff_item` reads one."""
-    kind = _SET_FIELDS.get(name)
-    if kind is int:
-        return ("set", name, int(value)) if value.isdigit() else None
-    if kind is not None:
-        return "set", name, value
-    if name in _CONTEXT_VALUES:
-        return "context", name, int(value) if value.isdigit() else value
-    return None
+    known = _BUFF_PAIRS.get(name)
+    if known is None:
+        return None
+    where, read = known
+    read_value = read(value)
+    return None if read_value is None else (where, name, read_value)

@@ -58,18 +58,21 @@ class Situation:
     @property
     def models(self) -> int:
         """The target's models standing when the attacks are declared."""
-        if self.reads is not None:
-            self.reads.add("models")
+        self._note("models")
         return self.target.models if self.standing is None else self.standing.models
 
     @property
     def characters(self) -> tuple[int, ...]:
         """The target's CHARACTER groups standing when the attacks are declared."""
-        if self.reads is not None:
-            self.reads.add("characters")
+        self._note("characters")
         if self.standing is not None:
             return self.standing.characters
         return tuple(i for i, g in enumerate(self.target.groups) if g.character)
+
+    def _note(self, what: str) -> None:
+        """Note in ``reads`` (where given) that this of the target was read."""
+        if self.reads is not None:
+            self.reads.add(what)
 
 
 @dataclass(slots=True)
@@ -138,19 +141,16 @@ class PoolDraft:
         >>> d.hit_modifier, d.ap, d.cover
         (1, -2, True)
         """
-        context, target = situation.context, situation.target
         damage = _damage(weapon, modifiers)
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
-        strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
-        overwatch = not situation.melee and "fire overwatch" in context.assume
         return cls(
-            hit_on=6 if overwatch else None,
+            hit_on=_overwatch_hit_on(situation),
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
             reroll_hits=modifiers.reroll_hits,
             critical_hit=modifiers.critical_hit,
-            strength=strength if strength > 1 else 1,
+            strength=max(int(weapon.strength or 1) + modifiers.strength, 1),
             wound_modifier=modifiers.wound,
             critical_wound=modifiers.critical_wound,
             reroll_wounds=modifiers.reroll_wounds,
@@ -160,7 +160,7 @@ class PoolDraft:
             reroll_damage=optimal,
             damage_multiply=modifiers.damage_multiply,
             damage_add=modifiers.damage_add,
-            cover=not situation.melee and (context.target_in_cover or target.stealth),
+            cover=_cover(situation),
         )
 
     @property
@@ -177,3 +177,16 @@ def _damage(weapon: Weapon, modifiers: Modifiers) -> Dice:
     if below is not None:
         damage = damage.rerolled(below)
     return damage
+
+
+def _overwatch_hit_on(situation: Situation) -> int | None:
+    """The unmodified hit roll a ranged attack hits on with the Fire Overwatch stratagem
+    (6), when the situation assumes it; None for the usual hit roll."""
+    overwatch = not situation.melee and "fire overwatch" in situation.context.assume
+    return 6 if overwatch else None
+
+
+def _cover(situation: Situation) -> bool:
+    """The target has the benefit of cover against a ranged attack: it is in cover, or it
+    has Stealth."""
+    return not situation.melee and (situation.context.target_in_cover or situation.target.stealth)

@@ -37,7 +37,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -47,6 +47,7 @@ from .ability_text import parse_token
 from .conditions import ASSUMED, CONDITIONS, Condition
 from .context import assumption_name
 from .effect_changes import SCALES, change_draft, granted
+from .fields import phrases_field
 from .unit import group_named
 
 if TYPE_CHECKING:
@@ -112,11 +113,16 @@ PROFILE_FIELDS = frozenset({"fnp", "fnp_mortal", "damage_reduction", "halve_dama
 _ROLL = ("hit", "wound", "target_hit", "target_wound")
 
 
+def _choice(field: str, value: object, allowed: Container[object], wanted: str) -> None:
+    """Check a value that takes one of a few values; ``wanted`` lists them for the error."""
+    if value not in allowed:
+        raise field_error(ProfileError, field, wanted, value)
+
+
 def _policy(value: object) -> str:
-    if value not in ("ones", "failures", "non_critical"):
-        raise field_error(
-            ProfileError, "Effect.value", "'ones', 'failures' or 'non_critical'", value
-        )
+    """The re-roll policy of a ``reroll_hits`` or ``reroll_wounds`` effect, checked."""
+    policies = ("ones", "failures", "non_critical")
+    _choice("Effect.value", value, policies, "'ones', 'failures' or 'non_critical'")
     return str(value)
 
 
@@ -175,32 +181,15 @@ class Effect:
         object.__setattr__(self, "units", _unit_phrases(self.units))
         object.__setattr__(self, "models", _name_part(self.models, "models", "a model name or ''"))
         object.__setattr__(self, "weapon", _name_part(self.weapon, "weapon", "a weapon name or ''"))
-        if self.kind not in OFFENCE and self.kind not in DEFENCE:
-            raise field_error(
-                ProfileError, "Effect.kind", f"one of {[*OFFENCE, *DEFENCE]}", self.kind
-            )
-        if self.attacks not in (None, "ranged", "melee"):
-            raise field_error(
-                ProfileError, "Effect.attacks", "None, 'ranged' or 'melee'", self.attacks
-            )
-        if self.scope not in ("unit", "model", "led"):
-            raise field_error(ProfileError, "Effect.scope", "'unit', 'model' or 'led'", self.scope)
+        for name, allowed, wanted in _CHOICES:
+            _choice(f"Effect.{name}", getattr(self, name), allowed, wanted)
         object.__setattr__(self, "conditions", _conditions(self.conditions))
         object.__setattr__(self, "value", self._value())
 
     def _value(self) -> int | str:
         """The value checked against the kind: a policy, a word, a printed ability or a
         number in the kind's range."""
-        kind, value = self.kind, self.value
-        if kind in ("reroll_hits", "reroll_wounds"):
-            return _policy(value)
-        if kind in _WORDS:
-            return _word(kind, value)
-        if kind == "ability":
-            return _ability_token(value)
-        if kind in ("halve_damage", "stealth", "cover"):
-            return 1
-        return _number(kind, value)
+        return _READERS.get(self.kind, _number)(self.kind, self.value)
 
     @property
     def side(self) -> str:
@@ -251,10 +240,10 @@ class Effect:
         if not self.units:
             return True
         have = {" ".join(k.split()).upper() for k in keywords}
-        wanted = [u for u in self.units if not u.startswith("NON-")]
-        if any(_made_of(u.removeprefix("NON-"), have) for u in self.units if u.startswith("NON-")):
+        wanted, excluded = _wanted_and_excluded(self.units)
+        if _any_made_of(excluded, have):
             return False
-        return not wanted or any(_made_of(u, have) for u in wanted)
+        return not wanted or _any_made_of(wanted, have)
 
     @property
     def conditional(self) -> bool:
@@ -265,17 +254,23 @@ class Effect:
     def text(self) -> str:
         """What it does, in a few words, with its conditions."""
         words = _TEXT[self.kind].format(_shown(self.kind, self.value))
-        if self.weapon:
-            words = f"{self.weapon}: {words}"
-        if self.models:
-            words = f"{self.models} models: {words}"
-        if self.units:
-            words = f"{'/'.join(self.units)} units: {words}"
-        if self.attacks:
-            words = f"{self.attacks}: {words}"
+        words = ": ".join([*self._limits(), words])
         if self.conditions:
             words += f" if {' and '.join(str(c) for c in self.conditions)}"
         return words
+
+    def _limits(self) -> list[str]:
+        """The attacks, units, models and weapon it is limited to, in words, outermost first."""
+        limits = []
+        if self.attacks:
+            limits.append(self.attacks)
+        if self.units:
+            limits.append(f"{'/'.join(self.units)} units")
+        if self.models:
+            limits.append(f"{self.models} models")
+        if self.weapon:
+            limits.append(self.weapon)
+        return limits
 
 
 #: What each kind does, in words: a template of its value as :func:`_shown` shows it.
@@ -348,6 +343,16 @@ _RANGES = {
 }
 
 
+#: Every kind of effect, with what its value is.
+_KINDS: dict[str, str] = {**OFFENCE, **DEFENCE}
+#: The fields of Effect that take one of a few values: the values, and how the error lists them.
+_CHOICES: tuple[tuple[str, Container[object], str], ...] = (
+    ("kind", _KINDS, f"one of {[*OFFENCE, *DEFENCE]}"),
+    ("attacks", (None, "ranged", "melee"), "None, 'ranged' or 'melee'"),
+    ("scope", ("unit", "model", "led"), "'unit', 'model' or 'led'"),
+)
+
+
 def _name_part(value: object, name: str, wanted: str) -> str:
     """``Effect.models`` or ``Effect.weapon`` checked: lower case, single spaces."""
     if not isinstance(value, str):
@@ -366,9 +371,7 @@ def _conditions(conditions: Iterable[Condition]) -> tuple[Condition, ...]:
 
 def _word(kind: str, value: object) -> str:
     """The value of a kind that takes one of a few words (:data:`_WORDS`), checked."""
-    allowed, wanted = _WORDS[kind]
-    if value not in allowed:
-        raise field_error(ProfileError, f"Effect({kind!r}).value", wanted, value)
+    _choice(f"Effect({kind!r}).value", value, *_WORDS[kind])
     return str(value)
 
 
@@ -397,17 +400,43 @@ def _number(kind: str, value: object) -> int:
     return value
 
 
+#: How the value of each kind is read (any other kind's: :func:`_number`); a kind with no
+#: value (halve damage, Stealth, cover) holds 1.
+_READERS: dict[str, Callable[[str, object], int | str]] = {
+    **dict.fromkeys(("reroll_hits", "reroll_wounds"), lambda _, value: _policy(value)),
+    **dict.fromkeys(_WORDS, _word),
+    "ability": lambda _, value: _ability_token(value),
+    **dict.fromkeys(("halve_damage", "stealth", "cover"), lambda _, value: 1),
+}
+
+
 def _unit_phrases(units: object) -> tuple[str, ...]:
     """``Effect.units`` checked: keyword phrases in upper case, single spaces."""
-    if isinstance(units, str) or not isinstance(units, Iterable):
-        raise field_error(ProfileError, "Effect.units", "a tuple of keyword phrases", units,
-                          "e.g. ('ORKS INFANTRY',)")  # fmt: skip
-    out = []
+    return phrases_field(
+        "Effect.units",
+        units,
+        "a tuple of keyword phrases",
+        "e.g. ('ORKS INFANTRY',)",
+        "non-empty keyword phrases",
+    )
+
+
+def _wanted_and_excluded(units: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """An army rule's keyword phrases split: those a unit needs one of, and those (marked
+    ``NON-``, the mark removed) it must have none of."""
+    wanted: list[str] = []
+    excluded: list[str] = []
     for phrase in units:
-        if not isinstance(phrase, str) or not phrase.strip():
-            raise field_error(ProfileError, "Effect.units", "non-empty keyword phrases", phrase)
-        out.append(" ".join(phrase.split()).upper())
-    return tuple(out)
+        if phrase.startswith("NON-"):
+            excluded.append(phrase.removeprefix("NON-"))
+        else:
+            wanted.append(phrase)
+    return wanted, excluded
+
+
+def _any_made_of(phrases: Iterable[str], keywords: set[str]) -> bool:
+    """True if any of the phrases is made of keywords all in ``keywords``."""
+    return any(_made_of(phrase, keywords) for phrase in phrases)
 
 
 def _made_of(phrase: str, keywords: set[str]) -> bool:

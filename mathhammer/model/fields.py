@@ -10,7 +10,7 @@ Every invalid field raises :class:`~mathhammer.errors.ProfileError` (also a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -23,10 +23,13 @@ __all__ = [
     "dice_field",
     "flag_field",
     "int_field",
+    "is_collection",
+    "is_integer",
     "items_field",
     "names_field",
     "normalise_keywords",
     "optional_int_field",
+    "phrases_field",
     "read_dice",
     "text_field",
 ]
@@ -41,7 +44,7 @@ def int_field(
     owner: str, name: str, value: Any, low: int | None = None, high: int | None = None
 ) -> int:
     """Validate the integer field ``owner.name``, with the range in the message."""
-    if type(value) is int and (low is None or value >= low) and (high is None or value <= high):
+    if type(value) is int and _within(value, low, high):
         return value  # the common case: no message made
     return check_int(f"{owner}.{name}", value, low, high)
 
@@ -62,25 +65,40 @@ def check_int(field: str, value: Any, low: int | None = None, high: int | None =
     ...
     mathhammer.errors.ProfileError: offset must be an integer; got '2'
     """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | np.integer)
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
+    if not is_integer(value) or not _within(value, low, high):
         raise field_error(ProfileError, field, _int_constraint(low, high), value)
     return int(value)
 
 
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """True for an integer, numpy's too, but not for True or False.
+
+    Examples
+    --------
+    >>> is_integer(3), is_integer(True), is_integer(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _within(value: Any, low: int | None, high: int | None) -> bool:
+    """True if the number is within the range (None: no bound on that side)."""
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 def _int_constraint(low: int | None, high: int | None) -> str:
     """The constraint an integer in this range is worded by: ``"an integer >= 1"``."""
-    if low is not None and high is not None:
-        return f"an integer from {low} to {high}"
-    if low is not None:
-        return f"an integer >= {low}"
-    if high is not None:
-        return f"an integer <= {high}"
-    return "an integer"
+    wording = _INT_CONSTRAINTS[low is not None, high is not None]
+    return wording.format(low=low, high=high)
+
+
+#: How an integer's range is worded, by the bounds it has: (a lower one, an upper one).
+_INT_CONSTRAINTS = {
+    (True, True): "an integer from {low} to {high}",
+    (True, False): "an integer >= {low}",
+    (False, True): "an integer <= {high}",
+    (False, False): "an integer",
+}
 
 
 def dice_field(owner: str, name: str, value: Any, minimum: int) -> Dice:
@@ -117,13 +135,11 @@ def read_dice(value: Any, field: str) -> Dice:
         raise field_error(ProfileError, field, f"{_DICE}, written with the digits 0-9", value)
     try:
         return parse_dice(value)
-    except DiceSyntaxError:
-        raise
     except ProfileError:
         raise field_error(ProfileError, field, _DICE, value) from None
     except LimitError as exc:  # a size limit, not a misspelt value: named by the field
         raise _named_limit(exc, field) from None
-    except MathhammerError:
+    except MathhammerError:  # a DiceSyntaxError among them
         raise
     except ValueError:  # Python's limit on the digits of an int read from (or shown as) text
         raise field_error(ProfileError, field, _DICE, value, "the number is too long") from None
@@ -148,20 +164,24 @@ def normalise_keywords(keywords: str | Iterable[str]) -> tuple[str, ...]:
     >>> normalise_keywords("Infantry, imperium")
     ('INFANTRY', 'IMPERIUM')
     """
+    words = (_keyword(item) for item in _keyword_items(keywords))
+    return tuple(dict.fromkeys(word for word in words if word))  # each once, in order
+
+
+def _keyword_items(keywords: str | Iterable[str]) -> Iterable[str]:
+    """The items of ``keywords``: a string split on commas, or the collection's items."""
     if isinstance(keywords, str):
-        items: Iterable[str] = keywords.split(",")
-    elif isinstance(keywords, Iterable):
-        items = keywords
-    else:
-        raise field_error(ProfileError, "keywords", "a string or a list of strings", keywords)
-    out = []
-    for item in items:
-        if not isinstance(item, str):
-            raise field_error(ProfileError, "keywords", "strings", item)
-        word = " ".join(item.split()).upper()
-        if word and word not in out:
-            out.append(word)
-    return tuple(out)
+        return keywords.split(",")
+    if isinstance(keywords, Iterable):
+        return keywords
+    raise field_error(ProfileError, "keywords", "a string or a list of strings", keywords)
+
+
+def _keyword(item: object) -> str:
+    """One keyword checked and normalised: upper case, single spaces ("" if blank)."""
+    if not isinstance(item, str):
+        raise field_error(ProfileError, "keywords", "strings", item)
+    return " ".join(item.split()).upper()
 
 
 def text_field(owner: str, name: str, value: Any) -> str:
@@ -201,6 +221,18 @@ def names_field(owner: str, name: str, value: Any) -> tuple[str, ...]:
     return items_field(f"{owner}.{name}", value, str, "a list of strings")
 
 
+def is_collection(value: object) -> TypeGuard[Iterable[Any]]:
+    """True for a collection of items: anything iterable but a string, bytes or a mapping
+    (iterating them gives letters, numbers or keys).
+
+    Examples
+    --------
+    >>> is_collection(["a"]), is_collection("a"), is_collection({"a": 1})
+    (True, False, False)
+    """
+    return isinstance(value, Iterable) and not isinstance(value, str | bytes | Mapping)
+
+
 def items_field(
     field: str, value: Any, kind: type | tuple[type, ...], what: str
 ) -> tuple[Any, ...]:
@@ -218,13 +250,40 @@ def items_field(
     ...
     mathhammer.errors.ProfileError: points must be a list of pairs; got 12
     """
-    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+    if not is_collection(value):
         raise field_error(ProfileError, field, what, value)
     items = tuple(value)
     for item in items:
         if not isinstance(item, kind):
             raise field_error(ProfileError, field, what, item)
     return items
+
+
+def phrases_field(field: str, value: Any, what: str, example: str, each: str) -> tuple[str, ...]:
+    """Validate keywords or keyword phrases: a collection (one string is refused, with
+    ``example`` as the hint) of non-empty strings, returned in upper case, single spaces.
+    ``what`` and ``each`` word the collection and its items for the error.
+
+    Examples
+    --------
+    >>> phrases_field("Effect.units", ["orks  infantry"], "a tuple of keyword phrases",
+    ...               "e.g. ('ORKS INFANTRY',)", "non-empty keyword phrases")
+    ('ORKS INFANTRY',)
+    >>> phrases_field("Melta.keywords", ["  "], "a tuple of keywords", "", "non-empty strings")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.ProfileError: Melta.keywords must be non-empty strings; got '  '
+    """
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise field_error(ProfileError, field, what, value, example)
+    return tuple(_phrase(field, phrase, each) for phrase in value)
+
+
+def _phrase(field: str, phrase: object, each: str) -> str:
+    """One keyword or keyword phrase of :func:`phrases_field` checked and normalised."""
+    if not isinstance(phrase, str) or not phrase.strip():
+        raise field_error(ProfileError, field, each, phrase)
+    return " ".join(phrase.split()).upper()
 
 
 def flag_field(owner: str, name: str, value: Any) -> bool:
