@@ -157,8 +157,7 @@ def _with_links(first: Book) -> list[Book]:
     """A file and every file it needs, found beside it: the game system and the
     catalogues it links, transitively. Files named like a link are tried first."""
     books = {first.id: first}
-    here = Path(first.file).resolve()
-    others = [p for p in _candidates(here.parent) if p.resolve() != here]
+    others = _beside(first)
     loaded: dict[Path, Book] = {}
     pending = [first]
     while pending:
@@ -171,6 +170,12 @@ def _with_links(first: Book) -> list[Book]:
                 books[ident] = found
                 pending.append(found)
     return list(books.values())
+
+
+def _beside(book: Book) -> list[Path]:
+    """The catalogue files in the folder of a file, other than that file."""
+    here = Path(book.file).resolve()
+    return [p for p in _candidates(here.parent) if p.resolve() != here]
 
 
 def _wanted(book: Book) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,26 +47,36 @@ def profiles(books: CatalogueSet, owner: Any, node: Node, kinds: Sequence[str]) 
     sergeant's link renaming the squad's profile).
     """
     found = [p for p in nodes(node, "profiles") if p.get("typeName") in kinds]
-    for link in nodes(node, "infoLinks"):
-        if link.get("type") != "profile" or link.get("hidden") is True:
-            continue
-        _, target = books.resolve(owner, link)
+    for link, target in shown_links(books, owner, node, "profile"):
         if target.get("typeName") in kinds:
             found.append({**target, "name": renamed(link, str(target.get("name", "")))})
     return found
 
 
+def shown_links(
+    books: CatalogueSet, owner: Any, node: Node, kind: str
+) -> Iterator[tuple[Node, Node]]:
+    """Each ``infoLink`` of an entry to a ``kind`` (``"profile"``, ``"rule"``) that is not
+    hidden, with its target."""
+    for link in nodes(node, "infoLinks"):
+        if link.get("type") == kind and link.get("hidden") is not True:
+            yield link, books.resolve(owner, link)[1]
+
+
 def renamed(link: Node, name: str) -> str:
     """A name after a link's unconditional ``set``/``append`` modifiers of ``name``."""
     for modifier in nodes(link, "modifiers"):
-        if not _renames(modifier):
-            continue
-        value = str(modifier.get("value", ""))
-        if modifier.get("type") == "set":
-            name = value
-        elif modifier.get("type") == "append":
-            name = f"{name}{modifier.get('join', ' ')}{value}"
+        rename = _RENAMES.get(str(modifier.get("type")))
+        if rename is not None and _renames(modifier):
+            name = rename(name, str(modifier.get("value", "")), modifier)
     return name
+
+
+#: How a ``set`` or ``append`` modifier changes a name, given its value.
+_RENAMES: dict[str, Callable[[str, str, Node], str]] = {
+    "set": lambda name, value, modifier: value,
+    "append": lambda name, value, modifier: f"{name}{modifier.get('join', ' ')}{value}",
+}
 
 
 def _renames(modifier: Node) -> bool:
@@ -159,18 +169,25 @@ def carried(books: CatalogueSet, model: Slot) -> list[Carried]:
 def _carried(
     books: CatalogueSet, slot: Slot, holder: str, count: int, most: int, limit: int = INF
 ) -> Iterator[Carried]:
+    """The wargear under a slot, ``count`` of each per model at the default and at most
+    ``most`` (the models it holds carry their own)."""
     for child in slot.children:
-        if child.kind == "model":
-            continue
         if child.kind == "group":  # its maximum bounds its entries together
             yield from _carried(books, child, holder, count, most, min(limit, child.high))
-            continue
-        high = min(child.high, limit)
-        each = most * (high if high < INF else 1)
-        times = count * child.default
-        if profiles(books, child.owner, child.node, WEAPONS):
-            yield Carried(child, holder, times, max(each, 1))
-        yield from _carried(books, child, child.name, times, each)
+        elif child.kind != "model":
+            yield from _entry_carried(books, child, holder, count, most, limit)
+
+
+def _entry_carried(
+    books: CatalogueSet, entry: Slot, holder: str, count: int, most: int, limit: int
+) -> Iterator[Carried]:
+    """An entry's wargear, if it has weapon profiles, then the wargear it holds."""
+    high = min(entry.high, limit)
+    each = most * (high if high < INF else 1)
+    times = count * entry.default
+    if profiles(books, entry.owner, entry.node, WEAPONS):
+        yield Carried(entry, holder, times, max(each, 1))
+    yield from _carried(books, entry, entry.name, times, each)
 
 
 def type_keys(

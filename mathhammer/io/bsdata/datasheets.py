@@ -39,6 +39,7 @@ from .composition import (
     model_entries,
     profiles,
     renamed,
+    shown_links,
     type_keys,
 )
 from .links import Book, CatalogueSet, nodes
@@ -125,7 +126,7 @@ class DatasheetReader:
         name = str(entry.get("name", ""))
         armoury = _Armoury(self, name)
         parts = self._parts(owner, entry, link, armoury)
-        abilities = self._abilities([parts.root] + [m.slot for m in parts.entries])
+        abilities = self._abilities(parts.slots)
         defences = read_defences(abilities)
         rules = sheet_rules(abilities, defences.not_understood, fields=defences.understood)
         try:
@@ -135,7 +136,7 @@ class DatasheetReader:
                 tuple(models),
                 tuple(armoury.gear.values()),
                 faction=faction,
-                keywords=tuple(w for words in parts.categories.values() for w in words),
+                keywords=tuple(chain.from_iterable(parts.categories.values())),
                 abilities=tuple(abilities),
                 not_understood=rules.listed(defences.not_understood),
                 effects=rules.effects,
@@ -157,15 +158,17 @@ class DatasheetReader:
         loadouts, options = armoury.loadouts(entries)
         bodies = self._bodies(entries)
         keys = type_keys(entries, bodies, loadouts)
+        slots = [root] + [m.slot for m in entries]
         return _Parts(
             root,
             entries,
+            slots,
             bodies,
             keys,
             model_ranges(root, lambda slot: keys[id(slot)]),
             loadouts,
             options,
-            _categories(self.books, [root] + [m.slot for m in entries]),
+            _categories(self.books, slots),
         )
 
     def _bodies(self, entries: list[ModelEntry]) -> dict[int, Body]:
@@ -211,10 +214,8 @@ class DatasheetReader:
     def _rules(self, slot: Slot) -> list[Node]:
         """A slot's own rules and the rules its links show (under the link's name)."""
         rules = list(nodes(slot.node, "rules"))
-        for link in nodes(slot.node, "infoLinks"):
-            if link.get("type") == "rule" and link.get("hidden") is not True:
-                _, rule = self.books.resolve(slot.owner, link)
-                rules.append({**rule, "name": renamed(link, str(rule.get("name", "")))})
+        for link, rule in shown_links(self.books, slot.owner, slot.node, "rule"):
+            rules.append({**rule, "name": renamed(link, str(rule.get("name", "")))})
         return rules
 
     def weapon(self, owner: Book, profile: Node, sheet: str) -> Weapon | None:
@@ -299,6 +300,7 @@ class _Parts:
 
     root: Slot
     entries: list[ModelEntry]
+    slots: list[Slot]  # the root's and the model entries'
     bodies: dict[int, Body]
     keys: dict[int, Hashable]
     ranges: Ranges
@@ -314,13 +316,20 @@ def _model_types(
     (None for a single-model datasheet, whose cost is the unit's)."""
     models: list[ModelProfile] = []
     leaders: dict[str, Slot | None] = {}
-    for key in dict.fromkeys(parts.keys[id(m.slot)] for m in parts.entries):
-        members = [m for m in parts.entries if parts.keys[id(m.slot)] == key]
+    for key, members in _members(parts).items():
         leader = max(members, key=lambda m: m.default)
         name = _model_name(parts.bodies[id(leader.slot)].name, key, models)
         leaders[name] = leader.slot if leader.slot is not parts.root else None
         models.append(_model(parts, defences, name, key, members, leader))
     return sorted(models, key=lambda m: m.character), leaders
+
+
+def _members(parts: _Parts) -> dict[Hashable, list[ModelEntry]]:
+    """The model entries of each model type, the types in the order of their first entry."""
+    members: dict[Hashable, list[ModelEntry]] = {}
+    for model in parts.entries:
+        members.setdefault(parts.keys[id(model.slot)], []).append(model)
+    return members
 
 
 def _model(
@@ -405,9 +414,15 @@ class _Armoury:
         defaults, options = {}, {}
         for model in entries:
             items = carried(self.reader.books, model.slot)
-            defaults[id(model.slot)] = tuple(n for i in items for n in self.copies(i, i.default))
-            options[id(model.slot)] = tuple(n for i in items for n in self.copies(i, i.most))
+            defaults[id(model.slot)] = self._all_copies(items, lambda i: i.default)
+            options[id(model.slot)] = self._all_copies(items, lambda i: i.most)
         return defaults, options
+
+    def _all_copies(
+        self, items: list[Carried], number: Callable[[Carried], int]
+    ) -> tuple[str, ...]:
+        """The names of every item's copies, ``number(item)`` of each."""
+        return tuple(name for item in items for name in self.copies(item, number(item)))
 
     def copies(self, item: Carried, number: int) -> list[str]:
         """The names of ``number`` of an item: a second one is ``"Plasma rifle #2"``."""
@@ -433,12 +448,13 @@ class _Armoury:
 
     def _weapons(self, slot: Slot) -> tuple[tuple[Weapon, ...], tuple[Weapon, ...]]:
         """The ranged and the melee weapons of an entry's profiles (those that read)."""
-        found = [
-            self.reader.weapon(slot.owner, p, self.sheet)
-            for p in profiles(self.reader.books, slot.owner, slot.node, WEAPONS)
-        ]
-        weapons = [w for w in found if w is not None]
-        return tuple(w for w in weapons if not w.melee), tuple(w for w in weapons if w.melee)
+        ranged: list[Weapon] = []
+        melee: list[Weapon] = []
+        for profile in profiles(self.reader.books, slot.owner, slot.node, WEAPONS):
+            weapon = self.reader.weapon(slot.owner, profile, self.sheet)
+            if weapon is not None:
+                (melee if weapon.melee else ranged).append(weapon)
+        return tuple(ranged), tuple(melee)
 
     def _register(self, name: str, profiles: tuple[Weapon, ...], holder: str) -> str:
         """A name for these profiles: the entry's, else with its holder's name (a drone's

@@ -129,8 +129,19 @@ def _parse_json(raw: bytes, name: str) -> Any:
 
 
 def _parse_xml(raw: bytes, name: str) -> Tree:
+    """An XML file's tree, in the shape of the JSON form."""
+    root = _xml_root(raw, name)
     try:
-        root = SafeTree.fromstring(raw)
+        return {_local(root.tag): _element(root)}
+    except RecursionError:  # a real catalogue nests a few dozen elements deep
+        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
+
+
+def _xml_root(raw: bytes, name: str) -> Any:
+    """The root element of an XML file, parsed safely; an error naming the file if it is
+    malformed or uses a forbidden construct."""
+    try:
+        return SafeTree.fromstring(raw)
     except DefusedXmlException as exc:
         problem = f"XML with a forbidden construct ({type(exc).__name__}): entity and DTD "
         problem += "declarations are refused"
@@ -138,10 +149,6 @@ def _parse_xml(raw: bytes, name: str) -> Tree:
     except SafeTree.ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise InputFileError.at(name, line, None, f"malformed XML: {exc}") from None
-    try:
-        return {_local(root.tag): _element(root)}
-    except RecursionError:  # a real catalogue nests a few dozen elements deep
-        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
 
 
 def _local(tag: str) -> str:
@@ -205,11 +212,8 @@ def _unzip(raw: bytes, name: str) -> bytes:
 
 def _only_member(raw: bytes, name: str) -> tuple[zipfile.ZipFile, zipfile.ZipInfo]:
     """The zip and its one file; an error if it holds more, or would expand too far."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(raw))
-        members = [m for m in archive.infolist() if not m.is_dir()]
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise InputFileError.at(name, None, None, f"not a readable zip file: {exc}") from None
+    archive = _open_zip(raw, name)
+    members = [m for m in archive.infolist() if not m.is_dir()]
     if len(members) != 1:
         names = [m.filename for m in members]
         raise InputFileError.at(
@@ -217,6 +221,14 @@ def _only_member(raw: bytes, name: str) -> tuple[zipfile.ZipFile, zipfile.ZipInf
         )
     _check_size(name, members[0])
     return archive, members[0]
+
+
+def _open_zip(raw: bytes, name: str) -> zipfile.ZipFile:
+    """The bytes as a zip archive; an error if they are not a readable one."""
+    try:
+        return zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputFileError.at(name, None, None, f"not a readable zip file: {exc}") from None
 
 
 def _check_size(name: str, member: zipfile.ZipInfo) -> None:

@@ -98,18 +98,7 @@ class CatalogueSet:
     """
 
     def __init__(self, books: Sequence[Book]) -> None:
-        self.books: dict[str, Book] = {}
-        for book in books:
-            known = self.books.get(book.id)
-            if known is not None:
-                raise InputFileError.at(
-                    book.file,
-                    None,
-                    None,
-                    f"{book.kind} id {book.id!r} is also the id of {known.file}: "
-                    "read one copy of each catalogue",
-                )
-            self.books[book.id] = book
+        self.books = _by_id(books)
         self.scopes = {book.id: self._scope(book) for book in self.books.values()}
         for book in self.books.values():
             self._check_links(book)
@@ -120,8 +109,7 @@ class CatalogueSet:
 
     def catalogues(self) -> Iterator[Book]:
         """Every file of the set, the game systems first."""
-        yield from (b for b in self.books.values() if b.kind == "gameSystem")
-        yield from (b for b in self.books.values() if b.kind != "gameSystem")
+        yield from sorted(self.books.values(), key=lambda b: b.kind != "gameSystem")
 
     def _scope(self, book: Book) -> tuple[Book, ...]:
         """The files whose entries ``book`` sees: itself, what it links, its game system."""
@@ -204,15 +192,28 @@ class CatalogueSet:
         )
 
 
+def _by_id(books: Sequence[Book]) -> dict[str, Book]:
+    """The files by id; an error for two files with one id."""
+    by_id: dict[str, Book] = {}
+    for book in books:
+        known = by_id.get(book.id)
+        if known is not None:
+            raise InputFileError.at(
+                book.file,
+                None,
+                None,
+                f"{book.kind} id {book.id!r} is also the id of {known.file}: "
+                "read one copy of each catalogue",
+            )
+        by_id[book.id] = book
+    return by_id
+
+
 def _links(node: Node, owner: str = "") -> Iterator[tuple[str, Node]]:
     """Every link in a tree, with the name of the node holding it."""
     name = str(node.get("name", owner))
-    for key, value in node.items():
-        if not isinstance(value, list):
-            continue
-        for member in value:
-            if not isinstance(member, dict):
-                continue
+    for key in node:
+        for member in nodes(node, key):
             if key in LINKS:
                 yield name, member
             yield from _links(member, name)

@@ -104,7 +104,7 @@ def _size_tests(modifier: Node, conditional: list[Node], own: str) -> list[Test 
     """The tests of the size that a modifier's conditions make; None if they (or its
     repeats) depend on anything else."""
     tests = [_test(part, own) for part in conditional]
-    if all(t is not None for t in tests) and _size_repeats(modifier, own):
+    if None not in tests and _size_repeats(modifier, own):
         return tests
     return None
 
@@ -126,19 +126,27 @@ def _test(node: Node, own: str) -> Callable[[int], bool] | None:
     conditions = nodes(node, "conditions")
     if not all(_size_condition(c, own) for c in conditions):
         return None
-    groups = [(g.get("type"), _test(g, own)) for g in nodes(node, "conditionGroups")]
-    if any(test is None or kind not in ("and", "or") for kind, test in groups):
+    groups = [_group_test(g, own) for g in nodes(node, "conditionGroups")]
+    if None in groups:
         return None
     kind = node.get("type")
 
     def test(models: int) -> bool:
         results = [_COMPARE[str(c["type"])](models, _number(c.get("value"))) for c in conditions]
-        results += [bool(t(models)) for _, t in groups if t is not None]
+        results += [bool(t(models)) for t in groups if t is not None]
         if not results:
             return True
         return any(results) if kind == "or" else all(results)
 
     return test
+
+
+def _group_test(group: Node, own: str) -> Test | None:
+    """The test of the size a condition group makes; None if it is not an ``and`` or ``or``
+    group, or depends on anything else."""
+    if group.get("type") not in ("and", "or"):
+        return None
+    return _test(group, own)
 
 
 def _size_repeats(modifier: Node, own: str) -> bool:

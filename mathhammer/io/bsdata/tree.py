@@ -139,7 +139,7 @@ def _set_defaults(slots: list[Slot]) -> None:
     for slot in slots:
         slot.default = slot.low
         if slot.kind == "group":
-            _fill(slot, slot.low - sum(_selected(c) for c in slot.children))
+            _fill(slot, slot.low - _selected(slot))
 
 
 def _left_out(node: Node, link: Node | None) -> bool:
@@ -191,12 +191,12 @@ def _selected(slot: Slot) -> int:
 
 
 def _room(slot: Slot) -> int:
-    if slot.kind == "group":
-        return max(0, min(slot.high, sum(_capacity(c) for c in slot.children)) - _selected(slot))
-    return max(0, slot.high - slot.default)
+    """How many more selections a slot can make beyond those at its default."""
+    return max(0, _capacity(slot) - _selected(slot))
 
 
 def _capacity(slot: Slot) -> int:
+    """The most selections a slot can make (a group: its entries', within its maximum)."""
     if slot.kind == "group":
         return min(slot.high, sum(_capacity(c) for c in slot.children))
     return slot.high
@@ -248,10 +248,7 @@ def _per_selection(slot: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
     if slot.kind != "group":
         return _holds(slot, key)
     parts = [_per_selection(c, key) for c in slot.children]
-    return {
-        k: (min(_column(parts, k, 0)), max(_column(parts, k, 1)), 0)
-        for k in {k for part in parts for k in part}
-    }
+    return {k: (min(_column(parts, k, 0)), max(_column(parts, k, 1)), 0) for k in _types(parts)}
 
 
 def _group(group: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
@@ -261,7 +258,7 @@ def _group(group: Slot, key: Callable[[Slot], Hashable]) -> Ranges:
     each = [_per_selection(c, key) for c in group.children]
     forced, open_ = _forced(group, each)
     out: Ranges = {}
-    for k in {k for part in scaled for k in part}:
+    for k in _types(scaled):
         low = sum(_column(scaled, k, 0)) + _forced_least(forced, open_, k)
         high = min(sum(_column(scaled, k, 1)), group.high * max(_column(each, k, 1)))
         out[k] = (low, min(INF, max(high, low)), sum(_column(scaled, k, 2)))
@@ -281,6 +278,11 @@ def _forced_least(forced: int, open_: list[Ranges], k: Hashable) -> int:
     if not (forced and open_):
         return 0
     return forced * min(_column(open_, k, 0))
+
+
+def _types(parts: list[Ranges]) -> set[Hashable]:
+    """The model types any of the parts holds."""
+    return {k for part in parts for k in part}
 
 
 def _column(parts: list[Ranges], k: Hashable, index: int) -> list[int]:

@@ -60,11 +60,11 @@ def best_match(name: str, candidates: Sequence[str]) -> int | None:
     """The index of the candidate sharing most words with ``name`` (None if none shares any);
     ties go to the candidate whose spelling is closest."""
     mine = words(name)
-    scored = [(_shared(mine, words(c)), i) for i, c in enumerate(candidates)]
-    best = max((s for s, _ in scored), default=0.0)
+    scores = [_shared(mine, words(c)) for c in candidates]
+    best = max(scores, default=0.0)
     if best == 0:
         return None
-    return _closest(name, candidates, [i for s, i in scored if s == best])
+    return _closest(name, candidates, [i for i, s in enumerate(scores) if s == best])
 
 
 def _shared(mine: frozenset[str], theirs: frozenset[str]) -> float:
@@ -97,11 +97,11 @@ def _alternatives(lines: Iterable[str]) -> list[list[str]]:
         if _SEPARATOR.match(line):
             each_alone = each_alone or line.lower().startswith("one of")
             groups.append([])
-            continue
-        if each_alone and groups[-1]:
-            groups.append([])
-        groups[-1].append(line)
-    return [g for g in groups if g]
+        elif each_alone:  # after "one of the following:" each line is an alternative
+            groups.append([line])
+        else:
+            groups[-1].append(line)
+    return list(filter(None, groups))
 
 
 def _plain_lines(lines: Iterable[str]) -> list[str]:
@@ -119,13 +119,19 @@ def composition(lines: Sequence[str]) -> list[Count]:
     """
     counts: dict[str, Count] = {}
     for number, group in enumerate(_alternatives(lines)):
-        seen: set[str] = set()
-        for name, low, high in _counted(group):
-            seen.add(_count(counts, name, low, high, first=number == 0))
-        for key, known in counts.items():
-            if key not in seen:  # absent from this alternative: the type may have none
-                counts[key] = Count(known.name, 0, known.high, known.default)
+        _count_alternative(counts, group, first=number == 0)
     return list(counts.values())
+
+
+def _count_alternative(counts: dict[str, Count], group: Sequence[str], *, first: bool) -> None:
+    """Count the model types of one alternative into ``counts``; a type it leaves out may
+    have none."""
+    seen: set[str] = set()
+    for name, low, high in _counted(group):
+        seen.add(_count(counts, name, low, high, first=first))
+    for key, known in counts.items():
+        if key not in seen:
+            counts[key] = Count(known.name, 0, known.high, known.default)
 
 
 def _counted(group: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -145,13 +151,10 @@ def _count(counts: dict[str, Count], name: str, low: int, high: int, *, first: b
     """Count a model type of an alternative into ``counts`` (by the words of its name): its
     key there."""
     key = next((k for k in counts if words(k) == words(name)), name)
-    known = counts.get(key)
-    if known is None:  # a type first named in a later alternative may have none
-        fewest = low if first else 0
-        counts[key] = Count(name, fewest, high, fewest)
-    else:
-        default = low if first else known.default
-        counts[key] = Count(known.name, min(known.low, low), max(known.high, high), default)
+    fewest = low if first else 0  # a type first named in a later alternative may have none
+    known = counts.get(key, Count(name, fewest, high, fewest))
+    default = low if first else known.default
+    counts[key] = Count(known.name, min(known.low, low), max(known.high, high), default)
     return key
 
 
@@ -173,7 +176,7 @@ def _items(text: str) -> list[tuple[int, str]]:
     for item in re.split(r"[;,]", listed.rstrip(".")):
         counted = re.match(r"^(\d+)\s+(.+)$", item.strip())
         count, name = (int(counted[1]), counted[2]) if counted else (1, item.strip())
-        if name and name.lower() != "nothing":
+        if name.lower() not in ("", "nothing"):
             gear.append((count, name.strip()))
     return gear
 
@@ -186,7 +189,7 @@ def _who(text: str) -> tuple[str, ...]:
     for part in re.split(r",\s*|\s+and\s+", text):
         part = re.sub(r"^(?:the|every|each|a|an|one|\d+)\s+(?:other\s+)?", "", part, flags=re.I)
         names.append(re.sub(r"\s+models?$", "", part.strip()))
-    return tuple(n for n in names if n)
+    return tuple(filter(None, names))
 
 
 def loadout(text: str) -> list[tuple[tuple[str, ...], list[tuple[int, str]]]]:

@@ -73,12 +73,8 @@ class _Export:
 
 
 def _read_tables(folder: Path) -> dict[str, Table | None]:
-    try:
-        is_folder = folder.is_dir()
-    except (OSError, ValueError) as exc:  # a name too long, a folder that cannot be read
-        raise CsvError.at(str(folder), None, None, f"cannot read: {exc}") from None
-    if not is_folder:
-        raise CsvError.at(str(folder), None, None, "no such folder (the Wahapedia export)")
+    """Every table of the export by file name (None for an optional file that is absent)."""
+    _check_folder(folder)
     tables: dict[str, Table | None] = {}
     for name, columns in FILES.items():
         if name in _OPTIONAL and not (folder / name).is_file():
@@ -86,6 +82,16 @@ def _read_tables(folder: Path) -> dict[str, Table | None]:
         else:
             tables[name] = read_table(folder / name, columns)
     return tables
+
+
+def _check_folder(folder: Path) -> None:
+    """Refuse a path that is not a folder that can be read."""
+    try:
+        is_folder = folder.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a folder that cannot be read
+        raise CsvError.at(str(folder), None, None, f"cannot read: {exc}") from None
+    if not is_folder:
+        raise CsvError.at(str(folder), None, None, "no such folder (the Wahapedia export)")
 
 
 def _read_weapons(export: _Export, names: Mapping[str, str]) -> None:
@@ -227,12 +233,8 @@ def _assemble(export: _Export) -> list[Datasheet]:
     factions = _factions(export.tables["Factions.csv"])
     abilities = _abilities(export)
     sheets: list[Datasheet] = []
-    seen: set[tuple[str, str]] = set()
-    for row in table.rows:
+    for row in _once_per_faction(table.rows):
         sheet, faction_id = row["id"].strip(), row["faction_id"].strip()
-        if (sheet, faction_id) in seen:
-            continue  # the same datasheet repeated for the same faction
-        seen.add((sheet, faction_id))
         parts = {name: rows.get(sheet, []) for name, rows in grouped.items()}
         try:
             own = abilities.get(sheet, ([], []))
@@ -241,6 +243,15 @@ def _assemble(export: _Export) -> list[Datasheet]:
         except (MathhammerError, ValueError) as exc:
             export.skip(row["name"].strip(), str(exc).splitlines()[0], table.source(row))
     return sheets
+
+
+def _once_per_faction(rows: Sequence[Row]) -> list[Row]:
+    """The datasheet rows without repeats of a datasheet for the same faction (the first
+    is kept)."""
+    first: dict[tuple[str, str], Row] = {}
+    for row in rows:
+        first.setdefault((row["id"].strip(), row["faction_id"].strip()), row)
+    return list(first.values())
 
 
 def _factions(table: Table | None) -> dict[str, str]:

@@ -128,8 +128,7 @@ def _columns(table: Table, header_line: str, required: Sequence[str]) -> tuple[s
     """The columns the header names, checked for the ``required`` ones."""
     if "|" not in header_line:
         raise table.error(1, None, "the header has no '|'; expected the pipe-delimited export")
-    columns = tuple(c.strip() for c in header_line.split("|"))
-    columns = columns[:-1] if header_line.endswith("|") else columns
+    columns = tuple(c.strip() for c in header_line.removesuffix("|").split("|"))
     missing = [c for c in required if c not in columns]
     if missing:
         raise table.error(1, None, f"missing columns {missing}; the header has {list(columns)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
+from itertools import chain
 
 from ...units.datasheet import AbilityText, ModelProfile, Wargear
 from ..defences import UnreadAbility, read_ability
@@ -58,12 +59,16 @@ def _footnoted_invuln(row: Row, value: int | None) -> tuple[int | None, list[Abi
 
 
 def _is_character(profile: Row, keywords: Sequence[Row]) -> bool:
-    for row in keywords:
-        model = re.sub(r"\s+only$", "", row["model"].strip(), flags=re.IGNORECASE)
-        applies = model.upper() in ("", "ALL MODELS") or words(model) == words(profile["name"])
-        if applies and row["keyword"].strip().lower() == "character":
-            return True
-    return False
+    """Whether a keyword row that is about this profile makes it a CHARACTER."""
+    return any(
+        _applies(row, profile) and row["keyword"].strip().lower() == "character" for row in keywords
+    )
+
+
+def _applies(row: Row, profile: Row) -> bool:
+    """Whether a keyword row is about this profile: about all models, or naming it."""
+    model = re.sub(r"\s+only$", "", row["model"].strip(), flags=re.IGNORECASE)
+    return model.upper() in ("", "ALL MODELS") or words(model) == words(profile["name"])
 
 
 def _gear_names(gear: Sequence[Wargear]) -> dict[frozenset[str], list[str]]:
@@ -75,30 +80,31 @@ def _gear_names(gear: Sequence[Wargear]) -> dict[frozenset[str], list[str]]:
     return out
 
 
-def _targets(who: Sequence[str], counts: Sequence[Count], chosen: Sequence[object]) -> list[int]:
+def _targets(
+    who: Sequence[str], counts: Sequence[Count], chosen: Mapping[int, object]
+) -> list[int]:
     """The model types a loadout paragraph is about: all, those it names, or else those
     without a loadout yet."""
     if not who:
         return list(range(len(counts)))
-    return _named_types(who, counts) or [i for i, c in enumerate(chosen) if c is None]
+    return _named_types(who, counts) or [i for i in range(len(counts)) if i not in chosen]
 
 
 def _named_types(who: Sequence[str], counts: Sequence[Count]) -> list[int]:
     """The model types a loadout paragraph names, as found among the unit's."""
     names = [c.name for c in counts]
-    return [i for i in (best_match(w, names) for w in who) if i is not None]
+    return [i for w in who if (i := best_match(w, names)) is not None]
 
 
 def _loadouts(text: str, counts: Sequence[Count], gear: Sequence[Wargear]) -> list[list[str]]:
     """The default wargear of each model type, from the datasheet's loadout text."""
     names = _gear_names(gear)
-    chosen: list[list[str] | None] = [None] * len(counts)
+    chosen: dict[int, list[str]] = {}
     for who, items in loadout(text):
-        carried = _wargear_of(items, names)
+        carried = _numbered(_wargear_of(items, names))
         for i in _targets(who, counts, chosen):
-            if chosen[i] is None:  # the first paragraph naming a model type is its loadout
-                chosen[i] = _numbered(carried)
-    return [c or [] for c in chosen]
+            chosen.setdefault(i, carried)  # the first paragraph naming a model type is its loadout
+    return [chosen.get(i, []) for i in range(len(counts))]
 
 
 def _wargear_of(
@@ -129,9 +135,11 @@ def _copies(gear: Sequence[Wargear], carried: Sequence[Sequence[str]]) -> list[W
     distinct names, and each copy attacks on its own ([BLAST] and [RAPID FIRE] count per
     weapon)."""
     by_name = {g.name: g for g in gear}
-    extra: dict[str, Wargear] = {}
-    for name in (n for names in carried for n in names if n not in by_name):
-        extra[name] = Wargear(name, by_name[name.rsplit(" #", 1)[0]].profiles)
+    extra = {
+        name: Wargear(name, by_name[name.rsplit(" #", 1)[0]].profiles)
+        for name in chain.from_iterable(carried)
+        if name not in by_name
+    }
     return [*gear, *extra.values()]
 
 
@@ -204,17 +212,21 @@ def _profiles(
     """A profile per model type, from the profile row named after it (else
     :func:`_unnamed`), and the footnotes of the rows that are not understood."""
     profiles: list[ModelProfile] = []
-    unread: list[AbilityText] = []
-    names = [r["name"] for r in rows]
-    matched = [best_match(c.name, names) for c in counts]
-    for count, weapons, index in zip(counts, carried, matched, strict=True):
-        row = rows[index if index is not None else _unnamed(names, matched)]
+    unread: dict[AbilityText, None] = {}  # each footnote once, in order
+    for count, weapons, row in zip(counts, carried, _profile_rows(rows, counts), strict=True):
         invuln, listed = _footnotes(row)
-        unread.extend(a for a in listed if a not in unread)
+        unread.update(dict.fromkeys(listed))
         profiles.append(
             _profile(row, count, keywords, invuln=invuln, weapons=tuple(weapons), options=options)
         )
-    return profiles, unread
+    return profiles, list(unread)
+
+
+def _profile_rows(rows: Sequence[Row], counts: Sequence[Count]) -> list[Row]:
+    """The profile row of each model type: the one named after it, else :func:`_unnamed`."""
+    names = [r["name"] for r in rows]
+    matched = [best_match(c.name, names) for c in counts]
+    return [rows[i if i is not None else _unnamed(names, matched)] for i in matched]
 
 
 def points_brackets(rows: Sequence[Row]) -> tuple[list[tuple[int, int]], list[tuple[str, Row]]]:
@@ -251,12 +263,17 @@ def row_abilities(
     unit: list[AbilityText] = []
     wargear: list[AbilityText] = []
     for row in rows:
-        shared = texts.get(row["ability_id"].strip())
-        name, text = (
-            shared if shared and not row["name"].strip() else (row["name"], row["description"])
-        )
-        name = " ".join(html.unescape(_TAG.sub("", name)).split() + row.get("parameter").split())
+        name, text = _row_ability(row, texts)
         if name:
             kind = wargear if "wargear" in row.get("type").lower() else unit
-            kind.append(AbilityText(name, text.strip()))
+            kind.append(AbilityText(name, text))
     return unit, wargear
+
+
+def _row_ability(row: Row, texts: Mapping[str, tuple[str, str]]) -> tuple[str, str]:
+    """The name (with its parameter) and text of an ability row: its own, else those of the
+    shared ability it refers to."""
+    shared = texts.get(row["ability_id"].strip())
+    name, text = shared if shared and not row["name"].strip() else (row["name"], row["description"])
+    name = " ".join(html.unescape(_TAG.sub("", name)).split() + row.get("parameter").split())
+    return name, text.strip()
