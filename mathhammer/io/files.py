@@ -29,6 +29,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +73,8 @@ def input_kind(path: str | Path, error: type[InputFileError] = InputFileError) -
         or socket, naming the path.
     """
     name = str(path)
-    try:
+    with _path_errors(name, "no such file or folder", error):
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise error.at(name, None, None, "no such file or folder") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise error.at(name, None, None, f"cannot read: {_reason(exc)}") from None
     if stat.S_ISDIR(mode):
         return "folder"
     if stat.S_ISREG(mode):
@@ -127,12 +125,20 @@ def read_input_bytes(
 
 def _open(path: str | Path, error: type[InputFileError]) -> int:
     """The file opened for reading, without blocking (a FIFO cannot hang the open)."""
-    try:
+    with _path_errors(str(path), "no such file", error):
         return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+
+
+@contextmanager
+def _path_errors(name: str, missing: str, error: type[InputFileError]) -> Iterator[None]:
+    """Turn the failure to look at or open a path into ``error``: ``missing`` if it does
+    not exist, else what the system says."""
+    try:
+        yield
     except FileNotFoundError:
-        raise error.at(str(path), None, None, "no such file") from None
+        raise error.at(name, None, None, missing) from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise error.at(str(path), None, None, f"cannot read: {_reason(exc)}") from None
+        raise error.at(name, None, None, f"cannot read: {_reason(exc)}") from None
 
 
 def _check_file(info: os.stat_result, name: str, limit: int, error: type[InputFileError]) -> None:
@@ -223,4 +229,5 @@ def _too_large(error: type[InputFileError], name: str, limit: int, size: int | N
 
 def _reason(exc: BaseException) -> str:
     """An OS error's reason without the path (the message names the file already)."""
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    reason: str | None = getattr(exc, "strerror", None)  # an OSError's
+    return reason or str(exc)

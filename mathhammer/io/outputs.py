@@ -106,6 +106,14 @@ def check_output(
     if info is not None and not stat.S_ISREG(info.st_mode):
         return _special(given, real, info.st_mode, what)
     _check_folder(given, real.parent, what)
+    return _regular(given, real, info, force=force, what=what, hint=hint)
+
+
+def _regular(
+    given: str, real: Path, info: os.stat_result | None, *, force: bool, what: str, hint: str
+) -> OutputPath:
+    """A new file, or a regular file to replace keeping its permissions (a read-only one
+    only with ``force``)."""
     if info is None:
         return OutputPath(given, real)
     if not force and _read_only(real, info):
@@ -188,17 +196,25 @@ def write_outputs(outputs: Sequence[tuple[OutputPath, Writer, bool]]) -> None:
     written: list[tuple[str, Path]] = []
     try:
         for target, write, binary in ordered:
-            if target.direct:
-                with _opened(str(target.path), binary) as handle:
-                    write(handle)
-            else:
-                _write_temporary(target, write, binary, written)
+            _write_one(target, write, binary, written)
         for temporary, final in written:
             os.replace(temporary, final)
     except BaseException:
         for temporary, _ in written:
             Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _write_one(
+    target: OutputPath, write: Writer, binary: bool, written: list[tuple[str, Path]]
+) -> None:
+    """Write one output: a device or FIFO in place, else to its temporary file (noted in
+    ``written``)."""
+    if target.direct:
+        with _opened(str(target.path), binary) as handle:
+            write(handle)
+    else:
+        _write_temporary(target, write, binary, written)
 
 
 def _write_temporary(

@@ -42,6 +42,11 @@ __all__ = ["Army", "read_army"]
 
 _ROSTER_SUFFIXES = (".ros", ".rosz")
 _CATALOGUE_SUFFIXES = (".cat", ".catz", ".gst", ".gstz")
+#: What a file holds by its name ending alone.
+_SUFFIX_KINDS = {
+    **dict.fromkeys(_ROSTER_SUFFIXES, "roster"),
+    **dict.fromkeys(_CATALOGUE_SUFFIXES, "catalogue"),
+}
 
 
 @dataclass(frozen=True)
@@ -124,21 +129,26 @@ def read_army(
     """
     where = Path(path)
     kind = _kind(where, csv_kind)
-    if leaders and kind != "roster":
-        raise field_error(OptionError, "leaders", f"given for a roster, not a {kind}", leaders)
     if kind == "roster":
         return _from_roster(where, strict, leaders)
+    if leaders:
+        raise field_error(OptionError, "leaders", f"given for a roster, not a {kind}", leaders)
     if kind in ("catalogue", "Wahapedia export"):
         return _from_library(where, kind, faction, strict, faction_option)
     if kind == "attackers CSV":
         return _from_attackers_csv(where, rules, strict)
+    return _from_targets(where, kind)
+
+
+def _from_targets(path: Path, kind: str) -> Army:
+    """A targets CSV or a target suite JSON: targets only."""
     if kind == "targets CSV":
         from .targets_csv import read_targets
 
-        return Army(str(where), kind, targets=read_targets(where))
+        return Army(str(path), kind, targets=read_targets(path))
     from .targets_json import load
 
-    return Army(str(where), kind, targets=list(load(where)))
+    return Army(str(path), kind, targets=list(load(path)))
 
 
 def _from_attackers_csv(path: Path, rules: RulesetLike, strict: bool) -> Army:
@@ -172,17 +182,13 @@ def _file_kind(path: Path, csv_kind: str) -> str | None:
     """What a file holds, from its name ending (and for JSON, its top-level key); None if
     it is no army file."""
     suffix = path.suffix.lower()
-    if suffix in _ROSTER_SUFFIXES:
-        return "roster"
-    if suffix in _CATALOGUE_SUFFIXES:
-        return "catalogue"
     if suffix == ".csv":
         return f"{csv_kind} CSV"
     if suffix == ".json":
         return _json_kind(path)
     if suffix == ".zip" and _zip_holds(path, _ROSTER_SUFFIXES):
         return "roster"
-    return None
+    return _SUFFIX_KINDS.get(suffix)
 
 
 def _json_kind(path: Path) -> str:
@@ -191,9 +197,17 @@ def _json_kind(path: Path) -> str:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise InputFileError(f"{path}: not valid JSON ({exc})", file=str(path)) from None
-    if isinstance(data, dict) and "roster" in data:
+    return _json_holds(data)
+
+
+def _json_holds(data: Any) -> str:
+    """What a JSON document holds, by its top-level key: a roster, a catalogue (or game
+    system), else a target suite."""
+    if not isinstance(data, dict):
+        return "target suite"
+    if "roster" in data:
         return "roster"
-    if isinstance(data, dict) and ({"catalogue", "gameSystem"} & set(data)):
+    if {"catalogue", "gameSystem"} & set(data):
         return "catalogue"
     return "target suite"
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ...errors import OptionError, field_error
 from ...model.effects import Effect
-from ...model.profiles import Unit
+from ...model.profiles import Unit, Weapon
 from ...units.compare import Loadout
 from ...units.datasheet import (
     PHASE_LABELS,
@@ -43,7 +43,7 @@ from ..import_report import ImportReport, Skipped
 from ..rules_text.sheet import SheetRules, sheet_rules
 from .build import RosterModel
 
-__all__ = ["Roster", "RosterModel", "RosterUnit"]
+__all__ = ["Roster", "RosterModel", "RosterUnit", "leader_names"]
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class Roster:
         names = [u.name for u in self.units]
         if len(set(names)) != len(names):
             raise field_error(OptionError, "Roster.units", "distinct unit names", names)
-        if self.detachment is not None and not isinstance(self.detachment, Detachment):
+        if not isinstance(self.detachment, Detachment | None):
             raise field_error(
                 OptionError, "Roster.detachment", "a Detachment or None", self.detachment
             )
@@ -207,21 +207,26 @@ class Roster:
         attached: dict[str, tuple[str, ...]] = {}
         used: set[str] = set()
         for bodyguard, value in leaders.items():
-            chosen = (value,) if isinstance(value, str) else tuple(value)
+            chosen = leader_names(value)
             _take_leaders(bodyguard, chosen, names, used, leaders)
             attached[bodyguard] = chosen
         units = tuple(replace(u, leaders=attached.get(u.name, ())) for u in self.units)
         return replace(self, units=units)
 
+    def _unled(self) -> list[RosterUnit]:
+        """The units not attached to another (a bodyguard, or a unit on its own)."""
+        leading = {name for unit in self.units for name in unit.leaders}
+        return [unit for unit in self.units if unit.name not in leading]
+
+    def _parts(self, unit: RosterUnit) -> list[RosterUnit]:
+        """A unit not attached to another, then the units attached to it, with the army's
+        effects for all of them."""
+        return self._with_army([unit, *(self.unit(n) for n in unit.leaders)])
+
     def _attacking(self) -> list[tuple[str, list[RosterUnit]]]:
         """The army's attacking units: each unit not attached to another, with the units
         attached to it (an attached unit attacks as one, docs/rules.md D35)."""
-        leading = {name for unit in self.units for name in unit.leaders}
-        return [
-            (led_name(u.name, u.leaders), self._with_army([u, *(self.unit(n) for n in u.leaders)]))
-            for u in self.units
-            if u.name not in leading
-        ]
+        return [(led_name(u.name, u.leaders), self._parts(u)) for u in self._unled()]
 
     def attackers(self) -> list[Attacker]:
         """Every unit that has weapons as an attacking unit, as taken, for
@@ -248,12 +253,11 @@ class Roster:
     def targets(self) -> list[Target]:
         """Every unit as a target; a led unit is one target with its leaders' models as
         CHARACTER groups, and the points of all of them."""
-        leading = {name for unit in self.units for name in unit.leaders}
-        return [self._target(unit) for unit in self.units if unit.name not in leading]
+        return [self._target(unit) for unit in self._unled()]
 
     def _target(self, unit: RosterUnit) -> Target:
         """A unit not led by another as a target, with the units attached to it."""
-        bodyguard, *leaders = self._with_army([unit, *(self.unit(n) for n in unit.leaders)])
+        bodyguard, *leaders = self._parts(unit)
         if leaders:
             return _attached(bodyguard, leaders)
         return bodyguard.datasheet.target()
@@ -268,11 +272,9 @@ def _take_leaders(
 ) -> None:
     """Check a bodyguard's leaders, and add them to ``used``: units of the roster that
     lead one other unit each and are not led themselves."""
-    for name in (bodyguard, *chosen):
-        if name not in names:
-            raise field_error(OptionError, "leaders", f"unit names among {names}", name)
+    _check_units((bodyguard, *chosen), names)
     for name in chosen:
-        if name == bodyguard or name in used or name in leaders:
+        if name in used or name in leaders:  # the bodyguard itself is in leaders
             raise field_error(
                 OptionError,
                 f"leaders[{bodyguard!r}]",
@@ -282,11 +284,21 @@ def _take_leaders(
         used.add(name)
 
 
+def _check_units(given: tuple[str, ...], names: list[str]) -> None:
+    """Refuse a name in ``leaders`` that is not one of the roster's units."""
+    for name in given:
+        if name not in names:
+            raise field_error(OptionError, "leaders", f"unit names among {names}", name)
+
+
+def leader_names(given: str | Sequence[str]) -> tuple[str, ...]:
+    """The units given as a bodyguard's leaders: one name, or several."""
+    return (given,) if isinstance(given, str) else tuple(given)
+
+
 def _unit_effects(effects: tuple[Effect, ...], parts: list[RosterUnit]) -> tuple[Effect, ...]:
     """The army's effects for one unit (a bodyguard and its leaders), judged on the
     keywords of all its parts."""
-    if not effects:
-        return ()
     keywords = {k for p in parts for k in p.keywords}
     return tuple(e for e in effects if e.for_unit(keywords))
 
@@ -304,13 +316,15 @@ def _armed_groups(parts: list[RosterUnit]) -> list[Models]:
 def _joint_loadouts(name: str, parts: list[RosterUnit]) -> list[Loadout]:
     """An attached unit's ranged and melee loadouts: its parts' together, with the points
     of all of them (None unless each has points)."""
-    phases = {
-        phase: [t for p in parts for t in p.datasheet.phase_sets(phase, effects=_effects(p, parts))]
-        for phase in PHASE_LABELS
-    }
+    phases = {phase: _joint_sets(phase, parts) for phase in PHASE_LABELS}
     costs = _all_points(parts)
     points = None if costs is None else sum(costs)
     return phase_loadouts(name, phases, points, parts[0].datasheet.source or None)
+
+
+def _joint_sets(phase: str, parts: list[RosterUnit]) -> list[tuple[int, list[list[Weapon]]]]:
+    """The attack sets of an attached unit in one phase: each part's, with its effects."""
+    return [t for p in parts for t in p.datasheet.phase_sets(phase, effects=_effects(p, parts))]
 
 
 @lru_cache(maxsize=64)
@@ -328,9 +342,14 @@ def _effects(part: RosterUnit, parts: Sequence[RosterUnit]) -> tuple[Effect, ...
     on "this unit" and every leader's "while leading", with its own on "this model"."""
     if len(parts) == 1:
         return part.datasheet.own_effects
-    shared = [e for p in parts for e in p.datasheet.effects if e.scope != "model"]
     own = [e for e in part.datasheet.effects if e.scope == "model"]
-    return tuple(dict.fromkeys([*shared, *own]))
+    return tuple(dict.fromkeys([*_shared_effects(parts), *own]))
+
+
+def _shared_effects(parts: Sequence[RosterUnit]) -> list[Effect]:
+    """The effects every part of an attached unit shares: each part's on "this unit" and
+    each leader's "while leading" (all but those on "this model")."""
+    return [e for p in parts for e in p.datasheet.effects if e.scope != "model"]
 
 
 def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:
@@ -340,9 +359,10 @@ def _attached(bodyguard: RosterUnit, leaders: list[RosterUnit]) -> Target:
     parts = [leader.datasheet.unit(effects=()) for leader in leaders]
     led = guarded(attach_leaders(guard, *parts), _effects(bodyguard, [bodyguard, *leaders]))
     source = bodyguard.datasheet.source or None
-    if _all_points([bodyguard, *leaders]) is None:
+    costs = _all_points([bodyguard, *leaders])
+    if costs is None:
         return Target(led, source=source)
-    group_points = _group_points(bodyguard, guard, leaders, parts)
+    group_points = _group_points(costs, guard, parts)
     return Target(led, points=sum(group_points), group_points=tuple(group_points), source=source)
 
 
@@ -352,14 +372,13 @@ def _all_points(parts: Sequence[RosterUnit]) -> list[int] | None:
     return points if len(points) == len(parts) else None
 
 
-def _group_points(
-    bodyguard: RosterUnit, guard: Unit, leaders: list[RosterUnit], parts: list[Unit]
-) -> list[int]:
-    """The points of each group of an attached unit: each part's shared among its own
-    groups by their models."""
-    group_points = _share(bodyguard.points or 0, [g.count for g in guard.groups])
-    for leader, part in zip(leaders, parts, strict=True):
-        group_points += _share(leader.points or 0, [1] * part.models)
+def _group_points(costs: list[int], guard: Unit, parts: list[Unit]) -> list[int]:
+    """The points of each group of an attached unit: each part's (the bodyguard's, then
+    each leader's) shared among its own groups by their models."""
+    weights = [[g.count for g in guard.groups], *([1] * part.models for part in parts)]
+    group_points: list[int] = []
+    for cost, weight in zip(costs, weights, strict=True):
+        group_points += _share(cost, weight)
     return group_points
 
 

@@ -15,6 +15,7 @@ the reason; a unit left with no model is skipped as a whole.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,21 +61,20 @@ class Reading:
 
     def skip(self, entry: str, reason: str) -> None:
         """List an entry as skipped (under ``strict``, refuse the file instead)."""
-        if self.strict:
-            raise InputFileError.at(
-                self.file, None, None, f"{entry}: {reason} (strict: nothing may be skipped)"
-            )
+        self._refuse_if_strict(f"{entry}: {reason} (strict: nothing may be skipped)")
         self.report.skipped.append(Skipped(entry, reason, self.file))
 
     def unknown(self, token: str, entry: str) -> None:
         """Report a weapon ability the engine does not know (under ``strict``, refuse)."""
-        if self.strict:
-            raise InputFileError.at(
-                self.file, None, None, f"{entry}: unknown weapon ability {token!r} (strict)"
-            )
+        self._refuse_if_strict(f"{entry}: unknown weapon ability {token!r} (strict)")
         entries = self.report.unknown_abilities.setdefault(token, [])
         if entry not in entries:
             entries.append(entry)
+
+    def _refuse_if_strict(self, problem: str) -> None:
+        """Under ``strict``, refuse the file for this problem."""
+        if self.strict:
+            raise InputFileError.at(self.file, None, None, problem)
 
 
 class _Armoury:
@@ -133,13 +133,18 @@ class _Armoury:
 
 def _by_phase(weapons: list[Weapon]) -> list[list[Weapon]]:
     """The ranged weapons, then the melee ones."""
-    return [[w for w in weapons if not w.melee], [w for w in weapons if w.melee]]
+    return [[w for w in weapons if w.melee == melee] for melee in (False, True)]
 
 
 def _names(name: str, model: str) -> Iterator[str]:
     yield name
     yield f"{name} ({model})"
-    yield from (f"{name} #{k}" for k in itertools.count(2))
+    yield from _numbered(name)
+
+
+def _numbered(name: str) -> Iterator[str]:
+    """The name numbered from 2: ``"Choppa #2"``, ``"Choppa #3"``..."""
+    return (f"{name} #{k}" for k in itertools.count(2))
 
 
 def _split(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[int, tuple[str, ...]]]:
@@ -148,15 +153,18 @@ def _split(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[int, tup
     A wargear selection taken ``number`` times over ``count`` models gives each model
     ``number // count`` copies and the first ``number % count`` models one more.
     """
+    groups = Counter(_carried(count, gear))
+    return [(n, weapons) for weapons, n in groups.items()]
+
+
+def _carried(count: int, gear: list[tuple[list[str], int]]) -> list[tuple[str, ...]]:
+    """What each of ``count`` models carries, wargear shared out as :func:`_split` says."""
     carried: list[list[str]] = [[] for _ in range(count)]
     for names, number in gear:
         each, extra = divmod(number, count)
         for i, model in enumerate(carried):
             model.extend(names * (each + (i < extra)))
-    groups: dict[tuple[str, ...], int] = {}
-    for model in carried:
-        groups[tuple(model)] = groups.get(tuple(model), 0) + 1
-    return [(n, weapons) for weapons, n in groups.items()]
+    return [tuple(model) for model in carried]
 
 
 def _assign_loose(entry: UnitEntry, label: str, reading: Reading) -> list[ModelEntry]:
@@ -211,7 +219,7 @@ def _read_profiles(
     their profiles say that is not applied."""
     shared = _shared_fields(entry, defences)
     profiles: list[ModelProfile] = []
-    notes: list[AbilityText] = []
+    notes: dict[AbilityText, None] = {}  # each once, in the order found
     for model in _assign_loose(entry, label, reading):
         place = f"{label} / {model.name}"
         read = _model_fields(model, place, reading, shared, defences)
@@ -219,8 +227,8 @@ def _read_profiles(
             continue
         fields, problems = read
         if _add_profiles(model, fields, armoury, profiles, place, reading):
-            notes.extend(n for n in problems if n not in notes)
-    return profiles, notes
+            notes.update(dict.fromkeys(problems))
+    return profiles, list(notes)
 
 
 def _shared_fields(entry: UnitEntry, defences: Defences) -> dict[str, Any]:
@@ -240,9 +248,7 @@ def _model_fields(
     """The fields of a model's profile with the unit's, and what it says that is not
     applied; None (skipped) if it cannot be read."""
     try:
-        if model.profile is None:
-            raise Unreadable(model.problem)
-        fields, problems = read_model(model.profile)
+        fields, problems = _read_model(model)
     except Unreadable as exc:
         reading.skip(place, str(exc))
         return None
@@ -252,6 +258,13 @@ def _model_fields(
         (v for v in (fields.get("invuln"), defences.invuln) if v is not None), default=None
     )
     return fields, problems
+
+
+def _read_model(model: ModelEntry) -> tuple[dict[str, Any], list[AbilityText]]:
+    """The fields of a model's Unit profile (:func:`read_model`); Unreadable without one."""
+    if model.profile is None:
+        raise Unreadable(model.problem)
+    return read_model(model.profile)
 
 
 def _add_profiles(
@@ -309,11 +322,10 @@ def _used_wargear(profiles: list[ModelProfile], armoury: _Armoury) -> tuple[Warg
 
 
 def _free_name(name: str, weapons: tuple[str, ...], taken: list[ModelProfile]) -> str:
+    """The first name no profile has: the model's, then with its weapons, then numbered."""
     names = {p.name for p in taken}
-    if name not in names:
-        return name
     described = f"{name} ({', '.join(dict.fromkeys(weapons)) or 'no weapons'})"
-    candidates = [described] + [f"{described} #{k}" for k in range(2, len(names) + 3)]
+    candidates = itertools.chain((name, described), _numbered(described))
     return next(c for c in candidates if c not in names)
 
 

@@ -99,7 +99,7 @@ def _checked(roster: Roster, detachments: Iterable[Detachment | None]) -> list[D
     if not chosen:
         raise field_error(OptionError, "detachments", "at least one (None: none)", chosen)
     for detachment in chosen:
-        if detachment is not None and not isinstance(detachment, Detachment):
+        if not isinstance(detachment, Detachment | None):
             raise field_error(OptionError, "detachments", "Detachments or None", detachment)
     return chosen
 
@@ -113,7 +113,7 @@ def _totals(
 ) -> dict[str, list[float]]:
     """Each target's killed, damage and points destroyed, summed over the army's units and
     phases, each with its best declaration against it (points NaN if it has none)."""
-    totals = {t.name: [0.0, 0.0, 0.0 if t.points is not None else float("nan")] for t in targets}
+    totals = _zero_totals(targets)
     for loadout in army.loadouts():
         for row, _ in choose_rows(loadout, targets, rules=rules, context=context, metric=metric):
             total = totals[row["target"]]
@@ -123,6 +123,12 @@ def _totals(
     return totals
 
 
+def _zero_totals(targets: Sequence[Target]) -> dict[str, list[float]]:
+    """Each target's totals before any attack: nothing killed, no damage, no points
+    destroyed (NaN for a target without points)."""
+    return {t.name: [0.0, 0.0, 0.0 if t.points is not None else float("nan")] for t in targets}
+
+
 def _rows(
     army: Roster,
     detachment: Detachment | None,
@@ -130,20 +136,28 @@ def _rows(
     totals: dict[str, list[float]],
 ) -> list[dict[str, Any]]:
     """The table's rows of one detachment, a row per target."""
-    effects = army.army_rules.effects
-    armed = sum(any(e.for_unit(u.keywords) for e in effects) for u in army.units)
+    shared = _detachment_fields(army, detachment)
     rows = []
     for target in targets:
         killed, damage, points = totals[target.name]
         rows.append(
             {
-                "detachment": "none" if detachment is None else detachment.name,
                 "target": target.name,
                 "mean_killed": killed,
                 "mean_damage": damage,
                 "points_destroyed": points,
-                "units_armed": armed,
-                "rules_applied": "; ".join(f"{e.source} ({e.text})" for e in effects),
+                **shared,
             }
         )
     return rows
+
+
+def _detachment_fields(army: Roster, detachment: Detachment | None) -> dict[str, Any]:
+    """What every row of a detachment says: its name, how many units its effects reach,
+    and the effects read."""
+    effects = army.army_rules.effects
+    return {
+        "detachment": "none" if detachment is None else detachment.name,
+        "units_armed": sum(any(e.for_unit(u.keywords) for e in effects) for u in army.units),
+        "rules_applied": "; ".join(f"{e.source} ({e.text})" for e in effects),
+    }

@@ -89,9 +89,16 @@ def load_tree(path: str | Path) -> dict[str, Any]:
     if suffix == ".rosz" or data.startswith(b"PK\x03\x04"):  # a zip, whatever its name
         member, data = _unzip(file, data)
         return _roster(file, _xml(f"{file}[{member}]", data))
-    if suffix == ".ros" or (suffix != ".json" and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<"):
+    if _is_xml(suffix, data):
         return _roster(file, _xml(file, data))
     return _roster(file, _json(file, data))
+
+
+def _is_xml(suffix: str, data: bytes) -> bool:
+    """A ``.ros`` file, or (unless it says ``.json``) one whose text starts with ``<``."""
+    return suffix == ".ros" or (
+        suffix != ".json" and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<"
+    )
 
 
 def _error(file: str, problem: str) -> InputFileError:
@@ -128,11 +135,7 @@ def _unzip(file: str, data: bytes) -> tuple[str, bytes]:
 
 def _roster_member(file: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
     """The one ``.ros`` file of a zip; an error if it holds none or several."""
-    members = [
-        info
-        for info in archive.infolist()
-        if not info.is_dir() and info.filename.lower().endswith(".ros")
-    ]
+    members = _rosters_in(archive)
     if len(members) != 1:
         names = [info.filename for info in members]
         raise _error(
@@ -141,6 +144,15 @@ def _roster_member(file: str, archive: zipfile.ZipFile) -> zipfile.ZipInfo:
             + (f": {names}" if names else ""),
         )
     return members[0]
+
+
+def _rosters_in(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    """The ``.ros`` files of a zip."""
+    return [
+        info
+        for info in archive.infolist()
+        if not info.is_dir() and info.filename.lower().endswith(".ros")
+    ]
 
 
 def _xml(file: str, data: bytes) -> dict[str, Any]:
@@ -168,6 +180,12 @@ def _element(element: Element) -> dict[str, Any]:
     out: dict[str, Any] = dict(element.attrib)
     if _local(element.tag) in TEXT_ITEMS:
         out["$text"] = element.text or ""
+    return out | _children(element)
+
+
+def _children(element: Element) -> dict[str, Any]:
+    """An element's list elements (each a list of entries) and text elements (its text)."""
+    out: dict[str, Any] = {}
     for child in element:
         name = _local(child.tag)
         if name in LISTS:
@@ -180,10 +198,10 @@ def _element(element: Element) -> dict[str, Any]:
 def _json(file: str, data: bytes) -> dict[str, Any]:
     """A roster's JSON: an object (a catalogue's, or another single entry, refused)."""
     tree = _parse_json(file, data)
-    if isinstance(tree, dict) and len(tree) == 1 and next(iter(tree)) != "roster":
-        raise _error(file, _not_a_roster(next(iter(tree))))
     if not isinstance(tree, dict):
         raise _error(file, f"expected an object with a 'roster' entry; got {_kind(tree)}")
+    if len(tree) == 1 and next(iter(tree)) != "roster":
+        raise _error(file, _not_a_roster(next(iter(tree))))
     return tree
 
 

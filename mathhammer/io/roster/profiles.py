@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...errors import MathhammerError
@@ -57,15 +57,20 @@ class Unreadable(Exception):
 
 def characteristics(profile: Mapping[str, Any]) -> dict[str, str]:
     """A profile's characteristics by name, as printed (non-breaking spaces made plain)."""
-    out: dict[str, str] = {}
     items = profile.get("characteristics") or []
     if not isinstance(items, list):
         raise Unreadable(f"'characteristics' must be a list; got {type(items).__name__}")
-    for item in items:
-        if isinstance(item, Mapping) and isinstance(item.get("name"), str):
-            text = item.get("$text", "")
-            out[item["name"]] = " ".join(str(text if text is not None else "").split())
-    return out
+    return {
+        item["name"]: _text(item)
+        for item in items
+        if isinstance(item, Mapping) and isinstance(item.get("name"), str)
+    }
+
+
+def _text(item: Mapping[str, Any]) -> str:
+    """A characteristic's text, its spaces made plain (none if it has none)."""
+    text = item.get("$text", "")
+    return " ".join(str("" if text is None else text).split())
 
 
 def profile_type(profile: Mapping[str, Any]) -> str:
@@ -78,10 +83,16 @@ def is_weapon(profile: Mapping[str, Any]) -> bool:
     return profile_type(profile) in WEAPON_TYPES
 
 
-def _int(chars: Mapping[str, str], name: str) -> int:
+def _printed(chars: Mapping[str, str], name: str) -> str:
+    """A characteristic's text; Unreadable if the profile does not print it."""
     text = chars.get(name)
     if text is None:
         raise Unreadable(f"characteristic {name!r} is missing")
+    return text
+
+
+def _int(chars: Mapping[str, str], name: str) -> int:
+    text = _printed(chars, name)
     try:
         return int(text.replace("\u2212", "-"))
     except ValueError:
@@ -89,9 +100,7 @@ def _int(chars: Mapping[str, str], name: str) -> int:
 
 
 def _threshold(chars: Mapping[str, str], name: str) -> int:
-    text = chars.get(name)
-    if text is None:
-        raise Unreadable(f"characteristic {name!r} is missing")
+    text = _printed(chars, name)
     match = _THRESHOLD.fullmatch(text)
     if match is None:
         raise Unreadable(f"characteristic {name!r} must be 'N+'; got {text!r}")
@@ -99,9 +108,7 @@ def _threshold(chars: Mapping[str, str], name: str) -> int:
 
 
 def _dice(chars: Mapping[str, str], name: str) -> str:
-    text = chars.get(name)
-    if text is None:
-        raise Unreadable(f"characteristic {name!r} is missing")
+    text = _printed(chars, name)
     if text.lower() in _NO_VALUE or "*" in text:
         raise Unreadable(f"characteristic {name!r} must be a number or dice; got {text!r}")
     return text
@@ -137,8 +144,7 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
     """
     chars = characteristics(profile)
     melee = WEAPON_TYPES.get(profile_type(profile), False) or chars.get("Range") == "Melee"
-    keywords = chars.get("Keywords", "")
-    keywords = "" if keywords.lower() in _NO_VALUE else keywords
+    keywords = _keywords(chars)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unknown tokens are kept on the weapon and reported
         found, _ = parse_abilities(keywords)
@@ -150,8 +156,7 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
         "ap": _int(chars, "AP"),
         "damage": _dice(chars, "D"),
     }
-    name = str(profile.get("name", "")).lstrip("\u27a4 ").strip() or "weapon"
-    name, restriction = name_restriction(name)  # "(Hunter: MONSTER/VEHICLE)": D38
+    name, restriction = _weapon_name(profile)
     keywords = ", ".join(k for k in (keywords, restriction) if k)
     try:
         with warnings.catch_warnings():
@@ -159,6 +164,19 @@ def read_weapon(profile: Mapping[str, Any]) -> Weapon:
             return Weapon(name, abilities=keywords, melee=melee, **fields)
     except MathhammerError as exc:
         raise Unreadable(str(exc).splitlines()[0]) from None
+
+
+def _keywords(chars: Mapping[str, str]) -> str:
+    """A weapon's Keywords as printed; none for "-" or "N/A"."""
+    keywords = chars.get("Keywords", "")
+    return "" if keywords.lower() in _NO_VALUE else keywords
+
+
+def _weapon_name(profile: Mapping[str, Any]) -> tuple[str, str]:
+    """A weapon's name, and the restriction its name carries as a keyword
+    ("(Hunter: MONSTER/VEHICLE)": D38)."""
+    name = str(profile.get("name", "")).lstrip("\u27a4 ").strip() or "weapon"
+    return name_restriction(name)
 
 
 def read_model(profile: Mapping[str, Any]) -> tuple[dict[str, Any], list[AbilityText]]:
@@ -180,17 +198,29 @@ def read_model(profile: Mapping[str, Any]) -> tuple[dict[str, Any], list[Ability
         "wounds": _int(chars, "W"),
         "movement": chars.get("M", ""),
     }
-    notes: list[AbilityText] = []
-    invuln = chars.get("InSv", "")
-    if invuln.lower() not in _NO_VALUE:
-        match = re.fullmatch(r"(\d)\+", invuln)
-        if match:
-            fields["invuln"] = int(match.group(1))
-        else:
-            notes.append(AbilityText("InSv", f"invulnerable save printed as {invuln!r}"))
-    for name, key, read in (("LD", "leadership", _threshold), ("OC", "oc", _int)):
-        try:
-            fields[key] = read(chars, name)
-        except Unreadable:  # LD and OC are shown, never used by an attack
-            fields[key] = None
+    invuln, notes = _invuln(chars.get("InSv", ""))
+    fields |= invuln
+    fields["leadership"] = _shown_only(_threshold, chars, "LD")
+    fields["oc"] = _shown_only(_int, chars, "OC")
     return fields, notes
+
+
+def _invuln(text: str) -> tuple[dict[str, int], list[AbilityText]]:
+    """The field of an invulnerable save printed ``N+`` (none if none is printed), or, for
+    one printed with a condition (``2+*``), a note that it is not applied."""
+    if text.lower() in _NO_VALUE:
+        return {}, []
+    match = re.fullmatch(r"(\d)\+", text)
+    if match:
+        return {"invuln": int(match.group(1))}, []
+    return {}, [AbilityText("InSv", f"invulnerable save printed as {text!r}")]
+
+
+def _shown_only(
+    read: Callable[[Mapping[str, str], str], int], chars: Mapping[str, str], name: str
+) -> int | None:
+    """A characteristic shown, never used by an attack (LD, OC): None if it cannot be read."""
+    try:
+        return read(chars, name)
+    except Unreadable:
+        return None

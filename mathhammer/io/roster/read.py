@@ -8,7 +8,7 @@ from pathlib import Path
 from ...errors import InputFileError, OptionError
 from ...units.parts import AbilityText, Detachment
 from ..import_report import ImportReport, Skipped
-from .army import Roster, RosterUnit
+from .army import Roster, RosterUnit, leader_names
 from .build import Reading, build_unit
 from .load import load_tree
 from .tree import UnitEntry, read_tree
@@ -137,8 +137,8 @@ def _free_label(label: str, taken: set[str]) -> str:
 
 def _list_unapplied(roster: Roster, reading: Reading) -> None:
     """List the army's rules that are not applied in the report, as a unit's rules are."""
+    where = f"army ({roster.detachment.name})" if roster.detachment else "army"
     for rule in roster.army_rules.unapplied:
-        where = f"army ({roster.detachment.name})" if roster.detachment else "army"
         reading.report.not_understood.append((where, rule.name, rule.text))
 
 
@@ -150,13 +150,19 @@ def _with_given(
     """The attachments, with the caller's instead of the file's where it gives them: its
     bodyguard takes the leaders given, who leave the units the file attached them to."""
     for bodyguard, given in dict(leaders or {}).items():  # the caller's word wins
-        chosen = (given,) if isinstance(given, str) else tuple(given)
+        chosen = leader_names(given)
         attached = _without(attached, chosen)
         attached[bodyguard] = chosen
-        if reading.report.attachments:  # the file recorded some: say what replaced them
-            named = ", ".join(chosen) or "none"
-            reading.report.attachments.append(f"{bodyguard}: {named} (given in leaders=)")
+        _report_given(reading.report, bodyguard, chosen)
     return attached
+
+
+def _report_given(report: ImportReport, bodyguard: str, chosen: tuple[str, ...]) -> None:
+    """Say in the report which leaders the caller gave a bodyguard, if the file recorded
+    attachments (the caller's replace them)."""
+    if report.attachments:
+        named = ", ".join(chosen) or "none"
+        report.attachments.append(f"{bodyguard}: {named} (given in leaders=)")
 
 
 def _without(

@@ -37,10 +37,9 @@ Examples
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...errors import InputFileError
 from ...units.datasheet import AbilityText
@@ -117,34 +116,42 @@ def read_tree(roster: Node, file: str) -> RosterEntry:
         A list that is not a list, a ``number`` that is not a whole number, or a ``pts``
         cost that is not a number.
     """
-    units: list[UnitEntry] = []
-    factions: list[str] = []
     entry = RosterEntry(str(roster.get("name", "")), _points(roster, file, "roster"), [], [])
-    forces = [(force, f"forces[{i}]") for i, force in enumerate(_items(roster, "forces", file, ""))]
-    while forces:
-        force, where = forces.pop(0)
+    for force, where in _forces(roster, file):
         faction = str(force.get("catalogueName", ""))
-        if faction and faction not in factions:
-            factions.append(faction)
+        if faction and faction not in entry.factions:
+            entry.factions.append(faction)
         entry.rules.extend(_rules(force, file, where))
-        _read_selections(force, faction, file, where, entry, units)
-        nested = _items(force, "forces", file, where)
-        forces[:0] = [(f, f"{where} > forces[{i}]") for i, f in enumerate(nested)]
-    entry.factions, entry.units = factions, units
+        _read_selections(force, faction, file, where, entry)
     return entry
 
 
-def _read_selections(
-    force: Node, faction: str, file: str, where: str, entry: RosterEntry, units: list[UnitEntry]
-) -> None:
-    """Read a force's selections: its units into ``units``, its detachment into ``entry``."""
+def _forces(roster: Node, file: str) -> Iterator[tuple[Node, str]]:
+    """Each force of the roster with its place, the forces a force holds right after it."""
+    pending = [
+        (force, f"forces[{i}]") for i, force in enumerate(_items(roster, "forces", file, ""))
+    ]
+    while pending:
+        force, where = pending.pop(0)
+        yield force, where
+        nested = _items(force, "forces", file, where)
+        pending[:0] = [(f, f"{where} > forces[{i}]") for i, f in enumerate(nested)]
+
+
+def _read_selections(force: Node, faction: str, file: str, where: str, entry: RosterEntry) -> None:
+    """Read a force's selections: its units and its detachment into ``entry``."""
     for selection in _items(force, "selections", file, where):
         if _is_unit(selection, file, where):
-            units.append(_unit(selection, faction, file))
+            entry.units.append(_unit(selection, faction, file))
         elif _name(selection) == "Detachment":
-            place = f"{where} > Detachment"
-            for chosen in _items(selection, "selections", file, place):
-                entry.detachments.append((_name(chosen), _rules(chosen, file, place)))
+            entry.detachments.extend(_detachments(selection, file, f"{where} > Detachment"))
+
+
+def _detachments(selection: Node, file: str, where: str) -> list[tuple[str, list[AbilityText]]]:
+    """The detachments chosen in a force's ``Detachment`` selection, with their rules."""
+    return [
+        (_name(c), _rules(c, file, where)) for c in _items(selection, "selections", file, where)
+    ]
 
 
 def _rules(node: Node, file: str, where: str) -> list[AbilityText]:
@@ -159,7 +166,7 @@ def _items(node: Node, key: str, file: str, where: str) -> list[Node]:
     value = node.get(key)
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+    if not _is_entries(value):
         place = f"{where}: " if where else ""
         raise InputFileError.at(
             file, None, None, f"{place}{key!r} must be a list of entries; got {value!r:.60}"
@@ -167,45 +174,60 @@ def _items(node: Node, key: str, file: str, where: str) -> list[Node]:
     return value
 
 
+def _is_entries(value: object) -> TypeGuard[list[Node]]:
+    """Whether a value is a list of entries (mappings)."""
+    return isinstance(value, list) and all(isinstance(v, Mapping) for v in value)
+
+
 def _name(node: Node) -> str:
     return " ".join(str(node.get("name", "")).split())
 
 
+def _whole(value: object) -> int | None:
+    """A number (or its text) that is whole, as an int; None for anything else."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return None if isinstance(value, bool) or not number.is_integer() else int(number)
+
+
 def _number(selection: Node, file: str, where: str) -> int:
     value = selection.get("number", 1)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, bool) or not number.is_integer() or number < 0:
+    number = _whole(value)
+    if number is None or number < 0:
         raise InputFileError.at(
             file, None, None, f"{where}: 'number' must be a whole number >= 0; got {value!r}"
         )
-    return int(number)
+    return number
 
 
 def _points(node: Node, file: str, where: str) -> int | None:
     """The ``pts`` costs of one selection (or the roster's total), None without any."""
-    total: int | None = None
-    for cost in _items(node, "costs", file, where):
-        if str(cost.get("name", "")).strip().lower() != "pts" and cost.get("typeId") != "points":
-            continue
-        total = (total or 0) + _whole_points(cost, file, where)
-    return total
+    costs = _items(node, "costs", file, where)
+    return _total(_whole_points(cost, file, where) for cost in costs if _is_points(cost))
+
+
+def _is_points(cost: Node) -> bool:
+    """Whether a cost is in points (rather than power level, command points...)."""
+    return str(cost.get("name", "")).strip().lower() == "pts" or cost.get("typeId") == "points"
 
 
 def _whole_points(cost: Node, file: str, where: str) -> int:
     """The value of a ``pts`` cost; an error unless it is a whole number."""
     value = cost.get("value")
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, bool) or not number.is_integer():
+    number = _whole(value)
+    if number is None:
         raise InputFileError.at(
             file, None, None, f"{where}: cost 'pts' must be a whole number; got {value!r}"
         )
-    return int(number)
+    return number
+
+
+def _total(parts: Iterable[int | None]) -> int | None:
+    """The sum of the parts that have points; None if none has."""
+    found = [part for part in parts if part is not None]
+    return sum(found) if found else None
 
 
 def _unit_profiles(selection: Node, file: str, where: str) -> list[Node]:
@@ -235,19 +257,23 @@ def _unit(selection: Node, faction: str, file: str) -> UnitEntry:
     unit.points = _subtree_points(selection, file, name)
     unit.id = str(selection.get("id", ""))
     unit.attached_to = _attachments(selection, file, name)
-    if selection.get("type") == "model":
-        model = _model(selection, [], file, name)
-        unit.models.append(model)
-        _walk(selection, [selection], unit, model, file, name)
-    else:
-        _walk(selection, [selection], unit, None, file, name)
-    if not unit.models and _unit_profiles(selection, file, name):
-        # a unit entry that holds its profile but no model entries: the unit is its models
-        model = _model(selection, [], file, name)
-        model.gear, unit.loose = unit.loose, []
-        unit.models.append(model)
+    _read_models(selection, unit, file, name)
     _describe(selection, unit, file, name)
     return unit
+
+
+def _read_models(selection: Node, unit: UnitEntry, file: str, where: str) -> None:
+    """Add a unit's models, with their wargear, and the wargear no model took."""
+    owner = None
+    if selection.get("type") == "model":
+        owner = _model(selection, [], file, where)
+        unit.models.append(owner)
+    _walk(selection, [selection], unit, owner, file, where)
+    if not unit.models and _unit_profiles(selection, file, where):
+        # a unit entry that holds its profile but no model entries: the unit is its models
+        model = _model(selection, [], file, where)
+        model.gear, unit.loose = unit.loose, []
+        unit.models.append(model)
 
 
 def _attachments(selection: Node, file: str, where: str) -> list[tuple[str, str]]:
@@ -262,28 +288,31 @@ def _attachments(selection: Node, file: str, where: str) -> list[tuple[str, str]
     >>> _attachments(leader, "army.json", "Bigboss")
     [('Supporting', 'b1')]
     """
-    found = []
-    for entry in _items(selection, "associations", file, where):
-        if str(entry.get("type", "outgoing")) != "outgoing":
-            continue
-        name, to = entry.get("name"), entry.get("to")
-        if not isinstance(name, str) or not isinstance(to, str) or not to:
-            raise InputFileError.at(
-                file, None, None,
-                f"{where}: an association must have a 'name' and the id it goes 'to'; "
-                f"got {dict(entry)!r:.80}",
-            )  # fmt: skip
-        found.append((" ".join(name.split()), to))
-    return found
+    return [
+        _association(entry, file, where)
+        for entry in _items(selection, "associations", file, where)
+        if str(entry.get("type", "outgoing")) == "outgoing"
+    ]
+
+
+def _association(entry: Node, file: str, where: str) -> tuple[str, str]:
+    """One outgoing association: its name and the id it goes to; an error without them."""
+    name, to = entry.get("name"), entry.get("to")
+    if not isinstance(name, str) or not isinstance(to, str) or not to:
+        raise InputFileError.at(
+            file, None, None,
+            f"{where}: an association must have a 'name' and the id it goes 'to'; "
+            f"got {dict(entry)!r:.80}",
+        )  # fmt: skip
+    return " ".join(name.split()), to
 
 
 def _subtree_points(selection: Node, file: str, where: str) -> int | None:
-    total = _points(selection, file, where)
-    for child in _items(selection, "selections", file, where):
-        part = _subtree_points(child, file, f"{where} > {_name(child)}")
-        if part is not None:
-            total = (total or 0) + part
-    return total
+    """The points of a selection and of everything below it; None without any."""
+    own = _points(selection, file, where)
+    children = _items(selection, "selections", file, where)
+    below = (_subtree_points(child, file, f"{where} > {_name(child)}") for child in children)
+    return _total([own, *below])
 
 
 def _model(selection: Node, ancestors: Sequence[Node], file: str, where: str) -> ModelEntry:
@@ -299,15 +328,21 @@ def _profile_for(
     """The Unit profile of a model: its own, else the nearest one above it."""
     for node in chain:
         profiles = _unit_profiles(node, file, where)
-        if len(profiles) == 1:
-            return profiles[0], ""
-        named = [p for p in profiles if _name(p).lower() == name.lower()]
-        if named:
-            return named[0], ""
         if profiles:
-            names = [_name(p) for p in profiles]
-            return None, f"{len(profiles)} Unit profiles ({names}) and none named {name!r}"
+            return _pick_profile(name, profiles)
     return None, "no Unit profile (M, T, Sv, W...) for this model"
+
+
+def _pick_profile(name: str, profiles: list[Node]) -> tuple[Node | None, str]:
+    """The one of a node's Unit profiles that is a model's: the only one, else the one
+    named after the model; None, and why, if it has several and none has its name."""
+    if len(profiles) == 1:
+        return profiles[0], ""
+    named = [p for p in profiles if _name(p).lower() == name.lower()]
+    if named:
+        return named[0], ""
+    names = [_name(p) for p in profiles]
+    return None, f"{len(profiles)} Unit profiles ({names}) and none named {name!r}"
 
 
 def _walk(
@@ -345,15 +380,19 @@ def _add_gear(
 def _describe(selection: Node, unit: UnitEntry, file: str, where: str) -> None:
     """The unit's keywords (categories) and abilities (ability profiles and rules)."""
     keywords: dict[str, None] = {}
-    abilities: dict[tuple[str, str], None] = {}
+    abilities: dict[AbilityText, None] = {}
     for node, place in _breadth_first(selection, file, where):
         profiles = _items(node, "profiles", file, place)
         if node is selection or _is_model(node, file, place):
-            for category in _items(node, "categories", file, place):
-                keywords[_name(category).removeprefix("Faction: ")] = None
-        _add_abilities(node, profiles, abilities, file, place)
+            keywords.update(dict.fromkeys(_keywords(node, file, place)))
+        abilities.update(dict.fromkeys(_abilities(node, profiles, file, place)))
     unit.keywords = [k for k in keywords if k]
-    unit.abilities = [AbilityText(name, text) for name, text in abilities]
+    unit.abilities = list(abilities)
+
+
+def _keywords(node: Node, file: str, where: str) -> list[str]:
+    """The keywords of a node: its categories, a faction's without ``"Faction: "``."""
+    return [_name(c).removeprefix("Faction: ") for c in _items(node, "categories", file, where)]
 
 
 def _breadth_first(selection: Node, file: str, where: str) -> Iterator[tuple[Node, str]]:
@@ -367,18 +406,13 @@ def _breadth_first(selection: Node, file: str, where: str) -> Iterator[tuple[Nod
         pending.extend((child, f"{place} > {_name(child)}") for child in children)
 
 
-def _add_abilities(
-    node: Node,
-    profiles: list[Node],
-    abilities: dict[tuple[str, str], None],
-    file: str,
-    where: str,
-) -> None:
-    """Add a node's ability profiles, and its rules unless it is a weapon, to ``abilities``."""
-    for profile in profiles:
-        if profile_type(profile) == "abilities":
-            text = " ".join(characteristics(profile).values())
-            abilities[(_name(profile), text)] = None
-    if not any(is_weapon(p) for p in profiles):  # a weapon's rules explain its keywords
-        for rule in _items(node, "rules", file, where):
-            abilities[(_name(rule), " ".join(str(rule.get("description", "")).split()))] = None
+def _abilities(node: Node, profiles: list[Node], file: str, where: str) -> list[AbilityText]:
+    """A node's ability profiles, and its rules unless it is a weapon."""
+    found = [
+        AbilityText(_name(p), " ".join(characteristics(p).values()))
+        for p in profiles
+        if profile_type(p) == "abilities"
+    ]
+    if any(is_weapon(p) for p in profiles):  # a weapon's rules explain its keywords
+        return found
+    return [*found, *_rules(node, file, where)]
