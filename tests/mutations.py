@@ -110,7 +110,7 @@ def _json_value(data: bytes, path: list[float], value: Any) -> bytes:
     """A value somewhere in a JSON document replaced (None: the key or item deleted)."""
     try:
         document = json.loads(data.decode("utf-8-sig"))
-    except ValueError:
+    except (ValueError, RecursionError):  # a mutation may nest past the parser's depth
         return data
     node = document
     for depth, step in enumerate(path):
