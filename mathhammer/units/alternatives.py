@@ -75,7 +75,11 @@ def shooting_sets(items: Sequence[Item], keywords: Sequence[str] = ()) -> list[l
 
 def _partition(items: Sequence[T], test: Callable[[T], bool]) -> tuple[list[T], list[T]]:
     """The items that fail ``test`` and those that pass it, each in order."""
-    return [i for i in items if not test(i)], [i for i in items if test(i)]
+    failed: list[T] = []
+    passed: list[T] = []
+    for item in items:
+        (passed if test(item) else failed).append(item)
+    return failed, passed
 
 
 def _has_sidearm(item: Item) -> bool:
@@ -107,11 +111,8 @@ def fight_sets(items: Sequence[Item]) -> list[list[Weapon]]:
     [['Axe', 'Bite']]
     """
     others, extra_items = _partition(items, _has_extra_attacks)
-    main = [w for i in others for w in i]
-    extras = _expand(extra_items)
-    if not main:
-        return [e for e in extras if e]
-    return [[weapon, *e] for weapon in main for e in extras]
+    main = [w for i in others for w in i]  # the one melee weapon: any profile of any piece
+    return [s for s in _expand([main, *extra_items] if main else extra_items) if s]
 
 
 def _has_extra_attacks(item: Item) -> bool:
@@ -133,10 +134,12 @@ def model_options(types: Sequence[tuple[int, list[list[Weapon]]]]) -> list[list[
     """
     present = [(n, sets) for n, sets in types if sets]
     picks = _picks([len(sets) for _, sets in present])
-    return _distinct(
-        [(w, n) for (n, sets), k in zip(present, pick, strict=True) for w in sets[k]]
-        for pick in picks
-    )
+    return _distinct(_picked(present, pick) for pick in picks)
+
+
+def _picked(types: Sequence[tuple[int, list[list[Weapon]]]], pick: Sequence[int]) -> list[Entry]:
+    """One option: every weapon of the set each model type picks, for all its models."""
+    return [(w, n) for (n, sets), k in zip(types, pick, strict=True) for w in sets[k]]
 
 
 def _picks(sizes: Sequence[int]) -> list[tuple[int, ...]]:

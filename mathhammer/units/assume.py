@@ -26,7 +26,7 @@ frozenset({'riled up'})
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..core.suggest import closest
@@ -38,27 +38,28 @@ from .loadout import Loadout
 __all__ = ["assuming", "check_assumed", "named_states"]
 
 
-def _rules(loadout: Loadout) -> Iterable[EffectRule]:
-    """The unit rules on the weapons of a loadout and of each of its options."""
-    for option in (loadout, *getattr(loadout, "options", ())):
-        for weapon, _ in option.weapon_counts:
-            yield from (a for a in weapon.abilities if isinstance(a, EffectRule))
+def _rules(loadouts: Iterable[Loadout]) -> Iterator[EffectRule]:
+    """The unit rules on the weapons of each loadout and of each of its options."""
+    for loadout in loadouts:
+        for option in (loadout, *getattr(loadout, "options", ())):
+            for weapon, _ in option.weapon_counts:
+                yield from (a for a in weapon.abilities if isinstance(a, EffectRule))
 
 
 def named_states(loadouts: Iterable[Loadout] = (), targets: Iterable[Any] = ()) -> frozenset[str]:
     """The named states the rules of ``loadouts`` (on their weapons) and of ``targets``
     (:class:`~mathhammer.Target` or :class:`~mathhammer.Unit`: their ``rules``) mention."""
-    rules: list[EffectRule] = [r for loadout in loadouts for r in _rules(loadout)]
-    rules += [r for target in targets for r in _target_rules(target)]
+    rules = [*_rules(loadouts), *_target_rules(targets)]
     return frozenset(
         c.value for rule in rules for c in rule.effect.conditions if c.kind == "assumed"
     )
 
 
-def _target_rules(target: Any) -> list[EffectRule]:
-    """The unit rules of a :class:`~mathhammer.Target` or a :class:`~mathhammer.Unit`."""
-    unit = getattr(target, "unit", target)
-    return [r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule)]
+def _target_rules(targets: Iterable[Any]) -> Iterator[EffectRule]:
+    """The unit rules of each :class:`~mathhammer.Target` or :class:`~mathhammer.Unit`."""
+    for target in targets:
+        unit = getattr(target, "unit", target)
+        yield from (r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule))
 
 
 def check_assumed(
@@ -90,13 +91,17 @@ def check_assumed(
     for given in names:
         name = assumption_name(given)
         if name not in known:
-            hint = _hint(name, known, mentioned)
-            wanted = "a state the rules of the units mention" + (
-                "" if mentioned else " (they mention none)"
-            )
-            raise field_error(OptionError, option, wanted, given, hint)
+            raise _unmentioned(option, given, _hint(name, known, mentioned), mentioned)
         out.add(name)
     return frozenset(out)
+
+
+def _unmentioned(option: str, given: str, hint: str, mentioned: frozenset[str]) -> OptionError:
+    """The error for a state ``given`` to ``option`` that no rule mentions."""
+    wanted = "a state the rules of the units mention"
+    if not mentioned:
+        wanted += " (they mention none)"
+    return field_error(OptionError, option, wanted, given, hint)
 
 
 def _hint(name: str, known: frozenset[str], mentioned: frozenset[str]) -> str:

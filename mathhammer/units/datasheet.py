@@ -22,19 +22,21 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
 
 from ..errors import OptionError, ProfileError, field_error
-from ..model.effects import Effect, arm, guards
+from ..model.effects import Effect, arm
 from ..model.fields import check_int, flag_field, items_field, text_field
 from ..model.profiles import ModelGroup, Unit, Weapon, normalise_keywords
 from .alternatives import fight_sets, model_options, shooting_sets
-from .loadout import Loadout
+from .leading import attach_leaders, guarded, led_name
+from .loadout import Loadout, _is_int
 from .options import AttackOptions
 from .parts import AbilityText, Detachment, ModelProfile, Wargear
-from .selection import Attacker, Models
+from .selection import Attacker, Models, _check_distinct
 from .targets import Target
 
 __all__ = [
@@ -52,10 +54,27 @@ __all__ = [
 ]
 
 
-T = TypeVar("T")
-
 #: How a caller states the models: a total unit size, or a count per model type.
 ModelCounts = int | Mapping[str, int] | None
+
+
+class _Named(Protocol):
+    """Anything with a name: a model type or a piece of wargear."""
+
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+#: The collections of a datasheet checked item by item: the field, the type of its items
+#: and what the field must be.
+_ITEM_FIELDS = (
+    ("wargear", Wargear, "a list of Wargear"),
+    ("abilities", AbilityText, "AbilityTexts"),
+    ("not_understood", AbilityText, "AbilityTexts"),
+    ("effects", Effect, "a list of Effects"),
+)
 
 
 @dataclass(frozen=True)
@@ -115,13 +134,9 @@ class Datasheet:
         owner = f"Datasheet {self.name!r}"
         for name in ("faction", "source"):
             text_field(owner, name, getattr(self, name))
-        wargear = items_field(f"{owner}.wargear", self.wargear, Wargear, "a list of Wargear")
-        object.__setattr__(self, "wargear", wargear)
-        for name in ("abilities", "not_understood"):
-            texts = items_field(f"{owner}.{name}", getattr(self, name), AbilityText, "AbilityTexts")
-            object.__setattr__(self, name, texts)
-        effects = items_field(f"{owner}.effects", self.effects, Effect, "a list of Effects")
-        object.__setattr__(self, "effects", effects)
+        for name, kind, what in _ITEM_FIELDS:
+            items = items_field(f"{owner}.{name}", getattr(self, name), kind, what)
+            object.__setattr__(self, name, items)
         object.__setattr__(self, "keywords", normalise_keywords(self.keywords))
         object.__setattr__(self, "stealth", flag_field(owner, "stealth", self.stealth))
         object.__setattr__(self, "points", _points(f"{owner}.points", self.points))
@@ -130,30 +145,19 @@ class Datasheet:
     def _check_wargear(self) -> None:
         """Refuse wargear names given twice, and a model's option that is not wargear."""
         names = [g.name for g in self.wargear]
-        if len(set(names)) != len(names):
-            raise field_error(
-                ProfileError, f"Datasheet {self.name!r}.wargear", "distinct names", names
-            )
+        _check_distinct(names, f"Datasheet {self.name!r}.wargear", "distinct names")
         for model in self.models:
             for weapon in model.options:
                 self.gear(weapon)
 
     def gear(self, name: str) -> Wargear:
         """A piece of the datasheet's wargear by name."""
-        for gear in self.wargear:
-            if gear.name == name:
-                return gear
-        raise field_error(
-            ProfileError,
-            f"wargear of {self.name!r}",
-            f"one of {[g.name for g in self.wargear]}",
-            name,
-        )
+        return _by_name(self.wargear, name, f"wargear of {self.name!r}")
 
     @property
     def default_size(self) -> int:
         """The number of models at the default size."""
-        return sum(m.default_count or 0 for m in self.models)
+        return sum(self.counts().values())
 
     @property
     def sizes(self) -> range:
@@ -181,7 +185,7 @@ class Datasheet:
         """The count of each model type named, each checked against its type's range."""
         for name, n in models.items():
             profile = self._model(name)
-            if isinstance(n, bool) or not isinstance(n, int):
+            if not _is_int(n):
                 raise field_error(ProfileError, f"models[{name!r}]", "an integer", n)
             if not profile.min_count <= n <= profile.max_count:
                 raise field_error(
@@ -195,7 +199,7 @@ class Datasheet:
     def _sized_counts(self, counts: dict[str, int], size: object) -> dict[str, int]:
         """The default ``counts`` grown (or shrunk) to a legal total ``size``, type by type
         in order, each within its own range."""
-        if isinstance(size, bool) or not isinstance(size, int) or size not in self.sizes:
+        if not _is_int(size) or size not in self.sizes:
             raise field_error(
                 ProfileError,
                 f"models of {self.name!r}",
@@ -210,23 +214,21 @@ class Datasheet:
         return counts
 
     def _model(self, name: str) -> ModelProfile:
-        for m in self.models:
-            if m.name == name:
-                return m
-        raise field_error(
-            ProfileError, f"model of {self.name!r}", f"one of {[m.name for m in self.models]}", name
-        )
+        """A model type by name."""
+        return _by_name(self.models, name, f"model of {self.name!r}")
+
+    def _present(self, counts: Mapping[str, int]) -> list[ModelProfile]:
+        """The model types of which a unit of these ``counts`` has at least one, in order."""
+        return [m for m in self.models if counts[m.name] > 0]
 
     def points_for(self, models: ModelCounts = None) -> int | None:
         """The unit's points at this size (None if the datasheet has no points)."""
         size = sum(self.counts(models).values())
-        cost = None
-        for at_least, points in self.points:
-            if size >= at_least:
-                cost = points
-        if cost is None and self.points:
-            cost = self.points[0][1]
-        return cost
+        if not self.points:
+            return None
+        # the largest bracket the size reaches; the smallest when it reaches none
+        reached = bisect_right([at_least for at_least, _ in self.points], size)
+        return self.points[max(reached - 1, 0)][1]
 
     @property
     def own_effects(self) -> tuple[Effect, ...]:
@@ -237,7 +239,7 @@ class Datasheet:
         """The datasheet as a target unit: its groups in allocation order, guarded by the
         defence effects of its rules (``effects``: :attr:`own_effects` by default)."""
         counts = self.counts(models)
-        present = [m for m in self.models if counts[m.name] > 0]
+        present = self._present(counts)
         if not present:
             raise field_error(
                 ProfileError, f"models of {self.name!r}", "at least one model", models
@@ -288,9 +290,7 @@ class Datasheet:
     ) -> list[Models]:
         """One group of each model type present that has weapons, armed with ``effects``."""
         groups = []
-        for m in self.models:
-            if counts[m.name] == 0:
-                continue
+        for m in self._present(counts):
             weapons = self._armed_weapons(m, self._carried(m, wargear), effects)
             if weapons:
                 keywords = self.keywords
@@ -358,8 +358,7 @@ class Datasheet:
         counts = self.counts(models)
         return [
             (counts[m.name], self._phase_weapon_sets(m, phase, wargear, effects))
-            for m in self.models
-            if counts[m.name]
+            for m in self._present(counts)
         ]
 
     def _phase_weapon_sets(
@@ -410,6 +409,14 @@ def _points(field: str, value: object) -> tuple[tuple[int, int], ...]:
         for number in pair:
             check_int(field, number, 0)
     return tuple(sorted((int(models), int(points)) for models, points in pairs))
+
+
+def _by_name(items: Sequence[N], name: str, field: str) -> N:
+    """The item of that name; else a ProfileError on ``field`` listing the names."""
+    for item in items:
+        if item.name == name:
+            return item
+    raise field_error(ProfileError, field, f"one of {[i.name for i in items]}", name)
 
 
 def _is_name(value: object) -> bool:
@@ -468,130 +475,3 @@ def _merge_groups(
         else:
             bodies[key] = m.group(counts[m.name])
     return Unit(name, (*bodies.values(), *characters), keywords, stealth=stealth)
-
-
-def led_name(bodyguard: str, leaders: Sequence[str]) -> str:
-    """The name of a bodyguard unit with the units attached to it.
-
-    >>> led_name("Boyz", ["Warboss"]), led_name("Boyz", [])
-    ('Boyz led by Warboss', 'Boyz')
-    """
-    return f"{bodyguard} led by {', '.join(leaders)}" if leaders else bodyguard
-
-
-def attach_leaders(bodyguard: Unit, *leaders: Unit, name: str | None = None) -> Unit:
-    """One target of a bodyguard unit and the CHARACTER units leading it.
-
-    The leaders' models become CHARACTER groups after the bodyguard's groups; the unit has
-    every keyword of every part (docs/rules.md D35), Stealth only if every part has, and
-    the rules on attacks against it (``Unit.rules``) of every part.
-
-    Examples
-    --------
-    >>> guard = Unit.of("Guard", 5, 4, 3, 2)
-    >>> boss = Unit("Boss", [ModelGroup(1, 4, 2, 5, character=True, name="Boss")])
-    >>> led = attach_leaders(guard, boss)
-    >>> [g.label for g in led.groups], led.name
-    (['5x W2 Sv3+', 'Boss'], 'Guard led by Boss')
-    """
-    parts = (bodyguard, *leaders)
-    label = name or led_name(bodyguard.name, [u.name for u in leaders])
-    # a defence that worsens AP or re-rolls saves covers the whole unit, from the
-    # bodyguard or a leader
-    return Unit(
-        label,
-        [*bodyguard.groups, *_leader_groups(leaders)],
-        _union(u.keywords for u in parts),
-        stealth=all(u.stealth for u in parts),
-        worsen_ap=max(u.worsen_ap for u in parts),
-        reroll_saves=_best_reroll(parts),
-        rules=_union(u.rules for u in parts),
-    )
-
-
-def _leader_groups(leaders: Sequence[Unit]) -> list[ModelGroup]:
-    """Every model of the leading units as a CHARACTER allocation group of its own."""
-    return [
-        replace(g, character=True, count=1)
-        for u in leaders
-        for g in u.groups
-        for _ in range(g.count)
-    ]
-
-
-def _best_reroll(units: Sequence[Unit]) -> str | None:
-    """The best save re-roll any of the units has (failed saves include the 1s)."""
-    rerolls = {u.reroll_saves for u in units}
-    return next((r for r in ("failures", "ones", "command") if r in rerolls), None)
-
-
-def _union(items: Iterable[Iterable[T]]) -> tuple[T, ...]:
-    """Every item of every part, once each, in order of first appearance."""
-    return tuple(dict.fromkeys(item for part in items for item in part))
-
-
-def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
-    """The unit with the defence effects of its rules: those on each attack as its rules
-    (:func:`~mathhammer.model.effects.guards`), added to any it has; an unconditional
-    Feel No Pain, damage reduction or halving from a leader "while leading" (the unit's
-    own are its profiles' already) or an army rule (``Effect.units``) as every group's, the
-    better of it and the group's.
-
-    Examples
-    --------
-    >>> from mathhammer.model.effects import Effect
-    >>> led = guarded(Unit.of("Boyz", 10, 5, 5, 1), [Effect("fnp", 5, scope="led"),
-    ...               Effect("target_ap", 1, source="Krumpin'")])
-    >>> led.groups[0].fnp, [str(r) for r in led.rules]
-    (5, ["Krumpin' (-1 AP to attacks that target it)"])
-    """
-    rules = guards(effects)
-    shared = [e for e in effects if _shared(e)]
-    groups = _improved_groups(unit.groups, shared)
-    stealth = unit.stealth or any(e.kind == "stealth" for e in shared)
-    if not rules and groups == list(unit.groups) and stealth == unit.stealth:
-        return unit
-    return replace(unit, groups=tuple(groups), rules=(*unit.rules, *rules), stealth=stealth)
-
-
-#: The better of a group's value and an effect's, by the kind of effect (and the field).
-_BETTER: dict[str, Callable[[int, int], int]] = {
-    "fnp": min,
-    "fnp_mortal": min,
-    "invuln": min,
-    "damage_reduction": max,
-}
-
-
-def _shared(effect: Effect) -> bool:
-    """True for a defence effect that improves the groups here: unconditional, on no one
-    attack, and from a leader "while leading", an army rule or some models' rules (the
-    unit's own are its profiles' fields already)."""
-    own = effect.scope != "led" and not effect.units and not effect.models
-    return not (own or effect.conditions or effect.attacks)
-
-
-def _improved_groups(groups: Sequence[ModelGroup], effects: Sequence[Effect]) -> list[ModelGroup]:
-    """The groups with each effect applied, in order, to those it covers."""
-    out = list(groups)
-    for effect in effects:
-        out = [_improved(g, effect) if _covers(effect, g) else g for g in out]
-    return out
-
-
-def _covers(effect: Effect, group: ModelGroup) -> bool:
-    """True if the effect is for the group's models (D41: named ones, or the CHARACTERs)."""
-    return group.character if effect.models == "character" else effect.for_model(group.label)
-
-
-def _improved(group: ModelGroup, effect: Effect) -> ModelGroup:
-    """The group with the better of its value and the effect's (halved damage as it is)."""
-    if effect.kind == "halve_damage":
-        return replace(group, halve_damage=True)
-    better = _BETTER.get(effect.kind)
-    value = effect.value
-    if better is None or not isinstance(value, int):
-        return group
-    current = getattr(group, effect.kind)
-    best: dict[str, Any] = {effect.kind: value if current is None else better(current, value)}
-    return replace(group, **best)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Self, TypeGuard
 
 from ..errors import ProfileError, field_error
 from ..model.context import Context
@@ -59,7 +59,7 @@ def _is_weapon_and_number(value: Any) -> bool:
     """True for a pair of a Weapon and an integer (not a bool)."""
     if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Weapon)):
         return False
-    return isinstance(value[1], int) and not isinstance(value[1], bool)
+    return _is_int(value[1])
 
 
 def describe_weapons(entries: Iterable[tuple[Weapon, int] | MortalWounds]) -> str:
@@ -183,9 +183,14 @@ class Loadout:
         return tuple(dict.fromkeys(tokens))
 
 
+def _is_int(value: object) -> TypeGuard[int]:
+    """True for an integer that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_price(points: object) -> bool:
     """True for an integer (not a bool) >= 1."""
-    return isinstance(points, int) and not isinstance(points, bool) and points >= 1
+    return _is_int(points) and points >= 1
 
 
 def _check_optional(field: str, value: object, kind: type, constraint: str) -> None:

@@ -201,12 +201,7 @@ def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ..
 def _option(name: str, given: Any, phase: str) -> Loadout:
     """One option of unit ``name`` as a loadout (weapons given bare named by what they
     are), refused when it uses a weapon of the other phase."""
-    option: Loadout
-    if isinstance(given, Loadout):
-        option = given
-    else:
-        probe = Loadout(name, given)  # checks the weapons, refuses a (Weapon, n) pair
-        option = Loadout(describe_weapons(probe.weapons), probe.weapons)
+    option = _as_loadout(name, given)
     wrong = [w.name for w, _ in option.weapon_counts if w.melee != (phase == "fight")]
     if wrong:
         kind = "ranged" if phase == "fight" else "melee"
@@ -215,6 +210,15 @@ def _option(name: str, given: Any, phase: str) -> Loadout:
             f"in the {phase} phase"
         )
     return option
+
+
+def _as_loadout(name: str, given: Any) -> Loadout:
+    """An option of unit ``name``: a Loadout as it is, weapons given bare as a loadout
+    named by what they are."""
+    if isinstance(given, Loadout):
+        return given
+    probe = Loadout(name, given)  # checks the weapons, refuses a (Weapon, n) pair
+    return Loadout(describe_weapons(probe.weapons), probe.weapons)
 
 
 def _renamed(option: Loadout, names: set[str]) -> Loadout:

@@ -140,13 +140,17 @@ def resolve(
     >>> res.targets, round(res["Grunts"].killed.mean(), 4)  # 3 * 2/3 * 2/3; AP-1 beats 6+
     (('Grunts', 'Boss'), 1.3333)
     """
-    context = Context() if context is None else context
-    context = replace(context, melee=phase == "fight")
+    context = _phase_context(context, phase)
     results = {
         name: attack(weapons, target, rules=rules, context=context, modifiers=modifiers)
         for name, (target, weapons) in per_target(attacker, list(uses), phase).items()
     }
     return UnitAttackResult(attacker, results)
+
+
+def _phase_context(context: Context | None, phase: str) -> Context:
+    """The situation of a unit's attacks (none given: the default), ``melee`` when fighting."""
+    return replace(context or Context(), melee=phase == "fight")
 
 
 @dataclass(frozen=True)
@@ -277,15 +281,16 @@ def resolve_sequence(
     if isinstance(units, str | bytes) or not isinstance(units, Iterable):
         raise field_error(OptionError, "units", "a list of attacking units, in order", units)
     carried: dict[str, AttackResult | UnitState] = dict(start or {})
+    final: dict[str, AttackResult] = {}  # each target's result after the last unit at it
     steps = []
     for index, item in enumerate(units, 1):
         attacker, uses, options = _unit_step(item, index)
         results = _step_results(attacker, uses, options, phase, rules, carried)
         carried.update(results)
+        final.update(results)
         steps.append(UnitAttackResult(attacker, results))
     if not steps:
         raise OptionError("resolve_sequence: give at least one attacking unit")
-    final = {name: r for step in steps for name, r in step.results.items()}
     return SequenceAttackResult(tuple(steps), final)
 
 
@@ -300,8 +305,7 @@ def _step_results(
     """One unit's result against each target it attacks (in its own phase, context and
     modifiers, else the sequence's phase), carrying on from the target's state so far."""
     here = options.get("phase", phase)
-    context = options.get("context") or Context()
-    context = replace(context, melee=here == "fight")
+    context = _phase_context(options.get("context"), here)
     results = {}
     for name, (target, weapons) in per_target(attacker, uses, here).items():
         results[name] = attack(
@@ -338,8 +342,7 @@ def simulate_uses(
     modifiers: Modifiers | None = None,
 ) -> UnitSimulationResult:
     """The Monte Carlo estimate of :func:`resolve`, rolling every target's dice."""
-    context = Context() if context is None else context
-    context = replace(context, melee=phase == "fight")
+    context = _phase_context(context, phase)
     generator = generator_from(rng)
     results: dict[str, SimulationResult] = {}
     for name, (target, weapons) in per_target(attacker, list(uses), phase).items():
@@ -467,13 +470,15 @@ def _metric(
     if callable(metric):
         return metric
     column = metric_column(metric, among=SPLIT_METRICS)
-    if column == "mean_killed":
-        return lambda r: r.expected_killed
     if column.startswith("p_destroyed:"):
         name = column.removeprefix("p_destroyed:")
         return lambda r: r[name].p_destroyed
-    if column in ("at_least:all", f"at_least:{targets}"):
-        return lambda r: r.p_all_destroyed
-    if column == "at_least:1":
-        return lambda r: r.p_any_destroyed
-    raise field_error(OptionError, "metric", f"at_least:k with k = 1 or {targets}", metric)
+    scores: dict[str, Callable[[UnitAttackResult], float]] = {
+        "mean_killed": lambda r: r.expected_killed,
+        "at_least:all": lambda r: r.p_all_destroyed,
+        f"at_least:{targets}": lambda r: r.p_all_destroyed,
+        "at_least:1": lambda r: r.p_any_destroyed,
+    }
+    if column not in scores:
+        raise field_error(OptionError, "metric", f"at_least:k with k = 1 or {targets}", metric)
+    return scores[column]

@@ -19,7 +19,9 @@ from ..core.dice import Dice
 from ..errors import OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.context import Context, Modifiers
+from ..model.fields import text_field
 from ..model.profiles import Unit, Weapon, normalise_keywords
+from .loadout import _check_optional, _is_int
 
 __all__ = [
     "PHASES",
@@ -77,8 +79,7 @@ class Models:
         if modifiers is not None or context is not None:
             checked = tuple(w.buffed(modifiers, context) for w in checked)
         _check_distinct([w.name for w in checked], "Models.weapons", "weapons with distinct names")
-        if not isinstance(name, str):
-            raise field_error(ProfileError, "Models.name", "a string", name)
+        text_field("Models", "name", name)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "weapons", checked)
         object.__setattr__(self, "name", name)
@@ -92,7 +93,7 @@ class Models:
     def weapon(self, key: str | Weapon) -> Weapon:
         """One of the weapons carried, by name or by the Weapon itself."""
         for w in self.weapons:
-            if w is key or w == key or w.name == key:
+            if key in (w, w.name):
                 return w
         raise field_error(
             ProfileError,
@@ -117,7 +118,7 @@ class Attacker:
 
     def group(self, key: int | str) -> Models:
         """A group of models by position or name."""
-        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(self.models):
+        if _is_int(key) and 0 <= key < len(self.models):
             return self.models[key]
         for m in self.models:
             if m.label == key:
@@ -162,8 +163,7 @@ class Use:
     ) -> None:
         if (target is None) == (split is None):
             raise ProfileError("Use needs a target= or a split= (melee), not both or neither")
-        if target is not None and not isinstance(target, Unit):
-            raise field_error(ProfileError, "Use.target", "a Unit", target)
+        _check_optional("Use.target", target, Unit, "a Unit")
         pairs = None if split is None else _split_pairs(split)
         for name, value in (("models", models), ("weapon", weapon), ("target", target)):
             object.__setattr__(self, name, value)
@@ -179,7 +179,7 @@ class Use:
 
 def _is_count(value: object, most: float = math.inf) -> bool:
     """True for an integer (not a bool) from 1 to ``most``."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
+    return _is_int(value) and 1 <= value <= most
 
 
 def _one_or_more(value: Any, kind: type[T], field: str, constraint: str) -> tuple[T, ...]:
@@ -246,7 +246,7 @@ def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> Non
         if use.split is not None:
             _check_split(group, weapon, use, phase)
         _tally(per_group.setdefault(group.label, {}), group, weapon, n)
-    check = _check_sidearms if phase == "shooting" else _check_melee
+    check = _GROUP_CHECKS[phase]
     for label, used in per_group.items():
         check(attacker.group(label), used)
 
@@ -258,12 +258,18 @@ def _declared(attacker: Attacker, use: Use) -> tuple[Models, Weapon, int]:
     return group, weapon, group.count if use.count is None else use.count
 
 
+#: What a model cannot do with a weapon in a phase, by the phase and the weapon's melee.
+_WRONG_WEAPON = {
+    ("shooting", True): "shoot with the melee weapon",
+    ("fight", False): "fight with the ranged weapon",
+}
+
+
 def _check_phase(group: Models, weapon: Weapon, phase: str) -> None:
     """Refuse a melee weapon when shooting and a ranged one when fighting."""
-    if phase == "shooting" and weapon.melee:
-        raise ProfileError(f"{group.label!r} cannot shoot with the melee weapon {weapon.name!r}")
-    if phase == "fight" and not weapon.melee:
-        raise ProfileError(f"{group.label!r} cannot fight with the ranged weapon {weapon.name!r}")
+    wrong = _WRONG_WEAPON.get((phase, weapon.melee))
+    if wrong is not None:
+        raise ProfileError(f"{group.label!r} cannot {wrong} {weapon.name!r}")
 
 
 def _tally(used: dict[str, int], group: Models, weapon: Weapon, n: int) -> None:
@@ -281,30 +287,38 @@ def _check_split(group: Models, weapon: Weapon, use: Use, phase: str) -> None:
     """Refuse a split that is not melee, or not all of a constant A over distinct targets."""
     a = _split_attacks(group, weapon, phase)
     pairs = use.assignments()
-    if len(pairs) > a:
-        raise ProfileError(
-            f"{group.label!r}: {weapon.name!r} (A{a}) cannot split across {len(pairs)} targets"
-        )
     total = sum(n for _, n in pairs if n is not None)
-    if total != a:
-        raise ProfileError(
-            f"{group.label!r}: the split of {weapon.name!r} must use all its {a} attacks; "
-            f"got {total}"
-        )
-    if len({u.name for u, _ in pairs}) != len(pairs):
-        raise ProfileError(f"{group.label!r}: the split of {weapon.name!r} names a target twice")
+    _refuse(
+        group,
+        (len(pairs) > a, f"{weapon.name!r} (A{a}) cannot split across {len(pairs)} targets"),
+        (total != a, f"the split of {weapon.name!r} must use all its {a} attacks; got {total}"),
+        (
+            len({u.name for u, _ in pairs}) != len(pairs),
+            f"the split of {weapon.name!r} names a target twice",
+        ),
+    )
 
 
 def _split_attacks(group: Models, weapon: Weapon, phase: str) -> int:
     """The attacks of a weapon that may be split: melee, with a constant A."""
-    if phase != "fight":
-        raise ProfileError(f"{group.label!r}: only melee attacks can be split across targets")
-    if not weapon.attacks.is_constant:
-        raise ProfileError(
-            f"{group.label!r}: {weapon.name!r} has random attacks ({weapon.attacks}); "
-            "a random A cannot be split across targets"
-        )
+    _refuse(
+        group,
+        (phase != "fight", "only melee attacks can be split across targets"),
+        (
+            not weapon.attacks.is_constant,
+            f"{weapon.name!r} has random attacks ({weapon.attacks}); "
+            "a random A cannot be split across targets",
+        ),
+    )
     return int(weapon.attacks)
+
+
+def _refuse(group: Models, *problems: tuple[bool, str]) -> None:
+    """Raise a ProfileError naming the group for the first of the ``(found, message)``
+    problems found."""
+    for found, message in problems:
+        if found:
+            raise ProfileError(f"{group.label!r}: {message}")
 
 
 def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
@@ -313,9 +327,8 @@ def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
     if {"MONSTER", "VEHICLE"} & set(group.keywords):
         return
     sidearms = [w for w in used if is_sidearm(group.weapon(w))]
-    others = [w for w in used if not is_sidearm(group.weapon(w))]
-    if not sidearms or not others:
-        return
+    others = [w for w in used if w not in sidearms]
+    # with none of one kind, the other alone is at most the group (_tally saw to it)
     most_sidearm, most_other = _most_used(used, sidearms), _most_used(used, others)
     if most_sidearm + most_other > group.count:
         raise ProfileError(
@@ -326,8 +339,8 @@ def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
 
 
 def _most_used(used: Mapping[str, int], names: Sequence[str]) -> int:
-    """The most models declared with any one of the weapons named."""
-    return max(used[w] for w in names)
+    """The most models declared with any one of the weapons named (0 for none)."""
+    return max((used[w] for w in names), default=0)
 
 
 def _check_melee(group: Models, used: Mapping[str, int]) -> None:
@@ -340,6 +353,10 @@ def _check_melee(group: Models, used: Mapping[str, int]) -> None:
             f"[EXTRA ATTACKS] weapons); {sum(main.values())} declared for {group.count} models "
             f"({', '.join(main) or 'none'})"
         )
+
+
+#: The check of each group's weapons in a phase, once every declaration is tallied.
+_GROUP_CHECKS = {"shooting": _check_sidearms, "fight": _check_melee}
 
 
 def per_target(
