@@ -24,7 +24,7 @@ from ..errors import ProfileError, field_error
 from .abilities import Ability, Torrent
 from .ability_text import parse_abilities, warn_unknown
 from .context import Context, Modifiers, default_context, default_modifiers
-from .fields import dice_field, flag_field, int_field, normalise_keywords
+from .fields import dice_field, flag_field, int_field, normalise_keywords, text_field
 from .unit import ModelGroup, Unit
 from .values import RollInput, parse_bs, parse_skill
 
@@ -128,24 +128,20 @@ class Weapon:
         modifiers: Any = None,
         context: Any = None,
     ) -> None:
-        if not isinstance(name, str):
-            raise field_error(ProfileError, "Weapon.name", "a string", name)
         set_field = partial(object.__setattr__, self)
-        set_field("name", name)
+        set_field("name", text_field("Weapon", "name", name))
         set_field("attacks", dice_field("Weapon", "attacks", attacks, 1))
         found, unknown = _abilities(abilities)
-        _check_skill_given(skill, bs)
-        torrent = any(isinstance(a, Torrent) for a in found)
-        set_field("skill", None if skill is None else parse_skill(skill, torrent, "Weapon.skill"))
-        set_field("bs", None if bs is None else parse_bs(bs, "Weapon.bs"))
+        skill, bs = _skills(skill, bs, found)
+        set_field("skill", skill)
+        set_field("bs", bs)
         set_field("melee", flag_field("Weapon", "melee", melee))
         set_field("strength", _strength(strength))
         set_field("ap", _ap(ap))
         set_field("damage", dice_field("Weapon", "damage", damage, 1))
         set_field("abilities", found)
         set_field("unknown_abilities", unknown)
-        if modifiers is not None or context is not None:
-            modifiers, context = _buff(modifiers, context)
+        modifiers, context = _buff(modifiers, context)
         set_field("modifiers", modifiers)
         set_field("context", context)
         warn_unknown(name, unknown)
@@ -180,23 +176,26 @@ class Weapon:
         the roll ``N+``."""
         if self.bs is not None:
             return str(self.bs)
-        if any(isinstance(a, Torrent) for a in self.abilities):
+        if _has_torrent(self.abilities):
             return "N/A"
         return f"{self.skill}+"
 
     def _notes(self) -> str:
         """What :attr:`profile_text` adds after the characteristics: the abilities, the
         rules, the unknown tokens, the buff, and melee."""
-        text = ""
-        if self.abilities_text:
-            text += f" {self.abilities_text}"
-        if self.rules_text:
-            text += f", rules: {self.rules_text}"
-        if self.unknown_abilities:
-            text += f", unknown {list(self.unknown_abilities)!r}"
-        if self.modifiers is not None or self.context is not None:
-            text += f", buffed: {self.buff_text}"
-        return text + (", melee" if self.melee else "")
+        notes = (  # each shown where it holds
+            (self.abilities_text, f" {self.abilities_text}"),
+            (self.rules_text, f", rules: {self.rules_text}"),
+            (self.unknown_abilities, f", unknown {list(self.unknown_abilities)!r}"),
+            (self._buffed, f", buffed: {self.buff_text}"),
+            (self.melee, ", melee"),
+        )
+        return "".join(text for shown, text in notes if shown)
+
+    @property
+    def _buffed(self) -> bool:
+        """True if the weapon carries a buff of its own (:meth:`buffed`)."""
+        return self.modifiers is not None or self.context is not None
 
     @property
     def buff_text(self) -> str:
@@ -261,7 +260,7 @@ class Weapon:
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
         profile = (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage)
-        if self.modifiers is None and self.context is None:
+        if not self._buffed:
             return (*profile, abilities)
         return (*profile, abilities, self.modifiers, self.context)
 
@@ -300,23 +299,34 @@ def _abilities(abilities: AbilityInput) -> tuple[tuple[Ability, ...], tuple[str,
     return parse_abilities(abilities)
 
 
-def _check_skill_given(skill: RollInput | None, bs: RollInput | None) -> None:
-    """Check that a weapon has one skill: ``skill=`` (11th edition) or ``bs=`` (classic)."""
-    if skill is None and bs is None:
-        raise ProfileError(
-            "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
-            "Ballistic Skill characteristic, 1 to 10); got neither"
-        )
+def _has_torrent(abilities: Iterable[Ability]) -> bool:
+    """True if the abilities include [TORRENT]: the weapon hits without a roll."""
+    return any(isinstance(a, Torrent) for a in abilities)
+
+
+def _skills(
+    skill: RollInput | None, bs: RollInput | None, abilities: tuple[Ability, ...]
+) -> tuple[int | None, int | None]:
+    """``Weapon.skill`` and ``Weapon.bs`` read: a weapon has one skill, ``skill=`` (11th
+    edition; ``"N/A"`` for a [TORRENT] weapon) or ``bs=`` (classic), and the other is None."""
     if skill is not None and bs is not None:
         raise ProfileError(
             "Weapon takes skill= (11th edition) or bs= (classic), not both; "
             f"got skill={skill!r} and bs={bs!r}"
         )
+    if skill is not None:
+        return parse_skill(skill, _has_torrent(abilities), "Weapon.skill"), None
+    if bs is not None:
+        return None, parse_bs(bs, "Weapon.bs")
+    raise ProfileError(
+        "Weapon needs skill= (11th edition BS/WS as N+, 2 to 6) or bs= (the classic "
+        "Ballistic Skill characteristic, 1 to 10); got neither"
+    )
 
 
 def _ap(value: Any) -> int:
     """``Weapon.ap``: as printed, from :data:`MIN_AP` to 0."""
-    if isinstance(value, int | np.integer) and not isinstance(value, bool) and value > 0:
+    if _positive_int(value):
         raise field_error(
             ProfileError, "Weapon.ap", "an integer <= 0", value, f"AP is as printed: {-value}"
         )
@@ -326,13 +336,22 @@ def _ap(value: Any) -> int:
     return ap
 
 
+def _positive_int(value: Any) -> bool:
+    """True for an integer above 0: an AP written without its minus sign."""
+    return bool(isinstance(value, int | np.integer) and not isinstance(value, bool) and value > 0)
+
+
 def _check_buff(modifiers: Any, context: Any, owner: str) -> None:
     """Check a buff: a Modifiers or None, and a Context or None (fields named ``owner``
     then the field)."""
-    if modifiers is not None and not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, f"{owner}modifiers", "a Modifiers or None", modifiers)
-    if context is not None and not isinstance(context, Context):
-        raise field_error(ProfileError, f"{owner}context", "a Context or None", context)
+    _check_optional(modifiers, Modifiers, f"{owner}modifiers", "a Modifiers or None")
+    _check_optional(context, Context, f"{owner}context", "a Context or None")
+
+
+def _check_optional(value: Any, kind: type, field: str, what: str) -> None:
+    """Check that ``value`` is None or a ``kind``, else refuse it as not ``what``."""
+    if value is not None and not isinstance(value, kind):
+        raise field_error(ProfileError, field, what, value)
 
 
 def _buff(modifiers: Any, context: Any) -> tuple[Any, Any]:

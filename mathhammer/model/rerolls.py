@@ -39,21 +39,29 @@ REROLL_ONE = ("hit", "wound", "hit:at_least", "wound:at_least", "damage")
 
 def check_policy(name: str, value: object) -> None:
     """Check ``Modifiers.reroll_hits`` or ``reroll_wounds``: None or one of :data:`REROLLS`."""
-    if value is not None and value not in REROLLS:
-        raise field_error(
-            ProfileError, f"Modifiers.{name}", f"None or one of {list(REROLLS)}", value
-        )
+    if value is not None:
+        _check_one_of(f"Modifiers.{name}", value, REROLLS)
+
+
+def _check_one_of(field: str, value: object, names: tuple[str, ...]) -> None:
+    """Check that the field (which may also be None) holds one of ``names``."""
+    if value not in names:
+        raise field_error(ProfileError, field, f"None or one of {list(names)}", value)
 
 
 def check_reroll_one(
     reroll_one: str, reroll_hits: str | None, reroll_wounds: str | None, reroll_damage: str | None
 ) -> None:
     """Check ``Modifiers.reroll_one``: one of :data:`REROLL_ONE`, and no die re-rolled twice."""
-    if reroll_one not in REROLL_ONE:
-        raise field_error(
-            ProfileError, "Modifiers.reroll_one", f"None or one of {list(REROLL_ONE)}",
-            reroll_one,
-        )  # fmt: skip
+    _check_one_of("Modifiers.reroll_one", reroll_one, REROLL_ONE)
+    _check_once(reroll_one, reroll_hits, reroll_wounds, reroll_damage)
+
+
+def _check_once(
+    reroll_one: str, reroll_hits: str | None, reroll_wounds: str | None, reroll_damage: str | None
+) -> None:
+    """Check that the command re-roll ``reroll_one`` re-rolls no die that another re-roll
+    re-rolls already (D30, D32)."""
     step = reroll_one.split(":")[0]
     every = {"hit": reroll_hits, "wound": reroll_wounds}.get(step)
     if step == "damage" and reroll_damage is not None:
@@ -72,11 +80,7 @@ def check_reroll_one(
 def check_reroll_damage(reroll_damage: str | None) -> None:
     """Check ``Modifiers.reroll_damage``: None, ``"optimal"`` or one
     :func:`damage_reroll_below` reads."""
-    if (
-        reroll_damage is not None
-        and reroll_damage != "optimal"
-        and damage_reroll_below(reroll_damage) is None
-    ):
+    if reroll_damage is not None and damage_reroll_rank(reroll_damage) == 0:  # none it reads
         raise field_error(
             ProfileError,
             "Modifiers.reroll_damage",
@@ -109,7 +113,12 @@ def damage_reroll_below(option: str | None) -> int | None:
     if option == "ones":
         return 1
     if isinstance(option, str) and option.startswith("below:"):
-        digits = option.removeprefix("below:")
-        if digits.isdigit() and digits.isascii() and 1 <= int(digits) <= 19:
-            return int(digits)
+        return _face(option.removeprefix("below:"))
+    return None
+
+
+def _face(digits: str) -> int | None:
+    """The N of ``"below:N"``: a face from 1 to 19, in the digits 0-9; None otherwise."""
+    if digits.isdigit() and digits.isascii() and 1 <= int(digits) <= 19:
+        return int(digits)
     return None

@@ -6,18 +6,21 @@ Thresholds are ints meaning "N+" (``save=3`` is Sv 3+); every invalid field rais
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
+from typing import TypeVar
 
 import numpy as np
 
 from ..core.frozen import hash_once
-from ..errors import AllocationOrderError, ProfileError, field_error
+from ..errors import ProfileError, field_error
 from .ability_base import Ability
-from .fields import NO_SAVE, flag_field, int_field, normalise_keywords
-from .values import RollInput, parse_leadership, parse_optional_roll, parse_save
+from .allocation import check_allocation_order
+from .fields import NO_SAVE, flag_field, int_field, normalise_keywords, text_field
+from .values import RollInput, best_roll, parse_leadership, parse_optional_roll, parse_save
+
+T = TypeVar("T")
 
 __all__ = ["SAVE_REROLLS", "ModelGroup", "ToughnessWhile", "Unit", "group_named"]
 
@@ -73,12 +76,14 @@ def _labels(present: str | Iterable[str]) -> tuple[str, ...]:
     names = (present,) if isinstance(present, str) else present
     if not isinstance(names, Iterable) or not names:
         raise field_error(ProfileError, "ToughnessWhile.present", "group names", names)
-    clean = []
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise field_error(ProfileError, "ToughnessWhile.present", "group names", name)
-        clean.append(" ".join(name.split()).casefold())
-    return tuple(clean)
+    return tuple(_label(name) for name in names)
+
+
+def _label(name: object) -> str:
+    """One group label of ``ToughnessWhile.present``: a non-blank string, case-folded."""
+    if not isinstance(name, str) or not name.strip():
+        raise field_error(ProfileError, "ToughnessWhile.present", "group names", name)
+    return " ".join(name.split()).casefold()
 
 
 @hash_once
@@ -171,29 +176,15 @@ class ModelGroup:
         set_field("fnp", parse_optional_roll(fnp, "ModelGroup.fnp"))
         set_field("fnp_mortal", parse_optional_roll(fnp_mortal, "ModelGroup.fnp_mortal"))
         set_field("character", flag_field("ModelGroup", "character", character))
-        if not isinstance(name, str):
-            raise field_error(ProfileError, "ModelGroup.name", "a string", name)
-        set_field("name", name)
-        if self.character and self.count != 1:
-            raise field_error(
-                ProfileError,
-                "ModelGroup.count",
-                "1 for a CHARACTER group",
-                self.count,
-                "each CHARACTER model is its own allocation group",
-            )
+        set_field("name", text_field("ModelGroup", "name", name))
+        _check_character_alone(self)
         lost = int_field("ModelGroup", "wounds_lost", wounds_lost, 0, self.wounds - 1)
         set_field("wounds_lost", lost)
         reduction = int_field("ModelGroup", "damage_reduction", damage_reduction, 0, 10)
         set_field("damage_reduction", reduction)
         set_field("halve_damage", flag_field("ModelGroup", "halve_damage", halve_damage))
         set_field("reduce_mortal", flag_field("ModelGroup", "reduce_mortal", reduce_mortal))
-        if toughness_while is not None and not isinstance(toughness_while, ToughnessWhile):
-            raise field_error(
-                ProfileError, "ModelGroup.toughness_while", "a ToughnessWhile or None",
-                toughness_while, "e.g. ToughnessWhile(2, ('Gretchin',))",
-            )  # fmt: skip
-        set_field("toughness_while", toughness_while)
+        set_field("toughness_while", _toughness_while(toughness_while))
 
     def __repr__(self) -> str:
         named = f"{self.name!r}, " if self.name else ""
@@ -253,15 +244,36 @@ class ModelGroup:
         >>> ModelGroup(1, 4, 3, 2, fnp=6, fnp_mortal=5).feel_no_pain(mortal=True)
         5
         """
-        fnp, other = self.fnp, self.fnp_mortal
-        if not mortal or other is None:
-            return fnp
-        return other if fnp is None or other < fnp else fnp
+        if not mortal:
+            return self.fnp
+        return best_roll(self.fnp, self.fnp_mortal)
 
     @cached_property
     def total_wounds(self) -> int:
         """Wounds the group has left: the sum over its models."""
         return self.count * self.wounds - self.wounds_lost
+
+
+def _check_character_alone(group: ModelGroup) -> None:
+    """Check that a CHARACTER group holds one model: each is its own allocation group."""
+    if group.character and group.count != 1:
+        raise field_error(
+            ProfileError,
+            "ModelGroup.count",
+            "1 for a CHARACTER group",
+            group.count,
+            "each CHARACTER model is its own allocation group",
+        )
+
+
+def _toughness_while(toughness_while: object) -> ToughnessWhile | None:
+    """``ModelGroup.toughness_while`` checked: a :class:`ToughnessWhile` or None."""
+    if toughness_while is not None and not isinstance(toughness_while, ToughnessWhile):
+        raise field_error(
+            ProfileError, "ModelGroup.toughness_while", "a ToughnessWhile or None",
+            toughness_while, "e.g. ToughnessWhile(2, ('Gretchin',))",
+        )  # fmt: skip
+    return toughness_while
 
 
 def _save_text(save: int) -> str:
@@ -363,12 +375,11 @@ class Unit:
         reroll_saves: str | None = None,
         rules: Iterable[Ability] = (),
     ) -> None:
-        if not isinstance(name, str):
-            raise field_error(ProfileError, "Unit.name", "a string", name)
+        name = text_field("Unit", "name", name)
         checked = _groups(groups)
         if leadership is not None:
             leadership = parse_leadership(leadership, "Unit.leadership")
-        _check_allocation_order(checked)
+        check_allocation_order(checked)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "groups", checked)
         object.__setattr__(self, "keywords", normalise_keywords(keywords))
@@ -502,10 +513,7 @@ def _groups(groups: ModelGroup | Iterable[ModelGroup]) -> tuple[ModelGroup, ...]
         raise field_error(ProfileError, "Unit.groups", "a sequence of ModelGroup", groups) from None
     if not checked:
         raise field_error(ProfileError, "Unit.groups", "at least one ModelGroup", groups)
-    for g in checked:
-        if not isinstance(g, ModelGroup):
-            raise field_error(ProfileError, "Unit.groups", "ModelGroup objects", g)
-    return checked
+    return _all_of(checked, ModelGroup, "Unit.groups", "ModelGroup objects")
 
 
 def _reroll_saves(reroll_saves: object) -> str | None:
@@ -526,74 +534,13 @@ def _rules(rules: Iterable[Ability]) -> tuple[Ability, ...]:
     """``Unit.rules`` checked: a sequence of typed abilities, as a tuple."""
     if isinstance(rules, Ability) or not isinstance(rules, Iterable):
         raise field_error(ProfileError, "Unit.rules", "a sequence of abilities", rules)
-    checked = tuple(rules)
-    for rule in checked:
-        if not isinstance(rule, Ability):
-            raise field_error(ProfileError, "Unit.rules", "typed abilities", rule)
-    return checked
+    return _all_of(tuple(rules), Ability, "Unit.rules", "typed abilities")
 
 
-def _check_allocation_order(groups: Sequence[ModelGroup]) -> None:
-    """Check the groups' order against the allocation-order rules (docs/rules.md §1.6, D4),
-    and that no two non-CHARACTER groups share W, Sv and InSv."""
-    _check_wounded_first(groups)
-    _check_characters_last(groups)
-    _check_merged(groups)
-
-
-def _where(groups: Sequence[ModelGroup], i: int) -> str:
-    """Group ``i`` as an allocation-order error names it."""
-    kind = "CHARACTER" if groups[i].character else "non-CHARACTER"
-    return f"{kind} group {groups[i].label!r} at position {i + 1}"
-
-
-def _check_wounded_first(groups: Sequence[ModelGroup]) -> None:
-    """Check that at most one non-CHARACTER group holds a wounded model, and goes first."""
-    wounded_bodies = [i for i, g in enumerate(groups) if not g.character and g.wounds_lost]
-    if len(wounded_bodies) > 1:
-        raise AllocationOrderError(
-            "Unit.groups must hold at most one non-CHARACTER group with a wounded model, "
-            f"because such a group must go first; got {len(wounded_bodies)}: "
-            + ", ".join(_where(groups, i) for i in wounded_bodies)
-        )
-    if wounded_bodies and wounded_bodies[0] != 0:
-        raise AllocationOrderError(
-            "Unit.groups must put a non-CHARACTER group holding a wounded model first; "
-            f"got {_where(groups, wounded_bodies[0])}"
-        )
-
-
-def _check_characters_last(groups: Sequence[ModelGroup]) -> None:
-    """Check that the CHARACTER groups come last, the wounded ones first among them."""
-    for i, (this, after) in enumerate(itertools.pairwise(groups)):
-        if this.character and not after.character:
-            raise AllocationOrderError(
-                "Unit.groups must put every non-CHARACTER group before the CHARACTER groups; "
-                f"got {_where(groups, i)} before {_where(groups, i + 1)}"
-            )
-        if _unwounded_first(this, after):
-            raise AllocationOrderError(
-                "Unit.groups must put wounded CHARACTER groups before unwounded ones; "
-                f"got {_where(groups, i)} (unwounded) before {_where(groups, i + 1)} (wounded)"
-            )
-
-
-def _unwounded_first(this: ModelGroup, after: ModelGroup) -> bool:
-    """True if an unwounded CHARACTER group precedes a wounded one."""
-    return this.character and after.character and not this.wounds_lost and after.wounds_lost > 0
-
-
-def _check_merged(groups: Sequence[ModelGroup]) -> None:
-    """Check that no two non-CHARACTER groups share W, Sv and InSv (they are one group)."""
-    seen: dict[tuple[int, int, int | None], int] = {}
-    for i, g in enumerate(groups):
-        if g.character:
-            continue
-        key = (g.wounds, g.save, g.invuln)
-        if key in seen:
-            raise AllocationOrderError(
-                "Unit.groups must not split models sharing W, Sv and InSv into two groups; "
-                f"got {_where(groups, seen[key])} and {_where(groups, i)} "
-                "(merge them into one group)"
-            )
-        seen[key] = i
+def _all_of(items: tuple[T, ...], kind: type[T], field: str, what: str) -> tuple[T, ...]:
+    """The items, checked to be all of ``kind``: else the first other one is refused as
+    not being ``what`` the field holds."""
+    for item in items:
+        if not isinstance(item, kind):
+            raise field_error(ProfileError, field, what, item)
+    return items

@@ -61,6 +61,7 @@ __all__ = [
     "NOT_ROLLED",
     "NO_VALUE",
     "RollInput",
+    "best_roll",
     "parse_bs",
     "parse_leadership",
     "parse_optional_roll",
@@ -100,6 +101,15 @@ def _roll_in(text: str, low: int, high: int) -> int | None:
     return found[0] if found is not None and low <= found[0] <= high else None
 
 
+def _roll_or_error(value: str, field: str, low: int, high: int, constraint: str) -> int:
+    """The roll ``value`` writes, from ``low``+ to ``high``+; else a ProfileError naming
+    the field and the forms it takes (``constraint``)."""
+    number = _roll_in(value, low, high)
+    if number is None:
+        raise field_error(ProfileError, field, constraint, value)
+    return number
+
+
 def parse_roll(value: RollInput, field: str = "roll", *, low: int = 2, high: int = 6) -> int:
     """A roll written ``"3+"`` or ``"3"`` (or the int 3), from ``low``+ to ``high``+.
 
@@ -129,10 +139,7 @@ def parse_roll(value: RollInput, field: str = "roll", *, low: int = 2, high: int
     """
     if not isinstance(value, str):
         return check_int(field, value, low, high)
-    number = _roll_in(value, low, high)
-    if number is None:
-        raise field_error(ProfileError, field, _roll_constraint(low, high), value)
-    return number
+    return _roll_or_error(value, field, low, high, _roll_constraint(low, high))
 
 
 def parse_optional_roll(value: RollInput | None, field: str = "roll") -> int | None:
@@ -151,11 +158,7 @@ def parse_optional_roll(value: RollInput | None, field: str = "roll") -> int | N
         return check_int(field, value, 2, 6)
     if value.strip().lower() in NO_VALUE:
         return None
-    number = _roll_in(value, 2, 6)
-    if number is None:
-        constraint = _roll_constraint(2, 6) + ", or '-' for none"
-        raise field_error(ProfileError, field, constraint, value)
-    return number
+    return _roll_or_error(value, field, 2, 6, _roll_constraint(2, 6) + ", or '-' for none")
 
 
 def parse_save(value: RollInput, field: str = "save") -> int:
@@ -171,11 +174,8 @@ def parse_save(value: RollInput, field: str = "save") -> int:
     text = value.strip().lower()
     if text and text in NO_VALUE:
         return NO_SAVE
-    number = _roll_in(text, 2, NO_SAVE)
-    if number is None:
-        constraint = _roll_constraint(2, 6) + ", or '-' for no save"
-        raise field_error(ProfileError, field, constraint, value)
-    return number
+    constraint = _roll_constraint(2, 6) + ", or '-' for no save"
+    return _roll_or_error(value, field, 2, NO_SAVE, constraint)
 
 
 def parse_skill(value: RollInput, torrent_ok: bool = False, field: str = "skill") -> int:
@@ -226,13 +226,21 @@ def parse_bs(value: RollInput, field: str = "bs") -> int:
     if not isinstance(value, str):
         return check_int(field, value, 1, 10)
     found = _number(value)
-    if found is None or found[1] or not 1 <= found[0] <= 10:
-        hint = "a roll 'N+' is an 11th-edition skill: give skill= instead"
+    number = _CLASSIC_BS.get(found)
+    if number is None:
         constraint = "the classic BS characteristic, 1 to 10, written '4'"
-        raise field_error(
-            ProfileError, field, constraint, value, hint if found and found[1] else ""
-        )
-    return found[0]
+        raise field_error(ProfileError, field, constraint, value, _roll_hint(found))
+    return number
+
+
+#: A classic BS as :func:`_number` reads it -> the characteristic: ``"4"``, 1 to 10.
+_CLASSIC_BS: dict[tuple[int, bool] | None, int] = {(n, False): n for n in range(1, 11)}
+
+
+def _roll_hint(found: tuple[int, bool] | None) -> str:
+    """The hint for a classic BS written as a roll ``"N+"`` (as :func:`_number` reads it);
+    "" for any other."""
+    return "a roll 'N+' is an 11th-edition skill: give skill= instead" if found and found[1] else ""
 
 
 def parse_leadership(value: RollInput, field: str = "leadership") -> int:
@@ -254,18 +262,33 @@ def parse_leadership(value: RollInput, field: str = "leadership") -> int:
     """
     if not isinstance(value, str):
         return check_int(field, value, 1, 12)
-    found = _number(value)
-    if found is not None:
-        number, plus = found
-        if plus and 2 <= number <= 12:
-            return 14 - number
-        if not plus and 1 <= number <= 12:
-            return number
+    number = _LEADERSHIP.get(_number(value))
+    if number is not None:
+        return number
     constraint = (
         "'6+' (11th edition: 2D6 >= 6 passes; 2+ to 12+) or the classic characteristic "
         "'8' (2D6 <= 8 passes; 1 to 12)"
     )
     raise field_error(ProfileError, field, constraint, value)
+
+
+#: Leadership as :func:`_number` reads it -> the classic characteristic: ``"N+"`` (11th
+#: edition, passes on 2D6 >= N; 2+ to 12+) as ``14 - N``, ``"N"`` (1 to 12) as N.
+_LEADERSHIP: dict[tuple[int, bool] | None, int] = {
+    **{(n, True): 14 - n for n in range(2, 13)},
+    **{(n, False): n for n in range(1, 13)},
+}
+
+
+def best_roll(*rolls: int | None) -> int | None:
+    """The best of the rolls ``N+`` given (the lowest N); None where none is given.
+
+    Examples
+    --------
+    >>> best_roll(5, None, 4), best_roll(None, None)
+    (4, None)
+    """
+    return min((roll for roll in rolls if roll is not None), default=None)
 
 
 def roll_text(value: int | None) -> str:

@@ -61,22 +61,36 @@ def command_reroll(
     if goal == "at_least":
         return CommandReroll(step)
     u = _save_fails(np.asarray(saved, dtype=bool), save_rerolls)
-    success, critical = _worths(draft, step, wound, u)
+    return CommandReroll(step, fish=_fishes(check, _worths(draft, step, wound, u)))
+
+
+def _fishes(check: RollCheck, worths: tuple[float, float]) -> bool:
+    """True if a re-rolled die of ``check`` is expected to be worth more than a success,
+    given what a success and a critical success are worth (``worths``)."""
+    success, critical = worths
     again = check.rerolled()
     worth = again[SUCCESS] * success + again[CRITICAL] * critical
-    return CommandReroll(step, fish=bool(worth > success * (1.0 + 1e-12)))
+    return bool(worth > success * (1.0 + 1e-12))
 
 
 def _worths(draft: PoolDraft, step: str, wound: RollCheck, u: float) -> tuple[float, float]:
     """What a success and a critical success of the re-rolled ``step`` are worth, in wounds
     past the saves per point of damage, when a wound gets past them with chance ``u``: a
-    devastating wound always does; a hit is worth its wound roll, a critical hit its
-    [LETHAL HITS] wound or its hit, plus its [SUSTAINED HITS]."""
+    devastating wound always does; a hit is worth its wound roll (:func:`_hit_worths`)."""
     critical_wound = 1.0 if draft.devastating else u
-    w = wound.probabilities()
-    per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
     if step == "wound":
         return u, critical_wound
+    return _hit_worths(draft, wound, u, critical_wound)
+
+
+def _hit_worths(
+    draft: PoolDraft, wound: RollCheck, u: float, critical_wound: float
+) -> tuple[float, float]:
+    """What a hit and a critical hit are worth, a wound and a critical wound being worth
+    ``u`` and ``critical_wound``: a hit its wound roll's expected worth, a critical hit its
+    [LETHAL HITS] wound or its hit, plus its [SUSTAINED HITS]."""
+    w = wound.probabilities()
+    per_hit = w[SUCCESS] * u + w[CRITICAL] * critical_wound
     extra = draft.sustained.mean if draft.sustained is not None else 0.0
     return per_hit, (u if draft.lethal else per_hit) + extra * per_hit
 

@@ -31,10 +31,9 @@ def wound_lost(group: ModelGroup, ruleset: Ruleset, mortal: bool = False) -> flo
 
     Read from a table of the ruleset's chances by FNP (2+ to 7+), filled as they are
     first asked for."""
-    if group.fnp is None and (not mortal or group.fnp_mortal is None):
-        return 1.0  # no Feel No Pain
     fnp = group.feel_no_pain(mortal)
-    assert fnp is not None
+    if fnp is None:
+        return 1.0  # no Feel No Pain
     key = (ruleset, fnp)
     found = _LOST.get(key)
     if found is None:

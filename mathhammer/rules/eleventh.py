@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -40,6 +40,8 @@ from .base import (
 )
 from .command import command_reroll
 from .mixed import MixedRollCheck
+
+T = TypeVar("T")
 
 __all__ = [
     "EleventhEdition",
@@ -253,14 +255,18 @@ def _precision_group(target: Unit, context: Context, standing: Standing | None) 
     """The CHARACTER group [PRECISION] makes current: the one the context names if it
     stands, else the first CHARACTER group standing; None when no CHARACTER stands
     (docs/rules.md D18, D34)."""
-    if standing is None:
-        characters: tuple[int, ...] = tuple(i for i, g in enumerate(target.groups) if g.character)
-    else:
-        characters = standing.characters
+    characters = _characters(target, standing)
     named = _named_character(target, context.precision_group)
     if named in characters:
         return named
     return characters[0] if characters else None  # the one named was destroyed before
+
+
+def _characters(target: Unit, standing: Standing | None) -> tuple[int, ...]:
+    """The CHARACTER groups standing: those of the standing, or every one of the target."""
+    if standing is not None:
+        return standing.characters
+    return tuple(i for i, g in enumerate(target.groups) if g.character)
 
 
 def _named_character(target: Unit, key: int | str | None) -> int | None:
@@ -303,6 +309,11 @@ def _check_wound_only(weapon: Weapon, checks: list[PoolChecks]) -> None:
         )  # fmt: skip
 
 
+def _used_by_any(each: list[PoolChecks]) -> tuple[str, ...]:
+    """The abilities any of the checks lists as used, each once, in the order first listed."""
+    return tuple(dict.fromkeys(used for checks in each for used in checks.used))
+
+
 #: A pool's hit and wound checks, and its saves, by their parameters and ruleset, where
 #: the parameters are those the rules' tables hold (:data:`_HIT_ROWS`, :data:`_WOUND_ROWS`,
 #: AP 0 to -6): one check object for the same parameters, whose chances it computes once
@@ -310,6 +321,17 @@ def _check_wound_only(weapon: Weapon, checks: list[PoolChecks]) -> None:
 _CHECKS: RuleTable[tuple[Any, ...], Any] = RuleTable(max_items=65_536, name="11e checks")
 #: The re-roll policies of a check in :data:`_CHECKS` (:func:`reroll_mask`'s).
 _POLICIES = frozenset({None, "ones", "failures", "non_critical"})
+
+
+def _cached(key: tuple[Any, ...], make: Callable[[], T], tabulated: bool) -> T:
+    """The check of ``key`` in :data:`_CHECKS`; else the one ``make`` makes, kept there
+    where its parameters are those the rules' tables hold (``tabulated``)."""
+    found: T | None = _CHECKS.get(key)
+    if found is None:
+        found = make()
+        if tabulated:
+            _CHECKS.keep(key, found)
+    return found
 
 
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
@@ -438,8 +460,7 @@ class EleventhEdition(Ruleset):
         standing: Standing | None,
         reads: frozenset[str] = frozenset(),
     ) -> PoolChecks:
-        ap = draft.ap + target.worsen_ap  # AP worsened by the target's defence, to 0 at most
-        ap = ap if ap < 0 else 0
+        ap = min(draft.ap + target.worsen_ap, 0)  # AP worsened by the target's defence
         assert draft.damage is not None  # PoolDraft.start sets it
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         toughness = target.toughness if standing is None else standing.toughness
@@ -485,20 +506,16 @@ class EleventhEdition(Ruleset):
         each Strength, which may differ in their wound roll only, the wound roll their
         mixture by the Strength's distribution."""
         assert isinstance(weapon.strength, Dice)
-        parts = [
-            (
-                p,
-                self.pool_checks(
-                    weapon.replace(strength=value), target, context, modifiers, standing
-                ),
-            )
-            for value, p in _values(weapon.strength)
+        values = _values(weapon.strength)
+        each = [
+            self.pool_checks(weapon.replace(strength=value), target, context, modifiers, standing)
+            for value, _ in values
         ]
-        first = parts[0][1]
-        _check_wound_only(weapon, [checks for _, checks in parts])
-        wound = MixedRollCheck.of([(p, checks.wound) for p, checks in parts])
-        used = tuple(dict.fromkeys(u for _, checks in parts for u in checks.used))
-        return dataclasses.replace(first, wound=wound, used=used)
+        _check_wound_only(weapon, each)
+        wound = MixedRollCheck.of(
+            [(p, checks.wound) for (_, p), checks in zip(values, each, strict=True)]
+        )
+        return dataclasses.replace(each[0], wound=wound, used=_used_by_any(each))
 
     def _command(
         self,
@@ -526,41 +543,33 @@ class EleventhEdition(Ruleset):
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
         every = draft.all_hits_critical
         key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits, every)
-        found = _CHECKS.get(key)
-        if found is None:
-            first = partial(
-                self.hit_outcome,
-                skill=skill,
-                modifier=modifier,
-                critical=critical,
-                fails_at_most=fails,
-            )
-            found = _roll_check(first, every, draft.reroll_hits)
-            if (skill, modifier, critical, fails) in _HIT_ROWS and draft.reroll_hits in _POLICIES:
-                _CHECKS.keep(key, found)
-        return found
+        first = partial(
+            self.hit_outcome, skill=skill, modifier=modifier, critical=critical, fails_at_most=fails
+        )
+        tabulated = (skill, modifier, critical, fails) in _HIT_ROWS
+        return _cached(
+            key,
+            lambda: _roll_check(first, every, draft.reroll_hits),
+            tabulated and draft.reroll_hits in _POLICIES,
+        )
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
         needed = self.wound_needed(draft.strength, toughness)
         modifier = _net_modifier(draft.wound_modifier, "wound" in draft.ignores)
         critical, every = draft.critical_wound, draft.all_wounds_critical
         key = ("wound", self, needed, modifier, critical, draft.reroll_wounds, every)
-        found = _CHECKS.get(key)
-        if found is None:
-            first = partial(self.wound_outcome, needed=needed, modifier=modifier, critical=critical)
-            found = _roll_check(first, every, draft.reroll_wounds)
-            if (needed, modifier, critical) in _WOUND_ROWS and draft.reroll_wounds in _POLICIES:
-                _CHECKS.keep(key, found)
-        return found
+        first = partial(self.wound_outcome, needed=needed, modifier=modifier, critical=critical)
+        tabulated = (needed, modifier, critical) in _WOUND_ROWS
+        return _cached(
+            key,
+            lambda: _roll_check(first, every, draft.reroll_wounds),
+            tabulated and draft.reroll_wounds in _POLICIES,
+        )
 
     def _saves(self, ap: int, invuln: int | None = None, improve: int = 0) -> Callable[..., Any]:
         """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check
         (with the invulnerable save the target's rules give against the pool, if any, and
         the armour save they improve)."""
         key = ("saves", self, ap, invuln, improve)
-        found = _CHECKS.get(key)
-        if found is None:
-            found = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln, improve=improve)
-            if -6 <= ap <= 0:
-                _CHECKS.keep(key, found)
-        return found
+        saves = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln, improve=improve)
+        return _cached(key, lambda: saves, -6 <= ap <= 0)

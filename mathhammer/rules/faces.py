@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import RulesError, field_error
+from ..model.values import best_roll
 
 if TYPE_CHECKING:
     from ..model.profiles import ModelGroup
@@ -131,18 +132,21 @@ def reroll_mask(natural: Any, categories: Any, policy: str | None) -> Any:
     >>> reroll_mask(faces, cats, "non_critical").tolist()
     [True, True, True, True, True, False]
     """
-    natural, categories = np.asarray(natural), np.asarray(categories)
-    if policy is None:
-        return np.zeros(categories.shape, dtype=bool)
-    if policy == "ones":
-        return natural == 1
-    if policy == "failures":
-        return categories == FAIL
-    if policy == "non_critical":
-        return categories != CRITICAL
-    raise field_error(
-        RulesError, "re-roll policy", "None, 'ones', 'failures' or 'non_critical'", policy
-    )
+    rerolled = _REROLLED.get(policy) if isinstance(policy, str | None) else None
+    if rerolled is None:
+        raise field_error(
+            RulesError, "re-roll policy", "None, 'ones', 'failures' or 'non_critical'", policy
+        )
+    return rerolled(np.asarray(natural), np.asarray(categories))
+
+
+#: Which dice each re-roll policy re-rolls, from their natural results and categories.
+_REROLLED: dict[str | None, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    None: lambda natural, categories: np.zeros(categories.shape, dtype=bool),
+    "ones": lambda natural, categories: natural == 1,
+    "failures": lambda natural, categories: categories == FAIL,
+    "non_critical": lambda natural, categories: categories != CRITICAL,
+}
 
 
 def save_face_weights(saved: np.ndarray, policy: str | None) -> np.ndarray:
@@ -206,10 +210,7 @@ def group_saves(
     >>> saves(np.arange(1, 7), ModelGroup(5, 4, 3, 1)).tolist()  # Sv3+ at AP -1: 4+
     [False, False, False, True, True, True]
     """
-    best = group.invuln
-    if invuln is not None and (best is None or invuln < best):
-        best = invuln
     save = group.save
     if improve and save < 7:  # 7: no armour save
         save = max(2, save - improve)
-    return check(natural, ap, save, best)
+    return check(natural, ap, save, best_roll(group.invuln, invuln))

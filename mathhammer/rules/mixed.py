@@ -45,7 +45,7 @@ class MixedRollCheck(RollCheck):
     def of(cls, components: Sequence[tuple[float, RollCheck]]) -> MixedRollCheck:
         """The mixture of these ``(probability, check)`` pairs."""
         parts = tuple((float(w), c) for w, c in components)
-        if not parts or abs(sum(w for w, _ in parts) - 1.0) > 1e-9:
+        if abs(sum(w for w, _ in parts) - 1.0) > 1e-9:  # no components (a sum of 0) too
             raise ValueError("a mixed check needs components whose probabilities sum to 1")
         return cls(first=parts[0][1].first, components=parts)
 

@@ -26,7 +26,7 @@ from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
 from ..model.context import Context, Modifiers, default_context, default_modifiers
 from ..model.pools import MortalWounds, Pool, gather_pools
-from ..model.profiles import Unit
+from ..model.profiles import Unit, Weapon
 from ..model.standing import Standing
 from .base import AfterAttackTest, PoolChecks, Ruleset
 from .registry import RulesetLike, get_ruleset
@@ -337,15 +337,18 @@ def _check_inputs(
     target: Any, context: Context | None, modifiers: Modifiers | None
 ) -> tuple[Context, Modifiers]:
     """Validate an attack's target, context and modifiers; fill in the defaults."""
-    if not isinstance(target, Unit):
-        raise field_error(ProfileError, "target", "a Unit", target)
+    _check_type(target, Unit, "target", "a Unit")
     context = default_context() if context is None else context
     modifiers = default_modifiers() if modifiers is None else modifiers
-    if not isinstance(context, Context):
-        raise field_error(ProfileError, "context", "a Context", context)
-    if not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
+    _check_type(context, Context, "context", "a Context")
+    _check_type(modifiers, Modifiers, "modifiers", "a Modifiers")
     return context, modifiers
+
+
+def _check_type(value: object, kind: type, field: str, what: str) -> None:
+    """Check that an input of the attack is a ``kind``, else refuse it as not ``what``."""
+    if not isinstance(value, kind):
+        raise field_error(ProfileError, field, what, value)
 
 
 def plan_pools(
@@ -369,15 +372,23 @@ def plan_pools(
         if isinstance(step, MortalWounds):
             steps.append(step)
             continue
-        weapon = step.weapon
-        here, mods = context, modifiers
-        if weapon.modifiers is not None or weapon.context is not None:  # a buff on this pool
-            here = context if weapon.context is None else weapon.context.combined(context)
-            mods = modifiers if weapon.modifiers is None else weapon.modifiers.combined(modifiers)
-            ruleset.check_situation(here, mods)
-        checks = ruleset.pool_checks(weapon, target, here, mods, standing)
+        here, mods = _buffed(step.weapon, ruleset, context, modifiers)
+        checks = ruleset.pool_checks(step.weapon, target, here, mods, standing)
         steps.append(PlannedPool(step, checks))
     return AttackPlan(target, ruleset, context, modifiers, tuple(steps), standing)
+
+
+def _buffed(
+    weapon: Weapon, ruleset: Ruleset, context: Context, modifiers: Modifiers
+) -> tuple[Context, Modifiers]:
+    """The context and modifiers of a pool's attacks: the attack's, with the buff on the
+    pool's weapon combined where it has one (and the result checked by the ruleset)."""
+    if weapon.modifiers is None and weapon.context is None:
+        return context, modifiers
+    here = context if weapon.context is None else weapon.context.combined(context)
+    mods = modifiers if weapon.modifiers is None else weapon.modifiers.combined(modifiers)
+    ruleset.check_situation(here, mods)
+    return here, mods
 
 
 def declarable(

@@ -39,7 +39,12 @@ def register_ruleset(ruleset: Ruleset) -> Ruleset:
     """
     if not isinstance(ruleset, Ruleset):
         raise field_error(RulesError, "ruleset", "a Ruleset instance", ruleset)
-    name = ruleset.name
+    _RULESETS[_new_key(ruleset.name)] = ruleset
+    return ruleset
+
+
+def _new_key(name: object) -> str:
+    """The registry's key of a ruleset's name, checked: a non-empty string, not yet taken."""
     if not isinstance(name, str) or not name.strip():
         raise field_error(RulesError, "Ruleset.name", "a non-empty string", name)
     if _key(name) in _RULESETS:
@@ -50,8 +55,7 @@ def register_ruleset(ruleset: Ruleset) -> Ruleset:
             name,
             f"registered: {ruleset_names()}",
         )
-    _RULESETS[_key(name)] = ruleset
-    return ruleset
+    return _key(name)
 
 
 def ruleset_names() -> tuple[str, ...]:
@@ -77,12 +81,10 @@ def get_ruleset(rules: RulesetLike) -> Ruleset:
     ...
     mathhammer.errors.RulesError: rules must be one of ['11e', 'classic'...]; got '9e'
     """
-    if type(rules) is str:  # a name as registered, found before an abstract class's check
-        found = _RULESETS.get(rules)
+    if isinstance(rules, str):  # a name: checked before the abstract class's slower check
+        found = _RULESETS.get(_key(rules))
         if found is not None:
             return found
     elif isinstance(rules, Ruleset):
         return rules
-    if isinstance(rules, str) and _key(rules) in _RULESETS:
-        return _RULESETS[_key(rules)]
     raise field_error(RulesError, "rules", f"one of {list(ruleset_names())}", rules)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from ..model.profiles import Unit
+from ..model.profiles import ModelGroup, Unit
 from ..model.standing import Standing
 from .base import BoolArray, IntArray, Ruleset
 from .plan import AttackPlan
@@ -50,24 +51,22 @@ class States:
         self.rows = len(self.positions)
         self.character = np.array([g.character for g in unit.groups], dtype=bool)
         self._facts: dict[str, IntArray] = {}
-        self._alive: tuple[IntArray, BoolArray] | None = None
 
+    @cached_property
     def _models(self) -> tuple[IntArray, BoolArray]:
         """``[s, g]``: the models of group ``g`` standing in state ``s``, and whether its
         wounded model has lost wounds (made when first needed)."""
-        if self._alive is None:
-            groups = self.unit.groups
-            count = np.array([g.count for g in groups], dtype=np.int64)
-            wounds = np.array([g.wounds for g in groups], dtype=np.int64)
-            lost = self.positions + np.array([g.wounds_lost for g in groups])
-            dead = np.minimum(lost // wounds, count)
-            self._alive = (count - dead, (dead < count) & (lost % wounds > 0))
-        return self._alive
+        groups = self.unit.groups
+        count = np.array([g.count for g in groups], dtype=np.int64)
+        wounds = np.array([g.wounds for g in groups], dtype=np.int64)
+        lost = self.positions + np.array([g.wounds_lost for g in groups])
+        dead = np.minimum(lost // wounds, count)
+        return count - dead, (dead < count) & (lost % wounds > 0)
 
     @property
     def alive(self) -> IntArray:
         """``[s, g]``: the models of group ``g`` standing in state ``s``."""
-        return self._models()[0]
+        return self._models[0]
 
     def fact(self, name: str) -> IntArray:
         """One fact of every state, as an integer array (CHARACTER groups as bits)."""
@@ -87,8 +86,7 @@ class States:
         """The unit's T in each state (docs/rules.md D21, D34)."""
         groups = self.unit.groups
         t = np.array([g.toughness for g in groups], dtype=np.int64)
-        ruled = [g.toughness_while is not None for g in groups]
-        if (t == t[0]).all() and not any(ruled):  # one T, whatever stands
+        if _one_toughness(groups):
             return np.full(self.rows, t[0], dtype=np.int64)
         standing = self.alive > 0
         t = self._toughness_while(np.broadcast_to(t, standing.shape).copy(), standing)
@@ -101,12 +99,12 @@ class States:
         """``t[s, g]``, each group's T in each state, with the T a rule gives a group while
         other groups stand (D40) where it holds."""
         groups = self.unit.groups
+        labels = np.array([h.label.casefold() for h in groups])
         for j, g in enumerate(groups):
             rule = g.toughness_while
             if rule is None:
                 continue
-            named = [i for i, h in enumerate(groups) if h.label.casefold() in rule.present]
-            holds = standing[:, named].any(axis=1) if named else np.zeros(self.rows, dtype=bool)
+            holds = (standing & np.isin(labels, rule.present)).any(axis=1)  # a named group stands
             t[:, j] = np.where(holds, rule.toughness, g.toughness)
         return t
 
@@ -123,7 +121,7 @@ class States:
 
     def current(self, rows: Any) -> IntArray:
         """The group taking the next save in the given states (the ruleset's order)."""
-        alive, wounded = self._models()
+        alive, wounded = self._models
         standing, wounded = alive[rows] > 0, wounded[rows]
         return self.ruleset.current_group(standing, wounded, self.character, None)
 
@@ -136,24 +134,36 @@ class States:
 
     def whole(self, name: str) -> int:
         """A fact of the unit as given (every model standing, the first group current)."""
-        if name in ("current", "killed"):
-            return 0
-        if name == "characters":
-            return 0  # every CHARACTER group (see _characters)
+        if name in ("current", "killed", "characters"):
+            return 0  # the first group, none killed, every CHARACTER group (see _characters)
         return int(getattr(self.unit, name))  # its models, its toughness
 
     def keys(self, names: Sequence[str]) -> tuple[IntArray, IntArray, list[tuple[int, ...]]]:
         """The states told apart by the facts ``names``: for each distinct value its first
         state, each state's value (its index), and the values."""
         if not names:
-            return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [()]
+            return self._alike(())
         columns = [self.fact(name) for name in names]
         if all(c.min() == c.max() for c in columns):  # every state alike (one T, say)
-            value = tuple(int(c[0]) for c in columns)
-            return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [value]
+            return self._alike(_row(columns, 0))
         first, inverse = distinct(columns)
-        values = [tuple(int(c[i]) for c in columns) for i in first]
-        return first, inverse, values
+        return first, inverse, [_row(columns, i) for i in first]
+
+    def _alike(self, value: tuple[int, ...]) -> tuple[IntArray, IntArray, list[tuple[int, ...]]]:
+        """:meth:`keys` where every state has the same ``value``: one, the first state's."""
+        return np.zeros(1, dtype=np.int64), np.zeros(self.rows, dtype=np.int64), [value]
+
+
+def _row(columns: Sequence[IntArray], i: int) -> tuple[int, ...]:
+    """The values of row ``i`` of the ``columns``, as ints."""
+    return tuple(int(c[i]) for c in columns)
+
+
+def _one_toughness(groups: Sequence[ModelGroup]) -> bool:
+    """True if the unit's T is one, whatever stands: every group has the same T, and no
+    rule changes it (``toughness_while``)."""
+    first = groups[0].toughness
+    return all(g.toughness == first and g.toughness_while is None for g in groups)
 
 
 #: How each fact of :attr:`Standing.FACTS <mathhammer.model.standing.Standing.FACTS>` is
@@ -230,21 +240,29 @@ def _declared(plan: AttackPlan, states: States) -> tuple[IntArray, list[AttackPl
     plans declared read nothing more: each state's set, and the plan of each set."""
     reads = plan.reads
     while True:
-        names = sorted(reads)
-        first, keys, values = states.keys(names)
-        whole = tuple(states.whole(name) for name in names)
-        found = [
-            # states that read as the whole unit declare the plan as it is: the whole unit
-            # stands for them (it agrees with them on everything the plan reads)
-            replace(plan, standing=Standing.whole(plan.target))
-            if value == whole
-            else plan.declared(states.standings(np.array([row]))[0])
-            for row, value in zip(first.tolist(), values, strict=True)
-        ]
+        keys, found = _declared_once(plan, states, sorted(reads))
         more = reads.union(*(p.reads for p in found))
         if more == reads:
             return keys, found
         reads = more
+
+
+def _declared_once(
+    plan: AttackPlan, states: States, names: list[str]
+) -> tuple[IntArray, list[AttackPlan]]:
+    """The plan declared against each set of states that agree on the facts ``names``:
+    each state's set, and the plan of each set."""
+    first, keys, values = states.keys(names)
+    whole = tuple(states.whole(name) for name in names)
+    found = [
+        # states that read as the whole unit declare the plan as it is: the whole unit
+        # stands for them (it agrees with them on everything the plan reads)
+        replace(plan, standing=Standing.whole(plan.target))
+        if value == whole
+        else plan.declared(states.standings(np.array([row]))[0])
+        for row, value in zip(first.tolist(), values, strict=True)
+    ]
+    return keys, found
 
 
 def _distinct_plans(found: list[AttackPlan]) -> tuple[IntArray, list[AttackPlan]]:
