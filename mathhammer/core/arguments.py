@@ -29,16 +29,22 @@ def as_numbers(value: Any, field: str) -> FloatArray:
     ...
     mathhammer.errors.DistributionError: k must be a number or an array of numbers; got '3'
     """
-    arr = np.asarray(value)
-    if arr.dtype.kind == "O" and all(
-        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in arr.ravel()
-    ):
-        arr = arr.astype(np.float64)  # Fractions, and Python ints too large for int64
+    arr = _real_objects(np.asarray(value))
     if arr.dtype.kind not in "iuf":
         raise field_error(DistributionError, field, "a number or an array of numbers", value)
     arr = arr.astype(np.float64, copy=False)
     if np.any(np.isnan(arr)):
         raise field_error(DistributionError, field, "a number, not NaN", value)
+    return arr
+
+
+def _real_objects(arr: np.ndarray) -> np.ndarray:
+    """An array of Python objects that are all real numbers (Fractions, and Python ints too
+    large for int64; not bools) as floats; any other array as it is."""
+    if arr.dtype.kind == "O" and all(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) for x in arr.ravel()
+    ):
+        return arr.astype(np.float64)
     return arr
 
 

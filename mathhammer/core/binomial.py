@@ -62,9 +62,14 @@ _TABLES: SizedCache[float, FloatArray] = register(
 )
 
 
-def _check(n: int, p: float, name: str = "nmax") -> None:
+def _check_p(p: float) -> None:
+    """Refuse a ``p`` that is not a probability."""
     if not 0.0 <= p <= 1.0:
         raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
+
+
+def _check(n: int, p: float, name: str = "nmax") -> None:
+    _check_p(p)
     if n < 0:
         raise field_error(DistributionError, name, "an integer >= 0", n)
 
@@ -176,11 +181,16 @@ def _ratio_row(n: int, p: float) -> FloatArray:
         out = np.zeros(n + 1)
         out[n if q == 0.0 else 0] = 1.0
         return out
-    mode = int((n + 1) * p)  # the largest term: every product below is at most 1
-    mode = n if mode > n else mode
+    mode = min(int((n + 1) * p), n)  # the largest term: every product below is at most 1
     rho = p / q
     if n <= SMALL_ROW:
         return _small_ratio_row(n, mode, rho)
+    return _large_ratio_row(n, mode, rho)
+
+
+def _large_ratio_row(n: int, mode: int, rho: float) -> FloatArray:
+    """:func:`_ratio_row` of many dice: on each side of the mode, the cumulative products
+    of the ratios of consecutive terms, then normalised."""
     out = np.zeros(n + 1)
     k = np.arange(n + 1, dtype=np.float64)
     out[mode] = 1.0
@@ -268,24 +278,26 @@ def _horner(block: FloatArray, p: float, lo: int) -> FloatArray:
     convolution with one row and a product with a small table, instead of ``j`` steps of
     a Python loop.
     """
-    columns = block.shape[1]
     small = binomial_table(HORNER_STEP, p)
     start = block.shape[0]
-    acc = np.zeros((0, columns))
+    acc = np.zeros((0, block.shape[1]))
     while start > 0:
         step = min(HORNER_STEP, start)
         start -= step
         part = small[:step, :step].T @ block[start : start + step]
         if acc.shape[0]:
-            row = small[step, : step + 1]
-            acc = np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
+            acc = _convolve_columns(acc, small[step, : step + 1])
             acc[:step] += part
         else:
             acc = part
     if lo == 0:
         return acc
-    row = binomial_row(lo, p)  # the factor (q + p z)^lo
-    return np.stack([np.convolve(acc[:, c], row) for c in range(columns)], axis=1)
+    return _convolve_columns(acc, binomial_row(lo, p))  # the factor (q + p z)^lo
+
+
+def _convolve_columns(acc: FloatArray, row: FloatArray) -> FloatArray:
+    """Each column of ``acc`` convolved with ``row``: the polynomials times another."""
+    return np.stack([np.convolve(acc[:, c], row) for c in range(acc.shape[1])], axis=1)
 
 
 #: ``n - k`` (0 above the diagonal) for ``n, k < SMALL_TABLE``: the powers of ``1 - p``
@@ -325,16 +337,7 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
     q = 1.0 - p
     n = len(weights)
     if n > 6:
-        k = _KEPT[:n]
-        q_k = q**k
-        if q >= _FACTORED_MISSES:  # C(n, k) q**(n - k) = q**n C(n, k) / q**k: no table of
-            # the powers by index (an indexed table of n * n powers costs as much again)
-            kept = (weights * q_k).dot(_SMALL_COEFFICIENTS[:n, :n])
-            kept *= p**k
-            kept /= q_k
-            return np.asarray(kept, dtype=np.float64)
-        table = _coefficients()[:n, :n] * q_k[_MISSES[:n, :n]]
-        return np.asarray(weights.dot(table) * p**k, dtype=np.float64)
+        return _counts_by_coefficients(weights, p, q)
     values = weights.tolist()
     acc = [0.0] * n
     acc[0] = values[-1]
@@ -344,6 +347,22 @@ def _few_counts(weights: FloatArray, p: float) -> FloatArray:
             acc[j] = acc[j] * q + acc[j - 1] * p
         acc[0] = acc[0] * q + below
     return np.array(acc)
+
+
+def _counts_by_coefficients(weights: FloatArray, p: float, q: float) -> FloatArray:
+    """:func:`_few_counts` past six counts: ``(weights @ C(n, k) q^(n - k)) p^k``, as
+    ``((weights q^n) @ C(n, k)) p^k / q^k`` down to ``q =`` :data:`_FACTORED_MISSES`."""
+    n = len(weights)
+    k = _KEPT[:n]
+    q_k = q**k
+    if q >= _FACTORED_MISSES:  # C(n, k) q**(n - k) = q**n C(n, k) / q**k: no table of
+        # the powers by index (an indexed table of n * n powers costs as much again)
+        kept = (weights * q_k).dot(_SMALL_COEFFICIENTS[:n, :n])
+        kept *= p**k
+        kept /= q_k
+        return np.asarray(kept, dtype=np.float64)
+    table = _coefficients()[:n, :n] * q_k[_MISSES[:n, :n]]
+    return np.asarray(weights.dot(table) * p**k, dtype=np.float64)
 
 
 def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
@@ -365,8 +384,7 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
     >>> round(float(out.sum()), 12), round(float(out @ np.arange(len(out))), 9)
     (1.0, 512.25)
     """
-    if not 0.0 <= p <= 1.0:
-        raise field_error(DistributionError, "p", "a probability in [0, 1]", p)
+    _check_p(p)
     weights = np.asarray(weights, dtype=np.float64)
     if p == 1.0:  # every item kept
         return weights.copy()
@@ -379,16 +397,22 @@ def binomial_thin(weights: FloatArray, p: float) -> FloatArray:
         return out.reshape(weights.shape)
     counts = np.flatnonzero(flat.any(axis=1))
     if counts.size:
-        lo, hi = int(counts[0]), int(counts[-1])
-        if lo == hi:
-            np.multiply.outer(binomial_row(hi, p), flat[hi], out=out[: hi + 1])
-        elif hi < SMALL_TABLE:  # a few rows: made for this call, not kept
-            out[: hi + 1] = _small_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
-        elif thin_uses_table(hi, flat.shape[1]):
-            out[: hi + 1] = binomial_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
-        else:
-            out[: hi + 1] = _horner(flat[lo : hi + 1], p, lo)
+        _thin_into(out, flat, p, int(counts[0]), int(counts[-1]))
     return out.reshape(weights.shape)
+
+
+def _thin_into(out: FloatArray, flat: FloatArray, p: float, lo: int, hi: int) -> None:
+    """Rows ``0..hi`` of ``out``: the counts ``lo..hi`` of ``flat`` (those with mass)
+    thinned, by one row when the count is fixed, a table's rows when there are few counts
+    or the table fits, else Horner's scheme."""
+    if lo == hi:
+        np.multiply.outer(binomial_row(hi, p), flat[hi], out=out[: hi + 1])
+    elif hi < SMALL_TABLE:  # a few rows: made for this call, not kept
+        out[: hi + 1] = _small_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
+    elif thin_uses_table(hi, flat.shape[1]):
+        out[: hi + 1] = binomial_table(hi, p)[lo:].T.dot(flat[lo : hi + 1])
+    else:
+        out[: hi + 1] = _horner(flat[lo : hi + 1], p, lo)
 
 
 def binomial_pmf(n: int, p: float) -> FloatArray:

@@ -128,10 +128,8 @@ def pool_cost(
     checks = step.checks
     hk, wk = (hit_kernel(checks), wound_kernel(checks)) if kernels is None else kernels
     stages, to_save, width = stage_cost(step, hk, wk)
-    if width > 1 and ruleset is not None:
-        _, mortal = group_damage(checks, target, ruleset)
-        if never_zero(mortal):
-            width = min(width, layout.most_damage + 1)
+    if ruleset is not None:
+        width = _capped_width(checks, target, layout, ruleset, width)
     apply = _transition(layout, target, step.damage)
     # per face block, whether some group fails its dice (read in Python: six faces at most)
     acting = [not all(p.tolist()) for _, _, p in save_blocks(saved_faces(checks, target))]
@@ -143,6 +141,16 @@ def pool_cost(
         f"{width - 1} devastating wounds, {layout.size} target states"
     )
     return stages + chain + devastating, sizes
+
+
+def _capped_width(
+    checks: PoolChecks, target: Unit, layout: Layout, ruleset: Ruleset, width: int
+) -> int:
+    """The counts of devastating wounds (``width``) the chain takes: up to the unit's
+    wounds where each devastating wound costs one."""
+    if width > 1 and never_zero(group_damage(checks, target, ruleset)[1]):
+        return min(width, layout.most_damage + 1)
+    return width
 
 
 def stage_cost(step: PlannedPool, hk: np.ndarray, wk: np.ndarray) -> tuple[Cost, int, int]:
@@ -237,16 +245,21 @@ def _check_plan(plan: AttackPlan, focus: tuple[int, ...] | None = None) -> Check
     check_limit("target wounds", target.total_wounds, MAX_UNIT_WOUNDS, SIMULATE_HINT)
     check_sizes(plan, EXACT_LIMITS)
     layout = Layout.of(target, plan.focus if focus is None else focus)
-    kernels: list[tuple[np.ndarray, np.ndarray] | None] = []
-    for step in plan.steps:
-        if isinstance(step, MortalWounds):
-            cost, sizes = mortal_cost(step, target, layout)
-            check_cost(f"{shorten(step.label)!r}", cost, sizes)
-            kernels.append(None)
-            continue
-        pair = (hit_kernel(step.checks), wound_kernel(step.checks))
-        cost, sizes = pool_cost(step, target, layout, pair, plan.ruleset)
-        if not cost.within_limits:  # refused: the message says which pool
-            check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
-        kernels.append(pair)
+    kernels = [_checked_step(step, target, layout, plan.ruleset) for step in plan.steps]
     return Checked(layout, kernels)
+
+
+def _checked_step(
+    step: PlannedPool | MortalWounds, target: Unit, layout: Layout, ruleset: Ruleset
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Refuse a step whose estimated cost is beyond the limits; return its hit and wound
+    kernels (None for a mortal-wound step)."""
+    if isinstance(step, MortalWounds):
+        cost, sizes = mortal_cost(step, target, layout)
+        check_cost(f"{shorten(step.label)!r}", cost, sizes)
+        return None
+    pair = (hit_kernel(step.checks), wound_kernel(step.checks))
+    cost, sizes = pool_cost(step, target, layout, pair, ruleset)
+    if not cost.within_limits:  # refused: the message says which pool
+        check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
+    return pair

@@ -118,41 +118,46 @@ def sorted_dice_chain(
     block and the blocks above it keeps only what is not negligible (:func:`split_windows`,
     :data:`WINDOW_MASS`), and the mass cut is appended to it. Without one, nothing is cut.
     """
-    active = [i for i, (_, t) in enumerate(blocks) if t is not None]
-    if not active:
+    acting = [(i, p, t) for i, (p, t) in enumerate(blocks) if t is not None]
+    if not acting:
         return np.asarray(count.sum(axis=0)[:, None] * state, dtype=np.float64)
-    first, last = active[0], active[-1]
-    for p, _ in blocks[:first]:  # saved by every group: they take dice, change nothing
-        count = binomial_thin(count, 1.0 - p)
-    p, t = blocks[first]
-    assert t is not None
+    (first, p, t), (last, *_) = acting[0], acting[-1]
+    for saved, _ in blocks[:first]:  # saved by every group: they take dice, change nothing
+        count = binomial_thin(count, 1.0 - saved)
     if first == last:  # the dice of later blocks are saved: only this block's count matters
         return factored_series(trim_into(binomial_thin(count, p), trimmed), state, t)
-    return _joint_chain(trim_into(count, trimmed), state, blocks[first : last + 1], trimmed)
+    between = blocks[first + 1 : last]
+    return _joint_chain(trim_into(count, trimmed), state, (p, t), between, acting[-1][1:], trimmed)
 
 
 def _joint_chain(
     count: FloatArray,
     state: FloatArray,
-    blocks: list[tuple[float, Transition | None]],
+    first: tuple[float, Transition],
+    between: list[tuple[float, Transition | None]],
+    last: tuple[float, Transition],
     trimmed: list[float] | None,
 ) -> FloatArray:
-    """:func:`sorted_dice_chain` from its first acting block to its last (two or more
-    blocks): the joint of dice left, state and passengers built at the first, split at each
-    acting block after it, thinned at each block between them that every group saves."""
+    """:func:`sorted_dice_chain` from its first acting block to its last: the joint of
+    dice left, state and passengers built at the first, split at each acting block
+    ``between`` them and at the last, thinned at each block between them that every group
+    saves."""
     mass = 0.0 if trimmed is None else WINDOW_MASS
     cuts: list[float] = []
-    p, t = blocks[0]
-    assert t is not None
-    joint = _first_split(count, state, p, t, mass, cuts)
-    for p, t in blocks[1:-1]:
+    joint = _first_split(count, state, *first, mass, cuts)
+    for p, t in between:
         joint = _thin_in_place(joint, 1.0 - p) if t is None else _split(joint, p, t, mass, cuts)
-    p, t = blocks[-1]
-    assert t is not None
-    out = _last_split(joint, p, t, mass, cuts)
+    out = _last_split(joint, *last, mass, cuts)
     if trimmed is not None:
         trimmed.append(float(sum(cuts)))
     return out
+
+
+def _windows(counts: FloatArray, table: FloatArray, mass: float, cuts: list[float]) -> Windows:
+    """The :func:`split_windows` of a split (``mass``), their cut appended to ``cuts``."""
+    win = split_windows(counts, table, mass)
+    cuts.append(win.cut)
+    return win
 
 
 def _thin_in_place(joint: FloatArray, p: float) -> FloatArray:
@@ -200,8 +205,8 @@ def _first_split(
     state: FloatArray,
     p: float,
     t: Transition,
-    mass: float = 0.0,
-    cuts: list[float] | None = None,
+    mass: float,
+    cuts: list[float],
 ) -> FloatArray:
     """``joint[n', s, m]`` after the first acting block, from the factored ``count x state``.
 
@@ -213,9 +218,7 @@ def _first_split(
     """
     kmax, width = count.shape[0] - 1, count.shape[1]
     table = binomial_table(kmax, p)  # table[n, j]
-    win = split_windows(count, table, mass)
-    if cuts is not None:
-        cuts.append(win.cut)
+    win = _windows(count, table, mass, cuts)
     joint = np.zeros((kmax + 1, state.size, width))
     v = state
     for _ in range(win.first):  # the powers below the fewest dice in the block: not kept
@@ -247,17 +250,15 @@ def _first_split_by_powers(
     for j0 in range(first, last + 1, chunk):
         rows = min(chunk, last + 1 - j0)
         coeffs = np.zeros((rows, span))
-        powers = np.empty((rows, size))
         for r in range(rows):
             j = j0 + r
-            n0, n1 = (j, win.b) if win.full else win.dice_range(j)
+            n0, n1 = win.dice_range(j)
             if n0 <= n1:
                 coeffs[r, n0 - j - low : n1 - j - low + 1] = (
                     table[n0 : n1 + 1, j] * count[n0 : n1 + 1, 0]
                 )
-            powers[r] = v
-            if j < last:
-                v = t.apply(v)
+        powers = np.empty((rows, size))
+        v = _powers_into(powers, v, t, j0 + rows <= last)
         for r0 in range(0, span, rows_at_once):
             r1 = min(span, r0 + rows_at_once)
             flat[low + r0 : low + r1] += coeffs[:, r0:r1].T @ powers
@@ -277,10 +278,7 @@ def _first_split_by_slices(
     kmax -= 1
     first, last, low, high = win.first, win.last, win.low, win.high
     powers = np.empty((last - first + 1, size))
-    for j in range(first, last + 1):
-        powers[j - first] = v
-        if j < last:
-            v = t.apply(v)
+    _powers_into(powers, v, t, False)
     per_slice = max(1, CHUNK_ENTRIES // ((last - first + 1) * width))
     dice = np.arange(first, last + 1)[None, :]
     by_state = powers.T  # [s, j]
@@ -293,12 +291,23 @@ def _first_split_by_slices(
         joint[n0:n1] = np.matmul(by_state, coeffs)  # [n', s, m]
 
 
+def _powers_into(out: FloatArray, v: FloatArray, t: Transition, more: bool) -> FloatArray:
+    """Fill the rows of ``out`` with ``v @ T**r``; return the power after the last row, or,
+    where no ``more`` powers are needed, the last row's itself (none made past it)."""
+    rows = len(out)
+    for r in range(rows):
+        out[r] = v
+        if more or r + 1 < rows:
+            v = t.apply(v)
+    return v
+
+
 def _split(
     joint: FloatArray,
     p: float,
     t: Transition,
-    mass: float = 0.0,
-    cuts: list[float] | None = None,
+    mass: float,
+    cuts: list[float],
 ) -> FloatArray:
     """``joint[n', s, m]`` after a later acting block: ``sum_j P(j of n' + j dice in the
     block) T^t**j joint[n' + j]``, by Horner's scheme in ``j``.
@@ -310,30 +319,21 @@ def _split(
     """
     kmax = joint.shape[0] - 1
     table = binomial_table(kmax, p)  # table[n, j]: j of n remaining dice in this block
-    win = split_windows(joint, table, mass)
-    if cuts is not None:
-        cuts.append(win.cut)
+    win = _windows(joint, table, mass, cuts)
     out = np.zeros_like(joint)
     term = np.empty_like(joint[: win.b - win.a + 1])
     t.reserve(max(win.high - win.low + 1, 1))
     lo, hi = kmax + 1, -1  # the rows the sum holds so far: none
-    full, n1 = win.full, win.b
     for j in range(win.last, -1, -1):
         if lo <= hi:
             out[lo : hi + 1] = t.apply_columns(out[lo : hi + 1])
-        if full:  # every count from j dice up
-            n0 = j
-        else:
-            n0, n1 = win.dice_range(j)
-            if n0 > n1:
-                continue
+        n0, n1 = win.dice_range(j)  # with full windows, every count from j dice up
+        if n0 > n1:
+            continue
         rows = n1 + 1 - n0
         np.multiply(joint[n0 : n1 + 1], table[n0 : n1 + 1, j, None, None], out=term[:rows])
         out[n0 - j : n1 - j + 1] += term[:rows]
-        if n0 - j < lo:
-            lo = n0 - j
-        if n1 - j > hi:
-            hi = n1 - j
+        lo, hi = min(lo, n0 - j), max(hi, n1 - j)
     return out
 
 
@@ -341,8 +341,8 @@ def _last_split(
     joint: FloatArray,
     p: float,
     t: Transition,
-    mass: float = 0.0,
-    cuts: list[float] | None = None,
+    mass: float,
+    cuts: list[float],
 ) -> FloatArray:
     """``result[m, s]`` after the last acting block: ``sum_j T^t**j sum_n P(j of n dice in
     the block) joint[n]`` (the dice above it are saved by every group), the inner sums a
@@ -351,9 +351,7 @@ def _last_split(
     kmax = joint.shape[0] - 1
     table = binomial_table(kmax, p)
     flat = joint.reshape(kmax + 1, -1)
-    win = split_windows(joint, table, mass)
-    if cuts is not None:
-        cuts.append(win.cut)
+    win = _windows(joint, table, mass, cuts)
     a, b, last = win.a, win.b, win.last
     weights = table[a : b + 1, : last + 1]  # [n, j]
     if not win.full:
@@ -397,12 +395,15 @@ def rolling_parts(
     if (faces == faces[0]).all():
         return [(state, faces[0])]
     current = layout.current_group(focus, order)
-    groups = [int(g) for g in np.unique(current[state > 0]) if g >= 0] or [0]
-    parts = []
-    for i, g in enumerate(groups):
-        mask = (current == g) | ((current < 0) if i == 0 else False)
-        parts.append((np.where(mask, state, 0.0), faces[g]))
-    return parts
+    groups = _groups_reached(current, state)
+    owner = np.where(current < 0, groups[0], current)  # destroyed: with the first part
+    return [(np.where(owner == g, state, 0.0), faces[g]) for g in groups]
+
+
+def _groups_reached(current: np.ndarray, state: FloatArray) -> list[int]:
+    """The groups current in the states ``state`` reaches (the first group when it reaches
+    only "destroyed")."""
+    return [int(g) for g in np.unique(current[state > 0]) if g >= 0] or [0]
 
 
 def block_transitions(

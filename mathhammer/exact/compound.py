@@ -41,18 +41,18 @@ def power(q: FloatArray, n: int) -> FloatArray:
     """
     if n == 0:
         return np.ones(1)
-    result = None  # the first factor taken as it is: no convolution with [1.0]
     base = q
-    while n:
-        if n & 1:
-            if result is not None:
-                result = np.convolve(result, base)
-            else:
-                result = base.copy() if base is q else base  # q itself is the caller's
+    while not n & 1:  # the squarings below the lowest bit set
+        base = np.convolve(base, base)
         n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    assert result is not None  # n > 0 has a bit set
+    # the first factor taken as it is: no convolution with [1.0]
+    result = base.copy() if base is q else base  # q itself is the caller's
+    n >>= 1
+    while n:
+        base = np.convolve(base, base)
+        if n & 1:
+            result = np.convolve(result, base)
+        n >>= 1
     return result
 
 
@@ -81,15 +81,22 @@ def compound(count: FloatArray, q: FloatArray) -> FloatArray:
     if dice.size == 0 or not faces:
         return out
     lo, hi, last = int(dice[0]), int(dice[-1]), faces[-1]
-    if last == 0:
-        out[0] = count.sum()
-    elif last == 1:
-        out[: hi + 1] = _thinned(count, float(q[1]), lo, hi)
-    elif lo == hi:
-        out[: hi * last + 1] = count[hi] * power(q[: last + 1], hi)
-    else:
-        out[: hi * last + 1] = _horner(count[lo : hi + 1], q[: last + 1], lo)
+    out[: hi * last + 1] = _spread(count, q[: last + 1], lo, hi)
     return out
+
+
+def _spread(count: FloatArray, die: FloatArray, lo: int, hi: int) -> FloatArray:
+    """:func:`compound` of ``N ~ count`` on ``lo..hi`` dice, each scoring ``die`` (a pmf
+    whose last entry, ``last = len(die) - 1``, has a chance): its first ``hi * last + 1``
+    entries, the only ones with a chance."""
+    last = len(die) - 1
+    if last == 0:
+        return np.array([count.sum()])
+    if last == 1:
+        return _thinned(count, float(die[1]), lo, hi)
+    if lo == hi:
+        return np.asarray(count[hi] * power(die, hi), dtype=np.float64)
+    return _horner(count[lo : hi + 1], die, lo)
 
 
 def _thinned(count: FloatArray, p: float, lo: int, hi: int) -> FloatArray:

@@ -32,10 +32,11 @@ class Windows:
     ) -> None:
         self.a, self.b, self.cut = a, b, cut
         #: whether every count and every split of it is kept
-        self.full = lo is None or hi is None
+        self.full = True
         if lo is None or hi is None:
             self.first, self.last, self.low, self.high = 0, b, 0, b
             return
+        self.full = False
         self.lo, self.hi = lo, hi
         #: the fewest and the most dice any kept count puts in the block
         self.first, self.last = int(lo[0]), int(hi[-1])
@@ -47,13 +48,14 @@ class Windows:
         right = n1 - dice
         some = n0 <= n1
         #: the fewest and the most dice left above the block
-        self.low = int(left[some].min()) if some.any() else 0
-        self.high = int(right[some].max()) if some.any() else -1
+        self.low, self.high = (
+            (int(left[some].min()), int(right[some].max())) if some.any() else (0, -1)
+        )
 
     def dice_range(self, j: int) -> tuple[int, int]:
         if self.full:
             return j, self.b
-        if j < self.first or j > self.last:
+        if not self.first <= j <= self.last:
             return 1, 0
         return self._n0[j - self.first], self._n1[j - self.first]
 

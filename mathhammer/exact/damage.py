@@ -110,37 +110,58 @@ def _group_damage(
     ruleset: Ruleset,
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
-    if not optimal and _unmodified(damage, melta, damage_multiply, damage_add, groups, ruleset):
-        kept = {1.0: damage.dist}  # the wounds lost, by the chance a wound is lost
-        attacks_lost: list[Dist] = []
-        mortal_lost: list[Dist] = []
-        for g in groups:
-            lost = wound_lost(g, ruleset)
-            # the same Feel No Pain against mortal wounds unless the group has one for them
-            mortal = lost if g.fnp_mortal is None else wound_lost(g, ruleset, mortal=True)
-            for into, chance in ((attacks_lost, lost), (mortal_lost, mortal)):
-                found = kept.get(chance)
-                if found is None:  # Dist.thin, its checks passed: a chance of a table
-                    thinned = binomial_thin(damage.dist.probabilities, chance)
-                    found = kept[chance] = Dist._trusted(thinned)
-                into.append(found)
-        return tuple(attacks_lost), tuple(mortal_lost)
-    weights, melta_values, taken = _rolls(
-        damage, melta, damage_multiply, damage_add, groups, ruleset
+    """:func:`group_damage` by its parts (cached): by the wounds left where the damage is
+    re-rolled with them in view (``optimal``)."""
+    key = (damage, melta, damage_multiply, damage_add, groups, ruleset)
+    if optimal:
+        attacks, mortals = _left_parts(*key, ("all",))
+        return attacks, mortals
+    if _unmodified(*key):
+        return _thinned_damage(damage.dist, groups, ruleset)
+    return _modified_damage(*key)
+
+
+def _modified_damage(
+    damage: Dice,
+    melta: Dice | None,
+    damage_multiply: int,
+    damage_add: int,
+    groups: tuple[ModelGroup, ...],
+    ruleset: Ruleset,
+) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
+    """:func:`_group_damage` of a Damage modified on the way (:func:`_rolls`): per group,
+    the pmf of what each roll takes, thinned by Feel No Pain, for an attack, then for a
+    devastating wound."""
+    weights, _, taken = _rolls(damage, melta, damage_multiply, damage_add, groups, ruleset)
+    pairs = list(zip(groups, taken, strict=True))
+    return (
+        tuple(_pmf_of(value, weights).thin(wound_lost(g, ruleset)) for g, (value, _) in pairs),
+        tuple(
+            _pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True))
+            for g, (_, amount) in pairs
+        ),
     )
-    attacks: list[Damage] = []
-    mortals: list[Damage] = []
-    for g, (value, amount) in zip(groups, taken, strict=True):
-        if not optimal:
-            attacks.append(_pmf_of(value, weights).thin(wound_lost(g, ruleset)))
-            mortals.append(_pmf_of(amount, weights).thin(wound_lost(g, ruleset, mortal=True)))
-            continue
-        for rolled, out, is_mortal in ((value, attacks, False), (amount, mortals, True)):
-            again = damage_rerolls(
-                ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
-            )
-            out.append(_left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal))
-    return tuple(attacks), tuple(mortals)
+
+
+def _thinned_damage(
+    dist: Dist, groups: tuple[ModelGroup, ...], ruleset: Ruleset
+) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
+    """:func:`_group_damage` of a rolled Damage every attack takes unchanged: per group,
+    the roll thinned by the group's Feel No Pain (once per chance a wound is lost), against
+    attacks, then against mortal wounds."""
+    kept = {1.0: dist}  # the wounds lost, by the chance a wound is lost
+    attacks_lost: list[Dist] = []
+    mortal_lost: list[Dist] = []
+    for g in groups:
+        lost = wound_lost(g, ruleset)
+        # the same Feel No Pain against mortal wounds unless the group has one for them
+        mortal = lost if g.fnp_mortal is None else wound_lost(g, ruleset, mortal=True)
+        for into, chance in ((attacks_lost, lost), (mortal_lost, mortal)):
+            found = kept.get(chance)
+            if found is None:  # Dist.thin, its checks passed: a chance of a table
+                found = kept[chance] = Dist._trusted(binomial_thin(dist.probabilities, chance))
+            into.append(found)
+    return tuple(attacks_lost), tuple(mortal_lost)
 
 
 def _unmodified(
@@ -156,9 +177,7 @@ def _unmodified(
     modifiers (:meth:`~mathhammer.rules.base.Ruleset.modified_damage`, which raises a
     result to 1 at least)."""
     return (
-        melta is None
-        and damage_multiply == 1
-        and damage_add == 0
+        (melta, damage_multiply, damage_add) == (None, 1, 0)
         and type(ruleset).modified_damage is Ruleset.modified_damage
         and damage.dist.probabilities[0] == 0.0
         and not any(g.halve_damage or g.damage_reduction for g in groups)
@@ -221,21 +240,38 @@ def _command_damage(
     groups: tuple[ModelGroup, ...],
     ruleset: Ruleset,
 ) -> CommandDamage:
+    kept, rerolled, mortal_kept, mortal_rerolled = _left_parts(
+        damage, melta, damage_multiply, damage_add, groups, ruleset, ("kept", "rerolled")
+    )
+    return (kept, rerolled), (mortal_kept, mortal_rerolled)
+
+
+def _left_parts(
+    damage: Dice,
+    melta: Dice | None,
+    damage_multiply: int,
+    damage_add: int,
+    groups: tuple[ModelGroup, ...],
+    ruleset: Ruleset,
+    parts: tuple[str, ...],
+) -> list[tuple[LeftDamage, ...]]:
+    """Per group, what an attack takes by wounds left (:func:`_left_damage`, the roll
+    re-rolled where :func:`~mathhammer.rules.damage_rerolls.damage_rerolls` marks it), one
+    tuple per part of ``parts``, then the same for a devastating wound."""
     weights, melta_values, taken = _rolls(
         damage, melta, damage_multiply, damage_add, groups, ruleset
     )
-    parts: list[list[LeftDamage]] = [[], [], [], []]
+    out: list[list[LeftDamage]] = [[] for _ in range(2 * len(parts))]
     for g, (value, amount) in zip(groups, taken, strict=True):
         for i, (rolled, is_mortal) in enumerate(((value, False), (amount, True))):
             again = damage_rerolls(
                 ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
             )
-            for j, part in enumerate(("kept", "rerolled")):
-                parts[2 * i + j].append(
+            for j, part in enumerate(parts):
+                out[i * len(parts) + j].append(
                     _left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal, part)
                 )
-    kept, rerolled, mortal_kept, mortal_rerolled = (tuple(p) for p in parts)
-    return (kept, rerolled), (mortal_kept, mortal_rerolled)
+    return [tuple(p) for p in out]
 
 
 def _left_damage(
@@ -261,11 +297,11 @@ def _left_damage(
     np.add.at(fresh, x, weights[:, None] * by_roll)
     fresh /= np.where(p_x > 0, p_x, 1.0)[:, None]
     lost = wound_lost(group, ruleset, mortal)
+    keep = by_roll if part != "rerolled" else np.zeros_like(by_roll)
+    again_rows = fresh[x] if part != "kept" else np.zeros_like(by_roll)
     out = []
     for w in range(again.shape[0]):
         rerolled = again[w].ravel()  # in the order of (d, x): d major, as taken is
-        keep = by_roll if part != "rerolled" else np.zeros_like(by_roll)
-        again_rows = fresh[x] if part != "kept" else np.zeros_like(by_roll)
         rows = np.where(rerolled[:, None], again_rows, keep)
         out.append(Dist._trusted(weights @ rows).thin(lost))
     return LeftDamage(tuple(out))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -76,19 +76,29 @@ def resolve(
     """
     if start is not None or standing is not None:
         return _declared(weapons, target, standing, start, rules, context, modifiers)
-    known, key, pools = _known(weapons, target, rules, context, modifiers)
-    if known is not None:
-        return known
-    if key is None:
-        plan = as_plan(weapons, target, rules, context, modifiers)
-        key = plan.key
-        found = RESULTS.get(key)
-    else:  # plain inputs met for the first time: planned afresh, not looked for again
-        assert isinstance(target, Unit) and pools is not None
-        plan = plan_pools(pools, target, "11e" if rules is None else rules, context, modifiers)
-        found = None
-    if found is None:  # computed under these steps' labels
-        return _kept(key, run(plan))
+    plain = _plain(weapons, target, rules, context, modifiers)
+    if plain is None:
+        return _planned(weapons, target, rules, context, modifiers)
+    if plain.found is not None:
+        return _labelled(plain.found, plain.pools)
+    # plain inputs met for the first time: planned afresh, not looked for again
+    plan = plan_pools(plain.pools, plain.target, plain.rules, context, modifiers)
+    return _kept(plain.key, run(plan))
+
+
+def _planned(
+    weapons: Any,
+    target: Unit | None,
+    rules: str | Ruleset | None,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> AttackResult:
+    """:func:`resolve` of inputs that are not the plain ones: planned (the plan checks
+    them), then found by the plan's key, or computed under these steps' labels and kept."""
+    plan = as_plan(weapons, target, rules, context, modifiers)
+    found = RESULTS.get(plan.key)
+    if found is None:
+        return _kept(plan.key, run(plan))
     return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
 
 
@@ -120,34 +130,56 @@ def _kept(key: Any, result: AttackResult) -> AttackResult:
     return result
 
 
-def _known(
+class _Plain(NamedTuple):
+    """Plain inputs of :func:`resolve` (a list of weapons, a unit), looked for by value:
+    the result computed before (None: not found), the key it was looked for by (the plan's
+    :attr:`~mathhammer.rules.plan.AttackPlan.key`), the weapons' pools (their checks not
+    resolved), the target, and the rules (``"11e"`` when not given)."""
+
+    found: AttackResult | None
+    key: tuple[Any, ...]
+    pools: tuple[Pool | MortalWounds, ...]
+    target: Unit
+    rules: str | Ruleset
+
+
+def _plain(
     weapons: Any,
     target: Any,
     rules: str | Ruleset | None,
     context: Context | None,
     modifiers: Modifiers | None,
-) -> tuple[AttackResult | None, tuple[Any, ...] | None, tuple[Pool | MortalWounds, ...] | None]:
-    """The result of an attack computed before, found by value without planning it again
-    (the pools' checks are not resolved), the key it was looked for by (the plan's
-    :attr:`~mathhammer.rules.plan.AttackPlan.key`) and the weapons' pools; None for all
-    three when the inputs are not the plain ones (the plan then checks them and says what
-    is wrong)."""
+) -> _Plain | None:
+    """The inputs, looked for by value without planning them again; None when they are not
+    the plain ones (the plan then checks them and says what is wrong)."""
     if not isinstance(weapons, list | tuple) or not isinstance(target, Unit):
-        return None, None, None
+        return None
+    rules = "11e" if rules is None else rules
     try:
         pools = declarable(cached_pools(tuple(weapons)), target)
-        ruleset = get_ruleset("11e" if rules is None else rules)
-        key = value_key(
-            ruleset,
-            default_context() if context is None else context,
-            default_modifiers() if modifiers is None else modifiers,
-            target,
-            pools,
-        )
+        key = _value_key(target, pools, get_ruleset(rules), context, modifiers)
         found = RESULTS.get(key)
     except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below
-        return None, None, None
-    return (None if found is None else _labelled(found, pools)), key, pools
+        return None
+    return _Plain(found, key, pools, target, rules)
+
+
+def _value_key(
+    target: Unit,
+    pools: tuple[Pool | MortalWounds, ...],
+    ruleset: Ruleset,
+    context: Context | None,
+    modifiers: Modifiers | None,
+) -> tuple[Any, ...]:
+    """The key of plain inputs (:func:`~mathhammer.rules.plan.value_key`), the defaults
+    taken for the context and modifiers not given."""
+    return value_key(
+        ruleset,
+        default_context() if context is None else context,
+        default_modifiers() if modifiers is None else modifiers,
+        target,
+        pools,
+    )
 
 
 def carried(plan: AttackPlan, start: UnitState) -> AttackResult:
@@ -190,17 +222,20 @@ def _labelled(found: AttackResult, steps: Sequence[Pool | MortalWounds]) -> Atta
     The distributions are shared (they are read-only); a pool's failed saves, computed on
     first access, are computed once for both.
     """
-    pools = []
-    for step, pool in zip(steps, found.pools, strict=True):
-        weapons = () if isinstance(step, MortalWounds) else step.weapons
-        if pool.label == step.label and pool.weapons == weapons:
-            pools.append(pool)
-        else:
-            source = partial(getattr, pool, "unsaved")
-            pools.append(replace(pool, label=step.label, weapons=weapons, unsaved_source=source))
+    pools = [_relabelled(pool, step) for step, pool in zip(steps, found.pools, strict=True)]
     if all(a is b for a, b in zip(pools, found.pools, strict=True)):
         return found
     return replace(found, pools=tuple(pools))
+
+
+def _relabelled(pool: PoolResult, step: Pool | MortalWounds) -> PoolResult:
+    """A pool's result under the label and weapons of ``step``: itself where they agree,
+    else a copy whose failed saves are read from it."""
+    weapons = () if isinstance(step, MortalWounds) else step.weapons
+    if pool.label == step.label and pool.weapons == weapons:
+        return pool
+    source = partial(getattr, pool, "unsaved")
+    return replace(pool, label=step.label, weapons=weapons, unsaved_source=source)
 
 
 def _footprint(result: AttackResult) -> int:

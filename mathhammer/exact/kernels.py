@@ -169,13 +169,26 @@ def compound_kernel(count: Dist, k: FloatArray) -> FloatArray:
         return count.thin(float(k[1, 0])).probabilities[:, None].copy()
     split = split_kernel(k)
     if split is not None:
-        part = split_compound(count.probabilities, split)
-        rows = count.n * (k.shape[0] - 1) + 1
-        if part.shape[0] == rows:
-            return part
-        out = np.zeros((rows, count.n + 1))
-        out[: min(rows, part.shape[0])] = part[:rows]
-        return out
+        return _compound_split(count, k, split)
+    return _compound_powers(count, k)
+
+
+def _compound_split(
+    count: Dist, k: FloatArray, split: tuple[float, float, float, int]
+) -> FloatArray:
+    """:func:`compound_kernel` of a split kernel (:func:`split_compound`), with the rows of
+    the kernel's summed shape."""
+    part = split_compound(count.probabilities, split)
+    rows = count.n * (k.shape[0] - 1) + 1
+    if part.shape[0] == rows:
+        return part
+    out = np.zeros((rows, count.n + 1))
+    out[: min(rows, part.shape[0])] = part[:rows]
+    return out
+
+
+def _compound_powers(count: Dist, k: FloatArray) -> FloatArray:
+    """:func:`compound_kernel` by the powers of ``k``: ``sum_n P(N = n) k^n``."""
     out = np.zeros((count.n * (k.shape[0] - 1) + 1, count.n * (k.shape[1] - 1) + 1))
     power = np.ones((1, 1))
     for n, weight in enumerate(count.probabilities):

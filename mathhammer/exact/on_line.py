@@ -59,12 +59,9 @@ def run_line(plan: AttackPlan, start: UnitState | None = None) -> AttackResult |
     if len(target.groups) != 1 or type(plan.ruleset).current_group is not Ruleset.current_group:
         return None
     line = Line.of(target.groups[0])
-    pools = []
-    for step in plan.steps:
-        found = _line_pool(step, plan, line)
-        if found is None:
-            return None
-        pools.append(found)
+    pools = _line_pools(plan, line)
+    if pools is None:
+        return None
     state = _line_start(line, start)
     results = []
     hazardous = NONE
@@ -77,28 +74,50 @@ def run_line(plan: AttackPlan, start: UnitState | None = None) -> AttackResult |
     return _line_result(plan, line, state, results, hazardous, trimmed)
 
 
+def _line_pools(plan: AttackPlan, line: Line) -> list[_LinePool] | None:
+    """The plan's pools as the closed form resolves them, or None where it does not apply
+    to one of them."""
+    pools = []
+    for step in plan.steps:
+        found = _line_pool(step, plan, line)
+        if found is None:
+            return None
+        pools.append(found)
+    return pools
+
+
 def _line_pool(step: PlannedPool | MortalWounds, plan: AttackPlan, line: Line) -> _LinePool | None:
     """The pool as the closed form resolves it, or None where the closed form does not
     apply to it (:func:`run_line`)."""
     if isinstance(step, MortalWounds):
         return None
-    checks, target, ruleset = step.checks, plan.target, plan.ruleset
     stages = _line_stages(step)
     if stages is None:
         return None
-    given, with_devastating = stages
-    per_attack, per_mortal = group_damage(checks, target, ruleset)
-    lost, mortal = per_attack[0], per_mortal[0]
-    if not isinstance(lost, Dist) or not isinstance(mortal, Dist):
-        return None  # damage that depends on the wounds left
-    if command_damage(checks, target, ruleset) or checks.save_reroll == "command":
-        return None  # a flag beside the states: the layout's
+    damage = _line_damage(step, plan)
+    if damage is None:
+        return None
+    (given, with_devastating), (lost, mortal) = stages, damage
     work = line.work(lost.probabilities, step.hits)
     if with_devastating:
         work += line.work(mortal.probabilities, step.hits)
     if work > LINE_WORK:
         return None
     return _LinePool(step, given, lost, mortal if with_devastating else None)
+
+
+def _line_damage(step: PlannedPool, plan: AttackPlan) -> tuple[Dist, Dist] | None:
+    """What a failed save and a devastating wound take from a model of the one group, or
+    None where that depends on the wounds left or on a flag beside the states (a command
+    re-roll of a damage roll or of a save)."""
+    checks, target, ruleset = step.checks, plan.target, plan.ruleset
+    per_attack, per_mortal = group_damage(checks, target, ruleset)
+    lost, mortal = per_attack[0], per_mortal[0]
+    if not isinstance(lost, Dist) or not isinstance(mortal, Dist):
+        return None  # damage that depends on the wounds left
+    if command_damage(checks, target, ruleset) or checks.save_reroll == "command":
+        return None  # a flag beside the states: the layout's
+    return lost, mortal
 
 
 def _line_stages(step: PlannedPool) -> tuple[PlainSteps | tuple[Any, Any], bool] | None:
@@ -108,11 +127,18 @@ def _line_stages(step: PlannedPool) -> tuple[PlainSteps | tuple[Any, Any], bool]
     if plain is not None:
         return plain, False
     hk, wk = hit_kernel(step.checks), wound_kernel(step.checks)
-    if hk.shape != (2, 1) or wk.shape != (2, 1):
-        cost = stage_cost(step, hk, wk)[0]
-        if cost.entries > MAX_TABLE or cost.work > MAX_WORK:
-            return None
+    if _too_large(step, hk, wk):
+        return None
     return (hk, wk), wk.shape[1] != 1
+
+
+def _too_large(step: PlannedPool, hk: np.ndarray, wk: np.ndarray) -> bool:
+    """Whether the tables of a pool's hit and wound steps (kernels ``hk`` and ``wk``) are
+    too large to make (never those of a hit die and a wound die that succeed or not)."""
+    if hk.shape == (2, 1) and wk.shape == (2, 1):
+        return False
+    cost = stage_cost(step, hk, wk)[0]
+    return cost.entries > MAX_TABLE or cost.work > MAX_WORK
 
 
 def _line_start(line: Line, start: UnitState | None) -> np.ndarray:

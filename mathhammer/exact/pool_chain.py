@@ -45,13 +45,8 @@ def apply_pool(
         (:func:`~mathhammer.exact.counts.trim_counts`) and the mass cut appended to it;
         else nothing is cut.
     """
-    if saves.save_command and saves.command is not None:
-        raise OptionError(
-            "a command re-roll of a damage roll against a unit with a command re-roll "
-            "of a save is not computed; give one of them"
-        )
     if saves.save_command or saves.command is not None:
-        return on_doubled_states(layout, state, to_save, saves, trimmed)
+        return _command_pool(layout, state, to_save, saves, trimmed)
     focus, order = saves.focus, saves.order
     damage = damage_matrix(layout, saves.damage, focus=focus, order=order)
     after_saves = _saves_chain(
@@ -61,6 +56,23 @@ def apply_pool(
         return np.asarray(after_saves[0], dtype=np.float64)
     devastating = Transition(damage_matrix(layout, saves.mortal, focus=focus, order=order))
     return devastating.power_series(after_saves)
+
+
+def _command_pool(
+    layout: Layout,
+    state: FloatArray,
+    to_save: FloatArray,
+    saves: PoolSaves,
+    trimmed: list[float] | None,
+) -> FloatArray:
+    """:func:`apply_pool` with a command re-roll, of a save or of a damage roll (not both:
+    refused), on the states twice over (:func:`~mathhammer.exact.rerolled.on_doubled_states`)."""
+    if saves.save_command and saves.command is not None:
+        raise OptionError(
+            "a command re-roll of a damage roll against a unit with a command re-roll "
+            "of a save is not computed; give one of them"
+        )
+    return on_doubled_states(layout, state, to_save, saves, trimmed)
 
 
 def _counts(

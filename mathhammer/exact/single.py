@@ -33,7 +33,7 @@ decides.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -63,6 +63,9 @@ __all__ = ["Line", "failed_saves"]
 #: unit stands with probability at most ``settle`` only where "destroyed" holds all but
 #: ``settle`` of the mass, within this, so that the others are summed only then.
 _ROUNDING = 1e-12
+
+#: A step of :meth:`Line._powers`: row ``r`` of its block times ``T``, into ``out``.
+_Step = Callable[[int, FloatArray], FloatArray]
 
 
 class Line:
@@ -101,6 +104,8 @@ class Line:
         self._transitions: dict[bytes, FloatArray] = {}
         #: whether the transition is a dense matrix (a small line) rather than bands
         self.dense = methods.dense(self.size + 1)
+        # whether the powers of T are taken all at once (dense_powers): a small dense line
+        self._all_powers = self.dense and self.size + 1 <= SQUARING_STATES
 
     def left_list(self) -> list[int]:
         """:attr:`left` as a list."""
@@ -131,19 +136,12 @@ class Line:
         return found
 
     def _transition(self, damage: FloatArray) -> FloatArray:
-        top = len(damage) - 1 if len(damage) <= self._most_left else self._most_left
-        top = top if top > 1 else 1
+        top = max(min(len(damage) - 1, self._most_left), 1)
         # values[:top + 1]: P(E = d), the amounts capped at top; values[top + 1 + d]:
         # P(E >= d); the last entry 0
         pmf = damage.tolist()  # a few amounts: summed in Python floats, as cumsum sums
         exact = pmf[:top]
-        rest = pmf[top:]  # P(E >= top): one amount, or those summed as numpy sums them
-        if len(rest) == 1:
-            exact.append(rest[0])
-        elif len(rest) <= ORDERED_LIMIT:
-            exact.append(ordered_sum(rest))
-        else:
-            exact.append(float(np.add.reduce(damage[top:])))
+        exact.append(_summed(pmf[top:]))  # P(E >= top)
         tails = [0.0] * (top + 2)
         for d in range(top, -1, -1):
             tails[d] = tails[d + 1] + exact[d]
@@ -161,14 +159,14 @@ class Line:
     def steps(self, damage: FloatArray, dice: int) -> int:
         """The failed saves that can still change the state: ``dice``, or ``size`` when
         every failed save costs a wound."""
-        return (dice if dice < self.size else self.size) if damage[0] == 0.0 else dice
+        return min(dice, self.size) if damage[0] == 0.0 else dice
 
     def work(self, damage: FloatArray, dice: int) -> int:
         """The most work of a pool's chain, for at most ``dice`` failed saves (what
         :data:`LINE_WORK` bounds): per failed save, one matrix product of a small line,
         or an operation per band."""
         states = self.size + 1
-        width = len(damage) if len(damage) <= self._most_left else self._most_left + 1
+        width = min(len(damage), self._most_left + 1)
         calls, entries = (1, states * states) if self.dense else (width, width * states)
         return self.steps(damage, dice) * (calls * CALL_ENTRIES + entries)
 
@@ -229,22 +227,14 @@ class Line:
         amount = _certain(damage)
         if amount is not None:  # one path a state, as apply walks it: the dice's row read
             return self._apply_certain(state, binomial_row(dice, fail), amount)
+        if dice < 1 or not self._all_powers:
+            return None
+        # against the powers row by row, then by doubling (as dense_powers counts them;
+        # the doubling's counted only when the rows cost more)
         n = state.size
-        if dice < 1 or not self.dense or n > SQUARING_STATES:
-            return None
-        # M made (two operations), its squarings and a product per bit, less what apply
-        # spends besides the powers (the failed saves' binomial row, in Python floats up
-        # to SMALL_ROW dice: a die about a quarter of an operation; its cut; the rows'
-        # sum); against the powers row by row, then by doubling (as dense_powers counts
-        # them; the doubling's counted only when the rows cost more)
-        square = n * n
-        cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // PRODUCT_SHARE)
-        cost += 2 * CALL_ENTRIES + dice.bit_count() * (CALL_ENTRIES + square)
-        cost -= 4 * CALL_ENTRIES + (dice if dice < SMALL_ROW else SMALL_ROW) * CALL_ENTRIES // 4
+        cost = _squaring_cost(dice, n)
         steps = self.steps(damage, dice)
-        if cost >= steps * (CALL_ENTRIES + square):
-            return None
-        if cost >= doubling_cost(n, steps):
+        if cost >= steps * (CALL_ENTRIES + n * n) or cost >= doubling_cost(n, steps):
             return None
         return one_die_power(state, self.transition(damage), dice, fail)
 
@@ -295,7 +285,7 @@ class Line:
         apart: one row of the result per column), trimmed as :meth:`apply` says."""
         failed, settle = _trimmed_failed(failed, trimmed)
         steps = self.steps(damage, len(failed) - 1)
-        if self.dense and state.size <= SQUARING_STATES:  # every power at once: no settling
+        if self._all_powers:  # every power at once: no settling
             powers = dense_powers(state, self.transition(damage), steps)
             after = failed[: steps + 1].T.dot(powers)
             if steps + 1 < len(failed):  # failed saves past the unit's end
@@ -332,7 +322,7 @@ class Line:
         the attack starts from has one path, and the state after ``j`` failed saves is
         read from it (exactly: nothing is trimmed). After :attr:`size` failed saves every
         path has reached "destroyed"."""
-        steps = len(failed) - 1 if len(failed) <= self.size else self.size
+        steps = min(len(failed) - 1, self.size)
         (starts,) = state.nonzero()
         if len(starts) == 1:  # one path: walked and summed in Python floats
             return self._one_path(int(starts[0]), float(state[starts[0]]), failed, amount, steps)
@@ -356,15 +346,13 @@ class Line:
         counts = failed.tolist()
         # each count's mass added where the path stands, in order (as np.bincount adds)
         out = [0.0] * (self.size + 1)
-        out[at] = counts[0] if weight == 1.0 else counts[0] * weight
+        out[at] = counts[0] * weight  # times 1.0: the count itself, exactly
         for j in range(1, steps + 1):
             here = left[at]
             at += amount if amount < here else here  # min(amount, here), without a call
-            out[at] += counts[j] if weight == 1.0 else counts[j] * weight
+            out[at] += counts[j] * weight
         if steps + 1 < len(counts):  # failed saves past every path's end
-            rest = counts[steps + 1 :]
-            beyond = ordered_sum(rest) if len(rest) <= ORDERED_LIMIT else float(np.sum(rest))
-            out[-1] += beyond * weight
+            out[-1] += _summed(counts[steps + 1 :]) * weight
         return np.array(out)
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
@@ -406,30 +394,18 @@ class Line:
         by at most that mass (the unit standing only grows less likely).
         """
         t = self.transition(damage)
-        if self.dense and state.size <= SQUARING_STATES:
+        if self._all_powers:
             yield 0, dense_powers(state, t, steps)
-            return
+        else:
+            yield from self._stepped_powers(state, t, steps, settle)
+
+    def _stepped_powers(
+        self, state: FloatArray, t: FloatArray, steps: int, settle: float
+    ) -> Iterator[tuple[int, FloatArray]]:
+        """:meth:`_powers` a step at a time, each row the one before times ``T``, into a
+        block of rows that the next block overwrites."""
         rows = max(1, min(steps + 1, CHUNK_ENTRIES // state.size))
-        if self.dense:
-            block = np.empty((rows, state.size))
-
-            def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
-                product: FloatArray = block[r].dot(t, out)
-                return product
-
-        else:  # each row after a pad of zeros, read through windows as wide as the bands
-            pad = len(t) - 1
-            padded = np.zeros((rows, pad + state.size))
-            block = padded[:, pad:]
-            item = padded.itemsize
-            windows = as_strided(
-                padded, (rows, state.size, pad + 1), (padded.strides[0], item, item)
-            )
-            weights = _window_weights(t)
-
-            def step(r: int, out: FloatArray) -> FloatArray:
-                return np.einsum("sk,sk->s", windows[r], weights, out=out)
-
+        block, step = (_dense_stepper if self.dense else _band_stepper)(t, rows, state.size)
         near = float(np.add.reduce(state)) - settle - _ROUNDING  # see _ROUNDING
         v = state
         for j0 in range(0, steps + 1, rows):
@@ -452,6 +428,53 @@ class Line:
         for d in range(1, len(t)):
             out[d:] += v[:-d] * t[d, :-d]
         return out
+
+
+def _dense_stepper(t: FloatArray, rows: int, size: int) -> tuple[FloatArray, _Step]:
+    """A block of ``rows`` powers of ``size`` states, and the step of a dense ``T`` that
+    makes row ``r`` times ``T`` into ``out``."""
+    block = np.empty((rows, size))
+
+    def step(r: int, out: FloatArray) -> FloatArray:  # row ``r`` times T
+        product: FloatArray = block[r].dot(t, out)
+        return product
+
+    return block, step
+
+
+def _band_stepper(t: FloatArray, rows: int, size: int) -> tuple[FloatArray, _Step]:
+    """:func:`_dense_stepper` of bands ``t[d, s] = T[s, s + d]``: each row after a pad of
+    zeros, read through windows as wide as the bands."""
+    pad = len(t) - 1
+    padded = np.zeros((rows, pad + size))
+    item = padded.itemsize
+    windows = as_strided(padded, (rows, size, pad + 1), (padded.strides[0], item, item))
+    weights = _window_weights(t)
+
+    def step(r: int, out: FloatArray) -> FloatArray:
+        return np.einsum("sk,sk->s", windows[r], weights, out=out)
+
+    return padded[:, pad:], step
+
+
+def _squaring_cost(dice: int, n: int) -> int:
+    """What :meth:`Line.apply_dice` counts for ``M**dice`` by squaring on ``n`` states: M
+    made (two operations), its squarings and a product per bit, less what :meth:`Line.apply`
+    spends besides the powers (the failed saves' binomial row, in Python floats up to
+    :data:`SMALL_ROW` dice: a die about a quarter of an operation; its cut; the rows'
+    sum)."""
+    square = n * n
+    cost = (dice.bit_length() - 1) * (CALL_ENTRIES + square * n // PRODUCT_SHARE)
+    cost += 2 * CALL_ENTRIES + dice.bit_count() * (CALL_ENTRIES + square)
+    return cost - (4 * CALL_ENTRIES + min(dice, SMALL_ROW) * CALL_ENTRIES // 4)
+
+
+def _summed(values: list[float]) -> float:
+    """The sum of a few Python floats as ``np.add.reduce`` gives it for an array of them:
+    :func:`~mathhammer.core.sums.ordered_sum` up to its limit."""
+    if len(values) <= ORDERED_LIMIT:
+        return ordered_sum(values)
+    return float(np.add.reduce(values))
 
 
 def _trimmed_failed(failed: FloatArray, trimmed: list[float] | None) -> tuple[FloatArray, float]:

@@ -64,16 +64,20 @@ class Transition:
     def apply(self, x: FloatArray) -> FloatArray:
         """``x @ T`` for a vector or for a stack of row vectors (any leading shape)."""
         if self._by_bands(x):
-            bands = self.bands
-            assert bands is not None
-            out: FloatArray = x * bands[0]
-            for d in range(1, len(bands)):
-                out[..., d:] += x[..., :-d] * bands[d, :-d]
-            return out
+            return self._rows_by_bands(x)
         if self.dense:
             return np.asarray(x @ self._m, dtype=np.float64)
         flat = x.reshape(-1, x.shape[-1])
         return np.asarray((self._m @ flat.T).T).reshape(x.shape)
+
+    def _rows_by_bands(self, x: FloatArray) -> FloatArray:
+        """:meth:`apply` band by band: each band moves the states ``d`` places forward."""
+        bands = self.bands
+        assert bands is not None
+        out: FloatArray = x * bands[0]
+        for d in range(1, len(bands)):
+            out[..., d:] += x[..., :-d] * bands[d, :-d]
+        return out
 
     def power_series(self, coeffs: FloatArray) -> FloatArray:
         """``sum_j coeffs[j] @ T**j`` by Horner's scheme (``coeffs`` stacked on axis 0)."""
@@ -88,25 +92,35 @@ class Transition:
         so a stack of ``L`` is one product with no transposed copy (a block-diagonal one
         when ``T`` is sparse)."""
         if self._by_bands(x):
-            assert self.bands is not None
-            column = self.bands[:, :, None]
-            moved: FloatArray = x * column[0]
-            for d in range(1, len(column)):
-                moved[..., d:, :] += x[..., :-d, :] * column[d, :-d]
-            return moved
+            return self._columns_by_bands(x)
         if self.dense:
-            if x.ndim == 2:
-                return np.asarray(self._m.T @ x, dtype=np.float64)
-            stack, states, width = x.shape
-            if width == 1:  # one product of the stacked row vectors
-                return np.asarray(x.reshape(stack, states) @ self._m).reshape(x.shape)
-            moved = np.tensordot(x, self._m, axes=(1, 0))  # [stack, width, states]
-            return np.ascontiguousarray(moved.transpose(0, 2, 1))
+            return self._dense_columns(x)
         if x.ndim == 2:
             return np.asarray(self._m @ x, dtype=np.float64)
         stack, states = x.shape[0], x.shape[1]
         flat = x.reshape(stack * states, -1)
         return np.asarray(self._block(stack) @ flat, dtype=np.float64).reshape(x.shape)
+
+    def _columns_by_bands(self, x: FloatArray) -> FloatArray:
+        """:meth:`apply_columns` band by band: :meth:`_rows_by_bands` along the states' axis,
+        the second-last."""
+        assert self.bands is not None
+        column = self.bands[:, :, None]
+        moved: FloatArray = x * column[0]
+        for d in range(1, len(column)):
+            moved[..., d:, :] += x[..., :-d, :] * column[d, :-d]
+        return moved
+
+    def _dense_columns(self, x: FloatArray) -> FloatArray:
+        """:meth:`apply_columns` by a dense ``T``: one product, of the stacked row vectors
+        when each array is one column."""
+        if x.ndim == 2:
+            return np.asarray(self._m.T @ x, dtype=np.float64)
+        stack, states, width = x.shape
+        if width == 1:  # one product of the stacked row vectors
+            return np.asarray(x.reshape(stack, states) @ self._m).reshape(x.shape)
+        moved = np.tensordot(x, self._m, axes=(1, 0))  # [stack, width, states]
+        return np.ascontiguousarray(moved.transpose(0, 2, 1))
 
     def _block(self, stack: int) -> sp.csr_matrix:
         """``I_stack (x) T^t``: the first ``stack`` blocks of one block-diagonal matrix, made

@@ -104,21 +104,25 @@ def unsaved_distribution(
     [9.0, 12.0, 15.0]
     """
     count = np.asarray(to_save.sum(axis=1), dtype=np.float64)  # devastating wounds: no save
-    saved, damage, focus, order = saves.saved, saves.damage, saves.focus, saves.order
-    parts = rolling_parts(layout, state, saves.faces, focus, order)
-    if saves.command is not None or saves.save_command:  # the counter beside the doubled states
-        args = (saved, damage, focus, order)
-        pmf = sum(
-            _augmented_chain(layout, part, count, *args, w, saves.command, saves.save_command)
-            for part, w in parts
-        )
-    else:
-        pmf = sum(
-            _unsaved(layout, part, count, saved, damage, focus, order, weights)
-            for part, weights in parts
-        )
+    parts = rolling_parts(layout, state, saves.faces, saves.focus, saves.order)
+    pmf = sum(_part_unsaved(layout, part, count, saves, weights) for part, weights in parts)
     assert isinstance(pmf, np.ndarray)
     return Dist._trusted(pmf)
+
+
+def _part_unsaved(
+    layout: Layout,
+    state: FloatArray,
+    count: FloatArray,
+    saves: PoolSaves,
+    weights: FloatArray | None,
+) -> FloatArray:
+    """:func:`unsaved_distribution` from one part of the state (:func:`rolling_parts`):
+    with a command re-roll, by the counter beside the doubled states."""
+    args = (saves.saved, saves.damage, saves.focus, saves.order, weights)
+    if saves.command is not None or saves.save_command:
+        return _augmented_chain(layout, state, count, *args, saves.command, saves.save_command)
+    return _unsaved(layout, state, count, *args)
 
 
 def _unsaved(
@@ -203,15 +207,10 @@ def _mix(z: FloatArray, step: _Step, failing: np.ndarray, share: float, most: in
     blocks; ``share`` is the chance that one of ``I`` dice in the blocks so far is in
     this one. ``z @ T**i`` is made for every row at once, ``i`` by ``i``.
     """
+    if share == 1.0:  # the first block: z is the state alone, every die is in this block
+        return _first_mix(z, step, failing, most)
     out = np.zeros((most + 1, z.shape[1]))
     stack = z
-    if share == 1.0:  # the first block: z is the state alone, every die is in this block
-        for i in range(most + 1):
-            out[i] = stack[0]
-            stack = step.forward(stack, failing)
-            if not stack.any():
-                break
-        return _trim(out)
     table = binomial_table(most, share)  # table[I, i]
     i = 0
     while stack.any():  # rows past I = most are dropped: the stack ends empty
@@ -219,6 +218,18 @@ def _mix(z: FloatArray, step: _Step, failing: np.ndarray, share: float, most: in
         out[i : i + rows] += table[i : i + rows, i, None] * stack[:rows]
         stack = step.forward(stack[: min(rows, most - i)], failing)
         i += 1
+    return _trim(out)
+
+
+def _first_mix(z: FloatArray, step: _Step, failing: np.ndarray, most: int) -> FloatArray:
+    """:func:`_mix` after the first block, every die in it: ``out[i] = z[0] @ T**i``."""
+    out = np.zeros((most + 1, z.shape[1]))
+    stack = z
+    for i in range(most + 1):
+        out[i] = stack[0]
+        stack = step.forward(stack, failing)
+        if not stack.any():
+            break
     return _trim(out)
 
 
@@ -324,21 +335,13 @@ def _augmented_chain(
     counted)."""
     kmax = count.size - 1
     counter = unsaved_counter(layout, kmax, effective_damage)
-    import scipy.sparse as sp
-
-    current = layout.current_group(focus, order)
     again = fresh_saves(layout, saved, focus, order) if save_command else None
-    if command is None:
-        damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
-    else:
-        (kept, rerolled), _ = command
-        damage = command_transition(layout, effective_damage, kept, rerolled, focus, order)
-        damage = sp.csr_matrix(damage)
-        current = np.tile(current, 2)
-        state = np.concatenate([state, np.zeros(layout.size)])
-    assert isinstance(damage, sp.csr_matrix)
-    size = len(current) * (2 if save_command else 1)
+    current, damage, state = _augmented_damage(
+        layout, state, effective_damage, focus, order, command
+    )
+    size = len(current)
     if save_command:
+        size *= 2
         state = np.concatenate([state, np.zeros(layout.size)])
     states = size * counter
     nonzero = counter * (damage.nnz + layout.size)
@@ -347,6 +350,51 @@ def _augmented_chain(
     cost = chain_cost(kmax, 1, states, one, acting, stacked)
     sizes = f"{kmax} dice to save, {size} target states x {counter} counts"
     check_cost(_WHAT, cost, sizes)
+    blocks = _augmented_blocks(saved, weights, current, damage, again, counter)
+    start = np.zeros((size, counter))
+    start[:, 0] = state
+    final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(size, counter)
+    return np.asarray(final.sum(axis=0), dtype=np.float64)
+
+
+def _augmented_damage(
+    layout: Layout,
+    state: FloatArray,
+    effective_damage: Sequence[Damage],
+    focus: int | None,
+    order: AllocationOrder | None,
+    command: CommandDamage | None,
+) -> tuple[np.ndarray, Any, FloatArray]:
+    """The current group of each state, the sparse damage transition and the state of
+    :func:`_augmented_chain`: on the states twice over with a ``command`` re-roll of a
+    damage roll (:func:`~mathhammer.exact.rerolled.command_transition`)."""
+    import scipy.sparse as sp
+
+    current = layout.current_group(focus, order)
+    if command is None:
+        damage = damage_matrix(layout, effective_damage, focus=focus, order=order, sparse=True)
+        assert isinstance(damage, sp.csr_matrix)
+        return current, damage, state
+    (kept, rerolled), _ = command
+    damage = command_transition(layout, effective_damage, kept, rerolled, focus, order)
+    doubled = np.concatenate([state, np.zeros(layout.size)])
+    return np.tile(current, 2), sp.csr_matrix(damage), doubled
+
+
+def _augmented_blocks(
+    saved: np.ndarray,
+    weights: FloatArray | None,
+    current: np.ndarray,
+    damage: Any,
+    again: np.ndarray | None,
+    counter: int,
+) -> list[tuple[float, Transition | None]]:
+    """The face blocks of :func:`_augmented_chain`: each acting block's transition on the
+    states times the counter, which a failed save moves up by one (it stops at its top);
+    with the defender's command re-roll (``again``), the saves it makes are not counted
+    (:func:`~mathhammer.exact.rerolled.save_command_split`)."""
+    import scipy.sparse as sp
+
     top = counter - 1
     shift = sp.diags(np.ones(top), 1, shape=(counter, counter)) + sp.coo_matrix(
         ([1.0], ([top], [top])), shape=(counter, counter)
@@ -364,7 +412,4 @@ def _augmented_chain(
             kept, fail = save_command_split(damage, saving, again)
         aug = sp.kron(kept, sp.identity(counter)) + sp.kron(fail, shift)
         blocks.append((p, Transition(sp.csr_matrix(aug))))
-    start = np.zeros((size, counter))
-    start[:, 0] = state
-    final = sorted_dice_chain(count[:, None], start.ravel(), blocks)[0].reshape(size, counter)
-    return np.asarray(final.sum(axis=0), dtype=np.float64)
+    return blocks

@@ -121,13 +121,21 @@ def pool_walk(
         plan = plan.declared(standing)
     if plan.tests or len(plan.steps) != len(pools):
         return None
+    return PoolWalk(tuple(_walk_part(*part) for part in _start_parts(plan, start)))
+
+
+def _start_parts(
+    plan: AttackPlan, start: AttackResult | UnitState | None
+) -> list[tuple[float, AttackPlan, UnitState | None]]:
+    """The parts of a walk's start: the plan from the untouched target, or as declared
+    against each part of ``start``'s states (:func:`~mathhammer.exact.declared.split_start`)."""
     if start is None:
-        parts: list[tuple[float, AttackPlan, UnitState | None]] = [(1.0, plan, None)]
-    else:
-        parts = list(split_start(plan, start_state(start, plan.target, plan.ruleset.name)))
-    made = []
-    for weight, declared, carried in parts:
-        check_sizes(declared, EXACT_LIMITS)
-        layout, kernels, initial = layout_start(declared, carried)
-        made.append(WalkPart(weight, declared, layout, kernels, initial))
-    return PoolWalk(tuple(made))
+        return [(1.0, plan, None)]
+    return list(split_start(plan, start_state(start, plan.target, plan.ruleset.name)))
+
+
+def _walk_part(weight: float, declared: AttackPlan, carried: UnitState | None) -> WalkPart:
+    """One part of a walk, its plan checked against the engine's limits and laid out."""
+    check_sizes(declared, EXACT_LIMITS)
+    layout, kernels, initial = layout_start(declared, carried)
+    return WalkPart(weight, declared, layout, kernels, initial)
