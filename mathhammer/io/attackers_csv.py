@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -160,6 +160,14 @@ class _Unit:
         """The unit's models as given, else its largest count."""
         return self.values.get("models") or max(r.count for r in self.rows)
 
+    def rows_in(self, phase: str) -> list[_Row]:
+        """The unit's rows of weapons used in ``phase``."""
+        return [r for r in self.rows if r.phase == phase]
+
+    def usable_in(self, phase: str) -> list[_Row]:
+        """The unit's rows of ``phase`` it may use (not marked no)."""
+        return [r for r in self.rows_in(phase) if r.use != "no"]
+
     def context(self) -> Context:
         """The context of the unit's attacks, from its flag columns."""
         flags: dict[str, Any] = {k: bool(self.values.get(c)) for k, c in _FLAGS.items()}
@@ -238,13 +246,25 @@ def _unit_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str,
     keywords = normalise_keywords(row.get("keywords", ""))
     values: dict[str, Any] = {
         "points": reader.value(line, row, "points", optional_integer),
-        "models": reader.value(line, row, "models", optional_integer),
+        "models": _count(reader, line, row, "models", optional_integer),
         "keywords": keywords or None,
     }
-    if values["models"] is not None and values["models"] < 1:
-        raise reader.error(line, "models", f"expected an integer >= 1; got {values['models']}")
     values.update(_flag_values(reader, line, row))
     return values
+
+
+def _count(
+    reader: CsvReader,
+    line: int,
+    row: dict[str, str],
+    column: str,
+    parse: Callable[[str], int | None],
+) -> Any:
+    """A count column's value, read by ``parse``: at least 1 when given."""
+    number = reader.value(line, row, column, parse)
+    if number is not None and number < 1:
+        raise reader.error(line, column, f"expected an integer >= 1; got {number}")
+    return number
 
 
 def _flag_values(reader: CsvReader, line: int, row: dict[str, str]) -> dict[str, bool | None]:
@@ -259,9 +279,7 @@ def _row(
     reader: CsvReader, line: int, row: dict[str, str], rules: RulesetLike, strict: bool
 ) -> _Row:
     weapon = _weapon(reader, line, row, rules)
-    count = reader.value(line, row, "count", integer)
-    if count < 1:
-        raise reader.error(line, "count", f"expected an integer >= 1; got {count}")
+    count = _count(reader, line, row, "count", integer)
     if strict and weapon.unknown_abilities:
         raise _unknown_error(reader, line, weapon.unknown_abilities[0])
     unknown = tuple(
@@ -291,7 +309,7 @@ def _unit(reader: CsvReader, name: str, unit: _Unit) -> list[AttackOptions]:
     """The unit's AttackOptions, one per phase it has rows to use in."""
     phases = _used_phases(reader, name, unit)
     # the tokens of rows never used still reach the user, with the unit's first phase
-    unused = [u for r in unit.rows if r.phase not in phases for u in r.unknown]
+    unused = _unknown(r for r in unit.rows if r.phase not in phases)
     out = []
     for phase in phases:
         label = f"{name} ({_LABELS[phase]})" if len(phases) > 1 else name
@@ -302,7 +320,7 @@ def _unit(reader: CsvReader, name: str, unit: _Unit) -> list[AttackOptions]:
 
 def _used_phases(reader: CsvReader, name: str, unit: _Unit) -> list[str]:
     """The phases in which the unit has a row it may use; an error if it has none."""
-    phases = [p for p in _LABELS if any(r.phase == p and r.use != "no" for r in unit.rows)]
+    phases = [p for p in _LABELS if unit.usable_in(p)]
     if not phases:
         raise reader.error(
             unit.line, "use", f"unit {name!r} marks every row no; expected a row to use"
@@ -314,8 +332,8 @@ def _phase_attack(
     reader: CsvReader, unit: _Unit, phase: str, label: str, unused: list[UnknownAbility]
 ) -> AttackOptions:
     """The unit's AttackOptions in one phase, located at its first row used in it."""
-    rows = [r for r in unit.rows if r.phase == phase]
-    first = min(r.line for r in rows if r.use != "no")
+    rows = unit.rows_in(phase)
+    first = min(r.line for r in unit.usable_in(phase))
     make = partial(
         AttackOptions,
         label,
@@ -324,9 +342,14 @@ def _phase_attack(
         unit.values.get("points"),
         unit.context(),
         source=reader.source(first),
-        unknown_abilities=[u for r in rows for u in r.unknown] + unused,
+        unknown_abilities=_unknown(rows) + unused,
     )
     return reader.build(first, ATTACKER_FIELDS, make)
+
+
+def _unknown(rows: Iterable[_Row]) -> list[UnknownAbility]:
+    """The unknown ability tokens of the rows, in order."""
+    return [u for r in rows for u in r.unknown]
 
 
 def _phase_options(rows: list[_Row], models: int, keywords: Sequence[str]) -> list[Loadout]:

@@ -46,6 +46,8 @@ NONE = {"", "-", "n/a", "none"}
 #: points value needs, and far fewer than Python's own limit on reading one (4,300).
 MAX_DIGITS = 9
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+#: A classic characteristic: a number without a sign, of at most MAX_DIGITS digits.
+_PLAIN_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 YES = {"yes", "y", "true", "1"}
 NO = {"no", "n", "false", "0", ""}
 
@@ -116,24 +118,25 @@ class CsvReader:
         names = [known.get(h.casefold(), h) for h in header]
         self._check_unique(header, names)
         self._check_required(names, required)
-        self.extra_columns = tuple(n for n in names if n and n not in known.values())
-        for warning in self._extra_warnings(required + optional):
-            warnings.warn(warning, stacklevel=outside_stacklevel())
+        self._keep_extra(names, required + optional)
         return names
+
+    def _keep_extra(self, names: list[str], read: tuple[str, ...]) -> None:
+        """Keep the columns the caller does not read as ``extra_columns``, and warn of each."""
+        self.extra_columns = tuple(n for n in names if n and n not in read)
+        for warning in self._extra_warnings(read):
+            warnings.warn(warning, stacklevel=outside_stacklevel())
 
     def _check_split(self, header: list[str]) -> None:
         """Refuse a header of one column holding a separator this reader does not split on."""
-        if len(header) != 1:
-            return
-        for sep in ("|",):
-            if sep in header[0]:
-                raise self.error(
-                    1,
-                    None,
-                    f"the header is one column containing {sep!r}; expected values "
-                    "separated by commas (or semicolons, or tabs): in Excel, Save As "
-                    "'CSV (comma delimited)'",
-                )
+        if len(header) == 1 and "|" in header[0]:
+            raise self.error(
+                1,
+                None,
+                "the header is one column containing '|'; expected values "
+                "separated by commas (or semicolons, or tabs): in Excel, Save As "
+                "'CSV (comma delimited)'",
+            )
 
     def _check_unique(self, header: list[str], names: list[str]) -> None:
         """Refuse a column the header names twice (in any case or spacing)."""
@@ -250,7 +253,7 @@ def leadership(raw: str) -> int | None:
     text = raw.strip()
     if text.lower() in NONE:
         return None
-    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+    if _PLAIN_NUMBER.fullmatch(text):
         return int(text)
     try:
         return parse_leadership(raw)
@@ -292,7 +295,7 @@ def dice_reader(field: str) -> Callable[[str], Dice]:
 
 
 def agree(reader: CsvReader, line: int, unit: str, column: str, first: Any, value: Any) -> None:
-    if first is not None and value is not None and first != value:
+    if None not in (first, value) and first != value:
         raise reader.error(
             line, column, f"unit {unit!r} has {first!r} on an earlier row but {value!r} here"
         )
@@ -315,9 +318,4 @@ def _delimiter(text: str) -> str:
     (';', ',', '\\t')
     """
     header = text.lstrip("\ufeff").split("\n", 1)[0]
-    if "," in header:
-        return ","
-    for sep in (";", "\t"):
-        if sep in header:
-            return sep
-    return ","
+    return next((sep for sep in (",", ";", "\t") if sep in header), ",")

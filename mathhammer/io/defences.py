@@ -37,7 +37,7 @@ Examples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..model.unit import ToughnessWhile
@@ -119,19 +119,27 @@ class _Reading:
         """The fields, why the ability was not (fully) read, and its relevance."""
         if not self.unread:
             return self.fields, None, self.relevant
-        reason = "; ".join(dict.fromkeys(_reason(s) for s in self.unread))
+        reason = "; ".join(dict.fromkeys(map(_reason, self.unread)))
         if self.fields:
             reason = f"partly read ({', '.join(self.fields)}); not read: {reason}"
         return self.fields, reason, True
 
 
+#: How to pick the better of two values of a field that does not stack.
+_BETTER: dict[str, Callable[[int, int], int]] = {
+    "invuln": min,
+    "fnp": min,
+    "fnp_mortal": min,
+    "damage_reduction": max,
+}
+
+
 def _keep_best(fields: dict[str, int | bool], name: str, value: int | bool) -> None:
     """Set a field to the better of its value and ``value``: these abilities do not stack."""
+    better = _BETTER.get(name)
     known = fields.get(name)
-    if name in ("invuln", "fnp", "fnp_mortal") and isinstance(known, int):
-        value = min(known, int(value))
-    elif name == "damage_reduction" and isinstance(known, int):
-        value = max(known, int(value))
+    if better is not None and isinstance(known, int):
+        value = better(known, int(value))
     fields[name] = value
 
 
@@ -194,6 +202,8 @@ _HARMLESS = re.compile(
 #: The number of a named core ability: "Feel No Pain 5+", "Invulnerable Save (4+)".
 _FNP_NAME = re.compile(r"^(?:feel no(?:t)? pain|fnp):? \(?([2-6])\+\)?$")
 _INVULN_NAME = re.compile(r"^(?:invulnerable save|insv):? ?\(?([2-6])\+(\*?)\)?$")
+_UNSTARRED_INVULN_NAME = re.compile(r"^(?:invulnerable save|insv):? ?\(?([2-6])\+\)?$")
+_ROLL_TEXT = re.compile(r"^([2-6])\+$")
 _IMPROVED = re.compile(r"\bimproved to (?:an? )?[2-6]\+ against (?:ranged|melee) attacks")
 _INVULN_TEXT = re.compile(r"^(?:invulnerable save:? )?([2-6])\+(?: invulnerable save)?$")
 
@@ -206,25 +216,32 @@ _CONDITIONS = re.compile(
     r"(?:character|non-character) models in (?:this|that) unit|leading a unit)"
 )
 _ATTACK_KIND = re.compile(r"\b(ranged|melee|psychic) attacks?\b")
-#: Effects the engine has no profile field for, by what the sentence mentions.
-_NOT_FIELDS = (
-    (r"worsen the armour penetration", "worsening the AP of an attack is not expressible"),
-    (r"characteristic|[+-]\d+ (?:t|w|sv)\b", "a change of a characteristic (T, Sv, W) is not read"),
-    (r"\broll\b|saving throw", "a Hit, Wound or save roll modifier is not a profile field"),
+#: Why a defensive sentence is not read, by the first thing it mentions: a condition, an
+#: attack kind, or an effect the engine has no profile field for (``{}`` is what was found).
+_REASONS = (
+    (_CONDITIONS, "conditional: {}"),
+    (_ATTACK_KIND, "conditional: {} attacks only"),
+    (
+        re.compile(r"worsen the armour penetration"),
+        "worsening the AP of an attack is not expressible",
+    ),
+    (
+        re.compile(r"characteristic|[+-]\d+ (?:t|w|sv)\b"),
+        "a change of a characteristic (T, Sv, W) is not read",
+    ),
+    (
+        re.compile(r"\broll\b|saving throw"),
+        "a Hit, Wound or save roll modifier is not a profile field",
+    ),
 )
 
 
 def _reason(sentence: str) -> str:
     """Why a defensive sentence was not turned into fields."""
-    found = _CONDITIONS.search(sentence)
-    if found:
-        return f"conditional: {found.group(1)}"
-    kind = _ATTACK_KIND.search(sentence)
-    if kind:
-        return f"conditional: {kind.group(1)} attacks only"
-    for mention, reason in _NOT_FIELDS:
-        if re.search(mention, sentence):
-            return reason
+    for mention, reason in _REASONS:
+        found = mention.search(sentence)
+        if found:
+            return reason.format(*found.groups())
     return "phrasing not recognised"
 
 
@@ -242,10 +259,12 @@ def _read_items(items: str, reading: _Reading) -> bool:
 def _against(items: str, against: str) -> list[tuple[str, int | bool]] | None:
     """The fields of core abilities had "against" some attacks: only Feel No Pain against
     mortal wounds is read; None otherwise."""
-    gives = _item_fields(items)
-    if gives is None or against not in _MORTAL or [g[0] for g in gives] != ["fnp"]:
+    if against not in _MORTAL:
         return None
-    return [("fnp_mortal", gives[0][1])]
+    match _item_fields(items):
+        case [("fnp", roll)]:
+            return [("fnp_mortal", roll)]
+    return None
 
 
 def _item_fields(items: str) -> list[tuple[str, int | bool]] | None:
@@ -323,22 +342,27 @@ def _read_named(name: str, text: str, reading: _Reading) -> bool:
     return True
 
 
+def _roll(found: re.Match[str] | None) -> int | None:
+    """The roll captured by the first group of a match ("4" of "4+"), or None."""
+    return int(found[1]) if found else None
+
+
 def _named_fnp(name: str, text: str) -> int | None:
     """The roll of "Feel No Pain 5+", or of "Feel No Pain" whose text is "5+"; else None."""
-    fnp = _FNP_NAME.match(name) or (name == "feel no pain" and re.match(r"^([2-6])\+$", text))
-    return int(fnp[1]) if fnp else None
+    if name == "feel no pain":
+        return _roll(_ROLL_TEXT.match(text))
+    return _roll(_FNP_NAME.match(name))
 
 
 def _named_invuln(name: str, text: str) -> int | None:
     """The roll of "Invulnerable Save 4+" (not starred; its text, if any, the roll alone),
     or of "Invulnerable Save" whose text is "4+"; else None."""
-    invuln = _INVULN_NAME.match(name)
     stated = _INVULN_TEXT.match(text)
-    if invuln and not invuln[2] and (not text or stated):
-        return int(invuln[1])
-    if name == "invulnerable save" and stated:
-        return int(stated[1])
-    return None
+    if name == "invulnerable save":
+        return _roll(stated)
+    if text and not stated:  # the text qualifies the save
+        return None
+    return _roll(_UNSTARRED_INVULN_NAME.match(name))
 
 
 def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | None, bool]:
@@ -361,17 +385,7 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     """
     reading = _Reading()
     name, text = clean_rule_text(ability.name), clean_rule_text(ability.text)
-    named = _read_by_name(name, text, reading)
-    if named is not None:
-        return named
-    starred = _INVULN_NAME.match(name)
-    sentences = rule_sentences(text)
-    if _is_choice(text, sentences):
-        return {}, "a choice among effects, " + _reason(text), True
-    _read_sentences(sentences, reading, starred)
-    if name.startswith(("feel no pain", "invulnerable save")) and not reading.fields:
-        reading.unread.append(text or name)
-    return reading.result()
+    return _read_by_name(name, text, reading) or _read_text(name, text, reading)
 
 
 def _read_by_name(
@@ -386,6 +400,19 @@ def _read_by_name(
     if name == "feel no pain":
         return {}, "Feel No Pain without its value", True
     return None
+
+
+def _read_text(
+    name: str, text: str, reading: _Reading
+) -> tuple[dict[str, int | bool], str | None, bool]:
+    """What an ability gives by its text, read sentence by sentence."""
+    sentences = rule_sentences(text)
+    if _is_choice(text, sentences):
+        return {}, "a choice among effects, " + _reason(text), True
+    _read_sentences(sentences, reading, _INVULN_NAME.match(name))
+    if name.startswith(("feel no pain", "invulnerable save")) and not reading.fields:
+        reading.unread.append(text or name)  # a core ability whose value was not found
+    return reading.result()
 
 
 def _is_choice(text: str, sentences: list[str]) -> bool:
@@ -440,16 +467,10 @@ def read_defences(abilities: Iterable[AbilityText]) -> Defences:
     toughness: list[tuple[str, ToughnessWhile]] = []
     for ability in abilities:
         ruled = read_toughness_while(ability)
-        if ruled is not None:
+        if ruled is None:
+            _add_ability(ability, fields, understood, unread)
+        else:
             toughness.append(ruled)
-            understood.append(ability)
-            continue
-        given, reason, relevant = read_ability(ability)
-        for name, value in given.items():
-            _keep_best(fields, name, value)
-        if reason is not None:
-            unread.append(UnreadAbility(ability.name, ability.text, reason))
-        elif relevant:
             understood.append(ability)
     return Defences(
         understood=tuple(understood),
@@ -457,3 +478,19 @@ def read_defences(abilities: Iterable[AbilityText]) -> Defences:
         toughness_while=tuple(toughness),
         **fields,  # type: ignore[arg-type]
     )
+
+
+def _add_ability(
+    ability: AbilityText,
+    fields: dict[str, int | bool],
+    understood: list[AbilityText],
+    unread: list[AbilityText],
+) -> None:
+    """Add the fields of one ability to ``fields``, and list it as understood or not."""
+    given, reason, relevant = read_ability(ability)
+    for name, value in given.items():
+        _keep_best(fields, name, value)
+    if reason is not None:
+        unread.append(UnreadAbility(ability.name, ability.text, reason))
+    elif relevant:
+        understood.append(ability)

@@ -123,8 +123,7 @@ def _add_row(
     )  # fmt: skip
     if entry["groups"]:
         _merge(reader, line, name, entry, values)
-    entry["ap"] = entry["ap"] if values["ap"] is None else values["ap"]
-    entry["reroll"] = entry["reroll"] if values["reroll"] is None else values["reroll"]
+    _keep_given(entry, values, ("ap", "reroll"))
     entry["groups"].append(group)
     entry["points"].append((line, values["points"]))
 
@@ -150,7 +149,12 @@ def _merge(
     agree(reader, line, name, "worsen AP", entry["ap"], values["ap"])
     agree(reader, line, name, "re-roll saves", entry["reroll"], values["reroll"])
     entry["keywords"] = entry["keywords"] or keywords
-    entry["ld"] = entry["ld"] if values["ld"] is None else values["ld"]
+    _keep_given(entry, values, ("ld",))
+
+
+def _keep_given(entry: dict[str, Any], values: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """Set the unit's values of ``keys`` to the row's, where the row gives them."""
+    entry.update({key: values[key] for key in keys if values[key] is not None})
 
 
 def _group(reader: CsvReader, line: int, row: dict[str, str]) -> ModelGroup:
@@ -173,7 +177,7 @@ def _points(
 ) -> tuple[int | None, tuple[int, ...] | None]:
     """The unit's points and each group's: every row priced, one row, or none."""
     given = [p for _, p in rows if p is not None]
-    if len(rows) == 1 or len(given) <= 1:
+    if len(given) <= 1:  # also for a unit of one row
         return (given[0] if given else None), None
     return None, _group_points(reader, name, rows, given)
 

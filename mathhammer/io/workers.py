@@ -248,11 +248,11 @@ def _check_running(
     """Raise :class:`PoolStopped` when the pool's manager thread has stopped while results
     are still waited for (it ends otherwise only once the pool is shut down, or broken:
     then every result waited for is set, and read as usual)."""
-    thread = _manager(pool)
-    if not failed and (thread is None or thread.is_alive()):
-        return
     if failed:  # what stopped it, as the hook recorded it
         raise PoolStopped(failed[0])
+    thread = _manager(pool)
+    if thread is None or thread.is_alive():
+        return
     if any(future.done() for future in waited):
         return  # broken meanwhile: its results say how
     raise PoolStopped(RuntimeError("its manager thread stopped"))
@@ -371,15 +371,18 @@ run again, or with fewer jobs'
     codes = [p.exitcode for p in processes if p.exitcode]
     # the pool stops the other workers with SIGTERM once one dies: name the first cause
     codes.sort(key=lambda code: code == -signal.SIGTERM)
-    if not codes:
-        how = "ended unexpectedly"
-    elif codes[0] < 0:
-        name = _signal_name(-codes[0])
-        memory = " (the system may have run out of memory)" if name == "SIGKILL" else ""
-        how = f"was killed by {name}{memory}"
-    else:
-        how = f"exited with status {codes[0]}"
-    return f"a worker process {how}; run again, or with fewer jobs"
+    return f"a worker process {_how_ended(next(iter(codes), None))}; run again, or with fewer jobs"
+
+
+def _how_ended(code: int | None) -> str:
+    """How a worker with this exit code ended (None: no code to tell)."""
+    if code is None:
+        return "ended unexpectedly"
+    if code > 0:
+        return f"exited with status {code}"
+    name = _signal_name(-code)
+    memory = " (the system may have run out of memory)" if name == "SIGKILL" else ""
+    return f"was killed by {name}{memory}"
 
 
 def _signal_name(number: int) -> str:

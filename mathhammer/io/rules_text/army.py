@@ -39,6 +39,12 @@ _ARMY: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )  # fmt: skip
 
 
+#: The attacks of a unit "selected to shoot" or "to fight".
+_ACT_ATTACKS = {"shoot": "ranged", "fight": "melee"}
+#: Names in a rule's list of units that name no units of the army ("friendly units").
+_NO_UNITS = frozenset({"", "UNIT", "UNITS"})
+
+
 def army_subject(sentence: Sentence) -> bool:
     """Read an army or detachment rule's subject ("friendly ORKS INFANTRY units' ranged
     attacks have ...", "each time an attack targets a BOYZ unit from your army, ...") as
@@ -76,7 +82,7 @@ def _as_own(sentence: Sentence, found: re.Match[str], own: str) -> bool:
     rest = _that_unit(parts["rest"], names)
     act = parts.get("act")
     if act:
-        sentence.restrict("ranged" if act == "shoot" else "melee")
+        sentence.restrict(_ACT_ATTACKS[act])
     sentence.text = own.format(kind=parts.get("kind") or "", rest=rest, act="")
     sentence.units = (*names, *excluded)
     return True
@@ -86,7 +92,7 @@ def _unit_names(words: str) -> list[str] | None:
     """The units of the army a rule names, in upper case ("ORKS INFANTRY"); None if it names
     none ("friendly units")."""
     names = [" ".join(n.split()).upper() for n in re.split(r", (?:or )?| or |/", words)]
-    return None if any(not n or n in ("UNIT", "UNITS") for n in names) else names
+    return None if _NO_UNITS.intersection(names) else names
 
 
 def _that_unit(rest: str, names: list[str]) -> str:

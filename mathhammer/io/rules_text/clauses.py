@@ -362,6 +362,9 @@ def clauses(effects: str) -> list[str]:
 
 #: The characteristics of "+1 s", "-1 ap" as an effect names them.
 _SHORT = {"ap": "ap", "s": "strength", "a": "attacks", "d": "damage"}
+#: The characteristics an item may worsen for the attacks against the unit ("-1 ap"), each
+#: with its effect and the sign of the effect's value (a worse AP is a positive one).
+_WORSENED = {"ap": ("target_ap", -1), "d": ("target_damage", 1)}
 
 
 def new_items(items: str, sentence: Sentence, defence: bool) -> list[Effect]:
@@ -394,11 +397,10 @@ def _characteristic_item(
     n, c = int(found["n"]), found["c"]
     if not defence:
         return sentence.effect(_SHORT[c], n)
-    if c == "ap" and n < 0:
-        return sentence.effect("target_ap", -n)
-    if c == "d" and n < 0:
-        return sentence.effect("target_damage", n)
-    raise Unread(f"'{item}' to the attacks against it")
+    if c not in _WORSENED or n >= 0:
+        raise Unread(f"'{item}' to the attacks against it")
+    kind, sign = _WORSENED[c]
+    return sentence.effect(kind, sign * n)
 
 
 def _weapon_item(item: str, sentence: Sentence) -> list[Effect]:
@@ -462,9 +464,12 @@ def _against(out: list[Effect], against: str) -> list[Effect]:
     melee attacks."""
     if against == "psychic attacks" and out:  # an attack made with a [PSYCHIC] weapon
         return _against_psychic(out)
-    if against in _MORTAL and [e.kind for e in out] == ["fnp"]:
-        fnp = out[0]
-        return [Effect("fnp_mortal", fnp.value, None, fnp.conditions, fnp.source, fnp.scope)]
+    if against in _MORTAL:
+        match out:
+            case [Effect(kind="fnp") as fnp]:  # a Feel No Pain alone
+                return [
+                    Effect("fnp_mortal", fnp.value, None, fnp.conditions, fnp.source, fnp.scope)
+                ]
     return _against_attacks(out, against)
 
 

@@ -442,8 +442,8 @@ def _add_characteristic(sentence: Sentence, found: re.Match[str]) -> list[Effect
         return None
     _improved_weapons(sentence, found)
     n = int(found["n"] or found["by"])
-    kinds = [k for k in found.group("what", "what2", "what3", "what4") if k]
-    return [sentence.effect(_CHARACTERISTIC_KINDS.get(k, k), n) for k in kinds]
+    kinds = found.group("what", "what2", "what3", "what4")
+    return [sentence.effect(_CHARACTERISTIC_KINDS.get(k, k), n) for k in kinds if k]
 
 
 def _improved_weapons(sentence: Sentence, found: re.Match[str]) -> None:

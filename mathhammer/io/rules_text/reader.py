@@ -224,6 +224,14 @@ def _whole_rule(rule: AbilityText, name: str) -> RuleReading | None:
     return None
 
 
+def _about_led(sentence: Sentence, context: Sentence, text: str) -> Sentence:
+    """The sentence, about the led unit if the one before it was and it names that unit
+    ("... models in that unit have the Feel No Pain 4+ ...")."""
+    if context.scope == "led" and _LED_UNIT.search(text):
+        sentence.scope = "led"
+    return sentence
+
+
 def _once_per_battle(context: Sentence) -> bool:
     """True if the sentence before a rule's "If it does, ..." is once per battle."""
     return "once per battle" in context.text or any(
@@ -250,8 +258,12 @@ class _RuleReader:
     def read(self, text: str) -> None:
         """Read one sentence of the rule: a roll's result, a choice, or a sentence of the
         grammar."""
-        if self._rolled(text) or self._chosen(text):
-            return
+        if not (self._rolled(text) or self._chosen(text)):
+            self._read_grammar(text)
+
+    def _read_grammar(self, text: str) -> None:
+        """Read a sentence of the grammar (of an army rule: one that names the army's units);
+        note it if it is not read."""
         sentence = self._sentence(text)
         try:
             if self.army and not army_subject(sentence):
@@ -305,34 +317,33 @@ class _RuleReader:
     def _rolled(self, text: str) -> bool:
         """True if the sentence is a result of a roll on a table (read into the effects, or
         listed)."""
-        rolled = _table(text, self.source)
-        if rolled is None:
-            return False
-        if rolled[0] == _NOT_READ:
-            self._miss(text, f"a result of a roll not read: '{text}'")
-        self.effects.extend(rolled[1])
-        return True
+        return self._take(text, _table(text, self.source), "a result of a roll")
 
     def _chosen(self, text: str) -> bool:
         """True if the sentence is a choice or one of its options (read into the effects, or
         listed)."""
         chosen = _choice(text, self.source, self.choice)
-        if chosen is None:
+        if chosen is not None and chosen[0] != _NOT_READ:
+            self.choice = chosen[0]
+        return self._take(text, chosen, "an option of a choice")
+
+    def _take(self, text: str, found: tuple[str, list[Effect]] | None, what: str) -> bool:
+        """Add the effects of a roll's result or a choice (:func:`_table`, :func:`_choice`),
+        or list it if it is not read in full; False if the sentence is neither."""
+        if found is None:
             return False
-        kind, options = chosen
-        if kind == _NOT_READ:  # a choice, or one of its options, not read in full
-            self._miss(text, f"an option of a choice not read: '{text}'")
-        else:
-            self.choice = kind
-            self.effects.extend(options)
+        kind, effects = found
+        if kind == _NOT_READ:
+            self._miss(text, f"{what} not read: '{text}'")
+        self.effects.extend(effects)
         return True
 
     def _no_army_units(self, text: str) -> None:
         """Note an army rule's sentence that names no units of the army."""
-        if RELEVANT.search(text) and not OTHERS.search(text):
-            self._miss(text, f"names no units of the army: '{text}'")
-        elif OTHERS.search(text):
+        if OTHERS.search(text):
             self.others = True
+        elif RELEVANT.search(text):
+            self._miss(text, f"names no units of the army: '{text}'")
 
     def _effects(self, sentence: Sentence, text: str) -> list[Effect] | None:
         """The effects of a sentence, in the context of the one before when it follows it
@@ -346,9 +357,7 @@ class _RuleReader:
         used = IF_USED.match(text)
         if used:
             return self._used(text[used.end() :], context)
-        if context.scope == "led" and _LED_UNIT.search(text):
-            sentence.scope = "led"  # "... models in that unit have the Feel No Pain 4+ ..."
-        return self._own(sentence)
+        return self._own(_about_led(sentence, context, text))
 
     def _own(self, sentence: Sentence) -> list[Effect] | None:
         """The effects of a sentence read on its own: the context of the sentence after it."""
@@ -423,10 +432,9 @@ def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effec
     rest = text[lead.end() :].strip()
     if not rest:
         return kind, []  # the named options follow
-    tokens = re.findall(r"\[([^\]]+)\]", rest)
     listed = re.fullmatch(r"[^:\[]*[:,] (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
-    if tokens and listed:
-        return _listed(tokens, source, kind)
+    if listed:  # at least one bracketed ability
+        return _listed(re.findall(r"\[([^\]]+)\]", rest), source, kind)
     return _one_option(rest, source, kind)
 
 
@@ -485,10 +493,7 @@ def _table(text: str, source: str) -> tuple[str, list[Effect]] | None:
 def _read_result(rest: str, source: str, state: Condition) -> tuple[str, list[Effect]]:
     """The effects of what a result of a roll says, under its state (:data:`_NOT_READ` if
     not read in full)."""
-    try:
-        found = read_sentence(Sentence(rest, source, [state]))
-    except (Unread, MathhammerError):
-        return _NOT_READ, []
+    found = _read_alone(Sentence(rest, source, [state]))
     if found is None and not RELEVANT.search(rest):
         return "", []  # a result that changes no attack ("this unit suffers d3 mortal wounds")
     return ("", found) if found else (_NOT_READ, [])
@@ -513,12 +518,17 @@ def _option(text: str, source: str, choice: str) -> tuple[str, list[Effect]] | N
     state = Condition("assumed", f"{source}: {name}")
     rest = _BARE_WEAPON.sub(r"this model's \g<weapon> has ", option["rest"])
     rest = re.sub(r" instead of \[[^\]]+\]$", "", rest)  # the better of two is kept anyway
-    sentence = Sentence(rest, source, [state], choice or None)
-    try:
-        found = read_sentence(sentence)
-    except (Unread, MathhammerError):
-        return _NOT_READ, []
+    found = _read_alone(Sentence(rest, source, [state], choice or None))
     return (choice, found) if found else (_NOT_READ, [])
+
+
+def _read_alone(sentence: Sentence) -> list[Effect] | None:
+    """The effects of a result of a roll or an option of a choice, a sentence read on its
+    own; none ([]) when the grammar cannot read it: either way, it is not read in full."""
+    try:
+        return read_sentence(sentence)
+    except (Unread, MathhammerError):
+        return []
 
 
 def read_rules(

@@ -12,6 +12,12 @@ from .text import UnreadAbility
 
 __all__ = ["SheetRules", "sheet_rules"]
 
+#: The kinds of the effects the models' own fields hold when unconditional.
+_OWN_FIELDS = PROFILE_FIELDS | {"invuln"}
+#: The kinds of the fields not applied under a condition: all but a Feel No Pain, which is
+#: judged per pool for the models it names.
+_UNPOOLED_FIELDS = PROFILE_FIELDS - {"fnp"}
+
 
 @dataclass(frozen=True)
 class SheetRules:
@@ -71,9 +77,10 @@ def sheet_rules(
         carried, reasons = _carried(reading, army)
         effects.extend(carried)
         rule = reading.rule
-        if reasons and rule.name not in seen:
-            unapplied[rule.name] = UnreadAbility(rule.name, rule.text, "; ".join(reasons))
-        elif not reasons and reading.effects:
+        if reasons:
+            if rule.name not in seen:
+                unapplied[rule.name] = UnreadAbility(rule.name, rule.text, "; ".join(reasons))
+        elif reading.effects:
             applied.add(rule.name)
     applied -= set(unapplied)
     return SheetRules(tuple(dict.fromkeys(effects)), tuple(unapplied.values()), frozenset(applied))
@@ -96,9 +103,10 @@ def _carried(reading: RuleReading, army: bool) -> tuple[list[Effect], list[str]]
 def _not_carried(effect: Effect, army: bool) -> str | None:
     """Why the units do not carry an effect ("" for one the models' fields hold); None if
     they do."""
-    if army and not effect.units:
-        return f"{effect.text}: names no units of the army"
-    if not army and _own_field(effect):
+    if army:
+        if not effect.units:
+            return f"{effect.text}: names no units of the army"
+    elif _own_field(effect):
         return ""  # the models' own field
     if _conditional_field(effect):
         return (
@@ -110,20 +118,11 @@ def _not_carried(effect: Effect, army: bool) -> str | None:
 
 def _own_field(effect: Effect) -> bool:
     """True for an unconditional field of the unit's own models (a Feel No Pain, a save)."""
-    field_kind = effect.kind in PROFILE_FIELDS or effect.kind == "invuln"
-    return (
-        field_kind
-        and effect.scope != "led"
-        and not effect.models
-        and not effect.conditions
-        and not effect.attacks
-    )
+    restricted = any((effect.models, effect.conditions, effect.attacks))
+    return effect.kind in _OWN_FIELDS and effect.scope != "led" and not restricted
 
 
 def _conditional_field(effect: Effect) -> bool:
     """True for a field of the models (not a Feel No Pain, judged per pool for the models it
     names) under a condition or for some attacks only: not applied."""
-    pooled = effect.kind == "fnp"
-    return (
-        effect.kind in PROFILE_FIELDS and bool(effect.conditions or effect.attacks) and not pooled
-    )
+    return effect.kind in _UNPOOLED_FIELDS and bool(effect.conditions or effect.attacks)

@@ -69,9 +69,8 @@ def rule_sentences(text: str) -> list[str]:
     header = ""
     for raw in _lines(text):
         line, header = _under_header(raw, header)
-        if line:
-            out.extend(_sentences(line))
-    return [s for s in out if s]
+        out.extend(_sentences(line))  # none for a header's own line ("")
+    return out
 
 
 def _lines(text: str) -> list[str]:
@@ -100,9 +99,10 @@ def _under_header(line: str, header: str) -> tuple[str, str]:
 
 
 def _sentences(line: str) -> list[str]:
-    """The sentences of one line, without notes and full stops."""
+    """The sentences of one line, without notes and full stops (none empty)."""
     line = re.sub(r"\s*\(note [^)]*\)", "", line)
-    return [s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line) if s.strip()]
+    sentences = (s.rstrip(".").strip() for s in re.split(r"(?<=\.)\s+", line))
+    return [s for s in sentences if s]
 
 
 def rule_source(name: str) -> str:
