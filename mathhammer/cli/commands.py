@@ -43,12 +43,19 @@ def attack_command(args: argparse.Namespace) -> int:
     if args.trials:
         print()
         _print_simulation(args, weapon, unit, context)
-    if plot is not None:
-        from ..io.outputs import write_output
-
-        write_output(plot, plot_writer(result.plot, args.plot), binary=True)
-        print(f"plot written to {args.plot}")
+    _write_plot(plot, result, args)
     return 0
+
+
+def _write_plot(plot: Any, result: Any, args: argparse.Namespace) -> None:
+    """Write the result's plot to ``plot`` (``--plot``, checked), when asked for, and say
+    so."""
+    from ..io.outputs import write_output
+
+    if plot is None:
+        return
+    write_output(plot, plot_writer(result.plot, args.plot), binary=True)
+    print(f"plot written to {args.plot}")
 
 
 def _with_trials_hint(exc: LimitError) -> LimitError:
@@ -192,18 +199,27 @@ def _demo(example: Any, args: argparse.Namespace) -> None:
     elapsed = (time.perf_counter() - start) * 1e3
     print(f"{example.name}: {example.description}")
     print(f"  exact ({elapsed:.1f} ms): {exact._headline()}")
+    _print_groups(exact)
+    print("  P(killed >= k): " + _likely_at_least(exact.killed))
+    if args.trials:
+        _print_against_exact(example, exact.killed, args)
+    print()
+
+
+def _print_groups(exact: Any) -> None:
+    """Each model group's mean killed and P(all destroyed), for a unit of several."""
     for group in exact.groups if len(exact.groups) > 1 else ():
         print(
             f"    {group.label}: mean killed {group.killed.mean():.3f}, "
             f"P(all destroyed) {group.p_destroyed:.4f}"
         )
-    k = exact.killed
+
+
+def _likely_at_least(k: Any) -> str:
+    """P(killed >= j) for the likely j (from 1, at most 12 of them) of the distribution ``k``."""
     lo = max(int(k.ppf(0.005)), 1)
     hi = min(int(k.ppf(0.995)), lo + 11)
-    print("  P(killed >= k): " + "  ".join(f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1)))
-    if args.trials:
-        _print_against_exact(example, k, args)
-    print()
+    return "  ".join(f"{j}:{k.at_least(j):.3f}" for j in range(lo, hi + 1))
 
 
 def _print_against_exact(example: Any, k: Any, args: argparse.Namespace) -> None:

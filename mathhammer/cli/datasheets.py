@@ -24,8 +24,7 @@ def datasheet_line(sheet: Datasheet) -> str:
     ...                          points=((10, 85), (20, 170))))
     'Boyz                          Orks          10-20 models  T5 Sv5+ W1   0 weapons  85/170 pts'
     """
-    sizes = sheet.sizes
-    models = f"{sizes.start}" if len(sizes) == 1 else f"{sizes.start}-{sizes.stop - 1}"
+    models = _models(sheet.sizes)
     stats = _stats(sheet.models[0])
     points = "/".join(str(p) for _, p in sheet.points) or "-"
     profiles = sum(len(g.profiles) for g in sheet.wargear)
@@ -33,6 +32,13 @@ def datasheet_line(sheet: Datasheet) -> str:
         f"{sheet.name[:29]:29s} {sheet.faction[:16]:16s} {models:>5s} models  {stats:13s}"
         f"{profiles:2d} weapons  {points} pts"
     )
+
+
+def _models(sizes: range) -> str:
+    """A unit's sizes as the line shows them: one number, or the smallest and largest."""
+    if len(sizes) == 1:
+        return f"{sizes.start}"
+    return f"{sizes.start}-{sizes.stop - 1}"
 
 
 def _stats(model: ModelProfile) -> str:
@@ -50,15 +56,20 @@ def datasheets_command(args: argparse.Namespace) -> int:
     from ..io.sources import read_army
 
     army = read_army(Path(args.path), faction=args.faction, strict=args.strict)
-    sheets = list(army.datasheets)
-    if args.search:
-        needle = args.search.casefold()
-        sheets = [s for s in sheets if needle in s.name.casefold()]
+    sheets = _searched(list(army.datasheets), args.search)
     for sheet in sheets:
         print(datasheet_line(sheet))
     print(f"\n{len(sheets)} of {len(army.datasheets)} datasheets ({army.kind})")
     _report_import(army, sheets, args.import_report)
     return 0
+
+
+def _searched(sheets: list[Datasheet], search: str | None) -> list[Datasheet]:
+    """The datasheets whose name holds ``search`` (in any case); all of them without it."""
+    if not search:
+        return sheets
+    needle = search.casefold()
+    return [s for s in sheets if needle in s.name.casefold()]
 
 
 def _report_import(army: Any, sheets: list[Datasheet], whole: bool) -> None:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .outputs import check_outputs
+from .outputs import check_outputs, write_table
 from .plan import targets_of
 from .situations import base_context
 
@@ -19,7 +19,6 @@ RANKED_BY = ("mean_damage", "mean_killed", "points_destroyed")
 def detachments_command(args: argparse.Namespace) -> int:
     """Put the roster under no detachment, its own and each of its faction's in the
     catalogue; print them ranked by the list's total against the targets."""
-    from ..io.outputs import write_output
     from ..io.roster import compare_detachments, read_roster
 
     outputs = check_outputs([("--output", args.output)], args.force)
@@ -30,9 +29,7 @@ def detachments_command(args: argparse.Namespace) -> int:
     table = compare_detachments(roster, tried, targets, rules=args.rules, context=context)
     own = roster.detachment
     _print_ranking(table, args.rank_by, own.name if own else None)
-    if "--output" in outputs:
-        write_output(outputs["--output"], lambda out: table.to_csv(out, index=False))
-        print(f"table written to {args.output}")
+    write_table(outputs, table, "table")
     return 0
 
 
@@ -40,9 +37,10 @@ def _tried(roster: Any, args: argparse.Namespace) -> list[Any]:
     """The detachments to try: none, the roster's own, then the others of its faction in
     ``--catalogue``."""
     own = roster.detachment
-    tried = [None, *([own] if own else [])]
     others = _faction_detachments(roster, args)
-    return tried + [d for d in others if own is None or d.name != own.name]
+    if own is None:
+        return [None, *others]
+    return [None, own, *(d for d in others if d.name != own.name)]
 
 
 def _faction_detachments(roster: Any, args: argparse.Namespace) -> list[Any]:
@@ -50,9 +48,7 @@ def _faction_detachments(roster: Any, args: argparse.Namespace) -> list[Any]:
     from ..io.bsdata import read_catalogue
 
     catalogue = read_catalogue(args.catalogue)
-    faction = args.faction or (roster.factions[0] if roster.factions else "")
-    if not faction:
-        raise field_error(OptionError, "--faction", "given: the roster names no faction", "")
+    faction = _faction(roster, args)
     library = catalogue.faction(faction)
     if not library.detachments:
         raise field_error(
@@ -62,6 +58,14 @@ def _faction_detachments(roster: Any, args: argparse.Namespace) -> list[Any]:
             args.catalogue,
         )
     return list(library.detachments)
+
+
+def _faction(roster: Any, args: argparse.Namespace) -> str:
+    """``--faction``, else the roster's first faction; refused when neither names one."""
+    faction = args.faction or (roster.factions[0] if roster.factions else "")
+    if not faction:
+        raise field_error(OptionError, "--faction", "given: the roster names no faction", "")
+    return str(faction)
 
 
 def _context(roster: Any, tried: list[Any], targets: list[Any], args: argparse.Namespace) -> Any:
@@ -94,10 +98,20 @@ def _print_ranking(table: Any, column: str, own: str | None) -> None:
     width = max(len(str(n)) for n in totals.index) + 2
     print(f"{'detachment':<{width}}  {column:>16}  units  rules applied")
     for name, row in totals.iterrows():
-        mark = " *" if name == own else ""
-        label = f"{name}{mark}"
-        print(f"{label:<{width}}  {row.total:>16.3f}  {row.units:>5}  {row.rules or '-'}")
-    print(
+        print(_ranking_line(name, row, width, name == own))
+    print(_ranking_note(column, own))
+
+
+def _ranking_line(name: Any, row: Any, width: int, own: bool) -> str:
+    """A detachment's line of the ranking (``own``: the roster's, marked ``*``)."""
+    label = f"{name} *" if own else f"{name}"
+    return f"{label:<{width}}  {row.total:>16.3f}  {row.units:>5}  {row.rules or '-'}"
+
+
+def _ranking_note(column: str, own: str | None) -> str:
+    """What the ranking's numbers are, under it (``*`` explained when the roster has a
+    detachment of its own)."""
+    return (
         f"\n{column}: the list's units summed, each against a fresh copy of each target, "
         "averaged over the targets"
         + ("; * the roster's own detachment" if own else "")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from ..errors import OptionError, field_error
-from .lines import one_line, warn_import
-from .outputs import check_outputs, plot_writer
+from .lines import warn_import, warn_lines
+from .outputs import check_outputs, plot_writer, write_table
 from .situations import base_context
 
 __all__ = ["durability_command"]
@@ -24,6 +23,10 @@ SHOWN = {
     "copies_90": "copies 90%",
     "effective_wounds_per_100_points": "EW/100pts",
 }
+
+
+#: The decimal places of a column's numbers where not 2.
+PLACES = {"p_destroyed": 3}
 
 
 def _targets(args: argparse.Namespace) -> list[Any]:
@@ -70,8 +73,7 @@ def _list_attackers(args: argparse.Namespace) -> list[Any]:
         faction_option="--attacker-faction",
     )
     warn_import(army, vars(args).setdefault("warned", set()), rules=False)
-    for unknown in army.unknown_abilities:
-        print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
+    warn_lines(army.unknown_abilities)
     if not army.loadouts:
         raise field_error(OptionError, "--attackers", "a file with weapons", args.attackers)
     return list(army.loadouts)
@@ -102,12 +104,13 @@ def _is_suite(path: str) -> bool:
 
 
 def _cell(value: Any, column: str) -> str:
+    """A value as its ``column`` of the terminal table shows it."""
     import pandas as pd
 
     if pd.isna(value):  # None, NaN and pandas' NA
         return "more" if column.startswith("copies_") else "-"
     if isinstance(value, float):
-        return f"{value:.3f}" if column == "p_destroyed" else f"{value:.2f}"
+        return f"{value:.{PLACES.get(column, 2)}f}"
     return str(value)
 
 
@@ -124,14 +127,19 @@ def durability_command(args: argparse.Namespace) -> int:
     if base is not None:  # every attacker in the situation the flags give
         suite = [_situated(a, base) for a in suite]
     frame = durability(targets, suite, max_copies=args.max_copies)
-    for start in range(0, len(frame), len(suite)):  # each unit's rows, in order
-        _print_unit(frame.iloc[start : start + len(suite)])
-    print(
-        f"copies: the fewest copies of the attacker, one after another, that destroy the unit "
-        f"with that chance ('more': not within {args.max_copies}); EW: effective wounds"
-    )
+    _print_units(frame, len(suite), args.max_copies)
     _write(outputs, frame, args)
     return 0
+
+
+def _print_units(frame: Any, attackers: int, max_copies: int) -> None:
+    """Each unit's table (its ``attackers`` rows, in order), then what the columns mean."""
+    for start in range(0, len(frame), attackers):
+        _print_unit(frame.iloc[start : start + attackers])
+    print(
+        f"copies: the fewest copies of the attacker, one after another, that destroy the unit "
+        f"with that chance ('more': not within {max_copies}); EW: effective wounds"
+    )
 
 
 def _print_unit(rows: Any) -> None:
@@ -148,22 +156,23 @@ def _aligned(table: list[list[str]]) -> list[str]:
     """The rows of ``table`` as lines, each column as wide as its widest cell: the first
     two (attacker, role) to the left, the numbers to the right."""
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    return [
-        "  ".join(
-            c.ljust(w) if i < 2 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(line, widths, strict=True))
-        )
-        for line in table
-    ]
+    return [_justified(line, widths) for line in table]
+
+
+def _justified(cells: list[str], widths: list[int]) -> str:
+    """One row of :func:`_aligned`: each cell padded to its column's width, the first two
+    to the left, the rest to the right."""
+    return "  ".join(
+        c.ljust(w) if i < 2 else c.rjust(w)
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+    )
 
 
 def _write(outputs: dict[str, Any], frame: Any, args: argparse.Namespace) -> None:
     """Write the CSV (``-o``) and the plot (``--plot``) asked for, a line saying so each."""
     from ..io.outputs import write_output
 
-    if "--output" in outputs:
-        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
-        print(f"durability table written to {args.output}")
+    write_table(outputs, frame, "durability table")
     if "--plot" in outputs:
         from ..views.plots import plot_durability
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["MAX_LINE", "one_line", "progress_bar", "wants_progress", "warn_import"]
+__all__ = ["MAX_LINE", "one_line", "progress_bar", "wants_progress", "warn_import", "warn_lines"]
 
 #: The longest message printed, in characters (the prefix ``mathhammer: error:`` aside).
 MAX_LINE = 400
@@ -53,8 +54,13 @@ def warn_import(army: Any, seen: set[str] | None = None, rules: bool = True) -> 
     lines = unknown_lines(report, sheets)
     if rules:
         lines += unapplied_lines(report, sheets=sheets)
-    for line in _unseen(lines, seen):
-        print(f"mathhammer: warning: {one_line(line)}", file=sys.stderr)
+    warn_lines(_unseen(lines, seen))
+
+
+def warn_lines(messages: Iterable[object]) -> None:
+    """Each of ``messages`` as one warning line (:func:`one_line`) on standard error."""
+    for message in messages:
+        print(f"mathhammer: warning: {one_line(str(message))}", file=sys.stderr)
 
 
 def _sheets_used(army: Any) -> set[str] | None:

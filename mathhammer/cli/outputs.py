@@ -17,9 +17,9 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import MathhammerError, OptionError, field_error
-from ..io.outputs import OutputPath, check_output
+from ..io.outputs import OutputPath, check_output, write_output
 
-__all__ = ["FORCE_HINT", "check_outputs", "image_formats", "plot_writer"]
+__all__ = ["FORCE_HINT", "check_outputs", "image_formats", "plot_writer", "write_table"]
 
 #: How to replace a read-only output anyway.
 FORCE_HINT = "it is read-only: add --force to replace it"
@@ -94,6 +94,16 @@ def _check_image_name(path: str) -> None:
             f"a file name ending in an image format matplotlib writes ({endings})",
             path,
         )
+
+
+def write_table(outputs: dict[str, OutputPath], frame: Any, what: str) -> None:
+    """Write ``frame`` as CSV to ``-o`` when it was asked for (``outputs``: the checked
+    outputs, by flag), and say so: "``what`` written to" the path given."""
+    target = outputs.get("--output")
+    if target is None:
+        return
+    write_output(target, lambda out: frame.to_csv(out, index=False))
+    print(f"{what} written to {target.given}")
 
 
 def plot_writer(draw: Callable[[], Any], path: str) -> Callable[[IO[bytes]], None]:

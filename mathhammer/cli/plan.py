@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from .lines import progress_bar, warn_import
-from .outputs import check_outputs
+from .outputs import check_outputs, write_table
 from .situations import base_context
 
 __all__ = ["plan_command", "targets_of", "units_of"]
@@ -29,8 +29,6 @@ def units_of(loadouts: list[Any], phase: str) -> list[Any]:
 def plan_command(args: argparse.Namespace) -> int:
     """Plan who shoots what: every unit of ATTACKERS (the bundled examples by default) in
     the order read, against the units of --targets (the standard suite by default)."""
-    from ..io.outputs import write_output
-
     outputs = check_outputs([("--output", args.output)], args.force)
     if args.attackers == "" or args.targets == "":
         raise field_error(OptionError, "ATTACKERS and --targets", "files or folders", "")
@@ -41,9 +39,7 @@ def plan_command(args: argparse.Namespace) -> int:
     plan = _planned(units, targets, args)
     frame = plan.frame()
     _print_plan(plan, frame, plan.metric)
-    if "--output" in outputs:
-        write_output(outputs["--output"], lambda out: frame.to_csv(out, index=False))
-        print(f"plan written to {args.output}")
+    write_table(outputs, frame, "plan")
     return 0
 
 

@@ -11,9 +11,10 @@ when asked for. Every output is checked before any work, and all are written or 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in, metric_column
-from .lines import one_line, progress_bar, warn_import
+from .lines import progress_bar, warn_import, warn_lines
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
 
@@ -116,15 +117,12 @@ def _writers(
     kept: list[tuple[dict[str, Any], Any]],
 ) -> list[tuple[Any, Any, bool]]:
     """The writer of each output asked for: (its path, the writer, whether binary)."""
-    writers: list[tuple[Any, Any, bool]] = []
-    if "--output" in outputs:
-        writers.append((outputs["--output"], write_csv, False))
-    if args.plot:
-        writers.append((outputs["--plot"], _heatmap(frame, args.plot, metric, args), True))
-    if args.html:
-        page = _page(args, frame, metric, [chart for _, chart in kept])
-        writers.append((outputs["--html"], lambda out: out.write(page), False))
-    return writers
+    made: dict[str, Callable[[], tuple[Any, bool]]] = {  # by flag: (the writer, whether binary)
+        "--output": lambda: (write_csv, False),
+        "--plot": lambda: (_heatmap(frame, args.plot, metric, args), True),
+        "--html": lambda: (_page(args, frame, metric, [chart for _, chart in kept]), False),
+    }
+    return [(path, *made[flag]()) for flag, path in outputs.items()]
 
 
 def _compute(
@@ -147,8 +145,7 @@ def _compute(
             rng=args.seed,
             progress=(lambda _: bar.update(1)) if bar else None,
         )
-        for skipped in rows.skipped:
-            print(f"mathhammer: warning: {one_line(str(skipped))}", file=sys.stderr)
+        warn_lines(rows.skipped)
         kept, disagree = _spooled(rows, spool, whole, bool(args.html))
     finally:
         if bar is not None:
@@ -212,11 +209,15 @@ def _heatmap(frame: Any, path: str, metric: str | None, args: argparse.Namespace
     return plot_writer(lambda: plot_compare(frame, metric=metric, rules=args.rules), path)
 
 
-def _page(args: argparse.Namespace, frame: Any, metric: str | None, charts: list[Any]) -> str:
+def _page(
+    args: argparse.Namespace, frame: Any, metric: str | None, charts: list[Any]
+) -> Callable[[Any], Any]:
+    """A writer of the HTML page to an open text file (the page made now)."""
     from ..views.report_html import report_html
 
-    return report_html(frame, title=page_title(args), rules=args.rules, metric=metric,
+    page = report_html(frame, title=page_title(args), rules=args.rules, metric=metric,
                        results=charts)  # fmt: skip
+    return lambda out: out.write(page)
 
 
 def page_title(args: argparse.Namespace) -> str:
@@ -253,10 +254,14 @@ def _targets_named(args: argparse.Namespace) -> str:
     file's name."""
     if not args.targets:
         return "the standard targets"
-    faction = args.target_faction or (
-        args.faction if args.attackers is None or not _is_library(args.attackers) else None
-    )
-    return _named(args.targets, faction)
+    return _named(args.targets, args.target_faction or _faction_left(args))
+
+
+def _faction_left(args: argparse.Namespace) -> str | None:
+    """``--faction`` when the attackers did not take it (they came from no library, or
+    are the bundled examples), else None."""
+    took = args.attackers is not None and _is_library(args.attackers)
+    return None if took else args.faction
 
 
 def _named(path: str, faction: str | None) -> str:
@@ -288,10 +293,9 @@ def _check_not_inputs(args: argparse.Namespace, outputs: dict[str, Any]) -> None
     """Refuse an output that is one of the report's input files: it would be replaced by
     the report it was read for."""
     inputs = [("ATTACKERS", args.attackers), ("--targets", args.targets)]
-    for flag, target in outputs.items():
-        for name, given in inputs:
-            if given and not target.direct and _same_file(target.path, given):
-                raise field_error(OptionError, flag, f"a file other than {name}", str(given))
+    for (flag, target), (name, given) in itertools.product(outputs.items(), inputs):
+        if given and not target.direct and _same_file(target.path, given):
+            raise field_error(OptionError, flag, f"a file other than {name}", str(given))
 
 
 def _same_file(output: Path, given: str) -> bool:
@@ -305,10 +309,7 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     """The loadouts and targets of a report, read from whatever files were given."""
     from ..units import targets as suite
 
-    if args.attackers == "":  # an empty argument is a mistake, not "the examples"
-        raise field_error(OptionError, "ATTACKERS", "a file or folder", args.attackers)
-    if args.targets == "":
-        raise field_error(OptionError, "--targets", "a file or folder", args.targets)
+    _check_not_empty(args)
     army = _read_attackers(args)
     if not args.targets:
         if args.lead:
@@ -318,6 +319,13 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     return _assumed(args, army.loadouts, them.targets), them.targets
 
 
+def _check_not_empty(args: argparse.Namespace) -> None:
+    """Refuse an empty ATTACKERS or ``--targets``: a mistake, not "the examples"."""
+    for flag, given in (("ATTACKERS", args.attackers), ("--targets", args.targets)):
+        if given == "":
+            raise field_error(OptionError, flag, "a file or folder", given)
+
+
 def _read_attackers(args: argparse.Namespace) -> Any:
     """The army of ATTACKERS (the bundled examples without it), its import reported."""
     from ..io.sources import read_army
@@ -325,8 +333,7 @@ def _read_attackers(args: argparse.Namespace) -> Any:
     source = Path(args.attackers) if args.attackers else example_attackers(args.rules)
     army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
     _print_import(args, army)
-    for unknown in army.unknown_abilities:  # a profiles CSV: one line per token, file:line
-        print(f"mathhammer: warning: {one_line(str(unknown))}", file=sys.stderr)
+    warn_lines(army.unknown_abilities)  # a profiles CSV: one line per token, file:line
     if not army.loadouts:
         raise field_error(OptionError, "attackers", "a file with weapons", str(source))
     return army
@@ -337,9 +344,6 @@ def _read_targets(args: argparse.Namespace, army: Any) -> Any:
     reported."""
     from ..io.sources import read_army
 
-    leaders: dict[str, list[str]] = {}
-    for unit, leader in args.lead:
-        leaders.setdefault(unit, []).append(leader)
     # --faction picks the attackers' faction when their source has factions; the targets
     # take it only when the attackers did not (a roster against a catalogue)
     library = army.kind in ("catalogue", "Wahapedia export")
@@ -349,13 +353,21 @@ def _read_targets(args: argparse.Namespace, army: Any) -> Any:
         faction=faction,
         strict=args.strict,
         csv_kind="targets",
-        leaders=leaders,
+        leaders=_leaders(args.lead),
         faction_option="--target-faction",
     )
     _print_import(args, them)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)
     return them
+
+
+def _leaders(lead: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """The leaders ``--lead`` attaches (its (unit, leader) pairs), by unit."""
+    leaders: dict[str, list[str]] = {}
+    for unit, leader in lead:
+        leaders.setdefault(unit, []).append(leader)
+    return leaders
 
 
 def _assumed(args: argparse.Namespace, loadouts: list[Any], targets: list[Any]) -> list[Any]:
@@ -378,9 +390,13 @@ def _print_import(args: argparse.Namespace, army: Any) -> None:
         return
     seen = vars(args).setdefault("warned", set())  # the two inputs may be one folder
     if args.import_report:
-        text = describe(army.report)
-        if text not in seen:
-            seen.add(text)
-            print(text, file=sys.stderr)
+        _print_once(describe(army.report), seen)
     else:
         warn_import(army, seen)
+
+
+def _print_once(text: str, seen: set[str]) -> None:
+    """``text`` on stderr, unless it is among the texts ``seen`` (printed already)."""
+    if text not in seen:
+        seen.add(text)
+        print(text, file=sys.stderr)

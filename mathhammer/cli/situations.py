@@ -74,15 +74,18 @@ def parse_situation(text: str) -> Context:
         A name or flag it does not know, with the ones it does.
     """
     words = str(text).strip().lower().replace("-", "_").split("+")
-    flags: list[str] = []
-    for word in (w.strip() for w in words):
-        if word not in _WORDS:
-            known = [*NAMED, *FLAGS]
-            raise field_error(
-                OptionError, "--situation", f"names or flags of {known}, joined by '+'", text
-            )
-        flags.extend(_WORDS[word])
+    flags = [flag for word in words for flag in _word_flags(word.strip(), text)]
     return _flagged(FLAGS[f] for f in flags)
+
+
+def _word_flags(word: str, text: str) -> tuple[str, ...]:
+    """The flags one word of the situation ``text`` stands for: a name's, or a flag."""
+    if word not in _WORDS:
+        known = [*NAMED, *FLAGS]
+        raise field_error(
+            OptionError, "--situation", f"names or flags of {known}, joined by '+'", text
+        )
+    return _WORDS[word]
 
 
 def base_context(args: argparse.Namespace) -> Context | None:
@@ -106,8 +109,8 @@ def situations(args: argparse.Namespace) -> list[Context | None]:
     """Each situation to report, the flags' on top of each: the flags' alone without
     ``--situation``."""
     base = base_context(args)
-    named = getattr(args, "situation", None) or []
-    if not named:
+    named = getattr(args, "situation", None)
+    if not named:  # None (a command without --situation) or none given
         return [base]
     out: list[Context | None] = []
     for text in named:

@@ -30,13 +30,18 @@ def read_contexts(path: str | Path) -> dict[str, Any]:
     reader = CsvReader(path, ("name", "context"), ())
     out: dict[str, Any] = {}
     for line, row in reader.rows:
-        name = row["name"]
-        if not name or name in out:
-            raise reader.error(line, "name", f"expected a new, non-empty name; got {name!r}")
+        name = _new_name(reader, line, row["name"], out)
         out[name] = _context_cell(reader, line, row["context"])
     if not out:
         raise CsvError(f"{path}: no contexts")
     return out
+
+
+def _new_name(reader: Any, line: int, name: str, named: dict[str, Any]) -> str:
+    """A context's ``name`` cell, refused when it is empty or ``named`` already."""
+    if not name or name in named:
+        raise reader.error(line, "name", f"expected a new, non-empty name; got {name!r}")
+    return name
 
 
 def _context_cell(reader: Any, line: int, text: str) -> Any:
@@ -95,11 +100,17 @@ def sweep_command(args: argparse.Namespace) -> int:
         trials=args.check_trials,
         rng=args.seed,
     )
+    _print_done(rows, army, them, contexts, args.output)
+    return 0
+
+
+def _print_done(rows: int, army: Any, them: Any, contexts: Any, output: str) -> None:
+    """The line saying what the sweep wrote: its rows, as attackers x targets x contexts
+    (one without ``contexts``), and where."""
     print(
         f"{rows} rows ({len(army.loadouts)} attackers x {len(them.targets)} targets x "
-        f"{len(contexts) if contexts else 1} contexts) in {args.output}"
+        f"{len(contexts) if contexts else 1} contexts) in {output}"
     )
-    return 0
 
 
 def _armies(args: argparse.Namespace) -> tuple[Any, Any]:

@@ -91,13 +91,16 @@ def may_choose(weapons: Any) -> bool:
     """False when no weapon of ``weapons`` carries duplicated abilities (read quickly, for
     the plain forms; any other form is read by :func:`selections`)."""
     items = weapons if isinstance(weapons, list | tuple) else [weapons]
-    for item in items:
-        weapon = item[0] if isinstance(item, tuple) and item else item
-        if isinstance(weapon, MortalWounds):
-            continue
-        if not isinstance(weapon, Weapon) or _duplicated(weapon):
-            return True
-    return False
+    return any(_may_choose_item(item) for item in items)
+
+
+def _may_choose_item(item: Any) -> bool:
+    """Whether one item of :func:`may_choose`'s ``weapons`` (a weapon, a (weapon, count)
+    pair, mortal wounds, or a form read later) may carry duplicated abilities."""
+    weapon = item[0] if isinstance(item, tuple) and item else item
+    if isinstance(weapon, MortalWounds):
+        return False
+    return not isinstance(weapon, Weapon) or _duplicated(weapon)
 
 
 def selections(
@@ -129,10 +132,10 @@ def _choices(
 ) -> tuple[list[Weapon], list[list[tuple[Ability, ...]]]]:
     """The distinct weapons that have a choice to make against ``target``, and each one's
     alternatives (:func:`~mathhammer.model.ability_base.alternatives`)."""
-    distinct = list(dict.fromkeys(e[0] for e in entries if isinstance(e, tuple)))
-    found = [(w, alternatives(w.abilities, target.keywords)) for w in distinct]
-    kept = [(w, options) for w, options in found if len(options) > 1]
-    return [w for w, _ in kept], [options for _, options in kept]
+    distinct = dict.fromkeys(e[0] for e in entries if isinstance(e, tuple))
+    found = {w: alternatives(w.abilities, target.keywords) for w in distinct}
+    kept = {w: options for w, options in found.items() if len(options) > 1}
+    return list(kept), list(kept.values())
 
 
 def _selection(
@@ -147,11 +150,16 @@ def _selection(
     made: list[tuple[Weapon, int] | MortalWounds] = [
         e if isinstance(e, MortalWounds) else (swap.get(e[0], e[0]), e[1]) for e in entries
     ]
-    picked = tuple(
-        f"{w.name}: {', '.join(str(a) for a in chosen if _is_duplicated(a, found))}"
-        for w, chosen, found in zip(choosing, combo, options, strict=True)
-    )
+    picked = tuple(_picked(*each) for each in zip(choosing, combo, options, strict=True))
     return made, picked
+
+
+def _picked(
+    weapon: Weapon, chosen: tuple[Ability, ...], found: Sequence[tuple[Ability, ...]]
+) -> str:
+    """What a weapon with a choice selects: its name and the chosen instances of the kinds
+    it chooses between (``found``: its alternatives)."""
+    return f"{weapon.name}: {', '.join(str(a) for a in chosen if _is_duplicated(a, found))}"
 
 
 def _is_duplicated(ability: Ability, found: Sequence[tuple[Ability, ...]]) -> bool:
@@ -165,19 +173,28 @@ def chosen(
     """The best result by the metric (the first of equals: the ranking's on a tie), and a
     line saying what was chosen over what."""
     key, words = metric_of(metric)
-    best = 0
-    for i in range(1, len(results)):
-        if beats(key(results[i][0]), key(results[best][0])):
-            best = i
+    best = _best([key(r) for r, _ in results])
     result, picked = results[best]
-    others = [r for i, r in enumerate(results) if i != best]
-    runner = max(others, key=lambda r: key(r[0]))
-    if beats(key(result), key(runner[0])):
-        margin = f"{key(result)[0]:.4g} vs {key(runner[0])[0]:.4g}"
-    else:
-        margin = "a tie, so the stronger instance"
+    runner = max([*results[:best], *results[best + 1 :]], key=lambda r: key(r[0]))
+    margin = _margin(key(result), key(runner[0]))
     line = f"{'; '.join(picked)} chosen over {'; '.join(runner[1])} by {words}: {margin}"
     return result, (line,)
+
+
+def _best(keys: Sequence[tuple[float, ...]]) -> int:
+    """The index of the best of ``keys`` by :func:`beats` (the first of equals)."""
+    best = 0
+    for i in range(1, len(keys)):
+        if beats(keys[i], keys[best]):
+            best = i
+    return best
+
+
+def _margin(best: tuple[float, ...], runner: tuple[float, ...]) -> str:
+    """How the chosen key (``best``) beat the runner-up's: the two metrics, or a tie."""
+    if beats(best, runner):
+        return f"{best[0]:.4g} vs {runner[0]:.4g}"
+    return "a tie, so the stronger instance"
 
 
 def too_many(weapons: Any) -> str:

@@ -87,7 +87,12 @@ def defender_goal(text: str, unit: Unit) -> tuple[Callable[[AttackResult], float
     if not text.startswith("protect:"):
         field = "allocation defender-best:<metric>"
         return DEFENDER_METRICS[metric_column(text, among=DEFENDER_METRICS, field=field)]
-    name = text.removeprefix("protect:")
+    return _protecting(text.removeprefix("protect:"), unit)
+
+
+def _protecting(name: str, unit: Unit) -> tuple[Callable[[AttackResult], float], str]:
+    """The chance the group ``name`` of ``unit`` is destroyed, and its words; the group
+    must be one of the unit's."""
     names = [g.name for g in unit.groups]
     if name not in names:
         wanted = f"a group of {unit.name!r}: one of {[n for n in names if n]}"
@@ -147,9 +152,7 @@ def defending(run: Run, allocation: str) -> Run:
     """
     if allocation == "given":
         return run
-    if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
-        raise field_error(OptionError, "allocation", ALLOCATIONS, allocation)
-    goal = allocation.removeprefix("defender-best").removeprefix(":") or "mean_killed"
+    goal = _goal(allocation)
 
     def defended_run(request: Request) -> AttackResult:
         if request.start is not None:
@@ -161,3 +164,11 @@ def defending(run: Run, allocation: str) -> Run:
         return defender_best(request, goal, run)
 
     return defended_run
+
+
+def _goal(allocation: str) -> str:
+    """The goal a ``defender-best`` ``allocation`` states (``"mean_killed"`` when it states
+    none); any other allocation refused."""
+    if not isinstance(allocation, str) or not allocation.startswith("defender-best"):
+        raise field_error(OptionError, "allocation", ALLOCATIONS, allocation)
+    return allocation.removeprefix("defender-best").removeprefix(":") or "mean_killed"

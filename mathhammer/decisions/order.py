@@ -152,12 +152,9 @@ def rank_orders(request: Request, metric: str, run: Run, walk: bool = False) -> 
     metric = metric_column(metric, among=METRIC_KEYS)
     key, _ = metric_of(metric)
     pools = _pools(request.weapons)
-    if walk and 1 < len(pools) <= MAX_EXHAUSTIVE:
-        walked = _walk(request, pools)
-        if walked is not None:  # each prefix one pass of the chain on one layout per part
-            return _exhaustive(
-                pools, metric, walked.apply, _walk_score(walked, key), walked.initial
-            )
+    walked = _walked_ranking(request, pools, metric, key) if walk else None
+    if walked is not None:
+        return walked
     assert isinstance(request.target, Unit)
     parts = declared_parts(
         request.weapons, request.target, request.standing, start=request.start,
@@ -180,6 +177,23 @@ def rank_orders(request: Request, metric: str, run: Run, walk: bool = False) -> 
     if len(pools) <= MAX_EXHAUSTIVE:
         return _exhaustive(pools, metric, step, score, parts.starts)
     return _greedy(pools, metric, step, score, parts.starts)
+
+
+def _walked_ranking(
+    request: Request,
+    pools: tuple[Pool, ...],
+    metric: str,
+    key: Callable[[AttackResult], tuple[float, ...]],
+) -> OrderRanking | None:
+    """Every order ranked on one walk of the pools (each prefix one pass of the chain on
+    one layout per part), where there are orders to try, all of them, and no ability to
+    choose; None otherwise."""
+    if not 1 < len(pools) <= MAX_EXHAUSTIVE:
+        return None
+    walked = _walk(request, pools)
+    if walked is None:
+        return None
+    return _exhaustive(pools, metric, walked.apply, _walk_score(walked, key), walked.initial)
 
 
 def _walk(request: Request, pools: tuple[Pool, ...]) -> PoolWalk | None:
@@ -212,12 +226,21 @@ def _greedy(
     state = start
     while len(order) < len(pools):
         tried = [(i, apply(i, state)) for i in range(len(pools)) if i not in order]
-        i, state = tried[0]
-        for j, after in tried[1:]:  # the first of equals (within rounding)
-            if beats(score(after), score(state)):
-                i, state = j, after
+        i, state = _best_next(tried, score)
         order = (*order, i)
     return OrderRanking(pools, (order,), (score(state),), metric, "greedy")
+
+
+def _best_next(
+    tried: list[tuple[int, Any]], score: Callable[[Any], tuple[float, ...]]
+) -> tuple[int, Any]:
+    """Of the pools ``tried`` next (each with what it left), the one that does best: the
+    first of equals (within rounding)."""
+    i, state = tried[0]
+    for j, after in tried[1:]:
+        if beats(score(after), score(state)):
+            i, state = j, after
+    return i, state
 
 
 def _exhaustive(

@@ -24,16 +24,20 @@ __all__ = ["sequence"]
 
 def _step(item: Any, index: int) -> tuple[Any, Context | None, Modifiers | None, str]:
     """A step's (weapons, context, modifiers, label) from one of the forms it may take."""
-    if isinstance(item, Mapping):
-        weapons, context, modifiers, label = _mapping_step(item, index)
-    elif _tuple_step(item):
-        weapons, context = item[0], item[1]
-        modifiers, label = (item[2] if len(item) == 3 else None), None
-    else:
-        weapons, context, modifiers, label = item, None, None, None
-    if label is not None and not isinstance(label, str):
+    weapons, context, modifiers, label = _step_parts(item, index)
+    if not isinstance(label, str | None):
         raise OptionError(f"step {index}: label must be a string; got {label!r}")
     return weapons, context, modifiers, label or f"step {index}"
+
+
+def _step_parts(item: Any, index: int) -> tuple[Any, Any, Any, Any]:
+    """A step's weapons, context, modifiers and label as its form gives them (None for
+    those it does not give)."""
+    if isinstance(item, Mapping):
+        return _mapping_step(item, index)
+    if _tuple_step(item):
+        return item[0], item[1], (item[2] if len(item) == 3 else None), None
+    return item, None, None, None
 
 
 def _mapping_step(item: Mapping[str, Any], index: int) -> tuple[Any, Any, Any, Any]:
@@ -51,9 +55,8 @@ def _tuple_step(item: Any) -> bool:
     """Whether a step is a tuple ``(weapons, context)`` or ``(weapons, context, modifiers)``."""
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         return False
-    if item[1] is not None and not isinstance(item[1], Context):
-        return False
-    return len(item) == 2 or item[2] is None or isinstance(item[2], Modifiers)
+    given = zip(item[1:], (Context, Modifiers), strict=False)  # the context, the modifiers
+    return all(part is None or isinstance(part, kind) for part, kind in given)
 
 
 def sequence(
@@ -104,10 +107,7 @@ def sequence(
     >>> [round(p, 4) for p in turn.p_destroyed]
     [0.0206, 0.1342, 0.3247]
     """
-    if not isinstance(target, Unit):
-        raise OptionError(f"target must be a Unit; got {type(target).__name__}")
-    if isinstance(steps, str | bytes) or not isinstance(steps, Iterable):
-        raise field_error(OptionError, "steps", "a list of attacks, one per step", steps)
+    _check_arguments(steps, target)
     labels, results = [], []
     state = start
     for index, item in enumerate(steps, 1):
@@ -121,3 +121,11 @@ def sequence(
     if not results:
         raise OptionError("sequence: give at least one step")
     return SequenceResult(target, tuple(labels), tuple(results))
+
+
+def _check_arguments(steps: Any, target: Any) -> None:
+    """Refuse a ``target`` that is not a Unit, or ``steps`` that are not a list of them."""
+    if not isinstance(target, Unit):
+        raise OptionError(f"target must be a Unit; got {type(target).__name__}")
+    if isinstance(steps, str | bytes) or not isinstance(steps, Iterable):
+        raise field_error(OptionError, "steps", "a list of attacks, one per step", steps)

@@ -34,6 +34,7 @@ from ..core.limits import (
 )
 from ..errors import OptionError, field_error
 from ..model.pools import MortalWounds
+from ..model.profiles import Unit
 from ..rules.plan import AttackPlan, PlannedPool
 
 __all__ = ["block_size", "check_simulation", "check_trials", "trial_dice"]
@@ -95,15 +96,24 @@ def _attack_widths(step: PlannedPool) -> list[int]:
 def trial_dice(plan: AttackPlan) -> int:
     """The most dice one trial rolls in one array, over the plan's steps and the target's
     per-trial state (a few numbers per model group)."""
-    fnp = any(g.feel_no_pain(True) is not None for g in plan.target.groups)
+    fnp = _has_fnp(plan.target)
     widths = [4 * len(plan.target.groups)]
     widths.extend(test.dice for test in plan.tests)
-    for step in plan.steps:
-        if isinstance(step, MortalWounds):
-            widths.append(max(step.amount.count, 1))
-        else:
-            widths.append(_pool_dice(step, fnp))
+    widths.extend(_step_dice(step, fnp) for step in plan.steps)
     return max(widths)
+
+
+def _has_fnp(target: Unit) -> bool:
+    """Whether a model group of ``target`` has a Feel No Pain (a roll for every wound)."""
+    return any(g.feel_no_pain(True) is not None for g in target.groups)
+
+
+def _step_dice(step: PlannedPool | MortalWounds, fnp: bool) -> int:
+    """The most dice one trial of a step rolls in one array: the mortal wounds' amount,
+    or a pool's (:func:`_pool_dice`)."""
+    if isinstance(step, MortalWounds):
+        return max(step.amount.count, 1)
+    return _pool_dice(step, fnp)
 
 
 def block_size(plan: AttackPlan, block: int) -> int:
@@ -123,7 +133,7 @@ def check_simulation(plan: AttackPlan) -> None:
     """
     target = plan.target
     check_limit("target wounds in a simulation", target.total_wounds, MAX_DIST_SIZE, _HINT)
-    fnp = any(g.feel_no_pain(True) is not None for g in target.groups)
+    fnp = _has_fnp(target)
     for step in plan.steps:
         if isinstance(step, PlannedPool):
             field = f"dice one trial rolls at once in pool {shorten(step.label)!r}"

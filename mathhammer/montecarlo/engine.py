@@ -98,10 +98,16 @@ def seed_sequence(rng: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence()
     if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
         return np.random.SeedSequence(int(rng))
+    raise _not_a_seed(rng)
+
+
+def _not_a_seed(rng: Any) -> OptionError:
+    """The error refusing ``rng`` as :func:`seed_sequence`'s seed; for a Generator, what to
+    give instead."""
     hint = ""
     if isinstance(rng, np.random.Generator):
         hint = "the streams are spawned from a seed: give the integer the Generator was made from"
-    raise field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng, hint)
+    return field_error(OptionError, "rng", "None, an integer >= 0 or a SeedSequence", rng, hint)
 
 
 def block_streams(

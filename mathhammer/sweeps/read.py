@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, field_error
 from ..results.columns import metric_column
 from ..views.sweep import one_context
+from .options import check_least
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -60,8 +61,7 @@ def sweep_top(
     ['b', 'a']
     """
     metric = metric_column(metric, among=[str(c) for c in frame.columns])
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise field_error(OptionError, "n", "an integer >= 1", n)
+    check_least("n", n, 1)
     rows = _against(one_context(frame, context), targets)
     grouped = rows.groupby("loadout", sort=True)[metric]
     table = grouped.mean().to_frame(metric)

@@ -111,6 +111,18 @@ def sweep(
         metric=metric if isinstance(metric, str) else metric.__qualname__,
         check_trials=trials, seed=_seed_key(root), task_rows=how.task_rows,
     )  # fmt: skip
+    return _stored(tasks, against, how, out, inputs)
+
+
+def _stored(
+    tasks: list[Task],
+    against: list[Target],
+    how: SweepExecution,
+    out: SweepOutput,
+    inputs: dict[str, str],
+) -> pd.DataFrame | int:
+    """Run the tasks the store in ``out``'s folder does not hold yet (all of them unless
+    resumed), writing their rows there; every row, or their number (``collect=False``)."""
     store = SweepStore(out.folder, inputs, resume=out.resume)
     written = store.done()
     _run([t for t in tasks if t.index not in written], against, store, how)
@@ -184,12 +196,16 @@ def _contexts(contexts: Any) -> list[tuple[str, Context]]:
     if contexts is None:
         return [("default", Context())]
     if isinstance(contexts, Mapping):
-        pairs = [(str(k), v) for k, v in contexts.items()]
-        _check_contexts([value for _, value in pairs], "Context values")
-        return _unique(pairs)
+        _check_contexts(list(contexts.values()), "Context values")
+        return _unique([(str(k), v) for k, v in contexts.items()])
     items = _context_list(contexts)
     _check_contexts(items, "Context objects")
-    return _unique([(", ".join(c.changes()) or "default", c) for c in items])
+    return _unique([(_named(c), c) for c in items])
+
+
+def _named(context: Context) -> str:
+    """A context's name in the ``context`` column: its changes, ``"default"`` for none."""
+    return ", ".join(context.changes()) or "default"
 
 
 def _context_list(contexts: Any) -> list[Any]:

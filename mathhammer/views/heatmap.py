@@ -119,8 +119,13 @@ def _row_labels(frame: Any) -> list[str]:
     if "phase" in frame.columns:
         labels = _with_phases(labels, frame["phase"])
     if "context" in frame.columns and frame["context"].nunique() > 1:
-        labels = [f"{name} [{c}]" for name, c in zip(labels, frame["context"], strict=True)]
+        labels = _with_contexts(labels, frame["context"])
     return labels
+
+
+def _with_contexts(names: list[str], contexts: Any) -> list[str]:
+    """Each name with its situation in square brackets."""
+    return [f"{name} [{c}]" for name, c in zip(names, contexts, strict=True)]
 
 
 #: A loadout's name that says its phase already (a roster's "Boyz (ranged)").
@@ -232,16 +237,26 @@ def colour_scale(values: Any, metric: str, scale: str = "auto") -> ColourScale:
     if scale not in SCALES:
         raise field_error(DistributionError, "scale", f"one of {list(SCALES)}", scale)
     values = np.asarray(values, dtype=np.float64)
-    finite = values[np.isfinite(values)]
-    probability = metric.startswith("p_") and bool(((finite >= 0) & (finite <= 1)).all())
-    if scale == "auto" and probability:
+    if scale == "auto" and _is_probability(values, metric):
         note = "probability, one scale from 0 to 1 for every target"
         return ColourScale(np.clip(values, 0.0, 1.0), "probability, 0 to 1", note, False)
     if scale == "shared":
-        low, high = _bounds(values)
-        note = f"{_words(metric)}, one scale for every target"
-        return ColourScale(_scaled(values, low, high), _words(metric), note, False)
+        return _shared(values, metric)
     return _per_column(values)
+
+
+def _is_probability(values: Any, metric: str) -> bool:
+    """Whether ``metric`` is a ``p_`` column whose finite ``values`` are all from 0 to 1."""
+    finite = values[np.isfinite(values)]
+    return metric.startswith("p_") and bool(((finite >= 0) & (finite <= 1)).all())
+
+
+def _shared(values: Any, metric: str) -> ColourScale:
+    """Levels on one scale for the whole grid, from 0 (or its lowest value, if negative)
+    to its best."""
+    low, high = _bounds(values)
+    note = f"{_words(metric)}, one scale for every target"
+    return ColourScale(_scaled(values, low, high), _words(metric), note, False)
 
 
 def _per_column(values: Any) -> ColourScale:
@@ -292,20 +307,20 @@ def heatmap_title(metric: str, rules: RulesetLike | None = None, frame: Any = No
     >>> heatmap_title("mean_damage", "11e", pd.DataFrame({"context": ["half_range"] * 2}))
     'mean damage (rules 11e), half_range'
     """
-    if rules is None and frame is not None:
+    if rules is None:
         rules = _only_value(frame, "rules")
     rules = getattr(rules, "name", rules)  # a Ruleset by its name
     title = _words(metric) + (f" (rules {rules})" if rules else "")
-    context = None if frame is None else _only_value(frame, "context")
+    context = _only_value(frame, "context")
     if context not in (None, "default"):  # one situation: say which
         title += f", {context}"
     return title
 
 
 def _only_value(frame: Any, column: str) -> str | None:
-    """The one value of ``column`` (missing values aside), or None: no such column, or
-    other than one value in it."""
-    if column not in frame.columns:
+    """The one value of ``column`` (missing values aside), or None: no ``frame``, no such
+    column, or other than one value in it."""
+    if frame is None or column not in frame.columns:
         return None
     found = {str(v) for v in frame[column].dropna()}
     return found.pop() if len(found) == 1 else None

@@ -296,15 +296,23 @@ def plot_at_least(
     units = [item.target for item in results.values() if hasattr(item, "target")]
     stage = _checked_stage(stage, units)
     ax = axes_or_new(ax)
-    for label, item in results.items():
-        dist = getattr(item, stage) if hasattr(item, "target") else item
-        plot_dist(dist, "at_least", ax, label=str(label), **kwargs)
+    _at_least_curves(results, stage, ax, kwargs)
     what = _STAGE_WORDS[stage]
     ax.set_xlabel(what)
     ax.set_title(_at_least_title(units, what) if title is None else title)
     ax.grid(True, alpha=0.3)
     _legend_outside(ax)
     return ax
+
+
+def _at_least_curves(
+    results: Mapping[str, AttackResult | DistLike], stage: str, ax: Axes, kwargs: dict[str, Any]
+) -> None:
+    """One curve of :func:`plot_at_least` per result, by its label: a result's ``stage``
+    distribution, or a distribution as it is."""
+    for label, item in results.items():
+        dist = getattr(item, stage) if hasattr(item, "target") else item
+        plot_dist(dist, "at_least", ax, label=str(label), **kwargs)
 
 
 #: The stages :func:`plot_at_least` draws, in words.
@@ -315,11 +323,17 @@ def _checked_stage(stage: str | None, units: list[Any]) -> str:
     """The stage :func:`plot_at_least` draws: ``stage``, checked, or by default wounds
     lost when every target is a single model, else models destroyed."""
     if stage is None:
-        lone = bool(units) and all(unit.models == 1 for unit in units)
-        stage = "damage" if lone else "killed"
+        stage = _default_stage(units)
     if stage not in _STAGE_WORDS:
         raise field_error(DistributionError, "stage", "'killed' or 'damage'", stage)
     return stage
+
+
+def _default_stage(units: list[Any]) -> str:
+    """The stage drawn by default: wounds lost when every target is a single model (whose
+    "models destroyed" is only 0 or 1), else models destroyed."""
+    lone = bool(units) and all(unit.models == 1 for unit in units)
+    return "damage" if lone else "killed"
 
 
 def _at_least_title(units: list[Any], what: str) -> str:

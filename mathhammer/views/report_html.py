@@ -111,7 +111,7 @@ def spark_svg(dist: DistLike, what: str, *, width: int = 140, height: int = 40) 
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
     base = top + plot_h
     unit = f" {what}" if what else ""
-    tip = "; ".join(f"P(≥{k}{unit}) = {v:.3f}" for k, v in zip(ks[1:13], values[1:13], strict=True))
+    tip = _spark_tip(ks, values, unit)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="spark" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
@@ -121,16 +121,27 @@ def spark_svg(dist: DistLike, what: str, *, width: int = 140, height: int = 40) 
         f'<polyline points="{points}" fill="none" stroke="{LINE_COLOUR}" stroke-width="1.5"/>',
     ]
     if high <= 30:
-        parts += [
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.6" fill="{LINE_COLOUR}"/>'
-            for x, y in zip(xs, ys, strict=True)
-        ]
+        parts += _spark_dots(xs, ys)
     parts.append(f'<text x="{left}" y="{height - 1}">0</text>')
     parts.append(
         f'<text x="{width - right}" y="{height - 1}" text-anchor="end">'
         f"{high}{html.escape(unit)}</text></svg>"
     )
     return "".join(parts)
+
+
+def _spark_tip(ks: np.ndarray, values: np.ndarray, unit: str) -> str:
+    """The chart's tooltip: P(X >= k) for k from 1 to 12 (``unit``: what X counts)."""
+    shown = zip(ks[1:13], values[1:13], strict=True)
+    return "; ".join(f"P(≥{k}{unit}) = {v:.3f}" for k, v in shown)
+
+
+def _spark_dots(xs: np.ndarray, ys: np.ndarray) -> list[str]:
+    """A dot at each point of the chart, for a short range."""
+    return [
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.6" fill="{LINE_COLOUR}"/>'
+        for x, y in zip(xs, ys, strict=True)
+    ]
 
 
 def _at_least(dist: DistLike, ks: np.ndarray) -> np.ndarray:
@@ -164,24 +175,35 @@ def _formats(column: Any) -> tuple[bool, str]:
 def _cells(frame: Any, charts: Sequence[str]) -> tuple[str, list[str]]:
     """The table's header row and body rows, the chart column after ``target``."""
     columns = [str(c) for c in frame.columns]
-    after = columns.index("target") + 1 if "target" in columns else len(columns)
+    chart_at = _chart_column(columns) if charts else None
     formats = [_formats(frame[c]) for c in frame.columns]
-    heads = _heads(columns, after if charts else None)
+    heads = _heads(columns, chart_at)
     rows = [
-        _row(i, record, formats, (after, charts[i]) if charts else None)
+        _row(i, record, formats, chart_at, charts)
         for i, record in enumerate(frame.itertuples(index=False))
     ]
     return "".join(heads), rows
 
 
+def _chart_column(columns: list[str]) -> int:
+    """Where the chart column goes among ``columns``: after ``target``, else last."""
+    if "target" in columns:
+        return columns.index("target") + 1
+    return len(columns)
+
+
 def _row(
-    i: int, record: Any, formats: list[tuple[bool, str]], chart: tuple[int, str] | None
+    i: int,
+    record: Any,
+    formats: list[tuple[bool, str]],
+    chart_at: int | None,
+    charts: Sequence[str],
 ) -> str:
-    """Row ``i`` of the table's body: its cells, and its chart's (position, svg) if any."""
+    """Row ``i`` of the table's body: its cells, and its chart (``charts[i]``) at
+    ``chart_at`` (None: no chart column)."""
     cells = [_cell(value, *form) for value, form in zip(record, formats, strict=True)]
-    if chart is not None:
-        at, svg = chart
-        cells.insert(at, f'<td class="chart">{svg}</td>')
+    if chart_at is not None:
+        cells.insert(chart_at, f'<td class="chart">{charts[i]}</td>')
     return f'<tr data-row="{i}">{"".join(cells)}</tr>'
 
 
@@ -206,9 +228,9 @@ def _cell(value: Any, numeric: bool, fmt: str) -> str:
 def _number_cell(number: float, fmt: str) -> str:
     """A number's cell, right-aligned, with its value for sorting (both blank when it is
     missing)."""
-    shown = fmt.format(number) if np.isfinite(number) else ""
-    data = repr(number) if np.isfinite(number) else ""
-    return f'<td class="number" data-value="{data}">{shown}</td>'
+    if not np.isfinite(number):
+        return '<td class="number" data-value=""></td>'
+    return f'<td class="number" data-value="{number!r}">{fmt.format(number)}</td>'
 
 
 def report_html(
@@ -243,15 +265,14 @@ def report_html(
     shown = frame.iloc[:most]
     charts = [_row_chart(item) for item in results[:most]] if results is not None else []
     heads, rows = _cells(shown, charts)
-    about = [f"rules {getattr(rules, 'name', rules)}"] if rules else []
-    about += [f"{len(frame)} rows", f"heatmap: {metric}"]
     cut = _cut_note(most, len(frame))
+    about = _about(rules, len(frame), metric)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{html.escape(title)}</title><link rel="icon" href="data:,">'
         f"<style>{_STYLE}</style></head><body>"
-        f'<h1>{html.escape(title)}</h1><p class="meta">{html.escape(" · ".join(about))}</p>'
+        f'<h1>{html.escape(title)}</h1><p class="meta">{html.escape(about)}</p>'
         f'<h2>Heatmap</h2><div class="scroll">'
         f"{heatmap_svg(frame, metric, rules=rules, scale=scale)}</div>"
         '<h2>Table</h2><p class="hint">Click a column header to sort; click again to '
@@ -260,6 +281,14 @@ def report_html(
         f"<tbody>{''.join(rows)}</tbody></table></div>"
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
+
+
+def _about(rules: RulesetLike | None, rows: int, metric: str) -> str:
+    """The line under the page's title: the rules (when given), the rows, the heatmap's
+    metric."""
+    about = [f"rules {getattr(rules, 'name', rules)}"] if rules else []
+    about += [f"{rows} rows", f"heatmap: {metric}"]
+    return " · ".join(about)
 
 
 def _check_results(frame: Any, results: Sequence[Any] | None) -> None:
