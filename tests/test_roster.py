@@ -70,7 +70,7 @@ def test_units_entries_and_points(necrons: Roster) -> None:
     ]
     assert sum(u.points or 0 for u in necrons.units) == necrons.points
     assert necrons.complete and "INCOMPLETE" not in repr(necrons)
-    assert repr(necrons) == "<Roster 'Awakened Dynasty patrol': 6 units, 585 pts>"
+    assert repr(necrons) == "<Roster 'Awakened Dynasty patrol' (11e): 6 units, 585 pts>"
 
 
 def test_models_and_the_weapons_each_took(necrons: Roster) -> None:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..model.ability_text import unknown_message
 
-__all__ = ["ImportReport", "Skipped", "describe", "unapplied_lines", "unknown_lines"]
+__all__ = [
+    "ImportReport",
+    "Skipped",
+    "describe",
+    "nothing_read",
+    "unapplied_lines",
+    "unknown_lines",
+]
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,11 @@ class ImportReport:
     attachments : list of str
         The CHARACTER units a roster attaches to a bodyguard (leading or supporting), one
         line per bodyguard, and anything unusual about them.
+    system : str
+        The game system and edition the file names, as a phrase ("" if it names none).
+    points : list of str
+        Where the points read differ from the total the file states: one line per unit
+        not read, and one for points outside the units.
     """
 
     source: str
@@ -49,6 +62,8 @@ class ImportReport:
     not_understood: list[tuple[str, str, str]] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     attachments: list[str] = field(default_factory=list)
+    system: str = ""
+    points: list[str] = field(default_factory=list)
 
 
 def _entries(entries: list[str], shown: int = 3) -> str:
@@ -148,6 +163,8 @@ def describe(report: ImportReport, width: int = 100) -> str:
         f"{report.source}: {report.datasheets} datasheets, {report.weapons} weapon profiles, "
         f"{report.models} model profiles read"
     ]
+    lines += [f"game system: {report.system}"] if report.system else []
+    lines += _section(f"points ({len(report.points)}):", [f"  {line}" for line in report.points])
     lines += _section(
         f"unknown weapon abilities ({len(report.unknown_abilities)} tokens):",
         ["  " + line.partition(": ")[2] for line in unknown_lines(report)],
@@ -167,6 +184,29 @@ def describe(report: ImportReport, width: int = 100) -> str:
         f"skipped ({len(report.skipped)}):", [f"  {s.entry}: {s.reason}" for s in report.skipped]
     )
     return "\n".join(lines)
+
+
+def nothing_read(report: ImportReport, found: int, what: str = "units") -> str:
+    """The line of an import that read nothing: how many entries were found and skipped,
+    and the most common reason.
+
+    Examples
+    --------
+    >>> report = ImportReport("list.ros", skipped=[
+    ...     Skipped("Warriors", "characteristic 'Sv' is missing"),
+    ...     Skipped("Scarabs", "characteristic 'Sv' is missing"),
+    ...     Skipped("Lord", "characteristic 'T' is missing")])
+    >>> nothing_read(report, 3)
+    "nothing read: 0 of 3 units; 3 entries skipped, most often (2): characteristic 'Sv' is missing"
+    """
+    if not found:
+        return f"nothing read: no {what} found"
+    reasons = Counter(s.reason for s in report.skipped)
+    common = ""
+    if reasons:
+        reason, times = reasons.most_common(1)[0]
+        common = f", most often ({times}): {reason}"
+    return f"nothing read: 0 of {found} {what}; {len(report.skipped)} entries skipped{common}"
 
 
 def _shorten(text: str, width: int) -> str:

@@ -32,6 +32,7 @@ from ...errors import MathhammerError
 from ...model.abilities import Torrent
 from ...model.ability_text import name_restriction, parse_abilities
 from ...model.profiles import Weapon
+from ..spellings import characteristic_name
 from .links import nodes
 
 __all__ = [
@@ -73,9 +74,10 @@ def profile_name(profile: dict[str, Any]) -> str:
 
 
 def characteristics(profile: dict[str, Any]) -> dict[str, str]:
-    """A profile's characteristics by name, as printed (stripped)."""
+    """A profile's characteristics by name (:func:`~mathhammer.io.spellings.characteristic_name`),
+    as printed (stripped)."""
     return {
-        str(c.get("name", "")): str(c.get("$text", "")).strip()
+        characteristic_name(str(c.get("name", ""))): str(c.get("$text", "")).strip()
         for c in nodes(profile, "characteristics")
     }
 

@@ -42,6 +42,7 @@ from ...units.targets import Target
 from ..import_report import ImportReport, Skipped
 from ..rules_text.sheet import SheetRules, sheet_rules
 from .build import RosterModel
+from .system import GameSystem
 
 __all__ = ["Roster", "RosterModel", "RosterUnit", "leader_names"]
 
@@ -133,6 +134,10 @@ class Roster:
         The army's rules as the roster prints them ("Waaagh!"); those its units do not
         carry themselves apply to the units they name, as the detachment's do: the
         army's own abilities, not the ruleset.
+    system : GameSystem
+        The game and edition the roster names (``gameSystemName``): its ``ruleset`` is the
+        one its units are computed under by default (``"10e"`` or ``"11e"``; None when the
+        roster names none).
     """
 
     name: str
@@ -144,6 +149,7 @@ class Roster:
     report: ImportReport | None = field(default=None, compare=False, repr=False)
     detachment: Detachment | None = None
     rules: tuple[AbilityText, ...] = ()
+    system: GameSystem = GameSystem()
 
     def __post_init__(self) -> None:
         names = [u.name for u in self.units]
@@ -189,7 +195,8 @@ class Roster:
     def __repr__(self) -> str:
         points = "" if self.points is None else f", {self.points} pts"
         missing = "" if self.complete else f"; INCOMPLETE: {len(self.skipped)} unit(s) not read"
-        return f"<Roster {self.name!r}: {len(self.units)} units{points}{missing}>"
+        edition = f" ({self.system.edition})" if self.system.edition else ""
+        return f"<Roster {self.name!r}{edition}: {len(self.units)} units{points}{missing}>"
 
     def unit(self, name: str) -> RosterUnit:
         """A unit by name."""

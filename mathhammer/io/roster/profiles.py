@@ -39,6 +39,7 @@ from ...model.abilities import Torrent
 from ...model.ability_text import name_restriction, parse_abilities
 from ...model.profiles import Weapon
 from ...units.datasheet import AbilityText
+from ..spellings import characteristic_name
 
 __all__ = ["Unreadable", "characteristics", "is_weapon", "read_model", "read_weapon"]
 
@@ -56,12 +57,23 @@ class Unreadable(Exception):
 
 
 def characteristics(profile: Mapping[str, Any]) -> dict[str, str]:
-    """A profile's characteristics by name, as printed (non-breaking spaces made plain)."""
+    """A profile's characteristics by name, as printed (non-breaking spaces made plain).
+
+    Names are matched as data sets spell them: ``Sv``, ``SV`` and ``Save`` are all ``Sv``,
+    in any case and spacing (:data:`~mathhammer.io.spellings.SPELLINGS`); a name not
+    listed there is kept as it is.
+
+    Examples
+    --------
+    >>> characteristics({"characteristics": [{"name": "SV", "$text": "3+"},
+    ...                                      {"name": "Ld", "$text": "6+"}]})
+    {'Sv': '3+', 'LD': '6+'}
+    """
     items = profile.get("characteristics") or []
     if not isinstance(items, list):
         raise Unreadable(f"'characteristics' must be a list; got {type(items).__name__}")
     return {
-        item["name"]: _text(item)
+        characteristic_name(item["name"]): _text(item)
         for item in items
         if isinstance(item, Mapping) and isinstance(item.get("name"), str)
     }
@@ -194,7 +206,7 @@ def read_model(profile: Mapping[str, Any]) -> tuple[dict[str, Any], list[Ability
     chars = characteristics(profile)
     fields: dict[str, Any] = {
         "toughness": _int(chars, "T"),
-        "save": _threshold(chars, "Sv" if "Sv" in chars else "Save"),
+        "save": _threshold(chars, "Sv"),
         "wounds": _int(chars, "W"),
         "movement": chars.get("M", ""),
     }

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from ...errors import InputFileError, OptionError
 from ...units.parts import AbilityText, Detachment
-from ..import_report import ImportReport, Skipped
+from ..import_report import ImportReport, Skipped, nothing_read
 from .army import Roster, RosterUnit, leader_names
 from .build import Reading, build_unit
 from .load import load_tree
-from .tree import UnitEntry, read_tree
+from .system import check_readable, game_system
+from .tree import RosterEntry, UnitEntry, read_tree
 
 __all__ = ["ROLES", "read_roster", "recorded_leaders"]
 
@@ -55,7 +56,9 @@ def read_roster(
     ------
     InputFileError
         The file is missing, malformed, not a roster, a zip bomb, or has a cost or a
-        count that is not a number; under ``strict``, anything that would be skipped.
+        count that is not a number; a roster of another game or of an edition before the
+        10th (:mod:`~mathhammer.io.roster.system`); under ``strict``, anything that would
+        be skipped.
 
     Examples
     --------
@@ -86,8 +89,15 @@ def read_roster(
     """
     file = str(path)
     reading = Reading(file, ImportReport(file), strict)
-    entry = read_tree(load_tree(path), file)
+    tree = load_tree(path)
+    system = game_system(tree)
+    check_readable(system, file)
+    entry = read_tree(tree, file)
+    reading.report.system = str(system) if system.name else ""
     units, labels, skipped_units = _read_units(entry.units, reading)
+    if not units:
+        raise InputFileError.at(file, None, None, nothing_read(reading.report, len(entry.units)))
+    reading.report.points = points_lines(entry, {id(u) for u in entry.units if id(u) in labels})
     roster = Roster(
         entry.name,
         entry.points,
@@ -98,6 +108,7 @@ def read_roster(
         reading.report,
         _detachment(entry.detachments, entry.factions, reading),
         tuple(entry.rules),
+        system,
     )
     _list_unapplied(roster, reading)
     attached = _with_given(recorded_leaders(entry.units, labels, reading), leaders, reading)
@@ -124,6 +135,26 @@ def _read_units(
         units.append(RosterUnit(label, unit.name, sheet, models, unit.points))
         labels[id(unit)] = label
     return units, labels, skipped_units
+
+
+def points_lines(entry: RosterEntry, read: set[int]) -> list[str]:
+    """Where the points read differ from the roster's own total: each unit not read, and
+    the points outside every unit (none when they add up).
+
+    ``read`` holds the ``id`` of each unit entry read.
+    """
+    if entry.points is None:
+        return []
+    units = sum(u.points or 0 for u in entry.units)
+    missed = [u for u in entry.units if id(u) not in read and u.points]
+    lines = [f"{u.label}: {u.points} pts, not read" for u in missed]
+    if units != entry.points:
+        lines.append(
+            f"the roster states {entry.points} pts; its units cost {units} pts: "
+            f"{entry.points - units:+d} pts outside them (enhancements or options the list "
+            "builder prices apart)"
+        )
+    return lines
 
 
 def _free_label(label: str, taken: set[str]) -> str:

@@ -9,8 +9,9 @@ own ``selections`` below it.
 Read here:
 
 - a *unit* is a selection of type ``unit`` or ``model`` directly in a force (a single-model
-  unit, a character or a vehicle, is one ``model`` selection); other selections there
-  (detachment, battle size) configure the army and are not units;
+  unit, a character or a vehicle, is one ``model`` selection), or one of another type that
+  carries a ``Unit`` profile or holds a model (some lists type a unit ``upgrade``); other
+  selections there (detachment, battle size) configure the army and are not units;
 - a *model* is a selection of type ``model``, or one that carries a ``Unit`` profile, below
   the unit (or the unit selection itself when it is a model); its characteristics are its
   own ``Unit`` profile or the nearest one above it (one unit-wide profile often serves
@@ -240,7 +241,13 @@ def _is_model(selection: Node, file: str, where: str) -> bool:
 
 
 def _is_unit(selection: Node, file: str, where: str) -> bool:
-    return selection.get("type") in ("unit", "model") or _holds_model(selection, file, where)
+    """A unit: a selection typed ``unit`` or ``model``, or one of any type (an ``upgrade``
+    in some lists) that carries a ``Unit`` profile or holds a model."""
+    return (
+        _is_model(selection, file, where)
+        or selection.get("type") == "unit"
+        or (_holds_model(selection, file, where))
+    )
 
 
 def _holds_model(selection: Node, file: str, where: str) -> bool:
