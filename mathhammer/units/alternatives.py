@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from ..model.profiles import Weapon
 from .loadout import describe_weapons
-from .selection import is_extra_attacks, is_sidearm
+from .selection import _BIG, _partition, is_extra_attacks, is_sidearm
 
 __all__ = [
     "MAX_OPTIONS",
@@ -42,7 +42,6 @@ __all__ = [
 MAX_OPTIONS = 32
 #: Rows whose every order is tried when handing out melee weapons (4! = 24 orders).
 _ALL_ORDERS = 4
-_BIG = frozenset({"MONSTER", "VEHICLE"})
 
 T = TypeVar("T")
 Entry = tuple[Weapon, int]
@@ -71,15 +70,6 @@ def shooting_sets(items: Sequence[Item], keywords: Sequence[str] = ()) -> list[l
     guns, sidearms = _partition([i for i in items if i], _has_sidearm)
     groups = [guns, sidearms] if _either(guns, sidearms, keywords) else _whole(items)
     return [chosen for group in groups for chosen in _expand(group)]
-
-
-def _partition(items: Sequence[T], test: Callable[[T], bool]) -> tuple[list[T], list[T]]:
-    """The items that fail ``test`` and those that pass it, each in order."""
-    failed: list[T] = []
-    passed: list[T] = []
-    for item in items:
-        (passed if test(item) else failed).append(item)
-    return failed, passed
 
 
 def _has_sidearm(item: Item) -> bool:
@@ -200,7 +190,7 @@ def _orders(rows: int) -> list[Sequence[int]]:
     the rows in order and each row first."""
     if rows <= _ALL_ORDERS:
         return list(itertools.permutations(range(rows)))
-    return [range(rows), *([k, *(j for j in range(rows) if j != k)] for k in range(rows))]
+    return [range(rows), *([k, *range(k), *range(k + 1, rows)] for k in range(rows))]
 
 
 def _handed_out(main: Sequence[Entry], order: Sequence[int], models: int) -> list[Entry]:

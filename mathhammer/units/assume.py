@@ -43,7 +43,7 @@ def _rules(loadouts: Iterable[Loadout]) -> Iterator[EffectRule]:
     for loadout in loadouts:
         for option in (loadout, *getattr(loadout, "options", ())):
             for weapon, _ in option.weapon_counts:
-                yield from (a for a in weapon.abilities if isinstance(a, EffectRule))
+                yield from _effect_rules(weapon.abilities)
 
 
 def named_states(loadouts: Iterable[Loadout] = (), targets: Iterable[Any] = ()) -> frozenset[str]:
@@ -59,7 +59,13 @@ def _target_rules(targets: Iterable[Any]) -> Iterator[EffectRule]:
     """The unit rules of each :class:`~mathhammer.Target` or :class:`~mathhammer.Unit`."""
     for target in targets:
         unit = getattr(target, "unit", target)
-        yield from (r for r in getattr(unit, "rules", ()) if isinstance(r, EffectRule))
+        yield from _effect_rules(getattr(unit, "rules", ()))
+
+
+def _effect_rules(items: Iterable[object]) -> Iterator[EffectRule]:
+    """The unit rules (:class:`~mathhammer.model.effects.EffectRule`) among a weapon's
+    abilities or a unit's rules."""
+    return (item for item in items if isinstance(item, EffectRule))
 
 
 def check_assumed(

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.heap import settled_heap
 from ..errors import ProfileError, field_error
@@ -30,11 +30,14 @@ from ..results.columns import COLUMNS, columns_frame
 from ..rules.registry import RulesetLike
 from . import targets as suite
 from .entries import check_instance
-from .loadout import Loadout, ambiguous_pair
+from .loadout import Loadout, _is_int, ambiguous_pair
 from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose_rows
 from .targets import Target
 
 __all__ = ["COLUMNS", "AttackOptions", "Loadout", "compare"]
+
+#: A loadout or a target: anything :func:`compare` tells apart by name.
+N = TypeVar("N", Loadout, Target)
 
 
 def _loadout(name: str, value: Any) -> Loadout:
@@ -52,18 +55,13 @@ def _loadout(name: str, value: Any) -> Loadout:
 
 def _is_priced(value: Any) -> bool:
     """True for a pair of weapons and their points (an integer)."""
-    points = value[1] if isinstance(value, tuple) and len(value) == 2 else None
-    return isinstance(points, int) and not isinstance(points, bool)
+    return isinstance(value, tuple) and len(value) == 2 and _is_int(value[1])
 
 
 def loadouts_of(loadouts: Any) -> list[Loadout]:
     """The loadouts :func:`compare` takes, as a list (names unique; refused with one clear
     error otherwise)."""
-    out = _loadout_list(loadouts)
-    if not out:
-        raise field_error(ProfileError, "loadouts", f"non-empty: {_LOADOUTS}", loadouts)
-    _check_unique("loadout names", [x.name for x in out])
-    return out
+    return _named_apart(_loadout_list(loadouts), "loadout", f"non-empty: {_LOADOUTS}", loadouts)
 
 
 #: What :func:`compare` takes as its loadouts, in words.
@@ -110,11 +108,7 @@ def _as_target(value: Any) -> Target:
 
 def targets_of(targets: Any) -> list[Target]:
     """The targets :func:`compare` takes, as a list of :class:`Target` (names unique)."""
-    out = _target_list(targets)
-    if not out:
-        raise field_error(ProfileError, "targets", "non-empty", targets)
-    _check_unique("target names", [t.name for t in out])
-    return out
+    return _named_apart(_target_list(targets), "target", "non-empty", targets)
 
 
 def _target_list(targets: Any) -> list[Target]:
@@ -128,6 +122,15 @@ def _target_list(targets: Any) -> list[Target]:
     raise field_error(
         ProfileError, "targets", "a Unit, a Target, a name, or a list or dict of them", targets
     )
+
+
+def _named_apart(out: list[N], kind: str, constraint: str, given: Any) -> list[N]:
+    """The loadouts or targets ``out`` read from ``given``; refused (as ``"<kind>s"``) when
+    there are none, and when two share a name."""
+    if not out:
+        raise field_error(ProfileError, f"{kind}s", constraint, given)
+    _check_unique(f"{kind} names", [x.name for x in out])
+    return out
 
 
 def _check_unique(what: str, values: list[str]) -> None:

@@ -48,7 +48,7 @@ from ..results.columns import (
 from ..rules.plan import HashedKey, cached_pools, steps_key
 from ..rules.registry import RulesetLike
 from .loadout import Loadout, describe_weapons
-from .selection import PHASES
+from .selection import check_phase_name
 from .targets import Target
 
 __all__ = [
@@ -157,8 +157,7 @@ class AttackOptions(Loadout):
         source: str | None = None,
         unknown_abilities: Iterable[UnknownAbility] = (),
     ) -> None:
-        if phase not in PHASES:
-            raise field_error(OptionError, "AttackOptions.phase", f"one of {list(PHASES)}", phase)
+        check_phase_name("AttackOptions.phase", phase)
         situation = None if context is None else replace(context, melee=phase == "fight")
         self._set_common(name, points, situation, source)
         chosen = _options(name, options, phase)
@@ -187,29 +186,38 @@ def _options(name: str, options: Iterable[Any], phase: str) -> tuple[Loadout, ..
         raise field_error(
             ProfileError, f"options of {name!r}", "a list of Loadouts or of weapon lists", options
         )
-    out: list[Loadout] = []
-    for given in options:
-        option = _option(name, given, phase)
-        if any(o.weapons == option.weapons for o in out):
-            continue  # the same declaration reached another way
-        out.append(_renamed(option, {o.name for o in out}))
+    out = _without_repeats(_option(name, given, phase) for given in options)
     if not out:
         raise field_error(ProfileError, f"options of {name!r}", "at least one option", [])
     return tuple(out)
+
+
+def _without_repeats(options: Iterable[Loadout]) -> list[Loadout]:
+    """The options but those using the same weapons as an earlier one (the same
+    declaration reached another way), each named apart from those before it."""
+    out: list[Loadout] = []
+    for option in options:
+        if all(o.weapons != option.weapons for o in out):
+            out.append(_renamed(option, {o.name for o in out}))
+    return out
 
 
 def _option(name: str, given: Any, phase: str) -> Loadout:
     """One option of unit ``name`` as a loadout (weapons given bare named by what they
     are), refused when it uses a weapon of the other phase."""
     option = _as_loadout(name, given)
-    wrong = [w.name for w, _ in option.weapon_counts if w.melee != (phase == "fight")]
+    kind = _OTHER_PHASE_WEAPONS[phase]
+    wrong = [w.name for w, _ in option.weapon_counts if w.melee == (kind == "melee")]
     if wrong:
-        kind = "ranged" if phase == "fight" else "melee"
         raise ProfileError(
             f"option {option.name!r} of {name!r} uses the {kind} weapon {wrong[0]!r} "
             f"in the {phase} phase"
         )
     return option
+
+
+#: The weapons a phase does not use: ranged ones when fighting, melee ones when shooting.
+_OTHER_PHASE_WEAPONS = {"fight": "ranged", "shooting": "melee"}
 
 
 def _as_loadout(name: str, given: Any) -> Loadout:
@@ -301,20 +309,31 @@ def choose(
     """
     metric = check_metric(metric)
     situation, candidates = _declarations(loadout, context)
-    best: Choice | None = None
-    best_score = -math.inf
-    for declaration in _distinct(candidates):
-        result = attack(
-            declaration.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
-        )
-        row = attack_columns(result, target=target, loadout=loadout)
-        score = _score(row, metric)  # once per row: a metric may be costly
-        if best is None or score > best_score:
-            best, best_score = Choice(declaration, situation, result, row), score
-    assert best is not None  # a loadout has at least one option
+    choices = (
+        _attacked(loadout, declaration, target, situation, rules, modifiers)
+        for declaration in _distinct(candidates)
+    )
+    # max scores each row once (a metric may be costly) and keeps the first of equals
+    best = max(choices, key=lambda choice: _score(choice.row, metric))
     best.row.update(choice_columns(loadout, best.declaration))
     best.row.update(situation_columns(situation))
     return best
+
+
+def _attacked(
+    loadout: Loadout,
+    declaration: Loadout,
+    target: Target,
+    situation: Context | None,
+    rules: RulesetLike,
+    modifiers: Modifiers | None,
+) -> Choice:
+    """One declaration of ``loadout`` attacking ``target`` in ``situation``, with its row."""
+    result = attack(
+        declaration.weapons, target.unit, rules=rules, context=situation, modifiers=modifiers
+    )
+    row = attack_columns(result, target=target, loadout=loadout)
+    return Choice(declaration, situation, result, row)
 
 
 def _declarations(

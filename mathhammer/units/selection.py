@@ -11,12 +11,12 @@ weapons; a melee weapon may split its attacks across engaged targets (docs/rules
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..core.dice import Dice
-from ..errors import OptionError, ProfileError, field_error
+from ..errors import MathhammerError, OptionError, ProfileError, field_error
 from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.context import Context, Modifiers
 from ..model.fields import text_field
@@ -28,6 +28,7 @@ __all__ = [
     "Attacker",
     "Models",
     "Use",
+    "check_phase_name",
     "is_extra_attacks",
     "is_sidearm",
     "per_target",
@@ -39,6 +40,8 @@ T = TypeVar("T")
 
 PHASES = ("shooting", "fight")
 _SIDEARMS = frozenset({"PISTOL", "CLOSE-QUARTERS"})
+#: The keywords of a model that fires its sidearms and its other guns alike.
+_BIG = frozenset({"MONSTER", "VEHICLE"})
 
 
 @dataclass(frozen=True, init=False)
@@ -120,12 +123,10 @@ class Attacker:
         """A group of models by position or name."""
         if _is_int(key) and 0 <= key < len(self.models):
             return self.models[key]
-        for m in self.models:
-            if m.label == key:
-                return m
-        raise field_error(
-            ProfileError, "Use.models", f"one of {[m.label for m in self.models]}", key
-        )
+        labels = [m.label for m in self.models]
+        if key in labels:
+            return self.models[labels.index(key)]
+        raise field_error(ProfileError, "Use.models", f"one of {labels}", key)
 
 
 @dataclass(frozen=True, init=False)
@@ -165,15 +166,16 @@ class Use:
             raise ProfileError("Use needs a target= or a split= (melee), not both or neither")
         _check_optional("Use.target", target, Unit, "a Unit")
         pairs = None if split is None else _split_pairs(split)
-        for name, value in (("models", models), ("weapon", weapon), ("target", target)):
-            object.__setattr__(self, name, value)
+        object.__setattr__(self, "models", models)
+        object.__setattr__(self, "weapon", weapon)
+        object.__setattr__(self, "target", target)
         object.__setattr__(self, "split", pairs)
         object.__setattr__(self, "count", count)
 
     def assignments(self) -> tuple[tuple[Unit, int | None], ...]:
         """(target, attacks per model or None for the weapon's A) pairs."""
-        if self.split is None:
-            return ((self.target, None),) if self.target is not None else ()
+        if self.split is None:  # then a target is given: __init__ sees to it
+            return ((cast(Unit, self.target), None),)
         return self.split
 
 
@@ -190,10 +192,12 @@ def _one_or_more(value: Any, kind: type[T], field: str, constraint: str) -> tupl
     return checked
 
 
-def _check_distinct(names: list[str], field: str, constraint: str) -> None:
-    """Refuse a name given twice."""
+def _check_distinct(
+    names: list[str], field: str, constraint: str, error: type[MathhammerError] = ProfileError
+) -> None:
+    """Refuse a name given twice, with an ``error`` (a ProfileError by default)."""
     if len(set(names)) != len(names):
-        raise field_error(ProfileError, field, constraint, names)
+        raise field_error(error, field, constraint, names)
 
 
 def _split_pairs(
@@ -212,6 +216,25 @@ def _split_pairs(
                 "every target of a split gets at least one attack",
             )
     return pairs
+
+
+def _partition(items: Iterable[T], test: Callable[[T], bool]) -> tuple[list[T], list[T]]:
+    """The items that fail ``test`` and those that pass it, each in order.
+
+    >>> _partition([1, 2, 3, 4], lambda n: n % 2 == 0)
+    ([1, 3], [2, 4])
+    """
+    failed: list[T] = []
+    passed: list[T] = []
+    for item in items:
+        (passed if test(item) else failed).append(item)
+    return failed, passed
+
+
+def check_phase_name(field: str, phase: object) -> None:
+    """Refuse a phase that is not one of :data:`PHASES`, as ``field``."""
+    if phase not in PHASES:
+        raise field_error(OptionError, field, f"one of {list(PHASES)}", phase)
 
 
 def is_sidearm(weapon: Weapon) -> bool:
@@ -237,18 +260,25 @@ def _check_selection(attacker: Attacker, uses: Sequence[Use], phase: str) -> Non
     """Enforce the weapon-selection rules (docs/rules.md §2.2), naming models and weapons."""
     per_group: dict[str, dict[str, int]] = {}
     for use in uses:
-        group, weapon, n = _declared(attacker, use)
-        if not _is_count(n, group.count):
-            raise field_error(
-                ProfileError, f"Use.count for {group.label!r}", f"from 1 to {group.count}", n
-            )
-        _check_phase(group, weapon, phase)
-        if use.split is not None:
-            _check_split(group, weapon, use, phase)
+        group, weapon, n = _checked_use(attacker, use, phase)
         _tally(per_group.setdefault(group.label, {}), group, weapon, n)
     check = _GROUP_CHECKS[phase]
     for label, used in per_group.items():
         check(attacker.group(label), used)
+
+
+def _checked_use(attacker: Attacker, use: Use, phase: str) -> tuple[Models, Weapon, int]:
+    """The group, weapon and number of models of one declaration, refused when the number
+    is not from 1 to the group's, the weapon is not of the phase, or its split is wrong."""
+    group, weapon, n = _declared(attacker, use)
+    if not _is_count(n, group.count):
+        raise field_error(
+            ProfileError, f"Use.count for {group.label!r}", f"from 1 to {group.count}", n
+        )
+    _check_phase(group, weapon, phase)
+    if use.split is not None:
+        _check_split(group, weapon, use, phase)
+    return group, weapon, n
 
 
 def _declared(attacker: Attacker, use: Use) -> tuple[Models, Weapon, int]:
@@ -324,10 +354,9 @@ def _refuse(group: Models, *problems: tuple[bool, str]) -> None:
 def _check_sidearms(group: Models, used: Mapping[str, int]) -> None:
     """Refuse a model (not a MONSTER or VEHICLE) firing both its sidearms and other guns:
     more models declared with the most used of each than the group has."""
-    if {"MONSTER", "VEHICLE"} & set(group.keywords):
+    if _BIG & set(group.keywords):
         return
-    sidearms = [w for w in used if is_sidearm(group.weapon(w))]
-    others = [w for w in used if w not in sidearms]
+    others, sidearms = _partition(used, lambda w: is_sidearm(group.weapon(w)))
     # with none of one kind, the other alone is at most the group (_tally saw to it)
     most_sidearm, most_other = _most_used(used, sidearms), _most_used(used, others)
     if most_sidearm + most_other > group.count:
@@ -346,11 +375,12 @@ def _most_used(used: Mapping[str, int], names: Sequence[str]) -> int:
 def _check_melee(group: Models, used: Mapping[str, int]) -> None:
     """Refuse a fight where the models do not each use exactly one melee weapon (besides
     their [EXTRA ATTACKS] weapons)."""
-    main = {w: n for w, n in used.items() if not is_extra_attacks(group.weapon(w))}
-    if sum(main.values()) != group.count:
+    main, _ = _partition(used, lambda w: is_extra_attacks(group.weapon(w)))
+    declared = sum(used[w] for w in main)
+    if declared != group.count:
         raise ProfileError(
             f"{group.label!r}: each model fights with exactly one melee weapon (plus its "
-            f"[EXTRA ATTACKS] weapons); {sum(main.values())} declared for {group.count} models "
+            f"[EXTRA ATTACKS] weapons); {declared} declared for {group.count} models "
             f"({', '.join(main) or 'none'})"
         )
 
@@ -364,8 +394,7 @@ def per_target(
 ) -> dict[str, tuple[Unit, list[tuple[Weapon, int]]]]:
     """The pools of one declaration, by target name: each target and the weapons (split
     ones cut to their attacks) with the number of models using each against it."""
-    if phase not in PHASES:
-        raise field_error(OptionError, "phase", f"one of {list(PHASES)}", phase)
+    check_phase_name("phase", phase)
     uses = _checked_uses(uses)
     _check_selection(attacker, uses, phase)
     out: dict[str, tuple[Unit, list[tuple[Weapon, int]]]] = {}

@@ -28,7 +28,7 @@ from ..results.attack import AttackResult
 from ..results.columns import metric_column
 from ..rules.registry import RulesetLike
 from .loadout import Loadout
-from .selection import Attacker, Models, Use, per_target
+from .selection import Attacker, Models, Use, _check_distinct, per_target
 from .targets import Target
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
@@ -201,9 +201,7 @@ def _targets(targets: Iterable[Unit | Target]) -> tuple[Target, ...]:
     pool = tuple(t if isinstance(t, Target) else Target(t) for t in targets)
     if not pool:
         raise field_error(OptionError, "targets", "at least one Unit or Target", pool)
-    names = [t.name for t in pool]
-    if len(set(names)) != len(names):
-        raise field_error(OptionError, "targets", "units with distinct names", names)
+    _check_distinct([t.name for t in pool], "targets", "units with distinct names", OptionError)
     return pool
 
 

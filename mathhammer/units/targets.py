@@ -146,8 +146,7 @@ class Target:
         if self.points is None:
             return None
         if self.group_points is None:
-            each = self.points / self.unit.models
-            return tuple(each for _ in self.unit.groups)
+            return (self.points / self.unit.models,) * len(self.unit.groups)
         return tuple(p / g.count for p, g in zip(self.group_points, self.unit.groups, strict=True))
 
     def points_destroyed(self, result: Any) -> float | None:
