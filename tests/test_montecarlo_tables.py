@@ -330,7 +330,7 @@ def test_the_one_group_walk_is_taken_only_where_it_applies() -> None:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(saves, "_lone_group", spy("lone", saves._lone_group))
-        patch.setattr(saves, "_in_sorted_order", spy("sorted", saves._in_sorted_order))
+        patch.setattr(saves, "_in_order", spy("sorted", saves._in_order))
         for rules in ("11e", "scrambled", "reordered"):
             ruleset, unit = RULESETS[rules], TARGETS["20x W3"]
             checks = ruleset.pool_checks(WEAPONS["D1 AP0"], unit, Context(), Modifiers())

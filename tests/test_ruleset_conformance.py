@@ -167,7 +167,7 @@ def assert_never_decreasing(label: str, means: list[float]) -> None:
 
 
 def test_the_registry_includes_the_test_only_ruleset() -> None:
-    assert {"11e", "classic", example_ruleset.NAME} <= set(RULESETS)
+    assert {"11e", "10e", "classic", example_ruleset.NAME} <= set(RULESETS)
     for rules in RULESETS:
         assert get_ruleset(rules).skill_field in SKILL_LADDERS, rules
 

@@ -58,9 +58,11 @@ __all__ = [
     "block_share",
     "block_transitions",
     "factored_series",
+    "in_attack_order",
     "layout_blocks",
     "rolling_parts",
     "save_blocks",
+    "saves_every_die",
     "saving_states",
     "sorted_dice_chain",
     "spill_mortal_wounds",
@@ -93,9 +95,37 @@ def save_blocks(saved: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     return blocks
 
 
+def in_attack_order(saved: np.ndarray, faces: np.ndarray | None) -> np.ndarray:
+    """The save faces of a ruleset that resolves a pool's saves one attack at a time, each
+    against the model its attack is allocated to (10th edition, docs/rules.md §8.2, D46).
+
+    A die is then not sorted among the others: whatever face it shows, its group saves it
+    with the group's chance over the faces (``faces[g]``, the defender's re-rolls made;
+    uniform when None). Every face of a group is given that chance, so the faces make one
+    block (:func:`save_blocks`) whose one-die transition mixes saved and damaged by it.
+
+    Examples
+    --------
+    >>> s = np.array([[0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]], dtype=bool)
+    >>> [(lo, n, p.round(4).tolist()) for lo, n, p in save_blocks(in_attack_order(s, None))]
+    [(1, 6, [0.6667, 0.5])]
+    """
+    weights = np.full(saved.shape, 1.0 / 6.0) if faces is None else faces
+    chance = (weights * saved).sum(axis=1)
+    out = np.repeat(chance[:, None], saved.shape[1], axis=1)
+    out.setflags(write=False)
+    return out
+
+
+def saves_every_die(pattern: np.ndarray) -> bool:
+    """Whether every group saves a block's faces (a bool or a chance per group)."""
+    return bool(np.all(pattern >= 1))
+
+
 def saving_states(current: np.ndarray, pattern: np.ndarray) -> np.ndarray:
-    """States whose current model saves the block's faces; leftover dice against a
-    destroyed unit change nothing, so the destroyed state "saves" too."""
+    """States whose current model saves the block's faces (or the chance that it does);
+    leftover dice against a destroyed unit change nothing, so the destroyed state "saves"
+    too."""
     return np.where(current >= 0, pattern[np.maximum(current, 0)], True)
 
 
@@ -417,7 +447,7 @@ def block_transitions(
         p = block_share(weights, lo, n)
         t = (
             None
-            if pattern.all()
+            if saves_every_die(pattern)
             else Transition.with_saves(damage, saving_states(current, pattern))
         )
         out.append((p, t))

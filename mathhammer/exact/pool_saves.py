@@ -11,6 +11,7 @@ import numpy as np
 from ..rules.base import AllocationOrder
 from ..rules.plan import AttackPlan, PlannedPool
 from .budget import save_weights, saved_faces
+from .chain import in_attack_order
 from .damage import CommandDamage, Damage, command_damage, group_damage
 
 __all__ = ["PoolSaves", "pool_saves"]
@@ -44,6 +45,11 @@ class PoolSaves:
         The defender's command re-roll of the pool's first failed save (docs/rules.md D33):
         the chain runs on the states twice over
         (:func:`~mathhammer.exact.rerolled.save_command_split`).
+    in_order : bool
+        The saves are resolved one attack at a time, each against the model its attack
+        is allocated to (a ruleset without sorted saves: the 10th edition); ``saved``
+        then holds each group's chance to save a die on every face
+        (:func:`~mathhammer.exact.chain.in_attack_order`) and ``faces`` is None.
     """
 
     saved: np.ndarray
@@ -54,12 +60,16 @@ class PoolSaves:
     faces: np.ndarray | None = None
     command: CommandDamage | None = None
     save_command: bool = False
+    in_order: bool = False
 
 
 def pool_saves(step: PlannedPool, plan: AttackPlan) -> PoolSaves:
     """The save step of one pool of a plan."""
     checks, target, ruleset = step.checks, plan.target, plan.ruleset
     saved = saved_faces(checks, target)
+    faces = save_weights(checks, saved)
+    if not ruleset.sorted_saves:
+        saved, faces = in_attack_order(saved, faces), None
     per_attack, per_mortal = group_damage(checks, target, ruleset)
     return PoolSaves(
         saved,
@@ -67,7 +77,8 @@ def pool_saves(step: PlannedPool, plan: AttackPlan) -> PoolSaves:
         tuple(per_mortal),
         checks.precision_group,
         ruleset.current_group,
-        save_weights(checks, saved),
+        faces,
         command_damage(checks, target, ruleset),
         checks.save_reroll == "command",
+        not ruleset.sorted_saves,
     )

@@ -18,6 +18,7 @@ from .chain import (
     block_transitions,
     rolling_parts,
     save_blocks,
+    saves_every_die,
     saving_states,
     sorted_dice_chain,
 )
@@ -171,7 +172,7 @@ def _split_blocks(
     out: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         t = None
-        if not pattern.all():
+        if not saves_every_die(pattern):
             kept, hit = save_command_split(damage, saving_states(current, pattern), again)
             both = kept + hit
             t = Transition(both.toarray() if isinstance(damage, np.ndarray) else both)

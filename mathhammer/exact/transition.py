@@ -41,7 +41,14 @@ class Transition:
 
     @classmethod
     def with_saves(cls, damage: np.ndarray | sp.csr_matrix, saving: np.ndarray) -> Transition:
-        """The damage transition with the rows of ``saving`` states replaced by "stay"."""
+        """The damage transition with the rows of ``saving`` states replaced by "stay".
+
+        ``saving`` is a bool per state, or, for dice resolved one attack at a time, the
+        chance that the state's current model saves a die: its row is then that chance of
+        "stay" and the rest of the damage row (:func:`~mathhammer.exact.chain.in_attack_order`).
+        """
+        if saving.dtype != bool:
+            return cls._with_save_chance(damage, saving)
         if isinstance(damage, np.ndarray):
             m = damage.copy()
             m[saving] = 0.0
@@ -52,6 +59,19 @@ class Transition:
 
         keep = sp.diags((~saving).astype(float))
         return cls(keep @ damage + sp.diags(saving.astype(float)))
+
+    @classmethod
+    def _with_save_chance(
+        cls, damage: np.ndarray | sp.csr_matrix, chance: np.ndarray
+    ) -> Transition:
+        """:meth:`with_saves` for a chance per state: ``diag(1 - c) D + diag(c)``."""
+        if isinstance(damage, np.ndarray):
+            m = damage * (1.0 - chance)[:, None]
+            m[np.diag_indices_from(m)] += chance
+            return cls(m)
+        import scipy.sparse as sp
+
+        return cls(sp.diags(1.0 - chance) @ damage + sp.diags(chance))
 
     def _by_bands(self, x: FloatArray) -> bool:
         """Whether ``x`` is moved band by band (see :data:`BAND_ENTRIES`)."""

@@ -39,7 +39,14 @@ from ..core.binomial import FloatArray, binomial_table, binomial_thin
 from ..core.dist import Dist
 from ..core.tuning import BLAS, STEP
 from ..rules.base import AllocationOrder
-from .chain import block_share, rolling_parts, save_blocks, saving_states, sorted_dice_chain
+from .chain import (
+    block_share,
+    rolling_parts,
+    save_blocks,
+    saves_every_die,
+    saving_states,
+    sorted_dice_chain,
+)
 from .cost import Cost, apply_cost, chain_cost, check_cost
 from .damage import CommandDamage, Damage, never_zero
 from .layout import Layout, damage_matrix
@@ -120,7 +127,8 @@ def _part_unsaved(
     """:func:`unsaved_distribution` from one part of the state (:func:`rolling_parts`):
     with a command re-roll, by the counter beside the doubled states."""
     args = (saves.saved, saves.damage, saves.focus, saves.order, weights)
-    if saves.command is not None or saves.save_command:
+    if saves.command is not None or saves.save_command or saves.in_order:
+        # in attack order, a die saved may be followed by one that fails: no streak
         return _augmented_chain(layout, state, count, *args, saves.command, saves.save_command)
     return _unsaved(layout, state, count, *args)
 
@@ -146,7 +154,7 @@ def _unsaved(
         (block_share(weights, 1, lo - 1 + n) - block_share(weights, 1, lo - 1),
          ~saving_states(current, pattern))
         for lo, n, pattern in save_blocks(saved)
-        if not pattern.all()
+        if not saves_every_die(pattern)
     ]  # fmt: skip
     damage = damage_matrix(layout, effective_damage, focus=focus, order=order)
     if isinstance(damage, np.ndarray):
@@ -345,7 +353,7 @@ def _augmented_chain(
         state = np.concatenate([state, np.zeros(layout.size)])
     states = size * counter
     nonzero = counter * (damage.nnz + layout.size)
-    acting = [not pattern.all() for _, _, pattern in save_blocks(saved)]
+    acting = [not saves_every_die(pattern) for _, _, pattern in save_blocks(saved)]
     one, stacked = apply_cost(states, nonzero, False), apply_cost(states, nonzero, False, True)
     cost = chain_cost(kmax, 1, states, one, acting, stacked)
     sizes = f"{kmax} dice to save, {size} target states x {counter} counts"
@@ -402,12 +410,12 @@ def _augmented_blocks(
     blocks: list[tuple[float, Transition | None]] = []
     for lo, n, pattern in save_blocks(saved):
         p = block_share(weights, lo, n)
-        if pattern.all():
+        if saves_every_die(pattern):
             blocks.append((p, None))
             continue
-        saving = saving_states(current, pattern)
+        saving = saving_states(current, pattern).astype(float)  # a bool, or a chance
         if again is None:
-            kept, fail = sp.diags(saving.astype(float)), sp.diags((~saving).astype(float)) @ damage
+            kept, fail = sp.diags(saving), sp.diags(1.0 - saving) @ damage
         else:
             kept, fail = save_command_split(damage, saving, again)
         aug = sp.kron(kept, sp.identity(counter)) + sp.kron(fail, shift)

@@ -1,6 +1,7 @@
 """The save dice of one pool, allocated lowest first, for every trial of a block.
 
-Each trial's save dice are taken in sorted order, lowest first, one die per vectorised
+Each trial's save dice are taken in sorted order, lowest first (or, for a ruleset that
+resolves saves one attack at a time, in the order they are rolled), one die per vectorised
 step against each trial's current model; a failed save rolls its damage (then Feel No
 Pain) and the model loses it, with no spill-over. The dice are never sorted: a trial's
 sorted dice are read from its counts of each face, and against one group whose failed
@@ -62,10 +63,13 @@ def save_dice(
     if target.lone and is_prefix(fails[0]):
         failures = _lone_failures(rng, checks, target, count, fails)
         return _lone_group(rng, ruleset, checks, target, failures, used)
-    dice = sorted_dice(_rolled_faces(rng, checks, target, count, fails))
     command = checks.save_reroll == "command"
     saved_again = np.zeros(count.size, dtype=bool) if command else None
-    return _in_sorted_order(rng, ruleset, checks, target, dice, count, fails, used, saved_again)
+    if ruleset.sorted_saves:
+        dice, reroll = sorted_dice(_rolled_faces(rng, checks, target, count, fails)), None
+    else:  # one attack at a time, each re-rolled as it is resolved (docs/rules.md §8.2)
+        dice, reroll = rolled(rng, count), checks.save_reroll
+    return _in_order(rng, ruleset, checks, target, dice, count, fails, used, saved_again, reroll)
 
 
 #: The defender's re-rolls made as the save dice are rolled (the command re-roll is not).
@@ -260,7 +264,7 @@ def _damage(
     return feel_no_pain(rng, ruleset, unit, zeros, d)
 
 
-def _in_sorted_order(
+def _in_order(
     rng: np.random.Generator,
     ruleset: Ruleset,
     checks: PoolChecks,
@@ -270,11 +274,14 @@ def _in_sorted_order(
     fails: np.ndarray,
     used: np.ndarray | None,
     rerolled: np.ndarray | None = None,
+    reroll: str | None = None,
 ) -> np.ndarray:
-    """Each trial's save dice in sorted order (``dice``), checked against the group
-    current at each die (``fails[group, face]``); the failed saves allocated. With the
-    defender's command re-roll (``rerolled``: each trial's flag of it used), a trial's
-    first failed save is rolled again and checked against the same model (D33)."""
+    """Each trial's save dice in the order of ``dice`` (sorted, or as rolled for a ruleset
+    that resolves saves one attack at a time), checked against the group current at each
+    die (``fails[group, face]``); the failed saves allocated. With the defender's command
+    re-roll (``rerolled``: each trial's flag of it used), a trial's first failed save is
+    rolled again and checked against the same model (D33); with a ``reroll`` of ``"ones"``
+    or ``"failures"``, each die is re-rolled as it is resolved, against its model."""
     unsaved = np.zeros(count.size, dtype=np.int64)
     trials = np.flatnonzero(count)
     for column in range(most_dice(count)):
@@ -285,6 +292,8 @@ def _in_sorted_order(
             break
         here, group = trials[live], group[live]
         die = dice[here, column]
+        if reroll in _REROLLS:
+            die = _rerolled_die(rng, die, group, fails, reroll)
         failed = fails[group, die]
         if rerolled is not None:
             _first_failure_rerolled(rng, fails, here, group, failed, rerolled)
@@ -292,6 +301,15 @@ def _in_sorted_order(
         if failed.any():
             _inflict(rng, ruleset, checks, target, here[failed], group[failed], used)
     return unsaved
+
+
+def _rerolled_die(
+    rng: np.random.Generator, die: np.ndarray, group: np.ndarray, fails: np.ndarray, reroll: str
+) -> np.ndarray:
+    """Dice resolved one attack at a time, each 1 (``"ones"``) or each failed save against
+    its own model (``"failures"``) rolled once more."""
+    again = die == 1 if reroll == "ones" else fails[group, die]
+    return np.where(again, d6(rng, die.shape), die)
 
 
 def _first_failure_rerolled(

@@ -32,6 +32,7 @@ from .registry import RulesetLike
 from .registry import get_ruleset as get_ruleset
 from .registry import register_ruleset as register_ruleset
 from .registry import ruleset_names as ruleset_names
+from .tenth import TenthEdition
 
 __all__ = [
     "CRITICAL",
@@ -45,10 +46,12 @@ __all__ = [
     "PoolChecks",
     "RollCheck",
     "RulesetLike",
+    "TenthEdition",
 ]
 
 register_ruleset(EleventhEdition())
 register_ruleset(Classic())
+register_ruleset(TenthEdition())
 
 
 def __dir__() -> list[str]:

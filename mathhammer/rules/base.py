@@ -388,6 +388,11 @@ class Ruleset(ABC):
     context_fields: ClassVar[frozenset[str] | None] = None
     #: Whether Modifiers may be given.
     takes_modifiers: ClassVar[bool] = True
+    #: Whether a pool's save dice are resolved from the lowest result to the highest,
+    #: each against the model current when it is resolved (the 11th edition,
+    #: docs/rules.md §1.7); False: one attack at a time in the order the attacks are
+    #: made, each against the model it is allocated to (the 10th edition, §8.2).
+    sorted_saves: ClassVar[bool] = True
 
     # ------------------------------------------------------------------ checks of inputs
     def check_weapon(self, weapon: Weapon) -> None:

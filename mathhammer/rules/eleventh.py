@@ -347,11 +347,11 @@ def _roll_check(first: Callable[..., Any], every: bool, policy: str | None) -> R
     return RollCheck(first=first, reroll=_reroll(policy))
 
 
-def _skill(skill: int, draft: PoolDraft) -> int:
+def _skill(skill: int, draft: PoolDraft, cover: bool = True) -> int:
     """The pool's BS/WS after characteristic changes, not roll modifiers: outside the +/-1
     cap, within 2+..6+ (the bounds by conditionals: a builtin min or max costs a call on
-    this path)."""
-    change = draft.skill_change + (1 if draft.in_cover else 0)
+    this path); ``cover``: the benefit of cover worsens it (the 11th edition's, D20)."""
+    change = draft.skill_change + (1 if cover and draft.in_cover else 0)
     if "skill" in draft.ignores and change > 0:  # worsening changes ignored (D37)
         change = 0
     skill = skill + change
@@ -440,8 +440,9 @@ class EleventhEdition(Ruleset):
         reads = {"toughness"}  # the wound roll's
         situation = Situation(context, target, melee, chosen, standing, reads)
         draft = PoolDraft.start(weapon, modifiers, situation)
+        self._situation_rules(draft, situation)
         # the weapon's abilities, then the target's own rules on the attacks against it
-        used = _applied(chosen, draft, situation) + _applied(target.rules, draft, situation)
+        used = self._applied(chosen, draft, situation) + _applied(target.rules, draft, situation)
         if draft.precision:
             reads.add("characters")
         if draft.reroll_one is not None:
@@ -465,7 +466,7 @@ class EleventhEdition(Ruleset):
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         toughness = target.toughness if standing is None else standing.toughness
         wound = self._wound_check(draft, toughness)
-        saves = self._saves(ap, draft.invuln, draft.save_improve)
+        saves = self._pool_saves(ap, draft)
         focus = _precision_group(target, context, standing) if draft.precision else None
         return PoolChecks(
             hit=hit,
@@ -535,8 +536,22 @@ class EleventhEdition(Ruleset):
             group = target.groups[0] if standing is None else standing.saving
         return command_reroll(draft, hit, wound, saves(FACE_ARRAY, group), target.reroll_saves)
 
+    def _situation_rules(self, draft: PoolDraft, situation: Situation) -> None:
+        """What the core rules change in the pool's draft before its abilities apply: in
+        the 11th edition nothing (cover and Stealth are read by :func:`_skill`)."""
+
+    def _applied(
+        self, abilities: Iterable[Ability], draft: PoolDraft, situation: Situation
+    ) -> list[str]:
+        """Apply the weapon's abilities effective in the situation: those applied."""
+        return _applied(abilities, draft, situation)
+
+    def _skill(self, skill: int, draft: PoolDraft) -> int:
+        """The pool's BS/WS after characteristic changes (cover worsens it: D20)."""
+        return _skill(skill, draft)
+
     def _hit_check(self, skill: int, draft: PoolDraft) -> RollCheck:
-        skill = _skill(skill, draft)
+        skill = self._skill(skill, draft)
         modifier = _net_modifier(draft.hit_modifier, "hit" in draft.ignores)
         if draft.hit_on is not None:  # an unmodified roll of N+ hits, whatever BS/WS (D45)
             skill, modifier = draft.hit_on, 0
@@ -565,6 +580,10 @@ class EleventhEdition(Ruleset):
             lambda: _roll_check(first, every, draft.reroll_wounds),
             tabulated and draft.reroll_wounds in _POLICIES,
         )
+
+    def _pool_saves(self, ap: int, draft: PoolDraft) -> Callable[..., Any]:
+        """The saves of the pool whose draft is ``draft``, at ``ap``."""
+        return self._saves(ap, draft.invuln, draft.save_improve)
 
     def _saves(self, ap: int, invuln: int | None = None, improve: int = 0) -> Callable[..., Any]:
         """The saves of a pool at ``ap``: :func:`group_saves` of this ruleset's check
