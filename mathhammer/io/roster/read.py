@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from ...errors import InputFileError, OptionError
@@ -97,7 +97,7 @@ def read_roster(
     units, labels, skipped_units = _read_units(entry.units, reading)
     if not units:
         raise InputFileError.at(file, None, None, nothing_read(reading.report, len(entry.units)))
-    reading.report.points = points_lines(entry, {id(u) for u in entry.units if id(u) in labels})
+    reading.report.points = points_lines(entry, labels.keys())
     roster = Roster(
         entry.name,
         entry.points,
@@ -137,24 +137,26 @@ def _read_units(
     return units, labels, skipped_units
 
 
-def points_lines(entry: RosterEntry, read: set[int]) -> list[str]:
+def points_lines(entry: RosterEntry, read: Collection[int]) -> list[str]:
     """Where the points read differ from the roster's own total: each unit not read, and
     the points outside every unit (none when they add up).
 
     ``read`` holds the ``id`` of each unit entry read.
     """
-    if entry.points is None:
-        return []
+    lines = [
+        f"{u.label}: {u.points} pts, not read"
+        for u in entry.units
+        if u.points and id(u) not in read
+    ]
     units = sum(u.points or 0 for u in entry.units)
-    missed = [u for u in entry.units if id(u) not in read and u.points]
-    lines = [f"{u.label}: {u.points} pts, not read" for u in missed]
-    if units != entry.points:
-        lines.append(
-            f"the roster states {entry.points} pts; its units cost {units} pts: "
-            f"{entry.points - units:+d} pts outside them (enhancements or options the list "
-            "builder prices apart)"
-        )
-    return lines
+    if entry.points in (None, units):
+        return lines
+    return [
+        *lines,
+        f"the roster states {entry.points} pts; its units cost {units} pts: "
+        f"{entry.points - units:+d} pts outside them (enhancements or options the list "
+        "builder prices apart)",
+    ]
 
 
 def _free_label(label: str, taken: set[str]) -> str:

@@ -79,15 +79,19 @@ def game_system(roster: Mapping[str, Any]) -> GameSystem:
     """The game system a roster's root names (``gameSystemName``, ``gameSystemRevision``)."""
     name = " ".join(str(roster.get("gameSystemName") or "").split())
     revision = str(roster.get("gameSystemRevision") or "").strip()
+    return GameSystem(name, revision, *_game_and_edition(name))
+
+
+def _game_and_edition(name: str) -> tuple[str, str]:
+    """The game a game system's name is of, and the edition of Warhammer 40,000 it names."""
     if not name:
-        return GameSystem(revision=revision)
-    for game, pattern in _OTHER_GAMES:
-        if pattern.search(name):
-            return GameSystem(name, revision, game)
+        return "", ""
+    other = next((game for game, pattern in _OTHER_GAMES if pattern.search(name)), None)
+    if other is not None:
+        return other, ""
     match = _EDITION.search(name)
     edition = f"{match.group(1) or match.group(2)}e" if match else ""
-    game = "Warhammer 40,000" if _FORTY_K.search(name) or edition else name
-    return GameSystem(name, revision, game, edition)
+    return ("Warhammer 40,000" if _FORTY_K.search(name) or edition else name), edition
 
 
 def check_readable(system: GameSystem, file: str) -> None:
