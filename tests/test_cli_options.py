@@ -167,7 +167,9 @@ def test_a_classic_report_prints_the_panic_test_failures(
     targets.write_text(TARGETS)
     argv = [str(attackers), "--targets", str(targets), "-o", str(out), "--rules", "classic"]
     assert main(["report", *argv, "--no-progress"]) == 0
-    printed = capsys.readouterr().out.splitlines()[0].split()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("rules: classic (")  # the report names its ruleset first
+    printed = lines[1].split()
     # the terminal shows P(taken and failed) after p_destroyed; the CSV has both columns
     assert printed == [
         "loadout",

@@ -205,3 +205,43 @@ def test_every_shared_roster_reads_or_is_refused_in_one_line(shared_data: Path) 
             assert "\n" not in str(exc) and "roster (" in str(exc), path
         else:
             assert army.units, path
+
+
+# ---------------------------------------------------------------- the ruleset follows the list
+def _report(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    from mathhammer.cli import main
+
+    assert main(["report", *argv, "-o", str(tmp_path / "out.csv"), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def test_a_report_computes_under_the_lists_edition(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tenth = str(shared_data / "rosters" / "10e_necrons_prettyscribe.rosz")
+    eleventh = str(shared_data / "rosters" / "11e_orks_breaka_boyz_nr_probhammer.json")
+    out, err = _report([tenth], tmp_path, capsys)
+    assert out.splitlines()[0] == "rules: 10e (Warhammer 40,000, 10th edition)"
+    assert "computed under" not in err
+    out, err = _report([tenth, "--rules", "11e"], tmp_path, capsys)
+    assert out.splitlines()[0].startswith("rules: 11e (")
+    assert f"{tenth} is a 10e list; computed under --rules 11e as asked" in err
+    out, err = _report([tenth, "--targets", eleventh], tmp_path, capsys)
+    assert out.splitlines()[0].startswith("rules: 10e (")
+    assert f"{tenth} is a 10e list and {eleventh} an 11e list: both computed under 10e" in err
+
+
+def test_the_wahapedia_export_computes_under_the_tenth_edition(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = str(shared_data / "wahapedia-10e")
+    out, _ = _report([export, "--faction", "Necrons"], tmp_path, capsys)
+    assert out.splitlines()[0].startswith("rules: 10e (")
+
+
+def test_a_csv_report_keeps_the_default_ruleset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, err = _report([], tmp_path, capsys)  # the bundled example profiles
+    assert out.splitlines()[0].startswith("rules: 11e (") and "computed under" not in err

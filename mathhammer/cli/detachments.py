@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from types import SimpleNamespace
 from typing import Any
 
 from ..errors import OptionError, field_error
+from .editions import chosen_rules
 from .outputs import check_outputs, write_table
 from .plan import targets_of
 from .situations import base_context
@@ -23,6 +25,9 @@ def detachments_command(args: argparse.Namespace) -> int:
 
     outputs = check_outputs([("--output", args.output)], args.force)
     roster = read_roster(args.roster, strict=args.strict)
+    args.rules = chosen_rules(
+        args.rules, [SimpleNamespace(source=args.roster, edition=roster.system.ruleset)]
+    )
     tried = _tried(roster, args)
     targets = targets_of(args)
     context = _context(roster, tried, targets, args)

@@ -75,20 +75,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mathhammer {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands = [_add_report(sub), _add_attack(sub), _add_demo(sub)]
+    report, attack, demo = _add_report(sub), _add_attack(sub), _add_demo(sub)
     _add_targets(sub)
     _add_datasheets(sub)
     _add_durability(sub)
     _add_plan(sub)
     _add_sweep(sub)
-    commands.append(_add_detachments(sub))
-    for command in commands:
+    detachments = _add_detachments(sub)
+    rulesets = "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names())
+    for command in (attack, demo):
+        command.add_argument(
+            "--rules", choices=ruleset_names(), default="11e", help=f"ruleset: {rulesets}"
+        )
+    for command in (report, detachments):  # they read lists, which name their edition
         command.add_argument(
             "--rules",
-            choices=ruleset_names(),
-            default="11e",
-            help="ruleset: "
-            + "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names()),
+            choices=(*ruleset_names(), "auto"),
+            default="auto",
+            help="ruleset: auto (the default: the lists' own edition, 11e for a CSV file); "
+            + rulesets,
         )
     return parser
 

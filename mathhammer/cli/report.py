@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in, metric_column
+from .editions import chosen_rules, describe, reading_rules
 from .lines import progress_bar, warn_import, warn_lines
 from .outputs import check_outputs, plot_writer
 from .situations import in_situations
@@ -75,6 +76,7 @@ def report_command(args: argparse.Namespace) -> int:
 
     outputs = _checked_outputs(args)
     attackers, targets = _report_inputs(args)
+    print(describe(args.rules))
     whole = bool(args.plot or args.html)  # the heatmap and the page show every row
     with RowSpool() as spool:
         kept = _compute(args, attackers, targets, spool, whole)
@@ -314,8 +316,10 @@ def _report_inputs(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     if not args.targets:
         if args.lead:
             raise field_error(OptionError, "--lead", "used with a --targets roster", args.lead)
+        args.rules = chosen_rules(args.rules, [army])
         return _assumed(args, army.loadouts, []), list(suite.STANDARD)
     them = _read_targets(args, army)
+    args.rules = chosen_rules(args.rules, [army, them])
     return _assumed(args, army.loadouts, them.targets), them.targets
 
 
@@ -330,8 +334,9 @@ def _read_attackers(args: argparse.Namespace) -> Any:
     """The army of ATTACKERS (the bundled examples without it), its import reported."""
     from ..io.sources import read_army
 
-    source = Path(args.attackers) if args.attackers else example_attackers(args.rules)
-    army = read_army(source, faction=args.faction, rules=args.rules, strict=args.strict)
+    rules = reading_rules(args.rules)
+    source = Path(args.attackers) if args.attackers else example_attackers(rules)
+    army = read_army(source, faction=args.faction, rules=rules, strict=args.strict)
     _print_import(args, army)
     warn_lines(army.unknown_abilities)  # a profiles CSV: one line per token, file:line
     if not army.loadouts:

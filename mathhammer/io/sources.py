@@ -74,6 +74,10 @@ class Army:
         Attackers CSV: each weapon-ability token the engine does not know, with its
         ``file:line`` (``str()`` of one is a line to show the user), in file order.
         :func:`read_army` collects them instead of warning.
+    edition : str, optional
+        The ruleset of the edition the file is written for (``"10e"``, ``"11e"``): a
+        roster's game system, the Wahapedia export's 10th edition; None where the file
+        does not say (a CSV file, a target suite).
     """
 
     source: str
@@ -83,6 +87,7 @@ class Army:
     datasheets: tuple[Datasheet, ...] = ()
     report: ImportReport | None = None
     unknown_abilities: tuple[UnknownAbility, ...] = ()
+    edition: str | None = None
 
 
 def read_army(
@@ -234,6 +239,7 @@ def _from_roster(
         targets=roster.targets(),
         datasheets=sheets,
         report=roster.report,
+        edition=roster.system.ruleset,
     )
 
 
@@ -244,7 +250,13 @@ def _from_library(
     sheets = _of_faction(library, faction, path, option)
     loadouts = [loadout for sheet in sheets for loadout in sheet.loadouts()]
     targets = [sheet.target() for sheet in sheets]
-    return Army(str(path), kind, loadouts, targets, sheets, library.report)
+    edition = _EDITIONS.get(kind)
+    return Army(str(path), kind, loadouts, targets, sheets, library.report, edition=edition)
+
+
+#: The edition of the libraries read, by kind: the Wahapedia export mathhammer reads is
+#: the 10th edition's (its datasheets, wargear and abilities tables).
+_EDITIONS = {"Wahapedia export": "10e"}
 
 
 def _library(path: Path, kind: str, strict: bool) -> Any:

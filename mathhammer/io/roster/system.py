@@ -25,7 +25,7 @@ from typing import Any
 
 from ...errors import InputFileError
 
-__all__ = ["READ_EDITIONS", "GameSystem", "check_readable", "game_system"]
+__all__ = ["READ_EDITIONS", "GameSystem", "article", "check_readable", "game_system"]
 
 #: The editions of Warhammer 40,000 whose rosters are read, each computed under the ruleset
 #: of the same name.
@@ -113,14 +113,14 @@ def check_readable(system: GameSystem, file: str) -> None:
     else:
         found = f"{system.game} roster ({system})"
         why = "not Warhammer 40,000"
-    found = f"{_article(found)} {found}"
+    found = f"{article(found)} {found}"
     raise InputFileError.at(
         file, None, None, f"{found}, {why}: 10th- and 11th-edition 40k rosters are read; "
         f"{_WHAT_TO_DO}",
     )  # fmt: skip
 
 
-def _article(phrase: str) -> str:
+def article(phrase: str) -> str:
     """ "an" before a vowel's sound ("an 8th", "an 11th", "an Age"), else "a"."""
     spoken = re.match(r"(?:8|11|18)\D|[aeiou]", phrase, re.IGNORECASE)
     return "an" if spoken else "a"
