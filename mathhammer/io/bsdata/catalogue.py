@@ -103,16 +103,17 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
 def _detachments(books: list[Book]) -> tuple[Detachment, ...]:
     """The detachments of each faction: the entries of its ``Detachment`` group, with their
     rules as printed."""
-    out = []
-    for book in books:
-        for group in nodes(book.body, "sharedSelectionEntryGroups"):
-            if group.get("name") != "Detachment":
-                continue
-            out += [
-                Detachment(str(entry.get("name", "")), _printed_rules(entry), book.name)
-                for entry in nodes(group, "selectionEntries")
-            ]
-    return tuple(out)
+    return tuple(detachment for book in books for detachment in _book_detachments(book))
+
+
+def _book_detachments(book: Book) -> list[Detachment]:
+    """The detachments of one file: the entries of its ``Detachment`` groups."""
+    return [
+        Detachment(str(entry.get("name", "")), _printed_rules(entry), book.name)
+        for group in nodes(book.body, "sharedSelectionEntryGroups")
+        if group.get("name") == "Detachment"
+        for entry in nodes(group, "selectionEntries")
+    ]
 
 
 def _printed_rules(entry: Node) -> tuple[AbilityText, ...]:

@@ -32,6 +32,7 @@ __all__ = [
     "choose_profile",
     "model_entries",
     "profiles",
+    "shown",
     "type_keys",
     "words",
 ]
@@ -46,11 +47,17 @@ def profiles(books: CatalogueSet, owner: Any, node: Node, kinds: Sequence[str]) 
     A linked profile takes the unconditional changes its link makes to its name (a
     sergeant's link renaming the squad's profile).
     """
-    found = [p for p in nodes(node, "profiles") if p.get("typeName") in kinds]
-    for link, target in shown_links(books, owner, node, "profile"):
-        if target.get("typeName") in kinds:
-            found.append({**target, "name": renamed(link, str(target.get("name", "")))})
-    return found
+    found = nodes(node, "profiles") + shown(books, owner, node, "profile")
+    return [p for p in found if p.get("typeName") in kinds]
+
+
+def shown(books: CatalogueSet, owner: Any, node: Node, kind: str) -> list[Node]:
+    """The ``kind`` targets of an entry's shown links (:func:`shown_links`), each under the
+    name its link gives it (:func:`renamed`)."""
+    return [
+        {**target, "name": renamed(link, str(target.get("name", "")))}
+        for link, target in shown_links(books, owner, node, kind)
+    ]
 
 
 def shown_links(
@@ -203,17 +210,21 @@ def type_keys(
     profile's main entry (the one with most models at the default) is a type of its own.
     """
     main = _main_entries(entries, profile_of)
-    required = {id(entry.slot.node) for entry in entries if entry.slot.low > 0}
+    required = _required(entries)
     keys: dict[int, Hashable] = {}
     for entry in entries:
         profile = profile_of[id(entry.slot)]
         leader = main[profile]
         differs = loadout_of[id(entry.slot)] != loadout_of[id(leader.slot)]
-        if differs and id(entry.slot.node) in required:
-            keys[id(entry.slot)] = (profile, entry.slot.name, True)
-        else:
-            keys[id(entry.slot)] = (profile, leader.slot.name, False)
+        own = differs and id(entry.slot.node) in required
+        keys[id(entry.slot)] = (profile, (entry if own else leader).slot.name, own)
     return keys
+
+
+def _required(entries: Sequence[ModelEntry]) -> set[int]:
+    """The entries a unit must have, as ``id(entry.slot.node)``: those whose minimum is
+    above 0 somewhere in the tree."""
+    return {id(entry.slot.node) for entry in entries if entry.slot.low > 0}
 
 
 def _main_entries(

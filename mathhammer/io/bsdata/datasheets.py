@@ -38,11 +38,10 @@ from .composition import (
     choose_profile,
     model_entries,
     profiles,
-    renamed,
-    shown_links,
+    shown,
     type_keys,
 )
-from .links import Book, CatalogueSet, nodes
+from .links import Book, CatalogueSet, nodes, with_link
 from .points import brackets, cost, unit_cost
 from .profiles import Body, characteristics, clean_text, profile_name, read_body, read_weapon
 from .tree import INF, Ranges, Slot, build, model_ranges
@@ -74,12 +73,7 @@ class DatasheetReader:
         self.books = books
         self.report = report
         self.strict = strict
-        self.pts = {
-            str(t.get("id"))
-            for book in books.catalogues()
-            for t in nodes(book.body, "costTypes")
-            if t.get("name") == "pts"
-        }
+        self.pts = _points_ids(books)
         self._weapons: dict[tuple[str, str, str], Weapon | None] = {}
         self._unknown: set[tuple[str, str, str]] = set()
 
@@ -173,16 +167,18 @@ class DatasheetReader:
 
     def _bodies(self, entries: list[ModelEntry]) -> dict[int, Body]:
         """The characteristics of each model entry's profile, by ``id(entry.slot)``."""
-        bodies = {}
-        for model in entries:
-            profile = choose_profile(self.books, model, entries)
-            if profile is None:
-                raise _Skip(f"model {model.slot.name!r} has no Unit profile")
-            body, reason = read_body(profile)
-            if body is None:
-                raise _Skip(f"model {model.slot.name!r}: {reason}")
-            bodies[id(model.slot)] = body
-        return bodies
+        return {id(model.slot): self._body(model, entries) for model in entries}
+
+    def _body(self, model: ModelEntry, entries: list[ModelEntry]) -> Body:
+        """The characteristics of a model entry's profile; :class:`_Skip` if it has none
+        or they cannot be read."""
+        profile = choose_profile(self.books, model, entries)
+        if profile is None:
+            raise _Skip(f"model {model.slot.name!r} has no Unit profile")
+        body, reason = read_body(profile)
+        if body is None:
+            raise _Skip(f"model {model.slot.name!r}: {reason}")
+        return body
 
     def _promote(self, slot: Slot) -> None:
         """An upgrade entry with a Unit profile of its own is a model entry."""
@@ -213,10 +209,7 @@ class DatasheetReader:
 
     def _rules(self, slot: Slot) -> list[Node]:
         """A slot's own rules and the rules its links show (under the link's name)."""
-        rules = list(nodes(slot.node, "rules"))
-        for link, rule in shown_links(self.books, slot.owner, slot.node, "rule"):
-            rules.append({**rule, "name": renamed(link, str(rule.get("name", "")))})
-        return rules
+        return nodes(slot.node, "rules") + shown(self.books, slot.owner, slot.node, "rule")
 
     def weapon(self, owner: Book, profile: Node, sheet: str) -> Weapon | None:
         """A weapon profile as a Weapon (read once), its misses and tokens reported."""
@@ -273,10 +266,20 @@ class DatasheetReader:
         return replace(sheet, points=brackets(values)) if priced else sheet
 
 
+def _points_ids(books: CatalogueSet) -> set[str]:
+    """The ids of the ``pts`` cost type in every file of the set."""
+    return {
+        str(t.get("id"))
+        for book in books.catalogues()
+        for t in nodes(book.body, "costTypes")
+        if t.get("name") == "pts"
+    }
+
+
 def _offered(entry: Node, link: Node | None = None) -> bool:
     """Whether a root entry (reached through ``link``) is a datasheet: a unit or model
     entry, and neither it nor its link hidden."""
-    hidden = (link or {}).get("hidden") is True or entry.get("hidden") is True
+    hidden = any(part.get("hidden") is True for part in with_link(entry, link))
     return entry.get("type") in ("unit", "model") and not hidden
 
 
@@ -360,11 +363,16 @@ def _model(
         max_count=high if high < INF else max(low, default, 1),
         default_count=default,
         weapons=parts.loadouts[id(leader.slot)],
-        options=tuple(n for m in members for n in parts.options[id(m.slot)]),
+        options=_options(parts, members),
         leadership=body.leadership,
         oc=body.oc,
         movement=body.movement,
     )
+
+
+def _options(parts: _Parts, members: list[ModelEntry]) -> tuple[str, ...]:
+    """Every wargear name the model entries of a type may take."""
+    return tuple(name for m in members for name in parts.options[id(m.slot)])
 
 
 def _model_name(body: str, key: Any, made: list[ModelProfile]) -> str:
@@ -377,14 +385,17 @@ def _model_name(body: str, key: Any, made: list[ModelProfile]) -> str:
 
 def _categories(books: CatalogueSet, slots: list[Slot]) -> dict[int, tuple[str, ...]]:
     """The keywords (category names) of each slot, by ``id(slot)``."""
-    out = {}
-    for slot in slots:
-        names = []
-        for link in nodes(slot.node, "categoryLinks"):
-            name = link.get("name") or books.resolve(slot.owner, link)[1].get("name", "")
-            names.append(str(name))
-        out[id(slot)] = normalise_keywords(names)
-    return out
+    return {
+        id(slot): normalise_keywords(
+            [_category(books, slot.owner, link) for link in nodes(slot.node, "categoryLinks")]
+        )
+        for slot in slots
+    }
+
+
+def _category(books: CatalogueSet, owner: Book, link: Node) -> str:
+    """The name of a category link: its own, else its target's."""
+    return str(link.get("name") or books.resolve(owner, link)[1].get("name", ""))
 
 
 def _character(
@@ -392,9 +403,9 @@ def _character(
 ) -> bool:
     """A CHARACTER model type: by its own keywords, else (when no model entry has the
     keyword of its own) by the unit's."""
-    own = [m for m in entries if "CHARACTER" in categories[id(m.slot)]]
-    if own:
-        return any(m in own for m in members)
+    own = {id(m.slot): "CHARACTER" in categories[id(m.slot)] for m in entries}
+    if any(own.values()):
+        return any(own[id(m.slot)] for m in members)
     return any("CHARACTER" in words for words in categories.values())
 
 
@@ -438,13 +449,17 @@ class _Armoury:
         """The wargear an item gives: one for its ranged and one for its melee profiles."""
         key = id(item.slot.node)
         if key not in self._names:
-            ranged, melee = self._weapons(item.slot)
-            names = []
-            for part, suffix in ((ranged, ""), (melee, " (melee)" if ranged else "")):
-                if part:
-                    names.append(self._register(item.slot.name + suffix, part, item.holder))
-            self._names[key] = names
+            self._names[key] = self._new_names(item)
         return self._names[key]
+
+    def _new_names(self, item: Carried) -> list[str]:
+        """Register an item's ranged and its melee profiles, each part it has under a name
+        (the melee one marked when it has both)."""
+        ranged, melee = self._weapons(item.slot)
+        parts = ((ranged, ""), (melee, " (melee)" if ranged else ""))
+        return [
+            self._register(item.slot.name + end, part, item.holder) for part, end in parts if part
+        ]
 
     def _weapons(self, slot: Slot) -> tuple[tuple[Weapon, ...], tuple[Weapon, ...]]:
         """The ranged and the melee weapons of an entry's profiles (those that read)."""

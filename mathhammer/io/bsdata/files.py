@@ -99,6 +99,12 @@ def read_tree(raw: bytes, name: str) -> tuple[str, Tree]:
     """The kind and tree of a file's bytes: JSON if ``name`` ends ``.json``, else XML."""
     json_form = name.lower().endswith(".json")
     document = _parse_json(raw, name) if json_form else _parse_xml(raw, name)
+    return _root(document, name)
+
+
+def _root(document: Any, name: str) -> tuple[str, Tree]:
+    """The kind and body of a parsed file's one root; an error unless it is a catalogue or
+    game system."""
     if not isinstance(document, dict) or len(document) != 1:
         raise _not_bsdata(name, "a document with several roots")
     ((kind, body),) = document.items()
@@ -168,12 +174,17 @@ def _attribute(key: str, value: str) -> Any:
 def _element(element: Any) -> Any:
     """One XML element as the JSON form has it (see the module docstring)."""
     children = list(element)
-    text = (element.text or "").strip()
     if not element.attrib:
         return _plain(element, children)
+    return _attributed(element, children)
+
+
+def _attributed(element: Any, children: list[Any]) -> Tree:
+    """An element with attributes: its attributes and children by name, and its text (if
+    it has no children) as ``"$text"``."""
     node: Tree = {key: _attribute(key, value) for key, value in element.attrib.items()}
     _add_children(node, children)
-    if text and not children:
+    if (element.text or "").strip() and not children:
         node["$text"] = element.text
     return node
 

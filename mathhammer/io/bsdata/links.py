@@ -30,7 +30,7 @@ from typing import Any
 
 from ...errors import InputFileError
 
-__all__ = ["Book", "CatalogueSet", "nodes"]
+__all__ = ["Book", "CatalogueSet", "nodes", "number", "with_link"]
 
 Node = dict[str, Any]
 
@@ -55,6 +55,17 @@ def nodes(node: Node, key: str) -> list[Node]:
     """The members of the list ``key`` of a node (empty if absent or not a list)."""
     value = node.get(key)
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def with_link(node: Node, link: Node | None) -> tuple[Node, ...]:
+    """A node and, if it was reached through one, its link: where its attributes are set."""
+    return (node, link) if link else (node,)
+
+
+def number(value: Any) -> int | float | None:
+    """A JSON number as it is (``true`` and ``false`` are not numbers); None for anything
+    else."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 @dataclass

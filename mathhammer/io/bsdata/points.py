@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from ...errors import ProfileError, field_error
-from .links import nodes
+from .links import nodes, number
 
 __all__ = ["brackets", "cost", "unit_cost"]
 
@@ -44,9 +44,11 @@ _COMPARE: dict[str, Callable[[int, float], bool]] = {
 
 
 def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A points value as a float; an error if it is not a number."""
+    found = number(value)
+    if found is None:
         raise field_error(ProfileError, "points", "a number", value)
-    return float(value)
+    return float(found)
 
 
 def cost(node: Node, pts: Collection[str]) -> float:
@@ -110,12 +112,14 @@ def _size_tests(modifier: Node, conditional: list[Node], own: str) -> list[Test 
 
 
 def _size_condition(condition: Node, own: str) -> bool:
-    return (
-        condition.get("field") == "selections"
-        and condition.get("childId") == "model"
-        and condition.get("scope") in ("self", "unit", own)
-        and condition.get("type") in _COMPARE
-    )
+    """Whether a condition compares the number of models in the unit (``own``) with a value."""
+    allowed = {
+        "field": ("selections",),
+        "childId": ("model",),
+        "scope": ("self", "unit", own),
+        "type": _COMPARE,
+    }
+    return all(condition.get(key) in values for key, values in allowed.items())
 
 
 def _test(node: Node, own: str) -> Callable[[int], bool] | None:

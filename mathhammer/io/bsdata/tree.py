@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .links import nodes
+from .links import nodes, number, with_link
 
 __all__ = ["INF", "Slot", "build", "model_ranges"]
 
@@ -129,9 +129,13 @@ def _contents(
         found.append((owner, group, None, "group"))
     for link in nodes(node, "entryLinks"):
         target_owner, target = resolve(owner, link)
-        kind = "group" if link.get("type") == "selectionEntryGroup" else "upgrade"
+        kind = _LINKED_KINDS.get(str(link.get("type")), "upgrade")
         found.append((target_owner, target, link, str(target.get("type", kind))))
     return found
+
+
+#: The kind of slot a link makes when its target does not say (an entry: an upgrade).
+_LINKED_KINDS = {"selectionEntryGroup": "group"}
 
 
 def _set_defaults(slots: list[Slot]) -> None:
@@ -143,7 +147,8 @@ def _set_defaults(slots: list[Slot]) -> None:
 
 
 def _left_out(node: Node, link: Node | None) -> bool:
-    for part in (node, link or {}):
+    """Whether an entry (reached through ``link``) is hidden or crusade content."""
+    for part in with_link(node, link):
         if part.get("hidden") is True:
             return True
         if str(part.get("comment", "")).lower().startswith("crusade"):
@@ -166,7 +171,7 @@ def _selection_limits(node: Node, link: Node | None) -> list[tuple[Any, int]]:
     """(type, value) of each limit on selections within the parent: the node's, its link's."""
     return [
         (constraint.get("type"), value)
-        for part in (node, link or {})
+        for part in with_link(node, link)
         for constraint in nodes(part, "constraints")
         if (value := _limit(constraint)) is not None
     ]
@@ -175,12 +180,10 @@ def _selection_limits(node: Node, link: Node | None) -> list[tuple[Any, int]]:
 def _limit(constraint: Node) -> int | None:
     """The value of a constraint on selections within the parent; None for another
     constraint, or a value that is not a count."""
-    if constraint.get("field") != "selections" or constraint.get("scope") != "parent":
+    if (constraint.get("field"), constraint.get("scope")) != ("selections", "parent"):
         return None
-    value = constraint.get("value")
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        return None
-    return int(value)
+    value = number(constraint.get("value"))
+    return None if value is None or value < 0 else int(value)
 
 
 def _selected(slot: Slot) -> int:

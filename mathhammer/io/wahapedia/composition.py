@@ -95,7 +95,7 @@ def _alternatives(lines: Iterable[str]) -> list[list[str]]:
     each_alone = False
     for line in _plain_lines(lines):
         if _SEPARATOR.match(line):
-            each_alone = each_alone or line.lower().startswith("one of")
+            each_alone |= line.lower().startswith("one of")
             groups.append([])
         elif each_alone:  # after "one of the following:" each line is an alternative
             groups.append([line])
@@ -126,12 +126,10 @@ def composition(lines: Sequence[str]) -> list[Count]:
 def _count_alternative(counts: dict[str, Count], group: Sequence[str], *, first: bool) -> None:
     """Count the model types of one alternative into ``counts``; a type it leaves out may
     have none."""
-    seen: set[str] = set()
-    for name, low, high in _counted(group):
-        seen.add(_count(counts, name, low, high, first=first))
-    for key, known in counts.items():
-        if key not in seen:
-            counts[key] = Count(known.name, 0, known.high, known.default)
+    seen = {_count(counts, name, low, high, first=first) for name, low, high in _counted(group)}
+    for key in counts.keys() - seen:
+        known = counts[key]
+        counts[key] = Count(known.name, 0, known.high, known.default)
 
 
 def _counted(group: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -139,12 +137,19 @@ def _counted(group: Sequence[str]) -> list[tuple[str, int, int]]:
     out = []
     for line in group:
         for part in _PARTS.split(re.sub(r"\s*\([^)]*\)", "", line)):
-            found = _COUNT.match(part.strip())
-            if found:
-                low = int(found[1])
-                name = re.split(r"\s+[\u2013-]\s+", found[3])[0].strip()
-                out.append((name, low, int(found[2] or low)))
+            out += _part_count(part)
     return out
+
+
+def _part_count(part: str) -> list[tuple[str, int, int]]:
+    """(name, fewest, most) of a part of a line such as "9-19 Boyz"; none if it counts no
+    models."""
+    found = _COUNT.match(part.strip())
+    if not found:
+        return []
+    low = int(found[1])
+    name = re.split(r"\s+[\u2013-]\s+", found[3])[0].strip()
+    return [(name, low, int(found[2] or low))]
 
 
 def _count(counts: dict[str, Count], name: str, low: int, high: int, *, first: bool) -> str:

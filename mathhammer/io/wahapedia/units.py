@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import chain
 
@@ -18,12 +19,16 @@ _MODELS_FILE = "Datasheets_models.csv"
 _TAG = re.compile(r"<[^>]*>")
 
 
+#: How a characteristic is written, by whether it is a roll: the suffix it may end in, and
+#: the shape its error asks for.
+_SHAPES = {False: ("", "a whole number"), True: ("+", "a roll such as '3+'")}
+
+
 def _number(row: Row, column: str, roll: bool = False) -> int:
     """A characteristic as an int: ``4``, ``3+`` (a roll), ``5*`` (a footnoted value)."""
-    raw = row[column].strip().rstrip("*")
-    text = raw.removesuffix("+") if roll else raw
+    suffix, shape = _SHAPES[roll]
+    text = row[column].strip().rstrip("*").removesuffix(suffix)
     if not text.isdigit():
-        shape = "a roll such as '3+'" if roll else "a whole number"
         raise ValueError(
             f"{_MODELS_FILE}:{row.line}: column {column!r}: expected {shape}; got {row[column]!r}"
         )
@@ -117,17 +122,12 @@ def _wargear_of(
 def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
     """Wargear names, a piece carried several times named once per copy ("Lascannon #2")."""
     out: list[str] = []
+    copies: Counter[str] = Counter()
     for count, name in carried:
         for _ in range(count):
-            out.append(_next_copy(name, out))
+            copies[name] += 1  # the name itself, then "name #2", "name #3"
+            out.append(f"{name} #{copies[name]}" if copies[name] > 1 else name)
     return out
-
-
-def _next_copy(name: str, named: Sequence[str]) -> str:
-    """The name of one more copy of a piece after those ``named``: the name itself, then
-    "name #2", "name #3"."""
-    copies = sum(1 for n in named if n == name or n.startswith(f"{name} #"))
-    return f"{name} #{copies + 1}" if copies else name
 
 
 def _copies(gear: Sequence[Wargear], carried: Sequence[Sequence[str]]) -> list[Wargear]:
@@ -193,13 +193,18 @@ def model_profiles(
     Every model type may take any of the datasheet's wargear: the export says who carries
     what only in the prose of its wargear options.
     """
-    if not rows:
-        raise ValueError(f"{_MODELS_FILE}: the datasheet has no model profile")
-    counts = composition(lines) or [Count(plain(r["name"]), 1, 1, 1) for r in rows]
+    counts = _counts(rows, lines)
     carried = _loadouts(loadout_text, counts, gear)
     gear = _copies(gear, carried)
     profiles, unread = _profiles(rows, counts, carried, keywords, tuple(g.name for g in gear))
     return profiles, gear, unread
+
+
+def _counts(rows: Sequence[Row], lines: Sequence[str]) -> list[Count]:
+    """The model types of the composition lines; else one of each profile row."""
+    if not rows:
+        raise ValueError(f"{_MODELS_FILE}: the datasheet has no model profile")
+    return composition(lines) or [Count(plain(r["name"]), 1, 1, 1) for r in rows]
 
 
 def _profiles(
