@@ -245,3 +245,20 @@ def test_a_csv_report_keeps_the_default_ruleset(
 ) -> None:
     out, err = _report([], tmp_path, capsys)  # the bundled example profiles
     assert out.splitlines()[0].startswith("rules: 11e (") and "computed under" not in err
+
+
+def test_a_unit_without_weapons_is_named_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unarmed = _unit("Immortals", ("Sv", "3+"), 70)
+    unarmed["selections"][0]["selections"] = []  # its models carry no weapon
+    path = _roster(tmp_path, [_unit("Warriors", ("Sv", "4+"), 90), unarmed], 160)
+    _, err = _report([str(path)], tmp_path, capsys)
+    assert f"mathhammer: warning: {path}: Immortals: no weapons read; no rows" in err
+    from mathhammer.cli import main
+
+    alone = _roster(tmp_path, [unarmed], 70)
+    assert main(["report", str(alone), "-o", str(tmp_path / "o.csv"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "attackers must be a file with weapons; got " in err
+    assert err.rstrip().endswith("(1 units read, none with weapons)")

@@ -339,8 +339,11 @@ def _read_attackers(args: argparse.Namespace) -> Any:
     army = read_army(source, faction=args.faction, rules=rules, strict=args.strict)
     _print_import(args, army)
     warn_lines(army.unknown_abilities)  # a profiles CSV: one line per token, file:line
+    unarmed = [sheet.name for sheet in army.datasheets if not sheet.loadouts()]
     if not army.loadouts:
-        raise field_error(OptionError, "attackers", "a file with weapons", str(source))
+        read = f"{len(army.datasheets)} units read, none with weapons" if unarmed else ""
+        raise field_error(OptionError, "attackers", "a file with weapons", str(source), read)
+    warn_lines(f"{army.source}: {name}: no weapons read; no rows" for name in unarmed)
     return army
 
 
