@@ -76,11 +76,10 @@ def compound(count: FloatArray, q: FloatArray) -> FloatArray:
     if len(q) == 2 and count[-1] == 1.0:  # a fixed number of dice that score 0 or 1
         return binomial_row(len(count) - 1, float(q[1]))
     out = np.zeros((len(count) - 1) * (len(q) - 1) + 1)
-    faces = [j for j, value in enumerate(q.tolist()) if value]  # a few entries
-    dice = count.nonzero()[0]
-    if dice.size == 0 or not faces:
+    dice, faces = count.nonzero()[0], q.nonzero()[0]
+    if dice.size == 0 or faces.size == 0:
         return out
-    lo, hi, last = int(dice[0]), int(dice[-1]), faces[-1]
+    lo, hi, last = int(dice[0]), int(dice[-1]), int(faces[-1])
     out[: hi * last + 1] = _spread(count, q[: last + 1], lo, hi)
     return out
 

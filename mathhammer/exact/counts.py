@@ -93,12 +93,7 @@ def split_windows(counts: FloatArray, table: FloatArray, mass: float) -> Windows
     if mass == 0.0 or size <= WINDOW_COUNTS:
         return Windows(0, size - 1)
     rowmass = counts.reshape(size, -1).sum(axis=1)
-    below = np.cumsum(rowmass)
-    a = min(int(np.searchsorted(below, mass, side="right")), size - 1)
-    above = np.cumsum(rowmass[::-1])  # above[i]: the mass of the top i + 1 counts
-    b = max(size - 1 - int(np.searchsorted(above, mass, side="right")), a)
-    cut = float(below[a - 1]) if a > 0 else 0.0
-    cut += float(above[size - 2 - b]) if b < size - 1 else 0.0
+    a, b, cut = _count_ends(rowmass, mass)
     rows = table[a : b + 1, : b + 1]
     width = b + 1
     cdf = np.cumsum(rows, axis=1)
@@ -111,6 +106,19 @@ def split_windows(counts: FloatArray, table: FloatArray, mass: float) -> Windows
     high = np.where(hi < width - 1, sf[index, np.minimum(hi + 1, width - 1)], 0.0)
     cut += float(rowmass[a : b + 1] @ (low + high))
     return Windows(a, b, lo, hi, cut)
+
+
+def _count_ends(rowmass: FloatArray, mass: float) -> tuple[int, int, float]:
+    """The counts ``a..b`` kept of those whose probabilities are ``rowmass``: the counts at
+    either end holding at most ``mass`` there cut; and the mass cut."""
+    size = len(rowmass)
+    below = np.cumsum(rowmass)
+    a = min(int(np.searchsorted(below, mass, side="right")), size - 1)
+    above = np.cumsum(rowmass[::-1])  # above[i]: the mass of the top i + 1 counts
+    b = max(size - 1 - int(np.searchsorted(above, mass, side="right")), a)
+    cut = float(below[a - 1]) if a > 0 else 0.0
+    cut += float(above[size - 2 - b]) if b < size - 1 else 0.0
+    return a, b, cut
 
 
 def trim_counts(count: FloatArray, mass: float = TRIM_MASS) -> tuple[FloatArray, float]:

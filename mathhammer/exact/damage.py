@@ -261,17 +261,21 @@ def _left_parts(
     weights, melta_values, taken = _rolls(
         damage, melta, damage_multiply, damage_add, groups, ruleset
     )
-    out: list[list[LeftDamage]] = [[] for _ in range(2 * len(parts))]
-    for g, (value, amount) in zip(groups, taken, strict=True):
-        for i, (rolled, is_mortal) in enumerate(((value, False), (amount, True))):
-            again = damage_rerolls(
-                ruleset, damage, melta, damage_multiply, damage_add, g, is_mortal
+    profile = (ruleset, damage, melta, damage_multiply, damage_add)
+    out: list[tuple[LeftDamage, ...]] = []
+    for kind, is_mortal in enumerate((False, True)):  # an attack, then a devastating wound
+        rolls = [  # per group: what each roll takes (taken[g][kind]), and which are re-rolled
+            (g, pair[kind], damage_rerolls(*profile, g, is_mortal))
+            for g, pair in zip(groups, taken, strict=True)
+        ]
+        out += [
+            tuple(
+                _left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal, part)
+                for g, rolled, again in rolls
             )
-            for j, part in enumerate(parts):
-                out[i * len(parts) + j].append(
-                    _left_damage(again, rolled, weights, melta_values, g, ruleset, is_mortal, part)
-                )
-    return [tuple(p) for p in out]
+            for part in parts
+        ]
+    return out
 
 
 def _left_damage(

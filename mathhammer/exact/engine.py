@@ -256,7 +256,13 @@ def _pool_footprint(pool: PoolResult, killed: Dist) -> int:
     failed saves."""
     held = (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds)
     total = sum(d.held_bytes for d in held if d is not killed)
-    source = pool.unsaved_source
+    return total + _source_bytes(pool.unsaved_source)
+
+
+def _source_bytes(source: object) -> int:
+    """The bytes of the arrays a pool's failed-saves source keeps (a partial's arguments:
+    an array its own, a layout four times its positions'); none for any other source."""
+    total = 0
     if type(source) is partial:
         for arg in source.args:
             if type(arg) is np.ndarray:

@@ -87,8 +87,8 @@ def kernel(
            [0.25, 0.  ]])
     """
     parts = {c: as_pmf2(v) for c, v in mapping.items()}
-    shape = (max(p.shape[0] for p in parts.values()), max(p.shape[1] for p in parts.values()))
-    out = np.zeros(shape)
+    rows, cols = zip(*(p.shape for p in parts.values()), strict=True)
+    out = np.zeros((max(rows), max(cols)))
     for category, pmf in parts.items():
         out[: pmf.shape[0], : pmf.shape[1]] += probabilities[category] * pmf
     return out

@@ -339,9 +339,17 @@ def _army_rules(
     units: tuple[RosterUnit, ...], rules: tuple[AbilityText, ...], detachment: Detachment | None
 ) -> SheetRules:
     """:attr:`Roster.army_rules`, read once per army and detachment."""
-    carried = {a.name for unit in units for a in unit.datasheet.abilities}
-    own = [r for r in rules if r.name not in carried]  # "Waaagh!" is each unit's own
+    own = _rules_not_carried(units, rules)
     return sheet_rules([*own, *(detachment.rules if detachment else ())], army=True)
+
+
+def _rules_not_carried(
+    units: tuple[RosterUnit, ...], rules: tuple[AbilityText, ...]
+) -> list[AbilityText]:
+    """The army's rules that none of its units carries itself ("Waaagh!" is each unit's
+    own)."""
+    carried = {a.name for unit in units for a in unit.datasheet.abilities}
+    return [r for r in rules if r.name not in carried]
 
 
 def _effects(part: RosterUnit, parts: Sequence[RosterUnit]) -> tuple[Effect, ...]:

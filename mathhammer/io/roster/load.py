@@ -31,6 +31,7 @@ import io
 import json
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
@@ -179,7 +180,7 @@ def _element(element: Element) -> dict[str, Any]:
     """One XML element in the JSON form: attributes, list elements, text elements."""
     out: dict[str, Any] = dict(element.attrib)
     if _local(element.tag) in TEXT_ITEMS:
-        out["$text"] = element.text or ""
+        out["$text"] = _text(element)
     return out | _children(element)
 
 
@@ -188,11 +189,28 @@ def _children(element: Element) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for child in element:
         name = _local(child.tag)
-        if name in LISTS:
-            out[name] = [_element(item) for item in child]
-        elif name in TEXTS:
-            out[name] = child.text or ""
+        read = _CHILD_READERS.get(name)
+        if read is not None:
+            out[name] = read(child)
     return out
+
+
+def _entries(element: Element) -> list[dict[str, Any]]:
+    """A list element's entries, each in the JSON form."""
+    return [_element(item) for item in element]
+
+
+def _text(element: Element) -> str:
+    """An element's text ("" without any)."""
+    return element.text or ""
+
+
+#: How a child element is read, by its name: a list element as its entries, a text
+#: element as its text; any other child is not read.
+_CHILD_READERS: dict[str, Callable[[Element], Any]] = {
+    **dict.fromkeys(LISTS, _entries),
+    **dict.fromkeys(TEXTS, _text),
+}
 
 
 def _json(file: str, data: bytes) -> dict[str, Any]:
