@@ -262,3 +262,20 @@ def test_a_unit_without_weapons_is_named_not_dropped(
     err = capsys.readouterr().err
     assert "attackers must be a file with weapons; got " in err
     assert err.rstrip().endswith("(1 units read, none with weapons)")
+
+
+def test_catalogues_and_the_wahapedia_export_name_their_edition(shared_data: Path) -> None:
+    from mathhammer.io.sources import read_army
+
+    catalogue = mh.read_catalogue(shared_data / "bsdata-11e")
+    assert catalogue.edition == "11e" and catalogue.faction("Necrons").edition == "11e"
+    export = read_army(shared_data / "wahapedia-10e", faction="Necrons")
+    assert export.edition == "10e"
+
+
+def test_names_that_match_nothing_get_a_suggestion(tmp_path: Path) -> None:
+    with pytest.raises(mh.ProfileError, match=r"got 'Horde infantri' \(did you mean 'Horde "):
+        mh.targets.get("Horde infantri")
+    path = _roster(tmp_path, [_unit("Warriors", ("Sv", "4+"), 90)], 90)
+    with pytest.raises(mh.OptionError, match=r"got 'Warrior' \(did you mean 'Warriors'\?\)"):
+        mh.read_roster(path, leaders={"Warrior": "Lord"})

@@ -63,11 +63,17 @@ class DatasheetLibrary:
         In the order read.
     report : ImportReport
         What was read and what was not.
+    detachments : tuple of Detachment
+        The detachments of the factions read.
+    edition : str, optional
+        The ruleset of the edition the data is written for (``"11e"``, ``"10e"``): the
+        game system a BSData catalogue names, the Wahapedia export's 10th edition.
     """
 
     datasheets: tuple[Datasheet, ...]
     report: ImportReport = field(default_factory=lambda: ImportReport(source=""))
     detachments: tuple[Detachment, ...] = ()
+    edition: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "datasheets", tuple(self.datasheets))
@@ -139,7 +145,7 @@ class DatasheetLibrary:
                 name,
                 _suggest(name, list(self.factions)),
             )
-        return DatasheetLibrary(chosen, self.report, self._detachments_of(chosen))
+        return DatasheetLibrary(chosen, self.report, self._detachments_of(chosen), self.edition)
 
     def _detachments_of(self, chosen: tuple[Datasheet, ...]) -> tuple[Detachment, ...]:
         """The detachments of the factions of these datasheets."""

@@ -250,13 +250,7 @@ def _from_library(
     sheets = _of_faction(library, faction, path, option)
     loadouts = [loadout for sheet in sheets for loadout in sheet.loadouts()]
     targets = [sheet.target() for sheet in sheets]
-    edition = _EDITIONS.get(kind)
-    return Army(str(path), kind, loadouts, targets, sheets, library.report, edition=edition)
-
-
-#: The edition of the libraries read, by kind: the Wahapedia export mathhammer reads is
-#: the 10th edition's (its datasheets, wargear and abilities tables).
-_EDITIONS = {"Wahapedia export": "10e"}
+    return Army(str(path), kind, loadouts, targets, sheets, library.report, edition=library.edition)
 
 
 def _library(path: Path, kind: str, strict: bool) -> Any:

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from ..core.frozen import hash_once
+from ..core.suggest import did_you_mean
 from ..errors import ProfileError, field_error, shown
 from ..model.fields import text_field
 from ..model.profiles import ModelGroup, Unit
@@ -347,7 +348,8 @@ def get(name: str, suite: Iterable[Target] | None = None) -> Target:
         for target in suite:
             if _key(target.name) == _key(name):
                 return target
-    raise field_error(ProfileError, "target", f"one of {names(suite)}", name)
+    known = names(suite)
+    raise field_error(ProfileError, "target", f"one of {known}", name, did_you_mean(name, known))
 
 
 def __getattr__(name: str) -> Any:

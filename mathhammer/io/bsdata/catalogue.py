@@ -43,6 +43,7 @@ from ...units.parts import AbilityText, Detachment
 from ..files import input_kind
 from ..import_report import ImportReport
 from ..library import DatasheetLibrary
+from ..roster.system import game_system
 from .datasheets import DatasheetReader
 from .files import EXTENSIONS, load_tree
 from .links import Book, CatalogueSet, Node, nodes
@@ -97,7 +98,15 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
         books = _with_links(_book(path))
     report = ImportReport(str(path))
     reader = DatasheetReader(CatalogueSet(books), report, strict=strict)
-    return Catalogue(tuple(reader.read_all()), report, _detachments(books))
+    edition = _edition(books)
+    return Catalogue(tuple(reader.read_all()), report, _detachments(books), edition)
+
+
+def _edition(books: list[Book]) -> str | None:
+    """The ruleset of the edition the game system among ``books`` names, if one does."""
+    systems = [b for b in books if b.kind == "gameSystem"]
+    named = [game_system({"gameSystemName": b.body.get("name")}) for b in systems]
+    return next((s.ruleset for s in named if s.ruleset), None)
 
 
 def _detachments(books: list[Book]) -> tuple[Detachment, ...]:

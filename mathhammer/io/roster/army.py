@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from ...core.suggest import did_you_mean
 from ...errors import OptionError, field_error
 from ...model.effects import Effect
 from ...model.profiles import Unit, Weapon
@@ -295,7 +296,8 @@ def _check_units(given: tuple[str, ...], names: list[str]) -> None:
     """Refuse a name in ``leaders`` that is not one of the roster's units."""
     for name in given:
         if name not in names:
-            raise field_error(OptionError, "leaders", f"unit names among {names}", name)
+            hint = did_you_mean(name, names)
+            raise field_error(OptionError, "leaders", f"unit names among {names}", name, hint)
 
 
 def leader_names(given: str | Sequence[str]) -> tuple[str, ...]:

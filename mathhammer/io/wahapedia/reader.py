@@ -323,4 +323,4 @@ def read_wahapedia(folder: str | Path, *, strict: bool = False) -> DatasheetLibr
     _share_wargear(export)
     sheets = _assemble(export)
     _fill(export.report, sheets)
-    return DatasheetLibrary(tuple(sheets), export.report)
+    return DatasheetLibrary(tuple(sheets), export.report, edition="10e")  # a 10e export
