@@ -231,9 +231,7 @@ def _add_row(
     strict: bool,
 ) -> None:
     """Read one row into the unit it names, created at its first row."""
-    name = row["unit"]
-    if not name:
-        raise reader.error(line, "unit", "expected a unit name; got ''")
+    name = reader.unit_name(line, row)
     read = _row(reader, line, row, rules, strict)
     values = _unit_values(reader, line, row)
     unit = units.setdefault(name, _Unit(line, {}))
@@ -296,13 +294,14 @@ def _unknown_error(reader: CsvReader, line: int, token: str) -> CsvError:
     return reader.error(line, "abilities", str(cause), cause)
 
 
+#: The ``use`` column's yes and no, in each spelling of :data:`YES` and :data:`NO`.
+_USE = {**dict.fromkeys(YES, "yes"), **dict.fromkeys(NO - {""}, "no")}
+
+
 def _use(raw: str) -> str | None:
+    """A row's ``use``: "yes", "no", an alternative's name, or None (blank)."""
     text = raw.strip()
-    if text.lower() in YES:
-        return "yes"
-    if text.lower() in NO - {""}:
-        return "no"
-    return text or None
+    return _USE.get(text.lower(), text or None)
 
 
 def _unit(reader: CsvReader, name: str, unit: _Unit) -> list[AttackOptions]:

@@ -194,6 +194,13 @@ class CsvReader:
     def source(self, line: int) -> str:
         return f"{self.name}:{line}"
 
+    def unit_name(self, line: int, row: dict[str, str]) -> str:
+        """The unit a row belongs to: its ``unit`` column, which must not be blank."""
+        name = row["unit"]
+        if not name:
+            raise self.error(line, "unit", "expected a unit name; got ''")
+        return name
+
 
 def integer(raw: str) -> int:
     """A whole number written with the digits 0-9 and an optional sign: ``"4"``, ``"-1"``.
@@ -261,13 +268,15 @@ def leadership(raw: str) -> int | None:
         raise ValueError(f"expected {exc.constraint}; got {shown(raw)}") from None
 
 
+#: Each spelling of yes and no a flag column takes, with its value.
+_FLAG_VALUES = {**dict.fromkeys(YES, True), **dict.fromkeys(NO, False)}
+
+
 def flag(raw: str) -> bool:
-    text = raw.strip().lower()
-    if text in YES:
-        return True
-    if text in NO:
-        return False
-    raise ValueError(f"expected yes or no; got {shown(raw)}")
+    value = _FLAG_VALUES.get(raw.strip().lower())
+    if value is None:
+        raise ValueError(f"expected yes or no; got {shown(raw)}")
+    return value
 
 
 def optional_flag(raw: str) -> bool | None:

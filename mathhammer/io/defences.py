@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 
 from ..model.unit import ToughnessWhile
 from ..units.datasheet import AbilityText, ModelProfile
+from .rules_text.clauses import matched_kind
 from .rules_text.fields import read_toughness_while
 from .rules_text.text import UnreadAbility, clean_rule_text, rule_sentences
 
@@ -280,18 +281,19 @@ def _item_fields(items: str) -> list[tuple[str, int | bool]] | None:
     return gives
 
 
+#: The core abilities a sentence may list with their roll, each with its field.
+_ROLLED_ITEMS = (
+    (re.compile(r"(?:feel no(?:t)? pain|fnp) ([2-6])\+"), "fnp"),
+    (re.compile(r"(?:an? )?([2-6])\+ (?:invulnerable save|insv)"), "invuln"),
+)
+
+
 def _item_field(item: str) -> tuple[str, int | bool] | None:
     """The field one listed core ability gives ("stealth", "feel no pain 5+", "a 4+
     invulnerable save"), or None."""
-    fnp = re.match(r"^(?:feel no(?:t)? pain|fnp) ([2-6])\+$", item)
-    invuln = re.match(r"^(?:an? )?([2-6])\+ (?:invulnerable save|insv)$", item)
     if item == "stealth":
         return "stealth", True
-    if fnp:
-        return "fnp", int(fnp[1])
-    if invuln:
-        return "invuln", int(invuln[1])
-    return None
+    return matched_kind(_ROLLED_ITEMS, item)
 
 
 def _read_sentence(sentence: str, reading: _Reading) -> bool:

@@ -109,9 +109,7 @@ def _add_row(
     reader: CsvReader, units: dict[str, dict[str, Any]], line: int, row: dict[str, str]
 ) -> None:
     """Read one row into the entry of the unit it names, created at its first row."""
-    name = row["unit"]
-    if not name:
-        raise reader.error(line, "unit", "expected a unit name; got ''")
+    name = reader.unit_name(line, row)
     group = _group(reader, line, row)
     values = _unit_values(reader, line, row)
     entry = units.setdefault(
@@ -178,7 +176,7 @@ def _points(
     """The unit's points and each group's: every row priced, one row, or none."""
     given = [p for _, p in rows if p is not None]
     if len(given) <= 1:  # also for a unit of one row
-        return (given[0] if given else None), None
+        return next(iter(given), None), None
     return None, _group_points(reader, name, rows, given)
 
 

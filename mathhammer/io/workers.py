@@ -161,17 +161,8 @@ def _map(
     notices: queue.SimpleQueue[Future[list[R]]] = queue.SimpleQueue()
     finished = False
     failed: list[BaseException] = []  # what stopped the pool's manager thread
-    previous = threading.excepthook
-
-    def hook(args: threading.ExceptHookArgs) -> None:  # its error said once, not printed
-        if args.thread is not None and args.thread is _manager(pool):
-            failed.append(args.exc_value or RuntimeError("its manager thread stopped"))
-        else:
-            previous(args)
-
-    threading.excepthook = hook
     try:
-        with _pool_errors(pool, processes):
+        with _manager_errors(pool, failed), _pool_errors(pool, processes):
             with _signals_held():  # the workers start here: Ctrl-C waits until they ignore it
                 for _ in range(2 * jobs if ahead is None else max(ahead, jobs)):
                     _submit(pool, function, chunks, pending, processes, notices)
@@ -188,10 +179,28 @@ def _map(
                     yield batch, results
         finished = True
     finally:
-        if threading.excepthook is hook:
-            threading.excepthook = previous
         with _signals_held():
             _stop(pool, processes.values(), finished)
+
+
+@contextmanager
+def _manager_errors(pool: ProcessPoolExecutor, failed: list[BaseException]) -> Iterator[None]:
+    """Record in ``failed`` what stops the pool's manager thread (its error said once, by
+    the map, not printed); other threads' errors are printed as before."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.thread is not None and args.thread is _manager(pool):
+            failed.append(args.exc_value or RuntimeError("its manager thread stopped"))
+        else:
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        if threading.excepthook is hook:
+            threading.excepthook = previous
 
 
 @contextmanager
@@ -214,10 +223,8 @@ def _pool_errors(pool: ProcessPoolExecutor, processes: dict[int, BaseProcess]) -
 def _done(pending: dict[Future[list[R]], list[T]], ordered: bool) -> list[Future[list[R]]]:
     """The futures done, to be yielded now: ordered, the first sent if it is done; else
     every one done, in the order sent."""
-    if ordered:
-        head = next(iter(pending))
-        return [head] if head.done() else []
-    return [f for f in pending if f.done()]  # in the order sent
+    looked_at = list(islice(pending, 1)) if ordered else list(pending)  # in the order sent
+    return [f for f in looked_at if f.done()]
 
 
 def _wait(
@@ -345,6 +352,12 @@ def _end_workers(pool: ProcessPoolExecutor, processes: Iterable[BaseProcess]) ->
         if process.exitcode is None:  # still alive: SIGTERM held back, or not yet handled
             process.kill()
             process.join()
+    _close_results_writer(pool)
+
+
+def _close_results_writer(pool: ProcessPoolExecutor) -> None:
+    """Close this process's end of the results' pipe for writing (the workers, ended, held
+    the others): the manager thread reading a result cut short is told so."""
     results = vars(pool).get("_result_queue")  # the pool says nothing of it publicly
     if results is not None:
         results._writer.close()

@@ -249,10 +249,7 @@ class AttackResult:
         >>> list(res.distributions())
         ['attacks', 'hits', 'wounds', 'unsaved', 'damage', 'killed']
         """
-        out: dict[str, Dist] = {}
-        for pool in self.pools:
-            prefix = f"{pool.label}: " if len(self.pools) > 1 else ""
-            out.update(_pool_distributions(pool, prefix))
+        out = self._pool_stages()
         if self.hazardous.mean() > 0:
             out["hazardous"] = self.hazardous
         out["damage"] = self.damage
@@ -260,6 +257,15 @@ class AttackResult:
         if len(self.groups) > 1:
             for g in self.groups:
                 out[f"killed: {g.label}"] = g.killed
+        return out
+
+    def _pool_stages(self) -> dict[str, Dist]:
+        """Each pool's distributions by stage name (:func:`_pool_distributions`), prefixed
+        by the pool's label when there are several pools."""
+        out: dict[str, Dist] = {}
+        for pool in self.pools:
+            prefix = f"{pool.label}: " if len(self.pools) > 1 else ""
+            out.update(_pool_distributions(pool, prefix))
         return out
 
     def summary(self, at_least: Sequence[int] | None = None) -> Any:
@@ -406,7 +412,7 @@ def _pool_distributions(pool: PoolResult, prefix: str) -> dict[str, Dist]:
     if not pool.weapons:
         return {f"{prefix}mortal wounds": pool.attacks}
     out = {prefix + stage: dist for stage, dist in pool.stages().items()}
-    if pool.devastating.n > 0 and pool.devastating.mean() > 0:
+    if pool.devastating.mean() > 0:  # none for a pool that cannot score them (n == 0)
         out[prefix + "devastating"] = pool.devastating
     return out
 

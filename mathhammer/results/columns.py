@@ -212,6 +212,8 @@ _PARAMETRISED = {
 _PREFIXES = [
     (p, stem) for stem, (spellings, _) in _PARAMETRISED.items() for p in (stem, *spellings)
 ]
+#: The argument of each parametrised metric, as shown in an error.
+_ARGUMENTS = {stem: argument for stem, (_, argument) in _PARAMETRISED.items()}
 #: Every metric of the vocabulary but the after-attack tests' (matched by their pattern).
 _KNOWN = tuple(dict.fromkeys([*METRIC_COLUMNS, *DURABILITY_COLUMNS, *_PARAMETRISED]))
 
@@ -279,7 +281,7 @@ def _parametrised(stem: str, argument: str, field: str) -> str:
 
 def _unknown(name: str, allowed: Collection[str], field: str) -> OptionError:
     """The error for a metric not among ``allowed``, with the closest one suggested."""
-    shown_as = [c + _PARAMETRISED[c][1] if c in _PARAMETRISED else c for c in allowed]
+    shown_as = [c + _ARGUMENTS.get(c, "") for c in allowed]
     candidates = [*allowed, *(a for a, c in METRIC_ALIASES.items() if c in allowed)]
     close = closest(name, candidates)
     hint = "" if close is None else f"did you mean {METRIC_ALIASES.get(close, close)!r}?"
@@ -448,10 +450,8 @@ def for_loadout(
     ('b', 50, True)
     """
     made = {**_loadout_columns(row, loadout), **(extra or {})}
-    out = dict(row)  # the other loadout's columns replaced where they stand, or dropped
-    for column in _LOADOUT_COLUMNS:
-        if column in out and column not in made:
-            del out[column]
+    stale = _LOADOUT_COLUMNS.difference(made)  # the other loadout's, replaced where they stand
+    out = {column: value for column, value in row.items() if column not in stale}
     out.update(made)
     return _in_table_order(out)
 
@@ -593,6 +593,5 @@ def _ordered_once(columns: tuple[str, ...]) -> tuple[str, ...]:
 
 def _ordered(columns: list[str]) -> list[str]:
     """``columns`` in table order (see :func:`columns_frame`)."""
-    order = _vocabulary(columns)
-    known = set(order)
-    return [c for c in order if c in columns] + [c for c in columns if c not in known]
+    rank = {column: i for i, column in enumerate(_vocabulary(columns))}
+    return sorted(columns, key=lambda column: rank.get(column, len(rank)))  # others last

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import chain
 
 import numpy as np
 
@@ -44,7 +45,7 @@ def used_in_any(
     >>> used_in_any([(gun, 1)], parts)
     ('[PRECISION]', '[DEVASTATING WOUNDS]')
     """
-    found = dict.fromkeys(a for names in used for a in names)
+    found = dict.fromkeys(chain.from_iterable(used))
     printed = _printed(weapons)
     first = [a for a in printed if a in found]
     return (*first, *(a for a in found if a not in printed))
@@ -82,7 +83,7 @@ def _pool(weights: Sequence[float], pools: Sequence[PoolResult]) -> PoolResult:
 def _group(weights: Sequence[float], groups: Sequence[GroupResult]) -> GroupResult:
     killed = _mix(weights, [g.killed for g in groups])
     damages = [g.damage for g in groups]
-    damage = None if any(d is None for d in damages) else _mix(weights, damages)  # type: ignore[arg-type]
+    damage = None if None in damages else _mix(weights, damages)  # type: ignore[arg-type]
     return GroupResult(groups[0].group, killed, damage=damage)
 
 

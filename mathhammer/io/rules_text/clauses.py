@@ -26,6 +26,7 @@ __all__ = [
     "granted",
     "holder_items",
     "keyword_list",
+    "matched_kind",
     "new_items",
     "offence_clause",
     "state_condition",
@@ -119,19 +120,26 @@ def _attack_weapon(rest: str, sentence: Sentence) -> str:
     return rest[weapon.end() :].strip().replace("against ", "that targets ", 1)
 
 
+#: Within range of an objective marker, anywhere in a condition: a named state.
+_OBJECTIVE = (re.compile(r"within range of an objective marker"), Condition("assumed", "objective"))
+#: The targets "that targets <what>" may name by set words, each with its condition.
+_SET_TARGETS = (
+    (re.compile(r"^(?:a|an enemy) unit (?:that is )?within half range$"), Condition("half_range")),
+    _OBJECTIVE,
+    (re.compile(r"^(?:a|an enemy) unit that can fly$"), Condition("target", "FLY")),
+)
+
+
 def _attack_target(what: str, sentence: Sentence) -> Condition:
     """The condition "that targets <what>" puts on an attack: a unit selected earlier, half
     range, a state of the target, its keywords."""
     if what in ("that unit", "that enemy unit"):  # the unit an earlier sentence selected
         return _selected_target(what, sentence)
-    if re.fullmatch(r"(?:a|an enemy) unit (?:that is )?within half range", what):
-        return Condition("half_range")
-    if re.search(r"within range of an objective marker", what):
-        return Condition("assumed", "objective")
+    for pattern, condition in _SET_TARGETS:
+        if pattern.search(what):
+            return condition
     if what.startswith(("your ", "their ")):  # "your prey", "their spotted unit": states
         return Condition("assumed", f"target {what}")
-    if re.fullmatch(r"(?:a|an enemy) unit that can fly", what):
-        return Condition("target", "FLY")
     return _target_state(what)
 
 
@@ -316,36 +324,35 @@ def granted(items: str) -> list[str]:
     if bare:
         return [bare["name"].upper()]
     # "[ignores cover abilities]": the word inside the brackets by a misprint
-    tokens = [re.sub(r"\s+abilit(?:y|ies)$", "", t) for t in re.findall(r"\[([^\]]+)\]", items)]
+    tokens = [
+        re.sub(r"\s+abilit(?:y|ies)$", "", t).upper() for t in re.findall(r"\[([^\]]+)\]", items)
+    ]
     rest = re.sub(r"\[[^\]]+\]|,|\band\b|\bor\b|\bthe\b|\babilit(?:y|ies)\b", "", items).strip()
     if not tokens or rest:
         raise Unread(f"abilities '{items}'")
-    return [t.upper() for t in tokens]
+    return tokens
 
 
 #: The states an "if ..." clause names, each with its condition: a context flag or a named
 #: state.
-_STATES = tuple(
-    (re.compile(p), condition)
-    for p, condition in (
-        (r"(?:this|that) (?:unit|model) (?:made a charge move|charged) this turn",
-         Condition("charged")),
-        (r"(?:this|that) (?:unit|model) remain(?:ed|s) stationary(?: this turn)?",
-         Condition("stationary")),
-        (r"(?:the )?waaagh!? is active for (?:your|its) army", Condition("assumed", "waaagh")),
-        (r"(?:this|that) unit is riled up", Condition("assumed", "riled up")),
-    )
+_STATES = (
+    (re.compile(r"^(?:this|that) (?:unit|model) (?:made a charge move|charged) this turn$"),
+     Condition("charged")),
+    (re.compile(r"^(?:this|that) (?:unit|model) remain(?:ed|s) stationary(?: this turn)?$"),
+     Condition("stationary")),
+    (re.compile(r"^(?:the )?waaagh!? is active for (?:your|its) army$"),
+     Condition("assumed", "waaagh")),
+    (re.compile(r"^(?:this|that) unit is riled up$"), Condition("assumed", "riled up")),
+    _OBJECTIVE,
 )  # fmt: skip
 
 
 def state_condition(state: str, sentence: Sentence) -> Condition:
     """A condition stated in an "if ..." clause: a context flag or a named state."""
     state = state.strip()
-    named = next((condition for pattern, condition in _STATES if pattern.fullmatch(state)), None)
+    named = next((condition for pattern, condition in _STATES if pattern.search(state)), None)
     if named is not None:
         return named
-    if re.search(r"within range of an objective marker", state):
-        return Condition("assumed", "objective")
     if OTHERS.search(state):
         raise Unread(f"a condition on other units ('{state}')")
     return Condition("assumed", state)
@@ -445,13 +452,24 @@ def holder_items(items: str, sentence: Sentence) -> list[Effect]:
     return out if against is None else _against(out, against)
 
 
+def matched_kind(
+    table: tuple[tuple[re.Pattern[str], str], ...], text: str
+) -> tuple[str, int] | None:
+    """The kind of the first pattern of ``table`` that all of ``text`` matches, with the
+    number the pattern captures (1 for a pattern that captures none); None if none does."""
+    for pattern, kind in table:
+        found = pattern.fullmatch(text)
+        if found:
+            return kind, int(found[1]) if found.groups() else 1
+    return None
+
+
 def _held(item: str, sentence: Sentence) -> list[Effect]:
     """The effects of one item the unit or model has (none for a harmless ability)."""
     item = re.sub(r"^(?:the|an?) |\s*abilit(?:y|ies)$", "", item.strip()).strip()
-    for pattern, kind in _HELD:
-        found = pattern.fullmatch(item)
-        if found:
-            return [sentence.effect(kind, int(found[1]) if found.groups() else 1)]
+    held = matched_kind(_HELD, item)
+    if held is not None:
+        return [sentence.effect(*held)]
     if _HARMLESS_ITEM.match(item):
         return []
     if re.fullmatch(r"(?:\[[^\]]+\]\s*)+", item):

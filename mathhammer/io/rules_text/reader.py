@@ -47,6 +47,7 @@ from dataclasses import dataclass, field, replace
 from ...errors import MathhammerError
 from ...model.effects import Condition, Effect
 from ...units.parts import AbilityText
+from .clauses import matched_kind
 from .fields import read_toughness_while
 from .grammar import (
     FOLLOW,
@@ -120,6 +121,11 @@ _IMPROVED_SAVE = re.compile(r"^this invulnerable save is improved to ([2-6])\+$"
 _LED_UNIT = re.compile(r"^if that unit\b.*\bmodels in that unit\b")
 #: Effects that add up: an "instead" for other targets replaces them there.
 _ADDITIVE = frozenset({"hit", "wound", "attacks", "strength", "ap", "damage"})
+
+
+#: A reading's status by (a sentence not read, an effect read); with neither, whether the
+#: rule is about other units.
+_STATUS = {(True, True): "partly", (True, False): "not understood", (False, True): "understood"}
 
 
 def _about_selected(text: str, selected: bool) -> bool:
@@ -204,13 +210,11 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
 def _named(rule: AbilityText, name: str) -> RuleReading | None:
     """The reading of a core rule named as an ability ("Feel No Pain 5+"); None for
     another."""
-    for pattern, kind in NAMED:
-        named = pattern.match(name)
-        if named:
-            value = int(named[1]) if named.groups() else 1
-            effect = Effect(kind, value, source=rule_source(rule.name))
-            return RuleReading(rule, (effect,), "understood")
-    return None
+    named = matched_kind(NAMED, name)
+    if named is None:
+        return None
+    effect = Effect(*named, source=rule_source(rule.name))
+    return RuleReading(rule, (effect,), "understood")
 
 
 def _whole_rule(rule: AbilityText, name: str) -> RuleReading | None:
@@ -278,13 +282,10 @@ class _RuleReader:
     def reading(self, rule: AbilityText) -> RuleReading:
         """What the rule says, once every sentence is read."""
         effects = tuple(dict.fromkeys(self.effects))
-        if self.unread:
-            reason = "; ".join(dict.fromkeys(self.reasons))
-            return RuleReading(rule, effects, "partly" if effects else "not understood",
-                               reason, tuple(self.unread))  # fmt: skip
-        if effects:
-            return RuleReading(rule, effects, "understood")
-        return RuleReading(rule, (), "other units" if self.others else "not relevant")
+        fallback = "other units" if self.others else "not relevant"
+        status = _STATUS.get((bool(self.unread), bool(effects)), fallback)
+        reason = "; ".join(dict.fromkeys(self.reasons))  # "" unless a sentence is unread
+        return RuleReading(rule, effects, status, reason, tuple(self.unread))
 
     def _sentence(self, text: str) -> Sentence:
         """A sentence of the rule to read, in the scope the caller gave; after a sentence that
@@ -428,8 +429,12 @@ def _choice(text: str, source: str, choice: str | None) -> tuple[str, list[Effec
     lead = _CHOICE.search(text)
     if lead is None:
         return None if choice is None else _option(text, source, choice)
-    kind = _choice_attacks(text)
-    rest = text[lead.end() :].strip()
+    return _offered(text[lead.end() :].strip(), source, _choice_attacks(text))
+
+
+def _offered(rest: str, source: str, kind: str) -> tuple[str, list[Effect]]:
+    """The options the sentence offering a choice holds after its lead: none (the named
+    options follow), bracketed abilities, or one named option."""
     if not rest:
         return kind, []  # the named options follow
     listed = re.fullmatch(r"[^:\[]*[:,] (?:■ ?)?\[[^\]]+\](?: (?:■ ?)?\[[^\]]+\])*", rest)
