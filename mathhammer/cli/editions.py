@@ -40,22 +40,28 @@ def chosen_rules(given: str, armies: Sequence[Any]) -> str:
     >>> chosen_rules("auto", [Army(source="units.csv", edition=None)])
     '11e'
     """
-    editions = [(army.source, army.edition) for army in armies if army.edition]
-    rules = (editions[0][1] if editions else DEFAULT) if given == AUTO else given
-    if len({edition for _, edition in editions}) > 1:
-        (a, first), (b, second) = editions[0], editions[1]
-        _warn(
+    editions = {army.source: army.edition for army in armies if army.edition}
+    rules = next(iter(editions.values()), DEFAULT) if given == AUTO else given
+    for line in _mismatches(given, rules, editions):
+        _warn(line)
+    return rules
+
+
+def _mismatches(given: str, rules: str, editions: dict[str, str]) -> list[str]:
+    """The warnings of lists of two editions, or of a ``--rules`` given against a list's."""
+    if len(set(editions.values())) > 1:
+        (a, first), (b, second) = list(editions.items())[:2]
+        return [
             f"{a} is {article(first)} {first} list and {b} {article(second)} {second} list: "
             f"both computed under {rules}"
-        )
-    elif given != AUTO:
-        for source, edition in editions:
-            if edition != rules:
-                _warn(
-                    f"{source} is {article(edition)} {edition} list; computed under --rules "
-                    f"{rules} as asked"
-                )
-    return rules
+        ]
+    if given == AUTO:
+        return []
+    return [
+        f"{source} is {article(edition)} {edition} list; computed under --rules {rules} as asked"
+        for source, edition in editions.items()
+        if edition != rules
+    ]
 
 
 def describe(rules: str) -> str:

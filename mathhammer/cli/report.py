@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..core.suggest import did_you_mean
 from ..errors import OptionError, field_error
 from ..results.columns import METRIC_COLUMNS, after_attack_columns_in, metric_column
 from .editions import chosen_rules, describe, reading_rules
@@ -201,7 +202,8 @@ def _metric(frame: Any, columns: Sequence[str], metric: str | None) -> str | Non
         return default_metric(frame) if frame is not None else None
     present = [c for c in METRIC_COLUMNS if c in columns]
     if metric not in present:  # a column of the vocabulary this report lacks
-        raise field_error(OptionError, "--metric", f"one of {present}", metric)
+        hint = did_you_mean(metric, present)
+        raise field_error(OptionError, "--metric", f"one of {present}", metric, hint)
     return metric
 
 
@@ -339,12 +341,17 @@ def _read_attackers(args: argparse.Namespace) -> Any:
     army = read_army(source, faction=args.faction, rules=rules, strict=args.strict)
     _print_import(args, army)
     warn_lines(army.unknown_abilities)  # a profiles CSV: one line per token, file:line
+    _check_armed(army, source)
+    return army
+
+
+def _check_armed(army: Any, source: Path) -> None:
+    """Refuse attackers without a weapon; name each of their units without one."""
     unarmed = [sheet.name for sheet in army.datasheets if not sheet.loadouts()]
     if not army.loadouts:
         read = f"{len(army.datasheets)} units read, none with weapons" if unarmed else ""
         raise field_error(OptionError, "attackers", "a file with weapons", str(source), read)
     warn_lines(f"{army.source}: {name}: no weapons read; no rows" for name in unarmed)
-    return army
 
 
 def _read_targets(args: argparse.Namespace, army: Any) -> Any:

@@ -143,12 +143,9 @@ def points_lines(entry: RosterEntry, read: Collection[int]) -> list[str]:
 
     ``read`` holds the ``id`` of each unit entry read.
     """
-    lines = [
-        f"{u.label}: {u.points} pts, not read"
-        for u in entry.units
-        if u.points and id(u) not in read
-    ]
-    units = sum(u.points or 0 for u in entry.units)
+    priced = [u for u in entry.units if u.points]
+    lines = [f"{u.label}: {u.points} pts, not read" for u in priced if id(u) not in read]
+    units = sum(u.points for u in priced if u.points)
     if entry.points in (None, units):
         return lines
     return [

@@ -38,7 +38,7 @@ _OTHER_GAMES = (
     ("Age of Sigmar", re.compile(r"age\s*of\s*sigmar|\baos\b", re.IGNORECASE)),
     ("Necromunda", re.compile(r"necromunda", re.IGNORECASE)),
 )
-_EDITION = re.compile(r"\b(\d{1,2})\s*(?:st|nd|rd|th)?\s*ed(?:ition|\.)?\b|\b(\d{1,2})e\b", re.I)
+_EDITION = re.compile(r"\b(\d{1,2})(?:\s*(?:st|nd|rd|th)?\s*ed(?:ition|\.)?|e)\b", re.I)
 _FORTY_K = re.compile(r"40\s*,?\s*000|40\s*k|\bwh40k\b", re.IGNORECASE)
 #: What a user whose list is not read can do, in one clause.
 _WHAT_TO_DO = "export it from a 10th- or 11th-edition data set, or give a profiles CSV"
@@ -83,15 +83,15 @@ def game_system(roster: Mapping[str, Any]) -> GameSystem:
 
 
 def _game_and_edition(name: str) -> tuple[str, str]:
-    """The game a game system's name is of, and the edition of Warhammer 40,000 it names."""
-    if not name:
-        return "", ""
+    """The game a game system's name is of, and the edition of Warhammer 40,000 it names
+    (none for an empty name)."""
     other = next((game for game, pattern in _OTHER_GAMES if pattern.search(name)), None)
     if other is not None:
         return other, ""
     match = _EDITION.search(name)
-    edition = f"{match.group(1) or match.group(2)}e" if match else ""
-    return ("Warhammer 40,000" if _FORTY_K.search(name) or edition else name), edition
+    edition = f"{match.group(1)}e" if match else ""
+    forty_k = bool(edition or _FORTY_K.search(name))
+    return ("Warhammer 40,000" if forty_k else name), edition
 
 
 def check_readable(system: GameSystem, file: str) -> None:
@@ -131,5 +131,9 @@ def _ordinal(edition: str) -> str:
     number = edition.rstrip("e")
     if not number.isdigit():
         return edition or "unknown"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(int(number) % 10, "th")
-    return number + ("th" if 10 <= int(number) % 100 <= 20 else suffix)
+    teens = number[-2:] in ("11", "12", "13")
+    return number + ("th" if teens else _SUFFIXES.get(number[-1], "th"))
+
+
+#: The ordinal suffixes other than "th".
+_SUFFIXES = {"1": "st", "2": "nd", "3": "rd"}
