@@ -224,6 +224,10 @@ def test_a_report_computes_under_the_lists_edition(
     out, err = _report([tenth], tmp_path, capsys)
     assert out.splitlines()[0] == "rules: 10e (Warhammer 40,000, 10th edition)"
     assert "computed under" not in err
+    import pandas as pd
+
+    rows = pd.read_csv(tmp_path / "out.csv")
+    assert list(rows.columns[3:5]) == ["rules", "context"] and set(rows.rules) == {"10e"}
     out, err = _report([tenth, "--rules", "11e"], tmp_path, capsys)
     assert out.splitlines()[0].startswith("rules: 11e (")
     assert f"{tenth} is a 10e list; computed under --rules 11e as asked" in err

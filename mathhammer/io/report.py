@@ -148,7 +148,7 @@ def _exact_rows(
             row, result = next(found)
         except LimitError as exc:
             raise _located(exc, loadout, target) from None
-        row.update(context_columns(loadout.context))
+        row.update(context_columns(loadout.context, result.rules))
         rows.append((row, _chart(result, target)))
     return rows
 
@@ -180,7 +180,7 @@ def _checked_rows(
         row = attack_columns(choice.result, target=target, loadout=loadout, check=check)
         row.update(choice_columns(loadout, used))
         row.update(situation_columns(choice.context))
-        row.update(context_columns(choice.context))
+        row.update(context_columns(choice.context, choice.result.rules))
         rows.append((row, _chart(choice.result, target)))
     return rows
 

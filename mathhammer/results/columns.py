@@ -150,8 +150,8 @@ CHECK_COLUMNS = ("mc_mean_killed", "mc_se_killed", "mc_z", "mc_p")
 SOURCE_COLUMNS = ("loadout_source", "target_source")
 #: Where the report chose a legal declaration for the attacker: the phase, and what was used.
 CHOICE_COLUMNS = ("phase", "weapons_used")
-#: The situation of the attack: the context's flags ("default" for none).
-SITUATION_COLUMNS = ("context",)
+#: The situation of the attack: the ruleset, and the context's flags ("default" for none).
+SITUATION_COLUMNS = ("rules", "context")
 #: Against a target with CHARACTER models: P(at least one of them is destroyed).
 CHARACTER_COLUMNS = ("p_character_killed",)
 #: When the attacker has [HAZARDOUS] weapons: the wounds it is expected to suffer.
@@ -506,22 +506,23 @@ def situation_columns(context: Any) -> dict[str, str]:
     return {"assumed": "; ".join(assumed)} if assumed else {}
 
 
-def context_columns(context: Any) -> dict[str, str]:
-    """The ``context`` column of a report's row attacked in ``context``: the flags it sets,
-    joined by ``"; "`` (``default`` for none; the phase and the named states are columns
-    of their own).
+def context_columns(context: Any, rules: str = "") -> dict[str, str]:
+    """The ``rules`` and ``context`` columns of a report's row attacked under ``rules`` in
+    ``context``: the ruleset's name, and the flags the context sets, joined by ``"; "``
+    (``default`` for none; the phase and the named states are columns of their own).
 
     Examples
     --------
     >>> import mathhammer as mh
-    >>> context_columns(mh.Context(half_range=True, melee=True, assume={"waaagh"}))
-    {'context': 'half_range'}
+    >>> context_columns(mh.Context(half_range=True, melee=True, assume={"waaagh"}), "10e")
+    {'rules': '10e', 'context': 'half_range'}
     >>> context_columns(None)
     {'context': 'default'}
     """
     changes = [] if context is None else context.changes()
     flags = [c for c in changes if c != "melee" and not c.startswith("assume ")]
-    return {"context": "; ".join(flags) or "default"}
+    named = {"rules": rules} if rules else {}
+    return named | {"context": "; ".join(flags) or "default"}
 
 
 def _check_columns(exact: Dist, check: SimulationResult) -> dict[str, float]:
