@@ -108,7 +108,9 @@ def _add_report(sub: _Subparsers) -> argparse.ArgumentParser:
         "CSV, a roster (.ros, .rosz, roster JSON), a BSData catalogue or a folder of them, or "
         "a folder with the Wahapedia export; a unit's ranged and melee attacks are separate "
         "rows. Without arguments: the bundled example loadouts against the standard target "
-        "suite.",
+        "suite. Rosters of the 10th and 11th editions of Warhammer 40,000 are read and "
+        "computed under their own edition (--rules auto); an older edition or another game "
+        "(Kill Team, Horus Heresy, Age of Sigmar) is refused in one line naming it.",
         epilog="examples:\n  mathhammer report\n  mathhammer report army.csv -o army-report.csv"
         "\n  mathhammer report army.csv --targets threats.csv --plot heatmap.png --jobs 2"
         "\n  mathhammer report my-list.rosz --targets their-list.rosz"
