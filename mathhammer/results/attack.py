@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.dist import Dist
 from ..core.frozen import fast_init
@@ -17,6 +17,9 @@ from ..model.profiles import Unit
 from .allocation import in_allocation_order, wounds_lost_by_group
 from .parts import GroupResult, PoolResult, TestResult
 from .state import UnitState
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["AttackResult", "GroupResult", "PoolResult", "TestResult"]
 
@@ -268,7 +271,7 @@ class AttackResult:
             out.update(_pool_distributions(pool, prefix))
         return out
 
-    def summary(self, at_least: Sequence[int] | None = None) -> Any:
+    def summary(self, at_least: Sequence[int] | None = None) -> pd.Series:
         """The key numbers of every stage as a :class:`pandas.DataFrame`.
 
         One row per stage (see :meth:`distributions`); columns ``mean``, ``sd``,
@@ -313,7 +316,7 @@ class AttackResult:
         index = pd.Index(list(self.distributions()), name="stage")
         return pd.DataFrame(rows, index=index)
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """Every distribution as one tidy :class:`pandas.DataFrame`.
 
         Columns ``stage``, ``value``, ``pmf``, ``cdf`` (P(X <= value)) and

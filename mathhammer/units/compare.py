@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.heap import settled_heap
 from ..errors import ProfileError, field_error
@@ -33,6 +33,9 @@ from .entries import check_instance
 from .loadout import Loadout, _is_int, ambiguous_pair
 from .options import DEFAULT_METRIC, AttackOptions, Metric, check_metric, choose_rows
 from .targets import Target
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["COLUMNS", "AttackOptions", "Loadout", "compare"]
 
@@ -148,7 +151,7 @@ def compare(
     context: Context | None = None,
     modifiers: Modifiers | None = None,
     metric: Metric = DEFAULT_METRIC,
-) -> Any:
+) -> pd.DataFrame:
     """Attack every target with every loadout; one row per pairing.
 
     Parameters

@@ -33,6 +33,8 @@ from .targets import MAX_POINTS, Target
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
+    from ..results.state import UnitState
+
 __all__ = [
     "MAX_COPIES",
     "MOST_COPIES",
@@ -79,7 +81,9 @@ class StandardAttacker:
     context: Context = field(default_factory=Context)
     description: str = ""
 
-    def attack(self, unit: Unit, rules: RulesetLike = "11e", start: Any = None) -> AttackResult:
+    def attack(
+        self, unit: Unit, rules: RulesetLike = "11e", start: AttackResult | UnitState | None = None
+    ) -> AttackResult:
         """This attacker's attacks on ``unit`` (carrying on from ``start``, if given)."""
         return attack(list(self.weapons), unit, rules=rules, context=self.context, start=start)
 

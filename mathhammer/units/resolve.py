@@ -12,7 +12,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..decisions.attack import attack
 from ..errors import OptionError, ProfileError, field_error
@@ -25,6 +25,11 @@ from ..results.simulation import SimulationResult
 from ..results.state import UnitState
 from ..rules.registry import RulesetLike
 from .selection import Attacker, Models, Use, per_target, split_weapon
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..montecarlo.engine import RngLike
 
 __all__ = [
     "SequenceAttackResult",
@@ -81,7 +86,7 @@ class UnitAttackResult(_Joint):
     attacker: Attacker
     results: Mapping[str, AttackResult] = field(default_factory=dict)
 
-    def summary(self) -> Any:
+    def summary(self) -> pd.Series:
         """A DataFrame with a row per target: the standard summary columns
         (:func:`mathhammer.results.columns.attack_columns`) and the target's models."""
         import pandas as pd
@@ -182,7 +187,7 @@ class SequenceAttackResult(_Joint):
             out.append(current)
         return tuple(out)
 
-    def frame(self) -> Any:
+    def frame(self) -> pd.DataFrame:
         """One row per attacking unit and target it attacked: the models destroyed so
         far on average and P(destroyed) after that unit."""
         import pandas as pd
@@ -336,7 +341,7 @@ def simulate_uses(
     *,
     phase: str = "shooting",
     trials: int = 100_000,
-    rng: Any = None,
+    rng: RngLike = None,
     rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
@@ -374,7 +379,7 @@ def best_splits(
     rules: RulesetLike = "11e",
     context: Context | None = None,
     modifiers: Modifiers | None = None,
-) -> Any:
+) -> pd.DataFrame:
     """Evaluate every legal split of a melee weapon's attacks across 2 or 3 targets.
 
     Parameters

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.frozen import hash_once
 from ..core.suggest import did_you_mean
@@ -32,6 +32,10 @@ from ..errors import ProfileError, field_error, shown
 from ..model.fields import text_field
 from ..model.profiles import ModelGroup, Unit
 from .entries import an_object, built, check_instance, is_int, non_empty_list
+
+if TYPE_CHECKING:
+    from ..core.dist import Dist
+    from ..results.attack import AttackResult
 
 __all__ = ["MAX_POINTS", "Target", "get", "names", "parse_suite", "standard"]
 
@@ -150,7 +154,7 @@ class Target:
             return (self.points / self.unit.models,) * len(self.unit.groups)
         return tuple(p / g.count for p, g in zip(self.group_points, self.unit.groups, strict=True))
 
-    def points_destroyed(self, result: Any) -> float | None:
+    def points_destroyed(self, result: AttackResult) -> float | None:
         """The expected points of the models an attack on this target destroys.
 
         Parameters
@@ -171,7 +175,7 @@ class Target:
             return None
         return float(sum(p * g.killed.mean() for p, g in zip(prices, result.groups, strict=True)))
 
-    def points_of_damage(self, result: Any) -> float | None:
+    def points_of_damage(self, result: AttackResult) -> float | None:
         """The expected points of the wounds an attack on this target takes.
 
         Each model's points are spread evenly over its wounds, so a wound lost is worth
@@ -208,14 +212,11 @@ class Target:
         1.975308641975
         """
         prices = self.model_points
-        if prices is None or any(g.damage is None for g in result.groups):
+        lost = tuple(g.damage for g in result.groups)
+        if prices is None or None in lost:
             return None
-        return float(
-            sum(
-                price / g.group.wounds * g.damage.mean()
-                for price, g in zip(prices, result.groups, strict=True)
-            )
-        )
+        each = zip(prices, result.groups, cast("tuple[Dist, ...]", lost), strict=True)
+        return float(sum(p / g.group.wounds * d.mean() for p, g, d in each))
 
 
 def _read_target(entry: dict[str, Any]) -> Target:
