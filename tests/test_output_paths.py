@@ -86,7 +86,7 @@ def test_a_fifo_is_written_in_place(army: Path, tmp_path: Path) -> None:
     reader.start()
     assert report(army, "-o", str(fifo)) == 0
     reader.join(60)
-    assert reader.data.decode().startswith("loadout,phase,weapons_used,context,target,")
+    assert reader.data.decode().startswith("loadout,phase,weapons_used,rules,context,target,")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # the old code renamed a file over it
     assert debris(tmp_path) == []
 
