@@ -91,16 +91,13 @@ def may_choose(weapons: Any) -> bool:
     """False when no weapon of ``weapons`` carries duplicated abilities (read quickly, for
     the plain forms; any other form is read by :func:`selections`)."""
     items = weapons if isinstance(weapons, list | tuple) else [weapons]
-    return any(_may_choose_item(item) for item in items)
-
-
-def _may_choose_item(item: Any) -> bool:
-    """Whether one item of :func:`may_choose`'s ``weapons`` (a weapon, a (weapon, count)
-    pair, mortal wounds, or a form read later) may carry duplicated abilities."""
-    weapon = item[0] if isinstance(item, tuple) and item else item
-    if isinstance(weapon, MortalWounds):
-        return False
-    return not isinstance(weapon, Weapon) or _duplicated(weapon)
+    for item in items:  # a loop, not any() over a generator: this runs on every attack (S1)
+        weapon = item[0] if isinstance(item, tuple) and item else item
+        if isinstance(weapon, MortalWounds):
+            continue
+        if not isinstance(weapon, Weapon) or _duplicated(weapon):
+            return True
+    return False
 
 
 def selections(

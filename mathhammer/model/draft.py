@@ -142,15 +142,17 @@ class PoolDraft:
         (1, -2, True)
         """
         damage = _damage(weapon, modifiers)
+        context, ranged = situation.context, not situation.melee  # read inline: every pool
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
+        strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
         return cls(
-            hit_on=_overwatch_hit_on(situation),
+            hit_on=6 if ranged and "fire overwatch" in context.assume else None,
             skill_change=modifiers.skill,
             hit_modifier=modifiers.hit,
             reroll_hits=modifiers.reroll_hits,
             critical_hit=modifiers.critical_hit,
-            strength=max(int(weapon.strength or 1) + modifiers.strength, 1),
+            strength=strength if strength > 1 else 1,
             wound_modifier=modifiers.wound,
             critical_wound=modifiers.critical_wound,
             reroll_wounds=modifiers.reroll_wounds,
@@ -160,7 +162,7 @@ class PoolDraft:
             reroll_damage=optimal,
             damage_multiply=modifiers.damage_multiply,
             damage_add=modifiers.damage_add,
-            cover=_cover(situation),
+            cover=ranged and (context.target_in_cover or situation.target.stealth),
         )
 
     @property
@@ -177,16 +179,3 @@ def _damage(weapon: Weapon, modifiers: Modifiers) -> Dice:
     if below is not None:
         damage = damage.rerolled(below)
     return damage
-
-
-def _overwatch_hit_on(situation: Situation) -> int | None:
-    """The unmodified hit roll a ranged attack hits on with the Fire Overwatch stratagem
-    (6), when the situation assumes it; None for the usual hit roll."""
-    overwatch = not situation.melee and "fire overwatch" in situation.context.assume
-    return 6 if overwatch else None
-
-
-def _cover(situation: Situation) -> bool:
-    """The target has the benefit of cover against a ranged attack: it is in cover, or it
-    has Stealth."""
-    return not situation.melee and (situation.context.target_in_cover or situation.target.stealth)

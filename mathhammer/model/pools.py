@@ -15,7 +15,7 @@ from typing import Any
 from ..core.dice import Dice
 from ..core.frozen import fast_init
 from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
-from .fields import dice_field, int_field, text_field
+from .fields import dice_field, int_field
 from .profiles import Weapon
 
 __all__ = ["weapon_entries", "MortalWounds", "Pool", "gather_pools"]
@@ -62,8 +62,12 @@ class Pool:
         >>> Pool(tuple(guns)).label  # doctest: +ELLIPSIS
         'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
         """
+        first = self.weapon
+        if len(self.weapons) == 1 and first.modifiers is None and first.context is None:
+            count = self.weapons[0][1]  # one weapon without a buff: its name and count
+            return shorten(_counted(first.name, count))
         parts = [_counted(w.name, n) for w, n in self.weapons]
-        buff = self.weapon.buff_text  # every weapon of a pool shares its buff
+        buff = first.buff_text  # every weapon of a pool shares its buff
         if buff:
             parts[-1] += f" ({buff})"
         return _joined(parts)
@@ -108,7 +112,8 @@ class MortalWounds:
     name: str
 
     def __init__(self, amount: Dice | int | str, name: str = "Mortal wounds") -> None:
-        name = text_field("MortalWounds", "name", name)
+        if not isinstance(name, str):
+            raise field_error(ProfileError, "MortalWounds.name", "a string", name)
         object.__setattr__(self, "amount", dice_field("MortalWounds", "amount", amount, 0))
         object.__setattr__(self, "name", name)
 
@@ -146,8 +151,10 @@ def _weapon_items(weapons: Any) -> Iterable[Any]:
     ``{Weapon: count}`` mapping as its pairs."""
     if isinstance(weapons, Weapon | MortalWounds):
         return [weapons]
+    if isinstance(weapons, list | tuple):
+        return weapons
     if isinstance(weapons, Mapping):  # {Weapon: count}
-        return list(weapons.items())
+        weapons = list(weapons.items())
     if isinstance(weapons, str | bytes) or not isinstance(weapons, Iterable):
         raise field_error(ProfileError, "weapons", _EXPECTED, weapons)
     return weapons
@@ -160,21 +167,12 @@ def _entry(item: Any, index: int) -> tuple[Weapon, int] | MortalWounds:
         return item
     if isinstance(item, Weapon):
         return (item, 1)
-    if _is_pair(item):
-        return (item[0], _count(item[1], index))
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon):
+        count = item[1]
+        if type(count) is not int or count < 1:  # checked (and named) where not plain
+            count = int_field(f"weapons[{index}]", "count", count, 1)
+        return (item[0], count)
     raise field_error(ProfileError, f"weapons[{index}]", _EXPECTED, item)
-
-
-def _is_pair(item: Any) -> bool:
-    """True if a weapons-list entry is a ``(Weapon, count)`` pair (its count unchecked)."""
-    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Weapon)
-
-
-def _count(count: Any, index: int) -> int:
-    """The count of the pair at ``index`` of a weapons list: an integer >= 1."""
-    if type(count) is int and count >= 1:  # checked (and named) where not plain
-        return count
-    return int_field(f"weapons[{index}]", "count", count, 1)
 
 
 def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
@@ -190,17 +188,16 @@ def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
     >>> [p.label for p in gather_pools([(bolt, 4), plasma, sarge])]
     ["Bolt rifle x4 + Sergeant's bolt rifle", 'Plasma']
     """
-    # the entries of each step, in the order first declared: a pool's weapons by its key,
-    # a mortal-wound step by its position in the list (a step of its own)
-    steps: dict[Any, list[Any]] = {}
-    for i, entry in enumerate(weapon_entries(weapons)):
-        key = i if isinstance(entry, MortalWounds) else entry[0].pool_key
-        steps.setdefault(key, []).append(entry)
-    return tuple(_step(entries) for entries in steps.values())
-
-
-def _step(entries: list[Any]) -> Pool | MortalWounds:
-    """One step of :func:`gather_pools` from its entries: a mortal-wound step, or a pool
-    of the weapons gathered."""
-    first = entries[0]
-    return first if isinstance(first, MortalWounds) else Pool(tuple(entries))
+    order: list[Any] = []  # pools' weapons and mortal-wound steps, in the order first declared
+    pools: dict[Any, list[tuple[Weapon, int]]] = {}  # the weapons of each pool, by its key
+    for entry in weapon_entries(weapons):
+        if isinstance(entry, MortalWounds):
+            order.append(entry)
+            continue
+        key = entry[0].pool_key
+        same = pools.get(key)
+        if same is None:
+            same = pools[key] = []
+            order.append(same)
+        same.append(entry)
+    return tuple(step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in order)

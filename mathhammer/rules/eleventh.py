@@ -323,15 +323,12 @@ _CHECKS: RuleTable[tuple[Any, ...], Any] = RuleTable(max_items=65_536, name="11e
 _POLICIES = frozenset({None, "ones", "failures", "non_critical"})
 
 
-def _cached(key: tuple[Any, ...], make: Callable[[], T], tabulated: bool) -> T:
-    """The check of ``key`` in :data:`_CHECKS`; else the one ``make`` makes, kept there
-    where its parameters are those the rules' tables hold (``tabulated``)."""
-    found: T | None = _CHECKS.get(key)
-    if found is None:
-        found = make()
-        if tabulated:
-            _CHECKS.keep(key, found)
-    return found
+def _kept(key: tuple[Any, ...], check: T, tabulated: bool) -> T:
+    """``check``, kept in :data:`_CHECKS` under ``key`` where its parameters are those the
+    rules' tables hold (``tabulated``)."""
+    if tabulated:
+        _CHECKS.keep(key, check)
+    return check
 
 
 def _reroll(policy: str | None) -> Callable[[Any, Any], Any] | None:
@@ -461,7 +458,8 @@ class EleventhEdition(Ruleset):
         standing: Standing | None,
         reads: frozenset[str] = frozenset(),
     ) -> PoolChecks:
-        ap = min(draft.ap + target.worsen_ap, 0)  # AP worsened by the target's defence
+        ap = draft.ap + target.worsen_ap  # AP worsened by the target's defence, to 0 at most
+        ap = ap if ap < 0 else 0  # a conditional, not min(): a call on every pool
         assert draft.damage is not None  # PoolDraft.start sets it
         hit = None if draft.hits_automatically else self._hit_check(skill, draft)
         toughness = target.toughness if standing is None else standing.toughness
@@ -556,30 +554,29 @@ class EleventhEdition(Ruleset):
         if draft.hit_on is not None:  # an unmodified roll of N+ hits, whatever BS/WS (D45)
             skill, modifier = draft.hit_on, 0
         critical, fails = draft.critical_hit, draft.hit_fails_at_most
-        every = draft.all_hits_critical
-        key = ("hit", self, skill, modifier, critical, fails, draft.reroll_hits, every)
+        every, policy = draft.all_hits_critical, draft.reroll_hits
+        key = ("hit", self, skill, modifier, critical, fails, policy, every)
+        found: RollCheck | None = _CHECKS.get(key)  # found again on almost every call (S1)
+        if found is not None:
+            return found
         first = partial(
             self.hit_outcome, skill=skill, modifier=modifier, critical=critical, fails_at_most=fails
         )
-        tabulated = (skill, modifier, critical, fails) in _HIT_ROWS
-        return _cached(
-            key,
-            lambda: _roll_check(first, every, draft.reroll_hits),
-            tabulated and draft.reroll_hits in _POLICIES,
-        )
+        tabulated = (skill, modifier, critical, fails) in _HIT_ROWS and policy in _POLICIES
+        return _kept(key, _roll_check(first, every, policy), tabulated)
 
     def _wound_check(self, draft: PoolDraft, toughness: int) -> RollCheck:
         needed = self.wound_needed(draft.strength, toughness)
         modifier = _net_modifier(draft.wound_modifier, "wound" in draft.ignores)
         critical, every = draft.critical_wound, draft.all_wounds_critical
-        key = ("wound", self, needed, modifier, critical, draft.reroll_wounds, every)
+        policy = draft.reroll_wounds
+        key = ("wound", self, needed, modifier, critical, policy, every)
+        found: RollCheck | None = _CHECKS.get(key)
+        if found is not None:
+            return found
         first = partial(self.wound_outcome, needed=needed, modifier=modifier, critical=critical)
-        tabulated = (needed, modifier, critical) in _WOUND_ROWS
-        return _cached(
-            key,
-            lambda: _roll_check(first, every, draft.reroll_wounds),
-            tabulated and draft.reroll_wounds in _POLICIES,
-        )
+        tabulated = (needed, modifier, critical) in _WOUND_ROWS and policy in _POLICIES
+        return _kept(key, _roll_check(first, every, policy), tabulated)
 
     def _pool_saves(self, ap: int, draft: PoolDraft) -> Callable[..., Any]:
         """The saves of the pool whose draft is ``draft``, at ``ap``."""
@@ -590,5 +587,8 @@ class EleventhEdition(Ruleset):
         (with the invulnerable save the target's rules give against the pool, if any, and
         the armour save they improve)."""
         key = ("saves", self, ap, invuln, improve)
+        found: Callable[..., Any] | None = _CHECKS.get(key)
+        if found is not None:
+            return found
         saves = partial(group_saves, self.save_outcome, ap=ap, invuln=invuln, improve=improve)
-        return _cached(key, lambda: saves, -6 <= ap <= 0)
+        return _kept(key, saves, -6 <= ap <= 0)

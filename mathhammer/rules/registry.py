@@ -81,8 +81,8 @@ def get_ruleset(rules: RulesetLike) -> Ruleset:
     ...
     mathhammer.errors.RulesError: rules must be one of ['11e', 'classic'...]; got '9e'
     """
-    if isinstance(rules, str):  # a name: checked before the abstract class's slower check
-        found = _RULESETS.get(_key(rules))
+    if type(rules) is str:  # a name as registered, found before an abstract class's check
+        found = _RULESETS.get(rules) or _RULESETS.get(_key(rules))
         if found is not None:
             return found
     elif isinstance(rules, Ruleset):

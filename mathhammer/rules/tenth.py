@@ -31,7 +31,7 @@ from ..model.abilities import Ability, Cleave, Heavy, IndirectFire, Torrent
 from ..model.context import Context
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import ModelGroup
-from .eleventh import EleventhEdition, _applied, _cached, _skill
+from .eleventh import _CHECKS, EleventhEdition, _applied, _kept, _skill
 from .faces import group_saves
 
 __all__ = ["ELEVENTH_ONLY", "TenthEdition", "cover_saves"]
@@ -170,10 +170,13 @@ class TenthEdition(EleventhEdition):
         """The saves of the pool: :func:`cover_saves` of this ruleset's check."""
         cover, invuln, improve = draft.in_cover, draft.invuln, draft.save_improve
         key = ("saves", self, ap, invuln, improve, cover)
+        found: Callable[..., Any] | None = _CHECKS.get(key)
+        if found is not None:
+            return found
         saves = partial(
             cover_saves, self.save_outcome, ap=ap, invuln=invuln, improve=improve, cover=cover
         )
-        return _cached(key, lambda: saves, -6 <= ap <= 0)
+        return _kept(key, saves, -6 <= ap <= 0)
 
     def modified_damage(
         self,
