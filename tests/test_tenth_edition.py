@@ -471,3 +471,16 @@ def test_one_group_cases_agree_with_icepool(name: str) -> None:
     expected = _icepool_killed(**spec)  # type: ignore[arg-type]
     for rules in ("10e", "11e"):  # one group, no rule of the two editions' differences
         _close(mh.attack(weapon, unit, rules=rules).killed, expected)
+
+
+@pytest.mark.parametrize("step", ["damage", "wound"])
+def test_exact_equals_monte_carlo_with_a_command_reroll(step: str) -> None:
+    # the attacker's command re-roll: of a damage roll, on the chain's doubled states
+    unit = mh.Unit("Mixed", [mh.ModelGroup(2, 4, 5, 3, name="a"), mh.ModelGroup(2, 4, 3, 3)])
+    gun = mh.Weapon("Gun", 3, 3, 5, -1, "D3")
+    modifiers, trials = mh.Modifiers(reroll_one=step), 60_000
+    exact = mh.attack([(gun, 2)], unit, rules="10e", modifiers=modifiers)
+    sim = mh.simulate([(gun, 2)], unit, rules="10e", modifiers=modifiers, trials=trials,
+                      rng=seed_for("10e command", step))  # fmt: skip
+    assert_matches(f"10e command {step} killed", exact.killed, sim.killed, trials)
+    assert_matches(f"10e command {step} damage", exact.damage, sim.damage, trials)
