@@ -379,6 +379,11 @@ def test_exact_equals_monte_carlo(name: str) -> None:
     )
     assert_matches(f"10e {name} killed", exact.killed, sim.killed, trials)
     assert_matches(f"10e {name} damage", exact.damage, sim.damage, trials)
+    for mine, theirs in zip(exact.groups, sim.groups, strict=True):
+        assert_matches(f"10e {name} {mine.label}", mine.killed, theirs.killed, trials)
+    for stage in ("hits", "wounds", "unsaved", "devastating"):  # the failed saves too
+        got, rolled = getattr(exact.pools[0], stage), getattr(sim.pools[0], stage)
+        assert_matches(f"10e {name} {stage}", got, rolled, trials)
 
 
 def _mixed(reroll: str | None) -> mh.Unit:
