@@ -104,8 +104,9 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
 
 def _edition(books: list[Book]) -> str | None:
     """The ruleset of the edition the game system among ``books`` names, if one does."""
-    systems = [b for b in books if b.kind == "gameSystem"]
-    named = [game_system({"gameSystemName": b.body.get("name")}) for b in systems]
+    named = (
+        game_system({"gameSystemName": b.body.get("name")}) for b in books if b.kind == "gameSystem"
+    )
     return next((s.ruleset for s in named if s.ruleset), None)
 
 

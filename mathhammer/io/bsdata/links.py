@@ -138,20 +138,26 @@ class CatalogueSet:
         while pending:
             current = pending.pop(0)
             for link in nodes(current.body, "catalogueLinks"):
-                target = self.books.get(str(link.get("targetId", "")))
-                if target is None:
-                    raise InputFileError.at(
-                        current.file,
-                        None,
-                        None,
-                        f"catalogueLink {link.get('name')!r} names catalogue id "
-                        f"{link.get('targetId')!r}, which is not among the files read "
-                        "(add the linked catalogue's file beside it)",
-                    )
+                target = self._link_target(current, link)
                 if target not in seen:
                     seen.append(target)
                     pending.append(target)
         return seen
+
+    def _link_target(self, book: Book, link: Node) -> Book:
+        """The file a ``catalogueLink`` of ``book`` names; an error if it is not among the
+        files."""
+        target = self.books.get(str(link.get("targetId", "")))
+        if target is None:
+            raise InputFileError.at(
+                book.file,
+                None,
+                None,
+                f"catalogueLink {link.get('name')!r} names catalogue id "
+                f"{link.get('targetId')!r}, which is not among the files read "
+                "(add the linked catalogue's file beside it)",
+            )
+        return target
 
     def _game_system(self, book: Book) -> Book:
         """The game system of a catalogue; an error if it is not among the files."""

@@ -156,9 +156,9 @@ def _unreadable(values: dict[str, str], skill_column: str) -> str:
     """Why the weapon's characteristics cannot be read (``"A is '*'"``), or ""."""
     for column in ("A", skill_column, "S", "AP", "D"):
         text = values.get(column, "")
-        if text.lower() in _NONE[:3] or "*" in text:
-            if column == skill_column and text.lower() in _NONE:
-                continue  # N/A or '-' to hit is allowed for Torrent, checked below
+        # N/A or '-' to hit is allowed for Torrent, checked below
+        missing = text.lower() in _NONE[:3] and column != skill_column
+        if missing or "*" in text:
             return f"{column} is {text!r}"
     return ""
 

@@ -153,10 +153,15 @@ def _elsewhere(old: Effect, new: Effect) -> Effect:
     attacks (:func:`_instead`)."""
     if (old.kind, old.attacks, old.weapon) != (new.kind, new.attacks, new.weapon):
         return old
-    extra = tuple(Condition("target", f"NON-{c.value}") for c in new.conditions
-                  if c.kind == "target" and "NON-" not in c.value
-                  and c not in old.conditions)  # fmt: skip
-    return replace(old, conditions=(*old.conditions, *extra))
+    return replace(old, conditions=(*old.conditions, *_other_targets(old, new)))
+
+
+def _other_targets(old: Effect, new: Effect) -> tuple[Condition, ...]:
+    """The ``NON-`` target conditions that keep ``old`` off the targets ``new`` names (those
+    ``old`` does not already name)."""
+    return tuple(Condition("target", f"NON-{c.value}") for c in new.conditions
+                 if c.kind == "target" and "NON-" not in c.value
+                 and c not in old.conditions)  # fmt: skip
 
 
 def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False) -> RuleReading:
@@ -369,17 +374,22 @@ class _RuleReader:
     def _used(self, rest: str, context: Sentence) -> list[Effect] | None:
         """The effects of using the rule just described ("If it does, until the end of the
         phase, ..."), once per battle or each time it is used."""
-        once = _once_per_battle(context)
-        name = f"once per battle: {self.source}" if once else f"used: {self.source}"
-        once_used = [Condition("assumed", name)]
-        waaagh = _WAAAGH_CALLED.match(rest)
-        if waaagh:  # the Waaagh! called: its named state, whoever called it
-            once_used, rest = [Condition("assumed", "waaagh")], rest[waaagh.end() :]
+        once_used, rest = self._use_state(rest, context)
         improved = _IMPROVED_SAVE.match(rest)
         if improved:
             return self._improved(int(improved[1]), once_used, rest)
         sentence = Sentence(rest, self.source, once_used, context.attacks, context.scope)
         return read_sentence(sentence)
+
+    def _use_state(self, rest: str, context: Sentence) -> tuple[list[Condition], str]:
+        """The state that using the rule puts its effects under (once per battle, or each
+        time it is used), and the rest of the sentence."""
+        waaagh = _WAAAGH_CALLED.match(rest)
+        if waaagh:  # the Waaagh! called: its named state, whoever called it
+            return [Condition("assumed", "waaagh")], rest[waaagh.end() :]
+        once = _once_per_battle(context)
+        name = f"once per battle: {self.source}" if once else f"used: {self.source}"
+        return [Condition("assumed", name)], rest
 
     def _improved(self, value: int, once_used: list[Condition], rest: str) -> list[Effect]:
         """The invulnerable saves read so far, improved while the rule is used."""

@@ -179,11 +179,16 @@ def _items(text: str) -> list[tuple[int, str]]:
     listed = re.split(r"\.\s*(?=[A-Z*])", text, maxsplit=1)[0]  # prose may follow the list
     gear = []
     for item in re.split(r"[;,]", listed.rstrip(".")):
-        counted = re.match(r"^(\d+)\s+(.+)$", item.strip())
-        count, name = (int(counted[1]), counted[2]) if counted else (1, item.strip())
+        count, name = _item(item)
         if name.lower() not in ("", "nothing"):
             gear.append((count, name.strip()))
     return gear
+
+
+def _item(item: str) -> tuple[int, str]:
+    """ "2 rokkit pistols" -> (2, 'rokkit pistols'); an item without a number is one."""
+    counted = re.match(r"^(\d+)\s+(.+)$", item.strip())
+    return (int(counted[1]), counted[2]) if counted else (1, item.strip())
 
 
 def _who(text: str) -> tuple[str, ...]:

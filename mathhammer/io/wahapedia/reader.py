@@ -234,15 +234,26 @@ def _assemble(export: _Export) -> list[Datasheet]:
     abilities = _abilities(export)
     sheets: list[Datasheet] = []
     for row in _once_per_faction(table.rows):
-        sheet, faction_id = row["id"].strip(), row["faction_id"].strip()
-        parts = {name: rows.get(sheet, []) for name, rows in grouped.items()}
         try:
-            own = abilities.get(sheet, ([], []))
-            faction = factions.get(faction_id, faction_id)
-            sheets.append(_datasheet(export, row, parts, own, faction))
+            sheets.append(_row_datasheet(export, row, grouped, factions, abilities))
         except (MathhammerError, ValueError) as exc:
             export.skip(row["name"].strip(), str(exc).splitlines()[0], table.source(row))
     return sheets
+
+
+def _row_datasheet(
+    export: _Export,
+    row: Row,
+    grouped: Mapping[str, Mapping[str, Sequence[Row]]],
+    factions: Mapping[str, str],
+    abilities: Mapping[str, tuple[list[AbilityText], list[AbilityText]]],
+) -> Datasheet:
+    """The datasheet of one row of ``Datasheets.csv``: with its rows of the other files, its
+    abilities and its faction's name."""
+    sheet, faction_id = row["id"].strip(), row["faction_id"].strip()
+    parts = {name: rows.get(sheet, []) for name, rows in grouped.items()}
+    own = abilities.get(sheet, ([], []))
+    return _datasheet(export, row, parts, own, factions.get(faction_id, faction_id))
 
 
 def _once_per_faction(rows: Sequence[Row]) -> list[Row]:

@@ -88,10 +88,8 @@ def _gear_names(gear: Sequence[Wargear]) -> dict[frozenset[str], list[str]]:
 def _targets(
     who: Sequence[str], counts: Sequence[Count], chosen: Mapping[int, object]
 ) -> list[int]:
-    """The model types a loadout paragraph is about: all, those it names, or else those
-    without a loadout yet."""
-    if not who:
-        return list(range(len(counts)))
+    """The model types a loadout paragraph is about: those it names, or else those without
+    a loadout yet (all of them that are left, for a paragraph about every model)."""
     return _named_types(who, counts) or [i for i in range(len(counts)) if i not in chosen]
 
 
@@ -231,7 +229,8 @@ def _profile_rows(rows: Sequence[Row], counts: Sequence[Count]) -> list[Row]:
     """The profile row of each model type: the one named after it, else :func:`_unnamed`."""
     names = [r["name"] for r in rows]
     matched = [best_match(c.name, names) for c in counts]
-    return [rows[i if i is not None else _unnamed(names, matched)] for i in matched]
+    unnamed = _unnamed(names, matched)
+    return [rows[unnamed if i is None else i] for i in matched]
 
 
 def points_brackets(rows: Sequence[Row]) -> tuple[list[tuple[int, int]], list[tuple[str, Row]]]:
