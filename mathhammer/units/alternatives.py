@@ -102,7 +102,8 @@ def fight_sets(items: Sequence[Item]) -> list[list[Weapon]]:
     """
     others, extra_items = _partition(items, _has_extra_attacks)
     main = [w for i in others for w in i]  # the one melee weapon: any profile of any piece
-    return [s for s in _expand([main, *extra_items] if main else extra_items) if s]
+    used = [main, *extra_items] if main else extra_items
+    return _expand(used) if used else []  # no set without weapons
 
 
 def _has_extra_attacks(item: Item) -> bool:

@@ -217,6 +217,10 @@ class Datasheet:
         """A model type by name."""
         return _by_name(self.models, name, f"model of {self.name!r}")
 
+    def _effects(self, effects: Sequence[Effect] | None) -> Sequence[Effect]:
+        """The effects given, or :attr:`own_effects` when none are."""
+        return self.own_effects if effects is None else effects
+
     def _present(self, counts: Mapping[str, int]) -> list[ModelProfile]:
         """The model types of which a unit of these ``counts`` has at least one, in order."""
         return [m for m in self.models if counts[m.name] > 0]
@@ -245,7 +249,7 @@ class Datasheet:
                 ProfileError, f"models of {self.name!r}", "at least one model", models
             )
         unit = _merge_groups(self.name, present, counts, self.keywords, self.stealth)
-        return guarded(unit, self.own_effects if effects is None else effects)
+        return guarded(unit, self._effects(effects))
 
     def target(self, models: ModelCounts = None) -> Target:
         """The unit with its points, for comparisons and reports."""
@@ -272,12 +276,11 @@ class Datasheet:
         Every profile of a piece of wargear becomes one weapon of the model (named
         ``"gear: profile"`` when the gear has several profiles).
         """
-        effects = self.own_effects if effects is None else effects
         counts = self.counts(models)
         wargear = dict(wargear or {})
         for name in wargear:
             self._model(name)
-        groups = self._attacking_groups(counts, wargear, effects)
+        groups = self._attacking_groups(counts, wargear, self._effects(effects))
         if not groups:
             raise ProfileError(f"Datasheet {self.name!r} has no weapons for these models")
         return Attacker(self.name, groups)
@@ -300,7 +303,7 @@ class Datasheet:
     @staticmethod
     def _carried(model: ModelProfile, wargear: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
         """The wargear a model type carries (stated, or its default), each one of its options."""
-        names = tuple(wargear.get(model.name, model.weapons))
+        names = _stated(model, wargear)
         for name in names:
             if name not in model.options:
                 raise field_error(
@@ -338,11 +341,10 @@ class Datasheet:
         of these choices (:func:`~mathhammer.units.alternatives.model_options`), the
         default first: other guns, and the first melee weapon and profile.
         """
-        if name is not None and not _is_name(name):
-            raise field_error(OptionError, "name", "a non-empty string", name)
+        label = _loadouts_name(name, self.name)
         points = self.points_for(models)
         phases = {phase: self.phase_sets(phase, models, wargear) for phase in PHASE_LABELS}
-        return phase_loadouts(name or self.name, phases, points, self.source or None)
+        return phase_loadouts(label, phases, points, self.source or None)
 
     def phase_sets(
         self,
@@ -354,7 +356,7 @@ class Datasheet:
         """Each model type's count and the sets of weapons one such model may use in
         ``phase`` (``"shooting"`` or ``"fight"``): what :meth:`loadouts` combines. The
         weapons are armed with ``effects`` (:attr:`own_effects` by default)."""
-        effects = self.own_effects if effects is None else effects
+        effects = self._effects(effects)
         counts = self.counts(models)
         return [
             (counts[m.name], self._phase_weapon_sets(m, phase, wargear, effects))
@@ -369,7 +371,7 @@ class Datasheet:
         effects: Sequence[Effect],
     ) -> list[list[Weapon]]:
         """The sets of weapons one model of a type may use in ``phase``, armed."""
-        names = tuple(dict(wargear or {}).get(model.name, model.weapons))
+        names = _stated(model, wargear)
         mine = _model_effects(model, effects)
         melee = phase == "fight"
         items = [_armed_profiles(self.gear(n), melee, mine) for n in names]
@@ -403,12 +405,15 @@ def phase_loadouts(
 def _points(field: str, value: object) -> tuple[tuple[int, int], ...]:
     """The ``(models, points)`` brackets, sorted: each a pair of integers >= 0."""
     pairs = items_field(field, value, (tuple, list), "a list of (models, points) pairs")
-    for pair in pairs:
-        if len(pair) != 2:
-            raise field_error(ProfileError, field, "a list of (models, points) pairs", pair)
-        for number in pair:
-            check_int(field, number, 0)
-    return tuple(sorted((int(models), int(points)) for models, points in pairs))
+    return tuple(sorted(_bracket(field, pair) for pair in pairs))
+
+
+def _bracket(field: str, pair: Sequence[object]) -> tuple[int, int]:
+    """One ``(models, points)`` bracket: a pair of integers >= 0."""
+    if len(pair) != 2:
+        raise field_error(ProfileError, field, "a list of (models, points) pairs", pair)
+    models, points = (check_int(field, number, 0) for number in pair)
+    return models, points
 
 
 def _by_name(items: Sequence[N], name: str, field: str) -> N:
@@ -419,9 +424,19 @@ def _by_name(items: Sequence[N], name: str, field: str) -> N:
     raise field_error(ProfileError, field, f"one of {[i.name for i in items]}", name)
 
 
-def _is_name(value: object) -> bool:
-    """True for a string that is not blank."""
-    return isinstance(value, str) and bool(value.strip())
+def _stated(model: ModelProfile, wargear: Mapping[str, Sequence[str]] | None) -> tuple[str, ...]:
+    """The wargear names a model type carries: those stated for it, else its default."""
+    return tuple((wargear or {}).get(model.name, model.weapons))
+
+
+def _loadouts_name(name: object, default: str) -> str:
+    """The name loadouts are named after: ``name`` when given (a string that is not
+    blank), else ``default``."""
+    if name is None:
+        return default
+    if not isinstance(name, str) or not name.strip():
+        raise field_error(OptionError, "name", "a non-empty string", name)
+    return name
 
 
 def _model_effects(model: ModelProfile, effects: Sequence[Effect]) -> list[Effect]:

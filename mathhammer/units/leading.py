@@ -100,9 +100,7 @@ def guarded(unit: Unit, effects: Sequence[Effect]) -> Unit:
     (5, ["Krumpin' (-1 AP to attacks that target it)"])
     """
     rules = guards(effects)
-    shared = [e for e in effects if _shared(e)]
-    groups = tuple(_improved_groups(unit.groups, shared))
-    stealth = unit.stealth or any(e.kind == "stealth" for e in shared)
+    groups, stealth = _shared_defence(unit, effects)
     if (rules, groups, stealth) == ((), unit.groups, unit.stealth):
         return unit  # nothing to add
     return replace(unit, groups=groups, rules=(*unit.rules, *rules), stealth=stealth)
@@ -115,6 +113,14 @@ _BETTER: dict[str, Callable[[int, int], int]] = {
     "invuln": min,
     "damage_reduction": max,
 }
+
+
+def _shared_defence(unit: Unit, effects: Sequence[Effect]) -> tuple[tuple[ModelGroup, ...], bool]:
+    """The unit's groups and Stealth, improved by the effects that every group shares
+    (:func:`_shared`)."""
+    shared = [e for e in effects if _shared(e)]
+    groups = tuple(_improved_groups(unit.groups, shared))
+    return groups, unit.stealth or any(e.kind == "stealth" for e in shared)
 
 
 def _shared(effect: Effect) -> bool:

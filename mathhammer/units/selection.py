@@ -79,8 +79,7 @@ class Models:
         if not _is_count(count):
             raise field_error(ProfileError, "Models.count", "an integer >= 1", count)
         checked = _one_or_more(weapons, Weapon, "Models.weapons", "one or more Weapons")
-        if modifiers is not None or context is not None:
-            checked = tuple(w.buffed(modifiers, context) for w in checked)
+        checked = _buffed(checked, modifiers, context)
         _check_distinct([w.name for w in checked], "Models.weapons", "weapons with distinct names")
         text_field("Models", "name", name)
         object.__setattr__(self, "count", count)
@@ -184,6 +183,15 @@ def _is_count(value: object, most: float = math.inf) -> bool:
     return _is_int(value) and 1 <= value <= most
 
 
+def _buffed(
+    weapons: tuple[Weapon, ...], modifiers: Modifiers | None, context: Context | None
+) -> tuple[Weapon, ...]:
+    """The weapons with the buff on their models alone (as they are without one)."""
+    if modifiers is None and context is None:
+        return weapons
+    return tuple(w.buffed(modifiers, context) for w in weapons)
+
+
 def _one_or_more(value: Any, kind: type[T], field: str, constraint: str) -> tuple[T, ...]:
     """One item of ``kind``, or an iterable of one or more, as a tuple."""
     checked = (value,) if isinstance(value, kind) else tuple(value)
@@ -203,19 +211,26 @@ def _check_distinct(
 def _split_pairs(
     split: Mapping[Unit, int] | Iterable[tuple[Unit, int]],
 ) -> tuple[tuple[Unit, int], ...]:
+    """The ``(target, attacks)`` pairs of a split, each target a Unit given at least one
+    attack."""
     pairs = tuple(split.items() if isinstance(split, Mapping) else split)
     for unit, n in pairs:
-        if not isinstance(unit, Unit):
-            raise field_error(ProfileError, "Use.split", "Unit keys", unit)
-        if not _is_count(n):
-            raise field_error(
-                ProfileError,
-                f"Use.split[{unit.name!r}]",
-                "an integer >= 1",
-                n,
-                "every target of a split gets at least one attack",
-            )
+        _check_split_target(unit, n)
     return pairs
+
+
+def _check_split_target(unit: object, n: object) -> None:
+    """Refuse a target of a split that is not a Unit, or that gets no attack."""
+    if not isinstance(unit, Unit):
+        raise field_error(ProfileError, "Use.split", "Unit keys", unit)
+    if not _is_count(n):
+        raise field_error(
+            ProfileError,
+            f"Use.split[{unit.name!r}]",
+            "an integer >= 1",
+            n,
+            "every target of a split gets at least one attack",
+        )
 
 
 def _partition(items: Iterable[T], test: Callable[[T], bool]) -> tuple[list[T], list[T]]:

@@ -333,16 +333,22 @@ class _Search:
         count, at, since = 0, 0, 0  # the moves tried in turn, round and round, until a
         while since < len(moves):  # whole round finds nothing better
             move, at, since = moves[at], (at + 1) % len(moves), since + 1
-            trial = list(plan)
-            for i, t in move:
-                trial[i] = t
-            if tuple(trial) == plan:
+            trial = _moved(plan, move)
+            if trial == plan:
                 continue
-            found = self.value(tuple(trial))
+            found = self.value(trial)
             count += 1
             if _better(found, value):
-                plan, value, since = tuple(trial), found, 0
+                plan, value, since = trial, found, 0
         return plan, value, count
+
+
+def _moved(plan: Assignment, move: tuple[tuple[int, int], ...]) -> Assignment:
+    """The plan with each ``(declaration, target)`` of the move made."""
+    trial = list(plan)
+    for i, t in move:
+        trial[i] = t
+    return tuple(trial)
 
 
 def _moves(
@@ -354,12 +360,17 @@ def _moves(
         ((i, t),) for i in range(declarations) for t in where
     ]
     if pairs:
-        moves += [
-            ((i, a), (j, b))
-            for i, j in itertools.combinations(range(declarations), 2)
-            for a, b in itertools.product(where, repeat=2)
-        ]
+        moves += _pair_moves(declarations, where)
     return moves
+
+
+def _pair_moves(declarations: int, where: Sequence[int]) -> list[tuple[tuple[int, int], ...]]:
+    """Each move of two declarations at once, to targets of ``where``."""
+    return [
+        ((i, a), (j, b))
+        for i, j in itertools.combinations(range(declarations), 2)
+        for a, b in itertools.product(where, repeat=2)
+    ]
 
 
 def _local_method(kept: int, targets: int) -> str:
@@ -444,16 +455,21 @@ def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context
     >>> [(m.label, m.count) for m in attacker.models], declared
     ([('Rifle #1', 9), ('Rifle #2', 1)], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
     """
-    merged: dict[Weapon, int] = {}
-    for weapon, count in loadout.weapon_counts:
-        merged[weapon] = merged.get(weapon, 0) + count
-    lines = list(merged.items())
+    lines = _merged_lines(loadout.weapon_counts)
     if not lines:
         return None
     labels = _numbered_names([w.name for w, _ in lines])
     groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
     declared: list[Declaration] = [(g.name, g.weapons[0].name) for g in groups]
     return Attacker(loadout.name, groups), declared, loadout.context
+
+
+def _merged_lines(weapon_counts: Iterable[tuple[Weapon, int]]) -> list[tuple[Weapon, int]]:
+    """Identical weapons as one line, their counts added, in order of first appearance."""
+    merged: dict[Weapon, int] = {}
+    for weapon, count in weapon_counts:
+        merged[weapon] = merged.get(weapon, 0) + count
+    return list(merged.items())
 
 
 def _numbered_names(names: list[str]) -> list[str]:
@@ -555,17 +571,24 @@ def _declare_army(
 def _army_unit(u: int, item: Any) -> tuple[Attacker, tuple[Declaration, ...], Context]:
     """Unit ``u`` of an army: its attacker, its declarations (one or more) and its context
     (``Context()`` by default)."""
-    if isinstance(item, Loadout):
-        item = _loadout_unit(u, item)
-    if not isinstance(item, tuple) or len(item) not in (2, 3):
-        wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
-        raise field_error(OptionError, f"units[{u}]", wanted, item)
+    item = _unit_tuple(u, item)
     attacker, declared, context = (*item, None)[:3]  # the context is optional
     declared = tuple(declared)
     if not isinstance(attacker, Attacker) or not declared:
         wanted = "an Attacker with at least one (models, weapon)"
         raise field_error(OptionError, f"units[{u}]", wanted, item)
     return attacker, declared, Context() if context is None else context
+
+
+def _unit_tuple(u: int, item: Any) -> tuple[Any, ...]:
+    """Unit ``u`` of an army as an (Attacker, declarations[, Context]) tuple, a Loadout
+    made one (:func:`from_loadout`); any other shape refused."""
+    if isinstance(item, Loadout):
+        item = _loadout_unit(u, item)
+    if not isinstance(item, tuple) or len(item) not in (2, 3):
+        wanted = "(Attacker, declarations) or (Attacker, declarations, Context)"
+        raise field_error(OptionError, f"units[{u}]", wanted, item)
+    return item
 
 
 def _loadout_unit(u: int, loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None]:
