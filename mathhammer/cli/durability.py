@@ -36,8 +36,7 @@ def _targets(args: argparse.Namespace) -> list[Any]:
 
     if args.targets is None:
         return list(suite.STANDARD)
-    if args.targets == "":
-        raise field_error(OptionError, "TARGETS", "a file or folder", args.targets)
+    _check_not_empty(args.targets, "TARGETS")
     army = read_army(args.targets, faction=args.faction, strict=args.strict, csv_kind="targets")
     warn_import(army, vars(args).setdefault("warned", set()), rules=False)
     if not army.targets:
@@ -54,11 +53,16 @@ def _attackers(args: argparse.Namespace) -> list[Any]:
 
     if args.attackers is None:
         return list(standard_attackers())
-    if args.attackers == "":
-        raise field_error(OptionError, "--attackers", "a file or folder", args.attackers)
+    _check_not_empty(args.attackers, "--attackers")
     if _is_suite(args.attackers):
         return list(load_attackers(args.attackers))
     return _list_attackers(args)
+
+
+def _check_not_empty(given: str, flag: str) -> None:
+    """Refuse an empty path given to ``flag``: a mistake, not "the standard suite"."""
+    if given == "":
+        raise field_error(OptionError, flag, "a file or folder", given)
 
 
 def _list_attackers(args: argparse.Namespace) -> list[Any]:

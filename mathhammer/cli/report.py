@@ -200,11 +200,16 @@ def _metric(frame: Any, columns: Sequence[str], metric: str | None) -> str | Non
 
     if metric is None:
         return default_metric(frame) if frame is not None else None
+    _check_metric_present(metric, columns)
+    return metric
+
+
+def _check_metric_present(metric: str, columns: Sequence[str]) -> None:
+    """Refuse a ``--metric`` that is a column of the vocabulary this report lacks."""
     present = [c for c in METRIC_COLUMNS if c in columns]
-    if metric not in present:  # a column of the vocabulary this report lacks
+    if metric not in present:
         hint = did_you_mean(metric, present)
         raise field_error(OptionError, "--metric", f"one of {present}", metric, hint)
-    return metric
 
 
 def _heatmap(frame: Any, path: str, metric: str | None, args: argparse.Namespace) -> Any:

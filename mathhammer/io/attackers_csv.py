@@ -354,11 +354,16 @@ def _unknown(rows: Iterable[_Row]) -> list[UnknownAbility]:
 def _phase_options(rows: list[_Row], models: int, keywords: Sequence[str]) -> list[Loadout]:
     """The declarations of one phase: the named alternatives, or the rules' choices."""
     line_of = {id(r.weapon): r.line for r in rows}
-    names = list(dict.fromkeys(r.use for r in rows if r.use not in (None, "yes", "no")))
+    names = _alternatives(rows)
     if names:
         always = _entries(rows, None) + _entries(rows, "yes")
         return [Loadout(n, _in_order(_entries(rows, n) + always, line_of)) for n in names]
     return _rules_options(rows, models, keywords, line_of)
+
+
+def _alternatives(rows: list[_Row]) -> list[str]:
+    """The names of the alternatives the rows' ``use`` gives, each once, in file order."""
+    return list(dict.fromkeys(r.use for r in rows if r.use not in (None, "yes", "no")))
 
 
 def _rules_options(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..model.ability_text import unknown_message
@@ -164,10 +164,10 @@ def describe(report: ImportReport, width: int = 100) -> str:
         f"{report.models} model profiles read"
     ]
     lines += [f"game system: {report.system}"] if report.system else []
-    lines += _section(f"points ({len(report.points)}):", [f"  {line}" for line in report.points])
+    lines += _section(f"points ({len(report.points)}):", _indented(report.points))
     lines += _section(
         f"unknown weapon abilities ({len(report.unknown_abilities)} tokens):",
-        ["  " + line.partition(": ")[2] for line in unknown_lines(report)],
+        _indented(line.partition(": ")[2] for line in unknown_lines(report)),
     )
     lines += _section(
         f"abilities not understood ({len(report.not_understood)}):",
@@ -178,10 +178,11 @@ def describe(report: ImportReport, width: int = 100) -> str:
     )
     lines += _section(
         f"attached as the file records ({len(report.attachments)}):",
-        [f"  {line}" for line in report.attachments],
+        _indented(report.attachments),
     )
     lines += _section(
-        f"skipped ({len(report.skipped)}):", [f"  {s.entry}: {s.reason}" for s in report.skipped]
+        f"skipped ({len(report.skipped)}):",
+        _indented(f"{s.entry}: {s.reason}" for s in report.skipped),
     )
     return "\n".join(lines)
 
@@ -211,6 +212,11 @@ def nothing_read(report: ImportReport, found: int, what: str = "units") -> str:
 
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _indented(lines: Iterable[str]) -> list[str]:
+    """The lines of a section, indented under its title."""
+    return [f"  {line}" for line in lines]
 
 
 def _section(title: str, items: list[str]) -> list[str]:

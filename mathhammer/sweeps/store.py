@@ -64,12 +64,8 @@ class SweepStore:
         wanted: dict[str, Any] = {"version": _VERSION, "inputs": dict(inputs)}
         if manifest.exists():
             _check_resumed(manifest, wanted, path, resume=resume)
-        elif self.path.exists() and any(self.path.iterdir()):
-            raise field_error(
-                OptionError, "path", "a new or empty folder", str(path),
-                "a sweep writes one file per task into a folder of its own",
-            )  # fmt: skip
         else:
+            _check_empty(self.path, path)
             _start(manifest, wanted, path)
 
     def part(self, index: int) -> Path:
@@ -125,6 +121,15 @@ def _check_resumed(
 def _differing(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     """The names of the inputs whose fingerprints differ (or are in one only), sorted."""
     return sorted(name for name in {*found, *wanted} if found.get(name) != wanted.get(name))
+
+
+def _check_empty(folder: Path, path: str | Path) -> None:
+    """Refuse a folder that holds other files: a new sweep needs a folder of its own."""
+    if folder.exists() and any(folder.iterdir()):
+        raise field_error(
+            OptionError, "path", "a new or empty folder", str(path),
+            "a sweep writes one file per task into a folder of its own",
+        )  # fmt: skip
 
 
 def _start(manifest: Path, wanted: dict[str, Any], path: str | Path) -> None:

@@ -134,10 +134,11 @@ _NAMES_PHASE = re.compile(r"\((?:ranged|melee|shooting|fight)\)$")
 
 def _with_phases(names: list[str], phases: Any) -> list[str]:
     """Each name with its phase in brackets, unless it has none or the name says it."""
-    said = ["" if not isinstance(p, str) else p for p in phases]
     return [
-        name if not phase or _NAMES_PHASE.search(name) else f"{name} ({phase})"
-        for name, phase in zip(names, said, strict=True)
+        f"{name} ({phase})"
+        if isinstance(phase, str) and phase and not _NAMES_PHASE.search(name)
+        else name
+        for name, phase in zip(names, phases, strict=True)
     ]
 
 

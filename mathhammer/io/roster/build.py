@@ -183,7 +183,7 @@ def _give_loose(
     per model; else skip it (which models carry it cannot be told)."""
     if len(models) == 1:
         models[0].gear.append(gear)
-    elif gear.number == total and models:
+    elif gear.number == total:  # without models total is 0; wargear is taken at least once
         for model in models:
             model.gear.append(replace(gear, number=model.count))
     else:

@@ -393,13 +393,14 @@ def _describe(selection: Node, unit: UnitEntry, file: str, where: str) -> None:
         if node is selection or _is_model(node, file, place):
             keywords.update(dict.fromkeys(_keywords(node, file, place)))
         abilities.update(dict.fromkeys(_abilities(node, profiles, file, place)))
-    unit.keywords = [k for k in keywords if k]
+    unit.keywords = list(keywords)
     unit.abilities = list(abilities)
 
 
 def _keywords(node: Node, file: str, where: str) -> list[str]:
-    """The keywords of a node: its categories, a faction's without ``"Faction: "``."""
-    return [_name(c).removeprefix("Faction: ") for c in _items(node, "categories", file, where)]
+    """The keywords of a node: its named categories, a faction's without ``"Faction: "``."""
+    categories = _items(node, "categories", file, where)
+    return [k for c in categories if (k := _name(c).removeprefix("Faction: "))]
 
 
 def _breadth_first(selection: Node, file: str, where: str) -> Iterator[tuple[Node, str]]:
