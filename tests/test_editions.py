@@ -283,3 +283,15 @@ def test_names_that_match_nothing_get_a_suggestion(tmp_path: Path) -> None:
     path = _roster(tmp_path, [_unit("Warriors", ("Sv", "4+"), 90)], 90)
     with pytest.raises(mh.OptionError, match=r"got 'Warrior' \(did you mean 'Warriors'\?\)"):
         mh.read_roster(path, leaders={"Warrior": "Lord"})
+
+
+def test_durability_and_plan_follow_the_lists_edition(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mathhammer.cli import main
+
+    tenth = str(shared_data / "rosters" / "10e_necron_combat_patrol_playeragent.ros")
+    assert main(["durability", tenth, "-o", str(tmp_path / "d.csv"), "--max-copies", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("rules: 10e (")
+    assert main(["plan", tenth, "-o", str(tmp_path / "p.csv"), "--no-progress"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("rules: 10e (")

@@ -97,7 +97,7 @@ LEADS = st.one_of(
     CLI_TEXT,
     st.tuples(CLI_TEXT, CLI_TEXT).map("=".join),
 )
-RULES = st.one_of(st.sampled_from(["11e", "classic", "11E", "10e"]), TEXTS)
+RULES = st.one_of(st.sampled_from(["11e", "classic", "11E", "10e", "auto"]), TEXTS)
 STATES = st.one_of(st.sampled_from(["riled up", "waaagh", "Riled Up!", "objective", ""]), CLI_TEXT)
 METRICS = st.one_of(st.sampled_from(METRIC_COLUMNS), CLI_TEXT)
 
@@ -190,6 +190,7 @@ DURABILITY_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--plot": PLOTS,
     "--metric": st.one_of(st.sampled_from(["copies_50", "p_destroyed"]), CLI_TEXT),
     "--force": None,
+    "--rules": RULES,
 }
 PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--targets": INPUTS,
@@ -209,6 +210,7 @@ PLAN_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--strict": None,
     "-o": OUTPUTS,
     "--force": None,
+    "--rules": RULES,
 }
 DETACHMENTS_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--catalogue": INPUTS,
@@ -242,6 +244,7 @@ SWEEP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--seed": NUMBER_TEXTS,
     "--no-progress": None,
     "--strict": None,
+    "--rules": RULES,
 }
 DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--trials": small_or_refused(20_000),

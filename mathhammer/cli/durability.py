@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import OptionError, field_error
+from .editions import chosen_rules, describe, read_list
 from .lines import warn_import, warn_lines
 from .outputs import check_outputs, plot_writer, write_table
 from .situations import base_context
@@ -38,6 +39,7 @@ def _targets(args: argparse.Namespace) -> list[Any]:
         return list(suite.STANDARD)
     _check_not_empty(args.targets, "TARGETS")
     army = read_army(args.targets, faction=args.faction, strict=args.strict, csv_kind="targets")
+    read_list(args, army)
     warn_import(army, vars(args).setdefault("warned", set()), rules=False)
     if not army.targets:
         raise field_error(OptionError, "TARGETS", "a file with units", args.targets)
@@ -76,6 +78,7 @@ def _list_attackers(args: argparse.Namespace) -> list[Any]:
         strict=args.strict,
         faction_option="--attacker-faction",
     )
+    read_list(args, army)
     warn_import(army, vars(args).setdefault("warned", set()), rules=False)
     warn_lines(army.unknown_abilities)
     if not army.loadouts:
@@ -130,7 +133,9 @@ def durability_command(args: argparse.Namespace) -> int:
     base = base_context(args)
     if base is not None:  # every attacker in the situation the flags give
         suite = [_situated(a, base) for a in suite]
-    frame = durability(targets, suite, max_copies=args.max_copies)
+    rules = chosen_rules(args.rules, vars(args).get("lists", []))
+    print(describe(rules))
+    frame = durability(targets, suite, rules=rules, max_copies=args.max_copies)
     _print_units(frame, len(suite), args.max_copies)
     _write(outputs, frame, args)
     return 0

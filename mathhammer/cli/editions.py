@@ -15,12 +15,19 @@ from typing import Any
 from ..io.roster.system import article
 from ..rules.registry import get_ruleset
 
-__all__ = ["AUTO", "DEFAULT", "chosen_rules", "describe", "reading_rules"]
+__all__ = ["AUTO", "DEFAULT", "chosen_rules", "describe", "read_list", "reading_rules"]
 
 #: The ``--rules`` value that follows the lists.
 AUTO = "auto"
 #: The ruleset of lists that do not say theirs (CSV files), and of ``auto`` without a list.
 DEFAULT = "11e"
+
+
+def read_list(args: Any, army: Any) -> Any:
+    """``army``, noted on ``args`` among the lists a command read (``args.lists``), whose
+    editions ``--rules auto`` follows."""
+    vars(args).setdefault("lists", []).append(army)
+    return army
 
 
 def reading_rules(given: str) -> str:

@@ -78,16 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     report, attack, demo = _add_report(sub), _add_attack(sub), _add_demo(sub)
     _add_targets(sub)
     _add_datasheets(sub)
-    _add_durability(sub)
-    _add_plan(sub)
-    _add_sweep(sub)
-    detachments = _add_detachments(sub)
+    lists = [_add_durability(sub), _add_plan(sub), _add_sweep(sub), _add_detachments(sub)]
     rulesets = "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names())
     for command in (attack, demo):
         command.add_argument(
             "--rules", choices=ruleset_names(), default="11e", help=f"ruleset: {rulesets}"
         )
-    for command in (report, detachments):  # they read lists, which name their edition
+    for command in (report, *lists):  # they read lists, which name their edition
         command.add_argument(
             "--rules",
             choices=(*ruleset_names(), "auto"),

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, field_error
+from .editions import chosen_rules, describe, read_list
 from .lines import progress_bar, warn_import
 from .outputs import check_outputs, write_table
 from .situations import base_context
@@ -34,6 +35,8 @@ def plan_command(args: argparse.Namespace) -> int:
         raise field_error(OptionError, "ATTACKERS and --targets", "files or folders", "")
     army, units = _attackers(args)
     targets = targets_of(args)
+    args.rules = chosen_rules(args.rules, [army, *vars(args).get("lists", [])])
+    print(describe(args.rules))
     units = _situated(units, targets, args)
     warn_import(army, rules=False)
     plan = _planned(units, targets, args)
@@ -71,6 +74,7 @@ def targets_of(args: argparse.Namespace) -> list[Any]:
         csv_kind="targets",
         faction_option="--target-faction",
     )
+    read_list(args, them)
     if not them.targets:
         raise field_error(OptionError, "--targets", "a file with units", args.targets)
     return list(them.targets)
@@ -102,7 +106,7 @@ def _planned(units: list[Any], targets: list[Any], args: argparse.Namespace) -> 
 
     try:
         return plan_army(
-            units, targets, metric=args.metric, phase=args.phase,
+            units, targets, rules=args.rules, metric=args.metric, phase=args.phase,
             progress=moved if bar is not None else None,
         )  # fmt: skip
     finally:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CsvError, OptionError, field_error
+from .editions import chosen_rules, describe
 
 __all__ = ["read_contexts", "sweep_command"]
 
@@ -90,11 +91,14 @@ def sweep_command(args: argparse.Namespace) -> int:
     executor = _executor(args)
     _check_folder(args.output, args.resume)
     army, them = _armies(args)
+    rules = chosen_rules(args.rules, [army, them])
+    print(describe(rules))
     contexts = read_contexts(args.contexts) if args.contexts else None
     rows = sweep(
         army.loadouts,
         them.targets,
         contexts=contexts,
+        rules=rules,
         execution=SweepExecution(executor, jobs=args.jobs, progress=wants_progress(args)),
         output=SweepOutput(args.output, resume=args.resume, collect=False),
         trials=args.check_trials,
