@@ -124,6 +124,31 @@ def test_read_army_refuses_a_device_and_reads_json_through_the_cap(tmp_path: Pat
         mh.read_army(suite)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"roster": {"name": "x", "costs": [{"name": "pts", "value": %s}]}}' % ("9" * 5000),
+        '[{"name": "T", "groups": [{"count": %s}]}]' % ("9" * 5000),
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["roster", "suite", "deep"],
+)
+def test_any_json_army_file_past_pythons_limits_is_one_clear_error(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mathhammer.cli import main
+
+    path = tmp_path / "army.json"
+    path.write_text(text)
+    with pytest.raises(InputFileError, match=r"cannot read: (a number has too many digits|nested)"):
+        mh.read_army(path)
+    out = str(tmp_path / "d.csv")
+    for argv in (["datasheets", str(path)], ["durability", str(path), "-o", out]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"mathhammer: error: {path}: cannot read"), err
+
+
 # ---------------------------------------------------------------- the importers' files
 IMPORTERS = """
 import sys, mathhammer as mh

@@ -20,7 +20,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import warnings
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -35,7 +34,7 @@ from ..units.datasheet import Datasheet
 from ..units.loadout import Loadout
 from ..units.options import UnknownAbility
 from ..units.targets import Target
-from .files import input_kind, read_input_text
+from .files import input_kind, read_input_json
 from .import_report import ImportReport
 
 __all__ = ["Army", "read_army"]
@@ -197,12 +196,9 @@ def _file_kind(path: Path, csv_kind: str) -> str | None:
 
 
 def _json_kind(path: Path) -> str:
-    text = read_input_text(path)
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise InputFileError(f"{path}: not valid JSON ({exc})", file=str(path)) from None
-    return _json_holds(data)
+    """What a JSON file holds; a file that is not JSON (or nests too deeply, or holds a
+    number of thousands of digits) refused in one line (:func:`read_input_json`)."""
+    return _json_holds(read_input_json(path))
 
 
 def _json_holds(data: Any) -> str:
