@@ -73,6 +73,42 @@ def test_a_zip_bomb_is_refused(tmp_path: Path) -> None:
         read_catalogue(bomb)
 
 
+def _tampered_catz(path: Path, how: str) -> Path:
+    """A zipped catalogue whose member is corrupt, compressed by Deflate64 (method 9, which
+    zipfile cannot read) or flagged encrypted; its text does not compress well, so the size
+    and ratio checks pass and the member is opened."""
+    text = b'<catalogue id="c" name="' + bytes(range(48, 123)) * 80 + b'"/>'
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("x.cat", text)
+    data = bytearray(raw.getvalue())
+    central = data.index(b"PK\x01\x02")
+    if how == "corrupt":
+        data[40:80] = bytes(40)  # inside the compressed data, after the local header
+    elif how == "deflate64":
+        struct.pack_into("<H", data, 8, 9)
+        struct.pack_into("<H", data, central + 10, 9)
+    else:  # encrypted: bit 0 of the general purpose flags
+        struct.pack_into("<H", data, 6, 1)
+        struct.pack_into("<H", data, central + 8, 1)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("corrupt", "Error -3 while decompressing"),
+        ("deflate64", "That compression method is not supported"),
+        ("encrypted", "it is encrypted; give it unzipped"),
+    ],
+)
+def test_a_zip_that_cannot_be_unzipped_is_one_error(tmp_path: Path, how: str, why: str) -> None:
+    path = _tampered_catz(tmp_path / f"{how}.catz", how)
+    with pytest.raises(InputFileError, match=rf"{how}\.catz: cannot unzip 'x\.cat': {why}"):
+        read_catalogue(path)
+
+
 def test_a_zip_past_the_size_limit_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

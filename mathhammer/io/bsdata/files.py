@@ -39,6 +39,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -216,8 +217,18 @@ def _unzip(raw: bytes, name: str) -> bytes:
             # zipfile reads no further than the size the header states (checked above), and
             # a header that understates it fails the CRC check
             return handle.read(MAX_UNCOMPRESSED)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+    except (
+        zipfile.BadZipFile,
+        OSError,
+        EOFError,
+        ValueError,
+        zlib.error,  # its data corrupt
+        NotImplementedError,  # compressed by a method zipfile does not read (Deflate64)
+    ) as exc:
         problem = f"cannot unzip {member.filename!r}: {exc}"
+        raise InputFileError.at(name, None, None, problem) from None
+    except RuntimeError:  # flagged encrypted
+        problem = f"cannot unzip {member.filename!r}: it is encrypted; give it unzipped"
         raise InputFileError.at(name, None, None, problem) from None
 
 
