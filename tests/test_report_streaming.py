@@ -153,6 +153,23 @@ def test_formulas_in_names_are_neutralised_and_numbers_are_not(tmp_path: Path) -
     )
 
 
+@pytest.mark.parametrize("command", ["durability", "plan"])
+def test_the_other_tables_neutralise_formulas_too(tmp_path: Path, command: str) -> None:
+    # durability's table names each target, plan's each target chosen: both as text
+    threats = tmp_path / "threats.csv"
+    threats.write_text("unit,models,T,Sv,W\n=cmd|' /C calc'!A0,5,4,3+,2\n")
+    out = tmp_path / "t.csv"
+    argv = {
+        "durability": ["durability", str(threats), "--max-copies", "2", "-o", str(out)],
+        "plan": ["plan", "--targets", str(threats), "--no-progress", "-o", str(out)],
+    }[command]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(argv) == 0
+    with out.open(newline="") as handle:
+        cells = {cell for row in csv.reader(handle) for cell in row}
+    assert "'=cmd|' /C calc'!A0" in cells and "=cmd|' /C calc'!A0" not in cells
+
+
 def test_the_library_writer_neutralises_too(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     frame = pd.DataFrame({"loadout": ["@x", "\tx", "\rx", "ok"], "mean_killed": [-1.5, 2, 0, 1]})

@@ -98,11 +98,14 @@ def _check_image_name(path: str) -> None:
 
 def write_table(outputs: dict[str, OutputPath], frame: Any, what: str) -> None:
     """Write ``frame`` as CSV to ``-o`` when it was asked for (``outputs``: the checked
-    outputs, by flag), and say so: "``what`` written to" the path given."""
+    outputs, by flag), and say so: "``what`` written to" the path given. A name that a
+    spreadsheet would read as a formula is written as text, as the report writes it."""
+    from ..io.report_csv import neutralised
+
     target = outputs.get("--output")
     if target is None:
         return
-    write_output(target, lambda out: frame.to_csv(out, index=False))
+    write_output(target, lambda out: neutralised(frame).to_csv(out, index=False))
     print(f"{what} written to {target.given}")
 
 
