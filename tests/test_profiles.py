@@ -255,7 +255,7 @@ def test_more_input_forms_and_errors() -> None:
     with pytest.raises(ProfileError, match="keywords must be a string or a list of strings"):
         Unit.of("u", 1, 4, 3, 1, keywords=None)  # type: ignore[arg-type]
     with pytest.raises(mh.OptionError, match="rng must be None, an integer, a SeedSequence"):
-        mh.simulate(bolt, unit, trials=10, rng="a")
+        mh.simulate(bolt, unit, trials=10, rng="a")  # type: ignore[arg-type]
     blast = Weapon("b", 1, 4, 5, 0, 1, abilities="[BLAST 5]")
     with pytest.raises(mh.LimitError, match="got 10010"):  # bonus dice count towards the limit
         mh.attack([(blast, 10)], Unit.of("h", 1000, 3, 5, 1))

@@ -430,7 +430,7 @@ class Dist(DistQueries):
 
         return to_frame(self)
 
-    def plot(self, kind: str = "pmf", ax: Axes | None = None, **kwargs: Any) -> Axes:
+    def plot(self, kind: str = "pmf", ax: Axes | None = None, **kwargs: Any) -> Any:
         """Plot the distribution with matplotlib; return the Axes.
 
         Parameters

@@ -40,7 +40,7 @@ def sweep(
     rng: int | np.random.SeedSequence | None = 0,
     execution: SweepExecution | None = None,
     output: str | os.PathLike[str] | SweepOutput | None = None,
-) -> pd.DataFrame | int:
+) -> Any:
     """Every attacker against every target in every context; one row each.
 
     Parameters

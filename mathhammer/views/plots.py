@@ -72,7 +72,7 @@ def plot_dist(
     title: str | None = None,
     marks: bool = False,
     **kwargs: Any,
-) -> Axes:
+) -> Any:
     """Plot one distribution; return the Axes.
 
     Parameters
@@ -252,7 +252,7 @@ def plot_at_least(
     stage: str | None = None,
     title: str | None = None,
     **kwargs: Any,
-) -> Axes:
+) -> Any:
     """Overlay the "at least k models destroyed" curves of several attacks.
 
     Parameters
@@ -353,7 +353,7 @@ def plot_compare(
     cmap: str = "viridis",
     annotate: bool = True,
     fmt: str = "{:.2f}",
-) -> Axes:
+) -> Any:
     """A loadout x target heatmap of one column of a :func:`mathhammer.compare` frame.
 
     Probabilities (``p_`` columns) are coloured on one scale from 0 to 1; any other
@@ -471,7 +471,7 @@ DURABILITY_METRICS = {
 }
 
 
-def plot_durability(frame: pd.DataFrame, metric: str = "copies_90", ax: Axes | None = None) -> Axes:
+def plot_durability(frame: pd.DataFrame, metric: str = "copies_90", ax: Axes | None = None) -> Any:
     """Durability profiles side by side: one group of bars per standard attacker, one bar
     per unit, from a :func:`mathhammer.durability` frame.
 

@@ -30,7 +30,7 @@ def plot_sweep(
     ax: Axes | None = None,
     scale: str = "auto",
     cmap: str = "viridis",
-) -> Axes:
+) -> Any:
     """The attacker x target matrix of one column of a :func:`mathhammer.sweep` frame.
 
     Parameters
