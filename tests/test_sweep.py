@@ -356,3 +356,19 @@ def test_the_command_speaks_of_folders_and_flags(
     err = capsys.readouterr().err
     assert "add --resume to go on with the sweep in it" in err and "resume=True" not in err
     assert main([*base, folder, "--resume", "--no-progress"]) == 0
+
+
+def test_resume_checks_what_it_reads(tmp_path: Path) -> None:
+    # a damaged part is computed again; a damaged manifest is one clear error
+    whole = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN)
+    path = tmp_path / "sweep"
+    mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN, output=path)
+    part = sorted(path.glob("part-*.parquet"))[1]
+    part.write_bytes(part.read_bytes()[:100])  # cut short, as a crash mid-copy leaves it
+    resumed = mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN,
+                       output=mh.SweepOutput(path, resume=True))  # fmt: skip
+    pd.testing.assert_frame_equal(resumed, whole, check_exact=True)
+    (path / "_sweep.json").write_text("{not json")
+    with pytest.raises(mh.OptionError, match=r"the manifest of the sweep in .* cannot be read"):
+        mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN,
+                 output=mh.SweepOutput(path, resume=True))  # fmt: skip

@@ -72,8 +72,19 @@ class SweepStore:
         return self.path / f"part-{index:06d}.parquet"
 
     def done(self) -> set[int]:
-        """The tasks whose rows are written."""
-        return {int(p.stem.removeprefix("part-")) for p in self.path.glob("part-*.parquet")}
+        """The tasks whose rows are written whole: a part whose Parquet footer cannot be
+        read (a file damaged since) is not, and its task is computed again."""
+        arrow()
+        import pyarrow.parquet as pq
+
+        done = set()
+        for part in self.path.glob("part-*.parquet"):
+            try:
+                pq.read_metadata(part)
+            except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError
+                continue
+            done.add(int(part.stem.removeprefix("part-")))
+        return done
 
     def write(self, index: int, frame: Any) -> None:
         """Write task ``index``'s rows, whole or not at all (written before, replaced)."""
@@ -83,7 +94,9 @@ class SweepStore:
         table = pa.Table.from_pandas(frame, schema=arrow_schema(), preserve_index=False)
         temporary = self.part(index).with_suffix(f".{os.getpid()}.tmp")
         pq.write_table(table, temporary)
+        _synced(temporary)  # on disk before it takes the part's name
         os.replace(temporary, self.part(index))
+        _synced(self.path)  # and the new name with it
 
     def read(self) -> Any:
         """Every row written, in task order."""
@@ -109,13 +122,40 @@ def _check_resumed(
             OptionError, "path", "a folder without a sweep, or resume=True", str(path),
             "give SweepOutput(path, resume=True) (--resume) to continue it, or another path",
         )  # fmt: skip
-    found: dict[str, Any] = json.loads(manifest.read_text())
+    found = _manifest(manifest, path)
     differ = _differing(found.get("inputs", {}), wanted["inputs"])
     if differ or found.get("version") != _VERSION:
         raise OptionError(
             f"resume: the sweep in {str(path)!r} was written with other inputs "
             f"({', '.join(differ) or 'its format'} differ); give another path"
         )
+
+
+def _manifest(manifest: Path, path: str | Path) -> dict[str, Any]:
+    """The manifest of the sweep in ``path``; an error in one line if it cannot be read."""
+    try:
+        found = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError too
+        raise _unreadable(path, str(exc)) from None
+    if not isinstance(found, dict):
+        raise _unreadable(path, "not a JSON object")
+    return found
+
+
+def _unreadable(path: str | Path, why: str) -> OptionError:
+    return OptionError(
+        f"resume: the manifest of the sweep in {str(path)!r} cannot be read ({why}); "
+        "give another path"
+    )
+
+
+def _synced(path: Path) -> None:
+    """Flush a file (or a folder's entries) to the disk."""
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _differing(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
