@@ -640,8 +640,12 @@ def test_a_zip_with_an_encrypted_roster(tmp_path: Path) -> None:
             {"costs": [{"name": "pts", "value": True}]},
             "cost 'pts' must be a whole number; got True",
         ),
-        ({"number": "ten"}, "Squad: 'number' must be a whole number >= 0; got 'ten'"),
-        ({"number": -2}, "'number' must be a whole number >= 0; got -2"),
+        ({"number": "ten"}, "Squad: 'number' must be a whole number from 0 to 10000; got 'ten'"),
+        ({"number": -2}, "'number' must be a whole number from 0 to 10000; got -2"),
+        # counts past any unit, refused before a model is built (they took minutes and GBs)
+        ({"number": 10**9}, "'number' must be a whole number from 0 to 10000; got 1000000000"),
+        ({"number": 1e308}, "'number' must be a whole number from 0 to 10000; got 1e+308"),
+        ({"number": "1e15"}, "'number' must be a whole number from 0 to 10000; got '1e15'"),
         ({"selections": {"selection": []}}, "Squad: 'selections' must be a list of entries"),
     ],
 )

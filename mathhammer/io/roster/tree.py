@@ -42,6 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from ...core.limits import MAX_UNIT_WOUNDS
 from ...errors import InputFileError
 from ...units.datasheet import AbilityText
 from .profiles import characteristics, is_weapon, profile_type
@@ -49,6 +50,10 @@ from .profiles import characteristics, is_weapon, profile_type
 __all__ = ["GearEntry", "ModelEntry", "RosterEntry", "UnitEntry", "read_tree"]
 
 Node = Mapping[str, Any]
+#: The most a selection's ``number`` may be: no unit has more models than the exact engine
+#: takes wounds (:data:`~mathhammer.core.limits.MAX_UNIT_WOUNDS`); a count of 10**9 would
+#: be built model by model before any limit saw it.
+MAX_NUMBER = MAX_UNIT_WOUNDS
 
 
 @dataclass
@@ -194,12 +199,15 @@ def _whole(value: object) -> int | None:
 
 
 def _number(selection: Node, file: str, where: str) -> int:
+    """A selection's ``number``: a whole number from 0 to :data:`MAX_NUMBER`, checked
+    before anything is built for it."""
     value = selection.get("number", 1)
     number = _whole(value)
-    if number is None or number < 0:
+    if number is None or not 0 <= number <= MAX_NUMBER:
         raise InputFileError.at(
-            file, None, None, f"{where}: 'number' must be a whole number >= 0; got {value!r}"
-        )
+            file, None, None, f"{where}: 'number' must be a whole number from 0 to "
+            f"{MAX_NUMBER}; got {value!r:.40}",
+        )  # fmt: skip
     return number
 
 
