@@ -68,6 +68,18 @@ class SweepExecution:
             return self.jobs
         return (os.cpu_count() or 1) if self.executor == "dask" else 1
 
+    def workers_for(self, tasks: int) -> int:
+        """The workers to start for ``tasks`` tasks: :attr:`workers`, never more than the
+        tasks (a cluster of 256 workers for three tasks only costs their start).
+
+        Examples
+        --------
+        >>> import mathhammer as mh
+        >>> mh.SweepExecution("dask", jobs=256).workers_for(3), mh.SweepExecution().workers_for(0)
+        (3, 1)
+        """
+        return max(1, min(self.workers, tasks))
+
 
 @dataclass(frozen=True)
 class SweepOutput:

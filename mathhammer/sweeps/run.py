@@ -161,7 +161,12 @@ def _run(
     try:
         told = (lambda link: bar.write(f"Dask dashboard: {link}")) if how.progress else None
         results = task_results(
-            run_task, tasks, against, executor=how.executor, jobs=how.workers, on_cluster=told
+            run_task,
+            tasks,
+            against,
+            executor=how.executor,
+            jobs=how.workers_for(len(tasks)),
+            on_cluster=told,
         )
         for task, frame in results:
             if store is not None:
