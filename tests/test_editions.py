@@ -295,3 +295,19 @@ def test_durability_and_plan_follow_the_lists_edition(
     assert capsys.readouterr().out.splitlines()[0].startswith("rules: 10e (")
     assert main(["plan", tenth, "-o", str(tmp_path / "p.csv"), "--no-progress"]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("rules: 10e (")
+
+
+def test_a_catalogue_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "killteam"
+    shutil.copytree(Path(__file__).parent / "data" / "bsdata", folder)
+    system = folder / "Warhammer 40,000.json"
+    document = json.loads(system.read_text(encoding="utf-8"))
+    document["gameSystem"]["name"] = "Warhammer 40,000: Kill Team (2021)"
+    system.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(mh.InputFileError) as caught:
+        mh.read_catalogue(folder)
+    message = str(caught.value)
+    assert "\n" not in message and "a Kill Team catalogue ('Warhammer 40,000: Kill Team" in message
+    assert "10th- and 11th-edition 40k catalogues are read" in message

@@ -43,7 +43,7 @@ from ...units.parts import AbilityText, Detachment
 from ..files import input_kind
 from ..import_report import ImportReport
 from ..library import DatasheetLibrary
-from ..roster.system import game_system
+from ..roster.system import check_readable, game_system
 from .datasheets import DatasheetReader
 from .files import EXTENSIONS, load_tree
 from .links import Book, CatalogueSet, Node, nodes
@@ -103,10 +103,14 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
 
 
 def _edition(books: list[Book]) -> str | None:
-    """The ruleset of the edition the game system among ``books`` names, if one does."""
-    named = (
-        game_system({"gameSystemName": b.body.get("name")}) for b in books if b.kind == "gameSystem"
-    )
+    """The ruleset of the edition the game system among ``books`` names, if one does; a
+    game system of another game or of an edition whose profiles are not read is refused
+    in one line, as a roster of it is (:func:`~mathhammer.io.roster.system.check_readable`)."""
+    systems = [b for b in books if b.kind == "gameSystem"]
+    for book in systems:
+        system = game_system({"gameSystemName": book.body.get("name")})
+        check_readable(system, book.file, "catalogue")
+    named = (game_system({"gameSystemName": b.body.get("name")}) for b in systems)
     return next((s.ruleset for s in named if s.ruleset), None)
 
 

@@ -38,6 +38,7 @@ _OTHER_GAMES = (
     ("Age of Sigmar", re.compile(r"age\s*of\s*sigmar|\baos\b", re.IGNORECASE)),
     ("Necromunda", re.compile(r"necromunda", re.IGNORECASE)),
 )
+_OTHER_GAME_NAMES = frozenset(game for game, _ in _OTHER_GAMES)
 _EDITION = re.compile(r"\b(\d{1,2})(?:\s*(?:st|nd|rd|th)?\s*ed(?:ition|\.)?|e)\b", re.I)
 _FORTY_K = re.compile(r"40\s*,?\s*000|40\s*k|\bwh40k\b", re.IGNORECASE)
 #: What a user whose list is not read can do, in one clause.
@@ -64,9 +65,11 @@ class GameSystem:
 
     @property
     def read(self) -> bool:
-        """Whether the roster's profiles are read: a 10th- or 11th-edition list, or a
-        roster that names no game system."""
-        return not self.game or self.ruleset is not None
+        """Whether the file's profiles are read: all but another game's (Kill Team, Horus
+        Heresy, Age of Sigmar...) and an edition of Warhammer 40,000 before the 10th; a
+        file that names no game system, or one not known here, is read as it is."""
+        known_other = self.game in _OTHER_GAME_NAMES
+        return not known_other and (not self.edition or self.edition in READ_EDITIONS)
 
     def __str__(self) -> str:
         if not self.name:
@@ -94,9 +97,9 @@ def _game_and_edition(name: str) -> tuple[str, str]:
     return ("Warhammer 40,000" if forty_k else name), edition
 
 
-def check_readable(system: GameSystem, file: str) -> None:
-    """Refuse a roster of another game, or of an edition whose profiles are not read, in one
-    line: what the file is, what is read, what to do.
+def check_readable(system: GameSystem, file: str, what: str = "roster") -> None:
+    """Refuse a ``what`` (a roster, a catalogue) of another game, or of an edition whose
+    profiles are not read, in one line: what the file is, what is read, what to do.
 
     Examples
     --------
@@ -108,15 +111,14 @@ def check_readable(system: GameSystem, file: str) -> None:
     if system.read:
         return
     if system.game == "Warhammer 40,000":
-        found = f"{_ordinal(system.edition)}-edition roster ({system})"
+        found = f"{_ordinal(system.edition)}-edition {what} ({system})"
         why = "its weapon profiles (type 'Weapon') are not read"
     else:
-        found = f"{system.game} roster ({system})"
+        found = f"{system.game} {what} ({system})"
         why = "not Warhammer 40,000"
-    found = f"{article(found)} {found}"
     raise InputFileError.at(
-        file, None, None, f"{found}, {why}: 10th- and 11th-edition 40k rosters are read; "
-        f"{_WHAT_TO_DO}",
+        file, None, None, f"{article(found)} {found}, {why}: 10th- and 11th-edition 40k "
+        f"{what}s are read; {_WHAT_TO_DO}",
     )  # fmt: skip
 
 
