@@ -13,6 +13,7 @@ import json
 import shutil
 import struct
 import sys
+import time
 import warnings
 import zipfile
 from pathlib import Path
@@ -611,3 +612,34 @@ def test_a_library_linked_twice_is_seen_once() -> None:
     )
     books = CatalogueSet([system, library, middle, faction])
     assert [b.name for b in books.scopes["f"]] == ["Faction", "Library", "Middle", "Game"]
+
+
+def test_links_that_expand_exponentially_skip_the_unit_within_seconds(tmp_path: Path) -> None:
+    # twenty levels of shared entries, each linking twice to the next: 2**20 paths
+    folder = tmp_path / "wide"
+    shutil.copytree(Path(__file__).parent / "data" / "bsdata", folder)
+    necrons = folder / "Necrons.json"
+    document = json.loads(necrons.read_text(encoding="utf-8"))
+    catalogue = document["catalogue"]
+    levels: list[dict[str, Any]] = [
+        {"id": f"level-{i}", "name": f"Level {i}", "type": "upgrade"} for i in range(21)
+    ]
+    for i, level in enumerate(levels[:-1]):
+        level["entryLinks"] = [
+            {"id": f"link-{i}-{side}", "name": "next", "targetId": f"level-{i + 1}",
+             "type": "selectionEntry"}
+            for side in "ab"
+        ]  # fmt: skip
+    catalogue["sharedSelectionEntries"].extend(levels)
+    shared = catalogue["sharedSelectionEntries"]
+    warriors = next(e for e in shared if e["name"] == "Necron Warriors")
+    warriors.setdefault("entryLinks", []).append(
+        {"id": "link-root", "name": "wide", "targetId": "level-0", "type": "selectionEntry"}
+    )
+    necrons.write_text(json.dumps(document), encoding="utf-8")
+    started = time.monotonic()
+    catalogue_read = read_catalogue(folder)
+    assert time.monotonic() - started < 20
+    assert "Necron Warriors" not in [d.name for d in catalogue_read.datasheets]
+    skipped = {s.entry: s.reason for s in catalogue_read.report.skipped}
+    assert any("selection tree expands past 20000 entries" in r for r in skipped.values())

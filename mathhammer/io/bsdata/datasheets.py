@@ -44,7 +44,7 @@ from .composition import (
 from .links import Book, CatalogueSet, nodes, with_link
 from .points import brackets, cost, unit_cost
 from .profiles import Body, characteristics, clean_text, profile_name, read_body, read_weapon
-from .tree import INF, Ranges, Slot, build, model_ranges
+from .tree import INF, Ranges, Slot, TreeTooLarge, build, model_ranges
 
 __all__ = ["DatasheetReader"]
 
@@ -144,7 +144,10 @@ class DatasheetReader:
     def _parts(self, owner: Book, entry: Node, link: Node | None, armoury: _Armoury) -> _Parts:
         """What a unit entry's model types are made from; :class:`_Skip` if it has no model
         entries."""
-        root = build(self.books.resolve, owner, entry, link)
+        try:
+            root = build(self.books.resolve, owner, entry, link)
+        except TreeTooLarge as exc:  # links that share entries, expanded once per path
+            raise _Skip(str(exc)) from None
         self._promote(root)
         entries = model_entries(root)
         if not entries:

@@ -32,17 +32,28 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import itertools
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .links import nodes, number, with_link
 
-__all__ = ["INF", "Slot", "build", "model_ranges"]
+__all__ = ["INF", "MAX_SLOTS", "Slot", "TreeTooLarge", "build", "model_ranges"]
 
 Node = dict[str, Any]
 #: "No maximum": larger than any real count, and still an int for the arithmetic.
 INF = 10**9
+#: The most entries one datasheet's selection tree may expand to. A real datasheet has a few
+#: hundred; links that each point at two entries of the next level, twenty levels deep,
+#: expand to a million, and were expanded until the machine gave out.
+MAX_SLOTS = 20_000
+
+
+class TreeTooLarge(Exception):
+    """A selection tree that expands past :data:`MAX_SLOTS` entries."""
+
+
 #: (catalogue that owns the link, link) -> (catalogue that owns the target, target).
 Resolver = Callable[[Any, Node], tuple[Any, Node]]
 Ranges = dict[Hashable, tuple[int, int, int]]
@@ -99,20 +110,26 @@ def build(resolve: Resolver, owner: Any, node: Node, link: Node | None = None) -
     matched-play list.
     """
     root = Slot(node, link, owner, str(node.get("type", "group")), 1, 1, 1)
-    root.children = _children(resolve, owner, node, {str(node.get("id"))})
+    built = itertools.count(1)  # the entries expanded, counted as they are
+    root.children = _children(resolve, owner, node, {str(node.get("id"))}, built)
     return root
 
 
-def _children(resolve: Resolver, owner: Any, node: Node, path: set[str]) -> list[Slot]:
-    """The slots of what one selection of a node holds, each at its default."""
+def _children(
+    resolve: Resolver, owner: Any, node: Node, path: set[str], built: Iterator[int]
+) -> list[Slot]:
+    """The slots of what one selection of a node holds, each at its default; past
+    :data:`MAX_SLOTS` entries expanded, :class:`TreeTooLarge`."""
     slots = []
     for child_owner, child, via, kind in _contents(resolve, owner, node):
         ident = str(child.get("id"))
         if ident in path or _left_out(child, via):
             continue  # a link back to an ancestor would never end
+        if next(built) > MAX_SLOTS:
+            raise TreeTooLarge(f"its selection tree expands past {MAX_SLOTS} entries")
         slot = Slot(child, via, child_owner, kind)
         slot.low, slot.high = _limits(child, via)
-        slot.children = _children(resolve, child_owner, child, path | {ident})
+        slot.children = _children(resolve, child_owner, child, path | {ident}, built)
         slots.append(slot)
     _set_defaults(slots)
     return slots
