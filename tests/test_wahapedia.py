@@ -407,3 +407,20 @@ def test_coverage_of_the_full_export(shared_data: Path) -> None:
     assert listed["Invulnerable Save (5+*)"] == 42 and sum(listed.values()) == 58
     # halved Attacks while damaged: read now, under the damaged state (D43)
     assert listed["Damaged: 1-6 wounds remaining"] == 0
+
+
+@pytest.mark.parametrize("items", ["999999999 twin stubbers", "; ".join(["twin stubber"] * 20_000)])
+def test_a_loadout_of_absurd_copies_skips_its_datasheet_at_once(tmp_path: Path, items: str) -> None:
+    export = tmp_path / "export"
+    shutil.copytree(SLICE, export)
+    sheets = export / "Datasheets.csv"
+    text = sheets.read_text(encoding="utf-8-sig")
+    line = "<b>This model is equipped with:</b> kombi-caster; twin stubber; biter squig; great"
+    assert line in text
+    sheets.write_text(text.replace(line, f"<b>This model is equipped with:</b> {items}; great"))
+    started = time.monotonic()
+    library = read_wahapedia(export)
+    assert time.monotonic() - started < 10
+    assert "Squig Boss on Crusher" not in [d.name for d in library.datasheets]
+    reasons = {s.entry: s.reason for s in library.report.skipped}
+    assert "copies of 'Twin stubber': at most 20" in reasons["Squig Boss on Crusher"]

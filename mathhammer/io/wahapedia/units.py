@@ -117,8 +117,20 @@ def _wargear_of(
     return [(count, n) for count, item in items for n in names.get(words(item), [])]
 
 
+#: The most copies of one piece of wargear a model's loadout may name: real datasheets name
+#: two or three ("2 rokkit pistols"); 999,999,999 copies were built one by one.
+MAX_COPIES = 20
+
+
 def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
-    """Wargear names, a piece carried several times named once per copy ("Lascannon #2")."""
+    """Wargear names, a piece carried several times named once per copy ("Lascannon #2");
+    a ``ValueError`` (the datasheet skipped) past :data:`MAX_COPIES` copies of one piece."""
+    totals: Counter[str] = Counter()
+    for count, name in carried:
+        totals[name] += count
+    name, most = max(totals.items(), key=lambda item: item[1], default=("", 0))
+    if most > MAX_COPIES:
+        raise ValueError(f"its loadout names {most} copies of {name!r}: at most {MAX_COPIES}")
     out: list[str] = []
     copies: Counter[str] = Counter()
     for count, name in carried:
