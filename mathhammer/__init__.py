@@ -38,7 +38,7 @@ from .errors import (
 from .io.attackers_json import load as load_attackers
 from .model.ability_text import UnknownAbilityWarning
 from .model.context import Context, Modifiers
-from .model.pools import MortalWounds, Pool, gather_pools
+from .model.pools import MortalWounds, Pool, WeaponsLike, gather_pools
 from .model.profiles import ModelGroup, Unit, Weapon
 from .montecarlo.engine import simulate
 from .results.attack import AttackResult, GroupResult, PoolResult, TestResult
@@ -158,6 +158,7 @@ __all__ = [
     "Use",
     "Wargear",
     "Weapon",
+    "WeaponsLike",
     "__version__",
     "abilities",
     "attach_leaders",

@@ -444,32 +444,14 @@ MONSTERS = mh.Unit.of("Monsters", models=2, toughness=9, save=3, wounds=6, keywo
 MEQ_STEALTH = mh.Unit.of(
     "Infiltrators", models=5, toughness=4, save=3, wounds=2, keywords="INFANTRY", stealth=True
 )
-HALVING_VEHICLE = mh.Unit.of(
-    "Ceramite walker",
-    models=1,
-    toughness=10,
-    save=3,
-    wounds=6,
-    keywords="VEHICLE",
-    halve_damage=True,
+HALVING_VEHICLE = mh.Unit(
+    "Ceramite walker", mh.ModelGroup(1, 10, 3, 6, halve_damage=True), keywords="VEHICLE"
 )
-GRAVIS = mh.Unit.of(
-    "Gravis (-1 damage)",
-    models=3,
-    toughness=6,
-    save=3,
-    wounds=3,
-    keywords="INFANTRY",
-    damage_reduction=1,
+GRAVIS = mh.Unit(
+    "Gravis (-1 damage)", mh.ModelGroup(3, 6, 3, 3, damage_reduction=1), keywords="INFANTRY"
 )
-ARMOURED_OGRYNS = mh.Unit.of(
-    "Bullgryns (halve, -1 damage)",
-    models=3,
-    toughness=6,
-    save=2,
-    wounds=3,
-    halve_damage=True,
-    damage_reduction=1,
+ARMOURED_OGRYNS = mh.Unit(
+    "Bullgryns (halve, -1 damage)", mh.ModelGroup(3, 6, 2, 3, damage_reduction=1, halve_damage=True)
 )
 PLAGUE_MARINES_INF = mh.Unit.of(
     "Plague marines (infantry)",

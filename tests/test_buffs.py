@@ -128,4 +128,4 @@ def test_parse_buff_reads_each_form_and_refuses_the_rest() -> None:
         with pytest.raises(mh.ProfileError, match="modifiers"):
             parse_buff(bad)
     with pytest.raises(mh.ProfileError, match="Weapon.modifiers must be a Modifiers"):
-        mh.Weapon("Gun", 1, 3, 4, modifiers="hit+1")
+        mh.Weapon("Gun", 1, 3, 4, modifiers="hit+1")  # type: ignore[arg-type]

@@ -69,7 +69,9 @@ def distributions(result: mh.AttackResult) -> list[np.ndarray]:
     return out
 
 
-def untrimmed(monkeypatch: pytest.MonkeyPatch, weapons: object, target: mh.Unit) -> mh.AttackResult:
+def untrimmed(
+    monkeypatch: pytest.MonkeyPatch, weapons: mh.WeaponsLike, target: mh.Unit
+) -> mh.AttackResult:
     """The attack with nothing trimmed: by the sorted-dice chain, or the one-group line
     (whose powers then run to the end, however unlikely the unit is to stand)."""
     for module in (counts, single):

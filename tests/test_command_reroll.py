@@ -184,7 +184,7 @@ DAMAGE_TARGETS = [
             mh.ModelGroup(1, 5, 3, 4, fnp=5, damage_reduction=1, character=True),
         ],
     ),  # fmt: skip
-    mh.Unit.of("Halved", 1, 4, 3, 5, halve_damage=True, fnp=6),
+    mh.Unit("Halved", mh.ModelGroup(1, 4, 3, 5, fnp=6, halve_damage=True)),
 ]
 
 

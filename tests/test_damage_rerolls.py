@@ -52,7 +52,10 @@ def test_a_rerolled_d6_by_hand() -> None:
         (mh.Weapon("Heavy", 2, 3, 6, -1, "D3+1"), PAIR),
         (mh.Weapon("Dev", 1, 3, 6, -1, "D3", "[DEVASTATING WOUNDS]"), PAIR),
         (mh.Weapon("Melta 2", 1, 3, 9, -4, "D3", "[MELTA 2]"), PAIR),
-        (mh.Weapon("Halved", 2, 3, 8, -3, "D6+1"), mh.Unit.of("H", 2, 8, 3, 5, halve_damage=True)),
+        (
+            mh.Weapon("Halved", 2, 3, 8, -3, "D6+1"),
+            mh.Unit("H", mh.ModelGroup(2, 8, 3, 5, halve_damage=True)),
+        ),
         (mh.Weapon("2D3", 1, 3, 8, -3, "2D3"), mh.Unit.of("F", 2, 4, 3, 4, fnp=5)),
     ],
     ids=["melta vs tank", "D3+1 vs mixed", "devastating D3", "melta 2", "halved", "2D3 vs FNP"],

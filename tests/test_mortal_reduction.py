@@ -43,7 +43,7 @@ def test_reduced_mortal_wounds_equal_the_oracle(group: dict[str, object], reduce
 
 
 def test_the_reduction_lowers_what_devastating_wounds_do() -> None:
-    plain = mh.Unit.of("Plain", 3, 5, 3, 4, damage_reduction=1)
+    plain = mh.Unit("Plain", mh.ModelGroup(3, 5, 3, 4, damage_reduction=1))
     hardened = mh.Unit("Hard", [mh.ModelGroup(3, 5, 3, 4, damage_reduction=1, reduce_mortal=True)])
     assert (
         mh.attack([(DEV, 10)], hardened).damage.mean() < mh.attack([(DEV, 10)], plain).damage.mean()

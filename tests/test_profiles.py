@@ -214,9 +214,9 @@ def test_gather_pools_forms_and_order() -> None:
 def test_bad_weapon_lists(weapons: object, message: str) -> None:
     unit = Unit.of("t", 5, 4, 3, 1)
     with pytest.raises(ProfileError, match=re.escape(message)):
-        mh.attack(weapons, unit)
+        mh.attack(weapons, unit)  # type: ignore[arg-type]  # wrong on purpose
     with pytest.raises(ProfileError, match=re.escape(message)):
-        mh.simulate(weapons, unit, trials=10)
+        mh.simulate(weapons, unit, trials=10)  # type: ignore[arg-type]
 
 
 def test_bad_target_rules_and_trials() -> None:

@@ -233,7 +233,8 @@ def test_a_higher_strength_never_lowers_kills_among_other_pools(
 @given(unit=UNITS, w=weapons())
 def test_equivalent_weapon_lists_pool_identically(unit: mh.Unit, w: mh.Weapon) -> None:
     ref = mh.attack([(w, 3)], unit)
-    for spelling in ([w, w, w], [(w, 1), (w, 2)], [(w, 2), w]):
+    spellings: tuple[mh.WeaponsLike, ...] = ([w, w, w], [(w, 1), (w, 2)], [(w, 2), w])
+    for spelling in spellings:
         res = mh.attack(spelling, unit)
         assert len(res.pools) == 1
         assert_same(res, ref)

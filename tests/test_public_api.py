@@ -17,6 +17,8 @@ import subprocess
 import sys
 import types
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,78 @@ def test_the_guide_names_only_public_places() -> None:
         if not parent or last not in importlib.import_module(parent).__all__:
             wrong.append(f"{page}: {path}")
     assert not wrong, "\n".join(map(str, wrong))
+
+
+#: At most this many parameters for a public function or method (``self``/``cls`` aside).
+MAX_PARAMETERS = 10
+
+
+def _public_routines() -> list[tuple[str, Callable[..., object], type | None]]:
+    """Every public function and public method (its class with it) of the public modules."""
+    found: list[tuple[str, Callable[..., object], type | None]] = []
+    for name in PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            value = getattr(module, public)
+            if inspect.isfunction(value):
+                found.append((f"{name}.{public}", value, None))
+            elif inspect.isclass(value):
+                for attr, member in vars(value).items():
+                    if attr.startswith("_") and attr != "__init__":
+                        continue
+                    routine = getattr(member, "__func__", member)
+                    if inspect.isfunction(routine):
+                        found.append((f"{name}.{public}.{attr}", routine, value))
+    return found
+
+
+def _parameters(routine: Callable[..., object]) -> list[str]:
+    """The names a caller may pass (``self`` and ``cls`` aside)."""
+    names = inspect.signature(routine).parameters
+    return [p for p in names if p not in ("self", "cls")]
+
+
+def _is_record_constructor(qualified: str, owner: type | None, names: list[str]) -> bool:
+    """A record's constructor: its parameters are the record's fields, one each, in order.
+
+    A record (a result, a profile, the modifiers of an attack) is its fields; its
+    constructor lists them as :mod:`dataclasses` would, whether generated or written to
+    convert "3+" to 3 (docs/architecture.md §1.1). Any other function counts.
+    """
+    if owner is None or not qualified.endswith(".__init__") or not is_dataclass(owner):
+        return False
+    return names == [f.name for f in fields(owner) if f.init]
+
+
+def test_no_public_function_takes_more_than_ten_parameters() -> None:
+    routines = _public_routines()
+    assert len(routines) > 300  # the walk reaches the methods of the public classes
+    long = []
+    for qualified, routine, owner in routines:
+        names = _parameters(routine)
+        if len(names) > MAX_PARAMETERS and not _is_record_constructor(qualified, owner, names):
+            long.append(f"{qualified}: {len(names)}")
+    assert not long, "\n".join(long)
+
+
+def test_the_record_constructors_are_the_records() -> None:
+    """The exception above is what it says: each long constructor lists its record's fields,
+    and they are the known records (a new one is a decision, made here)."""
+    records = {
+        qualified.rsplit(".", 2)[-2]
+        for qualified, routine, owner in _public_routines()
+        if len(_parameters(routine)) > MAX_PARAMETERS
+    }
+    assert records == {
+        "AttackResult",
+        "Context",
+        "Datasheet",
+        "ModelGroup",
+        "ModelProfile",
+        "Modifiers",
+        "PoolChecks",
+        "PoolDraft",
+        "SimulationResult",
+        "TargetPlan",
+        "Weapon",
+    }

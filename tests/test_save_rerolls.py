@@ -83,7 +83,9 @@ def test_hand_derived_values() -> None:
         weights = save_face_weights(saved, policy)[0]
         assert weights.sum() == pytest.approx(1.0, abs=1e-15)
         assert weights[~saved[0]].sum() == pytest.approx(float(fail), abs=1e-15)
-        result = mh.attack([(gun, 1)], mh.Unit.of("One", 1, 4, 4, 1, reroll_saves=policy))
+        result = mh.attack(
+            [(gun, 1)], mh.Unit("One", mh.ModelGroup(1, 4, 4, 1), reroll_saves=policy)
+        )
         want = Fraction(5, 6) * fail  # 25/72 and 5/24
         assert result.killed.probabilities[1] == pytest.approx(float(want), abs=1e-15)
 
@@ -105,7 +107,7 @@ def test_the_monte_carlo_re_rolls_real_dice(policy: str) -> None:
     rolled = mh.simulate(weapons, unit, trials=trials, rng=17)
     assert_matches(f"save re-roll {policy}", exact.killed, rolled.killed, trials)
     assert_matches(f"save re-roll {policy}", exact.damage, rolled.damage, trials)
-    lone = mh.Unit.of("Lone", 10, 4, 4, 1, reroll_saves=policy)
+    lone = mh.Unit("Lone", mh.ModelGroup(10, 4, 4, 1), reroll_saves=policy)
     exact = mh.attack(weapons, lone)
     rolled = mh.simulate(weapons, lone, trials=trials, rng=18)
     assert_matches(f"lone save re-roll {policy}", exact.killed, rolled.killed, trials)
@@ -114,7 +116,7 @@ def test_the_monte_carlo_re_rolls_real_dice(policy: str) -> None:
 def test_re_rolls_only_help_the_defender_and_failures_help_most() -> None:
     weapons = [(mh.Weapon("Gun", 2, 3, 5, -1, 1), 10)]
     means = [
-        mh.attack(weapons, mh.Unit.of("A", 10, 4, 3, 1, reroll_saves=r)).killed.mean()
+        mh.attack(weapons, mh.Unit("A", mh.ModelGroup(10, 4, 3, 1), reroll_saves=r)).killed.mean()
         for r in (None, "ones", "failures")
     ]
     assert means[0] > means[1] > means[2]
@@ -124,8 +126,8 @@ def test_inputs_and_where_they_are_read(tmp_path: Path) -> None:
     refusals: tuple[Any, ...] = ("all", {"ones": 1}, ["ones"])  # unhashable ones as well
     for refused in refusals:
         with pytest.raises(mh.ProfileError, match="Unit.reroll_saves must be 'ones', 'failures'"):
-            mh.Unit.of("A", 5, 4, 3, 1, reroll_saves=refused)
-    unit = mh.Unit.of("A", 5, 4, 3, 1, reroll_saves="ones", leadership=7)
+            mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), reroll_saves=refused)
+    unit = mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), leadership=7, reroll_saves="ones")
     assert repr(unit).endswith("re-rolls save rolls of 1)")
     assert unit != mh.Unit.of("A", 5, 4, 3, 1, leadership=7)
     lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
@@ -194,9 +196,9 @@ def test_a_command_re_roll_of_a_save_by_hand() -> None:
     # one [TORRENT] S8 attack against one W1 Sv4+ model: it dies when the wound (5/6)
     # fails its save twice (1/2 x 1/2); two attacks: the second save has no re-roll left
     gun = mh.Weapon("Gun", 1, 2, 8, 0, 1, "[TORRENT]")
-    one = mh.Unit.of("One", 1, 4, 4, 1, reroll_saves="command")
+    one = mh.Unit("One", mh.ModelGroup(1, 4, 4, 1), reroll_saves="command")
     assert mh.attack([(gun, 1)], one).killed.probabilities[1] == pytest.approx(5 / 24, abs=1e-15)
-    pair = mh.Unit.of("Pair", 2, 4, 4, 1, reroll_saves="command")
+    pair = mh.Unit("Pair", mh.ModelGroup(2, 4, 4, 1), reroll_saves="command")
     # both wounds (25/36), both die only if the first fails twice and the second once:
     # 1/4 x 1/2 = 1/8
     two = mh.attack([(gun, 2)], pair)
@@ -206,7 +208,7 @@ def test_a_command_re_roll_of_a_save_by_hand() -> None:
 @pytest.mark.parametrize(
     "target",
     [
-        mh.Unit.of("Lone", 8, 4, 3, 2, reroll_saves="command"),
+        mh.Unit("Lone", mh.ModelGroup(8, 4, 3, 2), reroll_saves="command"),
         mh.Unit(
             "Mixed",
             [

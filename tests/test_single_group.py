@@ -62,7 +62,7 @@ CASES: dict[str, tuple[Any, Unit, dict[str, Any]]] = {
     "sustained and lethal": ([(CHAIN, 8)], Unit.of("Guard", 10, 3, 5, 1), {}),
     "torrent": ([(TORRENT, 3)], Unit.of("Guard", 10, 3, 5, 1), {}),
     "hazardous": ([(HAZARD, 5)], Unit.of("Elite", 3, 4, 3, 3), {}),
-    "half damage": ([(PLASMA, 6)], Unit.of("Dread", 1, 9, 2, 12, damage_reduction=1), {}),
+    "half damage": ([(PLASMA, 6)], Unit("Dread", ModelGroup(1, 9, 2, 12, damage_reduction=1)), {}),
     "modifiers": (
         [(PLASMA, 6)],
         Unit.of("Bikers", 5, 5, 3, 4),

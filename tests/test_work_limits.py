@@ -201,7 +201,11 @@ def test_small_chunks_give_the_same_attack(monkeypatch: pytest.MonkeyPatch) -> N
     gun = mh.Weapon("Gun", 2, 3, 4, 0, "D3", abilities="[DEVASTATING WOUNDS]")
     mob = mh.Unit("Mob", [mh.ModelGroup(5, 4, 3, 2), mh.ModelGroup(5, 4, 4, 1)])
     plain = mh.Weapon("Plain", 2, 3, 4, 0, "D3")
-    cases = [([(gun, 10)], mob), ([(plain, 10)], mob), ([mh.MortalWounds("2D6")], mob)]
+    cases: list[tuple[mh.WeaponsLike, mh.Unit]] = [
+        ([(gun, 10)], mob),
+        ([(plain, 10)], mob),
+        ([mh.MortalWounds("2D6")], mob),
+    ]
     whole = [mh.attack(weapons, target) for weapons, target in cases]
     monkeypatch.setattr(chain, "CHUNK_ENTRIES", 7)
     for (weapons, target), want in zip(cases, whole, strict=True):

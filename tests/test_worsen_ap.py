@@ -42,19 +42,19 @@ def test_worsened_ap_equals_the_oracle(weapon: mh.Weapon, worsen: int) -> None:
 
 def test_worsening_by_one_is_the_next_ap_up() -> None:
     gun = mh.Weapon("Gun", 2, 3, 4, -2, 1)
-    worsened = mh.attack([(gun, 10)], mh.Unit.of("A", 5, 4, 3, 1, worsen_ap=1))
+    worsened = mh.attack([(gun, 10)], mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), worsen_ap=1))
     plain = mh.attack([(mh.Weapon("Gun", 2, 3, 4, -1, 1), 10)], mh.Unit.of("A", 5, 4, 3, 1))
     assert worsened.killed == plain.killed
     # AP 0 stays 0: nothing to worsen
     zero = mh.Weapon("Zero", 2, 3, 4, 0, 1)
     assert (
-        mh.attack([(zero, 10)], mh.Unit.of("A", 5, 4, 3, 1, worsen_ap=2)).killed
+        mh.attack([(zero, 10)], mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), worsen_ap=2)).killed
         == mh.attack([(zero, 10)], mh.Unit.of("A", 5, 4, 3, 1)).killed
     )
 
 
 def test_the_monte_carlo_reads_it_too() -> None:
-    unit = mh.Unit.of("A", 10, 4, 3, 1, worsen_ap=1)
+    unit = mh.Unit("A", mh.ModelGroup(10, 4, 3, 1), worsen_ap=1)
     gun = mh.Weapon("Gun", 2, 3, 4, -2, 1)
     exact = mh.attack([(gun, 10)], unit)
     rolled = mh.simulate([(gun, 10)], unit, trials=40_000, rng=5)
@@ -63,8 +63,8 @@ def test_the_monte_carlo_reads_it_too() -> None:
 
 def test_inputs() -> None:
     with pytest.raises(mh.ProfileError, match="Unit.worsen_ap must be an integer from 0 to 6"):
-        mh.Unit.of("A", 5, 4, 3, 1, worsen_ap=7)
-    unit = mh.Unit.of("A", 5, 4, 3, 1, worsen_ap=1, leadership=7)
+        mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), worsen_ap=7)
+    unit = mh.Unit("A", mh.ModelGroup(5, 4, 3, 1), leadership=7, worsen_ap=1)
     assert repr(unit).endswith("AP worsened by 1)")
     assert unit != mh.Unit.of("A", 5, 4, 3, 1, leadership=7)
     lasgun = mh.Weapon("Lasgun", attacks=1, bs=3, strength=3)
@@ -85,5 +85,8 @@ def test_a_leader_or_bodyguard_brings_it_to_the_led_unit() -> None:
     guard = mh.Unit.of("Guard", 5, 4, 3, 2)
     boss = mh.Unit("Boss", [mh.ModelGroup(1, 4, 2, 5, character=True, name="Boss")], worsen_ap=1)
     assert mh.attach_leaders(guard, boss).worsen_ap == 1
-    assert mh.attach_leaders(mh.Unit.of("Guard", 5, 4, 3, 2, worsen_ap=1), guard).worsen_ap == 1
+    assert (
+        mh.attach_leaders(mh.Unit("Guard", mh.ModelGroup(5, 4, 3, 2), worsen_ap=1), guard).worsen_ap
+        == 1
+    )
     assert mh.attach_leaders(guard, mh.Unit.of("Plain", 1, 4, 3, 4)).worsen_ap == 0

@@ -13,9 +13,11 @@ from typing import Any
 from ..errors import OptionError, field_error
 from ..exact.engine import resolve
 from ..model.context import Context, Modifiers
+from ..model.pools import WeaponsLike
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
 from ..results.state import UnitState
+from ..rules.plan import AttackPlan
 from ..rules.registry import RulesetLike
 from .choices import choice_metric, choosing, may_choose
 from .defender import defending
@@ -29,7 +31,7 @@ POOL_ORDERS = ("given", "best")
 
 
 def attack(
-    weapons: Any,
+    weapons: WeaponsLike | AttackPlan,
     target: Unit | None = None,
     *,
     rules: RulesetLike | None = None,

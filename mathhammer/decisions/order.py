@@ -20,7 +20,7 @@ from ..errors import OptionError
 from ..exact.declared import declared_parts
 from ..exact.walk import PoolWalk, pool_walk
 from ..model.context import Context, Modifiers
-from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.pools import MortalWounds, Pool, WeaponsLike, gather_pools
 from ..model.profiles import Unit
 from ..results.attack import AttackResult
 from ..results.columns import metric_column
@@ -111,7 +111,7 @@ def _pools(weapons: Any) -> tuple[Pool, ...]:
 
 
 def rank_pool_orders(
-    weapons: Any,
+    weapons: WeaponsLike,
     target: Unit,
     *,
     metric: str = "mean_killed",

@@ -18,7 +18,14 @@ from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
 from .fields import dice_field, int_field
 from .profiles import Weapon
 
-__all__ = ["weapon_entries", "MortalWounds", "Pool", "gather_pools"]
+__all__ = [
+    "weapon_entries",
+    "MortalWounds",
+    "Pool",
+    "WeaponEntry",
+    "WeaponsLike",
+    "gather_pools",
+]
 
 
 @fast_init
@@ -123,7 +130,16 @@ class MortalWounds:
         return f"{self.name} {self.amount}"
 
 
-def weapon_entries(weapons: Any) -> tuple[tuple[Weapon, int] | MortalWounds, ...]:
+#: One entry of a weapons list: a Weapon (counted once), a ``(Weapon, count)`` pair, or a
+#: :class:`MortalWounds` step.
+WeaponEntry = Weapon | tuple[Weapon, int] | MortalWounds
+
+#: The weapons of an attack, as every entry point reads them: one entry, a sequence of
+#: entries, or a ``{Weapon: count}`` mapping.
+WeaponsLike = WeaponEntry | Iterable[WeaponEntry] | Mapping[Weapon, int]
+
+
+def weapon_entries(weapons: WeaponsLike) -> tuple[tuple[Weapon, int] | MortalWounds, ...]:
     """The weapons of an attack as ``(Weapon, count)`` pairs and :class:`MortalWounds` steps.
 
     Accepts a Weapon, a MortalWounds, a ``{Weapon: count}`` mapping, or a list of
@@ -175,7 +191,7 @@ def _entry(item: Any, index: int) -> tuple[Weapon, int] | MortalWounds:
     raise field_error(ProfileError, f"weapons[{index}]", _EXPECTED, item)
 
 
-def gather_pools(weapons: Any) -> tuple[Pool | MortalWounds, ...]:
+def gather_pools(weapons: WeaponsLike) -> tuple[Pool | MortalWounds, ...]:
     """Gather weapons into pools of identical attacks, in the order first declared.
 
     :class:`MortalWounds` entries stay where they are, as steps of their own.

@@ -111,8 +111,8 @@ class Weapon:
     bs: int | None
     melee: bool
     unknown_abilities: tuple[str, ...] = field(init=False, compare=False)
-    modifiers: Any = None
-    context: Any = None
+    modifiers: Modifiers | None = None
+    context: Context | None = None
 
     def __init__(
         self,
@@ -125,8 +125,8 @@ class Weapon:
         abilities: AbilityInput = (),
         bs: RollInput | None = None,
         melee: bool = False,
-        modifiers: Any = None,
-        context: Any = None,
+        modifiers: Modifiers | None = None,
+        context: Context | None = None,
     ) -> None:
         set_field = partial(object.__setattr__, self)
         set_field("name", text_field("Weapon", "name", name))
@@ -213,7 +213,7 @@ class Weapon:
         parts += [] if self.context is None else self.context.changes()
         return ", ".join(parts)
 
-    def buffed(self, modifiers: Any = None, context: Any = None) -> Weapon:
+    def buffed(self, modifiers: Modifiers | None = None, context: Context | None = None) -> Weapon:
         """This weapon with a buff on its attacks alone, added to any it has.
 
         Examples
@@ -341,7 +341,7 @@ def _positive_int(value: Any) -> bool:
     return bool(isinstance(value, int | np.integer) and not isinstance(value, bool) and value > 0)
 
 
-def _check_buff(modifiers: Any, context: Any, owner: str) -> None:
+def _check_buff(modifiers: object, context: object, owner: str) -> None:
     """Check a buff: a Modifiers or None, and a Context or None (fields named ``owner``
     then the field)."""
     _check_optional(modifiers, Modifiers, f"{owner}modifiers", "a Modifiers or None")
@@ -354,7 +354,9 @@ def _check_optional(value: Any, kind: type, field: str, what: str) -> None:
         raise field_error(ProfileError, field, what, value)
 
 
-def _buff(modifiers: Any, context: Any) -> tuple[Any, Any]:
+def _buff(
+    modifiers: Modifiers | None, context: Context | None
+) -> tuple[Modifiers | None, Context | None]:
     """``Weapon.modifiers`` and ``Weapon.context`` checked; a buff that changes nothing is
     no buff (None), so the weapon pools with the plain one."""
     _check_buff(modifiers, context, "Weapon.")

@@ -402,38 +402,25 @@ class Unit:
         keywords: str | Iterable[str] = (),
         *,
         stealth: bool = False,
-        damage_reduction: int = 0,
-        halve_damage: bool = False,
         leadership: RollInput | None = None,
-        worsen_ap: int = 0,
-        reroll_saves: str | None = None,
     ) -> Unit:
         """A unit of identical models: the common case in one call.
+
+        The parameters are those of :class:`ModelGroup` and :class:`Unit` that most
+        datasheets print. The rarer rules of the models (damage reduction, halved damage,
+        Feel No Pain against mortal wounds) and of the unit (worsened AP, re-rolled saves,
+        its own rules) are given to :class:`ModelGroup` and :class:`Unit` themselves; a
+        single group needs no list: ``Unit(name, ModelGroup(...), worsen_ap=1)``.
 
         Examples
         --------
         >>> Unit.of("Intercessors", models=5, toughness=4, save="3+", wounds=2)
         Unit('Intercessors', 5 models: 5x T4 Sv3+ W2)
+        >>> Unit("Terminators", ModelGroup(5, 5, "2+", 3, invuln="4+"), reroll_saves="ones")
+        Unit('Terminators', 5 models: 5x T5 Sv2+ W3 InSv4+, re-rolls save rolls of 1)
         """
-        group = ModelGroup(
-            models,
-            toughness,
-            save,
-            wounds,
-            invuln=invuln,
-            fnp=fnp,
-            damage_reduction=damage_reduction,
-            halve_damage=halve_damage,
-        )
-        return cls(
-            name,
-            (group,),
-            keywords,
-            stealth=stealth,
-            leadership=leadership,
-            worsen_ap=worsen_ap,
-            reroll_saves=reroll_saves,
-        )
+        group = ModelGroup(models, toughness, save, wounds, invuln=invuln, fnp=fnp)
+        return cls(name, (group,), keywords, stealth=stealth, leadership=leadership)
 
     def __repr__(self) -> str:
         groups = " + ".join((f"{g.name} " if g.name else "") + g.profile_text for g in self.groups)

@@ -24,7 +24,7 @@ import numpy as np
 from ..core.dist import Dist
 from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
-from ..model.pools import MortalWounds
+from ..model.pools import MortalWounds, WeaponsLike
 from ..model.profiles import Unit
 from ..results.attack import AttackResult, GroupResult, PoolResult, TestResult
 from ..results.carry import start_state
@@ -253,7 +253,7 @@ def _count_tests(
 
 
 def simulate(
-    weapons: Any,
+    weapons: WeaponsLike | AttackPlan,
     target: Unit | None = None,
     *,
     trials: int = 100_000,

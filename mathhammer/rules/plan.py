@@ -25,7 +25,7 @@ from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
 from ..model.context import Context, Modifiers, default_context, default_modifiers
-from ..model.pools import MortalWounds, Pool, gather_pools
+from ..model.pools import MortalWounds, Pool, WeaponsLike, gather_pools
 from ..model.profiles import Unit, Weapon
 from ..model.standing import Standing
 from .base import AfterAttackTest, PoolChecks, Ruleset
@@ -319,7 +319,7 @@ def _within(step: PlannedPool | MortalWounds, limits: PlanLimits) -> bool:
 
 
 def plan_attack(
-    weapons: Any,
+    weapons: WeaponsLike,
     target: Unit,
     *,
     rules: RulesetLike = "11e",
