@@ -49,6 +49,25 @@ gun = lambda a=1, d=1, ab="": mh.Weapon("Gun", a, 3, 4, 0, d, abilities=ab)
 plan = None
 """
 
+_SEARCHES = """
+TARGET = mh.Unit("Big", [mh.ModelGroup(10, 5, 3, 3), mh.ModelGroup(10, 5, 4, 2),
+                         mh.ModelGroup(1, 5, 2, 6, character=True)])
+pools = lambda count, dice: [
+    (mh.Weapon(f"G{i}", 2, 3, 4 + i, -1 - i % 2, "D3" if i % 2 else 2), dice)
+    for i in range(count)
+]
+mixed = lambda groups, models: mh.Unit(
+    "Mixed", [mh.ModelGroup(models, 4, 2 + i % 5, 1 + i, name=f"g{i}") for i in range(groups)]
+)
+axe = lambda a: mh.Weapon("Axe", a, 3, 5, -1, 1, melee=True)
+THREE = [mh.Unit.of(f"T{i}", 10, 3 + i, 6 - i, 1 + i) for i in range(3)]
+TWO = [mh.Unit.of(f"T{t}", 10, 4 + t, 3 + t % 2, 2) for t in range(2)]
+def army(n):
+    weapons = [mh.Weapon(f"W{i}", 2, 3, 4 + i % 4, -(i % 3), 1 + i % 2) for i in range(n)]
+    groups = [mh.Models(5, [w], name=f"M{i}") for i, w in enumerate(weapons)]
+    return mh.Attacker("Army", groups), [(f"M{i}", f"W{i}") for i in range(n)]
+"""
+
 CASES = [
     # ---------------------------------------------------------------- the exact engine
     Case(
@@ -187,6 +206,61 @@ CASES = [
         "    try: mh.MortalWounds(10**9)\n"
         "    except mh.LimitError: pass\n"
         "    mh.attack([mh.MortalWounds(10**6)], mh.Unit.of('S', 5, 4, 3, 2))",
+        accepted=False,
+    ),
+    # ---------------------------------------------------------------- the searches
+    Case(
+        "orders",
+        "MAX_SEARCH_WORK",
+        "every order of 6 pools of 40 dice vs 10 W3, 10 W2 and a CHARACTER (3.9e9 estimated)",
+        _SEARCHES + "run = lambda: mh.rank_pool_orders(pools(6, 40), TARGET)",
+    ),
+    Case(
+        "orders-refused",
+        "MAX_SEARCH_WORK",
+        "every order of 6 pools of 200 dice (81 s before issue 37)",
+        _SEARCHES + "run = lambda: mh.rank_pool_orders(pools(6, 200), TARGET)",
+        accepted=False,
+    ),
+    Case(
+        "defender",
+        "MAX_SEARCH_WORK",
+        "the defender's 720 orders of 6 groups of 4 models, 20 dice (2.8e9 estimated)",
+        _SEARCHES + "run = lambda: mh.attack([(gun(2, 2), 20)], mixed(6, 4), "
+        "allocation='defender-best')",
+    ),
+    Case(
+        "defender-refused",
+        "MAX_SEARCH_WORK",
+        "the defender's 5,040 orders of 7 groups of 3 models, 20 dice",
+        _SEARCHES + "run = lambda: mh.attack([(gun(2, 2), 20)], mixed(7, 3), "
+        "allocation='defender-best')",
+        accepted=False,
+    ),
+    Case(
+        "splits",
+        "MAX_SEARCH_WORK",
+        "the 79,401 splits of 400 attacks across 3 targets (4.9e9 estimated)",
+        _SEARCHES + "run = lambda: mh.best_splits(mh.Models(1, [axe(400)]), 'Axe', THREE)",
+    ),
+    Case(
+        "splits-refused",
+        "MAX_SEARCH_WORK",
+        "the 3,121,251 splits of 2,500 attacks (past 110 s and 2.2 GB before issue 37)",
+        _SEARCHES + "run = lambda: mh.best_splits(mh.Models(1, [axe(2500)]), 'Axe', THREE)",
+        accepted=False,
+    ),
+    Case(
+        "plans",
+        "MAX_SEARCH_WORK",
+        "every plan of 12 declarations at 2 targets (4,095 sets a target; 3.7e9 estimated)",
+        _SEARCHES + "run = lambda: mh.plan_targets(*army(12), TWO)",
+    ),
+    Case(
+        "plans-refused",
+        "MAX_SEARCH_WORK",
+        "every plan of 15 declarations at 2 targets (past 80 s before issue 37)",
+        _SEARCHES + "run = lambda: mh.plan_targets(*army(15), TWO)",
         accepted=False,
     ),
     # ---------------------------------------------------------------- distributions

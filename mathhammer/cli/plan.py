@@ -18,7 +18,7 @@ __all__ = ["plan_command", "targets_of", "units_of"]
 def units_of(loadouts: list[Any], phase: str) -> list[Any]:
     """The loadouts of the phase, each as :func:`~mathhammer.plan_army` takes it (their
     weapon lines declared)."""
-    from ..units.targeting import from_loadout
+    from ..units.selection import from_loadout
 
     return [
         loadout

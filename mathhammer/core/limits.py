@@ -34,6 +34,14 @@ MAX_TABLE             20,000,000   entries of the largest table a pool needs (16
 MAX_WORK              3e9          estimated operations of one pool (a few seconds)
 ====================  ===========  =========================================================
 
+The searches that attack many times (the defender's orders of the groups, the orders of
+the pools, the splits of a melee weapon, the assignments of declarations to targets) are
+estimated before their first attack, as the attacks they make times each one's work:
+
+====================  ===========  =========================================================
+MAX_SEARCH_WORK       5e9          estimated operations of one search (at most about 12 s)
+====================  ===========  =========================================================
+
 The Monte Carlo (:func:`mathhammer.simulate`) keeps counts, not trials, so its memory
 does not grow with the trials; it refuses only what would exhaust memory or never end:
 
@@ -67,6 +75,7 @@ __all__ = [
     "MAX_MORTAL_WOUNDS",
     "MAX_POOL_DICE",
     "MAX_POOL_HITS",
+    "MAX_SEARCH_WORK",
     "MAX_SIDES",
     "MAX_STATES",
     "MAX_TABLE",
@@ -112,6 +121,8 @@ MAX_MORTAL_WOUNDS = 100_000
 MAX_TABLE = 20_000_000
 #: Estimated operations of one pool (see :mod:`mathhammer.exact.cost`).
 MAX_WORK = 3_000_000_000
+#: Estimated operations of one search: the attacks it makes, each at its estimated work.
+MAX_SEARCH_WORK = 5_000_000_000
 
 # ---------------------------------------------------------------- the Monte Carlo
 #: Trials of one simulation.

@@ -25,6 +25,8 @@ __all__ = [
     "HORNER_STEP",
     "LINE_WORK",
     "PRODUCT_SHARE",
+    "ROW_WORK",
+    "RUN_WORK",
     "SMALL_ROW",
     "SMALL_TABLE",
     "SQUARING_STATES",
@@ -32,6 +34,7 @@ __all__ = [
     "STEP",
     "TABLES_CACHED",
     "TABLE_ROUND",
+    "TARGET_WORK",
     "TABLE_SIZE",
     "TRANSITIONS_KEPT",
     "TRIM_MASS",
@@ -127,6 +130,21 @@ BLAS = 1 / 16
 #: Work of one Python-level step of a loop (a few numpy calls), in element operations.
 #: row: the cost estimates' unit, not a path: the refusals of tests/test_work_limits.py.
 STEP = 4000
+
+#: Work of running one step (a pool or mortal wounds) beyond its arrays: planning, checks,
+#: the result's distributions (about 100 us), in element operations.
+#: row: the cost estimates' unit, not a path: the search refusals of tests/test_search_limits.py.
+RUN_WORK = 30_000
+
+#: Work of one row of a search's table (a split's results gathered and scored), about
+#: 20 us, in element operations.
+#: row: the cost estimates' unit, not a path: the search refusals of tests/test_search_limits.py.
+ROW_WORK = 8_000
+
+#: Work of a first attack on a target (a defender's order of the groups is a new target):
+#: its layout, its transitions and its checks, about 3.5 ms, in element operations.
+#: row: the cost estimates' unit, not a path: the search refusals of tests/test_search_limits.py.
+TARGET_WORK = 1_500_000
 
 #: Entries of the vectors ``state @ T**j`` multiplied at once (see chain.factored_series).
 #: row: DWPREC-mem (the memory held while a joint is multiplied).

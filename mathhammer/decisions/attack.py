@@ -21,8 +21,9 @@ from ..rules.plan import AttackPlan
 from ..rules.registry import RulesetLike
 from .choices import choice_metric, choosing, may_choose
 from .defender import defending
-from .order import ordering
+from .order import MAX_EXHAUSTIVE, ordering
 from .runs import Request, Run, engine_run
+from .work import check_decisions
 
 __all__ = ["attack", "decided"]
 
@@ -147,7 +148,9 @@ def attack(
             weapons, target, None, start, rules=rules, context=context, modifiers=modifiers
         )
     run = decided(metric=metric, pool_order=pool_order, allocation=allocation)
-    return run(Request(weapons, target, None, start, rules, context, modifiers))
+    request = Request(weapons, target, None, start, rules, context, modifiers)
+    check_decisions(request, pool_order, allocation, MAX_EXHAUSTIVE)
+    return run(request)
 
 
 def _nothing_to_decide(weapons: Any, metric: str, pool_order: str, allocation: str) -> bool:

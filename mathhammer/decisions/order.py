@@ -28,6 +28,7 @@ from ..results.state import UnitState
 from ..rules.registry import RulesetLike
 from .choices import METRIC_KEYS, beats, choosing, may_choose, metric_of
 from .runs import Request, Run, engine_run
+from .work import check_decisions
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
@@ -43,6 +44,8 @@ __all__ = [
 
 #: Up to this many pools every order is attacked (6 pools: 720 orders, 1,956 pool attacks).
 MAX_EXHAUSTIVE = 6
+#: What to do about a ranking of orders refused for its work.
+ORDERS_HINT = "rank fewer or smaller pools, or attack fewer models"
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,7 @@ def rank_pool_orders(
     ('Rifle x5 -> Fist x3', 'exhaustive')
     """
     request = Request(weapons, target, None, start, rules, context, modifiers)
+    check_decisions(request, "best", "given", MAX_EXHAUSTIVE, "the pool orders", ORDERS_HINT)
     walk = run is None
     return rank_orders(request, metric, choosing(engine_run, metric) if run is None else run, walk)
 

@@ -26,7 +26,7 @@ from ..core.limits import (
     shorten,
 )
 from ..core.lru import SizedCache
-from ..core.tuning import DENSE_LIMIT
+from ..core.tuning import DENSE_LIMIT, RUN_WORK
 from ..model.pools import MortalWounds
 from ..model.profiles import Unit
 from ..rules.base import FACE_ARRAY, PoolChecks, Ruleset, save_face_weights
@@ -43,6 +43,7 @@ __all__ = [
     "check_plan",
     "kernel_kind",
     "mortal_cost",
+    "plan_work",
     "pool_cost",
     "save_weights",
     "saved_faces",
@@ -263,3 +264,39 @@ def _checked_step(
     if not cost.within_limits:  # refused: the message says which pool
         check_cost(f"pool {shorten(step.label)!r}", cost, sizes)
     return pair
+
+
+def plan_work(plan: AttackPlan) -> float:
+    """The estimated work of the whole plan, in operations: each step's arrays
+    (:func:`pool_cost`, :func:`mortal_cost`) and its run
+    (:data:`~mathhammer.core.tuning.RUN_WORK`). A plan beyond the exact engine's limits
+    is refused as :func:`check_plan` refuses it.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> from mathhammer.rules.plan import plan_attack
+    >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    >>> small = plan_work(plan_attack([(mh.Weapon("Gun", 1, 3, 4, 0, 1), 5)], squad))
+    >>> large = plan_work(plan_attack([(mh.Weapon("Gun", 1, 3, 4, 0, 1), 500)], squad))
+    >>> 0 < small < large
+    True
+    """
+    checked = check_plan(plan)
+    work = 0.0
+    for step, kernels in zip(plan.steps, checked.kernels, strict=True):
+        work += RUN_WORK + _step_cost(step, plan.target, checked.layout, kernels, plan.ruleset)
+    return work
+
+
+def _step_cost(
+    step: PlannedPool | MortalWounds,
+    target: Unit,
+    layout: Layout,
+    kernels: tuple[np.ndarray, np.ndarray] | None,
+    ruleset: Ruleset,
+) -> float:
+    """The estimated work of one step's arrays."""
+    if isinstance(step, MortalWounds):
+        return mortal_cost(step, target, layout)[0].work
+    return pool_cost(step, target, layout, kernels, ruleset)[0].work

@@ -29,6 +29,7 @@ from ..errors import LimitError, field_error
 
 __all__ = [
     "Cost",
+    "Figure",
     "chain_cost",
     "check_cost",
     "hit_cost",
@@ -255,10 +256,10 @@ def check_cost(what: str, cost: Cost, sizes: str, hint: str = SIMULATE_HINT) -> 
     if cost.work > MAX_WORK:
         field = f"estimated work of {what}"
         constraint = f"at most {MAX_WORK:.3g} operations"
-        raise field_error(LimitError, field, constraint, _Figure(cost.work), f"{sizes}; {hint}")
+        raise field_error(LimitError, field, constraint, Figure(cost.work), f"{sizes}; {hint}")
 
 
-class _Figure(float):
+class Figure(float):
     """A float that shows three significant figures (in a message)."""
 
     def __repr__(self) -> str:

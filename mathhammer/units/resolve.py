@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..decisions.attack import attack
+from ..decisions.runs import Request
+from ..decisions.work import check_splits
 from ..errors import OptionError, ProfileError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
@@ -425,6 +427,9 @@ def best_splits(
     score = _metric(metric, len(targets))
     cache: dict[tuple[str, int], AttackResult] = {}
     base = Context() if context is None else context
+    weapons = [(split_weapon(chosen, a), models.count)]
+    most = Request(weapons, None, None, None, rules, replace(base, melee=True), modifiers)
+    check_splits(a, most, targets)
 
     def result(unit: Unit, k: int) -> AttackResult:
         """The target's result from ``k`` attacks per model, made once: each target's

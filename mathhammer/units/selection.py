@@ -21,19 +21,24 @@ from ..model.abilities import Cleave, ExtraAttacks, Hazardous, NoEffect
 from ..model.context import Context, Modifiers
 from ..model.fields import text_field
 from ..model.profiles import Unit, Weapon, normalise_keywords
-from .loadout import _check_optional, _is_int
+from .loadout import Loadout, _check_optional, _is_int
 
 __all__ = [
     "PHASES",
     "Attacker",
     "Models",
     "Use",
+    "Declaration",
     "check_phase_name",
+    "from_loadout",
     "is_extra_attacks",
     "is_sidearm",
     "per_target",
     "split_weapon",
 ]
+
+#: A declaration: which models (a group by position or name) use which weapon.
+Declaration = tuple[int | str, str | Weapon]
 
 
 T = TypeVar("T")
@@ -441,3 +446,43 @@ def _pool(
     if known is not None and known[0] != target:
         raise ProfileError(f"two different targets are named {target.name!r}")
     return out.setdefault(target.name, (target, []))[1]
+
+
+def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None] | None:
+    """A loadout as an attacking unit for :func:`plan_army`: a group of models per weapon
+    (mortal-wound steps left out), each a declaration, with the loadout's context; None
+    when it has no weapon. Identical weapon lines (a roster stores each model as its own
+    selection) are one group: they are declared together.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> rifle, plasma = mh.Weapon("Rifle", 2, 3, 4), mh.Weapon("Rifle", 1, 3, 7, -2, 2)
+    >>> squad = mh.Loadout("Squad", [(rifle, 4), (plasma, 1), (rifle, 5)])
+    >>> attacker, declared, _ = from_loadout(squad)
+    >>> [(m.label, m.count) for m in attacker.models], declared
+    ([('Rifle #1', 9), ('Rifle #2', 1)], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
+    """
+    lines = _merged_lines(loadout.weapon_counts)
+    if not lines:
+        return None
+    labels = _numbered_names([w.name for w, _ in lines])
+    groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
+    declared: list[Declaration] = [(g.name, g.weapons[0].name) for g in groups]
+    return Attacker(loadout.name, groups), declared, loadout.context
+
+
+def _merged_lines(weapon_counts: Iterable[tuple[Weapon, int]]) -> list[tuple[Weapon, int]]:
+    """Identical weapons as one line, their counts added, in order of first appearance."""
+    merged: dict[Weapon, int] = {}
+    for weapon, count in weapon_counts:
+        merged[weapon] = merged.get(weapon, 0) + count
+    return list(merged.items())
+
+
+def _numbered_names(names: list[str]) -> list[str]:
+    """Each name, numbered where names repeat (``"Rifle #1"``, ``"Rifle #2"``)."""
+    return [
+        name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
+        for i, name in enumerate(names)
+    ]

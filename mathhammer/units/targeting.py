@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..decisions.attack import attack
+from ..decisions.runs import Request
+from ..decisions.work import check_assignments
 from ..errors import OptionError, field_error
 from ..model.context import Context, Modifiers
 from ..model.profiles import Unit, Weapon
@@ -28,13 +30,13 @@ from ..results.attack import AttackResult
 from ..results.columns import metric_column
 from ..rules.registry import RulesetLike
 from .loadout import Loadout
-from .selection import Attacker, Models, Use, _check_distinct, per_target
+from .selection import Attacker, Declaration, Use, _check_distinct, from_loadout, per_target
 from .targets import Target
 
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "from_loadout", "plan_army", "plan_targets"]
+__all__ = ["MAX_EXHAUSTIVE", "TargetPlan", "plan_army", "plan_targets"]
 
 #: Up to this many assignments (targets ** declarations) every one is scored.
 MAX_EXHAUSTIVE = 50_000
@@ -44,7 +46,6 @@ CANDIDATES = 3
 #: Up to this many targets, the local search moves declarations among them all.
 FEW_TARGETS = 12
 
-Declaration = tuple[int | str, str | Weapon]
 Assignment = tuple[int, ...]
 #: A declaration of an army: the unit's position, its models and its weapon.
 Row = tuple[int, int | str, str | Weapon]
@@ -440,46 +441,6 @@ def plan_targets(
     return plan_army([unit], targets, metric=metric, phase=phase, rules=rules, modifiers=modifiers)
 
 
-def from_loadout(loadout: Loadout) -> tuple[Attacker, list[Declaration], Context | None] | None:
-    """A loadout as an attacking unit for :func:`plan_army`: a group of models per weapon
-    (mortal-wound steps left out), each a declaration, with the loadout's context; None
-    when it has no weapon. Identical weapon lines (a roster stores each model as its own
-    selection) are one group: they are declared together.
-
-    Examples
-    --------
-    >>> import mathhammer as mh
-    >>> rifle, plasma = mh.Weapon("Rifle", 2, 3, 4), mh.Weapon("Rifle", 1, 3, 7, -2, 2)
-    >>> squad = mh.Loadout("Squad", [(rifle, 4), (plasma, 1), (rifle, 5)])
-    >>> attacker, declared, _ = from_loadout(squad)
-    >>> [(m.label, m.count) for m in attacker.models], declared
-    ([('Rifle #1', 9), ('Rifle #2', 1)], [('Rifle #1', 'Rifle'), ('Rifle #2', 'Rifle')])
-    """
-    lines = _merged_lines(loadout.weapon_counts)
-    if not lines:
-        return None
-    labels = _numbered_names([w.name for w, _ in lines])
-    groups = [Models(n, [w], name=label) for (w, n), label in zip(lines, labels, strict=True)]
-    declared: list[Declaration] = [(g.name, g.weapons[0].name) for g in groups]
-    return Attacker(loadout.name, groups), declared, loadout.context
-
-
-def _merged_lines(weapon_counts: Iterable[tuple[Weapon, int]]) -> list[tuple[Weapon, int]]:
-    """Identical weapons as one line, their counts added, in order of first appearance."""
-    merged: dict[Weapon, int] = {}
-    for weapon, count in weapon_counts:
-        merged[weapon] = merged.get(weapon, 0) + count
-    return list(merged.items())
-
-
-def _numbered_names(names: list[str]) -> list[str]:
-    """Each name, numbered where names repeat (``"Rifle #1"``, ``"Rifle #2"``)."""
-    return [
-        name if names.count(name) == 1 else f"{name} #{names[: i + 1].count(name)}"
-        for i, name in enumerate(names)
-    ]
-
-
 def plan_army(
     units: Iterable[tuple[Any, ...] | Loadout],
     targets: Iterable[Unit | Target],
@@ -523,6 +484,12 @@ def plan_army(
     score = _metric(metric, pool)
     metric = metric_column(metric)
     attackers, rows, weapons, contexts = _declare_army(given, pool[0].unit, phase)
+    if len(pool) ** len(rows) <= MAX_EXHAUSTIVE:  # the local search bounds its own work
+        works = [
+            Request(w, None, None, None, rules, contexts[r[0]], modifiers)
+            for r, w in zip(rows, weapons, strict=True)
+        ]
+        check_assignments(works, [t.unit for t in pool])
 
     def make(t: int, chosen: Sequence[int]) -> AttackResult:
         result: AttackResult | None = None
