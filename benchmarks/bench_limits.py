@@ -68,6 +68,16 @@ def army(n):
     return mh.Attacker("Army", groups), [(f"M{i}", f"W{i}") for i in range(n)]
 """
 
+_FILES = """
+import sys, tempfile, pathlib
+sys.path.insert(0, "tests")
+from hostile_files import (
+    amplified_attributes, big_folder, deep_roster, link_graph, long_csv, model_count,
+    roster_json, wargear_count,
+)
+FOLDER = pathlib.Path(tempfile.mkdtemp())
+"""
+
 CASES = [
     # ---------------------------------------------------------------- the exact engine
     Case(
@@ -263,6 +273,118 @@ CASES = [
         _SEARCHES + "run = lambda: mh.plan_targets(*army(15), TWO)",
         accepted=False,
     ),
+    # ---------------------------------------------------------------- the importers
+    Case(
+        "csv-rows",
+        "MAX_ROWS",
+        "an attackers CSV of 20,000 rows",
+        _FILES
+        + "path, faction = long_csv(20_000)(FOLDER)\n"
+        + "run = lambda: mh.read_attackers(path)",
+    ),
+    Case(
+        "csv-rows-refused",
+        "MAX_ROWS",
+        "an attackers CSV of 20,001 rows (1.7 million: 200 s, 2.7 GB)",
+        _FILES
+        + "path, faction = long_csv(20_001)(FOLDER)\n"
+        + "run = lambda: mh.read_attackers(path)",
+        accepted=False,
+    ),
+    Case(
+        "copies",
+        "MAX_COPIES",
+        "a catalogue unit whose models carry 20 guns each",
+        _FILES
+        + "path, faction = wargear_count(20)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+    ),
+    Case(
+        "copies-refused",
+        "MAX_COPIES",
+        "10,000,000 guns a model (a MemoryError after 94 s)",
+        _FILES
+        + "path, faction = wargear_count(10_000_000)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "models",
+        "MAX_UNIT_WOUNDS",
+        "a catalogue unit of up to 10,000 models",
+        _FILES
+        + "path, faction = model_count(10_000)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+    ),
+    Case(
+        "models-refused",
+        "MAX_UNIT_WOUNDS",
+        "a catalogue unit of up to 999,999,999 models (a MemoryError)",
+        _FILES
+        + "path, faction = model_count(999_999_999)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "tree",
+        "MAX_SLOTS",
+        "a unit whose links branch 13 levels deep (16,382 entries)",
+        _FILES
+        + "path, faction = link_graph(13)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+    ),
+    Case(
+        "tree-refused",
+        "MAX_SLOTS",
+        "links branching 26 levels deep (never ended)",
+        _FILES
+        + "path, faction = link_graph(26)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "number",
+        "MAX_NUMBER",
+        "a roster selection of 10,000 models",
+        _FILES
+        + "path, faction = roster_json(10_000)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+    ),
+    Case(
+        "number-refused",
+        "MAX_NUMBER",
+        "a roster selection of 10**9 models (2.8 GB, then a MemoryError)",
+        _FILES
+        + "path, faction = roster_json(10**9)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "attributes",
+        "MAX_INPUT_BYTES",
+        "an XML catalogue of 60 MB of short attributes",
+        _FILES
+        + "path, faction = amplified_attributes(60)(FOLDER)\n"
+        + "run = lambda: mh.read_catalogue(path)",
+    ),
+    Case(
+        "depth-refused",
+        "MAX_DEPTH",
+        "a roster nested 100,000 selections deep (a RecursionError)",
+        _FILES
+        + "path, faction = deep_roster(100_000)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "folder-refused",
+        "MAX_FOLDER_BYTES",
+        "a folder of catalogue files of 200 MB",
+        _FILES
+        + "path, faction = big_folder(200)(FOLDER)\n"
+        + "run = lambda: mh.read_catalogue(path)",
+        accepted=False,
+    ),
     # ---------------------------------------------------------------- distributions
     Case(
         "binomial",
@@ -372,7 +494,8 @@ def run_case(case: Case, cap: int, timeout: float) -> dict[str, Any]:
 
 
 def _verdict(case: Case, outcome: dict[str, Any], budget: float) -> bool:
-    refused = (outcome.get("error") or "").startswith(("LimitError", "OptionError"))
+    refusals = ("LimitError", "OptionError", "InputFileError", "CsvError")
+    refused = (outcome.get("error") or "").startswith(refusals)
     if case.accepted:
         return outcome.get("error") is None and outcome["seconds"] <= budget
     return refused and outcome["seconds"] <= 1.0

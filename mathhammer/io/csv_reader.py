@@ -27,6 +27,7 @@ T = TypeVar("T")
 
 __all__ = [
     "MAX_DIGITS",
+    "MAX_ROWS",
     "NO",
     "NONE",
     "YES",
@@ -45,6 +46,9 @@ NONE = {"", "-", "n/a", "none"}
 #: The most digits of a whole number in a cell: more than any characteristic, count or
 #: points value needs, and far fewer than Python's own limit on reading one (4,300).
 MAX_DIGITS = 9
+#: The most rows a CSV file of profiles holds: a faction's every weapon is a few thousand
+#: (6,765 Wahapedia wargear rows); 1.7 million rows took 200 s and 2.7 GB to read.
+MAX_ROWS = 20_000
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: A classic characteristic: a number without a sign, of at most MAX_DIGITS digits.
 _PLAIN_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
@@ -97,6 +101,8 @@ class CsvReader:
             for number, values in enumerate(reader, start=2):
                 if any(v.strip() for v in values):
                     rows.append((number, self._row(number, header, values)))
+                if len(rows) > MAX_ROWS:
+                    raise self.error(number, None, f"more than {MAX_ROWS} rows; split the file")
         except csv.Error as exc:  # a cell past csv.field_size_limit(), say
             raise self.error(reader.line_num, None, f"cannot read the row: {exc}") from None
         return rows

@@ -29,18 +29,29 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputFileError
 
-__all__ = ["MAX_INPUT_BYTES", "input_kind", "read_input_bytes", "read_input_text"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INPUT_BYTES",
+    "check_depth",
+    "input_kind",
+    "read_input_bytes",
+    "read_input_text",
+]
 
 #: The largest input file read, in bytes (64 MiB): the largest real army file, a BSData
 #: catalogue, is about 4 MB; a profiles CSV of 100,000 weapon lines is about 5 MB.
 MAX_INPUT_BYTES = 64 * 2**20
+
+#: The deepest nesting read from an army file, in levels of its tree: real rosters and
+#: catalogues nest at most 21 (JSON) or 15 (XML); the readers walk their trees recursively.
+MAX_DEPTH = 100
 
 _KINDS = (
     (stat.S_ISCHR, "a character device"),
@@ -172,6 +183,43 @@ def read_input_text(
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise error.at(str(path), None, None, f"cannot read: {exc}") from None
+
+
+def _json_children(node: Any) -> Iterable[Any]:
+    """The values a JSON object or array holds (nothing for any other value)."""
+    if isinstance(node, dict):
+        return node.values()
+    return node if isinstance(node, list) else ()
+
+
+_REAL_DEPTH = "real army files nest a few dozen at most"
+
+
+def check_depth(
+    root: Any, name: str, children: Callable[[Any], Iterable[Any]] = _json_children
+) -> None:
+    """Refuse a tree nested past :data:`MAX_DEPTH` levels, walked without recursion (an
+    XML element's ``children`` are ``list``; a parsed JSON value's by default).
+
+    Examples
+    --------
+    >>> check_depth({"a": [1, {"b": 2}]}, "army.json")
+    >>> deep: list[object] = []
+    >>> for _ in range(150):
+    ...     deep = [deep]
+    >>> check_depth(deep, "army.json")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputFileError: army.json: nested more than 100 levels deep; real army \
+files nest a few dozen at most
+    """
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            problem = f"nested more than {MAX_DEPTH} levels deep"
+            raise InputFileError.at(name, None, None, f"{problem}; {_REAL_DEPTH}")
+        stack.extend((child, depth + 1) for child in children(node))
 
 
 def read_input_json(path: str | Path) -> Any:

@@ -35,7 +35,7 @@ from ..units.loadout import Loadout
 from ..units.options import UnknownAbility
 from ..units.targets import Target
 from .files import input_kind, read_input_json
-from .import_report import ImportReport
+from .import_report import ImportReport, nothing_read
 
 __all__ = ["Army", "read_army"]
 
@@ -263,6 +263,10 @@ def _of_faction(
     library: Any, faction: str | None, path: Path, option: str = "--faction"
 ) -> tuple[Datasheet, ...]:
     factions = tuple(library.factions)
+    if not factions:  # every entry skipped: say why, not that no faction matches
+        found = len(library.report.skipped)
+        problem = nothing_read(library.report, found, "datasheets")
+        raise InputFileError.at(str(path), None, None, problem)
     if faction is not None:
         return tuple(library.faction(faction))
     if len(factions) > 1:

@@ -40,6 +40,7 @@ from .selection import Attacker, Models, _check_distinct
 from .targets import Target
 
 __all__ = [
+    "MAX_COPIES",
     "AbilityText",
     "Detachment",
     "Datasheet",
@@ -52,6 +53,12 @@ __all__ = [
     "led_name",
     "phase_loadouts",
 ]
+
+#: The most copies of one piece of wargear one model carries, as an importer reads its
+#: loadout: real datasheets name two or three ("2 rokkit pistols"), a Manta's seeker
+#: missiles are the most (10); a loadout past it skips its datasheet, since 999,999,999 or
+#: 10,000,000 copies were once built one by one.
+MAX_COPIES = 20
 
 
 #: How a caller states the models: a total unit size, or a count per model type.

@@ -45,11 +45,16 @@ from ..import_report import ImportReport
 from ..library import DatasheetLibrary
 from ..roster.system import check_readable, game_system
 from .datasheets import DatasheetReader
-from .files import EXTENSIONS, load_tree
+from .files import EXTENSIONS, load_tree, unpacked_bound
 from .links import Book, CatalogueSet, Node, nodes
 from .profiles import clean_text
 
-__all__ = ["Catalogue", "read_catalogue"]
+__all__ = ["MAX_FOLDER_BYTES", "Catalogue", "read_catalogue"]
+
+#: The most bytes of catalogue files one folder may hold: they link each other, so they are
+#: read together (every 11th-edition catalogue with its game system is about 30 MB; 128 MiB
+#: of them parsed take about half a gigabyte). A zipped file counts as what it may unpack to.
+MAX_FOLDER_BYTES = 128 * 2**20
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,7 @@ def read_catalogue(path: str | Path, *, strict: bool = False) -> Catalogue:
     """
     path = Path(path)
     if input_kind(path) == "folder":  # a device or FIFO is refused, never read
-        books = [_book(p) for p in _candidates(path)]
+        books = [_book(p) for p in _checked_folder(path)]
         if not books:
             raise InputFileError.at(
                 str(path), None, None, f"no catalogue files ({', '.join(EXTENSIONS)}) in it"
@@ -151,6 +156,21 @@ def _game_system(path: Path) -> bool:
         return suffix in (".gst", ".gstz")
     with path.open("rb") as handle:  # a regular file: _candidates passed over the rest
         return b'"gameSystem"' in handle.read(64)
+
+
+def _checked_folder(folder: Path) -> list[Path]:
+    """The catalogue files of a folder, refused together past :data:`MAX_FOLDER_BYTES`
+    before any is read."""
+    files = _candidates(folder)
+    total = sum(unpacked_bound(p) for p in files)
+    if total > MAX_FOLDER_BYTES:
+        problem = (
+            f"its {len(files)} catalogue files hold up to {total:,} bytes: at most "
+            f"{MAX_FOLDER_BYTES:,} are read together; name one catalogue file instead (the "
+            "files it links are found beside it)"
+        )
+        raise InputFileError.at(str(folder), None, None, problem)
+    return files
 
 
 def _candidates(folder: Path) -> list[Path]:

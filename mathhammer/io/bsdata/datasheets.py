@@ -24,9 +24,10 @@ from itertools import chain, count
 from pathlib import Path
 from typing import Any
 
+from ...core.limits import MAX_UNIT_WOUNDS
 from ...errors import InputFileError, ProfileError
 from ...model.profiles import Weapon, normalise_keywords
-from ...units.datasheet import AbilityText, Datasheet, ModelProfile, Wargear
+from ...units.datasheet import MAX_COPIES, AbilityText, Datasheet, ModelProfile, Wargear
 from ..defences import Defences, read_defences
 from ..import_report import ImportReport, Skipped
 from ..rules_text import sheet_rules
@@ -162,7 +163,7 @@ class DatasheetReader:
             slots,
             bodies,
             keys,
-            model_ranges(root, lambda slot: keys[id(slot)]),
+            _counted(model_ranges(root, lambda slot: keys[id(slot)])),
             loadouts,
             options,
             _categories(self.books, slots),
@@ -412,6 +413,18 @@ def _character(
     return any("CHARACTER" in words for words in categories.values())
 
 
+def _counted(ranges: Ranges) -> Ranges:
+    """The model counts of a unit, :class:`_Skip` past the most models the exact engine
+    takes (:data:`~mathhammer.core.limits.MAX_UNIT_WOUNDS`): a count of 10**9 would be
+    priced and built size by size."""
+    for key, (low, high, _) in ranges.items():  # a key is (profile, name, own)
+        most = low if high >= INF else high
+        if most > MAX_UNIT_WOUNDS:
+            name = key[1] if isinstance(key, tuple) else key
+            raise _Skip(f"up to {most:,} {name!r} models: at most {MAX_UNIT_WOUNDS:,}")
+    return ranges
+
+
 class _Armoury:
     """The wargear of one datasheet: each carried entry's weapons under a unique name."""
 
@@ -439,7 +452,10 @@ class _Armoury:
         return tuple(name for item in items for name in self.copies(item, number(item)))
 
     def copies(self, item: Carried, number: int) -> list[str]:
-        """The names of ``number`` of an item: a second one is ``"Plasma rifle #2"``."""
+        """The names of ``number`` of an item: a second one is ``"Plasma rifle #2"``;
+        :class:`_Skip` past :data:`~mathhammer.units.datasheet.MAX_COPIES`."""
+        if number > MAX_COPIES:
+            raise _Skip(f"{item.slot.name!r}: {number} copies a model; at most {MAX_COPIES}")
         out = []
         for base in self.names(item):
             for k in range(number):

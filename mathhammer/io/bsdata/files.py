@@ -47,11 +47,12 @@ import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
 from ...errors import InputFileError
-from ..files import read_input_bytes
+from ..files import check_depth, read_input_bytes
 
 __all__ = [
     "EXTENSIONS",
     "MAX_RATIO",
+    "unpacked_bound",
     "MAX_UNCOMPRESSED",
     "load_tree",
     "read_tree",
@@ -68,6 +69,24 @@ KINDS = ("catalogue", "gameSystem")
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 Tree = dict[str, Any]
+
+
+def unpacked_bound(path: Path) -> int:
+    """The most bytes a catalogue file can be read as: its size, or for a zipped one what
+    its size may unpack to within :data:`MAX_RATIO` and :data:`MAX_UNCOMPRESSED`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.json").write_bytes(b"{}"); _ = (folder / "a.catz").write_bytes(b"x" * 10)
+    >>> unpacked_bound(folder / "a.json"), unpacked_bound(folder / "a.catz")
+    (2, 1000)
+    """
+    size = path.stat().st_size
+    if path.suffix.lower().endswith("z"):
+        return min(size * MAX_RATIO, MAX_UNCOMPRESSED)
+    return size
 
 
 def load_tree(path: str | Path) -> tuple[str, Tree]:
@@ -100,6 +119,8 @@ def read_tree(raw: bytes, name: str) -> tuple[str, Tree]:
     """The kind and tree of a file's bytes: JSON if ``name`` ends ``.json``, else XML."""
     json_form = name.lower().endswith(".json")
     document = _parse_json(raw, name) if json_form else _parse_xml(raw, name)
+    if json_form:  # the readers walk the tree recursively (an XML tree is checked parsing)
+        check_depth(document, name)
     return _root(document, name)
 
 
@@ -138,10 +159,8 @@ def _parse_json(raw: bytes, name: str) -> Any:
 def _parse_xml(raw: bytes, name: str) -> Tree:
     """An XML file's tree, in the shape of the JSON form."""
     root = _xml_root(raw, name)
-    try:
-        return {_local(root.tag): _element(root)}
-    except RecursionError:  # a real catalogue nests a few dozen elements deep
-        raise InputFileError.at(name, None, None, "cannot read: nested too deeply") from None
+    check_depth(root, name, list)  # the conversion below is recursive
+    return {_local(root.tag): _element(root)}
 
 
 def _xml_root(raw: bytes, name: str) -> Any:

@@ -40,7 +40,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeElementTree
 
 from ...errors import InputFileError
-from ..files import read_input_bytes
+from ..files import check_depth, read_input_bytes
 
 __all__ = ["MAX_BYTES", "MAX_RATIO", "load_tree"]
 
@@ -169,6 +169,7 @@ def _xml(file: str, data: bytes) -> dict[str, Any]:
     name = _local(root.tag)
     if name != "roster":
         raise _error(file, _not_a_roster(name))
+    check_depth(root, file, list)  # the conversion below is recursive
     return {"roster": _element(root)}
 
 
@@ -216,6 +217,7 @@ _CHILD_READERS: dict[str, Callable[[Element], Any]] = {
 def _json(file: str, data: bytes) -> dict[str, Any]:
     """A roster's JSON: an object (a catalogue's, or another single entry, refused)."""
     tree = _parse_json(file, data)
+    check_depth(tree, file)  # the readers walk the tree recursively
     if not isinstance(tree, dict):
         raise _error(file, f"expected an object with a 'roster' entry; got {_kind(tree)}")
     if len(tree) == 1 and next(iter(tree)) != "roster":

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import chain
 
-from ...units.datasheet import AbilityText, ModelProfile, Wargear
+from ...units.datasheet import MAX_COPIES, AbilityText, ModelProfile, Wargear
 from ..defences import UnreadAbility, read_ability
 from .composition import Count, best_match, composition, loadout, plain, points, words
 from .tables import Row
@@ -115,11 +115,6 @@ def _wargear_of(
 ) -> list[tuple[int, str]]:
     """The wargear (by name, with its count) of the items of a loadout paragraph."""
     return [(count, n) for count, item in items for n in names.get(words(item), [])]
-
-
-#: The most copies of one piece of wargear a model's loadout may name: real datasheets name
-#: two or three ("2 rokkit pistols"); 999,999,999 copies were built one by one.
-MAX_COPIES = 20
 
 
 def _numbered(carried: Sequence[tuple[int, str]]) -> list[str]:
