@@ -21,7 +21,7 @@ from ..exact.declared import declared_parts
 from ..exact.walk import PoolWalk, pool_walk
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds, Pool, WeaponsLike, gather_pools
-from ..model.profiles import Unit
+from ..model.profiles import Unit, Weapon
 from ..results.attack import AttackResult
 from ..results.columns import metric_column
 from ..results.state import UnitState
@@ -78,7 +78,7 @@ class OrderRanking:
         """The best order found."""
         return self.orders[0]
 
-    def weapons(self, order: tuple[int, ...]) -> list[Any]:
+    def weapons(self, order: tuple[int, ...]) -> list[tuple[Weapon, int]]:
         """The weapons list that resolves the pools in ``order``."""
         return [entry for i in order for entry in self.pools[i].weapons]
 

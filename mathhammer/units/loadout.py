@@ -28,7 +28,7 @@ from typing import Any, Self, TypeGuard
 
 from ..errors import ProfileError, field_error
 from ..model.context import Context
-from ..model.pools import MortalWounds, weapon_entries
+from ..model.pools import MortalWounds, WeaponsLike, weapon_entries
 from ..model.profiles import Weapon
 
 __all__ = ["Loadout", "ambiguous_pair", "describe_weapons"]
@@ -126,7 +126,7 @@ class Loadout:
     def __init__(
         self,
         name: str,
-        weapons: Any,
+        weapons: WeaponsLike,
         points: int | None = None,
         context: Context | None = None,
         source: str | None = None,

@@ -22,7 +22,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import OptionError, field_error
 from ...model.context import Context
@@ -31,6 +31,9 @@ from ...units.options import DEFAULT_METRIC, Metric, choose_rows
 from ...units.parts import Detachment
 from ...units.targets import Target
 from .army import Roster
+
+if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
+    import pandas as pd
 
 __all__ = ["DETACHMENT_COLUMNS", "compare_detachments"]
 
@@ -54,7 +57,7 @@ def compare_detachments(
     rules: RulesetLike = "11e",
     context: Context | None = None,
     metric: Metric = DEFAULT_METRIC,
-) -> Any:
+) -> pd.DataFrame:
     """The list under each detachment against each target, its units' results summed.
 
     Parameters
