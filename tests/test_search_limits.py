@@ -184,3 +184,24 @@ def test_a_request_without_a_target_costs_nothing() -> None:
     request = Request(pools(1, 1), None)
     assert request_work(request) == 0.0
     assert request_work(replace(request, target=TARGET)) > 0.0
+
+
+# ---------------------------------------------------------------- sweeps
+def test_a_sweep_with_one_row_the_engine_refuses_stops_before_its_first_task() -> None:
+    """The refusal names the row, and comes before any task (however many rows come
+    first: here 300 alike loadouts, planned once)."""
+    gun = mh.Weapon("Gun", 1, 3, 4, 0, 1)
+    fine = [mh.Loadout(f"Squad {i}", [(gun, 10)]) for i in range(300)]
+    huge = mh.Loadout("Horde of guns", [(gun, 6000)])
+    contexts = {"open": mh.Context(), "close": mh.Context(half_range=True)}
+    message = refused(mh.sweep, [*fine, huge], ["Vehicle", "Elite infantry"], contexts=contexts)
+    assert message.startswith("sweep row 'Horde of guns' against 'Vehicle' (open): attack dice")
+    assert "use mathhammer.simulate" in message
+
+
+def test_a_sweep_whose_unit_option_is_refused_names_the_unit() -> None:
+    gun = mh.Weapon("Gun", 1, 3, 4, 0, 1, "[LETHAL HITS], [DEVASTATING WOUNDS]")
+    options = mh.AttackOptions("Unit", [[(gun, 1)], [(gun, 2000)]], "shooting")
+    message = refused(mh.sweep, [options], ["Horde infantry"])
+    assert message.startswith("sweep row 'Unit' (option '2000x Gun') against 'Horde infantry'")
+    assert "estimated work of pool" in message

@@ -372,3 +372,16 @@ def test_resume_checks_what_it_reads(tmp_path: Path) -> None:
     with pytest.raises(mh.OptionError, match=r"the manifest of the sweep in .* cannot be read"):
         mh.sweep(LOADOUTS, TARGETS, contexts=CONTEXTS, execution=TEN,
                  output=mh.SweepOutput(path, resume=True))  # fmt: skip
+
+
+def test_a_sweep_resumes_with_the_objects_it_was_given(tmp_path: Path) -> None:
+    """The same attackers and targets, used again in the same process, are the same
+    inputs: what the first sweep cached on them (a unit's wounds, its states) does not
+    change their fingerprints."""
+    bolt = mh.Weapon("Bolt rifle", 2, 3, 4, -1, 1)
+    targets = [mh.targets.get("Vehicle"), mh.targets.get("Horde infantry")]
+    attackers = {"bolters": [(bolt, 10)]}
+    folder = tmp_path / "sweep"
+    first = mh.sweep(attackers, targets, output=folder)
+    again = mh.sweep(attackers, targets, output=mh.SweepOutput(folder, resume=True))
+    assert again.equals(first)

@@ -20,7 +20,7 @@ from ..units.targets import Target
 from .executors import task_results
 from .options import SweepExecution, SweepOutput, check_least, output_of
 from .store import SweepStore, fingerprint
-from .work import SWEEP_COLUMNS, Task, arrow, run_task, tasks_of, typed
+from .work import SWEEP_COLUMNS, Task, arrow, check_rows, run_task, tasks_of, typed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,6 +103,7 @@ def sweep(
     options: dict[str, Any] = {
         "rules": rules, "metric": metric, "check_trials": trials, "seed": root
     }  # fmt: skip
+    check_rows(loadouts, against, situations, rules)
     tasks = list(tasks_of(loadouts, against, situations, **options, task_rows=how.task_rows))
     if out is None:
         return _filled(_frame(_run(tasks, against, None, how)))

@@ -9,7 +9,9 @@ the tasks whose files are missing.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -32,14 +34,36 @@ def holds_sweep(path: str | Path) -> bool:
 
 
 def fingerprint(value: Any) -> str:
-    """A digest of a value's pickle: equal inputs give equal digests.
+    """A digest of a value's pickle by value: equal inputs give equal digests, whatever
+    their objects have cached (a unit used in an attack keeps its states; a record is
+    pickled as its class and its fields only).
 
     Examples
     --------
     >>> fingerprint((1, "a")) == fingerprint((1, "a")), fingerprint(1) == fingerprint(2)
     (True, False)
+    >>> import mathhammer as mh
+    >>> squad = mh.Unit.of("Squad", 5, 4, 3, 2)
+    >>> before = fingerprint(squad)
+    >>> squad.total_wounds  # cached on the object from now on
+    10
+    >>> fingerprint(squad) == before
+    True
     """
-    return hashlib.sha256(pickle.dumps(value, protocol=4)).hexdigest()[:16]
+    out = io.BytesIO()
+    _ByValue(out, protocol=4).dump(value)
+    return hashlib.sha256(out.getvalue()).hexdigest()[:16]
+
+
+class _ByValue(pickle.Pickler):
+    """A pickler that writes a dataclass instance as its class and its fields, leaving
+    out what its instance caches beside them."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            values = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+            return type(obj), values
+        return NotImplemented
 
 
 class SweepStore:

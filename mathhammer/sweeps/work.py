@@ -18,6 +18,7 @@ scheduler that reads each task it is given then reads a few attackers, not every
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,12 +28,15 @@ from typing import Any
 import numpy as np
 
 from ..core.heap import settled_heap
+from ..decisions.runs import Request
+from ..decisions.work import request_work
+from ..errors import LimitError
 from ..model.context import Context
 from ..montecarlo.engine import simulate
 from ..results.columns import ALL_COLUMNS, attack_columns, columns_frame
 from ..rules.registry import RulesetLike
 from ..units.loadout import Loadout
-from ..units.options import Metric, choice_columns, choose, choose_rows
+from ..units.options import Metric, attacked_declarations, choice_columns, choose, choose_rows
 from ..units.targets import Target
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "Task",
     "arrow",
     "arrow_schema",
+    "check_rows",
     "run_task",
     "tasks_of",
     "typed",
@@ -133,6 +138,56 @@ def tasks_of(
             yield Task(index, name, context, chunk, len(targets), rules, metric,
                        check_trials, task_seed)  # fmt: skip
             index += 1
+
+
+def check_rows(
+    loadouts: Sequence[Loadout],
+    targets: Sequence[Target],
+    contexts: Sequence[tuple[str, Context]],
+    rules: RulesetLike,
+) -> None:
+    """Refuse a sweep one of whose rows the exact engine would refuse, before the first
+    task: every declaration planned against every target in every context, as the engine
+    checks an attack (its sizes and estimated work, in about 0.1 ms; alike declarations
+    once), so that an absurd loadout stops the sweep at once, not hours in.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> huge = Loadout("Huge", [(mh.Weapon("Gun", 1, 3, 4), 6000)])
+    >>> check_rows([huge], [mh.targets.get("Vehicle")], [("default", Context())], "11e")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.LimitError: sweep row 'Huge' against 'Vehicle' (default): attack dice ...
+    """
+    seen: set[Any] = set()
+    for name, context in contexts:
+        for loadout in loadouts:
+            situation, declared = attacked_declarations(loadout, context)
+            for declaration, target in itertools.product(declared, targets):
+                key = (name, tuple(declaration.weapon_counts), target.name)
+                if key not in seen:
+                    seen.add(key)
+                    row = f"sweep row {_row_name(loadout, declaration)} against {target.name!r}"
+                    _check_row(declaration, target, situation, rules, f"{row} ({name})")
+
+
+def _row_name(loadout: Loadout, declaration: Loadout) -> str:
+    """A row's loadout, and the option of it refused where it has several."""
+    if declaration is loadout:
+        return repr(loadout.name)
+    return f"{loadout.name!r} (option {declaration.name!r})"
+
+
+def _check_row(
+    declaration: Loadout, target: Target, context: Context | None, rules: RulesetLike, row: str
+) -> None:
+    """The engine's refusal of one row, named by ``row``."""
+    request = Request(declaration.weapons, target.unit, None, None, rules, context)
+    try:
+        request_work(request)
+    except LimitError as exc:
+        raise LimitError(f"{row}: {exc}") from None
 
 
 def run_task(task: Task, targets: Sequence[Target]) -> Any:

@@ -58,6 +58,7 @@ __all__ = [
     "Choice",
     "Metric",
     "UnknownAbility",
+    "attacked_declarations",
     "check_metric",
     "choice_columns",
     "choose",
@@ -346,6 +347,23 @@ def _declarations(
         return situation, [loadout]
     situation = replace(situation or Context(), melee=loadout.phase == "fight")
     return situation, [loadout.declaration(o, situation) for o in loadout.options]
+
+
+def attacked_declarations(
+    loadout: Loadout, context: Context | None
+) -> tuple[Context | None, list[Loadout]]:
+    """The context ``loadout`` attacks in and the declarations :func:`choose` attacks with
+    (a unit's options in their phase, those alike by value once; a plain loadout alone).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> gun = mh.Weapon("Gun", 2, 3, 4)
+    >>> attacked_declarations(Loadout("a", [(gun, 3)]), None)[1][0].name
+    'a'
+    """
+    situation, candidates = _declarations(loadout, context)
+    return situation, list(_distinct(candidates))
 
 
 def _distinct(candidates: list[Loadout]) -> Iterator[Loadout]:
