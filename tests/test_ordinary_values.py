@@ -188,15 +188,24 @@ def test_points_0_and_a_limit_are_placed_at_their_row(
     assert f"{limit}:3: 'Horde' against" in line and "must be at most" in line
 
 
-def test_a_unit_of_100000_rows_gives_a_short_error_line(
+def test_a_unit_of_20000_rows_gives_a_short_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = "".join(f"Big,Gun {i},1,1,3+,4,0,1,,\n" for i in range(100_000))
+    rows = "".join(f"Big,Gun {i},1,1,3+,4,0,1,,\n" for i in range(20_000))  # the most read
     path = _file(tmp_path, HEADER + rows, "big.csv")
     line = _report([str(path), "-o", str(tmp_path / "out.csv")], capsys)
     assert len(line) < MAX_LINE, len(line)
     assert f"{path}:2: 'Big' against" in line
     assert "--trials N" in line  # the remedy survives the cut
+
+
+def test_a_file_of_100000_rows_is_refused_at_its_20001st(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = "".join(f"Big,Gun {i},1,1,3+,4,0,1,,\n" for i in range(100_000))
+    path = _file(tmp_path, HEADER + rows, "big.csv")
+    line = _report([str(path), "-o", str(tmp_path / "out.csv")], capsys)
+    assert line == f"mathhammer: error: {path}:20002: more than 20000 rows; split the file"
 
 
 def test_pool_labels_count_what_does_not_fit() -> None:
