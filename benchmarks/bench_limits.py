@@ -362,9 +362,9 @@ CASES = [
     Case(
         "attributes",
         "MAX_INPUT_BYTES",
-        "an XML catalogue of 60 MB of short attributes",
+        "an XML catalogue of 30 MB of short attributes",
         _FILES
-        + "path, faction = amplified_attributes(60)(FOLDER)\n"
+        + "path, faction = amplified_attributes(30)(FOLDER)\n"
         + "run = lambda: mh.read_catalogue(path)",
     ),
     Case(

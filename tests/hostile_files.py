@@ -279,6 +279,7 @@ CASES: dict[str, Maker] = {
     "999,999,999 models": model_count(999_999_999),
     "10,000,000 guns a model": wargear_count(10_000_000),
     "20 guns a model": wargear_count(20),
+    "amplified attributes 30 MB": amplified_attributes(30),
     "amplified attributes 60 MB": amplified_attributes(60),
     "roster count 1e9": roster_json(10**9),
     "roster count 1e308": roster_json("1e308"),
