@@ -99,6 +99,8 @@ def __getattr__(name: str) -> object:
         # import_module, not "from . import io": that would ask this hook for "io" again
         io = importlib.import_module(".io", __name__)
         return io if name == "io" else getattr(io, name)
+    if name == "app":  # the page (the app extra's Panel is imported when it is shown)
+        return importlib.import_module(".page.layout", __name__).app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -161,6 +163,7 @@ __all__ = [
     "WeaponsLike",
     "__version__",
     "abilities",
+    "app",
     "attach_leaders",
     "attack",
     "best_splits",

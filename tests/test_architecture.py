@@ -33,6 +33,7 @@ LAYERS = (
     ("mathhammer.views",),
     ("mathhammer.io",),
     ("mathhammer.sweeps",),
+    ("mathhammer.page",),
 )
 
 #: Subpackages at the top of the package, above every layer.

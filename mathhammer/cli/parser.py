@@ -20,6 +20,7 @@ from ..model.values import (
     parse_skill,
 )
 from ..rules import get_ruleset, ruleset_names
+from .app import add_app
 from .commands import attack_command, demo_command, report_command, targets_command
 from .datasheets import datasheets_command
 from .detachments import detachments_command
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_targets(sub)
     _add_datasheets(sub)
     lists = [_add_durability(sub), _add_plan(sub), _add_sweep(sub), _add_detachments(sub)]
+    add_app(sub)
     rulesets = "; ".join(f"{r} ({get_ruleset(r).description})" for r in ruleset_names())
     for command in (attack, demo):
         command.add_argument(

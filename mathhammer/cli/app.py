@@ -1,0 +1,62 @@
+"""``mathhammer app``: the page served on this machine, for a browser.
+
+Each browser session gets its own page (:func:`mathhammer.page.layout.layout`), with the
+lists named on the command line already read. The server listens on 127.0.0.1 unless
+``--host`` says otherwise, and stops on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .values import integer
+
+__all__ = ["add_app", "app_command"]
+
+#: The port served by default (Panel's own).
+DEFAULT_PORT = 5006
+
+
+def add_app(sub: Any) -> argparse.ArgumentParser:
+    """The ``app`` command's parser, added to ``sub``."""
+    command: argparse.ArgumentParser = sub.add_parser(
+        "app",
+        help="serve the page: drop a roster, pick the opponent, read the numbers",
+        description="Serve the page on this machine: every unit of a list against every "
+        "unit of the opponent's (or the standard targets), with the attack behind each "
+        "cell. Needs the app extra: pip install 'mathhammer[app]'.",
+        epilog="example:\n  mathhammer app army.rosz --targets theirs.json --port 5006",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    command.add_argument("roster", nargs="?", help="my list (any file report reads)")
+    command.add_argument("--targets", help="the opponent's list (default: the standard targets)")
+    command.add_argument(
+        "--port", type=integer, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+    )
+    command.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: only here)"
+    )
+    command.set_defaults(run=app_command)
+    return command
+
+
+def app_command(args: argparse.Namespace) -> int:
+    """Serve the page until interrupted."""
+    from ..page.layout import app, panel
+
+    pn = panel()
+
+    app(args.roster, args.targets)  # read once here: an unreadable list is one line now
+    origins = [f"{args.host}:{args.port}", f"localhost:{args.port}"]
+    print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    pn.serve(
+        lambda: app(args.roster, args.targets),
+        port=args.port,
+        address=args.host,
+        websocket_origin=origins,
+        show=False,
+        title="mathhammer",
+        verbose=False,
+    )
+    return 0

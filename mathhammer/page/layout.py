@@ -1,0 +1,228 @@
+"""The page: my list against the opponent's, in a browser or a notebook (Panel).
+
+Inputs on the left (my list, the opponent's or the standard targets, the ruleset, the
+situation, the metric, ranged or melee); the matrix of every unit against every target in
+the middle; the attack behind the cell clicked, and the rules neither list's reader
+understood, beside it. An uploaded file is written to the page's temporary folder (removed
+when the process ends) and read by :func:`mathhammer.read_army`, under every limit of the
+importers; a file that cannot be read is one line in the page.
+
+Requires the ``app`` extra (``pip install "mathhammer[app]"``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..errors import MathhammerError, OptionError
+from ..io.sources import Army, read_army
+from ..model.context import Context
+from ..results.attack import AttackResult
+from ..units import targets as suite
+from ..units.loadout import Loadout
+from ..units.options import choose
+from ..units.targets import Target
+from .matrix import METRICS, PHASES, matrix, of_phase
+
+__all__ = ["SITUATIONS", "PageState", "app", "layout", "panel", "read_upload"]
+
+#: The situations the page offers, by the Context field each sets.
+SITUATIONS = {
+    "half_range": "within half range",
+    "remained_stationary": "remained stationary",
+    "charged": "charged",
+    "target_in_cover": "target in cover",
+}
+#: The files an upload may be.
+ACCEPTED = ".ros,.rosz,.json,.csv"
+
+_FOLDER: list[Path] = []
+
+
+def panel() -> Any:
+    """Panel (the ``app`` extra), or one line saying how to install it."""
+    try:
+        return importlib.import_module("panel")
+    except ImportError:
+        raise OptionError("the page needs the app extra: pip install 'mathhammer[app]'") from None
+
+
+def _uploads() -> Path:
+    """The page's temporary folder, made on first use and removed at exit."""
+    if not _FOLDER:
+        made = Path(tempfile.mkdtemp(prefix="mathhammer-page-"))
+        atexit.register(shutil.rmtree, made, ignore_errors=True)
+        _FOLDER.append(made)
+    return _FOLDER[0]
+
+
+def read_upload(name: str, data: bytes) -> Army:
+    """An uploaded file, written under the page's temporary folder by its base name only,
+    read as an army."""
+    folder = Path(tempfile.mkdtemp(dir=_uploads()))
+    path = folder / (Path(name).name or "upload")
+    path.write_bytes(data)
+    return read_army(path)
+
+
+@dataclass
+class PageState:
+    """What the page shows: the lists, the choices, and the matrix they give."""
+
+    mine: Army | None = None
+    theirs: list[Target] = field(default_factory=lambda: list(suite.STANDARD))
+    rules: str = "auto"
+    situation: tuple[str, ...] = ()
+    metric: str = "mean_killed"
+    phase: str = "ranged"
+
+    @property
+    def ruleset(self) -> str:
+        """The ruleset chosen, or the list's own edition (11e for a list without one)."""
+        if self.rules != "auto":
+            return self.rules
+        return (self.mine.edition if self.mine is not None else None) or "11e"
+
+    @property
+    def context(self) -> Context:
+        """The situation as a Context (melee in the melee phase)."""
+        flags: dict[str, Any] = dict.fromkeys(self.situation, True)
+        return replace(Context(**flags), melee=self.phase == "melee")
+
+    @property
+    def loadouts(self) -> list[Loadout]:
+        """My units that attack in the phase."""
+        return [] if self.mine is None else of_phase(self.mine.loadouts, self.phase)
+
+    def table(self) -> Any:
+        """The matrix of my units against theirs."""
+        return matrix(
+            self.loadouts, self.theirs, metric=self.metric, rules=self.ruleset,
+            context=self.context,
+        )  # fmt: skip
+
+    def attack(self, unit: str, target: str) -> AttackResult:
+        """The exact attack behind one cell: the unit's best option against the target."""
+        loadout = next(x for x in self.loadouts if x.name == unit)
+        chosen = next(t for t in self.theirs if t.name == target)
+        return choose(loadout, chosen, rules=self.ruleset, context=self.context).result
+
+    def not_understood(self) -> list[str]:
+        """The rules of my list its reader did not understand, one line each."""
+        if self.mine is None:
+            return []
+        return [str(unknown) for unknown in self.mine.unknown_abilities]
+
+
+def _detail(state: PageState, unit: str, target: str) -> str:
+    """The attack behind a cell, in Markdown: its headline numbers and P(at least k)."""
+    result = state.attack(unit, target)
+    killed = result.killed
+    lines = [
+        f"### {unit} against {target}",
+        f"expected models destroyed **{killed.mean():.3f}**, P(destroyed) "
+        f"**{result.p_destroyed:.3f}**, expected wounds **{result.damage.mean():.3f}**",
+        "",
+        "| models destroyed, at least | probability |",
+        "|---|---|",
+    ]
+    most = killed.support()[1]
+    lines += [f"| {k} | {killed.at_least(k):.4f} |" for k in range(1, most + 1)]
+    return "\n".join(lines)
+
+
+def layout(state: PageState | None = None) -> Any:
+    """The page's layout for ``state`` (an empty list and the standard targets by
+    default), its widgets wired to it."""
+    pn = panel()
+    number = importlib.import_module("bokeh.models.widgets.tables").NumberFormatter
+    state = PageState() if state is None else state
+    mine = pn.widgets.FileInput(accept=ACCEPTED, name="My list")
+    theirs = pn.widgets.FileInput(accept=ACCEPTED, name="Their list")
+    rules = pn.widgets.Select(name="Ruleset", options=["auto", "11e", "10e", "classic"])
+    situation = pn.widgets.CheckBoxGroup(
+        name="Situation", options={words: key for key, words in SITUATIONS.items()}
+    )
+    metric = pn.widgets.Select(
+        name="Metric", options={words: key for key, words in METRICS.items()}
+    )
+    phase = pn.widgets.RadioButtonGroup(name="Phase", options=list(PHASES), value=state.phase)
+    table = pn.widgets.Tabulator(
+        state.table(), disabled=True, sizing_mode="stretch_width", name="matrix"
+    )
+    message = pn.pane.Alert("", alert_type="danger", visible=False)
+    detail = pn.pane.Markdown("Click a cell to see its attack.", name="detail")
+    unknown = pn.pane.Markdown("", name="not understood")
+
+    def refresh(*_: Any) -> None:
+        state.rules, state.metric, state.phase = rules.value, metric.value, phase.value
+        state.situation = tuple(situation.value)
+        try:
+            frame = state.table()
+        except MathhammerError as exc:
+            _show(message, str(exc))
+            return
+        table.formatters = {c: number(format="0.000") for c in frame.columns}
+        table.value = frame
+        table.style.background_gradient(cmap="viridis", axis=None)
+        message.visible = False
+        listed = state.not_understood() or ["none"]
+        unknown.object = "**Not understood:**\n\n" + "\n".join(f"- {x}" for x in listed)
+
+    def upload(event: Any, mine_side: bool) -> None:
+        widget = mine if mine_side else theirs
+        try:
+            army = read_upload(widget.filename or "upload", event.new)
+        except MathhammerError as exc:
+            _show(message, f"{widget.filename}: {exc}")
+            return
+        if mine_side:
+            state.mine = army
+        else:
+            state.theirs = list(army.targets)
+        refresh()
+
+    def clicked(event: Any) -> None:
+        if event.column in (None, "unit"):
+            return
+        unit = table.value.index[event.row]
+        detail.object = _detail(state, unit, event.column)
+
+    mine.param.watch(lambda e: upload(e, True), "value")
+    theirs.param.watch(lambda e: upload(e, False), "value")
+    for widget in (rules, situation, metric, phase):
+        widget.param.watch(refresh, "value")
+    table.on_click(clicked)
+    refresh()
+    inputs = pn.Column("## mathhammer", mine, theirs, rules, situation, metric, phase, width=300)
+    middle = pn.Column(message, table, unknown, min_width=340, sizing_mode="stretch_width")
+    # a FlexBox wraps on a narrow screen: the inputs, then the matrix, then the attack
+    return pn.FlexBox(inputs, middle, pn.Column(detail, width=340), flex_wrap="wrap")
+
+
+def _show(message: Any, text: str) -> None:
+    message.object = text
+    message.visible = True
+
+
+def app(roster: str | Path | None = None, targets: str | Path | None = None) -> Any:
+    """The page in a notebook: my list (``roster``: any file :func:`mathhammer.read_army`
+    reads) against ``targets`` (another list, or the standard targets).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> page = mh.app()  # doctest: +SKIP
+    """
+    state = PageState()
+    if roster is not None:
+        state.mine = read_army(roster)
+    if targets is not None:
+        state.theirs = list(read_army(targets).targets)
+    return layout(state)

@@ -1,0 +1,208 @@
+"""The page for list builders: its matrix, its state, and the served page in Chromium.
+
+The matrix's cells are the exact attacks :func:`mathhammer.compare` chooses; the served
+page (``mathhammer app``, started here) shows the same numbers, opens the attack behind a
+cell, changes when the situation does, reads an uploaded roster and says in one line why
+a bad upload is not read. Screenshots at a desktop's and a phone's width are written to
+``$MATHHAMMER_ARTIFACTS`` (or the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.page.layout import PageState, _detail, read_upload
+from mathhammer.page.matrix import matrix, of_phase
+from mathhammer.units.options import choose
+
+ROOT = Path(__file__).resolve().parents[1]
+ROSTER = ROOT / "tests" / "data" / "rosters" / "necrons.rosz"
+ORKS = ROOT / "tests" / "data" / "rosters" / "orks.rosz"
+
+
+# --------------------------------------------------------------------------- the matrix
+def test_each_cell_is_the_units_best_attack_on_that_target() -> None:
+    army = mh.read_army(ROSTER)
+    ranged = of_phase(army.loadouts, "ranged")
+    targets = list(mh.targets.STANDARD)
+    frame = matrix(ranged, targets)
+    assert frame.index.tolist() == [x.name for x in ranged]
+    assert frame.columns.tolist() == [t.name for t in targets]
+    for loadout in ranged[:3]:
+        for target in targets[:3]:
+            want = choose(loadout, target).result.killed.mean()
+            assert frame.loc[loadout.name, target.name] == pytest.approx(want, abs=1e-12)
+
+
+def test_the_phases_split_the_units() -> None:
+    army = mh.read_army(ROSTER)
+    ranged, melee = of_phase(army.loadouts, "ranged"), of_phase(army.loadouts, "melee")
+    assert ranged and melee and not set(ranged) & set(melee)
+    assert all(x.name.endswith("(melee)") for x in melee)
+    with pytest.raises(mh.OptionError, match="phase must be one of"):
+        of_phase(army.loadouts, "psychic")
+
+
+def test_damage_per_100_points_and_points_destroyed() -> None:
+    army = mh.read_army(ROSTER)
+    ranged = of_phase(army.loadouts, "ranged")[:2]
+    targets = list(mh.targets.STANDARD)[:2]
+    per_100 = matrix(ranged, targets, metric="damage_per_100_points")
+    points = matrix(ranged, targets, metric="points_destroyed")
+    for loadout in ranged:
+        for target in targets:
+            result = choose(loadout, target).result
+            assert loadout.points is not None
+            want = 100 * result.damage.mean() / loadout.points
+            assert per_100.loc[loadout.name, target.name] == pytest.approx(want, rel=1e-12)
+            assert points.loc[loadout.name, target.name] > 0
+    with pytest.raises(mh.OptionError, match="metric must be one of"):
+        matrix(ranged, targets, metric="style points")
+
+
+def test_the_state_follows_the_list_and_the_situation() -> None:
+    state = PageState(mine=mh.read_army(ROSTER))
+    assert state.ruleset == "11e" and not state.context.melee
+    still = state.table()
+    state.situation = ("half_range",)
+    assert (state.table().to_numpy() >= still.to_numpy() - 1e-12).all()
+    state.phase = "melee"
+    assert state.context.melee and state.context.half_range
+    unit, target = state.loadouts[0].name, state.theirs[0].name
+    text = _detail(state, unit, target)
+    assert text.startswith(f"### {unit} against {target}")
+    assert f"**{state.attack(unit, target).killed.mean():.3f}**" in text
+
+
+def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:
+    army = read_upload("../../etc/necrons.rosz", ROSTER.read_bytes())
+    assert [x.name for x in army.loadouts][:1] == ["Overlord (ranged)"]
+    assert "etc" not in Path(army.source).parts[-3:]  # the name's folders are dropped
+    with pytest.raises(mh.InputFileError):
+        read_upload("deep.ros", b"<roster>" + b"<a>" * 200 + b"</a>" * 200 + b"</roster>")
+
+
+# --------------------------------------------------------------------------- in a browser
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    """``mathhammer app`` with the Necrons roster, on a free port of 127.0.0.1."""
+    pytest.importorskip("panel")
+    port = _free_port()
+    argv = [sys.executable, "-m", "mathhammer", "app", str(ROSTER), "--port", str(port)]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith(f"serving on http://127.0.0.1:{port}/"), line
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("CI"):
+        pytest.fail("CI runs the browser tests, but no Chromium is installed")
+    pytest.skip("no Chromium (as root: apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        opened = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        yield opened
+        opened.close()
+
+
+def _cell(page: Any, unit: str, target: str) -> float:
+    """The number the matrix shows for ``unit`` against ``target``."""
+    row = page.locator(".tabulator-row", has_text=unit).first
+    return float(row.locator(f'.tabulator-cell[tabulator-field="{target}"]').inner_text())
+
+
+def _open(browser: Any, url: str, width: int, height: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector(".tabulator-row", state="attached", timeout=60_000)
+    page.locator(".tabulator-row", has_text="Necron Warriors").first.wait_for(timeout=30_000)
+    return page
+
+
+ARTIFACTS = os.environ.get("MATHHAMMER_ARTIFACTS")
+
+
+@pytest.mark.system
+def test_the_served_page_shows_the_exact_numbers(served: str, browser: Any, tmp_path: Path) -> None:
+    page = _open(browser, served, 1280, 800)
+    warriors = next(x for x in mh.read_army(ROSTER).loadouts if x.name.startswith("Necron W"))
+    horde = mh.targets.get("Horde infantry")
+    exact = choose(warriors, horde).result.killed.mean()
+    assert _cell(page, warriors.name, horde.name) == pytest.approx(exact, abs=5e-4)
+    row = page.locator(".tabulator-row", has_text=warriors.name).first
+    row.locator(f'.tabulator-cell[tabulator-field="{horde.name}"]').click()
+    heading = page.get_by_text(f"{warriors.name} against {horde.name}")
+    heading.wait_for(timeout=30_000)
+    summary = page.locator("p", has_text="expected models destroyed").first.inner_text()
+    assert summary.startswith(f"expected models destroyed {exact:.3f}, P(destroyed)")
+    folder = Path(ARTIFACTS) if ARTIFACTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "page-desktop.png"), full_page=True)
+    page.close()
+    phone = _open(browser, served, 390, 844)
+    phone.screenshot(path=str(folder / "page-phone.png"), full_page=True)
+    phone.close()
+
+
+@pytest.mark.system
+def test_the_situation_changes_the_numbers(served: str, browser: Any) -> None:
+    page = _open(browser, served, 1280, 800)
+    before = _cell(page, "Necron Warriors", "Horde infantry")
+    page.get_by_text("within half range").click()
+    deadline = time.monotonic() + 30
+    while _cell(page, "Necron Warriors", "Horde infantry") == before:
+        assert time.monotonic() < deadline, "the number did not change"
+        time.sleep(0.2)
+    state = PageState(mine=mh.read_army(ROSTER), situation=("half_range",))
+    want = state.table().loc["Necron Warriors (ranged)", "Horde infantry"]
+    assert _cell(page, "Necron Warriors", "Horde infantry") == pytest.approx(want, abs=5e-4)
+    page.close()
+
+
+@pytest.mark.system
+def test_an_upload_replaces_the_list_and_a_bad_one_says_why(
+    served: str, browser: Any, tmp_path: Path
+) -> None:
+    page = _open(browser, served, 1280, 800)
+    inputs = page.locator('input[type="file"]')
+    inputs.first.set_input_files(str(ORKS))
+    first_ork = mh.read_army(ORKS).loadouts[0].name
+    page.locator(".tabulator-row", has_text=first_ork).first.wait_for(timeout=30_000)
+    bad = tmp_path / "broken.rosz"
+    bad.write_bytes(b"PK\x03\x04 not a zip at all")
+    inputs.first.set_input_files(str(bad))
+    alert = page.locator(".alert-danger", has_text="broken.rosz")
+    alert.wait_for(timeout=30_000)
+    assert "\n" not in alert.inner_text().strip()
+    page.close()
