@@ -85,6 +85,20 @@ def test_the_state_follows_the_list_and_the_situation() -> None:
     assert f"**{state.attack(unit, target).killed.mean():.3f}**" in text
 
 
+def test_a_cells_check_and_what_it_would_take() -> None:
+    state = PageState(mine=mh.read_army(ROSTER))
+    unit, target = "Necron Warriors (ranged)", "Horde infantry"
+    line = state.check(unit, target)
+    rolled, se = (float(x) for x in line.split(": ")[1].split(";")[0].split(" ± "))
+    exact = state.attack(unit, target).killed.mean()
+    assert line.endswith(f"exact {exact:.3f}") and abs(rolled - exact) <= 5 * se + 1e-3
+    loadout = next(x for x in state.loadouts if x.name == unit)
+    row = mh.durability(mh.targets.get(target), [loadout]).iloc[0]
+    half, most = state.copies(unit, target)
+    assert (half, most) == (row["copies_50"], row["copies_90"]) and half <= most
+    assert f"what it would take: {half} for 50 %, {most} for 90 %" in _detail(state, unit, target)
+
+
 def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:
     army = read_upload("../../etc/necrons.rosz", ROSTER.read_bytes())
     assert [x.name for x in army.loadouts][:1] == ["Overlord (ranged)"]
@@ -166,6 +180,15 @@ def test_the_served_page_shows_the_exact_numbers(served: str, browser: Any, tmp_
     heading.wait_for(timeout=30_000)
     summary = page.locator("p", has_text="expected models destroyed").first.inner_text()
     assert summary.startswith(f"expected models destroyed {exact:.3f}, P(destroyed)")
+    page.get_by_role("button", name="Check by Monte Carlo").click()
+    rolled = page.locator("p", has_text="Monte Carlo (20,000 trials)").first
+    rolled.wait_for(timeout=60_000)
+    assert rolled.inner_text().endswith(f"exact {exact:.3f}")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the matrix (CSV)").click()
+    csv = Path(download.value.path()).read_text()
+    want = PageState(mine=mh.read_army(ROSTER)).table().to_csv()
+    assert csv == want
     folder = Path(ARTIFACTS) if ARTIFACTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "page-desktop.png"), full_page=True)
@@ -206,3 +229,27 @@ def test_an_upload_replaces_the_list_and_a_bad_one_says_why(
     alert.wait_for(timeout=30_000)
     assert "\n" not in alert.inner_text().strip()
     page.close()
+
+
+@pytest.mark.system
+def test_a_link_restores_the_choices(served: str, browser: Any) -> None:
+    """The page's link to its view carries the choices; opened, it shows the same matrix."""
+    page = _open(browser, served, 1280, 800)
+    page.get_by_text("melee", exact=True).click()
+    link = page.get_by_role("link", name="Link to this view")
+    link.wait_for(timeout=30_000)
+    deadline = time.monotonic() + 30
+    while "phase=melee" not in (link.get_attribute("href") or ""):
+        assert time.monotonic() < deadline, link.get_attribute("href")
+        time.sleep(0.2)
+    href = link.get_attribute("href")
+    assert href == PageState(phase="melee").query()
+    again = browser.new_page(viewport={"width": 1280, "height": 800})
+    again.goto(served + str(href))
+    row = again.locator(".tabulator-row", has_text="Necron Warriors (melee)").first
+    row.wait_for(timeout=60_000)
+    want = PageState(mine=mh.read_army(ROSTER), phase="melee").table()
+    got = _cell(again, "Necron Warriors (melee)", "Horde infantry")
+    assert got == pytest.approx(want.loc["Necron Warriors (melee)", "Horde infantry"], abs=5e-4)
+    page.close()
+    again.close()

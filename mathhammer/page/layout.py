@@ -14,19 +14,24 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import io
+import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from ..errors import MathhammerError, OptionError
 from ..io.sources import Army, read_army
 from ..model.context import Context
+from ..montecarlo.engine import simulate
 from ..results.attack import AttackResult
 from ..units import targets as suite
+from ..units.durability import durability
 from ..units.loadout import Loadout
-from ..units.options import choose
+from ..units.options import Choice, choose
 from ..units.targets import Target
 from .matrix import METRICS, PHASES, matrix, of_phase
 
@@ -41,6 +46,8 @@ SITUATIONS = {
 }
 #: The files an upload may be.
 ACCEPTED = ".ros,.rosz,.json,.csv"
+#: Trials of a cell's Monte Carlo check.
+CHECK_TRIALS = 20_000
 
 _FOLDER: list[Path] = []
 
@@ -107,11 +114,43 @@ class PageState:
             context=self.context,
         )  # fmt: skip
 
-    def attack(self, unit: str, target: str) -> AttackResult:
-        """The exact attack behind one cell: the unit's best option against the target."""
+    def choice(self, unit: str, target: str) -> Choice:
+        """The unit's best option against the target, attacked exactly."""
         loadout = next(x for x in self.loadouts if x.name == unit)
-        chosen = next(t for t in self.theirs if t.name == target)
-        return choose(loadout, chosen, rules=self.ruleset, context=self.context).result
+        return choose(loadout, self._target(target), rules=self.ruleset, context=self.context)
+
+    def _target(self, name: str) -> Target:
+        return next(t for t in self.theirs if t.name == name)
+
+    def attack(self, unit: str, target: str) -> AttackResult:
+        """The exact attack behind one cell."""
+        return self.choice(unit, target).result
+
+    def check(self, unit: str, target: str, trials: int = CHECK_TRIALS) -> str:
+        """The cell's attack rolled by the Monte Carlo: its mean, with the exact one."""
+        chosen = self.choice(unit, target)
+        weapons, context = chosen.declaration.weapons, chosen.context
+        rolled = simulate(
+            weapons, self._target(target).unit, trials=trials, rng=1, rules=self.ruleset,
+            context=context,
+        )  # fmt: skip
+        mean, exact = rolled.killed.mean(), chosen.result.killed.mean()
+        se = rolled.killed.std() / trials**0.5
+        return f"Monte Carlo ({trials:,} trials): {mean:.3f} ± {se:.3f}; exact {exact:.3f}"
+
+    def copies(self, unit: str, target: str) -> tuple[Any, Any]:
+        """How many of the unit, one after another, destroy the target with a chance of
+        at least 50 % and 90 % (None past 60)."""
+        loadout = next(x for x in self.loadouts if x.name == unit)
+        row = durability(self._target(target), [loadout], rules=self.ruleset).iloc[0]
+        return row["copies_50"], row["copies_90"]
+
+    def query(self) -> str:
+        """The page's address query that restores these choices (the lists aside)."""
+        choices = {"rules": self.rules, "metric": self.metric, "phase": self.phase}
+        if self.situation:
+            choices["situation"] = json.dumps(list(self.situation))
+        return "?" + urlencode(choices)
 
     def not_understood(self) -> list[str]:
         """The rules of my list its reader did not understand, one line each."""
@@ -134,7 +173,14 @@ def _detail(state: PageState, unit: str, target: str) -> str:
     ]
     most = killed.support()[1]
     lines += [f"| {k} | {killed.at_least(k):.4f} |" for k in range(1, most + 1)]
+    half, nine = state.copies(unit, target)
+    lines += ["", f"what it would take: {_count(half)} for 50 %, {_count(nine)} for 90 %"]
     return "\n".join(lines)
+
+
+def _count(copies: Any) -> str:
+    """A number of copies in words (none within the durability's limit: "more than 60")."""
+    return "more than 60" if copies is None or copies != copies else f"{int(copies)}"
 
 
 def layout(state: PageState | None = None) -> Any:
@@ -158,6 +204,14 @@ def layout(state: PageState | None = None) -> Any:
     )
     message = pn.pane.Alert("", alert_type="danger", visible=False)
     detail = pn.pane.Markdown("Click a cell to see its attack.", name="detail")
+    checked = pn.pane.Markdown("", name="check")
+    check = pn.widgets.Button(name="Check by Monte Carlo", disabled=True)
+    download = pn.widgets.FileDownload(
+        callback=lambda: io.StringIO(table.value.to_csv()), filename="matrix.csv",
+        label="Download the matrix (CSV)",
+    )  # fmt: skip
+    opened: list[str] = []
+    link = pn.pane.Markdown("", name="link")
     unknown = pn.pane.Markdown("", name="not understood")
 
     def refresh(*_: Any) -> None:
@@ -172,6 +226,7 @@ def layout(state: PageState | None = None) -> Any:
         table.value = frame
         table.style.background_gradient(cmap="viridis", axis=None)
         message.visible = False
+        link.object = f"[Link to this view]({state.query()})"
         listed = state.not_understood() or ["none"]
         unknown.object = "**Not understood:**\n\n" + "\n".join(f"- {x}" for x in listed)
 
@@ -193,17 +248,42 @@ def layout(state: PageState | None = None) -> Any:
             return
         unit = table.value.index[event.row]
         detail.object = _detail(state, unit, event.column)
+        opened[:] = [unit, event.column]
+        checked.object, check.disabled = "", False
+
+    def rolled(_: Any) -> None:
+        checked.object = state.check(*opened)
 
     mine.param.watch(lambda e: upload(e, True), "value")
     theirs.param.watch(lambda e: upload(e, False), "value")
     for widget in (rules, situation, metric, phase):
         widget.param.watch(refresh, "value")
     table.on_click(clicked)
+    check.on_click(rolled)
+    _permalink(pn, {"rules": rules, "metric": metric, "phase": phase, "situation": situation})
     refresh()
     inputs = pn.Column("## mathhammer", mine, theirs, rules, situation, metric, phase, width=300)
-    middle = pn.Column(message, table, unknown, min_width=340, sizing_mode="stretch_width")
+    middle = pn.Column(
+        message,
+        table,
+        pn.Row(download, link),
+        unknown,
+        min_width=340,
+        sizing_mode="stretch_width",
+    )
+    attack = pn.Column(detail, check, checked, width=340)
     # a FlexBox wraps on a narrow screen: the inputs, then the matrix, then the attack
-    return pn.FlexBox(inputs, middle, pn.Column(detail, width=340), flex_wrap="wrap")
+    return pn.FlexBox(inputs, middle, attack, flex_wrap="wrap")
+
+
+def _permalink(pn: Any, widgets: dict[str, Any]) -> None:
+    """Keep the choices in the page's address, so that a link restores them (served
+    pages only: a notebook has no address)."""
+    location = pn.state.location
+    if location is None:
+        return
+    for name, widget in widgets.items():
+        location.sync(widget, {"value": name})
 
 
 def _show(message: Any, text: str) -> None:
