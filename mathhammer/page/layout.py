@@ -252,7 +252,7 @@ def layout(state: PageState | None = None) -> Any:
         checked.object, check.disabled = "", False
 
     def rolled(_: Any) -> None:
-        checked.object = state.check(*opened)
+        checked.object = state.check(opened[0], opened[1])
 
     mine.param.watch(lambda e: upload(e, True), "value")
     theirs.param.watch(lambda e: upload(e, False), "value")
