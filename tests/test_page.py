@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.page.layout import PageState, _detail, read_upload
+from mathhammer.page.layout import PageState, _count, _detail, read_upload
 from mathhammer.page.matrix import matrix, of_phase
 from mathhammer.units.options import choose
 
@@ -97,6 +98,7 @@ def test_a_cells_check_and_what_it_would_take() -> None:
     half, most = state.copies(unit, target)
     assert (half, most) == (row["copies_50"], row["copies_90"]) and half <= most
     assert f"what it would take: {half} for 50 %, {most} for 90 %" in _detail(state, unit, target)
+    assert [_count(x) for x in (3, pd.NA, float("nan"))] == ["3", "more than 60", "more than 60"]
 
 
 def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:

@@ -180,7 +180,10 @@ def _detail(state: PageState, unit: str, target: str) -> str:
 
 def _count(copies: Any) -> str:
     """A number of copies in words (none within the durability's limit: "more than 60")."""
-    return "more than 60" if copies is None or copies != copies else f"{int(copies)}"
+    try:
+        return str(int(copies))
+    except (TypeError, ValueError):  # pandas' NA, or NaN: none within the limit
+        return "more than 60"
 
 
 def layout(state: PageState | None = None) -> Any:
