@@ -109,6 +109,28 @@ def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:
         read_upload("deep.ros", b"<roster>" + b"<a>" * 200 + b"</a>" * 200 + b"</roster>")
 
 
+@pytest.mark.system
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--port", "99999"], "argument --port: a port is 1 to 65535; got 99999"),
+        (["--port", "http"], "argument --port: expected an integer; got 'http'"),
+        (["/no/such/list.rosz"], "/no/such/list.rosz: no such file or folder"),
+        ([str(ROSTER), "--targets", "/dev/zero"], "/dev/zero: not a regular file"),
+        (["--host", "no.such.host.invalid", "--port", "1"], "mathhammer: error: "),
+    ],
+)
+def test_the_app_command_refuses_in_one_line(argv: list[str], line: str) -> None:
+    """What keeps the page from being served is one line, before any serving."""
+    run = subprocess.run(
+        [sys.executable, "-m", "mathhammer", "app", *argv],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode in (1, 2) and "serving" not in run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert line in lines[-1] and "Traceback" not in run.stderr
+
+
 # --------------------------------------------------------------------------- in a browser
 def _free_port() -> int:
     with socket.socket() as probe:

@@ -251,6 +251,12 @@ DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--seed": NUMBER_TEXTS,
     "--rules": RULES,
 }
+#: app serves until stopped: its refusals are tried in tests/test_page.py instead.
+APP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
+    "--targets": None,
+    "--port": None,
+    "--host": None,
+}
 #: The quick profile's Monte Carlo: a few thousand trials at most (the long profile runs
 #: the limits' edges, ten million trials of an attack, and demo's default).
 QUICK_TRIALS = small_or_refused(2000)
@@ -380,6 +386,7 @@ def test_every_option_of_every_command_is_tried() -> None:
         "detachments": DETACHMENTS_OPTIONS,
         "sweep": SWEEP_OPTIONS,
         "targets": {},
+        "app": APP_OPTIONS,
     }
     assert set(commands) == set(tables)
     for name, command in commands.items():

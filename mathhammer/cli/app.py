@@ -12,7 +12,7 @@ from typing import Any
 
 from .values import integer
 
-__all__ = ["add_app", "app_command"]
+__all__ = ["add_app", "app_command", "port"]
 
 #: The port served by default (Panel's own).
 DEFAULT_PORT = 5006
@@ -32,13 +32,31 @@ def add_app(sub: Any) -> argparse.ArgumentParser:
     command.add_argument("roster", nargs="?", help="my list (any file report reads)")
     command.add_argument("--targets", help="the opponent's list (default: the standard targets)")
     command.add_argument(
-        "--port", type=integer, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+        "--port", type=port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
     )
     command.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: only here)"
     )
     command.set_defaults(run=app_command)
     return command
+
+
+def port(text: str) -> int:
+    """A port to listen on: 1 to 65535.
+
+    Examples
+    --------
+    >>> port("5006")
+    5006
+    >>> port("99999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a port is 1 to 65535; got 99999
+    """
+    number = integer(text)
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535; got {number}")
+    return number
 
 
 def app_command(args: argparse.Namespace) -> int:
@@ -49,14 +67,17 @@ def app_command(args: argparse.Namespace) -> int:
 
     app(args.roster, args.targets)  # read once here: an unreadable list is one line now
     origins = [f"{args.host}:{args.port}", f"localhost:{args.port}"]
-    print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    pn.serve(
+    server = pn.serve(
         lambda: app(args.roster, args.targets),
         port=args.port,
         address=args.host,
         websocket_origin=origins,
         show=False,
+        start=False,  # the port is bound here: a port in use is one line, before the next
         title="mathhammer",
         verbose=False,
     )
+    print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    server.start()
+    server.io_loop.start()
     return 0

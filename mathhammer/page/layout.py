@@ -192,23 +192,21 @@ def layout(state: PageState | None = None) -> Any:
     pn = panel()
     number = importlib.import_module("bokeh.models.widgets.tables").NumberFormatter
     state = PageState() if state is None else state
-    mine = pn.widgets.FileInput(accept=ACCEPTED, name="My list")
-    theirs = pn.widgets.FileInput(accept=ACCEPTED, name="Their list")
-    rules = pn.widgets.Select(name="Ruleset", options=["auto", "11e", "10e", "classic"])
+    mine = pn.widgets.FileInput(accept=ACCEPTED, label="My list")
+    theirs = pn.widgets.FileInput(accept=ACCEPTED, label="Their list")
+    rules = pn.widgets.Select(label="Ruleset", options=["auto", "11e", "10e", "classic"])
     situation = pn.widgets.CheckBoxGroup(
-        name="Situation", options={words: key for key, words in SITUATIONS.items()}
+        label="Situation", options={words: key for key, words in SITUATIONS.items()}
     )
     metric = pn.widgets.Select(
-        name="Metric", options={words: key for key, words in METRICS.items()}
+        label="Metric", options={words: key for key, words in METRICS.items()}
     )
-    phase = pn.widgets.RadioButtonGroup(name="Phase", options=list(PHASES), value=state.phase)
-    table = pn.widgets.Tabulator(
-        state.table(), disabled=True, sizing_mode="stretch_width", name="matrix"
-    )
+    phase = pn.widgets.RadioButtonGroup(label="Phase", options=list(PHASES), value=state.phase)
+    table = pn.widgets.Tabulator(state.table(), disabled=True, sizing_mode="stretch_width")
     message = pn.pane.Alert("", alert_type="danger", visible=False)
     detail = pn.pane.Markdown("Click a cell to see its attack.", name="detail")
     checked = pn.pane.Markdown("", name="check")
-    check = pn.widgets.Button(name="Check by Monte Carlo", disabled=True)
+    check = pn.widgets.Button(label="Check by Monte Carlo", disabled=True)
     download = pn.widgets.FileDownload(
         callback=lambda: io.StringIO(table.value.to_csv()), filename="matrix.csv",
         label="Download the matrix (CSV)",
