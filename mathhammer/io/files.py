@@ -185,21 +185,24 @@ def read_input_text(
         raise error.at(str(path), None, None, f"cannot read: {exc}") from None
 
 
-def _json_children(node: Any) -> Iterable[Any]:
-    """The values a JSON object or array holds (nothing for any other value)."""
-    if isinstance(node, dict):
-        return node.values()
-    return node if isinstance(node, list) else ()
-
-
 _REAL_DEPTH = "real army files nest a few dozen at most"
 
 
+def _json_level(level: list[Any]) -> list[Any]:
+    """The objects and arrays one level below ``level`` (scalars hold nothing below)."""
+    below = []
+    for node in level:
+        values = node.values() if type(node) is dict else node if type(node) is list else ()
+        below += [v for v in values if type(v) is dict or type(v) is list]
+    return below
+
+
 def check_depth(
-    root: Any, name: str, children: Callable[[Any], Iterable[Any]] = _json_children
+    root: Any, name: str, children: Callable[[Any], Iterable[Any]] | None = None
 ) -> None:
-    """Refuse a tree nested past :data:`MAX_DEPTH` levels, walked without recursion (an
-    XML element's ``children`` are ``list``; a parsed JSON value's by default).
+    """Refuse a tree nested past :data:`MAX_DEPTH` levels, walked a level at a time without
+    recursion: a parsed JSON value by default (its objects and arrays), or the nodes that
+    ``children`` gives (an XML element's: ``list``).
 
     Examples
     --------
@@ -213,13 +216,16 @@ def check_depth(
     mathhammer.errors.InputFileError: army.json: nested more than 100 levels deep; real army \
 files nest a few dozen at most
     """
-    stack = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            problem = f"nested more than {MAX_DEPTH} levels deep"
-            raise InputFileError.at(name, None, None, f"{problem}; {_REAL_DEPTH}")
-        stack.extend((child, depth + 1) for child in children(node))
+    level = [root]
+    for _ in range(MAX_DEPTH):
+        if children is None:
+            level = _json_level(level)
+        else:
+            level = [child for node in level for child in children(node)]
+        if not level:
+            return
+    problem = f"nested more than {MAX_DEPTH} levels deep"
+    raise InputFileError.at(name, None, None, f"{problem}; {_REAL_DEPTH}")
 
 
 def read_input_json(path: str | Path) -> Any:
