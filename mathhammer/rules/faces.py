@@ -27,6 +27,7 @@ __all__ = [
     "Outcome",
     "failed_faces",
     "group_saves",
+    "improved_save",
     "reroll_mask",
     "save_face_weights",
     "tabulate",
@@ -210,7 +211,18 @@ def group_saves(
     >>> saves(np.arange(1, 7), ModelGroup(5, 4, 3, 1)).tolist()  # Sv3+ at AP -1: 4+
     [False, False, False, True, True, True]
     """
-    save = group.save
-    if improve and save < 7:  # 7: no armour save
-        save = max(2, save - improve)
-    return check(natural, ap, save, best_roll(group.invuln, invuln))
+    return check(natural, ap, improved_save(group.save, improve), best_roll(group.invuln, invuln))
+
+
+def improved_save(save: int, improve: int) -> int:
+    """An armour save improved by ``improve`` ("+1 Sv": 4+ becomes 3+), never better than
+    2+; no armour save (7) stays none.
+
+    Examples
+    --------
+    >>> improved_save(4, 1), improved_save(2, 1), improved_save(7, 1), improved_save(5, 0)
+    (3, 2, 7, 5)
+    """
+    if improve and save < 7:
+        return max(2, save - improve)
+    return save

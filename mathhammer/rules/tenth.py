@@ -32,7 +32,7 @@ from ..model.context import Context
 from ..model.draft import PoolDraft, Situation
 from ..model.profiles import ModelGroup
 from .eleventh import _CHECKS, EleventhEdition, _applied, _kept, _skill
-from .faces import group_saves
+from .faces import group_saves, improved_save
 
 __all__ = ["ELEVENTH_ONLY", "TenthEdition", "cover_saves"]
 
@@ -124,7 +124,7 @@ def cover_saves(
     >>> cover_saves(save_outcome, faces, ModelGroup(5, 4, 2, 1), ap=-2, cover=True).tolist()
     [False, False, True, True, True, True]
     """
-    save = group.save if not improve or group.save >= 7 else max(2, group.save - improve)
+    save = improved_save(group.save, improve)
     bonus = 1 if cover and not (save <= 3 and ap == 0) else 0
     return group_saves(check, natural, group, ap=ap + bonus, invuln=invuln, improve=improve)
 
