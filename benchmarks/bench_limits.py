@@ -72,7 +72,7 @@ _FILES = """
 import sys, tempfile, pathlib
 sys.path.insert(0, "tests")
 from hostile_files import (
-    amplified_attributes, big_folder, deep_roster, link_graph, long_csv, model_count,
+    amplified_attributes, big_folder, deep_roster, link_chain, link_graph, long_csv, model_count,
     roster_json, wargear_count,
 )
 FOLDER = pathlib.Path(tempfile.mkdtemp())
@@ -339,6 +339,23 @@ CASES = [
         "links branching 26 levels deep (never ended)",
         _FILES
         + "path, faction = link_graph(26)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+        accepted=False,
+    ),
+    Case(
+        "nesting",
+        "MAX_NESTING",
+        "a unit whose links form a chain 50 levels deep",
+        _FILES
+        + "path, faction = link_chain(50)(FOLDER)\n"
+        + "run = lambda: mh.read_army(path, faction=faction)",
+    ),
+    Case(
+        "nesting-refused",
+        "MAX_NESTING",
+        "a chain of links 5,000 levels deep (a RecursionError)",
+        _FILES
+        + "path, faction = link_chain(5000)(FOLDER)\n"
         + "run = lambda: mh.read_army(path, faction=faction)",
         accepted=False,
     ),

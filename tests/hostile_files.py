@@ -103,6 +103,26 @@ def link_graph(levels: int) -> Maker:
     return make
 
 
+def link_chain(levels: int) -> Maker:
+    """A unit whose one entry links to the next, and that one to the next, ``levels``
+    entries deep: a selection tree as deep as its catalogue is long."""
+
+    def make(folder: Path) -> tuple[Path, str | None]:
+        shared = []
+        for level in range(levels):
+            entry: dict[str, Any] = {"id": f"e{level}", "name": f"E{level}", "type": "upgrade"}
+            if level + 1 < levels:
+                next_one = {"id": f"l{level}", "name": "next", "type": "selectionEntry"}
+                entry["entryLinks"] = [{**next_one, "targetId": f"e{level + 1}"}]
+            shared.append(entry)
+        unit = _unit(5, 1)
+        top = {"id": "top", "name": "top", "type": "selectionEntry", "targetId": "e0"}
+        unit["entryLinks"] = [top]
+        return _write_catalogue(folder, _catalogue([unit], shared))
+
+    return make
+
+
 def model_count(most: int) -> Maker:
     """A unit of up to ``most`` models."""
     return lambda folder: _write_catalogue(folder, _catalogue([_unit(most, 1)], []))
@@ -275,6 +295,9 @@ def big_folder(megabytes: int) -> Maker:
 CASES: dict[str, Maker] = {
     "link graph 20 levels": link_graph(20),
     "link graph 26 levels": link_graph(26),
+    "link chain 50 levels": link_chain(50),
+    "link chain 51 levels": link_chain(51),
+    "link chain 5,000 levels": link_chain(5000),
     "5,000,000 models": model_count(5_000_000),
     "999,999,999 models": model_count(999_999_999),
     "10,000,000 guns a model": wargear_count(10_000_000),

@@ -24,7 +24,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.errors import InputFileError
 from mathhammer.io.bsdata import files as files_module
-from mathhammer.io.bsdata import read_catalogue
+from mathhammer.io.bsdata import read_catalogue, tree
 from mathhammer.io.bsdata.composition import renamed
 from mathhammer.io.bsdata.links import Book, CatalogueSet
 from mathhammer.io.bsdata.points import unit_cost
@@ -643,3 +643,79 @@ def test_links_that_expand_exponentially_skip_the_unit_within_seconds(tmp_path: 
     assert "Necron Warriors" not in [d.name for d in catalogue_read.datasheets]
     skipped = {s.entry: s.reason for s in catalogue_read.report.skipped}
     assert any("selection tree expands past 20000 entries" in r for r in skipped.values())
+
+
+def _levels(count: int, width: int, prefix: str = "e") -> dict[str, dict[str, Any]]:
+    """Shared entries by id: each links ``width`` times to the next, ``count`` levels."""
+    entries: dict[str, dict[str, Any]] = {
+        f"{prefix}{i}": {"id": f"{prefix}{i}", "name": f"{prefix}{i}", "type": "upgrade"}
+        for i in range(count)
+    }
+    for i in range(count - 1):
+        entries[f"{prefix}{i}"]["entryLinks"] = [
+            {"id": f"{prefix}{i}-{n}", "name": "next", "targetId": f"{prefix}{i + 1}"}
+            for n in range(width)
+        ]
+    return entries
+
+
+def _counting_resolver(entries: dict[str, dict[str, Any]]) -> tuple[Any, list[int]]:
+    calls = [0]
+
+    def resolve(owner: object, link: dict[str, Any]) -> tuple[object, dict[str, Any]]:
+        calls[0] += 1
+        return owner, entries[link["targetId"]]
+
+    return resolve, calls
+
+
+def test_the_size_check_walks_each_shared_entry_once() -> None:
+    # 2 ** 26 paths through 26 entries: sized in as many steps as it has links, then refused
+    entries = _levels(26, 2)
+    resolve, calls = _counting_resolver(entries)
+    with pytest.raises(tree.TreeTooLarge, match="expands past 20000 entries"):
+        tree.check_expansion(resolve, None, entries["e0"])
+    assert calls[0] == 2 * 25
+    # 14 levels: 2 ** 14 - 2 entries below the top, within the limit, sized exactly
+    entries = _levels(14, 2)
+    resolve, calls = _counting_resolver(entries)
+    tree.check_expansion(resolve, None, entries["e0"])
+    assert calls[0] == 2 * 13
+    assert len(_flatten(tree.build(resolve, None, entries["e0"]))) == 2**14 - 2
+
+
+def _flatten(slot: tree.Slot) -> list[tree.Slot]:
+    out = []
+    pending = list(slot.children)
+    while pending:
+        child = pending.pop()
+        out.append(child)
+        pending.extend(child.children)
+    return out
+
+
+@pytest.mark.parametrize("depth, refused", [(50, False), (51, True), (5000, True)])
+def test_a_chain_of_links_nests_at_most_fifty_levels(depth: int, refused: bool) -> None:
+    # a chain of `depth` entries below the top: the deepest `depth` levels down
+    entries = _levels(depth + 1, 1)
+    resolve, _ = _counting_resolver(entries)
+    if refused:
+        with pytest.raises(tree.TreeTooLarge, match="nests past 50 levels"):
+            tree.build(resolve, None, entries["e0"])
+    else:
+        assert len(_flatten(tree.build(resolve, None, entries["e0"]))) == depth
+
+
+def test_a_shared_entry_deeper_than_first_met_counts_its_whole_height() -> None:
+    # e0 reaches e1 directly and through a chain of 49 others: sized once (where first met,
+    # one level down), its height still counts where it stands deepest, 50 levels down
+    entries = _levels(3, 1)
+    chain = _levels(49, 1, prefix="c")
+    chain["c48"]["entryLinks"] = [{"id": "to-e1", "name": "e1", "targetId": "e1"}]
+    entries.update(chain)
+    entries["e0"]["entryLinks"].append({"id": "to-chain", "name": "chain", "targetId": "c0"})
+    resolve, _ = _counting_resolver(entries)
+    with pytest.raises(tree.TreeTooLarge, match="nests past 50 levels"):
+        tree.check_expansion(resolve, None, entries["e0"])
+    with pytest.raises(tree.TreeTooLarge, match="nests past 50 levels"):
+        tree.build(resolve, None, entries["e0"])

@@ -29,6 +29,9 @@ from hypothesis import strategies as st
 EXPECTED = {
     "link graph 20 levels": "error InputFileError",  # its one unit skipped: nothing read
     "link graph 26 levels": "error InputFileError",
+    "link chain 50 levels": "ok",  # its deepest entry 50 levels below the unit
+    "link chain 51 levels": "error InputFileError",
+    "link chain 5,000 levels": "error InputFileError",  # was a RecursionError
     "5,000,000 models": "error InputFileError",
     "999,999,999 models": "error InputFileError",
     "10,000,000 guns a model": "error InputFileError",

@@ -39,7 +39,7 @@ from typing import Any
 
 from .links import nodes, number, with_link
 
-__all__ = ["INF", "MAX_SLOTS", "Slot", "TreeTooLarge", "build", "model_ranges"]
+__all__ = ["INF", "MAX_NESTING", "MAX_SLOTS", "Slot", "TreeTooLarge", "build", "model_ranges"]
 
 Node = dict[str, Any]
 #: "No maximum": larger than any real count, and still an int for the arithmetic.
@@ -48,10 +48,15 @@ INF = 10**9
 #: hundred; links that each point at two entries of the next level, twenty levels deep,
 #: expand to a million, and were expanded until the machine gave out.
 MAX_SLOTS = 20_000
+#: The most levels a selection tree may nest (an entry within an entry, through links or
+#: not). The real catalogues nest at most a few levels; a chain of links each pointing at
+#: the next nested until Python's recursion limit gave out.
+MAX_NESTING = 50
 
 
 class TreeTooLarge(Exception):
-    """A selection tree that expands past :data:`MAX_SLOTS` entries."""
+    """A selection tree that expands past :data:`MAX_SLOTS` entries or nests past
+    :data:`MAX_NESTING` levels."""
 
 
 #: (catalogue that owns the link, link) -> (catalogue that owns the target, target).
@@ -109,17 +114,99 @@ def build(resolve: Resolver, owner: Any, node: Node, link: Node | None = None) -
     with "Crusade", or named "Crusade") are left out: neither is part of a unit in a
     matched-play list.
     """
+    check_expansion(resolve, owner, node)
     root = Slot(node, link, owner, str(node.get("type", "group")), 1, 1, 1)
     built = itertools.count(1)  # the entries expanded, counted as they are
     root.children = _children(resolve, owner, node, {str(node.get("id"))}, built)
     return root
 
 
+def check_expansion(resolve: Resolver, owner: Any, node: Node) -> None:
+    """Refuse, before anything is built, a tree that would expand past :data:`MAX_SLOTS`
+    entries or nest past :data:`MAX_NESTING` levels: :class:`TreeTooLarge`.
+
+    The walk is iterative and sizes each shared sub-tree once (a link graph whose entries
+    each point at two of the next level is walked in as many steps as it has entries, not
+    paths). A sub-tree is sized where it is first reached; :func:`build` counts again as it
+    expands, so a tree whose links loop back is bounded either way.
+
+    Examples
+    --------
+    >>> chain = {"id": "e0", "name": "E0"}
+    >>> last = chain
+    >>> for level in range(1, 60):
+    ...     last["selectionEntries"] = [{"id": f"e{level}", "name": f"E{level}"}]
+    ...     last = last["selectionEntries"][0]
+    >>> check_expansion(lambda owner, link: (owner, {}), None, chain)
+    Traceback (most recent call last):
+    ...
+    mathhammer.io.bsdata.tree.TreeTooLarge: its selection tree nests past 50 levels
+    """
+    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (entries below it, its height)
+    root = _Walk(owner, node, {str(node.get("id"))}, iter(_kept(resolve, owner, node)))
+    stack = [root]
+    while stack:
+        top = stack[-1]
+        step = next(top.pending, None)
+        if step is None:
+            stack.pop()
+            sizes[id(top.node)] = (top.size, top.height)
+            if stack:
+                stack[-1].add(top.size, top.height)
+            continue
+        child_owner, child = step
+        ident = str(child.get("id"))
+        if ident in top.path:
+            continue  # a link back to an ancestor is not followed (as build does)
+        known = sizes.get(id(child))
+        if known is not None:
+            top.add(*known)
+        elif len(stack) > MAX_NESTING:  # the child would stand at that depth
+            raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
+        else:
+            pending = iter(_kept(resolve, child_owner, child))
+            stack.append(_Walk(child_owner, child, top.path | {ident}, pending))
+        if top.size > MAX_SLOTS or top.height > MAX_NESTING:
+            break
+    tops = [root] + stack
+    if any(w.size > MAX_SLOTS for w in tops):
+        raise TreeTooLarge(f"its selection tree expands past {MAX_SLOTS} entries")
+    if any(w.height + depth > MAX_NESTING for depth, w in enumerate(tops)):
+        raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
+
+
+@dataclass
+class _Walk:
+    """A node on :func:`check_expansion`'s stack: its entries not yet walked, and the
+    entries and levels below it so far."""
+
+    owner: Any
+    node: Node
+    path: set[str]
+    pending: Iterator[tuple[Any, Node]]
+    size: int = 0
+    height: int = 0
+
+    def add(self, size: int, height: int) -> None:
+        """Count a child whose sub-tree holds ``size`` entries ``height`` levels deep."""
+        self.size += 1 + size
+        self.height = max(self.height, 1 + height)
+
+
+def _kept(resolve: Resolver, owner: Any, node: Node) -> list[tuple[Any, Node]]:
+    """(owner, node) of the entries a node's tree keeps: neither hidden nor crusade."""
+    return [
+        (child_owner, child)
+        for child_owner, child, via, _ in _contents(resolve, owner, node)
+        if not _left_out(child, via)
+    ]
+
+
 def _children(
     resolve: Resolver, owner: Any, node: Node, path: set[str], built: Iterator[int]
 ) -> list[Slot]:
     """The slots of what one selection of a node holds, each at its default; past
-    :data:`MAX_SLOTS` entries expanded, :class:`TreeTooLarge`."""
+    :data:`MAX_SLOTS` entries expanded or :data:`MAX_NESTING` levels, :class:`TreeTooLarge`."""
     slots = []
     for child_owner, child, via, kind in _contents(resolve, owner, node):
         ident = str(child.get("id"))
@@ -127,6 +214,8 @@ def _children(
             continue  # a link back to an ancestor would never end
         if next(built) > MAX_SLOTS:
             raise TreeTooLarge(f"its selection tree expands past {MAX_SLOTS} entries")
+        if len(path) > MAX_NESTING:
+            raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
         slot = Slot(child, via, child_owner, kind)
         slot.low, slot.high = _limits(child, via)
         slot.children = _children(resolve, child_owner, child, path | {ident}, built)
