@@ -244,19 +244,25 @@ def _footprint(result: AttackResult) -> int:
     failed saves on demand."""
     killed = result.killed
     total = 2048 * (1 + len(result.pools)) + killed.held_bytes + result.damage.held_bytes
-    total += sum(g.killed.held_bytes for g in result.groups if g.killed is not killed)
+    for group in result.groups:
+        if group.killed is not killed:
+            total += group.killed.held_bytes
     if result.state is not None:  # its positions are the layout's, held anyway
         total += result.state.probabilities.nbytes
-    return total + sum(_pool_footprint(pool, killed) for pool in result.pools)
+    for pool in result.pools:
+        total += _pool_footprint(pool, killed)
+    return total
 
 
 def _pool_footprint(pool: PoolResult, killed: Dist) -> int:
     """The bytes a pool's result holds beyond the attack's ``killed``: the stages computed
     when the attack was (not those computed later), and the arrays kept to compute its
     failed saves."""
-    held = (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds)
-    total = sum(d.held_bytes for d in held if d is not killed)
-    return total + _source_bytes(pool.unsaved_source)
+    total = _source_bytes(pool.unsaved_source)
+    for held in (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds):
+        if held is not killed:
+            total += held.held_bytes
+    return total
 
 
 def _source_bytes(source: object) -> int:

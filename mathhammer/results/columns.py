@@ -249,8 +249,10 @@ def metric_column(name: str, among: Collection[str] | None = None, *, field: str
     ...
     mathhammer.errors.OptionError: metric must be one of ... (did you mean 'mean_killed'?)
     """
-    column = _canonical(name, field)
     allowed = _KNOWN if among is None else among
+    if type(name) is str and name in allowed:  # the common case, without the prefix walk
+        return name
+    column = _canonical(name, field)
     head, colon, _ = column.partition(":")  # a parametrised metric by its stem
     if column in allowed or head + colon in allowed:
         return column

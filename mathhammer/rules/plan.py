@@ -337,18 +337,16 @@ def _check_inputs(
     target: Any, context: Context | None, modifiers: Modifiers | None
 ) -> tuple[Context, Modifiers]:
     """Validate an attack's target, context and modifiers; fill in the defaults."""
-    _check_type(target, Unit, "target", "a Unit")
+    # inline isinstance checks: this runs on every cold attack (docs/performance.md §2.1)
+    if not isinstance(target, Unit):
+        raise field_error(ProfileError, "target", "a Unit", target)
     context = default_context() if context is None else context
     modifiers = default_modifiers() if modifiers is None else modifiers
-    _check_type(context, Context, "context", "a Context")
-    _check_type(modifiers, Modifiers, "modifiers", "a Modifiers")
+    if not isinstance(context, Context):
+        raise field_error(ProfileError, "context", "a Context", context)
+    if not isinstance(modifiers, Modifiers):
+        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
     return context, modifiers
-
-
-def _check_type(value: object, kind: type, field: str, what: str) -> None:
-    """Check that an input of the attack is a ``kind``, else refuse it as not ``what``."""
-    if not isinstance(value, kind):
-        raise field_error(ProfileError, field, what, value)
 
 
 def plan_pools(
@@ -407,12 +405,12 @@ def declarable(
     ['Choppa x2']
     """
     keywords = target.keywords
-    kept = tuple(
+    kept = [
         p
         for p in pools
         if isinstance(p, MortalWounds) or usable_against(p.weapon.abilities, keywords)
-    )
-    return tuple(pools) if len(kept) == len(pools) else kept
+    ]
+    return tuple(pools) if len(kept) == len(pools) else tuple(kept)
 
 
 @register
