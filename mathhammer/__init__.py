@@ -79,6 +79,8 @@ if TYPE_CHECKING:  # imported on first use (see __getattr__)
         read_targets,
         read_wahapedia,
     )
+    from .page.explore import explore
+    from .page.layout import app
 
 __version__ = "0.1.0"
 
@@ -101,6 +103,8 @@ def __getattr__(name: str) -> object:
         return io if name == "io" else getattr(io, name)
     if name == "app":  # the page (the app extra's Panel is imported when it is shown)
         return importlib.import_module(".page.layout", __name__).app
+    if name == "explore":  # loadouts compared with controls (Panel, as the page)
+        return importlib.import_module(".page.explore", __name__).explore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -170,6 +174,7 @@ __all__ = [
     "clear_caches",
     "compare",
     "durability",
+    "explore",
     "gather_pools",
     "get_ruleset",
     "io",

@@ -27,6 +27,7 @@ NAMES = [
     "06_real_armies.ipynb",
     "07_turns_and_durability.ipynb",
     "08_plans.ipynb",
+    "09_app.ipynb",
 ]
 #: Decimal numbers and percentages in prose (integers such as "3+" or "10 rifles" are inputs).
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%|(?<![\w.])\d+\.\d+")
@@ -373,6 +374,27 @@ def plans() -> dict[str, str]:
     }
 
 
+def app() -> dict[str, str]:
+    bolt = mh.Weapon("Bolt rifle", attacks=2, skill=3, strength=4, ap=-1, damage=1)
+    melta = mh.Weapon("Melta rifle", 1, 3, 9, -4, "D6", abilities="[MELTA 2]")
+    plasma = mh.Weapon("Plasma gun", attacks=1, skill=3, strength=8, ap=-3, damage=2)
+    loadouts = {
+        "bolters": ([(bolt, 10)], 180),
+        "two meltas": ([(bolt, 8), (melta, 2)], 190),
+        "plasma": ([(bolt, 8), (plasma, 2)], 190),
+    }
+    far = mh.compare(loadouts, "Vehicle").set_index("loadout").mean_damage
+    frame = mh.compare(loadouts, "Vehicle", context=mh.Context(half_range=True))
+    near = frame.set_index("loadout").mean_damage
+    assert near.drop("two meltas").equals(far.drop("two meltas"))
+    return {
+        "bolters": f"{far['bolters']:.2f}",
+        "two meltas": f"{far['two meltas']:.2f}",
+        "plasma": f"{far['plasma']:.2f}",
+        "two meltas within half range": f"{near['two meltas']:.2f}",
+    }
+
+
 CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_compare_loadouts.ipynb": compare_loadouts,
@@ -382,6 +404,7 @@ CLAIMS: dict[str, Callable[[], dict[str, str]]] = {
     "06_real_armies.ipynb": real_armies,
     "07_turns_and_durability.ipynb": turns_and_durability,
     "08_plans.ipynb": plans,
+    "09_app.ipynb": app,
 }
 
 
