@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.page.layout import PageState, _count, _detail, read_upload
+from mathhammer.page.layout import PageState, _count, _detail, plan_text, read_upload
 from mathhammer.page.matrix import matrix, of_phase
 from mathhammer.units.options import choose
 
@@ -277,3 +277,56 @@ def test_a_link_restores_the_choices(served: str, browser: Any) -> None:
     assert got == pytest.approx(want.loc["Necron Warriors (melee)", "Horde infantry"], abs=5e-4)
     page.close()
     again.close()
+
+
+# --------------------------------------------------------------------------- the plan
+def test_the_plan_is_plan_army_in_the_pages_situation() -> None:
+    army = mh.read_army(ROSTER)
+    state = PageState(mine=army, situation=("half_range",))
+    units = ["Necron Warriors (ranged)", "Immortals (ranged)"]
+    plan = state.plan(units, "points_destroyed")
+    chosen = [x for x in of_phase(army.loadouts, "ranged") if x.name in units]
+    near = mh.Context(half_range=True)
+    placed = [mh.Loadout(x.name, x.weapons, x.points, near) for x in chosen]
+    want = mh.plan_army(placed, mh.targets.STANDARD, metric="points_destroyed")
+    assert plan.value == pytest.approx(want.value, rel=1e-12)
+    assert plan.assignment == want.assignment
+    far = PageState(mine=army).plan(units, "points_destroyed")
+    assert far.value != pytest.approx(plan.value)  # the gauss weapons' rapid fire at half range
+    text = plan_text(plan)
+    assert f"**{plan.value:.3f}** with this plan; {plan.naive:.3f} with everything at" in text
+
+
+@pytest.mark.parametrize(
+    "units, metric, error",
+    [
+        ([], "mean_killed", "units must be at least one unit"),
+        (["Nobody"], "mean_killed", "units must be units of"),
+        (["Immortals (ranged)"], "mean_damage", "metric must be one of"),
+    ],
+)
+def test_a_plan_of_nothing_or_by_an_unknown_metric_is_one_line(
+    units: list[str], metric: str, error: str
+) -> None:
+    with pytest.raises(mh.OptionError, match=error):
+        PageState(mine=mh.read_army(ROSTER)).plan(units, metric)
+
+
+@pytest.mark.system
+def test_the_page_plans_and_a_long_plan_can_be_cancelled(served: str, browser: Any) -> None:
+    page = _open(browser, served, 1280, 800)
+    army = mh.read_army(ROSTER)
+    ranged = [x.name for x in of_phase(army.loadouts, "ranged")]
+    for name in ranged:  # every unit: a local search of some seconds
+        page.get_by_label(name, exact=True).check()
+    page.get_by_role("button", name="Best plan").click()
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_text("Cancelled.").wait_for(timeout=60_000)
+    for name in ranged[2:]:
+        page.get_by_label(name, exact=True).uncheck()
+    page.get_by_role("button", name="Best plan").click()
+    shown = page.locator("p", has_text="with this plan").first
+    shown.wait_for(timeout=60_000)
+    plan = PageState(mine=army).plan(ranged[:2])
+    assert shown.inner_text().startswith(f"expected models destroyed: {plan.value:.3f} with")
+    page.close()

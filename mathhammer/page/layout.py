@@ -12,18 +12,21 @@ Requires the ``app`` extra (``pip install "mathhammer[app]"``).
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import importlib
 import io
 import json
 import shutil
 import tempfile
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from ..errors import MathhammerError, OptionError
+from ..errors import MathhammerError, OptionError, field_error
 from ..io.sources import Army, read_army
 from ..model.context import Context
 from ..montecarlo.engine import simulate
@@ -32,10 +35,20 @@ from ..units import targets as suite
 from ..units.durability import durability
 from ..units.loadout import Loadout
 from ..units.options import Choice, choose
+from ..units.targeting import TargetPlan, plan_army
 from ..units.targets import Target
 from .matrix import METRICS, PHASES, matrix, of_phase
 
-__all__ = ["SITUATIONS", "PageState", "app", "layout", "panel", "read_upload"]
+__all__ = [
+    "PLAN_METRICS",
+    "SITUATIONS",
+    "PageState",
+    "app",
+    "layout",
+    "panel",
+    "plan_text",
+    "read_upload",
+]
 
 #: The situations the page offers, by the Context field each sets.
 SITUATIONS = {
@@ -145,6 +158,30 @@ class PageState:
         row = durability(self._target(target), [loadout], rules=self.ruleset).iloc[0]
         return row["copies_50"], row["copies_90"]
 
+    def plan(
+        self,
+        units: Sequence[str],
+        metric: str = "mean_killed",
+        progress: Callable[[int, int], None] | None = None,
+    ) -> TargetPlan:
+        """The best plan of my ``units`` (by name, attacking in the order given) against
+        their list in the phase, by ``metric`` (one of :data:`PLAN_METRICS`), each unit in
+        the page's situation: :func:`mathhammer.plan_army`, refused in one line past its
+        work limit."""
+        if metric not in PLAN_METRICS:
+            raise field_error(OptionError, "metric", f"one of {list(PLAN_METRICS)}", metric)
+        mine = {x.name: x for x in self.loadouts}
+        for name in units:
+            if name not in mine:
+                raise field_error(OptionError, "units", f"units of {list(mine)}", name)
+        if not units:
+            raise field_error(OptionError, "units", "at least one unit", units)
+        chosen = [_in_situation(mine[name], self.context) for name in units]
+        return plan_army(
+            chosen, self.theirs, metric=metric, phase=PHASES[self.phase], rules=self.ruleset,
+            progress=progress,
+        )  # fmt: skip
+
     def query(self) -> str:
         """The page's address query that restores these choices (the lists aside)."""
         choices = {"rules": self.rules, "metric": self.metric, "phase": self.phase}
@@ -157,6 +194,37 @@ class PageState:
         if self.mine is None:
             return []
         return [str(unknown) for unknown in self.mine.unknown_abilities]
+
+
+#: The metrics a plan can maximise, in words (:func:`mathhammer.plan_army`'s).
+PLAN_METRICS = {
+    "mean_killed": "expected models destroyed",
+    "points_destroyed": "expected points destroyed",
+    "at_least:1": "P(at least one target destroyed)",
+}
+
+
+def _in_situation(loadout: Loadout, situation: Context) -> Loadout:
+    """A unit's loadout (its first option, as a plan declares it) in the page's situation,
+    its own context (its charge, its phase) kept over it."""
+    context = situation if loadout.context is None else loadout.context.combined(situation)
+    return Loadout(loadout.name, loadout.weapons, loadout.points, context, loadout.source)
+
+
+def plan_text(plan: TargetPlan) -> str:
+    """A plan in Markdown: each declaration's target, then its value beside the naive one
+    (everything at one target)."""
+    frame = plan.frame()
+    lines = ["| unit | weapon | target |", "|---|---|---|"]
+    lines += [f"| {r.unit} | {r.models} | {r.target} |" for r in frame.itertuples()]
+    naive = plan.targets[plan.naive_target].name
+    words = PLAN_METRICS.get(plan.metric, plan.metric)
+    lines += [
+        "",
+        f"{words}: **{plan.value:.3f}** with this plan; {plan.naive:.3f} with everything at "
+        f"{naive} ({plan.method}, {plan.scored:,} plans scored)",
+    ]
+    return "\n".join(lines)
 
 
 def _detail(state: PageState, unit: str, target: str) -> str:
@@ -212,12 +280,14 @@ def layout(state: PageState | None = None) -> Any:
         label="Download the matrix (CSV)",
     )  # fmt: skip
     opened: list[str] = []
+    planner = _planner(pn, state)
     link = pn.pane.Markdown("", name="link")
     unknown = pn.pane.Markdown("", name="not understood")
 
     def refresh(*_: Any) -> None:
         state.rules, state.metric, state.phase = rules.value, metric.value, phase.value
         state.situation = tuple(situation.value)
+        planner.objects[1].options = [x.name for x in state.loadouts]
         try:
             frame = state.table()
         except MathhammerError as exc:
@@ -272,9 +342,50 @@ def layout(state: PageState | None = None) -> Any:
         min_width=340,
         sizing_mode="stretch_width",
     )
-    attack = pn.Column(detail, check, checked, width=340)
+    attack = pn.Column(detail, check, checked, planner, width=340)
     # a FlexBox wraps on a narrow screen: the inputs, then the matrix, then the attack
     return pn.FlexBox(inputs, middle, attack, flex_wrap="wrap")
+
+
+class _Cancelled(Exception):
+    """A plan the user cancelled (raised in the search's progress callback)."""
+
+
+def _planner(pn: Any, state: PageState) -> Any:
+    """The plan's controls: my units to plan, the metric, the search with its progress
+    bar and a cancel button, and the plan beside the naive one. The search runs in a
+    thread, so the page keeps answering and the bar moves as it goes."""
+    units = pn.widgets.CheckBoxGroup(options=[], inline=False)
+    by = pn.widgets.Select(label="Plan by", options={w: k for k, w in PLAN_METRICS.items()})
+    start = pn.widgets.Button(label="Best plan", button_type="primary")
+    cancel = pn.widgets.Button(label="Cancel", disabled=True)
+    bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
+    shown = pn.pane.Markdown("", name="plan")
+    stop = threading.Event()
+
+    def progress(done: int, total: int) -> None:
+        if stop.is_set():
+            raise _Cancelled
+        bar.value = min(100, int(100 * done / max(total, 1)))
+
+    async def planned(_: Any) -> None:
+        stop.clear()
+        start.disabled, cancel.disabled, bar.visible, bar.value = True, False, True, 0
+        try:
+            chosen = [x for x in units.options if x in units.value]  # in the list's order
+            plan = await asyncio.to_thread(state.plan, chosen, by.value, progress)
+            shown.object = plan_text(plan)
+        except _Cancelled:
+            shown.object = "Cancelled."
+        except MathhammerError as exc:
+            shown.object = str(exc).splitlines()[0]
+        finally:
+            start.disabled, cancel.disabled, bar.visible = False, True, False
+
+    start.on_click(planned)
+    cancel.on_click(lambda _: stop.set())
+    heading = pn.pane.Markdown("#### Plan: my units' targets")
+    return pn.Column(heading, units, by, pn.Row(start, cancel), bar, shown)
 
 
 def _permalink(pn: Any, widgets: dict[str, Any]) -> None:
