@@ -213,6 +213,10 @@ def test_the_served_page_shows_the_exact_numbers(served: str, browser: Any, tmp_
     csv = Path(download.value.path()).read_text()
     want = PageState(mine=mh.read_army(ROSTER)).table().to_csv()
     assert csv == want
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this view (HTML)").click()
+    report = Path(download.value.path()).read_text()
+    assert report == PageState(mine=mh.read_army(ROSTER)).report()
     folder = Path(ARTIFACTS) if ARTIFACTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "page-desktop.png"), full_page=True)
@@ -277,6 +281,17 @@ def test_a_link_restores_the_choices(served: str, browser: Any) -> None:
     assert got == pytest.approx(want.loc["Necron Warriors (melee)", "Horde infantry"], abs=5e-4)
     page.close()
     again.close()
+
+
+def test_the_view_as_the_html_report() -> None:
+    state = PageState(mine=mh.read_army(ROSTER), phase="melee", metric="points_destroyed")
+    page = state.report()
+    melee = of_phase(state.mine.loadouts if state.mine else [], "melee")
+    assert page.count("<tr data-row=") == len(melee) * len(mh.targets.STANDARD)
+    assert "<title>mathhammer: necrons.rosz, melee</title>" in page
+    assert "heatmap: points_destroyed" in page
+    with pytest.raises(mh.OptionError, match="a list with units in the phase"):
+        PageState().report()
 
 
 # --------------------------------------------------------------------------- the plan

@@ -37,7 +37,8 @@ from ..units.loadout import Loadout
 from ..units.options import Choice, choose
 from ..units.targeting import TargetPlan, plan_army
 from ..units.targets import Target
-from .matrix import METRICS, PHASES, matrix, of_phase
+from ..views.report_html import report_html
+from .matrix import METRICS, PHASES, matrix, of_phase, pairs
 
 __all__ = [
     "PLAN_METRICS",
@@ -182,6 +183,16 @@ class PageState:
             progress=progress,
         )  # fmt: skip
 
+    def report(self) -> str:
+        """The view as the single-file HTML report (:func:`mathhammer.io.write_html_report`'s
+        page): every unit of the phase against every target, the heatmap of the metric."""
+        if not self.loadouts:
+            raise field_error(OptionError, "list", "a list with units in the phase", self.phase)
+        frame = pairs(self.loadouts, self.theirs, rules=self.ruleset, context=self.context)
+        source = Path(self.mine.source).name if self.mine is not None else "my list"
+        title = f"mathhammer: {source}, {self.phase}"
+        return report_html(frame, title=title, rules=self.ruleset, metric=self.metric)
+
     def query(self) -> str:
         """The page's address query that restores these choices (the lists aside)."""
         choices = {"rules": self.rules, "metric": self.metric, "phase": self.phase}
@@ -279,6 +290,10 @@ def layout(state: PageState | None = None) -> Any:
         callback=lambda: io.StringIO(table.value.to_csv()), filename="matrix.csv",
         label="Download the matrix (CSV)",
     )  # fmt: skip
+    report = pn.widgets.FileDownload(
+        callback=lambda: io.StringIO(state.report()), filename="mathhammer-report.html",
+        label="Download this view (HTML)",
+    )  # fmt: skip
     opened: list[str] = []
     planner = _planner(pn, state)
     link = pn.pane.Markdown("", name="link")
@@ -337,7 +352,7 @@ def layout(state: PageState | None = None) -> Any:
     middle = pn.Column(
         message,
         table,
-        pn.Row(download, link),
+        pn.Row(download, report, link),
         unknown,
         min_width=340,
         sizing_mode="stretch_width",

@@ -31,7 +31,7 @@ from ..units.targets import Target
 if TYPE_CHECKING:  # pandas is imported where a table is made: import time matters
     import pandas as pd
 
-__all__ = ["METRICS", "PHASES", "matrix", "of_phase"]
+__all__ = ["METRICS", "PHASES", "matrix", "of_phase", "pairs"]
 
 #: What a cell can show: the column of :func:`mathhammer.compare`, in words.
 METRICS = {
@@ -75,10 +75,23 @@ def matrix(
 
     if not loadouts or not targets:
         return pd.DataFrame(index=pd.Index([], name="unit"), columns=pd.Index([], name="target"))
+    frame = pairs(loadouts, targets, rules=rules, context=context)
+    table = frame.pivot(index="loadout", columns="target", values=metric)
+    table = table.reindex(index=[x.name for x in loadouts], columns=[t.name for t in targets])
+    return table.rename_axis(index="unit", columns="target")
+
+
+def pairs(
+    loadouts: Sequence[Loadout],
+    targets: Sequence[Target],
+    *,
+    rules: RulesetLike = "11e",
+    context: Context | None = None,
+) -> pd.DataFrame:
+    """The matrix's cells as :func:`mathhammer.compare`'s rows (one per unit and target),
+    with every metric of :data:`METRICS` (NaN where a price it needs is missing)."""
     frame = compare(list(loadouts), list(targets), rules=rules, context=context)
     frame["damage_per_100_points"] = 100 * frame["mean_damage"] / frame["loadout_points"]
     if "points_destroyed" not in frame:
         frame["points_destroyed"] = float("nan")
-    table = frame.pivot(index="loadout", columns="target", values=metric)
-    table = table.reindex(index=[x.name for x in loadouts], columns=[t.name for t in targets])
-    return table.rename_axis(index="unit", columns="target")
+    return frame
