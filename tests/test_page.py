@@ -283,6 +283,20 @@ def test_a_link_restores_the_choices(served: str, browser: Any) -> None:
     again.close()
 
 
+def test_the_states_the_lists_rules_mention_can_be_assumed() -> None:
+    orks = mh.read_army(ORKS)
+    state = PageState(mine=orks, phase="melee")
+    assert "waaagh" in state.states() and "objective" in state.states()
+    plain = state.table()
+    state.assumed = ("waaagh",)
+    waaagh = state.table()
+    melee = of_phase(orks.loadouts, "melee")
+    context = mh.Context(melee=True, assume={"waaagh"})
+    pd.testing.assert_frame_equal(waaagh, matrix(melee, list(mh.targets.STANDARD), context=context))
+    assert (waaagh > plain).any().any() and not (waaagh < plain).any().any()
+    assert "assumed=%5B%22waaagh%22%5D" in state.query()
+
+
 def test_the_view_as_the_html_report() -> None:
     state = PageState(mine=mh.read_army(ROSTER), phase="melee", metric="points_destroyed")
     page = state.report()

@@ -32,6 +32,7 @@ from ..model.context import Context
 from ..montecarlo.engine import simulate
 from ..results.attack import AttackResult
 from ..units import targets as suite
+from ..units.assume import named_states
 from ..units.durability import durability
 from ..units.loadout import Loadout
 from ..units.options import Choice, choose
@@ -102,6 +103,7 @@ class PageState:
     situation: tuple[str, ...] = ()
     metric: str = "mean_killed"
     phase: str = "ranged"
+    assumed: tuple[str, ...] = ()
 
     @property
     def ruleset(self) -> str:
@@ -114,7 +116,14 @@ class PageState:
     def context(self) -> Context:
         """The situation as a Context (melee in the melee phase)."""
         flags: dict[str, Any] = dict.fromkeys(self.situation, True)
-        return replace(Context(**flags), melee=self.phase == "melee")
+        context = Context(**flags, assume=frozenset(self.assumed))
+        return replace(context, melee=self.phase == "melee")
+
+    def states(self) -> list[str]:
+        """The named states the rules of both lists mention (``"waaagh"``, ``"objective"``):
+        what the page offers to assume."""
+        mine = self.mine.loadouts if self.mine is not None else []
+        return sorted(named_states(mine, self.theirs))
 
     @property
     def loadouts(self) -> list[Loadout]:
@@ -198,6 +207,8 @@ class PageState:
         choices = {"rules": self.rules, "metric": self.metric, "phase": self.phase}
         if self.situation:
             choices["situation"] = json.dumps(list(self.situation))
+        if self.assumed:
+            choices["assumed"] = json.dumps(list(self.assumed))
         return "?" + urlencode(choices)
 
     def not_understood(self) -> list[str]:
@@ -277,6 +288,7 @@ def layout(state: PageState | None = None) -> Any:
     situation = pn.widgets.CheckBoxGroup(
         label="Situation", options={words: key for key, words in SITUATIONS.items()}
     )
+    assumed = pn.widgets.CheckBoxGroup(options=state.states(), value=list(state.assumed))
     metric = pn.widgets.Select(
         label="Metric", options={words: key for key, words in METRICS.items()}
     )
@@ -302,6 +314,7 @@ def layout(state: PageState | None = None) -> Any:
     def refresh(*_: Any) -> None:
         state.rules, state.metric, state.phase = rules.value, metric.value, phase.value
         state.situation = tuple(situation.value)
+        state.assumed = tuple(x for x in assumed.value if x in state.states())
         planner.objects[1].options = [x.name for x in state.loadouts]
         try:
             frame = state.table()
@@ -327,6 +340,7 @@ def layout(state: PageState | None = None) -> Any:
             state.mine = army
         else:
             state.theirs = list(army.targets)
+        assumed.options = state.states()  # the states the lists' rules now mention
         refresh()
 
     def clicked(event: Any) -> None:
@@ -342,13 +356,17 @@ def layout(state: PageState | None = None) -> Any:
 
     mine.param.watch(lambda e: upload(e, True), "value")
     theirs.param.watch(lambda e: upload(e, False), "value")
-    for widget in (rules, situation, metric, phase):
+    for widget in (rules, situation, assumed, metric, phase):
         widget.param.watch(refresh, "value")
     table.on_click(clicked)
     check.on_click(rolled)
-    _permalink(pn, {"rules": rules, "metric": metric, "phase": phase, "situation": situation})
+    chosen = {"rules": rules, "metric": metric, "phase": phase, "situation": situation}
+    _permalink(pn, {**chosen, "assumed": assumed})
     refresh()
-    inputs = pn.Column("## mathhammer", mine, theirs, rules, situation, metric, phase, width=300)
+    states = pn.pane.Markdown("Assume (states the lists' rules mention):")
+    inputs = pn.Column(
+        "## mathhammer", mine, theirs, rules, situation, states, assumed, metric, phase, width=300
+    )
     middle = pn.Column(
         message,
         table,
