@@ -295,6 +295,22 @@ def test_the_states_the_lists_rules_mention_can_be_assumed() -> None:
     pd.testing.assert_frame_equal(waaagh, matrix(melee, list(mh.targets.STANDARD), context=context))
     assert (waaagh > plain).any().any() and not (waaagh < plain).any().any()
     assert "assumed=%5B%22waaagh%22%5D" in state.query()
+    # the drill-down of a cell is its attack in the same situation: stages, rules, copies
+    unit, target = "Boyz (melee)", "Elite infantry"
+    boyz = next(x for x in melee if x.name == unit)
+    result = mh.attack(boyz.weapons, mh.targets.get(target).unit, context=context)
+    assert state.attack(unit, target).killed.pmf == pytest.approx(result.killed.pmf, abs=1e-15)
+    detail = _detail(state, unit, target)
+    assert f"rules applied: {'; '.join(result.rules_applied)}" in detail
+    assert "Waaagh! (melee: +1 A if waaagh)" in result.rules_applied
+    for pool in result.pools:
+        means = [pool.attacks, pool.hits, pool.wounds, pool.unsaved]
+        assert f"| {pool.label} | " + " | ".join(f"{d.mean():.2f}" for d in means) in detail
+    attacker = mh.Loadout(unit, boyz.weapons, None, context)
+    row = mh.durability(mh.targets.get(target), [attacker]).iloc[0]
+    assert state.copies(unit, target) == (row["copies_50"], row["copies_90"])
+    state.assumed = ()
+    assert state.copies(unit, target)[0] > row["copies_50"]  # more Boyz without the Waaagh!
 
 
 def test_the_view_as_the_html_report() -> None:

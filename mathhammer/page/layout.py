@@ -20,7 +20,7 @@ import json
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -163,9 +163,10 @@ class PageState:
 
     def copies(self, unit: str, target: str) -> tuple[Any, Any]:
         """How many of the unit, one after another, destroy the target with a chance of
-        at least 50 % and 90 % (None past 60)."""
-        loadout = next(x for x in self.loadouts if x.name == unit)
-        row = durability(self._target(target), [loadout], rules=self.ruleset).iloc[0]
+        at least 50 % and 90 % (None past 60): the cell's declaration, in its situation."""
+        chosen = self.choice(unit, target)
+        attacker = Loadout(unit, chosen.declaration.weapons, None, chosen.context)
+        row = durability(self._target(target), [attacker], rules=self.ruleset).iloc[0]
         return row["copies_50"], row["copies_90"]
 
     def plan(
@@ -250,22 +251,65 @@ def plan_text(plan: TargetPlan) -> str:
 
 
 def _detail(state: PageState, unit: str, target: str) -> str:
-    """The attack behind a cell, in Markdown: its headline numbers and P(at least k)."""
-    result = state.attack(unit, target)
+    """The attack behind a cell, in Markdown: its headline numbers, the weapons and rules
+    used, each pool's stages, P(at least k) of models destroyed and of wounds (with bars),
+    and what it would take."""
+    chosen = state.choice(unit, target)
+    result = chosen.result
     killed = result.killed
+    rules = "; ".join(result.rules_applied) or "none"
     lines = [
         f"### {unit} against {target}",
         f"expected models destroyed **{killed.mean():.3f}**, P(destroyed) "
         f"**{result.p_destroyed:.3f}**, expected wounds **{result.damage.mean():.3f}**",
         "",
-        "| models destroyed, at least | probability |",
-        "|---|---|",
+        f"weapons: {chosen.declaration.name}; rules applied: {rules}",
+        "",
+        *_stages(result),
+        "",
+        *_bars("models destroyed", killed, range(1, killed.support()[1] + 1)),
+        "",
+        *_bars("wounds", result.damage, _shown_wounds(result.damage)),
     ]
-    most = killed.support()[1]
-    lines += [f"| {k} | {killed.at_least(k):.4f} |" for k in range(1, most + 1)]
     half, nine = state.copies(unit, target)
     lines += ["", f"what it would take: {_count(half)} for 50 %, {_count(nine)} for 90 %"]
     return "\n".join(lines)
+
+
+#: The widest bar of a drill-down's table (P = 1), in characters.
+BAR = 20
+#: The wounds a drill-down lists: while P(at least k) is at least this, at most ``WOUND_ROWS``.
+WOUND_FLOOR = 5e-4
+WOUND_ROWS = 40
+
+
+def _stages(result: AttackResult) -> list[str]:
+    """Each pool's expected attacks, hits, wounds and failed saves, as a Markdown table."""
+    lines = ["| pool | attacks | hits | wounds | unsaved |", "|---|---|---|---|---|"]
+    for pool in result.pools:
+        means = [pool.attacks.mean(), pool.hits.mean(), pool.wounds.mean(), pool.unsaved.mean()]
+        lines.append(f"| {pool.label} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
+    return lines
+
+
+def _bars(what: str, dist: Any, ks: Iterable[int]) -> list[str]:
+    """P(at least k) of ``dist`` for each k, with a bar, as a Markdown table."""
+    lines = [f"| {what}, at least | probability | |", "|---|---|---|"]
+    for k in ks:
+        p = dist.at_least(k)
+        lines.append(f"| {k} | {p:.4f} | {'█' * round(p * BAR)} |")
+    return lines
+
+
+def _shown_wounds(damage: Any) -> range:
+    """The wounds worth a row: from 1 while P(at least k) stays visible, at most
+    :data:`WOUND_ROWS`."""
+    last = 0
+    for k in range(1, min(damage.support()[1], WOUND_ROWS) + 1):
+        if damage.at_least(k) < WOUND_FLOOR:
+            break
+        last = k
+    return range(1, last + 1)
 
 
 def _count(copies: Any) -> str:
