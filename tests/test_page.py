@@ -324,6 +324,35 @@ def test_the_view_as_the_html_report() -> None:
         PageState().report()
 
 
+def test_the_page_without_a_list_starts_from_the_bundled_examples() -> None:
+    pn = pytest.importorskip("panel")
+    from mathhammer.io.attackers_csv import example_attackers
+    from mathhammer.page.layout import app
+
+    page = app()
+    table = next(iter(page.select(pn.widgets.Tabulator))).value
+    examples = of_phase(mh.read_army(example_attackers()).loadouts, "ranged")
+    assert table.index.tolist() == [x.name for x in examples]
+    want = matrix(examples, list(mh.targets.STANDARD))
+    pd.testing.assert_frame_equal(table, want)
+
+
+@pytest.mark.system
+def test_a_bundled_example_replaces_the_list(served: str, browser: Any) -> None:
+    from mathhammer.io.attackers_csv import example_attackers
+
+    page = _open(browser, served, 1280, 800)
+    group = page.locator(".bk-input-group", has_text="Or a bundled example")
+    group.locator("select").select_option("example attackers (classic)")
+    classic = of_phase(mh.read_army(example_attackers("classic")).loadouts, "ranged")
+    first = classic[0].name
+    page.locator(".tabulator-row", has_text=first).first.wait_for(timeout=30_000)
+    state = PageState(mine=mh.read_army(example_attackers("classic")))
+    target = mh.targets.STANDARD[0].name
+    assert _cell(page, first, target) == pytest.approx(state.table().loc[first, target], abs=5e-4)
+    page.close()
+
+
 # --------------------------------------------------------------------------- the plan
 def test_the_plan_is_plan_army_in_the_pages_situation() -> None:
     army = mh.read_army(ROSTER)

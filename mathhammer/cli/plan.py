@@ -49,8 +49,8 @@ def plan_command(args: argparse.Namespace) -> int:
 def _attackers(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     """The army of ATTACKERS (the bundled examples without it) and its units with weapons
     of the phase; it must have some."""
+    from ..io.attackers_csv import example_attackers
     from ..io.sources import read_army
-    from .report import example_attackers
 
     source = Path(args.attackers) if args.attackers else example_attackers("11e")
     army = read_army(source, faction=args.faction, strict=args.strict)

@@ -16,7 +16,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import closing
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +48,6 @@ SHOWN_LAST = ("points_of_damage", "points_destroyed_per_100_points", "mc_z", "mc
 DEFAULT_REPORT = "mathhammer-report.csv"
 #: The most rows printed on the terminal; the CSV has every row.
 SHOWN_ROWS = 100
-
-
-def example_attackers(rules: str) -> Path:
-    """The bundled example loadouts for a ruleset: ``example_attackers_<rules>.csv`` when the
-    package has one (the classic profiles), else the 11th-edition ``example_attackers.csv``."""
-    data = resources.files("mathhammer") / "data"
-    own = data / f"example_attackers_{rules}.csv"
-    return Path(str(own if own.is_file() else data / "example_attackers.csv"))
 
 
 def three_places(value: float) -> str:
@@ -339,6 +330,7 @@ def _check_not_empty(args: argparse.Namespace) -> None:
 
 def _read_attackers(args: argparse.Namespace) -> Any:
     """The army of ATTACKERS (the bundled examples without it), its import reported."""
+    from ..io.attackers_csv import example_attackers
     from ..io.sources import read_army
 
     rules = reading_rules(args.rules)

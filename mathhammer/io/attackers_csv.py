@@ -70,6 +70,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,7 @@ __all__ = [
     "ATTACKER_FIELDS",
     "ATTACKER_OPTIONAL",
     "CsvError",
+    "example_attackers",
     "read_attackers",
     "unknown_abilities",
 ]
@@ -172,6 +174,20 @@ class _Unit:
         """The context of the unit's attacks, from its flag columns."""
         flags: dict[str, Any] = {k: bool(self.values.get(c)) for k, c in _FLAGS.items()}
         return Context(**flags)
+
+
+def example_attackers(rules: str = "11e") -> Path:
+    """The bundled example loadouts for a ruleset: ``example_attackers_<rules>.csv`` when the
+    package has one (the classic profiles), else the 11th-edition ``example_attackers.csv``.
+
+    Examples
+    --------
+    >>> example_attackers().name, example_attackers("classic").name
+    ('example_attackers.csv', 'example_attackers_classic.csv')
+    """
+    data = resources.files("mathhammer") / "data"
+    own = data / f"example_attackers_{rules}.csv"
+    return Path(str(own if own.is_file() else data / "example_attackers.csv"))
 
 
 def read_attackers(

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..errors import MathhammerError, OptionError, field_error
+from ..io.attackers_csv import example_attackers
 from ..io.sources import Army, read_army
 from ..model.context import Context
 from ..montecarlo.engine import simulate
@@ -42,6 +43,7 @@ from ..views.report_html import report_html
 from .matrix import METRICS, PHASES, matrix, of_phase, pairs
 
 __all__ = [
+    "EXAMPLES",
     "PLAN_METRICS",
     "SITUATIONS",
     "PageState",
@@ -61,6 +63,8 @@ SITUATIONS = {
 }
 #: The files an upload may be.
 ACCEPTED = ".ros,.rosz,.json,.csv"
+#: The bundled example lists the page offers, by the ruleset of their profiles.
+EXAMPLES = {"example attackers (11th edition)": "11e", "example attackers (classic)": "classic"}
 #: Trials of a cell's Monte Carlo check.
 CHECK_TRIALS = 20_000
 
@@ -328,6 +332,7 @@ def layout(state: PageState | None = None) -> Any:
     state = PageState() if state is None else state
     mine = pn.widgets.FileInput(accept=ACCEPTED, label="My list")
     theirs = pn.widgets.FileInput(accept=ACCEPTED, label="Their list")
+    example = pn.widgets.Select(label="Or a bundled example", options=["", *EXAMPLES])
     rules = pn.widgets.Select(label="Ruleset", options=["auto", "11e", "10e", "classic"])
     situation = pn.widgets.CheckBoxGroup(
         label="Situation", options={words: key for key, words in SITUATIONS.items()}
@@ -398,6 +403,13 @@ def layout(state: PageState | None = None) -> Any:
     def rolled(_: Any) -> None:
         checked.object = state.check(opened[0], opened[1])
 
+    def picked(event: Any) -> None:
+        if event.new:
+            state.mine = read_army(example_attackers(EXAMPLES[event.new]))
+            assumed.options = state.states()
+            refresh()
+
+    example.param.watch(picked, "value")
     mine.param.watch(lambda e: upload(e, True), "value")
     theirs.param.watch(lambda e: upload(e, False), "value")
     for widget in (rules, situation, assumed, metric, phase):
@@ -409,8 +421,9 @@ def layout(state: PageState | None = None) -> Any:
     refresh()
     states = pn.pane.Markdown("Assume (states the lists' rules mention):")
     inputs = pn.Column(
-        "## mathhammer", mine, theirs, rules, situation, states, assumed, metric, phase, width=300
-    )
+        "## mathhammer", mine, example, theirs, rules, situation, states, assumed, metric, phase,
+        width=300,
+    )  # fmt: skip
     middle = pn.Column(
         message,
         table,
@@ -434,7 +447,7 @@ def _planner(pn: Any, state: PageState) -> Any:
     thread, so the page keeps answering and the bar moves as it goes."""
     units = pn.widgets.CheckBoxGroup(options=[], inline=False)
     by = pn.widgets.Select(label="Plan by", options={w: k for k, w in PLAN_METRICS.items()})
-    start = pn.widgets.Button(label="Best plan", button_type="primary")
+    start = pn.widgets.Button(label="Best plan")
     cancel = pn.widgets.Button(label="Cancel", disabled=True)
     bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
     shown = pn.pane.Markdown("", name="plan")
@@ -482,7 +495,8 @@ def _show(message: Any, text: str) -> None:
 
 def app(roster: str | Path | None = None, targets: str | Path | None = None) -> Any:
     """The page in a notebook: my list (``roster``: any file :func:`mathhammer.read_army`
-    reads) against ``targets`` (another list, or the standard targets).
+    reads; the bundled example attackers without one) against ``targets`` (another list, or
+    the standard targets).
 
     Examples
     --------
@@ -490,8 +504,7 @@ def app(roster: str | Path | None = None, targets: str | Path | None = None) -> 
     >>> page = mh.app()  # doctest: +SKIP
     """
     state = PageState()
-    if roster is not None:
-        state.mine = read_army(roster)
+    state.mine = read_army(example_attackers() if roster is None else roster)
     if targets is not None:
         state.theirs = list(read_army(targets).targets)
     return layout(state)
