@@ -353,6 +353,29 @@ def test_a_bundled_example_replaces_the_list(served: str, browser: Any) -> None:
     page.close()
 
 
+def test_leaders_as_the_file_attaches_them_and_changed() -> None:
+    attached = ROOT / "tests" / "data" / "rosters" / "real" / "orks_11e_attached.json"
+    state = PageState(mine=mh.read_army(attached))
+    assert state.leading() == {"Beastboss on Squigosaur": "", "Bigboss": "Breaka Boyz"}
+    assert [x.name for x in state.loadouts] == [
+        "Beastboss on Squigosaur (ranged)", "Breaka Boyz led by Bigboss (ranged)",
+    ]  # fmt: skip
+    state.lead({"Beastboss on Squigosaur": "", "Bigboss": ""})  # the Bigboss on its own
+    assert state.leading() == {"Beastboss on Squigosaur": "", "Bigboss": ""}
+    alone = mh.read_army(attached, leaders={})
+    assert [x.name for x in state.loadouts] == [x.name for x in of_phase(alone.loadouts, "ranged")]
+    pd.testing.assert_frame_equal(state.table(), PageState(mine=alone).table())
+    necrons = PageState(mine=mh.read_army(ROSTER))
+    necrons.lead({"Overlord": "Necron Warriors", "Royal Warden": ""})
+    led = mh.read_army(ROSTER, leaders={"Necron Warriors": ["Overlord"]})
+    pd.testing.assert_frame_equal(necrons.table(), PageState(mine=led).table())
+    with pytest.raises(mh.OptionError, match="leaders"):  # two leaders, one led by the other
+        necrons.lead({"Overlord": "Royal Warden", "Royal Warden": "Immortals"})
+    assert necrons.leading() == {"Overlord": "Necron Warriors", "Royal Warden": ""}
+    with pytest.raises(mh.OptionError, match="a roster's"):
+        PageState().lead({"Overlord": "Necron Warriors"})
+
+
 # --------------------------------------------------------------------------- the plan
 def test_the_plan_is_plan_army_in_the_pages_situation() -> None:
     army = mh.read_army(ROSTER)
@@ -403,4 +426,17 @@ def test_the_page_plans_and_a_long_plan_can_be_cancelled(served: str, browser: A
     shown.wait_for(timeout=60_000)
     plan = PageState(mine=army).plan(ranged[:2])
     assert shown.inner_text().startswith(f"expected models destroyed: {plan.value:.3f} with")
+    page.close()
+
+
+@pytest.mark.system
+def test_a_leader_attached_in_the_page(served: str, browser: Any) -> None:
+    page = _open(browser, served, 1280, 800)
+    group = page.locator(".bk-input-group", has_text="Overlord")
+    group.locator("select").select_option("Necron Warriors")
+    led = "Necron Warriors led by Overlord (ranged)"
+    page.locator(".tabulator-row", has_text=led).first.wait_for(timeout=30_000)
+    want = PageState(mine=mh.read_army(ROSTER, leaders={"Necron Warriors": "Overlord"}))
+    target = "Horde infantry"
+    assert _cell(page, led, target) == pytest.approx(want.table().loc[led, target], abs=5e-4)
     page.close()

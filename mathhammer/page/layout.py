@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 
 from ..errors import MathhammerError, OptionError, field_error
 from ..io.attackers_csv import example_attackers
+from ..io.roster import read_roster
 from ..io.sources import Army, read_army
 from ..model.context import Context
 from ..montecarlo.engine import simulate
@@ -108,6 +109,7 @@ class PageState:
     metric: str = "mean_killed"
     phase: str = "ranged"
     assumed: tuple[str, ...] = ()
+    leaders: dict[str, str] | None = None
 
     @property
     def ruleset(self) -> str:
@@ -122,6 +124,43 @@ class PageState:
         flags: dict[str, Any] = dict.fromkeys(self.situation, True)
         context = Context(**flags, assume=frozenset(self.assumed))
         return replace(context, melee=self.phase == "melee")
+
+    def leading(self) -> dict[str, str]:
+        """Each CHARACTER unit of my roster and the unit it leads (``""``: none), as the
+        file attaches them until :meth:`lead` changes them; empty for a list that is not
+        a roster."""
+        if self.leaders is not None:
+            return dict(self.leaders)
+        roster = self._roster()
+        if roster is None:
+            return {}
+        led = {leader: unit.name for unit in roster.units for leader in unit.leaders}
+        return {u.name: led.get(u.name, "") for u in roster.units if _character(u.keywords)}
+
+    def bodyguards(self) -> list[str]:
+        """The units of my roster a CHARACTER may lead: those that are not characters."""
+        roster = self._roster()
+        units = [] if roster is None else roster.units
+        return [u.name for u in units if not _character(u.keywords)]
+
+    def lead(self, leading: dict[str, str]) -> None:
+        """Attach my roster's leaders as ``leading`` says (CHARACTER unit -> the unit it
+        leads, ``""`` for none) in place of the file's attachments, and read the list
+        again; a choice the roster refuses is one line and changes nothing."""
+        if self.mine is None or self.mine.kind != "roster":
+            raise field_error(OptionError, "leaders", "a roster's (my list is not one)", leading)
+        attached: dict[str, list[str]] = {}
+        for leader, bodyguard in leading.items():
+            if bodyguard:
+                attached.setdefault(bodyguard, []).append(leader)
+        self.mine = read_army(self.mine.source, leaders=attached)
+        self.leaders = dict(leading)
+
+    def _roster(self) -> Any:
+        """My list's roster as the file has it, or None for a list of another kind."""
+        if self.mine is None or self.mine.kind != "roster":
+            return None
+        return read_roster(self.mine.source)
 
     def states(self) -> list[str]:
         """The named states the rules of both lists mention (``"waaagh"``, ``"objective"``):
@@ -231,6 +270,10 @@ PLAN_METRICS = {
 }
 
 
+def _character(keywords: Iterable[str]) -> bool:
+    return any(k.upper() == "CHARACTER" for k in keywords)
+
+
 def _in_situation(loadout: Loadout, situation: Context) -> Loadout:
     """A unit's loadout (its first option, as a plan declares it) in the page's situation,
     its own context (its charge, its phase) kept over it."""
@@ -338,6 +381,7 @@ def layout(state: PageState | None = None) -> Any:
         label="Situation", options={words: key for key, words in SITUATIONS.items()}
     )
     assumed = pn.widgets.CheckBoxGroup(options=state.states(), value=list(state.assumed))
+    leaders = pn.Column(name="leaders")
     metric = pn.widgets.Select(
         label="Metric", options={words: key for key, words in METRICS.items()}
     )
@@ -378,6 +422,21 @@ def layout(state: PageState | None = None) -> Any:
         listed = state.not_understood() or ["none"]
         unknown.object = "**Not understood:**\n\n" + "\n".join(f"- {x}" for x in listed)
 
+    def led(*_: Any) -> None:
+        chosen = {w.name: w.value for w in leaders.objects if isinstance(w, pn.widgets.Select)}
+        try:
+            state.lead(chosen)
+        except MathhammerError as exc:
+            _show(message, str(exc).splitlines()[0])
+            return
+        refresh()
+
+    def list_changed() -> None:
+        """The controls that follow my list: its leaders, the states its rules mention."""
+        state.leaders = None
+        assumed.options = state.states()
+        leaders.objects = _leader_controls(pn, state, led)
+
     def upload(event: Any, mine_side: bool) -> None:
         widget = mine if mine_side else theirs
         try:
@@ -389,7 +448,7 @@ def layout(state: PageState | None = None) -> Any:
             state.mine = army
         else:
             state.theirs = list(army.targets)
-        assumed.options = state.states()  # the states the lists' rules now mention
+        list_changed()
         refresh()
 
     def clicked(event: Any) -> None:
@@ -406,7 +465,7 @@ def layout(state: PageState | None = None) -> Any:
     def picked(event: Any) -> None:
         if event.new:
             state.mine = read_army(example_attackers(EXAMPLES[event.new]))
-            assumed.options = state.states()
+            list_changed()
             refresh()
 
     example.param.watch(picked, "value")
@@ -414,6 +473,7 @@ def layout(state: PageState | None = None) -> Any:
     theirs.param.watch(lambda e: upload(e, False), "value")
     for widget in (rules, situation, assumed, metric, phase):
         widget.param.watch(refresh, "value")
+    leaders.objects = _leader_controls(pn, state, led)
     table.on_click(clicked)
     check.on_click(rolled)
     chosen = {"rules": rules, "metric": metric, "phase": phase, "situation": situation}
@@ -421,8 +481,8 @@ def layout(state: PageState | None = None) -> Any:
     refresh()
     states = pn.pane.Markdown("Assume (states the lists' rules mention):")
     inputs = pn.Column(
-        "## mathhammer", mine, example, theirs, rules, situation, states, assumed, metric, phase,
-        width=300,
+        "## mathhammer", mine, example, theirs, leaders, rules, situation, states, assumed,
+        metric, phase, width=300,
     )  # fmt: skip
     middle = pn.Column(
         message,
@@ -435,6 +495,21 @@ def layout(state: PageState | None = None) -> Any:
     attack = pn.Column(detail, check, checked, planner, width=340)
     # a FlexBox wraps on a narrow screen: the inputs, then the matrix, then the attack
     return pn.FlexBox(inputs, middle, attack, flex_wrap="wrap")
+
+
+def _leader_controls(pn: Any, state: PageState, changed: Callable[..., None]) -> list[Any]:
+    """A choice per CHARACTER unit of my roster: the unit it leads (none for a list that is
+    not a roster)."""
+    leading = state.leading()
+    if not leading:
+        return []
+    options = ["", *state.bodyguards()]
+    controls: list[Any] = [pn.pane.Markdown("Leaders (which unit each CHARACTER leads):")]
+    for leader, bodyguard in leading.items():
+        choice = pn.widgets.Select(label=leader, name=leader, options=options, value=bodyguard)
+        choice.param.watch(changed, "value")
+        controls.append(choice)
+    return controls
 
 
 class _Cancelled(Exception):
