@@ -352,8 +352,9 @@ def test_coverage_over_the_shared_snapshot(snapshot: Catalogue) -> None:
 
 
 def test_loading_the_shared_snapshot_takes_at_most_3_s(shared_data: Path) -> None:
-    """Timed in a fresh interpreter: the budget is the reader's, not that of coverage's
-    tracer (which doubles it) nor of a process whose caches earlier tests filled."""
+    """Timed in a fresh interpreter, by its own CPU time: the budget is the reader's, not
+    that of coverage's tracer (which doubles it), of a process whose caches earlier tests
+    filled, nor of the machine's other work (a parallel run's other worker)."""
     report = run_capped(
         f"""
         from mathhammer.io.bsdata import read_catalogue
@@ -363,10 +364,10 @@ def test_loading_the_shared_snapshot_takes_at_most_3_s(shared_data: Path) -> Non
         """,
         memory=4 * GIB,
     )
-    print(f"\nread_catalogue of the snapshot: {report['seconds']:.2f} s for {report['sheets']}")
+    print(f"\nread_catalogue of the snapshot: {report['cpu']:.2f} s for {report['sheets']}")
     assert report["error"] is None, report
     assert report["sheets"] == 319
-    assert report["seconds"] <= 3.0
+    assert report["cpu"] <= 3.0
 
 
 def test_every_datasheet_of_the_snapshot_attacks_and_is_attacked(snapshot: Catalogue) -> None:

@@ -383,10 +383,12 @@ UNKNOWN_TOKENS = {
 
 
 def test_coverage_of_the_full_export(shared_data: Path) -> None:
-    """Every weapon row gives a Weapon or a listed reason; every datasheet a target Unit."""
-    start = time.perf_counter()
+    """Every weapon row gives a Weapon or a listed reason; every datasheet a target Unit,
+    read in under 10 s of this process's CPU (the wall clock counts the machine's other
+    work too: a parallel test run's other worker)."""
+    start = time.process_time()
     library = read_wahapedia(shared_data / "wahapedia-10e")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     report = library.report
     wargear = [s for s in report.skipped if s.source.split(":")[0].endswith("_wargear.csv")]
     unreadable = [s for s in wargear if s.reason.startswith("column")]

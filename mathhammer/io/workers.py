@@ -416,13 +416,18 @@ def _start_worker(parent: int) -> None:  # pragma: no cover (runs in the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a handler inherited by fork would not die
     if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it started us
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-    set_parent_death_signal(signal.SIGTERM)
+    armed = set_parent_death_signal(signal.SIGTERM)
     watched = os.getppid()
     if watched != parent and not process_running(parent):
         os._exit(1)  # the parent died before the death signal was asked for
-    threading.Thread(
+    watchdog = threading.Thread(
         target=watch_parent, args=(watched, WATCH_INTERVAL, _exit), daemon=True
-    ).start()
+    )
+    try:
+        watchdog.start()
+    except RuntimeError:  # no thread may start here (a limit on threads or their stacks)
+        if not armed:  # nothing else would end this worker with its parent
+            os._exit(1)
 
 
 def set_parent_death_signal(number: int) -> bool:

@@ -37,6 +37,7 @@ from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Weapon
 from ..results.attack import AttackResult
+from ..rules.registry import RulesetLike, get_ruleset
 from ..units import targets as suite
 from ..units.compare import compare, loadouts_of, targets_of
 from ..units.loadout import Loadout
@@ -111,7 +112,7 @@ class ExploreState:
     rules: str = "11e"
 
     @classmethod
-    def of(cls, loadouts: Any, targets: Any = None, *, rules: str = "11e") -> ExploreState:
+    def of(cls, loadouts: Any, targets: Any = None, *, rules: RulesetLike = "11e") -> ExploreState:
         """The state of a cell comparing ``loadouts`` (anything :func:`mathhammer.compare`
         takes) against ``targets`` (the standard targets by default), every loadout
         shown against the first target, at its own counts."""
@@ -124,7 +125,8 @@ class ExploreState:
         against = targets_of(suite.STANDARD if targets is None else targets)
         counts = {x.name: [_count_of(entry) for entry in x.weapons] for x in chosen}
         shown = tuple(_options(x)[0].name for x in given)  # a unit's first option
-        state = cls(chosen, against, against[0].name, shown, counts, rules=rules)
+        name = rules if isinstance(rules, str) else get_ruleset(rules).name
+        state = cls(chosen, against, against[0].name, shown, counts, rules=name)
         state.check()
         return state
 
@@ -277,7 +279,7 @@ def _among(name: str, value: object, allowed: list[Any]) -> None:
         raise field_error(OptionError, name, f"one of {shown}", value)
 
 
-def explore(loadouts: Any, targets: Any = None, *, rules: str = "11e") -> Any:
+def explore(loadouts: Any, targets: Any = None, *, rules: RulesetLike = "11e") -> Any:
     """Compare loadouts in a notebook cell, with controls that redraw it at once.
 
     Parameters
@@ -290,8 +292,8 @@ def explore(loadouts: Any, targets: Any = None, *, rules: str = "11e") -> Any:
     targets : optional
         Anything :func:`mathhammer.compare` takes as its targets; the standard targets
         by default.
-    rules : str
-        The ruleset at the start, one of :data:`RULESETS`.
+    rules : str or Ruleset
+        The ruleset at the start, one of :data:`RULESETS` (by name or as a ruleset).
 
     Returns
     -------

@@ -45,7 +45,7 @@ from .composition import (
 from .links import Book, CatalogueSet, nodes, with_link
 from .points import brackets, cost, unit_cost
 from .profiles import Body, characteristics, clean_text, profile_name, read_body, read_weapon
-from .tree import INF, Ranges, Slot, TreeTooLarge, build, model_ranges
+from .tree import INF, Ranges, Sizes, Slot, TreeTooLarge, build, model_ranges
 
 __all__ = ["DatasheetReader"]
 
@@ -76,6 +76,7 @@ class DatasheetReader:
         self.strict = strict
         self.pts = _points_ids(books)
         self._weapons: dict[tuple[str, str, str], Weapon | None] = {}
+        self._sizes: Sizes = {}  # the sub-trees sized, each once for every datasheet
         self._unknown: set[tuple[str, str, str]] = set()
 
     def read_all(self) -> list[Datasheet]:
@@ -146,7 +147,7 @@ class DatasheetReader:
         """What a unit entry's model types are made from; :class:`_Skip` if it has no model
         entries."""
         try:
-            root = build(self.books.resolve, owner, entry, link)
+            root = build(self.books.resolve, owner, entry, link, self._sizes)
         except TreeTooLarge as exc:  # links that share entries, expanded once per path
             raise _Skip(str(exc)) from None
         self._promote(root)

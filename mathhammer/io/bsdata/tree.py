@@ -39,7 +39,17 @@ from typing import Any
 
 from .links import nodes, number, with_link
 
-__all__ = ["INF", "MAX_NESTING", "MAX_SLOTS", "Slot", "TreeTooLarge", "build", "model_ranges"]
+__all__ = [
+    "INF",
+    "MAX_NESTING",
+    "MAX_SLOTS",
+    "Sizes",
+    "Slot",
+    "TreeTooLarge",
+    "build",
+    "check_expansion",
+    "model_ranges",
+]
 
 Node = dict[str, Any]
 #: "No maximum": larger than any real count, and still an int for the arithmetic.
@@ -107,28 +117,40 @@ class Slot:
         return str(self.node.get("id", "")), str(link.get("id", ""))
 
 
-def build(resolve: Resolver, owner: Any, node: Node, link: Node | None = None) -> Slot:
+#: What :func:`check_expansion` learnt of each sub-tree: id(node) -> (entries below, height).
+Sizes = dict[int, tuple[int, int]]
+
+
+def build(
+    resolve: Resolver,
+    owner: Any,
+    node: Node,
+    link: Node | None = None,
+    sizes: Sizes | None = None,
+) -> Slot:
     """The selection tree of an entry (a unit, or a single-model datasheet).
 
     Hidden entries and crusade content (an entry or group whose ``comment`` starts
     with "Crusade", or named "Crusade") are left out: neither is part of a unit in a
-    matched-play list.
+    matched-play list. ``sizes`` keeps the sub-trees sized for one datasheet for the
+    next (:func:`check_expansion`): a catalogue's shared wargear is sized once.
     """
-    check_expansion(resolve, owner, node)
+    check_expansion(resolve, owner, node, sizes)
     root = Slot(node, link, owner, str(node.get("type", "group")), 1, 1, 1)
     built = itertools.count(1)  # the entries expanded, counted as they are
     root.children = _children(resolve, owner, node, {str(node.get("id"))}, built)
     return root
 
 
-def check_expansion(resolve: Resolver, owner: Any, node: Node) -> None:
+def check_expansion(resolve: Resolver, owner: Any, node: Node, sizes: Sizes | None = None) -> None:
     """Refuse, before anything is built, a tree that would expand past :data:`MAX_SLOTS`
     entries or nest past :data:`MAX_NESTING` levels: :class:`TreeTooLarge`.
 
     The walk is iterative and sizes each shared sub-tree once (a link graph whose entries
     each point at two of the next level is walked in as many steps as it has entries, not
-    paths). A sub-tree is sized where it is first reached; :func:`build` counts again as it
-    expands, so a tree whose links loop back is bounded either way.
+    paths). A sub-tree is sized where it is first reached (in this tree, or in an earlier
+    one whose ``sizes`` are given); :func:`build` counts again as it expands, so a tree
+    whose links loop back is bounded either way.
 
     Examples
     --------
@@ -142,7 +164,7 @@ def check_expansion(resolve: Resolver, owner: Any, node: Node) -> None:
     ...
     mathhammer.io.bsdata.tree.TreeTooLarge: its selection tree nests past 50 levels
     """
-    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (entries below it, its height)
+    sizes = {} if sizes is None else sizes
     root = _Walk(owner, node, {str(node.get("id"))}, iter(_kept(resolve, owner, node)))
     stack = [root]
     while stack:
