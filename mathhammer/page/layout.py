@@ -375,7 +375,9 @@ def layout(state: PageState | None = None) -> Any:
     state = PageState() if state is None else state
     mine = pn.widgets.FileInput(accept=ACCEPTED, label="My list")
     theirs = pn.widgets.FileInput(accept=ACCEPTED, label="Their list")
-    example = pn.widgets.Select(label="Or a bundled example", options=["", *EXAMPLES])
+    example = pn.widgets.Select(
+        label="Or a bundled example", options={"(none)": "", **{name: name for name in EXAMPLES}}
+    )
     rules = pn.widgets.Select(label="Ruleset", options=["auto", "11e", "10e", "classic"])
     situation = pn.widgets.CheckBoxGroup(
         label="Situation", options={words: key for key, words in SITUATIONS.items()}
@@ -484,17 +486,20 @@ def layout(state: PageState | None = None) -> Any:
         "## mathhammer", mine, example, theirs, leaders, rules, situation, states, assumed,
         metric, phase, width=300,
     )  # fmt: skip
+    attack = pn.Column(detail, check, checked, min_width=340, max_width=560)
+    below = pn.FlexBox(attack, pn.Column(planner, width=340), flex_wrap="wrap", gap="24px")
     middle = pn.Column(
         message,
         table,
         pn.Row(download, report, link),
         unknown,
+        below,
         min_width=340,
         sizing_mode="stretch_width",
+        styles={"flex": "1 1 600px"},  # beside the inputs, shrinking before it wraps
     )
-    attack = pn.Column(detail, check, checked, planner, width=340)
-    # a FlexBox wraps on a narrow screen: the inputs, then the matrix, then the attack
-    return pn.FlexBox(inputs, middle, attack, flex_wrap="wrap")
+    # a FlexBox wraps on a narrow screen: the inputs above the matrix and the attack
+    return pn.FlexBox(inputs, middle, flex_wrap="wrap", gap="16px")
 
 
 def _leader_controls(pn: Any, state: PageState, changed: Callable[..., None]) -> list[Any]:
