@@ -30,6 +30,7 @@ from mathhammer.units.options import choose
 ROOT = Path(__file__).resolve().parents[1]
 ROSTER = ROOT / "tests" / "data" / "rosters" / "necrons.rosz"
 ORKS = ROOT / "tests" / "data" / "rosters" / "orks.rosz"
+CATALOGUES = ROOT / "tests" / "data" / "bsdata"
 
 
 # --------------------------------------------------------------------------- the matrix
@@ -117,6 +118,7 @@ def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:
         (["--port", "http"], "argument --port: expected an integer; got 'http'"),
         (["/no/such/list.rosz"], "/no/such/list.rosz: no such file or folder"),
         ([str(ROSTER), "--targets", "/dev/zero"], "/dev/zero: not a regular file"),
+        ([str(CATALOGUES)], "(the source holds several factions: choose one)"),
         (["--host", "no.such.host.invalid", "--port", "1"], "mathhammer: error: "),
     ],
 )
@@ -335,6 +337,19 @@ def test_the_page_without_a_list_starts_from_the_bundled_examples() -> None:
     assert table.index.tolist() == [x.name for x in examples]
     want = matrix(examples, list(mh.targets.STANDARD))
     pd.testing.assert_frame_equal(table, want)
+
+
+def test_a_catalogue_faction_against_another() -> None:
+    pn = pytest.importorskip("panel")
+    from mathhammer.page.layout import app
+
+    page = app(CATALOGUES, CATALOGUES, faction="Necrons", target_faction="Orks")
+    table = next(iter(page.select(pn.widgets.Tabulator))).value
+    necrons = mh.read_army(CATALOGUES, faction="Necrons")
+    orks = mh.read_army(CATALOGUES, faction="Orks")
+    want = matrix(of_phase(necrons.loadouts, "ranged"), list(orks.targets))
+    pd.testing.assert_frame_equal(table, want)
+    assert table.shape == (len(of_phase(necrons.loadouts, "ranged")), len(orks.targets))
 
 
 @pytest.mark.system

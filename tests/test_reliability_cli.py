@@ -254,6 +254,8 @@ DEMO_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
 #: app serves until stopped: its refusals are tried in tests/test_page.py instead.
 APP_OPTIONS: dict[str, st.SearchStrategy[str] | None] = {
     "--targets": None,
+    "--faction": None,
+    "--target-faction": None,
     "--port": None,
     "--host": None,
 }

@@ -26,11 +26,17 @@ def add_app(sub: Any) -> argparse.ArgumentParser:
         description="Serve the page on this machine: every unit of a list against every "
         "unit of the opponent's (or the standard targets), with the attack behind each "
         "cell. Needs the app extra: pip install 'mathhammer[app]'.",
-        epilog="example:\n  mathhammer app army.rosz --targets theirs.json --port 5006",
+        epilog="examples:\n  mathhammer app army.rosz --targets theirs.json --port 5006\n"
+        "  mathhammer app catalogues/ --faction Necrons --targets catalogues/ "
+        "--target-faction Orks",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     command.add_argument("roster", nargs="?", help="my list (any file report reads)")
     command.add_argument("--targets", help="the opponent's list (default: the standard targets)")
+    command.add_argument(
+        "--faction", help="the faction of a catalogue, a folder of them or an export: my list"
+    )
+    command.add_argument("--target-faction", help="the faction of --targets, for the same")
     command.add_argument(
         "--port", type=port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
     )
@@ -65,10 +71,11 @@ def app_command(args: argparse.Namespace) -> int:
 
     pn = panel()
 
-    app(args.roster, args.targets)  # read once here: an unreadable list is one line now
+    lists = {"faction": args.faction, "target_faction": args.target_faction}
+    app(args.roster, args.targets, **lists)  # read once here: an unreadable list is one line
     origins = [f"{args.host}:{args.port}", f"localhost:{args.port}"]
     server = pn.serve(
-        lambda: app(args.roster, args.targets),
+        lambda: app(args.roster, args.targets, **lists),
         port=args.port,
         address=args.host,
         websocket_origin=origins,

@@ -573,18 +573,31 @@ def _show(message: Any, text: str) -> None:
     message.visible = True
 
 
-def app(roster: str | Path | None = None, targets: str | Path | None = None) -> Any:
-    """The page in a notebook: my list (``roster``: any file :func:`mathhammer.read_army`
-    reads; the bundled example attackers without one) against ``targets`` (another list, or
-    the standard targets).
+def app(
+    roster: str | Path | None = None,
+    targets: str | Path | None = None,
+    *,
+    faction: str | None = None,
+    target_faction: str | None = None,
+) -> Any:
+    """The page in a notebook: my list (``roster``: any file or folder
+    :func:`mathhammer.read_army` reads; the bundled example attackers without one) against
+    ``targets`` (another list, or the standard targets).
+
+    ``faction`` and ``target_faction`` choose the faction of a catalogue, a folder of
+    catalogues or the Wahapedia export: its every datasheet, each at its default size, is a
+    unit of the list.
 
     Examples
     --------
     >>> import mathhammer as mh
     >>> page = mh.app()  # doctest: +SKIP
+    >>> page = mh.app("catalogues/", faction="Necrons", targets="catalogues/",
+    ...               target_faction="Orks")  # doctest: +SKIP
     """
     state = PageState()
-    state.mine = read_army(example_attackers() if roster is None else roster)
+    source = example_attackers() if roster is None else roster
+    state.mine = read_army(source, faction=faction)
     if targets is not None:
-        state.theirs = list(read_army(targets).targets)
+        state.theirs = list(read_army(targets, faction=target_faction).targets)
     return layout(state)
