@@ -409,6 +409,41 @@ def test_the_plan_is_plan_army_in_the_pages_situation() -> None:
     assert f"**{plan.value:.3f}** with this plan; {plan.naive:.3f} with everything at" in text
 
 
+def test_what_neither_reader_understood_is_listed() -> None:
+    mine, theirs = mh.read_army(ROSTER), mh.read_army(ORKS)
+    state = PageState(mine=mine, theirs=list(theirs.targets), their_army=theirs)
+    listed = state.not_understood()
+    assert mine.report is not None and theirs.report is not None
+    ours = [f"{u}: {r}" for u, r, _ in mine.report.not_understood]
+    others = [f"theirs: {u}: {r}" for u, r, _ in theirs.report.not_understood]
+    assert ours and others and listed == [str(x) for x in mine.unknown_abilities] + ours + others
+    assert "theirs: Battlewagon: ’Ard Case" in listed
+
+
+def test_a_plan_i_choose_is_scored_beside_the_naive_one() -> None:
+    army = mh.read_army(ROSTER)
+    state = PageState(mine=army)
+    units = ["Necron Warriors (ranged)", "Doomsday Ark (ranged)"]
+    chosen = ["Horde infantry", "Vehicle"]
+    mine = state.plan(units, "mean_killed", targets=chosen)
+    loadouts = {x.name: x for x in of_phase(army.loadouts, "ranged")}
+    names = [t.name for t in mh.targets.STANDARD]
+    # each unit alone at its own target: the expected kills add up
+    want = sum(
+        mh.attack(loadouts[u].weapons, mh.targets.get(t).unit).killed.mean()
+        for u, t in zip(units, chosen, strict=True)
+    )
+    assert mine.value == pytest.approx(want, rel=1e-12)
+    assert mine.method == "given" and {names[t] for t in mine.assignment} == set(chosen)
+    best = state.plan(units, "mean_killed")
+    assert mine.value <= best.value and mine.naive == best.naive
+    assert f"**{mine.value:.3f}** with your plan; {mine.naive:.3f} with" in plan_text(mine)
+    with pytest.raises(mh.OptionError, match="targets must be targets among"):
+        state.plan(units, targets=["Horde infantry", "Titan"])
+    with pytest.raises(mh.OptionError, match="targets must be one for each of 2 units"):
+        state.plan(units, targets=["Horde infantry"])
+
+
 @pytest.mark.parametrize(
     "units, metric, error",
     [
@@ -430,17 +465,26 @@ def test_the_page_plans_and_a_long_plan_can_be_cancelled(served: str, browser: A
     army = mh.read_army(ROSTER)
     ranged = [x.name for x in of_phase(army.loadouts, "ranged")]
     for name in ranged:  # every unit: a local search of some seconds
-        page.get_by_label(name, exact=True).check()
+        page.get_by_role("checkbox", name=name, exact=True).check()
     page.get_by_role("button", name="Best plan").click()
     page.get_by_role("button", name="Cancel").click()
     page.get_by_text("Cancelled.").wait_for(timeout=60_000)
     for name in ranged[2:]:
-        page.get_by_label(name, exact=True).uncheck()
+        page.get_by_role("checkbox", name=name, exact=True).uncheck()
     page.get_by_role("button", name="Best plan").click()
     shown = page.locator("p", has_text="with this plan").first
     shown.wait_for(timeout=60_000)
     plan = PageState(mine=army).plan(ranged[:2])
     assert shown.inner_text().startswith(f"expected models destroyed: {plan.value:.3f} with")
+    # my own plan: the first unit at the vehicle, the second at the horde
+    chosen = ["Vehicle", "Horde infantry"]
+    for name, target in zip(ranged[:2], chosen, strict=True):
+        page.get_by_role("combobox", name=name, exact=True).select_option(target)
+    page.get_by_role("button", name="Score my plan").click()
+    mine = page.locator("p", has_text="with your plan").first
+    mine.wait_for(timeout=60_000)
+    scored = PageState(mine=army).plan(ranged[:2], targets=chosen)
+    assert mine.inner_text().startswith(f"expected models destroyed: {scored.value:.3f} with")
     page.close()
 
 

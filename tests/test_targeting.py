@@ -214,7 +214,21 @@ def test_an_army_plan_carries_each_targets_state_from_unit_to_unit() -> None:
     assert plan_value > alone
 
 
+@pytest.mark.parametrize("metric", ["killed", "points", "at_least:1"])
+def test_a_given_army_plan_is_scored_as_resolve_sequence_scores_it(metric: str) -> None:
+    best = mh.plan_army(ARMY, TARGETS, metric=metric)
+    for assignment in [(0, 2, 1), (2, 2, 2), best.assignment]:
+        given = mh.plan_army(ARMY, TARGETS, metric=metric, assignment=assignment)
+        want = METRICS[metric](by_resolve_sequence(assignment))
+        assert given.value == pytest.approx(want, abs=1e-12)
+        assert (given.method, given.assignment, given.naive) == ("given", assignment, best.naive)
+        assert given.value <= best.value + 1e-12
+
+
 def test_army_bad_input() -> None:
+    for wrong in ([0, 1], [0, 1, 3], [0, 1, -1], [0, True, 1]):
+        with pytest.raises(mh.OptionError, match="assignment must be 3 target positions"):
+            mh.plan_army(ARMY, TARGETS, assignment=wrong)
     with pytest.raises(mh.OptionError, match="units must be at least one"):
         mh.plan_army([], TARGETS)
     with pytest.raises(mh.OptionError, match=r"units\[0\] must be \(Attacker, declarations\)"):

@@ -38,6 +38,7 @@ from ..units.assume import named_states
 from ..units.durability import durability
 from ..units.loadout import Loadout
 from ..units.options import Choice, choose
+from ..units.selection import from_loadout
 from ..units.targeting import TargetPlan, plan_army
 from ..units.targets import Target
 from ..views.report_html import report_html
@@ -110,6 +111,7 @@ class PageState:
     phase: str = "ranged"
     assumed: tuple[str, ...] = ()
     leaders: dict[str, str] | None = None
+    their_army: Army | None = None  # their list as read (None: the standard targets)
 
     @property
     def ruleset(self) -> str:
@@ -217,11 +219,13 @@ class PageState:
         units: Sequence[str],
         metric: str = "mean_killed",
         progress: Callable[[int, int], None] | None = None,
+        targets: Sequence[str] | None = None,
     ) -> TargetPlan:
         """The best plan of my ``units`` (by name, attacking in the order given) against
         their list in the phase, by ``metric`` (one of :data:`PLAN_METRICS`), each unit in
         the page's situation: :func:`mathhammer.plan_army`, refused in one line past its
-        work limit."""
+        work limit. With ``targets`` (a target's name for each unit), that plan scored
+        instead: each unit's every weapon at its target."""
         if metric not in PLAN_METRICS:
             raise field_error(OptionError, "metric", f"one of {list(PLAN_METRICS)}", metric)
         mine = {x.name: x for x in self.loadouts}
@@ -231,10 +235,25 @@ class PageState:
         if not units:
             raise field_error(OptionError, "units", "at least one unit", units)
         chosen = [_in_situation(mine[name], self.context) for name in units]
+        given = None if targets is None else self._assignment(chosen, targets)
         return plan_army(
             chosen, self.theirs, metric=metric, phase=PHASES[self.phase], rules=self.ruleset,
-            progress=progress,
+            progress=progress, assignment=given,
         )  # fmt: skip
+
+    def _assignment(self, units: Sequence[Loadout], targets: Sequence[str]) -> list[int]:
+        """A plan's targets by position, one per declaration: each unit's at its target."""
+        names = [t.name for t in self.theirs]
+        if len(targets) != len(units):
+            each = f"one for each of {len(units)} units"
+            raise field_error(OptionError, "targets", each, targets)
+        out = []
+        for unit, target in zip(units, targets, strict=True):
+            if target not in names:
+                raise field_error(OptionError, "targets", f"targets among {names}", target)
+            made = from_loadout(unit)
+            out += [names.index(target)] * (0 if made is None else len(made[1]))
+        return out
 
     def report(self) -> str:
         """The view as the single-file HTML report (:func:`mathhammer.io.write_html_report`'s
@@ -256,10 +275,9 @@ class PageState:
         return "?" + urlencode(choices)
 
     def not_understood(self) -> list[str]:
-        """The rules of my list its reader did not understand, one line each."""
-        if self.mine is None:
-            return []
-        return [str(unknown) for unknown in self.mine.unknown_abilities]
+        """The rules of both lists their readers did not understand, one line each: the
+        weapon abilities not known, then the unit rules not applied (theirs marked so)."""
+        return _unread(self.mine, "") + _unread(self.their_army, "theirs: ")
 
 
 #: The metrics a plan can maximise, in words (:func:`mathhammer.plan_army`'s).
@@ -268,6 +286,16 @@ PLAN_METRICS = {
     "points_destroyed": "expected points destroyed",
     "at_least:1": "P(at least one target destroyed)",
 }
+
+
+def _unread(army: Army | None, mark: str) -> list[str]:
+    """What a list's reader did not understand, one line each, marked ``mark``."""
+    if army is None:
+        return []
+    lines = [str(unknown) for unknown in army.unknown_abilities]
+    unread = army.report.not_understood if army.report is not None else []
+    lines += [f"{unit}: {rule}" for unit, rule, _ in unread]
+    return [mark + line for line in lines]
 
 
 def _character(keywords: Iterable[str]) -> bool:
@@ -289,10 +317,12 @@ def plan_text(plan: TargetPlan) -> str:
     lines += [f"| {r.unit} | {r.models} | {r.target} |" for r in frame.itertuples()]
     naive = plan.targets[plan.naive_target].name
     words = PLAN_METRICS.get(plan.metric, plan.metric)
+    which = "your plan" if plan.method == "given" else "this plan"
+    how = "" if plan.method == "given" else f" ({plan.method}, {plan.scored:,} plans scored)"
     lines += [
         "",
-        f"{words}: **{plan.value:.3f}** with this plan; {plan.naive:.3f} with everything at "
-        f"{naive} ({plan.method}, {plan.scored:,} plans scored)",
+        f"{words}: **{plan.value:.3f}** with {which}; {plan.naive:.3f} with everything at "
+        f"{naive}{how}",
     ]
     return "\n".join(lines)
 
@@ -449,7 +479,7 @@ def layout(state: PageState | None = None) -> Any:
         if mine_side:
             state.mine = army
         else:
-            state.theirs = list(army.targets)
+            state.theirs, state.their_army = list(army.targets), army
         list_changed()
         refresh()
 
@@ -552,10 +582,30 @@ def _planner(pn: Any, state: PageState) -> Any:
         finally:
             start.disabled, cancel.disabled, bar.visible = False, True, False
 
+    mine = pn.Column(name="my plan")  # a target for each unit ticked
+    score = pn.widgets.Button(label="Score my plan", disabled=True)
+
+    def ticked(_: Any) -> None:
+        names = [t.name for t in state.theirs]
+        chosen = [x for x in units.options if x in units.value]
+        mine.objects = [pn.widgets.Select(label=x, name=x, options=names) for x in chosen]
+        score.disabled = not chosen
+
+    def scored(_: Any) -> None:
+        chosen = [w.name for w in mine.objects]
+        try:
+            plan = state.plan(chosen, by.value, targets=[w.value for w in mine.objects])
+            shown.object = plan_text(plan)
+        except MathhammerError as exc:
+            shown.object = str(exc).splitlines()[0]
+
+    units.param.watch(ticked, ["value", "options"])
     start.on_click(planned)
     cancel.on_click(lambda _: stop.set())
+    score.on_click(scored)
     heading = pn.pane.Markdown("#### Plan: my units' targets")
-    return pn.Column(heading, units, by, pn.Row(start, cancel), bar, shown)
+    hint = pn.pane.Markdown("Or choose each unit's target and score that plan:")
+    return pn.Column(heading, units, by, pn.Row(start, cancel), bar, hint, mine, score, shown)
 
 
 def _permalink(pn: Any, widgets: dict[str, Any]) -> None:
@@ -599,5 +649,6 @@ def app(
     source = example_attackers() if roster is None else roster
     state.mine = read_army(source, faction=faction)
     if targets is not None:
-        state.theirs = list(read_army(targets, faction=target_faction).targets)
+        state.their_army = read_army(targets, faction=target_faction)
+        state.theirs = list(state.their_army.targets)
     return layout(state)

@@ -16,6 +16,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -212,23 +213,40 @@ def _search(
     make: Callable[[int, Sequence[int]], AttackResult],
     score: Score,
     progress: Callable[[int, int], None] | None = None,
+    given: Assignment | None = None,
 ) -> tuple[
     Assignment, float, tuple[float, int], str, int, Callable[[Assignment], dict[int, AttackResult]]
 ]:
     """The best assignment of ``declarations`` to ``targets`` by ``score``: every one when
     they are few, else a local search (single moves from each "everything at one target"
-    plan, then pairs of moves from the best). Each target's result is made once per set of
-    declarations sent at it (``make(target, declarations in order)``)."""
+    plan, then pairs of moves from the best); or the ``given`` one, scored. Each target's
+    result is made once per set of declarations sent at it (``make(target, declarations
+    in order)``)."""
     search = _Search(declarations, targets, make, score)
     singles = [search.value((t,) * declarations) for t in range(targets)]
     naive_target = max(range(targets), key=lambda t: (singles[t], -t))  # the first of equals
     naive = (singles[naive_target], naive_target)
+    if given is not None:
+        return given, search.value(given), naive, "given", targets + 1, search.outcome
     # the baselines are among the plans the search scores: not counted apart
     if targets**declarations <= MAX_EXHAUSTIVE:
         best, best_value, scored = search.exhaustive()
         return best, best_value, naive, "exhaustive", scored, search.outcome
     best, best_value, method, scored = search.local(singles, naive_target, progress)
     return best, best_value, naive, method, scored, search.outcome
+
+
+def _checked_assignment(
+    given: Sequence[int], declarations: int, pool: Sequence[Target]
+) -> Assignment:
+    """A plan to score: a target's position for each declaration, in range."""
+    plan = tuple(given)
+    if len(plan) != declarations or not all(
+        isinstance(t, Integral) and not isinstance(t, bool) and 0 <= t < len(pool) for t in plan
+    ):
+        what = f"{declarations} target positions, each 0 to {len(pool) - 1}"
+        raise field_error(OptionError, "assignment", what, given)
+    return tuple(int(t) for t in plan)
 
 
 def _better(value: float, than: float) -> bool:
@@ -450,6 +468,7 @@ def plan_army(
     rules: RulesetLike = "11e",
     modifiers: Modifiers | None = None,
     progress: Callable[[int, int], None] | None = None,
+    assignment: Sequence[int] | None = None,
 ) -> TargetPlan:
     """Who shoots what across an army: each unit's declarations assigned to targets, the
     units attacking in the order given and each target's state carried from unit to unit
@@ -464,6 +483,10 @@ def plan_army(
     progress : callable, optional
         Called with (steps done, steps) as a long search goes: each start of the local
         search, then its pairs of moves.
+    assignment : sequence of int, optional
+        A plan to score rather than search for: each declaration's target, by position in
+        ``targets``, the declarations in the order the units give them. The plan returned
+        is that one (``method`` ``"given"``), with its exact metric beside the naive one.
 
     Examples
     --------
@@ -476,6 +499,10 @@ def plan_army(
     ...                     metric="at_least:2")
     >>> plan.frame()["target"].tolist()  # one unit at each: both destroyed most often
     ['Squad', 'Pair']
+    >>> both = mh.plan_army([(first, [(0, "Rifle")]), (second, [(0, "Rifle")])], enemies,
+    ...                     metric="at_least:2", assignment=[0, 0])
+    >>> both.method, both.value < plan.value, both.value == both.naive
+    ('given', True, True)
     """
     given = list(units)
     if not given:
@@ -484,7 +511,8 @@ def plan_army(
     score = _metric(metric, pool)
     metric = metric_column(metric)
     attackers, rows, weapons, contexts = _declare_army(given, pool[0].unit, phase)
-    if len(pool) ** len(rows) <= MAX_EXHAUSTIVE:  # the local search bounds its own work
+    chosen = None if assignment is None else _checked_assignment(assignment, len(rows), pool)
+    if chosen is None and len(pool) ** len(rows) <= MAX_EXHAUSTIVE:  # local: bounded
         works = [
             Request(w, None, None, None, rules, contexts[r[0]], modifiers)
             for r, w in zip(rows, weapons, strict=True)
@@ -504,7 +532,7 @@ def plan_army(
         return result
 
     best, best_value, naive, method, scored, outcome = _search(
-        len(rows), len(pool), make, score, progress
+        len(rows), len(pool), make, score, progress, chosen
     )
     plan_results = {pool[t].name: r for t, r in outcome(best).items()}
     return TargetPlan(
