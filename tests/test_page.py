@@ -261,6 +261,33 @@ def test_an_upload_replaces_the_list_and_a_bad_one_says_why(
     page.close()
 
 
+SHARED_ROSTERS = ROOT.parent / "shared" / "data" / "rosters"
+
+
+@pytest.mark.system
+@pytest.mark.parametrize(
+    "name", ["11e_orks_breaka_boyz_nr_probhammer.json", "10e_votann_leviathan_prettyscribe.rosz"]
+)
+def test_a_players_real_export_uploaded_as_their_list(served: str, browser: Any, name: str) -> None:
+    """A real export (New Recruit 11e, BattleScribe 10e) as the opponent: the matrix's
+    columns become its units, the cells the exact attacks under the page's ruleset."""
+    path = SHARED_ROSTERS / name
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs the full-data tests, but {path} is missing")
+        pytest.skip("the shared data is not beside the repository")
+    page = _open(browser, served, 1280, 800)
+    page.locator('input[type="file"]').nth(1).set_input_files(str(path))
+    theirs = mh.read_army(path)
+    first = theirs.targets[0].name
+    page.locator(f'.tabulator-cell[tabulator-field="{first}"]').first.wait_for(timeout=60_000)
+    state = PageState(mine=mh.read_army(ROSTER), theirs=list(theirs.targets), their_army=theirs)
+    want = state.table()
+    unit = "Necron Warriors (ranged)"
+    assert _cell(page, unit, first) == pytest.approx(want.loc[unit, first], abs=5e-4)
+    page.close()
+
+
 @pytest.mark.system
 def test_a_link_restores_the_choices(served: str, browser: Any) -> None:
     """The page's link to its view carries the choices; opened, it shows the same matrix."""
