@@ -102,6 +102,20 @@ def test_a_cells_check_and_what_it_would_take() -> None:
     assert [_count(x) for x in (3, pd.NA, float("nan"))] == ["3", "more than 60", "more than 60"]
 
 
+def test_a_targets_csv_uploaded_as_their_list() -> None:
+    text = (
+        "unit,group,models,T,Sv,InSv,W,FNP,keywords,CHARACTER,Ld,points\n"
+        "Squad,Troopers,10,4,3+,,1,,INFANTRY,no,,90\n"
+    )
+    theirs = read_upload("their-targets.csv", text.encode(), "targets")
+    assert [t.name for t in theirs.targets] == ["Squad"] and theirs.targets[0].points == 90
+    state = PageState(mine=mh.read_army(ROSTER), theirs=list(theirs.targets))
+    squad = mh.Unit.of("Squad", 10, 4, 3, 1, keywords="INFANTRY")
+    warriors = next(x for x in state.loadouts if x.name.startswith("Necron Warriors"))
+    want = choose(warriors, mh.Target(squad, points=90)).result.killed.mean()
+    assert state.table().loc[warriors.name, "Squad"] == pytest.approx(want, abs=1e-12)
+
+
 def test_an_upload_is_read_under_the_importers_limits(tmp_path: Path) -> None:
     army = read_upload("../../etc/necrons.rosz", ROSTER.read_bytes())
     assert [x.name for x in army.loadouts][:1] == ["Overlord (ranged)"]

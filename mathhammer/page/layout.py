@@ -90,13 +90,14 @@ def _uploads() -> Path:
     return _FOLDER[0]
 
 
-def read_upload(name: str, data: bytes) -> Army:
+def read_upload(name: str, data: bytes, csv_kind: str = "attackers") -> Army:
     """An uploaded file, written under the page's temporary folder by its base name only,
-    read as an army."""
+    read as an army (a CSV file as profiles of ``csv_kind``: "attackers" for my list,
+    "targets" for theirs)."""
     folder = Path(tempfile.mkdtemp(dir=_uploads()))
     path = folder / (Path(name).name or "upload")
     path.write_bytes(data)
-    return read_army(path)
+    return read_army(path, csv_kind=csv_kind)
 
 
 @dataclass
@@ -472,7 +473,8 @@ def layout(state: PageState | None = None) -> Any:
     def upload(event: Any, mine_side: bool) -> None:
         widget = mine if mine_side else theirs
         try:
-            army = read_upload(widget.filename or "upload", event.new)
+            kind = "attackers" if mine_side else "targets"
+            army = read_upload(widget.filename or "upload", event.new, kind)
         except MathhammerError as exc:
             _show(message, f"{widget.filename}: {exc}")
             return
