@@ -26,8 +26,9 @@ sys.path.insert(0, str(HERE.parent))
 
 import mathhammer as mh  # noqa: E402
 from mathhammer.page.explore import ExploreState  # noqa: E402
-from mathhammer.page.layout import PageState, _detail  # noqa: E402
+from mathhammer.page.layout import PageState  # noqa: E402
 from mathhammer.page.matrix import of_phase  # noqa: E402
+from mathhammer.page.text import cell_text  # noqa: E402
 
 POINTS = 2000
 
@@ -68,7 +69,7 @@ def main() -> int:
         for unit in units:
             for target in targets:
                 start = time.perf_counter()
-                _detail(state, unit, target)
+                cell_text(state, unit, target)
                 clicks.append(time.perf_counter() - start)
         worst, median = max(clicks), statistics.median(clicks)
         failed |= built > 10 or worst > 1

@@ -126,7 +126,7 @@ def test_a_units_options_in_a_phase_are_offered_one_loadout_each() -> None:
     tank = mh.targets.get("Vehicle").unit
     same = mh.attack([(MELTA, 2)], tank, context=charged)
     assert frame.loc["Squad: 2x Melta rifle", "mean_damage"] == same.damage.mean()
-    with pytest.raises(ProfileError, match="loadouts named apart"):
+    with pytest.raises(ProfileError, match="loadout names must be unique"):
         ExploreState.of([options, mh.Loadout("Squad: 2x Melta rifle", [(BOLT, 1)])])
 
 

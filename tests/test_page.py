@@ -23,8 +23,9 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.page.layout import PageState, _count, _detail, plan_text, read_upload
+from mathhammer.page.layout import PageState, read_upload
 from mathhammer.page.matrix import matrix, of_phase
+from mathhammer.page.text import _count, cell_text, plan_text
 from mathhammer.units.options import choose
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +83,7 @@ def test_the_state_follows_the_list_and_the_situation() -> None:
     state.phase = "melee"
     assert state.context.melee and state.context.half_range
     unit, target = state.loadouts[0].name, state.theirs[0].name
-    text = _detail(state, unit, target)
+    text = cell_text(state, unit, target)
     assert text.startswith(f"### {unit} against {target}")
     assert f"**{state.attack(unit, target).killed.mean():.3f}**" in text
 
@@ -98,7 +99,7 @@ def test_a_cells_check_and_what_it_would_take() -> None:
     row = mh.durability(mh.targets.get(target), [loadout]).iloc[0]
     half, most = state.copies(unit, target)
     assert (half, most) == (row["copies_50"], row["copies_90"]) and half <= most
-    assert f"what it would take: {half} for 50 %, {most} for 90 %" in _detail(state, unit, target)
+    assert f"what it would take: {half} for 50 %, {most} for 90 %" in cell_text(state, unit, target)
     assert [_count(x) for x in (3, pd.NA, float("nan"))] == ["3", "more than 60", "more than 60"]
 
 
@@ -343,12 +344,12 @@ def test_the_states_the_lists_rules_mention_can_be_assumed() -> None:
     boyz = next(x for x in melee if x.name == unit)
     result = mh.attack(boyz.weapons, mh.targets.get(target).unit, context=context)
     assert state.attack(unit, target).killed.pmf == pytest.approx(result.killed.pmf, abs=1e-15)
-    detail = _detail(state, unit, target)
-    assert f"rules applied: {'; '.join(result.rules_applied)}" in detail
+    shown = cell_text(state, unit, target)
+    assert f"rules applied: {'; '.join(result.rules_applied)}" in shown
     assert "Waaagh! (melee: +1 A if waaagh)" in result.rules_applied
     for pool in result.pools:
         means = [pool.attacks, pool.hits, pool.wounds, pool.unsaved]
-        assert f"| {pool.label} | " + " | ".join(f"{d.mean():.2f}" for d in means) in detail
+        assert f"| {pool.label} | " + " | ".join(f"{d.mean():.2f}" for d in means) in shown
     attacker = mh.Loadout(unit, boyz.weapons, None, context)
     row = mh.durability(mh.targets.get(target), [attacker]).iloc[0]
     assert state.copies(unit, target) == (row["copies_50"], row["copies_90"])

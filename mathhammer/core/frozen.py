@@ -6,19 +6,22 @@ instance's ``__dict__``), which it may since nothing it is made of changes, and 
 out when pickled, since another process salts the hashes of strings differently. The value
 objects an attack makes by the dozen (its plan's checks, its results) are built by
 :func:`fast_init`, which writes the fields into the new instance's ``__dict__`` where a
-frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field. Rows that keep them:
-S2-S6 and S4, S5 of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2).
+frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field; :class:`once` is
+:func:`functools.cached_property` without its lock. Rows that keep them: S2-S6, S4 and S5,
+S1-S6 of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["fast_init", "hash_once"]
+__all__ = ["fast_init", "hash_once", "once"]
 
 T = TypeVar("T", bound=type)
+V = TypeVar("V")
 
 #: Where an instance keeps its hash.
 _KEY = "_hash_once"
@@ -142,3 +145,49 @@ def fast_init(cls: T) -> T:
     init.__doc__ = original.__doc__
     setattr(cls, "__init__", init)  # noqa: B010
     return cls
+
+
+class once(Generic[V]):  # noqa: N801 (a decorator, named as the standard one it stands for)
+    """:func:`functools.cached_property` without its lock: the value computed on first
+    access is written into the instance's ``__dict__``, where later reads find it before
+    this descriptor. Python 3.11's takes a lock on every first access, some 60 bytecode
+    instructions where this one runs 10: a cold attack reads six (a plan's and its pools'),
+    7 % of the interpreter's work on S1 (docs/performance.md, section 2). Two threads that
+    both compute a value compute the same one: the values depend only on frozen fields.
+    Rows that keep it: S1-S6 of ``benchmarks/bench_perf.py``.
+
+    Examples
+    --------
+    >>> class Square:
+    ...     def __init__(self, side: int) -> None:
+    ...         self.side = side
+    ...     @once
+    ...     def area(self) -> int:
+    ...         print("computed")
+    ...         return self.side**2
+    >>> s = Square(3)
+    >>> s.area
+    computed
+    9
+    >>> s.area, "area" in vars(s)
+    (9, True)
+    """
+
+    def __init__(self, func: Callable[[Any], V]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> once[V]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> V: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> V | once[V]:
+        if instance is None:
+            return self
+        value = self.func(instance)
+        instance.__dict__[self.name] = value
+        return value

@@ -82,7 +82,7 @@ def resolve(
     if plain.found is not None:
         return _labelled(plain.found, plain.pools)
     # plain inputs met for the first time: planned afresh, not looked for again
-    plan = plan_pools(plain.pools, plain.target, plain.rules, context, modifiers)
+    plan = plan_pools(plain.pools, plain.target, plain.rules, context, modifiers, declared=True)
     return _kept(plain.key, run(plan))
 
 

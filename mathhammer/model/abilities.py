@@ -395,10 +395,5 @@ def usable_against(abilities: Iterable[Ability], target_keywords: Iterable[str])
     >>> usable_against([LethalHits()], ["INFANTRY"])
     True
     """
-    have: tuple[str, ...] | None = None
-    for ability in abilities:  # a loop: most weapons have none, on every cold attack
-        if isinstance(ability, OnlyAgainst):
-            have = tuple(target_keywords) if have is None else have
-            if not ability.applies_to(have):
-                return False
-    return True
+    have = tuple(target_keywords)
+    return all(a.applies_to(have) for a in abilities if isinstance(a, OnlyAgainst))

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from ..core.dice import Dice
-from ..core.frozen import fast_init
+from ..core.frozen import fast_init, once
 from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
 from .fields import dice_field, int_field
 from .profiles import Weapon
@@ -44,7 +43,7 @@ class Pool:
         """The profile every attack of the pool shares (the first weapon gathered)."""
         return self.weapons[0][0]
 
-    @cached_property
+    @once
     def dice(self) -> tuple[tuple[Dice, int], ...]:
         """Each weapon's attacks characteristic and count: the dice the pool rolls.
 
@@ -55,7 +54,7 @@ class Pool:
         """
         return tuple([(weapon.attacks, count) for weapon, count in self.weapons])
 
-    @cached_property
+    @once
     def label(self) -> str:
         """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
 

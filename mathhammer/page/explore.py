@@ -27,12 +27,13 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import pandas as pd
 
 from ..decisions.attack import attack
-from ..errors import MathhammerError, OptionError, ProfileError, field_error
+from ..errors import MathhammerError
 from ..model.context import Context, Modifiers
 from ..model.pools import MortalWounds
 from ..model.profiles import Weapon
@@ -44,6 +45,7 @@ from ..units.loadout import Loadout
 from ..units.options import AttackOptions
 from ..units.targets import Target
 from ..views.plots import plot_at_least
+from .choices import among
 from .layout import panel
 
 __all__ = [
@@ -58,8 +60,9 @@ __all__ = [
 
 #: The most copies of one weapon a control offers (a horde's 30 sluggas with room to spare).
 MAX_COUNT = 60
-#: The re-rolls a control offers for the hit and wound rolls (``"none"``: no re-roll).
-REROLLS = ("none", "ones", "failures")
+#: The re-rolls a control offers for the hit and wound rolls, as ``Modifiers`` takes them
+#: (``"none"``: no re-roll).
+REROLLS = {"none": None, "ones": "ones", "failures": "failures"}
 #: The rulesets a control offers.
 RULESETS = ("11e", "10e", "classic")
 #: The situations a control offers, by the Context field each sets.
@@ -117,41 +120,35 @@ class ExploreState:
         takes) against ``targets`` (the standard targets by default), every loadout
         shown against the first target, at its own counts."""
         given = loadouts_of(loadouts)
-        chosen = [option for x in given for option in _options(x)]
-        names = [x.name for x in chosen]
-        if len(set(names)) < len(names):
-            twice = sorted({n for n in names if names.count(n) > 1})
-            raise field_error(ProfileError, "loadouts", "loadouts named apart", twice)
+        chosen = _offered(given)
         against = targets_of(suite.STANDARD if targets is None else targets)
-        counts = {x.name: [_count_of(entry) for entry in x.weapons] for x in chosen}
+        counts = {x.name: _counts(x) for x in chosen}
         shown = tuple(_options(x)[0].name for x in given)  # a unit's first option
-        name = rules if isinstance(rules, str) else get_ruleset(rules).name
-        state = cls(chosen, against, against[0].name, shown, counts, rules=name)
+        state = cls(chosen, against, against[0].name, shown, counts, rules=_named(rules))
         state.check()
         return state
 
     def check(self) -> None:
         """Refuse a choice no control offers, in one line naming it."""
-        _among("target", self.target, [t.name for t in self.targets])
+        among("target", self.target, [t.name for t in self.targets])
         for name in self.shown:
-            _among("shown", name, list(self.counts))
-        _among("hit", self.hit, [-1, 0, 1])
-        _among("wound", self.wound, [-1, 0, 1])
-        _among("reroll_hits", self.reroll_hits, list(REROLLS))
-        _among("reroll_wounds", self.reroll_wounds, list(REROLLS))
+            among("shown", name, list(self.counts))
+        among("hit", self.hit, [-1, 0, 1])
+        among("wound", self.wound, [-1, 0, 1])
+        among("reroll_hits", self.reroll_hits, list(REROLLS))
+        among("reroll_wounds", self.reroll_wounds, list(REROLLS))
         for key in self.situation:
-            _among("situation", key, list(SITUATIONS))
-        _among("rules", self.rules, list(RULESETS))
+            among("situation", key, list(SITUATIONS))
+        among("rules", self.rules, list(RULESETS))
 
     def set_count(self, name: str, index: int, count: int) -> None:
         """Give the ``index``-th weapon entry of loadout ``name`` ``count`` copies (0 to
         :data:`MAX_COUNT`; a mortal-wounds entry has no count)."""
-        _among("loadout", name, list(self.counts))
+        among("loadout", name, list(self.counts))
         counts = self.counts[name]
-        if not 0 <= index < len(counts) or counts[index] < 0:
-            raise field_error(OptionError, "index", "a weapon entry of the loadout", index)
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
-            raise field_error(OptionError, "count", f"an integer from 0 to {MAX_COUNT}", count)
+        entries = [i for i, n in enumerate(counts) if n >= 0]  # mortal wounds have no count
+        among("index", index, entries, "a weapon entry of the loadout")
+        among("count", count, list(range(MAX_COUNT + 1)), f"an integer from 0 to {MAX_COUNT}")
         counts[index] = count
 
     def entries(self, name: str) -> list[tuple[str, int]]:
@@ -169,8 +166,8 @@ class ExploreState:
         return Modifiers(
             hit=self.hit,
             wound=self.wound,
-            reroll_hits=None if self.reroll_hits == "none" else self.reroll_hits,
-            reroll_wounds=None if self.reroll_wounds == "none" else self.reroll_wounds,
+            reroll_hits=REROLLS[self.reroll_hits],
+            reroll_wounds=REROLLS[self.reroll_wounds],
         )
 
     @property
@@ -185,15 +182,11 @@ class ExploreState:
         is 0."""
         loadout = self._loadout(name)
         counts = self.counts[name]
-        weapons: list[tuple[Weapon, int] | MortalWounds] = [
-            entry if isinstance(entry, MortalWounds) else (entry[0], count)
-            for entry, count in zip(loadout.weapons, counts, strict=True)
-            if count != 0
-        ]
+        pairs = zip(loadout.weapons, counts, strict=True)
+        weapons = [_counted(entry, count) for entry, count in pairs if count != 0]
         if not weapons:
             return None
-        same = counts == [_count_of(entry) for entry in loadout.weapons]
-        points = loadout.points if same else None
+        points = loadout.points if counts == _counts(loadout) else None
         return Loadout(loadout.name, weapons, points, loadout.context, loadout.source)
 
     def drawn(self) -> list[Loadout]:
@@ -239,11 +232,27 @@ class ExploreState:
         return chosen if loadout.context is None else loadout.context.combined(chosen)
 
     def _loadout(self, name: str) -> Loadout:
-        _among("loadout", name, list(self.counts))
+        among("loadout", name, list(self.counts))
         return next(x for x in self.loadouts if x.name == name)
 
     def _target(self) -> Target:
         return next(t for t in self.targets if t.name == self.target)
+
+
+def _offered(given: list[Loadout]) -> list[Loadout]:
+    """The loadouts a cell offers (each option of a unit's, :func:`_options`), refused in
+    one line where two share a name."""
+    return loadouts_of(list(chain.from_iterable(map(_options, given))))  # names apart
+
+
+def _counts(loadout: Loadout) -> list[int]:
+    """A loadout's count of each weapon entry (-1 for mortal wounds, which have none)."""
+    return [_count_of(entry) for entry in loadout.weapons]
+
+
+def _named(rules: RulesetLike) -> str:
+    """A ruleset by its name."""
+    return rules if isinstance(rules, str) else get_ruleset(rules).name
 
 
 def _options(loadout: Loadout) -> list[Loadout]:
@@ -264,6 +273,13 @@ def _options(loadout: Loadout) -> list[Loadout]:
     ]
 
 
+def _counted(
+    entry: tuple[Weapon, int] | MortalWounds, count: int
+) -> tuple[Weapon, int] | MortalWounds:
+    """A weapon entry at ``count`` copies (mortal wounds as they are)."""
+    return entry if isinstance(entry, MortalWounds) else (entry[0], count)
+
+
 def _count_of(entry: tuple[Weapon, int] | MortalWounds) -> int:
     """A weapon entry's count; -1 for mortal wounds, which have none."""
     return -1 if isinstance(entry, MortalWounds) else entry[1]
@@ -271,12 +287,6 @@ def _count_of(entry: tuple[Weapon, int] | MortalWounds) -> int:
 
 def _label(entry: tuple[Weapon, int] | MortalWounds) -> str:
     return str(entry) if isinstance(entry, MortalWounds) else entry[0].name
-
-
-def _among(name: str, value: object, allowed: list[Any]) -> None:
-    if value not in allowed or isinstance(value, bool):
-        shown = ", ".join(map(repr, allowed))
-        raise field_error(OptionError, name, f"one of {shown}", value)
 
 
 def explore(loadouts: Any, targets: Any = None, *, rules: RulesetLike = "11e") -> Any:
@@ -318,12 +328,7 @@ def explore_layout(state: ExploreState) -> Any:
     target = pn.widgets.Select(
         label="Target", options=[t.name for t in state.targets], value=state.target
     )
-    counts = {
-        (name, index): pn.widgets.IntInput(label=label, value=count, start=0, end=MAX_COUNT)
-        for name in names
-        for index, (label, count) in enumerate(state.entries(name))
-        if count >= 0
-    }
+    counts = _count_inputs(pn, state)
     hit = pn.widgets.RadioButtonGroup(label="Hit modifier", options=[-1, 0, 1], value=0)
     wound = pn.widgets.RadioButtonGroup(label="Wound modifier", options=[-1, 0, 1], value=0)
     reroll_hits = pn.widgets.Select(label="Re-roll hits", options=list(REROLLS))
@@ -356,16 +361,32 @@ def explore_layout(state: ExploreState) -> Any:
     for widget in [*widgets, *counts.values()]:
         widget.param.watch(redraw, "value")
     redraw()
-    cards = [
-        pn.Card(*(w for (n, _), w in counts.items() if n == name), title=name, collapsed=True)
-        for name in names
-    ]
+    cards = [_card(pn, name, counts) for name in names]
     controls = pn.Column(
         shown, target, *cards, "Hit modifier", hit, "Wound modifier", wound, reroll_hits,
         reroll_wounds, "Situation", situation, rules, width=300,
     )  # fmt: skip
     shows = pn.Column(message, curves, table, min_width=340, sizing_mode="stretch_width")
     return pn.FlexBox(controls, shows, flex_wrap="wrap")
+
+
+def _count_inputs(pn: Any, state: ExploreState) -> dict[tuple[str, int], Any]:
+    """A count control for each weapon entry of each loadout (mortal wounds have none),
+    by (loadout, entry)."""
+    inputs = {}
+    for name in state.counts:
+        for index, (label, count) in enumerate(state.entries(name)):
+            if count >= 0:
+                inputs[name, index] = pn.widgets.IntInput(
+                    label=label, value=count, start=0, end=MAX_COUNT
+                )
+    return inputs
+
+
+def _card(pn: Any, name: str, counts: dict[tuple[str, int], Any]) -> Any:
+    """A loadout's count controls, folded under its name."""
+    inputs = [widget for (owner, _), widget in counts.items() if owner == name]
+    return pn.Card(*inputs, title=name, collapsed=True)
 
 
 def _figure(results: dict[str, AttackResult]) -> Any:

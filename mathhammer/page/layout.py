@@ -42,17 +42,17 @@ from ..units.selection import from_loadout
 from ..units.targeting import TargetPlan, plan_army
 from ..units.targets import Target
 from ..views.report_html import report_html
+from .choices import among
 from .matrix import METRICS, PHASES, matrix, of_phase, pairs
+from .text import PLAN_METRICS, cell_text, plan_text
 
 __all__ = [
     "EXAMPLES",
-    "PLAN_METRICS",
     "SITUATIONS",
     "PageState",
     "app",
     "layout",
     "panel",
-    "plan_text",
     "read_upload",
 ]
 
@@ -135,10 +135,7 @@ class PageState:
         if self.leaders is not None:
             return dict(self.leaders)
         roster = self._roster()
-        if roster is None:
-            return {}
-        led = {leader: unit.name for unit in roster.units for leader in unit.leaders}
-        return {u.name: led.get(u.name, "") for u in roster.units if _character(u.keywords)}
+        return {} if roster is None else _attachments(roster)
 
     def bodyguards(self) -> list[str]:
         """The units of my roster a CHARACTER may lead: those that are not characters."""
@@ -150,20 +147,27 @@ class PageState:
         """Attach my roster's leaders as ``leading`` says (CHARACTER unit -> the unit it
         leads, ``""`` for none) in place of the file's attachments, and read the list
         again; a choice the roster refuses is one line and changes nothing."""
-        if self.mine is None or self.mine.kind != "roster":
+        path = self._roster_file()
+        if path is None:
             raise field_error(OptionError, "leaders", "a roster's (my list is not one)", leading)
         attached: dict[str, list[str]] = {}
         for leader, bodyguard in leading.items():
             if bodyguard:
                 attached.setdefault(bodyguard, []).append(leader)
-        self.mine = read_army(self.mine.source, leaders=attached)
+        self.mine = read_army(path, leaders=attached)
         self.leaders = dict(leading)
+
+    def _roster_file(self) -> str | None:
+        """Where my list was read from, when it is a roster (its leaders can change)."""
+        mine = self.mine
+        if mine is None or mine.kind != "roster":
+            return None
+        return mine.source
 
     def _roster(self) -> Any:
         """My list's roster as the file has it, or None for a list of another kind."""
-        if self.mine is None or self.mine.kind != "roster":
-            return None
-        return read_roster(self.mine.source)
+        path = self._roster_file()
+        return None if path is None else read_roster(path)
 
     def states(self) -> list[str]:
         """The named states the rules of both lists mention (``"waaagh"``, ``"objective"``):
@@ -227,14 +231,12 @@ class PageState:
         the page's situation: :func:`mathhammer.plan_army`, refused in one line past its
         work limit. With ``targets`` (a target's name for each unit), that plan scored
         instead: each unit's every weapon at its target."""
-        if metric not in PLAN_METRICS:
-            raise field_error(OptionError, "metric", f"one of {list(PLAN_METRICS)}", metric)
+        among("metric", metric, list(PLAN_METRICS))
         mine = {x.name: x for x in self.loadouts}
-        for name in units:
-            if name not in mine:
-                raise field_error(OptionError, "units", f"units of {list(mine)}", name)
         if not units:
             raise field_error(OptionError, "units", "at least one unit", units)
+        for name in units:
+            among("units", name, list(mine), f"units of {list(mine)}")
         chosen = [_in_situation(mine[name], self.context) for name in units]
         given = None if targets is None else self._assignment(chosen, targets)
         return plan_army(
@@ -250,10 +252,8 @@ class PageState:
             raise field_error(OptionError, "targets", each, targets)
         out = []
         for unit, target in zip(units, targets, strict=True):
-            if target not in names:
-                raise field_error(OptionError, "targets", f"targets among {names}", target)
-            made = from_loadout(unit)
-            out += [names.index(target)] * (0 if made is None else len(made[1]))
+            among("targets", target, names, f"targets among {names}")
+            out += [names.index(target)] * _declarations(unit)
         return out
 
     def report(self) -> str:
@@ -281,12 +281,16 @@ class PageState:
         return _unread(self.mine, "") + _unread(self.their_army, "theirs: ")
 
 
-#: The metrics a plan can maximise, in words (:func:`mathhammer.plan_army`'s).
-PLAN_METRICS = {
-    "mean_killed": "expected models destroyed",
-    "points_destroyed": "expected points destroyed",
-    "at_least:1": "P(at least one target destroyed)",
-}
+def _declarations(unit: Loadout) -> int:
+    """The declarations a unit makes in a plan: one a weapon line (:func:`from_loadout`)."""
+    made = from_loadout(unit)
+    return 0 if made is None else len(made[1])
+
+
+def _attachments(roster: Any) -> dict[str, str]:
+    """Each CHARACTER unit of a roster and the unit it leads (``""``: none)."""
+    led = {leader: unit.name for unit in roster.units for leader in unit.leaders}
+    return {u.name: led.get(u.name, "") for u in roster.units if _character(u.keywords)}
 
 
 def _unread(army: Army | None, mark: str) -> list[str]:
@@ -294,9 +298,13 @@ def _unread(army: Army | None, mark: str) -> list[str]:
     if army is None:
         return []
     lines = [str(unknown) for unknown in army.unknown_abilities]
-    unread = army.report.not_understood if army.report is not None else []
-    lines += [f"{unit}: {rule}" for unit, rule, _ in unread]
+    lines += [f"{unit}: {rule}" for unit, rule, _ in _not_applied(army)]
     return [mark + line for line in lines]
+
+
+def _not_applied(army: Army) -> list[tuple[str, str, str]]:
+    """The unit rules a list's reader read and could not apply: (unit, rule, text)."""
+    return [] if army.report is None else list(army.report.not_understood)
 
 
 def _character(keywords: Iterable[str]) -> bool:
@@ -308,94 +316,6 @@ def _in_situation(loadout: Loadout, situation: Context) -> Loadout:
     its own context (its charge, its phase) kept over it."""
     context = situation if loadout.context is None else loadout.context.combined(situation)
     return Loadout(loadout.name, loadout.weapons, loadout.points, context, loadout.source)
-
-
-def plan_text(plan: TargetPlan) -> str:
-    """A plan in Markdown: each declaration's target, then its value beside the naive one
-    (everything at one target)."""
-    frame = plan.frame()
-    lines = ["| unit | weapon | target |", "|---|---|---|"]
-    lines += [f"| {r.unit} | {r.models} | {r.target} |" for r in frame.itertuples()]
-    naive = plan.targets[plan.naive_target].name
-    words = PLAN_METRICS.get(plan.metric, plan.metric)
-    which = "your plan" if plan.method == "given" else "this plan"
-    how = "" if plan.method == "given" else f" ({plan.method}, {plan.scored:,} plans scored)"
-    lines += [
-        "",
-        f"{words}: **{plan.value:.3f}** with {which}; {plan.naive:.3f} with everything at "
-        f"{naive}{how}",
-    ]
-    return "\n".join(lines)
-
-
-def _detail(state: PageState, unit: str, target: str) -> str:
-    """The attack behind a cell, in Markdown: its headline numbers, the weapons and rules
-    used, each pool's stages, P(at least k) of models destroyed and of wounds (with bars),
-    and what it would take."""
-    chosen = state.choice(unit, target)
-    result = chosen.result
-    killed = result.killed
-    rules = "; ".join(result.rules_applied) or "none"
-    lines = [
-        f"### {unit} against {target}",
-        f"expected models destroyed **{killed.mean():.3f}**, P(destroyed) "
-        f"**{result.p_destroyed:.3f}**, expected wounds **{result.damage.mean():.3f}**",
-        "",
-        f"weapons: {chosen.declaration.name}; rules applied: {rules}",
-        "",
-        *_stages(result),
-        "",
-        *_bars("models destroyed", killed, range(1, killed.support()[1] + 1)),
-        "",
-        *_bars("wounds", result.damage, _shown_wounds(result.damage)),
-    ]
-    half, nine = state.copies(unit, target)
-    lines += ["", f"what it would take: {_count(half)} for 50 %, {_count(nine)} for 90 %"]
-    return "\n".join(lines)
-
-
-#: The widest bar of a drill-down's table (P = 1), in characters.
-BAR = 20
-#: The wounds a drill-down lists: while P(at least k) is at least this, at most ``WOUND_ROWS``.
-WOUND_FLOOR = 5e-4
-WOUND_ROWS = 40
-
-
-def _stages(result: AttackResult) -> list[str]:
-    """Each pool's expected attacks, hits, wounds and failed saves, as a Markdown table."""
-    lines = ["| pool | attacks | hits | wounds | unsaved |", "|---|---|---|---|---|"]
-    for pool in result.pools:
-        means = [pool.attacks.mean(), pool.hits.mean(), pool.wounds.mean(), pool.unsaved.mean()]
-        lines.append(f"| {pool.label} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
-    return lines
-
-
-def _bars(what: str, dist: Any, ks: Iterable[int]) -> list[str]:
-    """P(at least k) of ``dist`` for each k, with a bar, as a Markdown table."""
-    lines = [f"| {what}, at least | probability | |", "|---|---|---|"]
-    for k in ks:
-        p = dist.at_least(k)
-        lines.append(f"| {k} | {p:.4f} | {'█' * round(p * BAR)} |")
-    return lines
-
-
-def _shown_wounds(damage: Any) -> range:
-    """The wounds worth a row: from 1 while P(at least k) stays visible, at most
-    :data:`WOUND_ROWS`."""
-    last = 0
-    for k in range(1, min(damage.support()[1], WOUND_ROWS) + 1):
-        if damage.at_least(k) < WOUND_FLOOR:
-            break
-        last = k
-    return range(1, last + 1)
-
-
-def _count(copies: Any) -> str:
-    """A number of copies in words (none within the durability's limit: "more than 60")."""
-    try:
-        return str(int(copies))
-    except (TypeError, ValueError):  # pandas' NA, or NaN: none within the limit
-        return "more than 60"
 
 
 def layout(state: PageState | None = None) -> Any:
@@ -489,7 +409,7 @@ def layout(state: PageState | None = None) -> Any:
         if event.column in (None, "unit"):
             return
         unit = table.value.index[event.row]
-        detail.object = _detail(state, unit, event.column)
+        detail.object = cell_text(state, unit, event.column)
         opened[:] = [unit, event.column]
         checked.object, check.disabled = "", False
 

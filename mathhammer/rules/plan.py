@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ..core.caches import register
-from ..core.frozen import fast_init
+from ..core.frozen import fast_init, once
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
@@ -60,7 +60,7 @@ class PlannedPool:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
 
-    @cached_property
+    @once
     def attack_dice(self) -> int:
         """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
         bonus = 0
@@ -71,14 +71,14 @@ class PlannedPool:
             dice += n * (attacks.max + bonus)
         return dice
 
-    @cached_property
+    @once
     def hits(self) -> int:
         """The most hits the pool scores: every die a critical hit with the most extra
         hits [SUSTAINED HITS] gives (lethal hits included)."""
         extra = self.checks.sustained.max if self.checks.sustained is not None else 0
         return self.attack_dice * (1 + extra)
 
-    @cached_property
+    @once
     def damage(self) -> int:
         """The largest Damage of one attack before the defender's modifiers: D (or the
         damage set) times the multiplier, plus the damage added and [MELTA] X."""
@@ -153,7 +153,7 @@ class AttackPlan:
         """The target's models destroyed before these attacks were declared."""
         return 0 if self.standing is None else self.standing.killed
 
-    @cached_property
+    @once
     def tests(self) -> tuple[AfterAttackTest, ...]:
         """The tests the target takes after the attack, under this ruleset."""
         return self.ruleset.after_attack_tests(self.target, before=self.before)
@@ -177,7 +177,7 @@ class AttackPlan:
             self.pools, self.target, self.ruleset, self.context, self.modifiers, standing
         )
 
-    @cached_property
+    @once
     def reads(self) -> frozenset[str]:
         """What the plan read of the target as it stood at declaration: its pools' checks'
         (:attr:`PoolChecks.reads`), and the models destroyed before where the ruleset has
@@ -337,16 +337,18 @@ def _check_inputs(
     target: Any, context: Context | None, modifiers: Modifiers | None
 ) -> tuple[Context, Modifiers]:
     """Validate an attack's target, context and modifiers; fill in the defaults."""
-    # inline isinstance checks: this runs on every cold attack (docs/performance.md §2.1)
-    if not isinstance(target, Unit):
-        raise field_error(ProfileError, "target", "a Unit", target)
+    _check_type(target, Unit, "target", "a Unit")
     context = default_context() if context is None else context
     modifiers = default_modifiers() if modifiers is None else modifiers
-    if not isinstance(context, Context):
-        raise field_error(ProfileError, "context", "a Context", context)
-    if not isinstance(modifiers, Modifiers):
-        raise field_error(ProfileError, "modifiers", "a Modifiers", modifiers)
+    _check_type(context, Context, "context", "a Context")
+    _check_type(modifiers, Modifiers, "modifiers", "a Modifiers")
     return context, modifiers
+
+
+def _check_type(value: object, kind: type, field: str, what: str) -> None:
+    """Check that an input of the attack is a ``kind``, else refuse it as not ``what``."""
+    if not isinstance(value, kind):
+        raise field_error(ProfileError, field, what, value)
 
 
 def plan_pools(
@@ -356,17 +358,20 @@ def plan_pools(
     context: Context | None,
     modifiers: Modifiers | None,
     standing: Standing | None = None,
+    *,
+    declared: bool = False,
 ) -> AttackPlan:
     """:func:`plan_attack` of the pools :func:`~mathhammer.model.pools.gather_pools` made of
     the weapons (for a caller that has them already); declared against the target as it
     stands at ``standing``, where given (docs/rules.md D34). A pool whose profile may not
-    target this unit (:class:`~mathhammer.model.abilities.OnlyAgainst`) is left out."""
+    target this unit (:class:`~mathhammer.model.abilities.OnlyAgainst`) is left out, unless
+    the caller has left them out already (``declared``: the pools are :func:`declarable`'s)."""
     context, modifiers = _check_inputs(target, context, modifiers)
     ruleset = get_ruleset(rules)
     ruleset.check_target(target)
     ruleset.check_situation(context, modifiers)
     steps: list[PlannedPool | MortalWounds] = []
-    for step in declarable(pools, target):
+    for step in pools if declared else declarable(pools, target):
         if isinstance(step, MortalWounds):
             steps.append(step)
             continue

@@ -16,7 +16,6 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -241,12 +240,11 @@ def _checked_assignment(
 ) -> Assignment:
     """A plan to score: a target's position for each declaration, in range."""
     plan = tuple(given)
-    if len(plan) != declarations or not all(
-        isinstance(t, Integral) and not isinstance(t, bool) and 0 <= t < len(pool) for t in plan
-    ):
+    positions = list(range(len(pool)))
+    if len(plan) != declarations or any(isinstance(t, bool) or t not in positions for t in plan):
         what = f"{declarations} target positions, each 0 to {len(pool) - 1}"
         raise field_error(OptionError, "assignment", what, given)
-    return tuple(int(t) for t in plan)
+    return tuple(map(int, plan))
 
 
 def _better(value: float, than: float) -> bool:

@@ -165,54 +165,60 @@ def check_expansion(resolve: Resolver, owner: Any, node: Node, sizes: Sizes | No
     mathhammer.io.bsdata.tree.TreeTooLarge: its selection tree nests past 50 levels
     """
     sizes = {} if sizes is None else sizes
-    root = _Walk(owner, node, {str(node.get("id"))}, iter(_kept(resolve, owner, node)))
-    stack = [root]
+    stack = [_Walk(owner, node, {str(node.get("id"))}, iter(_kept(resolve, owner, node)))]
     while stack:
         top = stack[-1]
         step = next(top.pending, None)
-        if step is None:
-            stack.pop()
-            sizes[id(top.node)] = (top.size, top.height)
-            if stack:
-                stack[-1].add(top.size, top.height)
+        if step is not None:
+            _visit(resolve, step, stack, sizes)
             continue
-        child_owner, child = step
-        ident = str(child.get("id"))
-        if ident in top.path:
-            continue  # a link back to an ancestor is not followed (as build does)
-        known = sizes.get(id(child))
-        if known is not None:
-            top.add(*known)
-        elif len(stack) > MAX_NESTING:  # the child would stand at that depth
-            raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
-        else:
-            pending = iter(_kept(resolve, child_owner, child))
-            stack.append(_Walk(child_owner, child, top.path | {ident}, pending))
-        if top.size > MAX_SLOTS or top.height > MAX_NESTING:
-            break
-    tops = [root] + stack
-    if any(w.size > MAX_SLOTS for w in tops):
-        raise TreeTooLarge(f"its selection tree expands past {MAX_SLOTS} entries")
-    if any(w.height + depth > MAX_NESTING for depth, w in enumerate(tops)):
+        stack.pop()
+        sizes[id(top.node)] = (top.size, top.height)
+        if stack:
+            stack[-1].add(top.size, top.height)
+
+
+def _visit(resolve: Resolver, step: tuple[Any, Node], stack: list[_Walk], sizes: Sizes) -> None:
+    """Count the entry ``step`` below the node on top of ``stack``: from ``sizes`` where it
+    was sized before, else pushed to be walked (a link back to an ancestor is not followed,
+    as :func:`build` does not follow it)."""
+    top = stack[-1]
+    owner, child = step
+    ident = str(child.get("id"))
+    if ident in top.path:
+        return
+    known = sizes.get(id(child))
+    if known is not None:
+        top.add(*known)
+        return
+    if top.depth >= MAX_NESTING:  # the child would stand deeper
         raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
+    pending = iter(_kept(resolve, owner, child))
+    stack.append(_Walk(owner, child, top.path | {ident}, pending, top.depth + 1))
 
 
 @dataclass
 class _Walk:
-    """A node on :func:`check_expansion`'s stack: its entries not yet walked, and the
-    entries and levels below it so far."""
+    """A node on :func:`check_expansion`'s stack: its entries not yet walked, its depth,
+    and the entries and levels below it so far."""
 
     owner: Any
     node: Node
     path: set[str]
     pending: Iterator[tuple[Any, Node]]
+    depth: int = 0
     size: int = 0
     height: int = 0
 
     def add(self, size: int, height: int) -> None:
-        """Count a child whose sub-tree holds ``size`` entries ``height`` levels deep."""
+        """Count a child whose sub-tree holds ``size`` entries ``height`` levels deep;
+        :class:`TreeTooLarge` past either limit."""
         self.size += 1 + size
         self.height = max(self.height, 1 + height)
+        if self.size > MAX_SLOTS:
+            raise TreeTooLarge(f"its selection tree expands past {MAX_SLOTS} entries")
+        if self.depth + self.height > MAX_NESTING:
+            raise TreeTooLarge(f"its selection tree nests past {MAX_NESTING} levels")
 
 
 def _kept(resolve: Resolver, owner: Any, node: Node) -> list[tuple[Any, Node]]:
