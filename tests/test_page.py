@@ -192,9 +192,18 @@ def browser() -> Iterator[Any]:
 
 
 def _cell(page: Any, unit: str, target: str) -> float:
-    """The number the matrix shows for ``unit`` against ``target``."""
+    """The number the matrix shows for ``unit`` against ``target``, once it shows one (a
+    column just added may show "-" until its formatter arrives)."""
     row = page.locator(".tabulator-row", has_text=unit).first
-    return float(row.locator(f'.tabulator-cell[tabulator-field="{target}"]').inner_text())
+    cell = row.locator(f'.tabulator-cell[tabulator-field="{target}"]')
+    deadline = time.monotonic() + 30
+    while True:
+        text = cell.inner_text()
+        try:
+            return float(text)
+        except ValueError:
+            assert time.monotonic() < deadline, f"{unit} against {target} shows {text!r}"
+            time.sleep(0.2)
 
 
 def _open(browser: Any, url: str, width: int, height: int) -> Any:
