@@ -46,6 +46,7 @@ from ..units.options import AttackOptions
 from ..units.targets import Target
 from ..views.plots import plot_at_least
 from .choices import among
+from .layout import SITUATIONS as PAGE_SITUATIONS
 from .layout import panel
 
 __all__ = [
@@ -65,14 +66,9 @@ MAX_COUNT = 60
 REROLLS = {"none": None, "ones": "ones", "failures": "failures"}
 #: The rulesets a control offers.
 RULESETS = ("11e", "10e", "classic")
-#: The situations a control offers, by the Context field each sets.
-SITUATIONS = {
-    "half_range": "within half range",
-    "remained_stationary": "remained stationary",
-    "charged": "charged",
-    "melee": "melee",
-    "target_in_cover": "target in cover",
-}
+#: The situations a control offers, by the Context field each sets: the page's, and melee
+#: (the page has a phase for it).
+SITUATIONS = {**PAGE_SITUATIONS, "melee": "melee"}
 
 
 @dataclass
