@@ -158,7 +158,8 @@ def _nothing_to_decide(weapons: Any, metric: str, pool_order: str, allocation: s
     with duplicated abilities."""
     if pool_order != "given" or allocation != "given":
         return False
-    defaults = choice_metric(metric) == "mean_killed"
+    # the default metric as given is read without its vocabulary: this runs on every attack
+    defaults = metric == "mean_killed" or choice_metric(metric) == "mean_killed"
     return defaults and not may_choose(weapons)
 
 

@@ -33,9 +33,8 @@ from ..rules.base import Ruleset
 from ..rules.plan import (
     AttackPlan,
     as_plan,
-    cached_pools,
     check_sizes,
-    declarable,
+    declared_pools,
     plan_pools,
     value_key,
 )
@@ -156,7 +155,7 @@ def _plain(
         return None
     rules = "11e" if rules is None else rules
     try:
-        pools = declarable(cached_pools(tuple(weapons)), target)
+        pools = declared_pools(tuple(weapons), target.keywords)
         key = _value_key(target, pools, get_ruleset(rules), context, modifiers)
         found = RESULTS.get(key)
     except (TypeError, MathhammerError):  # unhashable or refused: planned (and refused) below

@@ -38,6 +38,7 @@ __all__ = [
     "PlannedPool",
     "as_plan",
     "cached_pools",
+    "declared_pools",
     "check_sizes",
     "declarable",
     "plan_attack",
@@ -259,6 +260,16 @@ def cached_pools(weapons: tuple[Any, ...]) -> tuple[Pool | MortalWounds, ...]:
     return tuple(gather_pools(weapons))
 
 
+@register
+@lru_cache(maxsize=8192)
+def declared_pools(
+    weapons: tuple[Any, ...], keywords: tuple[str, ...]
+) -> tuple[Pool | MortalWounds, ...]:
+    """The :func:`declarable` pools of the same entries against a target with these
+    keywords, made once (the pools an attack repeated with the same weapons declares)."""
+    return _declarable(cached_pools(weapons), keywords)
+
+
 @dataclass(frozen=True)
 class PlanLimits:
     """An engine's limits on a plan's sizes, and the remedy past them."""
@@ -337,18 +348,24 @@ def _check_inputs(
     target: Any, context: Context | None, modifiers: Modifiers | None
 ) -> tuple[Context, Modifiers]:
     """Validate an attack's target, context and modifiers; fill in the defaults."""
-    _check_type(target, Unit, "target", "a Unit")
     context = default_context() if context is None else context
     modifiers = default_modifiers() if modifiers is None else modifiers
-    _check_type(context, Context, "context", "a Context")
-    _check_type(modifiers, Modifiers, "modifiers", "a Modifiers")
+    # checked together, the one at fault named only on failure: this runs on every attack
+    valid = isinstance(target, Unit) and isinstance(context, Context)
+    if not (valid and isinstance(modifiers, Modifiers)):
+        _refuse_inputs(target, context, modifiers)
     return context, modifiers
 
 
-def _check_type(value: object, kind: type, field: str, what: str) -> None:
-    """Check that an input of the attack is a ``kind``, else refuse it as not ``what``."""
-    if not isinstance(value, kind):
-        raise field_error(ProfileError, field, what, value)
+def _refuse_inputs(target: object, context: object, modifiers: object) -> None:
+    """Refuse the first input of an attack that is not of its type."""
+    for value, kind, field, what in (
+        (target, Unit, "target", "a Unit"),
+        (context, Context, "context", "a Context"),
+        (modifiers, Modifiers, "modifiers", "a Modifiers"),
+    ):
+        if not isinstance(value, kind):
+            raise field_error(ProfileError, field, what, value)
 
 
 def plan_pools(
@@ -409,7 +426,13 @@ def declarable(
     >>> [p.label for p in declarable(pools, mh.Unit.of("Boyz", 10, 5, 5, 1))]
     ['Choppa x2']
     """
-    keywords = target.keywords
+    return _declarable(pools, target.keywords)
+
+
+def _declarable(
+    pools: Sequence[Pool | MortalWounds], keywords: tuple[str, ...]
+) -> tuple[Pool | MortalWounds, ...]:
+    """:func:`declarable` against a target with these keywords."""
     kept = [
         p
         for p in pools
