@@ -20,6 +20,8 @@ folder is absent, except under CI, where the folder is provided and its absence 
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,9 +94,49 @@ SYSTEM_MODULES = frozenset(
 )
 
 
+#: Doctests that start worker processes (a doctest carries no marker of its own).
+SYSTEM_DOCTESTS = frozenset(
+    {"mathhammer.io.workers", "mathhammer.io.outputs.remove_stale_temporaries"}
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test of :data:`SYSTEM_MODULES`, or one that starts a Dask cluster, is a ``system``
-    test too (``-m 'not slow and not system'``: the fast loop)."""
+    """A test of :data:`SYSTEM_MODULES` or :data:`SYSTEM_DOCTESTS`, or one that starts a Dask
+    cluster, is a ``system`` test too (``-m 'not slow and not system'``: the fast loop)."""
     for item in items:
-        if item.path.name in SYSTEM_MODULES or item.get_closest_marker("dask"):
+        if (
+            item.path.name in SYSTEM_MODULES
+            or item.name in SYSTEM_DOCTESTS
+            or item.get_closest_marker("dask")
+        ):
             item.add_marker(pytest.mark.system)
+
+
+#: The events by which Python starts a process (subprocess, multiprocessing, os).
+PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.system"}
+)
+_started: list[str] = []  # the process-starting events seen while a test runs
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event in PROCESS_EVENTS and threading.current_thread() is threading.main_thread():
+        _started.append(event)
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Fail a test that starts a process without the ``system`` marker: the fast loop
+    (``-m 'not slow and not system'``) starts none, and stays fast as tests are added."""
+    _started.clear()
+    outcome = yield
+    if _started and not item.get_closest_marker("system"):
+        pytest.fail(
+            f"this test starts a process ({_started[0]}) but is not marked system: add "
+            "@pytest.mark.system (or its module to SYSTEM_MODULES in tests/conftest.py)",
+            pytrace=False,
+        )
+    return outcome

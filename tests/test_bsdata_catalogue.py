@@ -351,6 +351,7 @@ def test_coverage_over_the_shared_snapshot(snapshot: Catalogue) -> None:
     )
 
 
+@pytest.mark.system
 def test_loading_the_shared_snapshot_takes_at_most_3_s(shared_data: Path) -> None:
     """Timed in a fresh interpreter, by its own CPU time: the budget is the reader's, not
     that of coverage's tracer (which doubles it), of a process whose caches earlier tests

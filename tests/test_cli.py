@@ -93,6 +93,7 @@ def test_report_without_arguments_uses_the_bundled_examples(
     assert {r["target"] for r in rows} == set(mh.targets.names())
 
 
+@pytest.mark.system
 def test_jobs_give_identical_reports(files: tuple[Path, Path], tmp_path: Path) -> None:
     attackers, targets = files
     serial, parallel = tmp_path / "serial.csv", tmp_path / "parallel.csv"
@@ -305,6 +306,7 @@ def test_help_has_examples_on_every_subcommand(capsys: pytest.CaptureFixture[str
         assert "example" in capsys.readouterr().out
 
 
+@pytest.mark.system
 def test_console_script_and_module(
     tmp_path: Path, files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

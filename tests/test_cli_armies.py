@@ -113,6 +113,7 @@ def test_a_json_target_suite_and_a_targets_csv(tmp_path: Path) -> None:
         read_army(csv, csv_kind="weapons")
 
 
+@pytest.mark.system
 def test_the_readers_are_public_and_loaded_on_first_use() -> None:
     import subprocess
     import sys

@@ -86,6 +86,7 @@ def test_the_demo_prints_damage_as_dice(capsys: pytest.CaptureFixture[str]) -> N
     assert "horde" not in out.lower()  # 200 T4 Sv3+ W3 models are no horde
 
 
+@pytest.mark.system
 def test_a_warning_is_one_line_without_a_source_path() -> None:
     import subprocess
     import sys

@@ -131,6 +131,7 @@ def _read(path: str) -> object:
     return read_attackers(path)
 
 
+@pytest.mark.system
 def test_an_error_in_a_worker_process_arrives_whole(tmp_path: Path) -> None:
     bad = tmp_path / "army.csv"
     bad.write_text("unit,weapon,count,A,BS/WS,S,AP,D,abilities,points\nX,G,1,1,3+,0,0,1,,\n")

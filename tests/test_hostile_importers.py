@@ -81,6 +81,7 @@ def test_every_case_has_its_outcome() -> None:
     assert set(EXPECTED) == set(CASES)
 
 
+@pytest.mark.system
 def test_each_hostile_file_gives_its_outcome_in_bounded_time_and_memory() -> None:
     with made(list(CASES)) as cases:
         calls = [

@@ -29,6 +29,7 @@ def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+@pytest.mark.system
 def test_a_device_is_refused_by_the_command_line_and_the_library() -> None:
     done = run_limited([*MATHHAMMER, "report", "/dev/zero"], memory=2**30, timeout=60)
     assert one_error_line(done) == (
@@ -43,6 +44,7 @@ def test_a_device_is_refused_by_the_command_line_and_the_library() -> None:
     )
 
 
+@pytest.mark.system
 def test_an_endless_stdin_is_refused(tmp_path: Path) -> None:
     # `yes` never stops writing: the old reader ended in a MemoryError
     with subprocess.Popen(["yes", "unit,weapon"], stdout=subprocess.PIPE) as endless:
@@ -53,6 +55,7 @@ def test_an_endless_stdin_is_refused(tmp_path: Path) -> None:
     assert "/dev/stdin: not a regular file (a FIFO or pipe)" in done.stderr.splitlines()[-1]
 
 
+@pytest.mark.system
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "army.csv"
     os.mkfifo(fifo)
@@ -179,6 +182,7 @@ def copy_data(source: Path, folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.system
 def test_a_fifo_named_like_a_catalogue_is_passed_over_in_a_folder(tmp_path: Path) -> None:
     # the folder reader took every name ending .json; a FIFO's open() blocked for ever
     folder = copy_data(DATA / "bsdata", tmp_path / "bsdata")
@@ -193,12 +197,14 @@ def test_a_fifo_named_like_a_catalogue_is_passed_over_in_a_folder(tmp_path: Path
     )
 
 
+@pytest.mark.system
 def test_a_fifo_beside_a_linked_catalogue_is_passed_over(tmp_path: Path) -> None:
     folder = copy_data(DATA / "bsdata", tmp_path / "bsdata")
     os.mkfifo(folder / "Library - Orks.json")  # a name a link would be looked for under
     assert read_in_child("catalogue", folder / "Orks.json") == "read Catalogue"
 
 
+@pytest.mark.system
 def test_a_fifo_in_place_of_a_roster_or_a_wahapedia_table_is_refused(tmp_path: Path) -> None:
     roster = tmp_path / "list.ros"
     os.mkfifo(roster)
@@ -217,6 +223,7 @@ def test_a_fifo_in_place_of_a_roster_or_a_wahapedia_table_is_refused(tmp_path: P
     assert read_in_child("targets", suite).startswith(f"refused {suite}: not a regular file")
 
 
+@pytest.mark.system
 def test_the_importers_refuse_a_device_and_a_file_past_their_cap(tmp_path: Path) -> None:
     for kind in ("catalogue", "roster", "targets"):
         assert read_in_child(kind, Path("/dev/zero")) == (
@@ -232,6 +239,7 @@ def test_the_importers_refuse_a_device_and_a_file_past_their_cap(tmp_path: Path)
     )
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("kind", ["roster", "catalogue"])
 def test_json_too_deep_or_with_a_huge_number_is_one_error(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "army.json"

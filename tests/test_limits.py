@@ -200,6 +200,7 @@ def test_exact_engine_refuses_each_size_naming_it(
     assert error.field is not None and error.constraint is not None
 
 
+@pytest.mark.system
 def test_the_issue_inputs_end_in_a_clean_error_in_a_capped_process() -> None:
     """The inputs of issue 13 point 1, as given there, in an interpreter capped at 1 GiB."""
     report = run_capped(
@@ -283,6 +284,7 @@ def test_the_most_trials_are_accepted() -> None:
     assert check_trials(np.int64(2)) == 2
 
 
+@pytest.mark.system
 def test_the_cli_ends_absurd_trials_in_one_line() -> None:
     """``attack --trials 10**12`` and ``report --check-trials 30000000``: one line, exit 1."""
     report = run_capped(
@@ -316,6 +318,7 @@ def test_the_cli_ends_absurd_trials_in_one_line() -> None:
 
 
 # --------------------------------------------------------------------- Monte Carlo memory
+@pytest.mark.system
 def test_simulate_memory_does_not_grow_with_trials() -> None:
     """Two million trials of three pools in 400 MB of address space.
 
@@ -343,6 +346,7 @@ def test_simulate_memory_does_not_grow_with_trials() -> None:
     assert abs(report["z"]) < 5
 
 
+@pytest.mark.system
 def test_large_pools_are_simulated_in_smaller_blocks() -> None:
     """A 2,000-dice pool in blocks of 5,000 trials: 20,000 trials in 768 MB (one block of
     20,000 trials would roll 4e7 dice, about 1 GB)."""

@@ -133,6 +133,7 @@ def _block_in_worker(job: tuple[Any, mh.Unit, str, np.random.Generator, int]) ->
     return simulate_block(plan_attack(weapons, target, rules=rules), rng, size)
 
 
+@pytest.mark.system
 def test_blocks_rolled_in_other_processes(small_blocks: int) -> None:
     trials = 6_500
     streams = block_streams(trials, SEED)
@@ -154,6 +155,7 @@ def _plan_block_in_worker(job: tuple[AttackPlan, np.random.Generator, int]) -> T
     return simulate_block(the_plan, rng, size)
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("rules", ["11e", "classic"])
 def test_a_plan_pickles_for_a_worker(small_blocks: int, rules: str) -> None:
     the_plan = plan() if rules == "11e" else plan_attack(*CLASSIC, rules="classic")

@@ -282,6 +282,7 @@ def test_a_failing_heatmap_is_one_line_and_replaces_nothing(
     assert debris(tmp_path) == []
 
 
+@pytest.mark.system
 @pytest.mark.skipif(shutil.which("xelatex") is not None, reason="LaTeX draws .pgf here")
 def test_a_format_whose_writer_is_missing_is_one_line(
     army: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -66,6 +66,7 @@ def test_internal_packages_are_not_listed() -> None:
     assert not [n for n in dir(mathhammer) if n.startswith("_") and n != "__version__"]
 
 
+@pytest.mark.system
 def test_listing_the_names_loads_no_reader() -> None:
     """dir() lists the lazy readers without importing them (defusedxml comes with them)."""
     code = "import sys, mathhammer; dir(mathhammer); print('defusedxml' in sys.modules)"

@@ -229,6 +229,7 @@ def _children() -> list[int]:
     return found
 
 
+@pytest.mark.system
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 def test_no_more_workers_start_than_there_are_items() -> None:
     # --jobs 256 on a one-unit report forked 256 processes (600 MB) for one unit's work

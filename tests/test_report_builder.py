@@ -46,6 +46,7 @@ def test_bad_arguments_are_refused_before_any_work(
         build_report(attackers, TARGETS, **changes)
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_progress_counts_the_finished_units(attackers: list[Any], jobs: int) -> None:
     seen: list[int] = []

@@ -210,6 +210,7 @@ def test_datasheet_options_choose_per_model_type() -> None:
     assert [o.name for o in guns.options] == ["4x Rifle, 4x Pistol"]
 
 
+@pytest.mark.system
 def test_report_with_workers_matches_a_serial_one_for_options(tmp_path: Path) -> None:
     units = read_attackers(write(tmp_path, SQUAD))
     serial = build_report(units, [HORDE, BRUTES], trials=200, rng=3)

@@ -35,6 +35,7 @@ def targets(path: Path, count: int) -> Path:
 
 
 # --------------------------------------------------------------------------- point 12
+@pytest.mark.system
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_rows_come_as_they_are_computed(tmp_path: Path, jobs: int) -> None:
     loadouts = list(mh.read_attackers(army(tmp_path / "army.csv", 60)))
@@ -177,6 +178,7 @@ def test_the_library_writer_neutralises_too(tmp_path: Path) -> None:
     assert out.read_bytes() == b"loadout,mean_killed\n'@x,-1.5\n'\tx,2\n'\rx,0\nok,1\n"
 
 
+@pytest.mark.system
 def test_the_csv_opens_in_pandas(tmp_path: Path) -> None:
     done = run_limited(
         [sys.executable, "-m", "mathhammer", "report", "-o", str(tmp_path / "r.csv")]

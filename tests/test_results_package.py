@@ -26,6 +26,7 @@ def test_every_result_class_is_one_class_wherever_it_is_imported_from() -> None:
     assert results.__all__ == []  # internal: the classes' one public place is the top level
 
 
+@pytest.mark.system
 @pytest.mark.parametrize(
     "code",
     [

@@ -313,6 +313,7 @@ def test_the_failed_saves_stage_of_a_large_two_group_unit_is_computed_in_a_secon
     assert unsaved.allclose(result.killed, atol=1e-12)
 
 
+@pytest.mark.system
 def test_the_issue_cases_are_refused_in_a_capped_process() -> None:
     report = run_capped(
         """
@@ -398,6 +399,7 @@ def _edge(name: str) -> Any:
     return pytest.param(code, seconds, id=name)
 
 
+@pytest.mark.system
 @pytest.mark.parametrize(("code", "budget_seconds"), [_edge(name) for name in EDGES])
 def test_the_largest_accepted_cases_finish_within_budget(code: str, budget_seconds: float) -> None:
     report = run_capped(
