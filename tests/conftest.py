@@ -127,11 +127,15 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
 sys.addaudithook(_audit)
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Watch from the test's setup on: its fixtures' processes are the test's too."""
+    _started.clear()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """Fail a test that starts a process without the ``system`` marker: the fast loop
     (``-m 'not slow and not system'``) starts none, and stays fast as tests are added."""
-    _started.clear()
     outcome = yield
     if _started and not item.get_closest_marker("system"):
         pytest.fail(

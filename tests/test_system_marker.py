@@ -33,6 +33,15 @@ def test_marked():
 
 def test_no_process():
     assert sum(range(4)) == 6
+
+
+@pytest.fixture
+def child():
+    _child()
+
+
+def test_unmarked_with_a_fixture_that_starts_one(child):
+    pass
 """
 
 
@@ -41,10 +50,11 @@ def test_a_test_that_starts_a_process_must_be_marked_system(pytester: pytest.Pyt
     pytester.makeconftest(CONFTEST.read_text())
     pytester.makepyfile(test_inner=TESTS)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         ["*test_unmarked*", "*this test starts a process (subprocess.Popen) but is not marked*"]
     )
+    result.stdout.fnmatch_lines(["*FAILED*test_unmarked_with_a_fixture_that_starts_one*"])
     # the fast loop leaves the marked one out, and the unmarked one fails in it too
     fast = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-m", "not system")
-    fast.assert_outcomes(passed=1, failed=1, deselected=1)
+    fast.assert_outcomes(passed=1, failed=2, deselected=1)
