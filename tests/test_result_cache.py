@@ -144,7 +144,7 @@ def test_a_result_larger_than_an_eighth_of_the_cache_is_not_kept(
 ) -> None:
     from mathhammer.exact import engine
 
-    monkeypatch.setattr(engine, "_footprint", lambda result: RESULTS.max_size // 8 + 1)
+    monkeypatch.setattr(engine, "_footprint", lambda plan, result: RESULTS.max_size // 8 + 1)
     first = mh.attack([(GUN, 3)], SQUAD)
     assert RESULTS.cache_info().items == 0 and mh.attack([(GUN, 3)], SQUAD) is not first
 

@@ -14,10 +14,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ..core.caches import register
-from ..core.dist import Dist
 from ..core.limits import MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
 from ..core.lru import SizedCache
 from ..errors import MathhammerError
@@ -41,7 +38,6 @@ from ..rules.plan import (
 from ..rules.registry import get_ruleset
 from .budget import EXACT_LIMITS
 from .declared import split_start
-from .layout import Layout
 from .on_layout import run_layout
 from .on_line import run_line
 
@@ -82,7 +78,7 @@ def resolve(
         return _labelled(plain.found, plain.pools)
     # plain inputs met for the first time: planned afresh, not looked for again
     plan = plan_pools(plain.pools, plain.target, plain.rules, context, modifiers, declared=True)
-    return _kept(plain.key, run(plan))
+    return _kept(plain.key, plan, run(plan))
 
 
 def _planned(
@@ -97,7 +93,7 @@ def _planned(
     plan = as_plan(weapons, target, rules, context, modifiers)
     found = RESULTS.get(plan.key)
     if found is None:
-        return _kept(plan.key, run(plan))
+        return _kept(plan.key, plan, run(plan))
     return _labelled(found, [s if isinstance(s, MortalWounds) else s.pool for s in plan.steps])
 
 
@@ -120,10 +116,10 @@ def _declared(
     return carried(plan, start_state(start, plan.target, plan.ruleset.name))
 
 
-def _kept(key: Any, result: AttackResult) -> AttackResult:
-    """The result, kept in :data:`RESULTS` unless it is large (a large result would push
-    out many small ones)."""
-    size = _footprint(result)
+def _kept(key: Any, plan: AttackPlan, result: AttackResult) -> AttackResult:
+    """The result of ``plan``, kept in :data:`RESULTS` unless it is large (a large result
+    would push out many small ones)."""
+    size = _footprint(plan, result)
     if size <= RESULTS.max_size // 8:
         RESULTS.put(key, result, size)
     return result
@@ -237,41 +233,24 @@ def _relabelled(pool: PoolResult, step: Pool | MortalWounds) -> PoolResult:
     return replace(pool, label=step.label, weapons=weapons, unsaved_source=source)
 
 
-def _footprint(result: AttackResult) -> int:
-    """The bytes a result holds, roughly: its distributions (each once: a one-group result's
-    group and last pool share its own), and the arrays its pools keep to compute their
-    failed saves on demand."""
-    killed = result.killed
-    total = 2048 * (1 + len(result.pools)) + killed.held_bytes + result.damage.held_bytes
-    for group in result.groups:
-        if group.killed is not killed:
-            total += group.killed.held_bytes
-    if result.state is not None:  # its positions are the layout's, held anyway
-        total += result.state.probabilities.nbytes
-    for pool in result.pools:
-        total += _pool_footprint(pool, killed)
-    return total
+#: A result's objects besides its arrays, once and per pool (roughly: a one-pool result
+#: of a small unit holds about 6 kB in all).
+_OBJECT_BYTES = 2048
 
 
-def _pool_footprint(pool: PoolResult, killed: Dist) -> int:
-    """The bytes a pool's result holds beyond the attack's ``killed``: the stages computed
-    when the attack was (not those computed later), and the arrays kept to compute its
-    failed saves."""
-    total = _source_bytes(pool.unsaved_source)
-    for held in (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds):
-        if held is not killed:
-            total += held.held_bytes
-    return total
-
-
-def _source_bytes(source: object) -> int:
-    """The bytes of the arrays a pool's failed-saves source keeps (a partial's arguments:
-    an array its own, a layout four times its positions'); none for any other source."""
-    total = 0
-    if type(source) is partial:
-        for arg in source.args:
-            if type(arg) is np.ndarray:
-                total += arg.nbytes
-            elif isinstance(arg, Layout):
-                total += arg.positions.nbytes * 4
+def _footprint(plan: AttackPlan, result: AttackResult) -> int:
+    """The bytes a result holds, roughly, from the sizes its plan bounds rather than by
+    walking it: per pool, its distributions of dice, hits, wounds and devastating wounds
+    and the failed saves kept to compute its own (at most its hits + 1 entries each), and
+    its models destroyed and wounds lost, as the attack's; then the state the attack ends
+    in, with the positions it shares with the layout the pools' failed saves keep."""
+    target = plan.target
+    unit = 8 * (target.models + target.total_wounds + 2)
+    total = _OBJECT_BYTES + unit
+    for step in plan.steps:
+        most = step.amount.max if isinstance(step, MortalWounds) else step.hits
+        total += _OBJECT_BYTES + unit + 40 * (most + 1)
+    state = result.state
+    if state is not None:
+        total += state.probabilities.nbytes + 4 * state.positions.nbytes
     return total
