@@ -208,6 +208,8 @@ def test_sized_cache_bounds_and_replacement() -> None:
     assert cache.get("a") is None and cache.cache_info() == CacheInfo(2, 20)
     cache.put("b", 5, 101)  # too large: not stored, and the old "b" is gone
     assert cache.get("b") is None and cache.cache_info() == CacheInfo(1, 10)
+    cache.put("d", 6, 101)  # a new key too large: not stored, nothing pushed out
+    assert cache.get("d") is None and cache.get("c") == 4 and cache.cache_info() == CacheInfo(1, 10)
     cache.cache_clear()
     assert cache.cache_info() == CacheInfo(0, 0)
     for bad in ({"max_size": 0, "max_items": 1}, {"max_size": 1, "max_items": 1.5}):

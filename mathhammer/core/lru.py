@@ -74,13 +74,17 @@ class SizedCache(Generic[K, V]):
         """Store ``value`` under ``key``, replacing any value there, then give back the
         least recently used values until both bounds hold. A value larger than
         ``max_size`` is not stored (and any older value under ``key`` is dropped)."""
+        entry = (value, size)
         with self._lock:
-            old = self._values.pop(key, None)
-            if old is not None:
+            # one lookup of a new key (a key may hash in Python, as a frozen dataclass does)
+            old = self._values.setdefault(key, entry)
+            if old is not entry:  # replaced: the older value's size given back, the key last
                 self._size -= old[1]
-            if size > self.max_size:
+                del self._values[key]
+                self._values[key] = entry
+            if size > self.max_size:  # not stored
+                del self._values[key]
                 return
-            self._values[key] = (value, size)
             self._size += size
             while self._size > self.max_size or len(self._values) > self.max_items:
                 _, (_, dropped) = self._values.popitem(last=False)

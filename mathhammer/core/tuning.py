@@ -25,6 +25,7 @@ __all__ = [
     "HORNER_STEP",
     "LINE_WORK",
     "PRODUCT_SHARE",
+    "PYTHON_SUM",
     "ROW_WORK",
     "RUN_WORK",
     "SMALL_ROW",
@@ -109,6 +110,12 @@ SMALL_TABLE = 16
 #: the same order): a few array operations cost more than the loop.
 #: row: S1, S6 (1.2x slower at 0).
 SMALL_ROW = 64
+
+#: Up to this many entries a pmf's tail is summed in Python floats
+#: (:func:`~mathhammer.core.sums.ordered_sum`, the same total as numpy's), past it by one
+#: numpy call: a loop of eight running sums costs as much as the call at about 32.
+#: row: S6 (1.2x slower at 0), S5 (a tail of about 100 failed saves: 1.02x slower at 128).
+PYTHON_SUM = 32
 
 # ------------------------------------------------------------------ the cost model
 # The units the cost estimates count in, to choose a path and to refuse the too large.

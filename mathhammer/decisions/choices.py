@@ -14,7 +14,6 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from ..model.ability_base import Ability, alternatives
@@ -80,13 +79,6 @@ def _variant(weapon: Weapon, chosen: tuple[Ability, ...]) -> Weapon:
     )
 
 
-@lru_cache(maxsize=4096)
-def _duplicated(weapon: Weapon) -> bool:
-    """Whether the weapon carries two instances of one kind (against some target)."""
-    kinds = [a.kind for a in weapon.abilities]
-    return len(kinds) != len(set(kinds))
-
-
 def may_choose(weapons: Any) -> bool:
     """False when no weapon of ``weapons`` carries duplicated abilities (read quickly, for
     the plain forms; any other form is read by :func:`selections`)."""
@@ -95,7 +87,7 @@ def may_choose(weapons: Any) -> bool:
         weapon = item[0] if isinstance(item, tuple) and item else item
         if isinstance(weapon, MortalWounds):
             continue
-        if not isinstance(weapon, Weapon) or _duplicated(weapon):
+        if not isinstance(weapon, Weapon) or weapon.has_duplicated_abilities:
             return True
     return False
 

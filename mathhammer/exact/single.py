@@ -41,11 +41,12 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_row, binomial_thin
 from ..core.caches import register
-from ..core.sums import ORDERED_LIMIT, ordered_sum
+from ..core.sums import ordered_sum
 from ..core.tuning import (
     CALL_ENTRIES,
     CHUNK_ENTRIES,
     PRODUCT_SHARE,
+    PYTHON_SUM,
     SMALL_ROW,
     SQUARING_STATES,
     TRANSITIONS_KEPT,
@@ -141,7 +142,7 @@ class Line:
         # P(E >= d); the last entry 0
         pmf = damage.tolist()  # a few amounts: summed in Python floats, as cumsum sums
         exact = pmf[:top]
-        exact.append(_summed(pmf[top:]))  # P(E >= top)
+        exact.append(_summed(pmf, damage, top))  # P(E >= top)
         tails = [0.0] * (top + 2)
         for d in range(top, -1, -1):
             tails[d] = tails[d + 1] + exact[d]
@@ -352,7 +353,7 @@ class Line:
             at += amount if amount < here else here  # min(amount, here), without a call
             out[at] += counts[j] * weight
         if steps + 1 < len(counts):  # failed saves past every path's end
-            out[-1] += _summed(counts[steps + 1 :]) * weight
+            out[-1] += _summed(counts, failed, steps + 1) * weight
         return np.array(out)
 
     def unsaved(self, state: FloatArray, failed: FloatArray, damage: FloatArray) -> FloatArray:
@@ -469,12 +470,13 @@ def _squaring_cost(dice: int, n: int) -> int:
     return cost - (4 * CALL_ENTRIES + min(dice, SMALL_ROW) * CALL_ENTRIES // 4)
 
 
-def _summed(values: list[float]) -> float:
-    """The sum of a few Python floats as ``np.add.reduce`` gives it for an array of them:
-    :func:`~mathhammer.core.sums.ordered_sum` up to its limit."""
-    if len(values) <= ORDERED_LIMIT:
-        return ordered_sum(values)
-    return float(np.add.reduce(values))
+def _summed(values: list[float], array: FloatArray, start: int) -> float:
+    """The sum of ``values[start:]`` (``values``: ``array`` as a list) as ``np.add.reduce``
+    gives it: in Python floats up to :data:`~mathhammer.core.tuning.PYTHON_SUM` entries
+    (:func:`~mathhammer.core.sums.ordered_sum`), else by numpy."""
+    if len(values) - start <= PYTHON_SUM:
+        return ordered_sum(values[start:])
+    return float(np.add.reduce(array[start:]))
 
 
 def _trimmed_failed(failed: FloatArray, trimmed: list[float] | None) -> tuple[FloatArray, float]:

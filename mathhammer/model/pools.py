@@ -38,7 +38,7 @@ class Pool:
 
     weapons: tuple[tuple[Weapon, int], ...]
 
-    @property
+    @once
     def weapon(self) -> Weapon:
         """The profile every attack of the pool shares (the first weapon gathered)."""
         return self.weapons[0][0]

@@ -252,6 +252,20 @@ class Weapon:
         return "; ".join(str(a) for a in self.abilities if not a.PRINTED)
 
     @cached_property
+    def has_duplicated_abilities(self) -> bool:
+        """Whether the weapon carries two instances of one kind of ability, of which one
+        applies against a target (docs/rules.md, section 3.2 and D15).
+
+        Examples
+        --------
+        >>> gun = Weapon("Gun", 1, 3, 4, abilities="[SUSTAINED HITS 1], [SUSTAINED HITS 2]")
+        >>> gun.has_duplicated_abilities, Weapon("Gun", 1, 3, 4).has_duplicated_abilities
+        (True, False)
+        """
+        kinds = [a.kind for a in self.abilities]
+        return len(kinds) != len(set(kinds))
+
+    @cached_property
     def pool_key(self) -> tuple[Any, ...]:
         """What makes two attacks identical: BS/WS, S, AP, D and the abilities.
 
