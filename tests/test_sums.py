@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from mathhammer.core.binomial import _ratio_row
 from mathhammer.core.sums import ORDERED_LIMIT, ordered_sum
-from mathhammer.core.tuning import SMALL_ROW
+from mathhammer.core.tuning import PYTHON_SUM, SMALL_ROW
+from mathhammer.exact.single import _summed
 
 # magnitudes from tiny to large, so that the order of the additions changes the rounding
 _FLOATS = st.floats(min_value=0.0, max_value=1e6, allow_nan=False, allow_infinity=False)
@@ -43,6 +44,17 @@ def test_a_sum_in_order_differs_from_numpy_s_where_eight_sums_round_otherwise() 
             plain += v
         differ += plain != ordered_sum(values)
     assert differ > 0
+
+
+@pytest.mark.parametrize("start", [0, 3])
+@pytest.mark.parametrize("n", [0, 1, 8, PYTHON_SUM - 1, PYTHON_SUM, PYTHON_SUM + 1, 100, 300])
+def test_a_tail_is_summed_as_numpy_sums_it_on_either_side_of_the_switch(n: int, start: int) -> None:
+    """A pmf's tail is summed in Python floats up to ``PYTHON_SUM`` entries and by numpy
+    past them: the same total either way, and past ``ORDERED_LIMIT`` too."""
+    assert PYTHON_SUM <= ORDERED_LIMIT
+    rng = np.random.default_rng(n + start)
+    values = rng.random(n + start) * 10.0 ** rng.integers(-18, 1, n + start)
+    assert _summed(values.tolist(), values, start) == float(np.add.reduce(values[start:]))
 
 
 def test_more_values_than_numpy_s_block_are_refused() -> None:
