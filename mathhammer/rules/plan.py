@@ -223,10 +223,13 @@ class HashedKey(tuple[Any, ...]):
     (True, True, 0)
     """
 
+    _hash: int  # set by the first hash
+
     def __hash__(self) -> int:
-        found: int | None = self.__dict__.get("hash")
-        if found is None:
-            found = self.__dict__["hash"] = tuple.__hash__(self)
+        try:  # an attribute read costs less than a call of __dict__.get
+            found: int = self._hash
+        except AttributeError:  # the first hash of this key
+            found = self._hash = tuple.__hash__(self)
         return found
 
     def __reduce__(self) -> tuple[Any, ...]:
