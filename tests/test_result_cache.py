@@ -4,6 +4,7 @@ caller's labels, and never answers a different attack from the cache (issue 14).
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.core import caches
 from mathhammer.exact.engine import RESULTS
+from mathhammer.exact.layout import Layout
 from mathhammer.examples import EXAMPLES
 from mathhammer.rules.plan import as_plan, plan_pools
 
@@ -197,3 +199,62 @@ def test_a_repeat_is_found_without_planning_and_refusals_still_refuse(
     with pytest.raises(mh.ProfileError):
         mh.attack([(GUN, 0)], SQUAD)
     assert len(planned) == 4
+
+
+def _arrays_held(value: object, seen: set[int]) -> int:
+    """The bytes of the numpy arrays a result reaches through its distributions, its
+    pools' failed-saves sources (a partial's arguments, a layout's positions) and its
+    state: what the footprint estimates, counted by walking it (each array once)."""
+    if isinstance(value, np.ndarray):
+        base = value if value.base is None else value.base
+        if id(base) in seen or not isinstance(base, np.ndarray):
+            return 0
+        seen.add(id(base))
+        return int(base.nbytes)
+    if isinstance(value, mh.Dist):
+        return _arrays_held(value.probabilities, seen) if value.held_bytes else 0
+    if isinstance(value, functools.partial):
+        return sum(_arrays_held(arg, seen) for arg in value.args)
+    if isinstance(value, Layout):
+        return _arrays_held(value.positions, seen)
+    return 0
+
+
+def _walked(result: mh.AttackResult) -> int:
+    seen: set[int] = set()
+    total = _arrays_held(result.killed, seen) + _arrays_held(result.damage, seen)
+    total += sum(_arrays_held(g.killed, seen) for g in result.groups)
+    for pool in result.pools:
+        for held in (pool.killed, pool.devastating, pool.attacks, pool.hits, pool.wounds):
+            total += _arrays_held(held, seen)
+        total += _arrays_held(pool.unsaved_source, seen)
+    if result.state is not None:
+        total += _arrays_held(result.state.probabilities, seen)
+        total += _arrays_held(result.state.positions, seen)
+    return total
+
+
+GUARD = mh.Unit(
+    "Guard",
+    [mh.ModelGroup(10, 4, 3, 2), mh.ModelGroup(1, 4, 2, 5, invuln=4, character=True)],
+)
+
+
+@pytest.mark.parametrize(
+    ("weapons", "target"),
+    [
+        ([(GUN, 10)], SQUAD),  # the closed form, plain dice
+        ([(mh.Weapon("Lance", 1, 3, 4, -1, 2, "[DEVASTATING WOUNDS]"), 60)], SQUAD),
+        ([(mh.Weapon("Cannon", 1, 3, 4, -1, 2, "[SUSTAINED HITS 2]"), 40)], SQUAD),
+        ([(mh.Weapon("Lance", 1, 3, 4, -1, 2, "[DEVASTATING WOUNDS]"), 60)], GUARD),  # layout
+        ([(GUN, 10), mh.MortalWounds("D6"), (MELTA, 2)], GUARD),
+    ],
+)
+def test_the_footprint_bounds_the_arrays_a_result_holds(weapons: Any, target: mh.Unit) -> None:
+    """The footprint, taken from the plan's sizes, is at least the bytes of the arrays the
+    result keeps (walked here), so that the cache's bound on its memory holds."""
+    from mathhammer.exact import engine
+
+    plan = as_plan(weapons, target, None, None, None)
+    result = engine.run(plan)
+    assert engine._footprint(plan, result) >= _walked(result)

@@ -29,6 +29,7 @@ from ..results.state import UnitState
 from ..rules.base import Ruleset
 from ..rules.plan import (
     AttackPlan,
+    PlannedPool,
     as_plan,
     check_sizes,
     declared_pools,
@@ -240,17 +241,28 @@ _OBJECT_BYTES = 2048
 
 def _footprint(plan: AttackPlan, result: AttackResult) -> int:
     """The bytes a result holds, roughly, from the sizes its plan bounds rather than by
-    walking it: per pool, its distributions of dice, hits, wounds and devastating wounds
-    and the failed saves kept to compute its own (at most its hits + 1 entries each), and
-    its models destroyed and wounds lost, as the attack's; then the state the attack ends
-    in, with the positions it shares with the layout the pools' failed saves keep."""
+    walking it: per step, its own distributions and those kept to compute its failed saves
+    (:func:`_step_bytes`), and its models destroyed and wounds lost, as the attack's; then
+    the state the attack ends in, with the positions it shares with the layout the pools'
+    failed saves keep."""
     target = plan.target
     unit = 8 * (target.models + target.total_wounds + 2)
     total = _OBJECT_BYTES + unit
     for step in plan.steps:
-        most = step.amount.max if isinstance(step, MortalWounds) else step.hits
-        total += _OBJECT_BYTES + unit + 40 * (most + 1)
+        total += _OBJECT_BYTES + unit + _step_bytes(step)
     state = result.state
     if state is not None:
         total += state.probabilities.nbytes + 4 * state.positions.nbytes
     return total
+
+
+def _step_bytes(step: PlannedPool | MortalWounds) -> int:
+    """The bytes of a step's distributions of dice, hits, wounds and devastating wounds and
+    of the failed saves kept for it, at most its hits + 1 entries each (a mortal-wound
+    step's: its amount + 1); with [DEVASTATING WOUNDS], the failed saves are kept jointly
+    with the devastating wounds, a table of up to (hits + 1) squared entries."""
+    if isinstance(step, MortalWounds):
+        return 40 * (step.amount.max + 1)
+    entries = step.hits + 1
+    joint = entries * entries if step.checks.devastating else 0
+    return 8 * (5 * entries + joint)
