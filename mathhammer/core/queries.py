@@ -147,11 +147,12 @@ class DistQueries:
         (0.5, 0.5, 0.0)
         """
         if type(k) is int:  # the common question, answered without arrays
+            size = len(self._pmf)
             if k < 0:
                 return 1.0
-            if k >= self.n:
+            if k >= size - 1:
                 return 0.0
-            if len(self._pmf) <= FEW_VALUES:  # from the top, as the tail of an array
+            if size <= FEW_VALUES:  # from the top, as the tail of an array
                 return min(sum(self._pmf[:k:-1].tolist()), 1.0)
             return min(float(np.add.reduce(self._pmf[k + 1 :])), 1.0)
         ks = np.floor(as_numbers(k, "k"))

@@ -209,10 +209,8 @@ def gather_pools(weapons: WeaponsLike) -> tuple[Pool | MortalWounds, ...]:
         if isinstance(entry, MortalWounds):
             order.append(entry)
             continue
-        key = entry[0].pool_key
-        same = pools.get(key)
-        if same is None:
-            same = pools[key] = []
+        same = pools.setdefault(entry[0].pool_key, [])  # the key hashed once
+        if not same:  # the pool's first weapon
             order.append(same)
         same.append(entry)
     return tuple(step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in order)

@@ -372,58 +372,63 @@ def attack_columns(
     >>> row["points_destroyed"], round(row["points_of_damage"], 12), round(160 / 12 * 2, 12)
     (0.0, 26.666666666667, 26.666666666667)
     """
-    killed = result.killed
-    half = -(-result.target.models // 2)
-    row: dict[str, Any] = {}
+    # built in table order (the loadout's columns where they stand, not added after)
+    killed, models = result.killed, result.target.models
+    row: dict[str, Any] = {} if loadout is None else {"loadout": loadout.name}
     row["target"] = result.target.name if target is None else target.name
-    row["mean_killed"] = killed.mean()
+    row["mean_killed"] = mean = killed.mean()
     row["sd_killed"] = killed.std()
-    row["p_at_least_1"] = float(killed.at_least(1))
-    row["p_at_least_half"] = float(killed.at_least(half))
-    row["p_destroyed"] = result.p_destroyed
+    row["p_at_least_1"] = killed.at_least(1)
+    row["p_at_least_half"] = killed.at_least(-(-models // 2))
+    row["p_destroyed"] = killed.at_least(models)
     row["mean_damage"] = result.damage.mean()
-    row.update(_result_columns(result))
-    row.update(_target_points_columns(result, target))
+    _result_columns(row, result)
+    spent = None if loadout is None else loadout.points
+    if spent is not None:
+        row["loadout_points"] = spent
+        row["killed_per_100_points"] = 100.0 * mean / spent
+    destroyed = _target_points_columns(row, result, target)
+    if spent is not None and destroyed is not None:
+        row["points_destroyed_per_100_points"] = 100.0 * destroyed / spent
     if check is not None:
         row.update(_check_columns(killed, check))
-    target_source = getattr(target, "source", None)
-    if target_source:
-        row["target_source"] = target_source
-    return for_loadout(row, loadout)
+    if result.rules_applied:
+        row["rules_applied"] = "; ".join(result.rules_applied)
+    sources = (getattr(loadout, "source", None), getattr(target, "source", None) or None)
+    if any(sources):
+        row.update(zip(SOURCE_COLUMNS, sources, strict=True))
+    return _in_table_order(row)
 
 
-def _result_columns(result: AttackResult) -> dict[str, Any]:
-    """The columns of ``result`` that apply only to some attacks: CHARACTER models
-    killed, [HAZARDOUS] wounds, each after-attack test's pair, the rules applied."""
-    row: dict[str, Any] = {}
-    for column, value in (
-        ("p_character_killed", result.p_character_killed),
-        ("mean_hazard_wounds", result.mean_hazard_wounds),
-    ):
-        if value is not None:
-            row[column] = value
+def _result_columns(row: dict[str, Any], result: AttackResult) -> None:
+    """Add the columns of ``result`` that apply only to some attacks: CHARACTER models
+    killed, [HAZARDOUS] wounds, each after-attack test's pair."""
+    character = result.p_character_killed
+    if character is not None:
+        row["p_character_killed"] = character
+    hazard = result.mean_hazard_wounds
+    if hazard is not None:
+        row["mean_hazard_wounds"] = hazard
     for test in result.tests:
         taken, failed = after_attack_columns(test.name)
         row[taken] = test.p_taken
         row[failed] = test.p_failed
-    if result.rules_applied:
-        row["rules_applied"] = "; ".join(result.rules_applied)
-    return row
 
 
-def _target_points_columns(result: AttackResult, target: PricedTarget | None) -> dict[str, Any]:
-    """The target's points and those the attack destroys (and, where damage short of a
-    kill earns them, those of its damage); nothing for a target without points."""
+def _target_points_columns(
+    row: dict[str, Any], result: AttackResult, target: PricedTarget | None
+) -> float | None:
+    """Add the target's points and those the attack destroys (and, where damage short of a
+    kill earns them, those of its damage); nothing for a target without points. The points
+    destroyed, or None."""
     if target is None or target.points is None:
-        return {}
-    row: dict[str, Any] = {
-        "target_points": target.points,
-        "points_destroyed": target.points_destroyed(result),
-    }
+        return None
+    row["target_points"] = target.points
+    row["points_destroyed"] = destroyed = target.points_destroyed(result)
     damaged = target.points_of_damage(result)
     if damaged is not None:
         row["points_of_damage"] = damaged
-    return row
+    return destroyed
 
 
 #: The columns that depend on the loadout alone: its name, price and source.

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Self, TypeGuard
 
 from ..errors import ProfileError, field_error
@@ -176,9 +177,10 @@ class Loadout:
         """The ``(Weapon, count)`` pairs, without the mortal-wound steps."""
         return tuple(entry for entry in self.weapons if not isinstance(entry, MortalWounds))
 
-    @property
+    @cached_property
     def unknown_tokens(self) -> tuple[str, ...]:
-        """The ability tokens of its weapons that the engine does not know, each once."""
+        """The ability tokens of its weapons that the engine does not know, each once
+        (read for each target a table attacks: found once)."""
         tokens = (t for weapon, _ in self.weapon_counts for t in weapon.unknown_abilities)
         return tuple(dict.fromkeys(tokens))
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.caches import register
+from ..core.frozen import fast_init
 from ..core.lru import SizedCache
 from ..decisions.attack import attack
 from ..errors import MathhammerError, OptionError, ProfileError, field_error
@@ -271,6 +272,7 @@ def _score(row: Mapping[str, Any], metric: Metric) -> float:
     return float(value)
 
 
+@fast_init  # one a row of a comparison: BATCH-compare (docs/performance.md, section 2)
 @dataclass(frozen=True)
 class Choice:
     """The declaration used against one target, the context it was attacked in, its
@@ -310,12 +312,15 @@ def choose(
     """
     metric = check_metric(metric)
     situation, candidates = _declarations(loadout, context)
-    choices = (
-        _attacked(loadout, declaration, target, situation, rules, modifiers)
-        for declaration in _distinct(candidates)
-    )
-    # max scores each row once (a metric may be costly) and keeps the first of equals
-    best = max(choices, key=lambda choice: _score(choice.row, metric))
+    if len(candidates) == 1:  # a plain loadout: nothing to score
+        best = _attacked(loadout, candidates[0], target, situation, rules, modifiers)
+    else:
+        choices = (
+            _attacked(loadout, declaration, target, situation, rules, modifiers)
+            for declaration in _distinct(candidates)
+        )
+        # max scores each row once (a metric may be costly) and keeps the first of equals
+        best = max(choices, key=lambda choice: _score(choice.row, metric))
     best.row.update(choice_columns(loadout, best.declaration))
     best.row.update(situation_columns(situation))
     return best
