@@ -209,7 +209,6 @@ def test_the_record_constructors_are_the_records() -> None:
         "ModelProfile",
         "Modifiers",
         "PoolChecks",
-        "PoolDraft",
         "SimulationResult",
         "TargetPlan",
         "Weapon",

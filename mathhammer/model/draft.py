@@ -75,7 +75,7 @@ class Situation:
             self.reads.add(what)
 
 
-@dataclass(slots=True)
+@dataclass(init=False)
 class PoolDraft:
     """A pool's numbers before a ruleset reads them; abilities edit it in place.
 
@@ -84,6 +84,10 @@ class PoolDraft:
     ``cover`` is the benefit of cover, which ``ignores_cover`` cancels; ``invuln`` and
     ``fnp`` an invulnerable save and a Feel No Pain the target's rules give against this
     pool (the better of it and each group's own applies).
+
+    A draft stores only what :meth:`start` and the abilities set; every other field
+    reads its class default (``bonus_attacks`` is a fresh list per draft), which keeps
+    the per-pool cost of a draft to the fields that differ (BATCH-compare).
     """
 
     skill_change: int = 0
@@ -146,24 +150,25 @@ class PoolDraft:
         # a re-roll made with the model's wounds in view is the ruleset's to decide
         optimal = modifiers.reroll_damage if modifiers.reroll_damage == "optimal" else None
         strength = int(weapon.strength or 1) + modifiers.strength  # 1 at least
-        return cls(
-            hit_on=6 if ranged and "fire overwatch" in context.assume else None,
-            skill_change=modifiers.skill,
-            hit_modifier=modifiers.hit,
-            reroll_hits=modifiers.reroll_hits,
-            critical_hit=modifiers.critical_hit,
-            strength=strength if strength > 1 else 1,
-            wound_modifier=modifiers.wound,
-            critical_wound=modifiers.critical_wound,
-            reroll_wounds=modifiers.reroll_wounds,
-            reroll_one=modifiers.reroll_one,
-            ap=weapon.ap + modifiers.ap,
-            damage=damage,
-            reroll_damage=optimal,
-            damage_multiply=modifiers.damage_multiply,
-            damage_add=modifiers.damage_add,
-            cover=ranged and (context.target_in_cover or situation.target.stealth),
-        )
+        draft = cls()
+        draft.bonus_attacks = []
+        draft.hit_on = 6 if ranged and "fire overwatch" in context.assume else None
+        draft.skill_change = modifiers.skill
+        draft.hit_modifier = modifiers.hit
+        draft.reroll_hits = modifiers.reroll_hits
+        draft.critical_hit = modifiers.critical_hit
+        draft.strength = strength if strength > 1 else 1
+        draft.wound_modifier = modifiers.wound
+        draft.critical_wound = modifiers.critical_wound
+        draft.reroll_wounds = modifiers.reroll_wounds
+        draft.reroll_one = modifiers.reroll_one
+        draft.ap = weapon.ap + modifiers.ap
+        draft.damage = damage
+        draft.reroll_damage = optimal
+        draft.damage_multiply = modifiers.damage_multiply
+        draft.damage_add = modifiers.damage_add
+        draft.cover = ranged and (context.target_in_cover or situation.target.stealth)
+        return draft
 
     @property
     def in_cover(self) -> bool:
