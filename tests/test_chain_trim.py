@@ -171,7 +171,7 @@ def test_the_line_ends_its_powers_once_the_unit_is_all_but_destroyed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     weapons, target = HORDE
-    line = single.Line.of(target.groups[0])
+    line = single.Line.of(target.groups_key)
     monkeypatch.setattr(single, "trim_counts", lambda count, mass=TRIM_MASS: (count, 0.0))
     powers: list[int] = []
     original = single.Line._powers

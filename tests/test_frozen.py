@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import mathhammer as mh
-from mathhammer.core.frozen import _FACTORY, fast_init, hash_once
+from mathhammer.core.frozen import _FACTORY, HASHED, HashedKey, fast_init, hash_once
 from mathhammer.exact.steps import PlainSteps
 from mathhammer.model.draft import Situation
 from mathhammer.model.pools import Pool
@@ -248,3 +248,33 @@ def test_fast_init_refuses_fields_named_as_its_own() -> None:
             fast_init(cls)
     named_self = fast_init(dataclasses.make_dataclass("Me", [("self", int)], frozen=True))
     assert named_self(self=3).self == 3
+
+
+def test_a_hashed_key_is_equal_and_hashed_by_its_parts() -> None:
+    gun = mh.Weapon("Gun", 2, 3, 4, -1, 1)
+    a, b = HashedKey((1, "a", gun)), HashedKey((1, "a", mh.Weapon("Gun", 2, 3, 4, -1, 1)))
+    assert a == b and hash(a) == hash(b) and {a: 0}[b] == 0
+    assert a.parts == (1, "a", gun) and repr(HashedKey((1,))) == "HashedKey((1,))"
+    assert a != HashedKey(("a", 1, gun)) and a != HashedKey((1, "a"))
+    assert HashedKey((HashedKey((1,)), 2)) != HashedKey(((1,), 2))  # a key is not its parts
+    assert pickle.loads(pickle.dumps(a)) == a and type(pickle.loads(pickle.dumps(a))) is HashedKey
+    with pytest.raises(TypeError):
+        HashedKey(([1],))  # hashed on making it: an unhashable part is refused at once
+
+
+@pytest.mark.parametrize(
+    ("value", "other"),
+    [
+        (mh.Unit.of("Squad", 5, 4, 3, 2), mh.Unit.of("Squad", 5, 4, 3, 1)),
+        (mh.targets.get("Line infantry"), mh.targets.get("Elite infantry")),
+    ],
+)
+def test_a_key_part_is_made_once_and_stands_for_its_value(value: Any, other: Any) -> None:
+    """``hashed`` (:data:`HASHED`) is the value's own one-part key, made once per
+    instance, equal for equal values and left out of a pickle (its hash would travel)."""
+    assert type(value).__dict__["hashed"] is HASHED
+    key = value.hashed
+    assert key.parts == (value,) and value.hashed is key
+    twin = pickle.loads(pickle.dumps(value))
+    assert "hashed" not in vars(twin) and twin.hashed == key and hash(twin.hashed) == hash(key)
+    assert other != value and other.hashed != key

@@ -1,4 +1,4 @@
-"""Frozen value objects: a hash computed once, and a faster ``__init__``.
+"""Frozen value objects and cache keys: a hash computed once, and a faster ``__init__``.
 
 Weapons, units, contexts and dice are frozen dataclasses and the keys of the engine's
 caches. A class decorated with :func:`hash_once` keeps its hash once asked for it (in the
@@ -8,7 +8,10 @@ objects an attack makes by the dozen (its plan's checks, its results) are built 
 :func:`fast_init`, which writes the fields into the new instance's ``__dict__`` where a
 frozen dataclass's ``__init__`` calls ``object.__setattr__`` per field; :class:`once` is
 :func:`functools.cached_property` without its lock. Rows that keep them: S2-S6, S4 and S5,
-S1-S6 of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2).
+S1-S6 of ``benchmarks/bench_perf.py`` (docs/performance.md, section 2). A cache key made of
+them is a :class:`HashedKey`, whose hash the interpreter keeps, so that looking it up again
+calls no ``__hash__`` of theirs; a long-lived value stands in such keys as its own key
+(:data:`HASHED`). Row that keeps them: BATCH-compare.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["fast_init", "hash_once", "once"]
+__all__ = ["HASHED", "HashedKey", "fast_init", "hash_once", "once"]
 
 T = TypeVar("T", bound=type)
 V = TypeVar("V")
@@ -55,6 +58,7 @@ def hash_once(cls: T) -> T:
     def __getstate__(self: Any) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.pop(_KEY, None)
+        state.pop("hashed", None)  # a key of the value itself (:data:`HASHED`)
         return state
 
     setattr(cls, "__hash__", __hash__)  # noqa: B010 (assigned on the class, not the instance)
@@ -191,3 +195,48 @@ class once(Generic[V]):  # noqa: N801 (a decorator, named as the standard one it
         value = self.func(instance)
         instance.__dict__[self.name] = value
         return value
+
+
+class HashedKey(frozenset[tuple[Any, ...]]):
+    """A key of immutable values whose hash is computed once, by the interpreter: the
+    frozenset of one tuple, its ``parts``. A frozenset keeps its hash once computed, so
+    that a cache looking the key up (or storing it) again pays no call of a value
+    object's ``__hash__`` (about 2,000 machine instructions each from C: BATCH-compare).
+    Keys are equal when their parts are. Pickled by its parts: another process hashes
+    strings differently.
+
+    Examples
+    --------
+    >>> key = HashedKey((1, "a"))
+    >>> key == HashedKey((1, "a")), key.parts, {key: 0}[HashedKey((1, "a"))]
+    (True, (1, 'a'), 0)
+    """
+
+    __slots__ = ("parts",)
+
+    #: The values the key is made of, in order.
+    parts: tuple[Any, ...]
+
+    def __new__(cls, parts: tuple[Any, ...]) -> HashedKey:
+        key = super().__new__(cls, (parts,))
+        key.parts = parts  # a slot: read without a call
+        return key
+
+    def __repr__(self) -> str:
+        return f"HashedKey({self.parts!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return HashedKey, (self.parts,)
+
+
+def _hashed(value: Any) -> HashedKey:
+    return HashedKey((value,))
+
+
+#: The value as a part of a cache key, hashed once by the interpreter: a class decorated
+#: with :func:`hash_once` whose long-lived values are parts of the engine's hottest keys
+#: (a unit, a target) declares ``hashed = HASHED``, and a key holds ``value.hashed`` where
+#: it would hold the value. Its ``__hash__`` is then called once per value, not once per
+#: key made of it (BATCH-compare). Not for values made afresh per attack (a context): the
+#: key would be made for one use, and kept with the value.
+HASHED: once[HashedKey] = once(_hashed)

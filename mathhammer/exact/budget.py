@@ -65,7 +65,7 @@ def saved_faces(checks: PoolChecks, target: Unit) -> np.ndarray:
 
     Kept by the pool's save check and the groups (a ruleset makes one check per AP, so a
     batch asks for the same few again and again); read-only."""
-    key: tuple[Any, ...] | None = (checks.saves, target.groups)
+    key: tuple[Any, ...] | None = (checks.saves, target.groups_key)
     try:
         found = _SAVED.get(key)
     except TypeError:  # a check bound to an unhashable argument: not kept

@@ -17,6 +17,7 @@ from ..core.binomial import binomial_thin
 from ..core.caches import register
 from ..core.dice import Dice
 from ..core.dist import Dist
+from ..core.frozen import HashedKey
 from ..model.profiles import ModelGroup, Unit
 from ..rules.base import PoolChecks, Ruleset
 from ..rules.damage_rerolls import damage_rerolls, wound_lost
@@ -96,7 +97,7 @@ def group_damage(
     """
     key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
     optimal = checks.reroll_damage == "optimal"
-    return _group_damage(*key, checks.facing(target).groups, ruleset, optimal)
+    return _group_damage(*key, checks.facing(target).groups_key, ruleset, optimal)
 
 
 @register
@@ -106,12 +107,14 @@ def _group_damage(
     melta: Dice | None,
     damage_multiply: int,
     damage_add: int,
-    groups: tuple[ModelGroup, ...],
+    groups_key: HashedKey,
     ruleset: Ruleset,
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
-    """:func:`group_damage` by its parts (cached): by the wounds left where the damage is
+    """:func:`group_damage` by its parts (cached; the groups as :attr:`Unit.groups_key
+    <mathhammer.model.unit.Unit.groups_key>`): by the wounds left where the damage is
     re-rolled with them in view (``optimal``)."""
+    groups: tuple[ModelGroup, ...] = groups_key.parts
     key = (damage, melta, damage_multiply, damage_add, groups, ruleset)
     if optimal:
         attacks, mortals = _left_parts(*key, ("all",))

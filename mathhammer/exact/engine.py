@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from ..core.caches import register
+from ..core.frozen import HashedKey
 from ..core.limits import MAX_UNIT_WOUNDS, SIMULATE_HINT, check_limit
 from ..core.lru import SizedCache
 from ..errors import MathhammerError
@@ -133,7 +134,7 @@ class _Plain(NamedTuple):
     resolved), the target, and the rules (``"11e"`` when not given)."""
 
     found: AttackResult | None
-    key: tuple[Any, ...]
+    key: HashedKey
     pools: tuple[Pool | MortalWounds, ...]
     target: Unit
     rules: str | Ruleset
@@ -166,7 +167,7 @@ def _value_key(
     ruleset: Ruleset,
     context: Context | None,
     modifiers: Modifiers | None,
-) -> tuple[Any, ...]:
+) -> HashedKey:
     """The key of plain inputs (:func:`~mathhammer.rules.plan.value_key`), the defaults
     taken for the context and modifiers not given."""
     return value_key(

@@ -58,7 +58,7 @@ def run_line(plan: AttackPlan, start: UnitState | None = None) -> AttackResult |
     target = plan.target
     if len(target.groups) != 1 or type(plan.ruleset).current_group is not Ruleset.current_group:
         return None
-    line = Line.of(target.groups[0])
+    line = Line.of(target.groups_key)
     pools = _line_pools(plan, line)
     if pools is None:
         return None

@@ -41,6 +41,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..core.binomial import FloatArray, binomial_row, binomial_thin
 from ..core.caches import register
+from ..core.frozen import HashedKey
 from ..core.sums import ordered_sum
 from ..core.tuning import (
     CALL_ENTRIES,
@@ -115,8 +116,10 @@ class Line:
     @staticmethod
     @register
     @lru_cache(maxsize=256)
-    def of(group: ModelGroup) -> Line:
-        """A shared (cached) line: lines are immutable once built."""
+    def of(groups_key: HashedKey) -> Line:
+        """The shared (cached) line of a one-group unit, by its :attr:`Unit.groups_key
+        <mathhammer.model.unit.Unit.groups_key>`: lines are immutable once built."""
+        (group,) = groups_key.parts
         return Line(group)
 
     def transition(self, damage: FloatArray) -> FloatArray:

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..core.frozen import hash_once
+from ..core.frozen import HASHED, HashedKey, hash_once, once
 from ..errors import ProfileError, field_error
 from .ability_base import Ability
 from .allocation import check_allocation_order
@@ -355,6 +355,8 @@ class Unit:
     before the CHARACTER groups; got CHARACTER group 'Captain' at position 1 before ...
     """
 
+    hashed = HASHED  # the value as a part of a cache key (core.frozen.HASHED)
+
     name: str
     groups: tuple[ModelGroup, ...]
     keywords: tuple[str, ...]
@@ -436,6 +438,13 @@ class Unit:
         if self.rules:
             defence += f", rules: {'; '.join(str(r) for r in self.rules)}"
         return defence
+
+    @once
+    def groups_key(self) -> HashedKey:
+        """The groups as a part of a cache key, hashed once: the caches of what the groups
+        alone decide (a one-group unit's line, the damage and saves per group) look them
+        up for every pool (BATCH-compare, as :data:`~mathhammer.core.frozen.HASHED`)."""
+        return HashedKey(self.groups)
 
     @cached_property
     def models(self) -> int:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.caches import register
-from ..core.frozen import fast_init, once
+from ..core.frozen import HashedKey, fast_init, once
 from ..core.limits import check_limit, shorten
 from ..errors import ProfileError, field_error
 from ..model.abilities import usable_against
@@ -33,7 +33,6 @@ from .registry import RulesetLike, get_ruleset
 
 __all__ = [
     "AttackPlan",
-    "HashedKey",
     "PlanLimits",
     "PlannedPool",
     "as_plan",
@@ -126,7 +125,7 @@ class AttackPlan:
         return tuple(sorted(groups))
 
     @property
-    def key(self) -> tuple[Any, ...]:
+    def key(self) -> HashedKey:
         """What the plan computes, as a hashable value: the ruleset, context, modifiers and
         target, and per step the pool's profile (:attr:`Weapon.pool_key`) with each
         weapon's attacks and count, or the mortal wounds' amount. Names are not part of it:
@@ -142,7 +141,7 @@ class AttackPlan:
         (True, False)
         """
         key = value_key(self.ruleset, self.context, self.modifiers, self.target, self.pools)
-        return key if self.standing is None else HashedKey((*key, self.standing))
+        return key if self.standing is None else HashedKey((*key.parts, self.standing))
 
     @property
     def pools(self) -> tuple[Pool | MortalWounds, ...]:
@@ -202,38 +201,15 @@ def value_key(
     modifiers: Modifiers,
     target: Unit,
     pools: Sequence[Pool | MortalWounds],
-) -> tuple[Any, ...]:
+) -> HashedKey:
     """:attr:`AttackPlan.key` from the parts of a plan, before the pools' checks are
     resolved: the pools as :func:`~mathhammer.model.pools.gather_pools` makes them.
 
-    The key keeps its hash once computed (:class:`HashedKey`): a cache looks it up and
-    stores it more than once, and its parts hash field by field."""
-    return HashedKey((ruleset, context, modifiers, target, steps_key(pools)))
-
-
-class HashedKey(tuple[Any, ...]):
-    """A tuple that computes its hash once (its items are immutable values, so the hash
-    cannot change); equal to, and hashed as, the plain tuple of its items. Pickled as a
-    plain ``HashedKey`` of its items: another process hashes strings differently.
-
-    Examples
-    --------
-    >>> key = HashedKey((1, "a"))
-    >>> key == (1, "a"), hash(key) == hash((1, "a")), {key: 0}[(1, "a")]
-    (True, True, 0)
-    """
-
-    _hash: int  # set by the first hash
-
-    def __hash__(self) -> int:
-        try:  # an attribute read costs less than a call of __dict__.get
-            found: int = self._hash
-        except AttributeError:  # the first hash of this key
-            found = self._hash = tuple.__hash__(self)
-        return found
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return HashedKey, (tuple(self),)
+    The key keeps its hash once computed (:class:`~mathhammer.core.frozen.HashedKey`): a
+    cache looks it up and stores it more than once. The target stands in it as its own
+    hashed key (:data:`~mathhammer.core.frozen.HASHED`), hashed once per target rather
+    than once per key made of it (a context is often made afresh for each attack)."""
+    return HashedKey((ruleset, context, modifiers, target.hashed, steps_key(pools)))
 
 
 def steps_key(pools: Sequence[Pool | MortalWounds]) -> tuple[Any, ...]:

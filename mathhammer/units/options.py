@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.caches import register
-from ..core.frozen import fast_init
+from ..core.frozen import HashedKey, fast_init
 from ..core.lru import SizedCache
 from ..decisions.attack import attack
 from ..errors import MathhammerError, OptionError, ProfileError, field_error
@@ -46,7 +46,7 @@ from ..results.columns import (
     metric_column,
     situation_columns,
 )
-from ..rules.plan import HashedKey, cached_pools, steps_key
+from ..rules.plan import cached_pools, steps_key
 from ..rules.registry import RulesetLike
 from .loadout import Loadout, describe_weapons
 from .selection import check_phase_name
@@ -374,7 +374,7 @@ def attacked_declarations(
 def _distinct(candidates: list[Loadout]) -> Iterator[Loadout]:
     """The declarations, but those with the same weapons by value as an earlier one
     (:func:`declaration_key`)."""
-    tried: set[tuple[Any, ...]] = set()
+    tried: set[HashedKey] = set()
     for declaration in candidates:
         key = declaration_key(declaration) if len(candidates) > 1 else None
         if key is not None:
@@ -417,7 +417,7 @@ _ROWS: SizedCache[Any, tuple[dict[str, Any], AttackResult]] = register(
 )
 
 
-def declaration_key(loadout: Loadout) -> tuple[Any, ...] | None:
+def declaration_key(loadout: Loadout) -> HashedKey | None:
     """What a plain loadout attacks with, by value: its pools' profiles, attacks and counts
     (not their names) and its own context; None for a unit's options (chosen among by
     name), or entries that cannot be hashed.
@@ -431,12 +431,10 @@ def declaration_key(loadout: Loadout) -> tuple[Any, ...] | None:
     """
     if isinstance(loadout, AttackOptions):
         return None
-    try:  # hashed once: each target's row looks it up
-        key = HashedKey((steps_key(cached_pools(tuple(loadout.weapons))), loadout.context))
-        hash(key)
+    try:  # hashed once (on making the key): each target's row looks it up
+        return HashedKey((steps_key(cached_pools(tuple(loadout.weapons))), loadout.context))
     except (TypeError, MathhammerError):
         return None
-    return key
 
 
 def choose_rows(
@@ -487,9 +485,11 @@ def _known_row(
     pairing: tuple[Any, ...],
 ) -> tuple[HashedKey | None, tuple[dict[str, Any], AttackResult] | None]:
     """The key of a pairing's row and the row (and result) made before under it; no key
-    when a part cannot be hashed (a target, context or metric): nothing shared."""
+    when a part cannot be hashed (a target, context or metric): nothing shared. The target
+    stands in the key as its own hashed key (:data:`~mathhammer.core.frozen.HASHED`)."""
+    declared, target, *rest = pairing
     try:
-        key = HashedKey(pairing)
+        key = HashedKey((declared, target.hashed, *rest))
         return key, _ROWS.get(key)
     except TypeError:
         return None, None

@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
-from ..core.frozen import hash_once
+from ..core.frozen import HASHED, hash_once
 from ..core.suggest import did_you_mean
 from ..errors import ProfileError, field_error, shown
 from ..model.fields import text_field
@@ -103,6 +103,8 @@ class Target:
     >>> Target(unit, points=100).model_points
     (20.0, 20.0)
     """
+
+    hashed = HASHED  # the value as a part of a cache key (core.frozen.HASHED)
 
     unit: Unit
     points: int | None = None
