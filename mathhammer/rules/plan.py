@@ -50,42 +50,46 @@ __all__ = [
 @fast_init
 @dataclass(frozen=True)
 class PlannedPool:
-    """A pool of identical attacks and its checks against the plan's target."""
+    """A pool of identical attacks and its checks against the plan's target, with the
+    sizes the engine's limits and costs read (computed by :meth:`of`, where a property
+    computed on first use would be called from C: a comparison pair reads each)."""
 
     pool: Pool
     checks: PoolChecks
+    #: The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included.
+    attack_dice: int
+    #: The most hits the pool scores: every die a critical hit with the most extra hits
+    #: [SUSTAINED HITS] gives (lethal hits included).
+    hits: int
+    #: The largest Damage of one attack before the defender's modifiers: D (or the damage
+    #: set) times the multiplier, plus the damage added and [MELTA] X.
+    damage: int
+
+    @classmethod
+    def of(cls, pool: Pool, checks: PoolChecks) -> PlannedPool:
+        """The pool planned with ``checks``, its sizes computed."""
+        dice = _attack_dice(pool, checks)
+        extra = checks.sustained.max if checks.sustained is not None else 0
+        melta = checks.melta.max if checks.melta is not None else 0
+        added = checks.damage_add if checks.damage_add > 0 else 0
+        damage = checks.damage.max * checks.damage_multiply + added + melta
+        return cls(pool, checks, dice, dice * (1 + extra), damage)
 
     @property
     def label(self) -> str:
         """The weapons gathered, e.g. ``"Bolt rifle x10"``."""
         return self.pool.label
 
-    @once
-    def attack_dice(self) -> int:
-        """The most attack dice the pool rolls, bonus attacks ([BLAST], ...) included."""
-        bonus = 0
-        for extra in self.checks.bonus_attacks:
-            bonus += extra.max
-        dice = 0
-        for attacks, n in self.checks.pool_dice(self.pool):
-            dice += n * (attacks.max + bonus)
-        return dice
 
-    @once
-    def hits(self) -> int:
-        """The most hits the pool scores: every die a critical hit with the most extra
-        hits [SUSTAINED HITS] gives (lethal hits included)."""
-        extra = self.checks.sustained.max if self.checks.sustained is not None else 0
-        return self.attack_dice * (1 + extra)
-
-    @once
-    def damage(self) -> int:
-        """The largest Damage of one attack before the defender's modifiers: D (or the
-        damage set) times the multiplier, plus the damage added and [MELTA] X."""
-        checks = self.checks
-        melta = checks.melta.max if checks.melta is not None else 0
-        added = checks.damage_add if checks.damage_add > 0 else 0
-        return checks.damage.max * checks.damage_multiply + added + melta
+def _attack_dice(pool: Pool, checks: PoolChecks) -> int:
+    """:attr:`PlannedPool.attack_dice` of a pool with these checks."""
+    bonus = 0
+    for extra in checks.bonus_attacks:
+        bonus += extra.max
+    dice = 0
+    for attacks, n in checks.pool_dice(pool):
+        dice += n * (attacks.max + bonus)
+    return dice
 
 
 @fast_init
@@ -373,7 +377,7 @@ def plan_pools(
             continue
         here, mods = _buffed(step.weapon, ruleset, context, modifiers)
         checks = ruleset.pool_checks(step.weapon, target, here, mods, standing)
-        steps.append(PlannedPool(step, checks))
+        steps.append(PlannedPool.of(step, checks))
     return AttackPlan(target, ruleset, context, modifiers, tuple(steps), standing)
 
 
