@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..core.frozen import HASHED, hash_once
 from ..core.suggest import did_you_mean
@@ -34,7 +34,6 @@ from ..model.profiles import ModelGroup, Unit
 from .entries import an_object, built, check_instance, is_int, non_empty_list
 
 if TYPE_CHECKING:
-    from ..core.dist import Dist
     from ..results.attack import AttackResult
 
 __all__ = ["MAX_POINTS", "Target", "get", "names", "parse_suite", "standard"]
@@ -175,7 +174,10 @@ class Target:
         prices = self.model_points
         if prices is None:
             return None
-        return float(sum(p * g.killed.mean() for p, g in zip(prices, result.groups, strict=True)))
+        total = 0.0
+        for price, group in zip(prices, result.groups, strict=True):
+            total += price * group.killed.mean()
+        return total
 
     def points_of_damage(self, result: AttackResult) -> float | None:
         """The expected points of the wounds an attack on this target takes.
@@ -214,11 +216,14 @@ class Target:
         1.975308641975
         """
         prices = self.model_points
-        lost = tuple(g.damage for g in result.groups)
-        if prices is None or None in lost:
+        if prices is None:
             return None
-        each = zip(prices, result.groups, cast("tuple[Dist, ...]", lost), strict=True)
-        return float(sum(p / g.group.wounds * d.mean() for p, g, d in each))
+        total = 0.0
+        for price, group in zip(prices, result.groups, strict=True):
+            if group.damage is None:  # by identity (``None in`` would call Dist.__eq__)
+                return None
+            total += price / group.group.wounds * group.damage.mean()
+        return total
 
 
 def _read_target(entry: dict[str, Any]) -> Target:
