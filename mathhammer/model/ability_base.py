@@ -267,9 +267,10 @@ def choose(abilities: Iterable[Ability], target_keywords: Iterable[str]) -> tupl
     for ability in abilities:
         if not ability.applies_to(keywords):
             continue
-        current = best.get(ability.kind)
+        kind = ability.kind  # a property: read once
+        current = best.get(kind)
         if current is None or ability.strength() > current.strength():
-            best[ability.kind] = ability
+            best[kind] = ability
     return tuple(best.values())
 
 

@@ -93,11 +93,12 @@ class AttackResult:
         """True when some group's wounds lost are not recorded and the unit's fix them: a
         result for each of the target's groups, used up in allocation order."""
         groups = self.groups
-        if all(g.damage is not None for g in groups):
-            return False
         if len(groups) != len(self.target.groups):
             return False
-        return len(groups) <= 1 or self._in_allocation_order()
+        for group in groups:
+            if group.damage is None:  # not recorded
+                return len(groups) <= 1 or self._in_allocation_order()
+        return False
 
     def _in_allocation_order(self) -> bool:
         return in_allocation_order([a for pool in self.pools for a in pool.abilities])
@@ -192,12 +193,11 @@ class AttackResult:
         2.0
         >>> mh.attack(mh.Weapon("Gun", 1, skill=3, strength=4), res.target).mean_hazard_wounds
         """
-        used = any(
-            a == "[HAZARDOUS]" or a.startswith("[HAZARDOUS:")
-            for pool in self.pools
-            for a in pool.abilities
-        )
-        return float(self.hazardous.mean()) if used else None
+        for pool in self.pools:
+            for a in pool.abilities:
+                if a == "[HAZARDOUS]" or a.startswith("[HAZARDOUS:"):
+                    return float(self.hazardous.mean())
+        return None
 
     @property
     def rules_applied(self) -> tuple[str, ...]:
