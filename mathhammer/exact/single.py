@@ -86,15 +86,19 @@ class Line:
         #: the state in which the group is destroyed
         self.size = first + (group.count - 1) * wounds
         lost = np.arange(self.size + 1)
-        # counted as if the first model were whole (the wounds it lost before added): the
-        # quotient by the wounds is the models destroyed, the remainder the wounds lost on
-        # the current model (np.divmod of the shifted states costs as much again)
-        shift = wounds - first
-        destroyed = lost if wounds == 1 else np.arange(shift, shift + self.size + 1) // wounds
-        left = destroyed * wounds
-        left -= lost
-        left += first  # wounds - (lost + shift - destroyed * wounds)
-        left[-1] = 0  # destroyed: no current model
+        # each array operation costs as much as a few dozen bytecodes on a short line: the
+        # fewest of them (S1-S6)
+        if wounds == 1:  # one more model destroyed in each state
+            destroyed = lost
+            left = np.zeros(self.size + 1, dtype=np.int64)
+            left[:-1] = 1
+        else:  # counted as if the first model were whole (the wounds it lost before
+            # added): the quotient by the wounds is the models destroyed, the remainder
+            # the wounds lost on the current model
+            shift = wounds - first
+            destroyed, on_current = np.divmod(np.arange(shift, shift + self.size + 1), wounds)
+            left = wounds - on_current
+            left[-1] = 0  # destroyed: no current model
         #: the wounds left on the current model in each state (0 once destroyed)
         self.left = left
         #: models destroyed in each state
