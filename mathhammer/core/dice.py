@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import DiceSyntaxError, LimitError, ProfileError, field_error
 from .dist import Dist
-from .frozen import hash_once
+from .frozen import HASHED, hash_once
 from .limits import MAX_DICE, MAX_SIDES, MAX_VALUE, check_limit
 
 __all__ = ["MAX_SIDES", "Dice", "RerolledDice", "ScaledDice", "parse_dice"]
@@ -55,6 +55,7 @@ class Dice:
     sides: int
     bonus: int
     text: str = field(compare=False)
+    hashed = HASHED  # the value as a part of a cache key (core.frozen.HASHED)
 
     def __init__(self, expression: str | int | Dice) -> None:
         read = parse_dice(expression)

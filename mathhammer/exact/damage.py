@@ -95,7 +95,7 @@ def group_damage(
     unless the group's rule says so (``reduce_mortal``). With a damage re-roll made with
     the model's wounds in view, each is a :class:`LeftDamage`.
     """
-    key = (checks.damage, checks.melta, checks.damage_multiply, checks.damage_add)
+    key = (checks.damage.hashed, checks.melta, checks.damage_multiply, checks.damage_add)
     optimal = checks.reroll_damage == "optimal"
     return _group_damage(*key, checks.facing(target).groups_key, ruleset, optimal)
 
@@ -103,7 +103,7 @@ def group_damage(
 @register
 @lru_cache(maxsize=4096)
 def _group_damage(
-    damage: Dice,
+    damage_key: HashedKey,
     melta: Dice | None,
     damage_multiply: int,
     damage_add: int,
@@ -111,9 +111,11 @@ def _group_damage(
     ruleset: Ruleset,
     optimal: bool = False,
 ) -> tuple[tuple[Damage, ...], tuple[Damage, ...]]:
-    """:func:`group_damage` by its parts (cached; the groups as :attr:`Unit.groups_key
-    <mathhammer.model.unit.Unit.groups_key>`): by the wounds left where the damage is
-    re-rolled with them in view (``optimal``)."""
+    """:func:`group_damage` by its parts (cached; the Damage characteristic and the
+    groups as their own hashed keys, :attr:`Dice.hashed <mathhammer.core.dice.Dice>` and
+    :attr:`Unit.groups_key <mathhammer.model.unit.Unit.groups_key>`): by the wounds left
+    where the damage is re-rolled with them in view (``optimal``)."""
+    (damage,) = damage_key.parts
     groups: tuple[ModelGroup, ...] = groups_key.parts
     key = (damage, melta, damage_multiply, damage_add, groups, ruleset)
     if optimal:
@@ -179,12 +181,16 @@ def _unmodified(
     halved or reduced, every roll at least 1, under the ruleset's own rule for the
     modifiers (:meth:`~mathhammer.rules.base.Ruleset.modified_damage`, which raises a
     result to 1 at least)."""
-    return (
-        (melta, damage_multiply, damage_add) == (None, 1, 0)
-        and type(ruleset).modified_damage is Ruleset.modified_damage
-        and damage.dist.probabilities[0] == 0.0
-        and not any(g.halve_damage or g.damage_reduction for g in groups)
-    )
+    if (melta, damage_multiply, damage_add) != (None, 1, 0):
+        return False
+    if type(ruleset).modified_damage is not Ruleset.modified_damage:
+        return False
+    if damage.dist.probabilities[0] != 0.0:
+        return False
+    for g in groups:  # noqa: SIM110 (not any() over a generator: every pool asks, S3)
+        if g.halve_damage or g.damage_reduction:
+            return False
+    return True
 
 
 def _rolls(

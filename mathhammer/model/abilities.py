@@ -395,5 +395,11 @@ def usable_against(abilities: Iterable[Ability], target_keywords: Iterable[str])
     >>> usable_against([LethalHits()], ["INFANTRY"])
     True
     """
-    have = tuple(target_keywords)
-    return all(a.applies_to(have) for a in abilities if isinstance(a, OnlyAgainst))
+    have: tuple[str, ...] | None = None  # the keywords, read when an ability asks
+    for a in abilities:  # a loop, not all() over a generator: every attack asks (S3)
+        if isinstance(a, OnlyAgainst):
+            if have is None:
+                have = tuple(target_keywords)
+            if not a.applies_to(have):
+                return False
+    return True

@@ -8,11 +8,11 @@ AP, D and abilities), and each :class:`MortalWounds` entry where it stands.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.dice import Dice
-from ..core.frozen import fast_init, once
+from ..core.frozen import fast_init
 from ..errors import MAX_SHOWN, ProfileError, field_error, shorten
 from .fields import dice_field, int_field
 from .profiles import Weapon
@@ -34,49 +34,43 @@ class Pool:
 
     ``weapons`` holds ``(weapon, count)`` pairs sharing one :attr:`Weapon.pool_key`;
     each weapon rolls its own attacks, then the dice are resolved together.
+
+    Examples
+    --------
+    >>> pool = Pool(((Weapon("Gun", "D3", 3, 4), 2), (Weapon("Rifle", 2, 3, 4), 1)))
+    >>> pool.weapon.name, pool.dice, pool.label
+    ('Gun', ((Dice('D3'), 2), (Dice('2'), 1)), 'Gun x2 + Rifle')
+    >>> guns = [(Weapon(f"Gun {i}", 1, 3, 4), 1) for i in range(100)]
+    >>> Pool(tuple(guns)).label  # doctest: +ELLIPSIS
+    'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
     """
 
     weapons: tuple[tuple[Weapon, int], ...]
+    #: The profile every attack of the pool shares (the first weapon gathered).
+    weapon: Weapon = field(init=False, repr=False, compare=False)
+    #: Each weapon's attacks characteristic and count: the dice the pool rolls.
+    dice: tuple[tuple[Dice, int], ...] = field(init=False, repr=False, compare=False)
+    #: E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``: at most
+    #: about :data:`~mathhammer.errors.MAX_SHOWN` characters, so that tables and messages
+    #: stay readable whatever a file holds (the weapons that do not fit are counted).
+    label: str = field(init=False, repr=False, compare=False)
 
-    @once
-    def weapon(self) -> Weapon:
-        """The profile every attack of the pool shares (the first weapon gathered)."""
-        return self.weapons[0][0]
-
-    @once
-    def dice(self) -> tuple[tuple[Dice, int], ...]:
-        """Each weapon's attacks characteristic and count: the dice the pool rolls.
-
-        Examples
-        --------
-        >>> Pool(((Weapon("Gun", "D3", 3, 4), 2), (Weapon("Rifle", 2, 3, 4), 1))).dice
-        ((Dice('D3'), 2), (Dice('2'), 1))
-        """
-        return tuple([(weapon.attacks, count) for weapon, count in self.weapons])
-
-    @once
-    def label(self) -> str:
-        """E.g. ``"Bolt rifle x10"`` or ``"Bolt rifle x9 + Sergeant's bolt rifle"``.
-
-        At most about :data:`~mathhammer.errors.MAX_SHOWN` characters, so that tables
-        and messages stay readable whatever a file holds: the weapons that do not fit
-        are counted.
-
-        Examples
-        --------
-        >>> guns = [(Weapon(f"Gun {i}", 1, 3, 4), 1) for i in range(100)]
-        >>> Pool(tuple(guns)).label  # doctest: +ELLIPSIS
-        'Gun 0 + Gun 1 + ... + Gun 13 + 86 more'
-        """
-        first = self.weapon
+    def __post_init__(self) -> None:
+        # made with the pool, not on first read: every attack reads them, and a first
+        # read through a descriptor calls Python from C (S1-S6)
+        first = self.weapons[0][0]
+        dice = []
+        for weapon, count in self.weapons:
+            dice.append((weapon.attacks, count))
         if len(self.weapons) == 1 and first.modifiers is None and first.context is None:
-            count = self.weapons[0][1]  # one weapon without a buff: its name and count
-            return shorten(_counted(first.name, count))
-        parts = [_counted(w.name, n) for w, n in self.weapons]
-        buff = first.buff_text  # every weapon of a pool shares its buff
-        if buff:
-            parts[-1] += f" ({buff})"
-        return _joined(parts)
+            label = shorten(_counted(first.name, self.weapons[0][1]))  # a name and count
+        else:
+            parts = [_counted(w.name, n) for w, n in self.weapons]
+            buff = first.buff_text  # every weapon of a pool shares its buff
+            if buff:
+                parts[-1] += f" ({buff})"
+            label = _joined(parts)
+        self.__dict__.update(weapon=first, dice=tuple(dice), label=label)
 
 
 def _counted(name: str, count: int) -> str:
@@ -213,4 +207,7 @@ def gather_pools(weapons: WeaponsLike) -> tuple[Pool | MortalWounds, ...]:
         if not same:  # the pool's first weapon
             order.append(same)
         same.append(entry)
-    return tuple(step if isinstance(step, MortalWounds) else Pool(tuple(step)) for step in order)
+    gathered: list[Pool | MortalWounds] = []  # a loop, not a generator: every attack (S3)
+    for step in order:
+        gathered.append(step if isinstance(step, MortalWounds) else Pool(tuple(step)))
+    return tuple(gathered)

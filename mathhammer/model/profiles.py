@@ -273,7 +273,10 @@ class Weapon:
         D10); a buff on the attacks (:meth:`buffed`) is. Made once per weapon.
         """
         abilities = tuple(sorted(str(a) for a in self.abilities))
-        profile = (self.skill, self.bs, self.melee, self.strength, self.ap, self.damage)
+        # dice as their own hashed keys (core.frozen.HASHED): a key made of this one
+        # hashes them from C (the pools' keys, the attack's value key)
+        strength = self.strength if isinstance(self.strength, int) else self.strength.hashed
+        profile = (self.skill, self.bs, self.melee, strength, self.ap, self.damage.hashed)
         if not self._buffed:
             return (*profile, abilities)
         return (*profile, abilities, self.modifiers, self.context)

@@ -288,7 +288,11 @@ def best_roll(*rolls: int | None) -> int | None:
     >>> best_roll(5, None, 4), best_roll(None, None)
     (4, None)
     """
-    return min((roll for roll in rolls if roll is not None), default=None)
+    best = None
+    for roll in rolls:  # a loop, not min() over a generator: every save asks (S3)
+        if roll is not None and (best is None or roll < best):
+            best = roll
+    return best
 
 
 def roll_text(value: int | None) -> str:

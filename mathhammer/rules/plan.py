@@ -416,11 +416,10 @@ def _declarable(
     pools: Sequence[Pool | MortalWounds], keywords: tuple[str, ...]
 ) -> tuple[Pool | MortalWounds, ...]:
     """:func:`declarable` against a target with these keywords."""
-    kept = [
-        p
-        for p in pools
-        if isinstance(p, MortalWounds) or usable_against(p.weapon.abilities, keywords)
-    ]
+    kept = []
+    for p in pools:  # a loop, not a comprehension (a call of its own): every attack (S3)
+        if isinstance(p, MortalWounds) or usable_against(p.weapon.abilities, keywords):
+            kept.append(p)
     return tuple(pools) if len(kept) == len(pools) else tuple(kept)
 
 
