@@ -164,7 +164,7 @@ def _thinned_damage(
         for into, chance in ((attacks_lost, lost), (mortal_lost, mortal)):
             found = kept.get(chance)
             if found is None:  # Dist.thin, its checks passed: a chance of a table
-                found = kept[chance] = Dist._trusted(binomial_thin(dist.probabilities, chance))
+                found = kept[chance] = Dist._trusted(binomial_thin(dist._pmf, chance))
             into.append(found)
     return tuple(attacks_lost), tuple(mortal_lost)
 
@@ -185,7 +185,7 @@ def _unmodified(
         return False
     if type(ruleset).modified_damage is not Ruleset.modified_damage:
         return False
-    if damage.dist.probabilities[0] != 0.0:
+    if damage.dist._pmf[0] != 0.0:  # the pmf's slot: a property is a call (S3)
         return False
     for g in groups:  # noqa: SIM110 (not any() over a generator: every pool asks, S3)
         if g.halve_damage or g.damage_reduction:

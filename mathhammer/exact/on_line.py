@@ -98,7 +98,7 @@ def _line_pool(step: PlannedPool | MortalWounds, plan: AttackPlan, line: Line) -
     if damage is None:
         return None
     (given, with_devastating), (lost, mortal) = stages, damage
-    work = line.work(lost.probabilities, step.hits)
+    work = line.work(lost._pmf, step.hits)  # the pmf's slot: a property is a call (S3)
     if with_devastating:
         work += line.work(mortal.probabilities, step.hits)
     if work > LINE_WORK:
@@ -156,7 +156,7 @@ def _pool_on_line(
 ) -> tuple[np.ndarray, PoolResult]:
     """The state distribution after one pool, and the pool's result."""
     step, checks = pool.step, pool.step.checks
-    taken = pool.damage.probabilities
+    taken = pool.damage._pmf  # the pmf's slot: a property is a call (S3)
     given = pool.given
     stages = given if isinstance(given, PlainSteps) else hit_and_wound(step.pool, checks, given)
     fail = _fail(checks, target)
@@ -175,7 +175,7 @@ def _pool_on_line(
             after = line.apply(state, failed, taken, trimmed)
         unsaved = partial(_line_unsaved, line, state, failed, taken)
     result = PoolResult(
-        label=step.label,
+        label=step.pool.label,  # the pool's field, not the plan's property (S3)
         weapons=step.pool.weapons,
         attacks=stages.attacks,
         hits=stages.hits,
