@@ -181,16 +181,14 @@ def _unmodified(
     halved or reduced, every roll at least 1, under the ruleset's own rule for the
     modifiers (:meth:`~mathhammer.rules.base.Ruleset.modified_damage`, which raises a
     result to 1 at least)."""
-    if (melta, damage_multiply, damage_add) != (None, 1, 0):
-        return False
-    if type(ruleset).modified_damage is not Ruleset.modified_damage:
-        return False
-    if damage.dist._pmf[0] != 0.0:  # the pmf's slot: a property is a call (S3)
-        return False
-    for g in groups:  # noqa: SIM110 (not any() over a generator: every pool asks, S3)
+    for g in groups:  # a loop, not any() over a generator: every pool asks (S3)
         if g.halve_damage or g.damage_reduction:
             return False
-    return True
+    return (
+        (melta, damage_multiply, damage_add) == (None, 1, 0)
+        and type(ruleset).modified_damage is Ruleset.modified_damage
+        and damage.dist._pmf[0] == 0.0  # the pmf's slot: a property is a call (S3)
+    )
 
 
 def _rolls(

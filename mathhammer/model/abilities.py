@@ -395,11 +395,8 @@ def usable_against(abilities: Iterable[Ability], target_keywords: Iterable[str])
     >>> usable_against([LethalHits()], ["INFANTRY"])
     True
     """
-    have: tuple[str, ...] | None = None  # the keywords, read when an ability asks
-    for a in abilities:  # a loop, not all() over a generator: every attack asks (S3)
-        if isinstance(a, OnlyAgainst):
-            if have is None:
-                have = tuple(target_keywords)
-            if not a.applies_to(have):
-                return False
+    have = tuple(target_keywords)
+    for a in abilities:  # noqa: SIM110 (not all() over a generator: every attack asks, S3)
+        if isinstance(a, OnlyAgainst) and not a.applies_to(have):
+            return False
     return True

@@ -58,19 +58,23 @@ class Pool:
     def __post_init__(self) -> None:
         # made with the pool, not on first read: every attack reads them, and a first
         # read through a descriptor calls Python from C (S1-S6)
-        first = self.weapons[0][0]
         dice = []
         for weapon, count in self.weapons:
             dice.append((weapon.attacks, count))
-        if len(self.weapons) == 1 and first.modifiers is None and first.context is None:
-            label = shorten(_counted(first.name, self.weapons[0][1]))  # a name and count
-        else:
-            parts = [_counted(w.name, n) for w, n in self.weapons]
-            buff = first.buff_text  # every weapon of a pool shares its buff
-            if buff:
-                parts[-1] += f" ({buff})"
-            label = _joined(parts)
-        self.__dict__.update(weapon=first, dice=tuple(dice), label=label)
+        first = self.weapons[0][0]
+        self.__dict__.update(weapon=first, dice=tuple(dice), label=_label(self.weapons))
+
+
+def _label(weapons: tuple[tuple[Weapon, int], ...]) -> str:
+    """:attr:`Pool.label` of these weapons."""
+    first, count = weapons[0]
+    if len(weapons) == 1 and first.modifiers is None and first.context is None:
+        return shorten(_counted(first.name, count))  # one weapon without a buff
+    parts = [_counted(w.name, n) for w, n in weapons]
+    buff = first.buff_text  # every weapon of a pool shares its buff
+    if buff:
+        parts[-1] += f" ({buff})"
+    return _joined(parts)
 
 
 def _counted(name: str, count: int) -> str:

@@ -275,7 +275,7 @@ class Weapon:
         abilities = tuple(sorted(str(a) for a in self.abilities))
         # dice as their own hashed keys (core.frozen.HASHED): a key made of this one
         # hashes them from C (the pools' keys, the attack's value key)
-        strength = self.strength if isinstance(self.strength, int) else self.strength.hashed
+        strength = getattr(self.strength, "hashed", self.strength)  # an int stands as it is
         profile = (self.skill, self.bs, self.melee, strength, self.ap, self.damage.hashed)
         if not self._buffed:
             return (*profile, abilities)

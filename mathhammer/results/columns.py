@@ -13,10 +13,8 @@ mean_killed, sd_killed              models destroyed: mean and standard deviatio
 p_at_least_1, p_at_least_half       P(at least 1), P(at least half the models, rounded up)
 p_destroyed                         P(the whole unit is destroyed)
 mean_damage                         wounds lost, on average
-p_character_killed                  P(at least one CHARACTER model is destroyed), against
-                                    a target with CHARACTER models
-mean_hazard_wounds                  mortal wounds the attacker suffers from its
-                                    [HAZARDOUS] weapons, on average
+p_character_killed                  P(at least one CHARACTER model is destroyed), if any
+mean_hazard_wounds                  the attacker's mean mortal wounds from [HAZARDOUS]
 p_panic_test, p_panic_fail          classic rules: P(Panic Test), P(taken and failed)
 p_<test>_test, p_<test>_fail        the same for any test a ruleset has the target take
                                     after the attack (:func:`after_attack_columns`)
@@ -44,10 +42,8 @@ loadout_source, target_source       where the loadout and the target were read f
                                     and line, or file, unit and datasheet), when known
 ==================================  ======================================================
 
-The module sits in the results layer, below :mod:`mathhammer.units` and
-:mod:`mathhammer.views`, so that the result containers, comparisons and reports all
-import it directly. Targets and loadouts are taken by their shape (:class:`PricedTarget`,
-:class:`Priced`), not imported.
+It sits in the results layer, which the containers, comparisons and reports import; targets
+and loadouts are taken by their shape (:class:`PricedTarget`, :class:`Priced`).
 """
 
 from __future__ import annotations
@@ -442,9 +438,8 @@ def for_loadout(
 ) -> dict[str, Any]:
     """``row`` of :func:`attack_columns` for ``loadout``: its columns that depend on the
     loadout (its name, its points and the ratios per 100 of them, the sources) made for
-    this one, the rest kept, and the columns of ``extra`` added; in table order.
-
-    A table of many loadouts with the same weapons computes one row and gives it to each.
+    this one, the rest kept, and the columns of ``extra`` added; in table order. A table
+    of many loadouts with the same weapons computes one row and gives it to each.
 
     Examples
     --------
