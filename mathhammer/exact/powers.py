@@ -112,7 +112,7 @@ def one_die_power(state: FloatArray, t: FloatArray, dice: int, fail: float) -> F
     """
     n = len(state)
     power = t * fail
-    power.flat[:: n + 1] += 1.0 - fail
+    power.ravel()[:: n + 1] += 1.0 - fail  # the diagonal, through a view (.flat copies it)
     v = state
     while True:
         if dice & 1:
