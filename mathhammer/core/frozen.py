@@ -235,8 +235,8 @@ def _hashed(value: Any) -> HashedKey:
 
 #: The value as a part of a cache key, hashed once by the interpreter: a class decorated
 #: with :func:`hash_once` whose long-lived values are parts of the engine's hottest keys
-#: (a unit, a target) declares ``hashed = HASHED``, and a key holds ``value.hashed`` where
-#: it would hold the value. Its ``__hash__`` is then called once per value, not once per
-#: key made of it (BATCH-compare). Not for values made afresh per attack (a context): the
-#: key would be made for one use, and kept with the value.
+#: (a unit, a target, a dice expression) declares ``hashed = HASHED``, and a key holds
+#: ``value.hashed`` where it would hold the value. Its ``__hash__`` is then called once per
+#: value, not once per key made of it (BATCH-compare, S3). Not for values made afresh per
+#: attack (a context): the key would be made for one use, and kept with the value.
 HASHED: once[HashedKey] = once(_hashed)
