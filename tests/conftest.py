@@ -19,10 +19,11 @@ folder is absent, except under CI, where the folder is provided and its absence 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,14 @@ def shared_data() -> Path:
             pytest.fail(message + " (CI provides it, so its absence is an error)")
         pytest.skip(message)
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def shared_catalogue(shared_data: Path) -> Callable[[str], mh.io.Catalogue]:
+    """The catalogues of a folder of the shared data (``shared_catalogue("bsdata-11e")``),
+    read once by each test process: a folder of real catalogues takes seconds to read, and
+    several modules check what it holds. Tests of reading itself read it anew."""
+    return functools.cache(lambda folder: mh.read_catalogue(shared_data / folder))
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -239,8 +240,10 @@ def test_a_detachment_rule_not_understood_is_listed(tmp_path: Path) -> None:
     assert any("a second detachment" in s.reason for s in army.report.skipped)
 
 
-def test_the_catalogue_holds_each_factions_detachments(shared_data: Path) -> None:
-    catalogue = mh.read_catalogue(shared_data / "bsdata-11e")
+def test_the_catalogue_holds_each_factions_detachments(
+    shared_catalogue: Callable[[str], mh.io.Catalogue],
+) -> None:
+    catalogue = shared_catalogue("bsdata-11e")
     orks = catalogue.faction("Orks")
     assert len(orks.detachments) == 15
     horde = orks.detachment("war horde")
@@ -300,7 +303,8 @@ def test_the_command_line_ranks_the_factions_detachments(
 
     roster = shared_data / "rosters" / "11e_orks_breaka_boyz_nr_probhammer.json"
     out = tmp_path / "detachments.csv"
-    args = ["detachments", str(roster), "--catalogue", str(shared_data / "bsdata-11e")]
+    catalogue = shared_data / "bsdata-11e" / "Orks.json"  # with the files it links
+    args = ["detachments", str(roster), "--catalogue", str(catalogue)]
     assert main([*args, "--assume", "waaagh", "-o", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("War Horde ")

@@ -14,6 +14,7 @@ import shutil
 import sys
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,8 @@ def catalogue() -> Catalogue:
 
 
 @pytest.fixture(scope="module")
-def snapshot(shared_data: Path) -> Catalogue:
-    return read_catalogue(shared_data / SNAPSHOT)
+def snapshot(shared_catalogue: Callable[[str], Catalogue]) -> Catalogue:
+    return shared_catalogue(str(SNAPSHOT))
 
 
 def weapon_summary(sheet: Datasheet, gear: str) -> list[tuple[Any, ...]]:

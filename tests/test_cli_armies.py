@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -129,13 +130,16 @@ def test_the_readers_are_public_and_loaded_on_first_use() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_a_list_against_every_datasheet_of_a_faction(shared_data: Path, tmp_path: Path) -> None:
-    catalogues = shared_data / "bsdata-11e"
+def test_a_list_against_every_datasheet_of_a_faction(
+    shared_data: Path, shared_catalogue: Callable[[str], mh.io.Catalogue], tmp_path: Path
+) -> None:
+    # the faction's file, with the files it links (a faction of its own among them)
+    catalogues = shared_data / "bsdata-11e" / "Orks.json"
     out = tmp_path / "report.csv"
     args = ["report", str(NECRONS), "--targets", str(catalogues), "--faction", "Orks"]
     assert main([*args, "-o", str(out), "--no-progress"]) == 0
     frame = pd.read_csv(out)
-    orks = mh.read_catalogue(catalogues).faction("Orks")
+    orks = shared_catalogue("bsdata-11e").faction("Orks")
     assert frame.target.nunique() == len(orks) >= 90
     assert len(frame) == len(read_roster(NECRONS).loadouts()) * len(orks)
     assert frame.target_source.str.startswith("Orks.json: ").all()
