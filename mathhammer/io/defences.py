@@ -39,7 +39,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from ..core.caches import register
 from ..model.unit import ToughnessWhile
 from ..units.datasheet import AbilityText, ModelProfile
 from .rules_text.clauses import matched_kind
@@ -385,9 +387,21 @@ def read_ability(ability: AbilityText) -> tuple[dict[str, int | bool], str | Non
     >>> read_ability(AbilityText("Waaagh!", "Once per battle, you can call a Waaagh!."))
     ({}, None, False)
     """
+    fields, reason, relevant = _ability_reading(ability)
+    return dict(fields), reason, relevant
+
+
+@register
+@lru_cache(maxsize=2048)
+def _ability_reading(
+    ability: AbilityText,
+) -> tuple[tuple[tuple[str, int | bool], ...], str | None, bool]:
+    """:func:`read_ability`'s reading, its fields as pairs: cached, as a catalogue prints
+    the same ability on many datasheets."""
     reading = _Reading()
     name, text = clean_rule_text(ability.name), clean_rule_text(ability.text)
-    return _read_by_name(name, text, reading) or _read_text(name, text, reading)
+    fields, reason, relevant = _read_by_name(name, text, reading) or _read_text(name, text, reading)
+    return tuple(fields.items()), reason, relevant
 
 
 def _read_by_name(

@@ -43,7 +43,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from ...core.caches import register
 from ...errors import MathhammerError
 from ...model.effects import Condition, Effect
 from ...units.parts import AbilityText
@@ -164,8 +166,13 @@ def _other_targets(old: Effect, new: Effect) -> tuple[Condition, ...]:
                  and c not in old.conditions)  # fmt: skip
 
 
+@register
+@lru_cache(maxsize=2048)
 def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False) -> RuleReading:
     """Read one rule into typed effects.
+
+    Cached, as its reading is a value: a catalogue prints the same rule on many datasheets
+    (1,430 rules of a folder of six factions are 570 different ones).
 
     Parameters
     ----------

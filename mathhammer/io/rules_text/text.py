@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+from ...core.caches import register
 from ...units.parts import AbilityText
 
 __all__ = ["UnreadAbility", "clean_rule_text", "rule_sentences", "rule_source"]
@@ -37,8 +39,13 @@ _SPACES = str.maketrans(
 )  # fmt: skip
 
 
+@register
+@lru_cache(maxsize=4096)
 def clean_rule_text(text: str) -> str:
     """Text without HTML, markdown emphasis, odd spaces and curly quotes, in lower case.
+
+    Cached: a catalogue prints the same rules on many datasheets (the 7,500 texts of a
+    folder of six factions are 1,000 different ones).
 
     Examples
     --------
