@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+from untraced import untraced
 
 from mathhammer import Dist, DistributionError
 from mathhammer.core.binomial import binomial_table
@@ -20,6 +21,7 @@ from mathhammer.core.queries import FEW_VALUES
 ATOL = 1e-12
 
 
+@untraced
 def brute_sum(dists: list[Dist]) -> np.ndarray:
     """The distribution of a sum by enumerating every combination of values."""
     size = sum(d.n for d in dists) + 1

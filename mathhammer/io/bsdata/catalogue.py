@@ -52,8 +52,8 @@ from .profiles import clean_text
 __all__ = ["MAX_FOLDER_BYTES", "Catalogue", "read_catalogue"]
 
 #: The most bytes of catalogue files one folder may hold: they link each other, so they are
-#: read together (a folder of six factions with its game system is 12 MB, read in 2-3 s and
-#: 80 MB; at 32 MiB, some 8 s and 220 MB). A zipped file counts as what it may unpack to.
+#: read together (a folder of six factions with its game system is 12 MB, read in 1.7-2 s and
+#: 80 MB; at 32 MiB, some 220 MB). A zipped file counts as what it may unpack to.
 MAX_FOLDER_BYTES = 32 * 2**20
 
 
