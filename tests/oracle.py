@@ -86,7 +86,6 @@ from functools import cache
 from typing import Any, TypeVar
 
 import numpy as np
-from untraced import untraced
 
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
 from mathhammer.abilities import (
@@ -1098,7 +1097,6 @@ def _roll_pool(
     return attacks, _sorted(hits_pmf), _sorted(wounds_pmf), _sorted(dev_pmf), to_save
 
 
-@untraced
 def oracle_pools(
     pools: Sequence[Step],
     unit: Unit,

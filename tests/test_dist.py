@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
-from untraced import untraced
 
 from mathhammer import Dist, DistributionError
 from mathhammer.core.binomial import binomial_table
@@ -21,7 +20,6 @@ from mathhammer.core.queries import FEW_VALUES
 ATOL = 1e-12
 
 
-@untraced
 def brute_sum(dists: list[Dist]) -> np.ndarray:
     """The distribution of a sum by enumerating every combination of values."""
     size = sum(d.n for d in dists) + 1
