@@ -172,7 +172,7 @@ def read_rule(rule: AbilityText, *, scope: str | None = None, army: bool = False
     """Read one rule into typed effects.
 
     Cached, as its reading is a value: a catalogue prints the same rule on many datasheets
-    (1,430 rules of a folder of six factions are 570 different ones).
+    (1,430 rules of a folder of six factions are 571 different ones).
 
     Parameters
     ----------
