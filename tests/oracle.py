@@ -1,6 +1,7 @@
 """A brute-force oracle for the 11e attack sequence, abilities included.
 
-Every die face is enumerated and weighted with an exact :class:`~fractions.Fraction`;
+Every die face is enumerated and weighted with an exact rational: GMP's ``mpq``
+through gmpy2, the arithmetic of :class:`fractions.Fraction` in C;
 the rules are applied literally, one die at a time. It is deliberately slow and simple:
 use it only for tiny cases (a handful of dice per stage).
 
@@ -64,13 +65,13 @@ P(kill) = 4/6 * 3/6 * 3/6 = 1/6.
 >>> gun = Weapon("gun", attacks=1, skill=3, strength=4, ap=0, damage=1)
 >>> target = Unit("one", [ModelGroup(1, toughness=4, save=4, wounds=1)])
 >>> oracle_attack(gun, target).killed
-{0: Fraction(5, 6), 1: Fraction(1, 6)}
+{0: mpq(5,6), 1: mpq(1,6)}
 
 With [SUSTAINED HITS 1] a natural 6 scores two hits:
 
 >>> sustained = Weapon("gun", 1, 3, 4, 0, 1, "[SUSTAINED HITS 1]")
 >>> oracle_attack(sustained, target).pools[0].hits
-{0: Fraction(1, 3), 1: Fraction(1, 2), 2: Fraction(1, 6)}
+{0: mpq(1,3), 1: mpq(1,2), 2: mpq(1,6)}
 """
 
 from __future__ import annotations
@@ -81,11 +82,17 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    # gmpy2 ships no type information; its mpq is an exact rational (numbers.Rational)
+    # with the arithmetic of fractions.Fraction, which the type checker reads in its place
+    from fractions import Fraction as mpq
+else:
+    from gmpy2 import mpq
 
 from mathhammer import Context, ModelGroup, Modifiers, MortalWounds, Unit, Weapon
 from mathhammer.abilities import (
@@ -134,7 +141,7 @@ DiceT = tuple[int, int, int]  # (count, sides, bonus)
 # One group's state: the remaining wounds of each model still alive, sorted ascending so
 # that equal states compare equal.  The unit's state is one such tuple per group.
 State = tuple[tuple[int, ...], ...]
-PMF = dict[int, Fraction]
+PMF = dict[int, mpq]
 K = TypeVar("K")
 
 
@@ -145,11 +152,11 @@ def _dice_tuple(dice: Any) -> DiceT:
     return (dice.count, dice.sides, dice.bonus)
 
 
-def _dice_mean(dice: Any) -> Fraction:
+def _dice_mean(dice: Any) -> mpq:
     count, sides, bonus = _dice_tuple(dice)
     if count == 0 or sides == 0:
-        return Fraction(bonus)
-    return Fraction(count * (sides + 1), 2) + bonus
+        return mpq(bonus)
+    return mpq(count * (sides + 1), 2) + bonus
 
 
 def _pool_key(weapon: Weapon) -> tuple[Any, ...]:
@@ -460,17 +467,17 @@ def pool_profile(
     )
 
 
-def _save_fails(group: ModelGroup, ap: int, policy: str | None) -> Fraction:
+def _save_fails(group: ModelGroup, ap: int, policy: str | None) -> mpq:
     """One save die's chance to fail against ``group``, once the defender has rolled
     again its 1s (``"ones"``) or its failures (``"failures"``) (D29); the defender's
     command re-roll of one save (``"command"``, D33) is not counted (D30)."""
-    p = Fraction(0)
+    p = mpq(0)
     for face in D6:
         failed = not _saved(face, ap, group)
         if (policy == "ones" and face == 1) or (policy == "failures" and failed):
-            p += Fraction(sum(not _saved(again, ap, group) for again in D6), 36)
+            p += mpq(sum(not _saved(again, ap, group) for again in D6), 36)
         elif failed:
-            p += Fraction(1, 6)
+            p += mpq(1, 6)
     return p
 
 
@@ -492,15 +499,13 @@ def _command(prof: Profile, modifiers: Modifiers, unit: Unit, current: int) -> P
     saving = unit.groups[current if prof.precision is None else prof.precision]
     u = _save_fails(saving, prof.ap, unit.reroll_saves)
     wound = dict(_wound_die(prof))
-    crit_wound = Fraction(1) if prof.devastating else u
+    crit_wound = mpq(1) if prof.devastating else u
     per_hit = wound.get(HIT, 0) * u + wound.get(CRIT, 0) * crit_wound
     if step == "wound":
         success, critical, fresh = u, crit_wound, dict(_one_die(_wound_reader(prof), None))
     else:
         extra = (
-            sum((v * p for v, p in _faces(prof.sustained)), Fraction(0))
-            if prof.sustained
-            else Fraction(0)
+            sum((v * p for v, p in _faces(prof.sustained)), mpq(0)) if prof.sustained else mpq(0)
         )
         success = per_hit
         critical = (u if prof.lethal else per_hit) + extra * per_hit
@@ -513,22 +518,22 @@ def _command(prof: Profile, modifiers: Modifiers, unit: Unit, current: int) -> P
 # --------------------------------------------------------------------------- dice
 
 
-def _faces(dice: DiceT, reroll: int = 0) -> list[tuple[int, Fraction]]:
+def _faces(dice: DiceT, reroll: int = 0) -> list[tuple[int, mpq]]:
     """Every outcome of ``count``D``sides``+``bonus``, face by face, with its probability;
     with ``reroll``, a die showing that or less is rolled again (once) and the new face
     kept."""
     count, sides, bonus = dice
     if sides == 0 or count == 0:
-        return [(bonus, Fraction(1))]
-    die: list[tuple[int, Fraction]] = []
+        return [(bonus, mpq(1))]
+    die: list[tuple[int, mpq]] = []
     for face in range(1, sides + 1):
         if face <= reroll:
-            die += [(again, Fraction(1, sides * sides)) for again in range(1, sides + 1)]
+            die += [(again, mpq(1, sides * sides)) for again in range(1, sides + 1)]
         else:
-            die.append((face, Fraction(1, sides)))
+            die.append((face, mpq(1, sides)))
     out = []
     for roll in itertools.product(die, repeat=count):
-        p = Fraction(1)
+        p = mpq(1)
         for _, q in roll:
             p *= q
         out.append((sum(f for f, _ in roll) + bonus, p))
@@ -543,15 +548,15 @@ def _damage_reroll(option: str | None) -> int:
     return 1 if option == "ones" else int(option.split(":")[1])
 
 
-def _add(pmf: dict[Any, Fraction], key: Any, p: Fraction) -> None:
-    pmf[key] = pmf.get(key, Fraction(0)) + p
+def _add(pmf: dict[Any, mpq], key: Any, p: mpq) -> None:
+    pmf[key] = pmf.get(key, mpq(0)) + p
 
 
 def _sum_of(dice: Sequence[DiceT]) -> PMF:
     """The sum of independent dice expressions, every combination of faces enumerated."""
     pmf: PMF = {}
     for combo in itertools.product(*(_faces(d) for d in dice)):
-        p = Fraction(1)
+        p = mpq(1)
         for _, q in combo:
             p *= q
         _add(pmf, sum(v for v, _ in combo), p)
@@ -576,48 +581,48 @@ def _rerolled(policy: str | None, face: int, result: int) -> bool:
     return False
 
 
-def _one_die(read: Callable[[int], int], policy: str | None) -> tuple[tuple[int, Fraction], ...]:
+def _one_die(read: Callable[[int], int], policy: str | None) -> tuple[tuple[int, mpq], ...]:
     """One D6, re-rolled at most once under the policy: result -> probability."""
-    out: dict[int, Fraction] = {}
+    out: dict[int, mpq] = {}
     for face in D6:
         result = read(face)
         if _rerolled(policy, face, result):
             for again in D6:
-                _add(out, read(again), Fraction(1, 36))
+                _add(out, read(again), mpq(1, 36))
         else:
-            _add(out, result, Fraction(1, 6))
+            _add(out, result, mpq(1, 6))
     return tuple(sorted(out.items()))
 
 
 def _stands(
     read: Callable[[int], int], policy: str | None
-) -> tuple[tuple[tuple[int, bool], Fraction], ...]:
+) -> tuple[tuple[tuple[int, bool], mpq], ...]:
     """One D6 as :func:`_one_die` rolls it: (result, whether its first roll stands)."""
-    out: dict[tuple[int, bool], Fraction] = {}
+    out: dict[tuple[int, bool], mpq] = {}
     for face in D6:
         result = read(face)
         if _rerolled(policy, face, result):
             for again in D6:
-                _add(out, (read(again), False), Fraction(1, 36))
+                _add(out, (read(again), False), mpq(1, 36))
         else:
-            _add(out, (result, True), Fraction(1, 6))
+            _add(out, (result, True), mpq(1, 6))
     return tuple(sorted(out.items()))
 
 
 @cache
 def _roll_command(
     n: int,
-    die: tuple[tuple[tuple[int, bool], Fraction], ...],
-    fresh: tuple[tuple[int, Fraction], ...],
+    die: tuple[tuple[tuple[int, bool], mpq], ...],
+    fresh: tuple[tuple[int, mpq], ...],
     fish: bool,
-) -> dict[tuple[int, int], Fraction]:
+) -> dict[tuple[int, int], mpq]:
     """n dice rolled at once, then the command re-roll: a die whose first roll stood and
     failed is rolled again, or (``fish``) when there is none, one that stood and succeeded
     but not critically. (successes, criticals) -> probability."""
     # (successes, criticals, a standing failure seen, a standing success seen)
-    pmf: dict[tuple[int, int, bool, bool], Fraction] = {(0, 0, False, False): Fraction(1)}
+    pmf: dict[tuple[int, int, bool, bool], mpq] = {(0, 0, False, False): mpq(1)}
     for _ in range(n):
-        nxt: dict[tuple[int, int, bool, bool], Fraction] = {}
+        nxt: dict[tuple[int, int, bool, bool], mpq] = {}
         for (ok, crit, failed, hit), p in pmf.items():
             for (result, stands), q in die:
                 key = (
@@ -628,7 +633,7 @@ def _roll_command(
                 )
                 _add(nxt, key, p * q)
         pmf = nxt
-    out: dict[tuple[int, int], Fraction] = {}
+    out: dict[tuple[int, int], mpq] = {}
     for (ok, crit, failed, hit), p in pmf.items():
         if not failed and not (fish and hit):
             _add(out, (ok, crit), p)
@@ -640,11 +645,11 @@ def _roll_command(
 
 
 @cache
-def _roll(n: int, die: tuple[tuple[int, Fraction], ...]) -> dict[tuple[int, int], Fraction]:
+def _roll(n: int, die: tuple[tuple[int, mpq], ...]) -> dict[tuple[int, int], mpq]:
     """n such dice rolled at once: (successes, criticals) -> probability, die by die."""
-    pmf: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    pmf: dict[tuple[int, int], mpq] = {(0, 0): mpq(1)}
     for _ in range(n):
-        nxt: dict[tuple[int, int], Fraction] = {}
+        nxt: dict[tuple[int, int], mpq] = {}
         for (ok, crit), p in pmf.items():
             for result, q in die:
                 _add(nxt, (ok + (result != FAIL), crit + (result == CRIT)), p * q)
@@ -678,15 +683,15 @@ def _wound_reader(prof: Profile) -> Callable[[int], int]:
     return read
 
 
-def _hit_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+def _hit_die(prof: Profile) -> tuple[tuple[int, mpq], ...]:
     return _one_die(_hit_reader(prof), prof.reroll_hits)
 
 
-def _wound_die(prof: Profile) -> tuple[tuple[int, Fraction], ...]:
+def _wound_die(prof: Profile) -> tuple[tuple[int, mpq], ...]:
     return _one_die(_wound_reader(prof), prof.reroll_wounds)
 
 
-def _rolls(n: int, prof: Profile, step: str) -> dict[tuple[int, int], Fraction]:
+def _rolls(n: int, prof: Profile, step: str) -> dict[tuple[int, int], mpq]:
     """n hit or wound dice: (successes, criticals) -> probability, with the pool's
     command re-roll where it re-rolls this step."""
     read, policy = (
@@ -747,18 +752,18 @@ def _saved(face: int, ap: int, group: ModelGroup) -> bool:
 
 
 @cache
-def _wounds_lost(damage: int, left: int, fnp: int | None) -> tuple[tuple[int, Fraction], ...]:
+def _wounds_lost(damage: int, left: int, fnp: int | None) -> tuple[tuple[int, mpq], ...]:
     """Wounds a model with ``left`` wounds loses to ``damage``: FNP is a D6 per wound."""
     if fnp is None:
-        return ((min(left, damage), Fraction(1)),)
-    through: dict[int, Fraction] = {0: Fraction(1)}  # wounds not prevented so far
+        return ((min(left, damage), mpq(1)),)
+    through: dict[int, mpq] = {0: mpq(1)}  # wounds not prevented so far
     for _ in range(damage):
-        nxt: dict[int, Fraction] = {}
+        nxt: dict[int, mpq] = {}
         for k, p in through.items():
             for face in D6:
                 _add(nxt, k + (face < fnp), p / 6)
         through = nxt
-    out: dict[int, Fraction] = {}
+    out: dict[int, mpq] = {}
     for k, p in through.items():
         _add(out, min(left, k), p)
     return tuple(sorted(out.items()))
@@ -795,7 +800,7 @@ def _defender_damage(attacker: PMF, group: ModelGroup) -> PMF:
 
 def _judged_rolls(
     prof: Profile, group: ModelGroup, mortal: bool, left: int
-) -> list[tuple[int, Fraction, bool]]:
+) -> list[tuple[int, mpq, bool]]:
     """Every damage roll against a model of ``group`` with ``left`` wounds left, as
     (amount taken before Feel No Pain, probability, rolled again): a roll of D is made
     again when a new roll (with the same [MELTA] X) takes more of the model's wounds on
@@ -806,15 +811,15 @@ def _judged_rolls(
         amount = d * prof.multiply + prof.add + x
         if mortal and not group.reduce_mortal:
             return max(1, amount)
-        return next(iter(_defender_damage({amount: Fraction(1)}, group)))
+        return next(iter(_defender_damage({amount: mpq(1)}, group)))
 
-    def worth(amount: int) -> Fraction:
-        return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), Fraction(0))
+    def worth(amount: int) -> mpq:
+        return sum((k * q for k, q in _wounds_lost(amount, left, fnp)), mpq(0))
 
     rolls = _faces(prof.damage)
-    out: list[tuple[int, Fraction, bool]] = []
+    out: list[tuple[int, mpq, bool]] = []
     for x, q in _faces(prof.melta or (0, 0, 0)):
-        fresh = sum((p * worth(taken(d, x)) for d, p in rolls), Fraction(0))
+        fresh = sum((p * worth(taken(d, x)) for d, p in rolls), mpq(0))
         for d, p in rolls:
             if worth(taken(d, x)) < fresh:
                 out.extend((taken(d2, x), q * p * p2, True) for d2, p2 in rolls)
@@ -857,13 +862,11 @@ class _Resolver:
         self.per_mortal = per_mortal  # per group: a rule may reduce mortal wounds too
         self.focus = focus
         self.memo: dict[
-            tuple[State, tuple[int, ...], bool], dict[tuple[State, int, bool], Fraction]
+            tuple[State, tuple[int, ...], bool], dict[tuple[State, int, bool], mpq]
         ] = {}
-        self.mortal_memo: dict[tuple[State, int, bool], dict[State, Fraction]] = {}
+        self.mortal_memo: dict[tuple[State, int, bool], dict[State, mpq]] = {}
 
-    def _damage(
-        self, gi: int, left: int, used: bool, mortal: bool
-    ) -> list[tuple[int, Fraction, bool]]:
+    def _damage(self, gi: int, left: int, used: bool, mortal: bool) -> list[tuple[int, mpq, bool]]:
         """(amount, probability, the command re-roll used after it) of one damage roll."""
         if self.command is None or used:
             per = self.per_mortal if mortal else self.per_attack
@@ -872,16 +875,16 @@ class _Resolver:
 
     def saves(
         self, state: State, dice: tuple[int, ...], used: bool = False
-    ) -> dict[tuple[State, int, bool], Fraction]:
+    ) -> dict[tuple[State, int, bool], mpq]:
         """Resolve ``dice`` in the given order: (final state, failed saves, command re-roll
         used) -> probability."""
         key = (state, dice, used)
         if key in self.memo:
             return self.memo[key]
-        out: dict[tuple[State, int, bool], Fraction] = {}
+        out: dict[tuple[State, int, bool], mpq] = {}
         where = _current(self.groups, state, self.focus)
         if not dice or where is None:
-            out[(state, 0, used)] = Fraction(1)  # done, or leftover dice lost
+            out[(state, 0, used)] = mpq(1)  # done, or leftover dice lost
         else:
             gi, mi = where
             group = self.groups[gi]
@@ -902,15 +905,15 @@ class _Resolver:
         self.memo[key] = out
         return out
 
-    def mortal(self, state: State, count: int, used: bool = False) -> dict[State, Fraction]:
+    def mortal(self, state: State, count: int, used: bool = False) -> dict[State, mpq]:
         """``count`` devastating wounds, each damaging the current model only."""
         key = (state, count, used)
         if key in self.mortal_memo:
             return self.mortal_memo[key]
         where = _current(self.groups, state, self.focus)
-        out: dict[State, Fraction] = {}
+        out: dict[State, mpq] = {}
         if count == 0 or where is None:
-            out[state] = Fraction(1)
+            out[state] = mpq(1)
         else:
             gi, mi = where
             left = state[gi][mi]
@@ -935,36 +938,34 @@ def _mortal_fnp(group: ModelGroup) -> int | None:
 
 
 @cache
-def _save_rolls(n: int, sort: bool) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+def _save_rolls(n: int, sort: bool) -> tuple[tuple[tuple[int, ...], mpq], ...]:
     """All n save dice rolled at once; sorted lowest to highest unless ``sort`` is False.
 
     Sorted, each multiset of faces is listed once with its multinomial weight.
     """
     if not sort:
-        return tuple((roll, Fraction(1, 6**n)) for roll in itertools.product(D6, repeat=n))
+        return tuple((roll, mpq(1, 6**n)) for roll in itertools.product(D6, repeat=n))
     out = []
     for dice in itertools.combinations_with_replacement(D6, n):
         ways = math.factorial(n)
         for face in set(dice):
             ways //= math.factorial(dice.count(face))
-        out.append((dice, Fraction(ways, 6**n)))
+        out.append((dice, mpq(ways, 6**n)))
     return tuple(out)
 
 
 @cache
-def _rerolled_save_rolls(
-    n: int, again: frozenset[int]
-) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+def _rerolled_save_rolls(n: int, again: frozenset[int]) -> tuple[tuple[tuple[int, ...], mpq], ...]:
     """All n save dice rolled at once, each die showing a face in ``again`` rolled once
     more, then sorted lowest to highest (docs/rules.md D29)."""
-    one: dict[int, Fraction] = defaultdict(Fraction)  # a die's face once re-rolled
+    one: dict[int, mpq] = defaultdict(mpq)  # a die's face once re-rolled
     for first in D6:
         for second in D6 if first in again else (first,):
-            one[second] += Fraction(1, 36) if first in again else Fraction(1, 6)
+            one[second] += mpq(1, 36) if first in again else mpq(1, 6)
     out = []
     for dice in itertools.combinations_with_replacement(D6, n):
         ways = math.factorial(n)
-        p = Fraction(1)
+        p = mpq(1)
         for face in set(dice):
             ways //= math.factorial(dice.count(face))
             p *= one[face] ** dice.count(face)
@@ -987,11 +988,11 @@ def _save_rerolls(
     return frozenset(f for f in D6 if not _saved(f, ap, groups[where[0]]))
 
 
-def _mortal_wounds(groups: Sequence[ModelGroup], state: State, count: int) -> dict[State, Fraction]:
+def _mortal_wounds(groups: Sequence[ModelGroup], state: State, count: int) -> dict[State, mpq]:
     """``count`` mortal wounds one at a time to the current model, FNP each, spilling over."""
-    states = {state: Fraction(1)}
+    states = {state: mpq(1)}
     for _ in range(count):
-        nxt: dict[State, Fraction] = defaultdict(Fraction)
+        nxt: dict[State, mpq] = defaultdict(mpq)
         for s, p in states.items():
             where = _current(groups, s)
             if where is None:
@@ -1030,23 +1031,23 @@ class OracleResult:
     damage: PMF
     groups: tuple[PMF, ...]  # models destroyed in each allocation group
     pools: tuple[PoolOutcome, ...]
-    states: dict[State, Fraction]
+    states: dict[State, mpq]
     hazardous: PMF  # mortal wounds suffered by the attacker
 
     @property
-    def p_destroyed(self) -> Fraction:
+    def p_destroyed(self) -> mpq:
         """P(every model destroyed)."""
-        return sum((p for s, p in self.states.items() if not any(s)), Fraction(0))
+        return sum((p for s, p in self.states.items() if not any(s)), mpq(0))
 
 
-def _marginal(states: dict[State, Fraction], stat: Any) -> PMF:
-    out: PMF = defaultdict(Fraction)
+def _marginal(states: dict[State, mpq], stat: Any) -> PMF:
+    out: PMF = defaultdict(mpq)
     for state, p in states.items():
         out[stat(state)] += p
     return dict(sorted(out.items()))
 
 
-def _sorted(pmf: dict[int, Fraction]) -> PMF:
+def _sorted(pmf: dict[int, mpq]) -> PMF:
     return dict(sorted(pmf.items()))
 
 
@@ -1060,33 +1061,33 @@ def _convolve(a: PMF, b: PMF) -> PMF:
 
 def _hazard(weapons: int, per_fail: int) -> PMF:
     """One D6 per Hazardous weapon; each 1-2 costs ``per_fail`` mortal wounds."""
-    pmf: PMF = {0: Fraction(1)}
+    pmf: PMF = {0: mpq(1)}
     for _ in range(weapons):
         one: PMF = {}
         for face in D6:
-            _add(one, per_fail if face <= 2 else 0, Fraction(1, 6))
+            _add(one, per_fail if face <= 2 else 0, mpq(1, 6))
         pmf = _convolve(pmf, one)
     return pmf
 
 
 def _roll_pool(
     entries: Sequence[Entry], prof: Profile
-) -> tuple[PMF, PMF, PMF, PMF, dict[tuple[int, int], Fraction]]:
+) -> tuple[PMF, PMF, PMF, PMF, dict[tuple[int, int], mpq]]:
     """Attacks, hits, wounds and devastating pmfs, and the joint (save dice, devastating)."""
     attacks = _attack_pmf(entries, prof.bonus_attacks)
     # (hits in all, dice rolling to wound, automatic wounds)
-    hit_stage: dict[tuple[int, int, int], Fraction] = {}
+    hit_stage: dict[tuple[int, int, int], mpq] = {}
     for n, p in attacks.items():
-        rolled = {(n, 0): Fraction(1)} if prof.torrent else _rolls(n, prof, "hit")
+        rolled = {(n, 0): mpq(1)} if prof.torrent else _rolls(n, prof, "hit")
         for (hits, crits), q in rolled.items():
-            extra = _sum_of([prof.sustained] * crits) if prof.sustained else {0: Fraction(1)}
+            extra = _sum_of([prof.sustained] * crits) if prof.sustained else {0: mpq(1)}
             auto = crits if prof.lethal else 0
             for x, r in extra.items():
                 _add(hit_stage, (hits + x, hits + x - auto, auto), p * q * r)
     hits_pmf: PMF = {}
     wounds_pmf: PMF = {}
     dev_pmf: PMF = {}
-    to_save: dict[tuple[int, int], Fraction] = {}
+    to_save: dict[tuple[int, int], mpq] = {}
     for (hits, rolling, auto), p in hit_stage.items():
         _add(hits_pmf, hits, p)
         for (wounds, crits), q in _rolls(rolling, prof, "wound").items():
@@ -1105,7 +1106,7 @@ def oracle_pools(
     modifiers: Modifiers | None = None,
     sort_saves: bool = True,
     devastating_first: bool = False,
-    start: dict[State, Fraction] | None = None,
+    start: dict[State, mpq] | None = None,
     as_given: bool = False,
 ) -> OracleResult:
     """Resolve the given pools (and MortalWounds steps) in order, against the unit.
@@ -1127,8 +1128,8 @@ def oracle_pools(
     context = Context() if context is None else context
     modifiers = Modifiers() if modifiers is None else modifiers
     full = _initial_state(unit)
-    parts: list[tuple[Fraction, OracleResult]] = []
-    for state, p in ({full: Fraction(1)} if start is None else start).items():
+    parts: list[tuple[mpq, OracleResult]] = []
+    for state, p in ({full: mpq(1)} if start is None else start).items():
         if start is None or as_given:
             standing, current = full, 0  # the unit as given: a valid order starts with 0
         else:
@@ -1148,9 +1149,9 @@ def oracle_pools(
     return _mixture(parts, printed)
 
 
-def _weighted(parts: Sequence[tuple[Fraction, dict[K, Fraction]]]) -> dict[K, Fraction]:
+def _weighted(parts: Sequence[tuple[mpq, dict[K, mpq]]]) -> dict[K, mpq]:
     """The mixture of distributions, each weighted by its probability."""
-    out: dict[K, Fraction] = {}
+    out: dict[K, mpq] = {}
     for w, pmf in parts:
         for key, p in pmf.items():
             _add(out, key, w * p)
@@ -1158,7 +1159,7 @@ def _weighted(parts: Sequence[tuple[Fraction, dict[K, Fraction]]]) -> dict[K, Fr
 
 
 def _mixture(
-    parts: Sequence[tuple[Fraction, OracleResult]], printed: Sequence[Sequence[str]]
+    parts: Sequence[tuple[mpq, OracleResult]], printed: Sequence[Sequence[str]]
 ) -> OracleResult:
     """The attack from several start states: every distribution weighted by the start
     state's probability; each pool's abilities in effect in any of them, in the order
@@ -1217,11 +1218,11 @@ def _from_state(
     def killed(state: State) -> int:
         return sum(initial_models) - sum(len(m) for m in state)
 
-    states: dict[State, Fraction] = {origin: Fraction(1)}
-    hazardous: PMF = {0: Fraction(1)}
+    states: dict[State, mpq] = {origin: mpq(1)}
+    hazardous: PMF = {0: mpq(1)}
     outcomes = []
     for step in pools:
-        after: dict[State, Fraction] = defaultdict(Fraction)
+        after: dict[State, mpq] = defaultdict(mpq)
         if isinstance(step, MortalWounds):
             amount = _sorted(_sum_of([_dice_tuple(step.amount)]))
             for state, p in states.items():
@@ -1230,9 +1231,7 @@ def _from_state(
                         after[final] += p * q * r
             states = dict(after)
             outcomes.append(
-                PoolOutcome(
-                    amount, amount, amount, amount, _marginal(states, killed), {0: Fraction(1)}
-                )
+                PoolOutcome(amount, amount, amount, amount, _marginal(states, killed), {0: mpq(1)})
             )
             continue
         weapon = step[0][0]
@@ -1265,10 +1264,10 @@ def _from_state(
             groups, prof.ap, per_attack, per_mortal, prof.precision, command,
             save_command=unit.reroll_saves == "command",
         )  # fmt: skip
-        unsaved: PMF = defaultdict(Fraction)
+        unsaved: PMF = defaultdict(mpq)
         for (n, dev), p_n in to_save.items():
             for state, p_s in states.items():
-                first = resolver.mortal(state, dev) if devastating_first else {state: Fraction(1)}
+                first = resolver.mortal(state, dev) if devastating_first else {state: mpq(1)}
                 for mid, p_m in first.items():
                     again = _save_rerolls(unit.reroll_saves, groups, mid, prof.ap, prof.precision)
                     rolls = (
@@ -1280,7 +1279,7 @@ def _from_state(
                         resolved = resolver.saves(mid, dice).items()
                         for (saved_state, failed, used), p_f in resolved:
                             last = (
-                                {saved_state: Fraction(1)}
+                                {saved_state: mpq(1)}
                                 if devastating_first
                                 else resolver.mortal(saved_state, dev, used)
                             )
@@ -1326,7 +1325,7 @@ def oracle_attack(
     modifiers: Modifiers | None = None,
     sort_saves: bool = True,
     devastating_first: bool = False,
-    start: dict[State, Fraction] | None = None,
+    start: dict[State, mpq] | None = None,
     as_given: bool = False,
 ) -> OracleResult:
     """The whole attack: gather identical weapons into pools, then resolve them in order
@@ -1343,9 +1342,9 @@ def oracle_attack(
     )
 
 
-def total(pmf: PMF) -> Fraction:
+def total(pmf: PMF) -> mpq:
     """The total probability of a pmf (1 for a complete distribution)."""
-    return sum(pmf.values(), Fraction(0))
+    return sum(pmf.values(), mpq(0))
 
 
 def as_list(pmf: PMF, length: int) -> list[float]:
@@ -1361,7 +1360,7 @@ def as_list(pmf: PMF, length: int) -> list[float]:
 ATOL = 1e-12
 
 
-def assert_pmf(got: Any, expected: dict[int, Fraction], what: str = "") -> None:
+def assert_pmf(got: Any, expected: dict[int, mpq], what: str = "") -> None:
     """Engine pmf (array) vs oracle pmf (dict), after padding both with zeros."""
     got = np.asarray(got, dtype=float)
     length = max(len(got), max(expected, default=0) + 1)
@@ -1372,7 +1371,7 @@ def assert_pmf(got: Any, expected: dict[int, Fraction], what: str = "") -> None:
     np.testing.assert_allclose(have, want, rtol=0, atol=ATOL, err_msg=what)
 
 
-def positions_of(unit: Unit, states: dict[State, Fraction]) -> dict[tuple[int, ...], float]:
+def positions_of(unit: Unit, states: dict[State, mpq]) -> dict[tuple[int, ...], float]:
     """The oracle's states as each group's wounds lost since the start (the engine's
     ``UnitState.positions``), with their probabilities."""
     full = [g.total_wounds for g in unit.groups]
@@ -1391,7 +1390,7 @@ def joint(state: Any) -> dict[tuple[int, ...], float]:
     return {k: v for k, v in out.items() if v > 1e-15}
 
 
-def pmf_close(got: Any, expected: dict[int, Fraction]) -> bool:
+def pmf_close(got: Any, expected: dict[int, mpq]) -> bool:
     """True if :func:`assert_pmf` holds."""
     try:
         assert_pmf(got, expected)
@@ -1400,6 +1399,6 @@ def pmf_close(got: Any, expected: dict[int, Fraction]) -> bool:
     return True
 
 
-def exact(pmf: dict[int, Fraction]) -> dict[int, Fraction]:
+def exact(pmf: dict[int, mpq]) -> dict[int, mpq]:
     """Drop zero-probability entries, so two exact pmfs compare by their support."""
     return {k: p for k, p in pmf.items() if p}
