@@ -50,10 +50,19 @@ class Run:
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, **QUIET_ENV},
-            preexec_fn=limit_memory(2**31),
+            preexec_fn=self._as_a_shell_job,
             start_new_session=True,  # a process group of its own, as a shell job has
         )
         self.workers: list[int] = []
+
+    @staticmethod
+    def _as_a_shell_job() -> None:
+        """In the child before the command starts: Ctrl-C at its default, as a terminal's
+        shell gives a job (a process started with ``SIGINT`` ignored, as a script's ``&``
+        starts one, keeps it ignored: Python installs no KeyboardInterrupt handler then,
+        and a test run started that way would pass on that to the command); memory capped."""
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        limit_memory(2**31)()
 
     def wait_for_workers(self, count: int) -> list[int]:
         assert wait_for(lambda: len(children(self.process.pid)) >= count, 30), "no workers"
