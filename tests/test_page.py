@@ -524,7 +524,12 @@ def test_the_page_plans_and_a_long_plan_can_be_cancelled(served: str, browser: A
         page.get_by_role("checkbox", name=name, exact=True).uncheck()
     page.get_by_role("button", name="Best plan").click()
     shown = page.locator("p", has_text="with this plan").first
-    shown.wait_for(timeout=60_000)
+    try:
+        shown.wait_for(timeout=60_000)
+    except Exception as exc:  # what the page shows instead: a lost click, a search still on
+        start = page.get_by_role("button", name="Best plan")
+        said = page.locator("p").all_inner_texts()[-2:]  # the hint, then the plan's line
+        raise AssertionError(f"no plan: start enabled {start.is_enabled()}, {said}") from exc
     plan = PageState(mine=army).plan(ranged[:2])
     assert shown.inner_text().startswith(f"expected models destroyed: {plan.value:.3f} with")
     # my own plan: the first unit at the vehicle, the second at the horde
