@@ -57,10 +57,10 @@ class Run:
 
     @staticmethod
     def _as_a_shell_job() -> None:
-        """In the child before the command starts: Ctrl-C at its default, as a terminal's
-        shell gives a job (a process started with ``SIGINT`` ignored, as a script's ``&``
-        starts one, keeps it ignored: Python installs no KeyboardInterrupt handler then,
-        and a test run started that way would pass on that to the command); memory capped."""
+        """In the child, before the command starts: Ctrl-C at its default, as a terminal's
+        shell gives a job, and memory capped. A test run started with ``SIGINT`` ignored (a
+        script's ``&`` starts one so) would otherwise pass that on, and the command, as
+        Python does, would go on ignoring it."""
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         limit_memory(2**31)()
 
